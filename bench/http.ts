@@ -1,0 +1,88 @@
+/**
+ * HTTP benchmark: Ledgerlink against the physical limit, side by side, on the same requests.
+ *
+ *   npm run bench [-- --duration 10 --connections 64 --scenario NAME --write]
+ *
+ * For each scenario the harness asks Ledgerlink once for the response, starts a bare node:http server that
+ * answers with those exact bytes, and loads both with autocannon (same connections, same duration, one after the
+ * other). It reports requests per second, p50/p99 latency, the Ledgerlink/limit ratio, and Ledgerlink's peak
+ * RSS. The service runs from the built `dist/` (npm run build) as `ledgerlink serve`, on a fresh SQLite data set
+ * prepared through the API. --write puts the table into docs/benchmarks.md.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { rssMb, ROOT, start, startLedgerlink, stop } from './lib/process.js';
+import { machineLine, writeBenchSection } from './lib/report.js';
+import { scenarios, type Scenario } from './scenarios.js';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '64' },
+    scenario: { type: 'string', multiple: true },
+    write: { type: 'boolean', default: false },
+  },
+});
+const DURATION = Number(values.duration);
+const CONNECTIONS = Number(values.connections);
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string, s: Scenario): Promise<Load> {
+  const result = await autocannon({
+    url: url + s.path,
+    method: s.method,
+    headers: s.headers,
+    ...(s.body !== undefined ? { body: s.body } : {}),
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-http-'));
+const service = await startLedgerlink(dataDir);
+process.stderr.write(`Ledgerlink at ${service.url} (data ${dataDir})\n`);
+
+const rows: string[] = [];
+try {
+  const all = await scenarios({ url: service.url, dataDir, root: ROOT });
+  const chosen = values.scenario ? all.filter((s) => values.scenario!.includes(s.name)) : all;
+  for (const s of chosen) {
+    const reference = await fetch(service.url + s.path, { method: s.method, headers: s.headers, ...(s.body !== undefined ? { body: s.body } : {}) });
+    const bytes = Buffer.from(await reference.arrayBuffer());
+    if (reference.status >= 400) throw new Error(`${s.name}: Ledgerlink answered ${reference.status}: ${bytes.toString().slice(0, 300)}`);
+    const responseFile = path.join(dataDir, `${s.name}.response.json`);
+    fs.writeFileSync(responseFile, JSON.stringify({ status: reference.status, contentType: reference.headers.get('content-type'), body: bytes.toString('base64') }));
+    const bare = await start(['--import', 'tsx', 'bench/bare-server.ts', responseFile]);
+    process.stderr.write(`${s.name}: ${bytes.length} bytes; limit… `);
+    const limit = await load(bare.url, s);
+    await stop(bare);
+    process.stderr.write('ledgerlink… ');
+    const ours = await load(service.url, s);
+    process.stderr.write('done\n');
+    const ratio = ours.rps / limit.rps;
+    rows.push(`| ${s.label} | ${Math.round(limit.rps)} | ${Math.round(ours.rps)} | ${(ratio * 100).toFixed(0)} % | ${ours.p50} ms | ${ours.p99} ms | ${limit.p99} ms | ${bytes.length} | ${ours.errors} |`);
+  }
+} finally {
+  const rss = rssMb(service.child.pid!)?.peak;
+  await stop(service);
+  const table = [
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (${CONNECTIONS} connections, ${DURATION} s per run, autocannon) on ${machineLine()}. Ledgerlink runs from \`dist/\` on SQLite; the limit is a bare \`node:http\` server answering the identical bytes. Peak RSS of the Ledgerlink process over the whole run: ${rss ? `${rss.toFixed(0)} MB` : 'n/a'}.`,
+    '',
+    '| request | limit req/s | Ledgerlink req/s | Ledgerlink/limit | p50 | p99 | limit p99 | body bytes | errors |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+  process.stdout.write(table + '\n');
+  if (values.write && rows.length > 0) writeBenchSection('http', 'HTTP: Ledgerlink against the physical limit', table);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

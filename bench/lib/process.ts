@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface Running {
+  child: ChildProcess;
+  url: string;
+}
+
+/** Starts `node ...args` in the repository and resolves once it prints `listening on <url>`. */
+export function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Running> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (https?:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1]! });
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)));
+  });
+}
+
+export async function stop(r: Running): Promise<void> {
+  r.child.removeAllListeners('exit');
+  const exited = new Promise((res) => r.child.once('exit', res));
+  r.child.kill('SIGTERM');
+  await exited;
+}
+
+/** Resident set size now and at its peak, in MB, from /proc (Linux). */
+export function rssMb(pid: number): { rss: number; peak: number } | undefined {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Ledgerlink from dist/ with benchmark settings (no auth rate limits, quiet logs) on a data directory. */
+export function startLedgerlink(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Running> {
+  if (!fs.existsSync(`${ROOT}/dist/cli/main.js`)) throw new Error('build first: npm run build');
+  return start(['dist/cli/main.js', 'serve', '--port', '0', '--data', dataDir], {
+    LEDGERLINK_LOG_LEVEL: 'warn',
+    LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '1000000',
+    LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY: '1000000',
+    DATABASE_URL: '',
+    ...extraEnv,
+  });
+}

@@ -1,0 +1,42 @@
+/** A throwaway migrated database for benchmarks. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database, type DialectName } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+
+export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface Store {
+  database: Database;
+  drop(): Promise<void>;
+}
+
+/** A migrated database: a SQLite file in a temporary folder, or a new schema on TEST_DATABASE_URL; drop() removes it. */
+export async function openStore(dialect: DialectName): Promise<Store> {
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-'));
+    const database = openDatabase({ sqliteFile: path.join(dir, 'ledgerlink.sqlite') });
+    await migrateToLatest(database);
+    return { database, drop: async () => { await database.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  }
+  const schema = `bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const database = openDatabase({ databaseUrl: PG_URL, pgSchema: schema });
+  await migrateToLatest(database);
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * The requests bench/http.ts measures, with the data they need prepared through the CLI and the API of the
+ * running service (never behind its back).
+ */
+import { execFileSync } from 'node:child_process';
+
+export interface Scenario {
+  name: string;
+  label: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface Setup {
+  url: string;
+  dataDir: string;
+  root: string;
+}
+
+async function call(url: string, init: RequestInit): Promise<any> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+export async function scenarios(setup: Setup): Promise<Scenario[]> {
+  const creds = JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', 'partner', 'create', '--json', '--data', setup.dataDir], { cwd: setup.root, env: { ...process.env, DATABASE_URL: '' } }).toString());
+  const authBody = JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret });
+  const { token } = await call(`${setup.url}/aggregation/v2/partners/authentication`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'service-app-key': creds.appKey },
+    body: authBody,
+  });
+  const json = { 'service-app-key': creds.appKey, 'service-app-token': token, accept: 'application/json' };
+  const xml = { ...json, accept: 'application/xml' };
+  return [
+    { name: 'institutions-json', label: 'institution search, 25 results (JSON)', method: 'GET', path: '/institution/v2/institutions?search=bank&limit=25', headers: json },
+    { name: 'institutions-xml', label: 'institution search, 25 results (XML)', method: 'GET', path: '/institution/v2/institutions?search=bank&limit=25', headers: xml },
+    { name: 'partner-json', label: 'GET partner (tiny JSON)', method: 'GET', path: '/aggregation/v1/partners/me', headers: json },
+    {
+      name: 'authentication',
+      label: 'partner authentication (scrypt)',
+      method: 'POST',
+      path: '/aggregation/v2/partners/authentication',
+      headers: { 'content-type': 'application/json', 'service-app-key': creds.appKey, accept: 'application/json' },
+      body: authBody,
+    },
+  ];
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+import { ConfigError } from '../config.js';
+import { ServiceError } from '../errors/service-error.js';
+import { UsageError } from './args.js';
+import { cert } from './commands/cert.js';
+import { deliveries } from './commands/deliveries.js';
+import { logs } from './commands/logs.js';
+import { mail } from './commands/mail.js';
+import { partner } from './commands/partner.js';
+import { serve } from './commands/serve.js';
+import { worker } from './commands/worker.js';
+
+const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
+  serve: { run: serve, help: 'start the HTTP service' },
+  partner: { run: partner, help: 'create a partner, rotate its app key, unlock it' },
+  cert: { run: cert, help: 'generate a self-signed development TLS certificate' },
+  worker: { run: worker, help: 'run only the delivery worker (push, webhooks, e-mail)' },
+  deliveries: { run: deliveries, help: 'list deliveries with their attempts, redeliver one' },
+  logs: { run: logs, help: 'show the latest API requests (--follow to keep watching)' },
+  mail: { run: mail, help: 'read the local mailbox (e-mail kept when SMTP_URL is not set)' },
+};
+
+function usage(): string {
+  return ['usage: ledgerlink <command> [options]', '', ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.help}`)].join('\n');
+}
+
+/** Runs the CLI; errors become one clear line plus a hint. */
+export async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage() + '\n');
+    return;
+  }
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`unknown command "${name}"`, 'run `ledgerlink --help` for the list');
+  await command.run(rest);
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof UsageError) {
+    process.stderr.write(`error: ${e.message}\n${e.hint ? `hint: ${e.hint}\n` : ''}`);
+    process.exit(2);
+  }
+  if (e instanceof ConfigError || e instanceof ServiceError) {
+    process.stderr.write(`error: ${e.message}\n`);
+    process.exit(1);
+  }
+  const err = e as NodeJS.ErrnoException;
+  const hint = err.code === 'EADDRINUSE' ? 'hint: another process uses that port; pick one with --port\n'
+    : err.code === 'ECONNREFUSED' ? 'hint: is the database server running and DATABASE_URL right?\n' : '';
+  process.stderr.write(`error: ${err.message}\n${hint}`);
+  process.exit(1);
+});

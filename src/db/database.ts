@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** An open database: the Kysely handle plus which dialect it speaks. */
+export interface Database {
+  readonly kysely: Kysely<DB>;
+  readonly dialect: DialectName;
+  close(): Promise<void>;
+  /**
+   * PostgreSQL only: calls `onNotify` with the payload of every NOTIFY on `channel`, on a connection of its own,
+   * until the returned function is called. `onError` hears when that connection is lost.
+   */
+  listen?(channel: string, onNotify: (payload: string) => void, onError: (e: Error) => void): Promise<() => Promise<void>>;
+}
+
+/** Anything queries can run on: the database itself or an open transaction. */
+export type Executor = Kysely<DB> | Transaction<DB>;
+
+export interface OpenOptions {
+  /** PostgreSQL connection string. When set, PostgreSQL is used. */
+  databaseUrl?: string | undefined;
+  /** SQLite file; ':memory:' for a throwaway database. Used when databaseUrl is absent. */
+  sqliteFile?: string;
+  /** PostgreSQL schema to use as search_path (tests isolate themselves this way). */
+  pgSchema?: string;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+// Parse int8 and numeric as JS numbers: our ids and epoch seconds fit in 2^53.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20) return (v: string) => Number(v);
+    if (oid === 1700) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+async function listenOn(pool: pg.Pool, channel: string, onNotify: (payload: string) => void, onError: (e: Error) => void): Promise<() => Promise<void>> {
+  const client = await pool.connect();
+  let released = false;
+  // Destroy rather than return the connection, so no pooled connection keeps listening.
+  const release = () => {
+    if (released) return;
+    released = true;
+    client.release(true);
+  };
+  client.on('notification', (message) => {
+    if (message.channel === channel) onNotify(message.payload ?? '');
+  });
+  client.on('error', (e) => {
+    if (released) return;
+    release();
+    onError(e);
+  });
+  try {
+    await client.query(`listen ${client.escapeIdentifier(channel)}`);
+  } catch (e) {
+    release();
+    throw e;
+  }
+  return async () => release();
+}
+
+/** Opens the configured database. The caller runs migrations (see migrate.ts). */
+export function openDatabase(options: OpenOptions): Database {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      types: pgTypes as pg.CustomTypesConfig,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    // An idle client losing its connection (server restart) must not crash the process.
+    pool.on('error', () => {});
+    const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { kysely, dialect: 'postgres', close: () => kysely.destroy(), listen: (channel, onNotify, onError) => listenOn(pool, channel, onNotify, onError) };
+  }
+  const file = options.sqliteFile ?? ':memory:';
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: a committed outbox row survives power loss, not just a process crash.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('busy_timeout = 10000');
+  sqlite.pragma('foreign_keys = ON');
+  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+/**
+ * Kysely's SQLite driver prepares every statement again on each query; the same few hundred SQL texts repeat,
+ * so keep their prepared statements (least recently used beyond `max` are dropped). A statement still busy
+ * with an iteration is never handed out twice.
+ */
+function withStatementCache(db: SQLite.Database, max = 500): { prepare(sql: string): SQLite.Statement; close(): void } {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => db.close(),
+    prepare(sql) {
+      const cached = cache.get(sql);
+      if (cached && !cached.busy) {
+        cache.delete(sql);
+        cache.set(sql, cached);
+        return cached;
+      }
+      const stmt = db.prepare(sql);
+      cache.set(sql, stmt);
+      if (cache.size > max) cache.delete(cache.keys().next().value!);
+      return stmt;
+    },
+  };
+}
+
+/** The SQLite file inside a data directory. */
+export function sqliteFileIn(dataDir: string): string {
+  return path.join(dataDir, 'ledgerlink.sqlite');
+}

@@ -1,0 +1,26 @@
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './database.js';
+import { migrations } from './migrations/index.js';
+
+/** Kysely migration provider over the statically imported migration list (works from dist/ and src/). */
+class StaticMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations;
+  }
+}
+
+/** Brings the schema up to date; safe to call from several processes at once (Kysely takes a lock). */
+export async function migrateToLatest(database: Database): Promise<void> {
+  const db = database.kysely as Kysely<unknown>;
+  // Pin Kysely's bookkeeping tables to our own schema: otherwise it may find another schema's copies.
+  const schema = database.dialect === 'postgres'
+    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+    : undefined;
+  // Features are developed side by side, so a database may already hold a later migration than a newly merged one.
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(), allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}

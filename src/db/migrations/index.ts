@@ -1,0 +1,17 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_partners.js';
+import * as m0002 from './0002_customers.js';
+import * as m0003 from './0003_institutions.js';
+import * as m0004 from './0004_aggregation.js';
+import * as m0005 from './0005_outbox.js';
+import * as m0009 from './0009_request_log.js';
+
+/** Every migration, in order. New migrations are appended here with the next number. */
+export const migrations: Record<string, Migration> = {
+  '0001_partners': m0001,
+  '0002_customers': m0002,
+  '0003_institutions': m0003,
+  '0004_aggregation': m0004,
+  '0005_outbox': m0005,
+  '0009_request_log': m0009,
+};

@@ -1,0 +1,25 @@
+import type { AccountTable, AggregationEventTable, InstitutionLoginTable, LinkSessionTable, PositionTable, TransactionTable } from '../domain/aggregation/table.js';
+import type { DeliveryAttemptTable, DeliveryTable, MailboxTable } from '../delivery/table.js';
+import type { CustomerTable } from '../domain/customers/table.js';
+import type { InstitutionCatalogTable, InstitutionTable } from '../domain/institutions/table.js';
+import type { PartnerTable, PartnerTokenTable } from '../domain/partners/table.js';
+import type { RequestLogTable } from '../domain/requestlog/table.js';
+
+/** Every table of the database, as Kysely sees it. Each feature owns its table types in domain/<feature>/table.ts. */
+export interface DB {
+  partners: PartnerTable;
+  partner_tokens: PartnerTokenTable;
+  deliveries: DeliveryTable;
+  delivery_attempts: DeliveryAttemptTable;
+  mailbox: MailboxTable;
+  customers: CustomerTable;
+  institutions: InstitutionTable;
+  institution_catalog: InstitutionCatalogTable;
+  request_log: RequestLogTable;
+  institution_logins: InstitutionLoginTable;
+  accounts: AccountTable;
+  positions: PositionTable;
+  transactions: TransactionTable;
+  aggregation_events: AggregationEventTable;
+  link_sessions: LinkSessionTable;
+}

@@ -1,0 +1,133 @@
+import type { Executor } from '../db/database.js';
+import { ServiceError } from '../errors/service-error.js';
+import { epochSeconds, type Clock } from '../lib/clock.js';
+import type { Keys } from '../lib/keys.js';
+import { encryptValue } from '../lib/secrets.js';
+import { isSigningSecret, newEventId } from './sign.js';
+import type { NewDeliveryRow } from './table.js';
+import { signalDeliveriesDue } from './wake.js';
+
+/** References a delivery may carry, so it can be listed with what caused it. */
+export interface DeliveryReferences {
+  customerId?: number | null;
+  subscriptionId?: number | null;
+  connectSession?: string | null;
+}
+
+/** An HTTP notification: a TxPUSH event to a listener, or a Connect webhook. */
+export interface EnqueueHttpInput extends DeliveryReferences {
+  kind: 'txpush' | 'webhook';
+  partnerId: string;
+  /** The listener URL; validate it with listenerUrlViolation when it is registered. */
+  url: string;
+  body: string;
+  contentType: string;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /** A `whsec_...` secret: deliveries are signed with it (Standard Webhooks). Stored encrypted. */
+  signingSecret?: string;
+  /** Defaults to a new id; pass one to deliver the same event to several targets. */
+  eventId?: string;
+}
+
+/** An e-mail: sent through SMTP_URL, or kept in the local mailbox. */
+export interface EnqueueEmailInput extends DeliveryReferences {
+  kind: 'email';
+  partnerId: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Defaults to config.mailFrom. */
+  from?: string;
+  eventId?: string;
+}
+
+export type EnqueueInput = EnqueueHttpInput | EnqueueEmailInput;
+
+export interface EnqueuedDelivery {
+  id: number;
+  eventId: string;
+}
+
+/** The body of an e-mail delivery. */
+export interface EmailContent {
+  from: string | null;
+  subject: string;
+  text: string;
+  html: string | null;
+}
+
+/** What enqueueing needs from the runtime. */
+export interface EnqueueContext {
+  clock: Clock;
+  keys: Keys;
+}
+
+/** The key signing secrets are encrypted with at rest. */
+export const signingSecretKey = (keys: Keys) => keys.derive('delivery-signing-secret');
+
+// Deliberately loose: one @, no spaces, a dot in the domain. The SMTP server has the last word.
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+// Set by the transport itself (webhook-* too).
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection']);
+
+function invalid(message: string): ServiceError {
+  return new ServiceError('InvalidParameter', message);
+}
+
+function rowFor(ctx: EnqueueContext, input: EnqueueInput, now: number): NewDeliveryRow {
+  const common = {
+    partner_id: input.partnerId,
+    kind: input.kind,
+    event_id: input.eventId ?? newEventId(),
+    status: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    customer_id: input.customerId ?? null,
+    subscription_id: input.subscriptionId ?? null,
+    connect_session: input.connectSession ?? null,
+  };
+  if (input.kind === 'email') {
+    if (!EMAIL.test(input.to)) throw invalid(`"${input.to}" is not an e-mail address`);
+    const content: EmailContent = { from: input.from ?? null, subject: input.subject, text: input.text, html: input.html ?? null };
+    return { ...common, target: input.to, method: 'SMTP', headers: '{}', content_type: null, body: JSON.stringify(content), signing_secret_encrypted: null };
+  }
+  let url: URL;
+  try {
+    url = new URL(input.url);
+  } catch {
+    throw invalid(`"${input.url}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`"${input.url}" is not an http or https URL`);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(name) || RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-')) throw invalid(`"${name}" is not a header a delivery may set`);
+    if (/[\r\n\0]/.test(value)) throw invalid(`the value of header "${name}" contains a line break`);
+    headers[lower] = value;
+  }
+  if (input.signingSecret !== undefined && !isSigningSecret(input.signingSecret)) throw invalid('the signing secret must be whsec_ followed by base64 of at least 24 bytes');
+  return {
+    ...common,
+    target: url.toString(),
+    method: 'POST',
+    headers: JSON.stringify(headers),
+    content_type: input.contentType,
+    body: input.body,
+    signing_secret_encrypted: input.signingSecret ? encryptValue(signingSecretKey(ctx.keys), input.signingSecret) : null,
+  };
+}
+
+/**
+ * Writes a delivery into the outbox, due at once. Pass the open transaction that makes the change being reported,
+ * so the delivery exists exactly when the change does; workers are woken when it commits.
+ */
+export async function enqueueDelivery(executor: Executor, ctx: EnqueueContext, input: EnqueueInput): Promise<EnqueuedDelivery> {
+  const row = rowFor(ctx, input, epochSeconds(ctx.clock));
+  const { id } = await executor.insertInto('deliveries').values(row).returning('id').executeTakeFirstOrThrow();
+  await signalDeliveriesDue(executor);
+  return { id: Number(id), eventId: row.event_id };
+}

@@ -1,0 +1,155 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** A set of credentials at one institution and the accounts it reaches. */
+export interface InstitutionLoginTable {
+  /** Service-assigned, from 6000000000 up. */
+  id: Generated<number>;
+  partner_id: string;
+  customer_id: number;
+  institution_id: number;
+  /** The connector's opaque session, JSON, encrypted (AES-256-GCM, key derived for 'institution-login'). */
+  session_encrypted: string;
+  /** The submitted credentials form, encrypted the same way; null for OAuth logins. */
+  credentials_encrypted: string | null;
+  /** 0 after a successful sign-in or refresh, otherwise the aggregation status code of the last failure. */
+  aggregation_status_code: number;
+  aggregation_status_message: string | null;
+  aggregation_attempt_at: number | null;
+  aggregation_success_at: number | null;
+  /** While a refresh of this login runs: until when (runtime clock, epoch seconds) and by whom. */
+  refresh_lease_until: number | null;
+  refresh_lease_owner: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AccountTable {
+  /** Service-assigned, from 5011000000 up. */
+  id: Generated<number>;
+  partner_id: string;
+  customer_id: number;
+  institution_login_id: number;
+  institution_id: number;
+  /** The institution's stable reference, unique per login. */
+  ref: string;
+  number: string;
+  account_number_display: string;
+  real_account_number_last4: string | null;
+  name: string;
+  account_nickname: string;
+  type: string;
+  status: string;
+  currency: string;
+  balance: number;
+  balance_date: number;
+  market_segment: string;
+  display_position: number;
+  fi_account_status: string;
+  /** The type's detail object as JSON; null for types without one (credit cards). */
+  detail: string | null;
+  aggregation_status_code: number;
+  aggregation_attempt_at: number | null;
+  aggregation_success_at: number | null;
+  /** When the first successful aggregation (refresh or historic load) stored transactions; null before. */
+  first_aggregated_at: number | null;
+  /** The earliest transaction date asked of the institution so far (customer clock). */
+  history_from: number | null;
+  historic_loaded_at: number | null;
+  oldest_transaction_at: number | null;
+  last_transaction_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PositionTable {
+  /** Service-assigned, stable per (account, ref). */
+  id: Generated<number>;
+  account_id: number;
+  ref: string;
+  /** The position as the API shows it, without id, as JSON. */
+  record: string;
+}
+
+export interface TransactionTable {
+  /** Service-assigned, from 20000000000 up. */
+  id: Generated<number>;
+  partner_id: string;
+  customer_id: number;
+  account_id: number;
+  /** The institution's stable reference, unique per account. */
+  ref: string;
+  /** The date lists filter and sort on: transactionDate, or postedDate when the institution gives none. */
+  effective_date: number;
+  status: 'active' | 'pending';
+  amount: number;
+  description: string;
+  memo: string | null;
+  type: string | null;
+  transaction_date: number | null;
+  posted_date: number | null;
+  check_num: string | null;
+  normalized_payee_name: string | null;
+  category: string | null;
+  best_representation: string | null;
+  country: string | null;
+  bonus_amount: number | null;
+  escrow_amount: number | null;
+  fee_amount: number | null;
+  interest_amount: number | null;
+  principal_amount: number | null;
+  unit_quantity: number | null;
+  unit_value: number | null;
+  investment_transaction_type: string | null;
+  ticker: string | null;
+  security_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type EventClass = 'account' | 'transaction';
+export type EventType = 'created' | 'modified' | 'deleted';
+
+/** A change to an account or a transaction, recorded in the transaction that made it (for TxPUSH). */
+export interface AggregationEventTable {
+  id: Generated<number>;
+  partner_id: string;
+  customer_id: number;
+  account_id: number;
+  class: EventClass;
+  type: EventType;
+  /** The record after the change (before it, for deletions) in the API shape, as JSON. */
+  record: string;
+  created_at: number;
+}
+
+export type LinkStepName = 'mfa' | 'oauth' | 'accounts' | 'failed' | 'finished';
+
+/** A sign-in in progress (Connect or addall), so it can continue in another request or process. */
+export interface LinkSessionTable {
+  /** Random, unguessable. */
+  id: string;
+  partner_id: string;
+  customer_id: number;
+  institution_id: number;
+  /** Set when the sign-in repairs (Fix) an existing login. */
+  institution_login_id: number | null;
+  step: LinkStepName;
+  /** Connector state for the next step (MFA state, OAuth pending data, the session and credentials), encrypted JSON. */
+  state_encrypted: string | null;
+  /** The accounts the institution showed, as JSON (step accounts). */
+  discovered: string | null;
+  failure_code: number | null;
+  failure_message: string | null;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+export type InstitutionLoginRow = Selectable<InstitutionLoginTable>;
+export type AccountRow = Selectable<AccountTable>;
+export type NewAccountRow = Insertable<AccountTable>;
+export type PositionRow = Selectable<PositionTable>;
+export type TransactionRow = Selectable<TransactionTable>;
+export type NewTransactionRow = Insertable<TransactionTable>;
+export type AggregationEventRow = Selectable<AggregationEventTable>;
+export type LinkSessionRow = Selectable<LinkSessionTable>;

@@ -1,0 +1,112 @@
+import type { Database } from '../../db/database.js';
+import { ServiceError } from '../../errors/service-error.js';
+import { catalogOf, type CatalogSnapshot } from './catalog.js';
+import type { ProductFlag } from './catalog/generate.js';
+import type { InstitutionRow } from './table.js';
+
+/** Product names accepted by `type` (any case, underscores optional) and the flag each one filters on. */
+const PRODUCT_TYPES: Record<string, ProductFlag> = {
+  transagg: 'trans_agg',
+  voa: 'voa',
+  voi: 'voi',
+  stateagg: 'state_agg',
+  ach: 'ach',
+  aha: 'aha',
+  availbalance: 'avail_balance',
+  accountowner: 'account_owner',
+};
+
+/** The product flags named by a `type` parameter ("voa", "state_agg", "voa,voi"); none for a blank one. */
+export function parseProductTypes(type: string | undefined): ProductFlag[] {
+  if (type === undefined || !type.trim()) return [];
+  return type.split(',').map((part) => {
+    const flag = PRODUCT_TYPES[part.trim().toLowerCase().replace(/_/g, '')];
+    if (!flag) throw new ServiceError('InvalidParameter', `Invalid parameter (type): "${part.trim()}" is not a product; use voa, voi, state_agg, ach, aha, trans_agg, avail_balance or account_owner (several separated by commas)`);
+    return flag;
+  });
+}
+
+const COUNTRY_CODES: Record<string, string> = { us: 'USA', ca: 'CAN' };
+
+/** Alpha-3 countries named by `supportedCountries` ("us", "us,ca"); undefined for "*" or absent (every country). */
+export function parseCountries(supportedCountries: string | undefined): Set<string> | undefined {
+  if (supportedCountries === undefined || supportedCountries.trim() === '*' || !supportedCountries.trim()) return undefined;
+  return new Set(supportedCountries.split(',').map((c) => COUNTRY_CODES[c.trim().toLowerCase()] ?? c.trim().toUpperCase()));
+}
+
+export interface InstitutionSearch {
+  search?: string | undefined;
+  /** 1-based index of the first record. */
+  start: number;
+  limit: number;
+  type?: string | undefined;
+  supportedCountries?: string | undefined;
+}
+
+export interface InstitutionPage {
+  found: number;
+  displaying: number;
+  moreAvailable: boolean;
+  institutions: InstitutionRow[];
+}
+
+const CERTIFICATION_FLAGS: readonly ProductFlag[] = ['trans_agg', 'voa', 'voi', 'state_agg', 'ach', 'aha'];
+
+function assertSearchNotBlank(search: string | undefined): void {
+  if (search !== undefined && !search.trim()) {
+    throw new ServiceError('MissingParameter', 'Missing parameter (search): the search text is blank; omit search to list every institution');
+  }
+}
+
+function page(catalog: CatalogSnapshot, search: string | undefined, start: number, limit: number, accept: ((row: InstitutionRow) => boolean) | undefined): InstitutionPage {
+  const { total, indices } = catalog.index.search(search, {
+    offset: start - 1,
+    limit,
+    ...(accept ? { accept: (i: number) => accept(catalog.rows[i]!) } : {}),
+  });
+  return { found: total, displaying: indices.length, moreAvailable: start - 1 + indices.length < total, institutions: indices.map((i) => catalog.rows[i]!) };
+}
+
+function filterFor(flags: readonly ProductFlag[], countries: Set<string> | undefined, extra?: (row: InstitutionRow) => boolean): ((row: InstitutionRow) => boolean) | undefined {
+  if (!flags.length && !countries && !extra) return undefined;
+  return (row) => flags.every((f) => row[f] === 1) && (!countries || countries.has(row.country)) && (!extra || extra(row));
+}
+
+/**
+ * Get Institutions: every institution whose name, home page or login page contains `search`, best matches
+ * first (see search-index.ts), or all of them without `search`. A blank `search` is refused (10005).
+ */
+export async function searchInstitutions(database: Database, query: InstitutionSearch): Promise<InstitutionPage> {
+  assertSearchNotBlank(query.search);
+  const flags = parseProductTypes(query.type);
+  const countries = parseCountries(query.supportedCountries);
+  const catalog = await catalogOf(database);
+  return page(catalog, query.search, query.start, query.limit, filterFor(flags, countries));
+}
+
+/**
+ * Get Certified Institutions: institutions certified for at least one product (or for every product named by
+ * `type`). `search=*` returns all of them in one response and ignores start and limit; other text searches
+ * like Get Institutions; without `search` the whole list is paged.
+ */
+export async function searchCertifiedInstitutions(database: Database, query: InstitutionSearch): Promise<InstitutionPage> {
+  assertSearchNotBlank(query.search);
+  const flags = parseProductTypes(query.type);
+  const countries = parseCountries(query.supportedCountries);
+  const certified = (row: InstitutionRow) => CERTIFICATION_FLAGS.some((f) => row[f] === 1);
+  const catalog = await catalogOf(database);
+  const all = query.search?.trim() === '*';
+  return page(catalog, all ? undefined : query.search, all ? 1 : query.start, all ? Number.POSITIVE_INFINITY : query.limit, filterFor(flags, countries, certified));
+}
+
+/** The institution with this id, or undefined. */
+export async function findInstitution(database: Database, id: number): Promise<InstitutionRow | undefined> {
+  return (await catalogOf(database)).byId(id);
+}
+
+/** The institution with this id; 404 InstitutionNotFound when there is none. */
+export async function getInstitution(database: Database, id: number): Promise<InstitutionRow> {
+  const row = await findInstitution(database, id);
+  if (!row) throw new ServiceError('InstitutionNotFound', `Institution not found (id ${id}).`);
+  return row;
+}

@@ -1,0 +1,33 @@
+/**
+ * The test institutions: ids are fixed because public setup scripts and docs use them. Every one is served by
+ * the test bank connector; testing customers may link accounts only here.
+ */
+export interface TestInstitution {
+  id: number;
+  name: string;
+  /** What the test bank does at this institution. */
+  behaviour: 'standard' | 'oauth' | 'always-mfa' | 'down';
+  urlHomeApp: string;
+}
+
+export const TEST_BANK_ID = 101732;
+
+export const TEST_INSTITUTIONS: readonly TestInstitution[] = [
+  { id: TEST_BANK_ID, name: 'FinBank', behaviour: 'standard', urlHomeApp: 'https://www.finbank.example' },
+  { id: 102105, name: 'FinBank Profiles - A', behaviour: 'standard', urlHomeApp: 'https://profiles-a.finbank.example' },
+  { id: 102106, name: 'FinBank Profiles - B', behaviour: 'standard', urlHomeApp: 'https://profiles-b.finbank.example' },
+  { id: 102168, name: 'FinBank OAuth', behaviour: 'oauth', urlHomeApp: 'https://oauth.finbank.example' },
+  { id: 102175, name: 'FinBank MFA', behaviour: 'always-mfa', urlHomeApp: 'https://mfa.finbank.example' },
+  { id: 102176, name: 'FinBank Down', behaviour: 'down', urlHomeApp: 'https://down.finbank.example' },
+];
+
+const BY_ID = new Map(TEST_INSTITUTIONS.map((t) => [t.id, t]));
+
+/** The test institution with this id, if it is one. */
+export function testInstitution(id: number): TestInstitution | undefined {
+  return BY_ID.get(id);
+}
+
+export function isTestInstitution(id: number): boolean {
+  return BY_ID.has(id);
+}

@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../../db/database.js';
+import { ServiceError } from '../../errors/service-error.js';
+import { epochSeconds, type Clock } from '../../lib/clock.js';
+import type { Keys } from '../../lib/keys.js';
+import { decryptValue, encryptValue, hashSecret, randomDigits, randomString, sha256Hex, verifySecret } from '../../lib/secrets.js';
+import * as repo from './repository.js';
+import type { PartnerPlan, PartnerRow } from './table.js';
+
+/** What every partner operation needs. */
+export interface PartnerContext {
+  database: Database;
+  clock: Clock;
+  keys: Keys;
+  config: { tokenTtlSeconds: number; maxFailedAuthentications: number };
+}
+
+/** The authenticated caller of a request. */
+export interface Caller {
+  partnerId: string;
+  plan: PartnerPlan;
+}
+
+export interface PartnerCredentials {
+  partnerId: string;
+  partnerSecret: string;
+  appKey: string;
+}
+
+const SECRET_CHARS = /^[A-Za-z0-9!@#$%&*_+-]+$/;
+
+/**
+ * The partner secret policy (the real service's published rule): 12 to 255 characters from letters,
+ * digits and ! @ # $ % & * _ - +, with at least one letter and one digit.
+ */
+export function secretPolicyViolation(secret: string): string | undefined {
+  if (secret.length < 12 || secret.length > 255) return 'it must be 12 to 255 characters long';
+  if (!SECRET_CHARS.test(secret)) return 'it may contain only letters, digits and ! @ # $ % & * _ - +';
+  if (!/[A-Za-z]/.test(secret)) return 'it must contain at least one letter';
+  if (!/[0-9]/.test(secret)) return 'it must contain at least one digit';
+  return undefined;
+}
+
+function generateSecret(): string {
+  for (;;) {
+    const s = randomString(20);
+    if (!secretPolicyViolation(s)) return s;
+  }
+}
+
+const generateAppKey = () => randomBytes(16).toString('hex');
+const appKeyCipherKey = (keys: Keys) => keys.derive('app-key-at-rest');
+
+/** Creates a partner with fresh credentials; the secret is returned once and stored only hashed. */
+export async function createPartner(ctx: PartnerContext, input: { name: string; plan?: PartnerPlan }): Promise<PartnerCredentials> {
+  const partnerSecret = generateSecret();
+  const appKey = generateAppKey();
+  const secretHash = await hashSecret(partnerSecret);
+  const now = epochSeconds(ctx.clock);
+  for (let attempt = 0; ; attempt++) {
+    const partnerId = randomDigits(13);
+    try {
+      await repo.insertPartner(ctx.database.kysely, {
+        id: partnerId,
+        name: input.name,
+        plan: input.plan ?? 'testdrive',
+        secret_hash: secretHash,
+        app_key_hash: sha256Hex(appKey),
+        app_key_encrypted: encryptValue(appKeyCipherKey(ctx.keys), appKey),
+        created_at: now,
+        updated_at: now,
+      });
+      return { partnerId, partnerSecret, appKey };
+    } catch (e) {
+      // A 13-digit id collision is astronomically rare; anything else is a real failure.
+      if (attempt >= 3 || !(await repo.findPartnerById(ctx.database.kysely, partnerId))) throw e;
+    }
+  }
+}
+
+/**
+ * Checks partner credentials presented with an app key. Failures count towards the lock-out;
+ * a locked partner is refused whatever it presents.
+ */
+async function verifyPartner(ctx: PartnerContext, appKey: string, partnerId: string, partnerSecret: string): Promise<PartnerRow> {
+  const partner = await repo.findPartnerByAppKeyHash(ctx.database.kysely, sha256Hex(appKey));
+  if (!partner) throw new ServiceError('InvalidAppKey');
+  if (partner.locked_at !== null) throw new ServiceError('PartnerLocked');
+  // Always run the slow check so timing does not tell a wrong partnerId from a wrong secret.
+  const secretOk = await verifySecret(partnerSecret, partner.secret_hash);
+  if (!secretOk || partner.id !== partnerId) {
+    const now = epochSeconds(ctx.clock);
+    const state = await repo.recordFailedAuthentication(ctx.database.kysely, partner.id, ctx.config.maxFailedAuthentications, now);
+    const left = ctx.config.maxFailedAuthentications - (state?.failed_auth_count ?? 0);
+    throw new ServiceError('InvalidCredentials', left > 0 ? `Invalid credentials (${left} attempt${left === 1 ? '' : 's'} left before the partner is locked)` : 'Invalid credentials; the partner is now locked');
+  }
+  if (!(await repo.recordSuccessfulAuthentication(ctx.database.kysely, partner.id))) throw new ServiceError('PartnerLocked');
+  return partner;
+}
+
+/** Partner authentication: returns a new token valid for the configured lifetime (two hours). */
+export async function authenticatePartner(ctx: PartnerContext, appKey: string, credentials: { partnerId: string; partnerSecret: string }): Promise<{ token: string; expiresAt: number }> {
+  const partner = await verifyPartner(ctx, appKey, credentials.partnerId, credentials.partnerSecret);
+  const token = randomString(20);
+  const now = epochSeconds(ctx.clock);
+  const expiresAt = now + ctx.config.tokenTtlSeconds;
+  await repo.insertToken(ctx.database.kysely, { token_hash: sha256Hex(token), partner_id: partner.id, created_at: now, expires_at: expiresAt });
+  await repo.deleteExpiredTokens(ctx.database.kysely, partner.id, now - 86400);
+  return { token, expiresAt };
+}
+
+/** Modify Partner Secret. Existing tokens stay valid, so running integrations are not cut off. */
+export async function modifyPartnerSecret(ctx: PartnerContext, appKey: string, input: { partnerId: string; partnerSecret: string; newPartnerSecret: string }): Promise<void> {
+  const partner = await verifyPartner(ctx, appKey, input.partnerId, input.partnerSecret);
+  const violation = secretPolicyViolation(input.newPartnerSecret);
+  if (violation) throw new ServiceError('PartnerSecretPolicy', `New password is not as per policy: ${violation}`);
+  if (input.newPartnerSecret === input.partnerSecret) throw new ServiceError('PartnerSecretPolicy', 'New password is not as per policy: it must differ from the current one');
+  await repo.updatePartner(ctx.database.kysely, partner.id, { secret_hash: await hashSecret(input.newPartnerSecret) }, epochSeconds(ctx.clock));
+}
+
+/** Resolves the caller of an API request from its app key and token headers. */
+export async function resolveCaller(ctx: PartnerContext, appKey: string | undefined, token: string | undefined): Promise<Caller> {
+  if (!appKey) throw new ServiceError('MissingAppKey');
+  if (!token) throw new ServiceError('MissingToken');
+  const row = await repo.findCaller(ctx.database.kysely, sha256Hex(appKey), sha256Hex(token));
+  if (!row) throw new ServiceError('InvalidAppKey');
+  if (row.token_partner_id === null || row.token_expires_at === null) throw new ServiceError('InvalidToken');
+  if (row.token_partner_id !== row.id) throw new ServiceError('NotAuthorized');
+  if (row.token_expires_at <= epochSeconds(ctx.clock)) throw new ServiceError('ExpiredToken');
+  return { partnerId: row.id, plan: row.plan };
+}
+
+/** Issues a new app key; the old one stops working at once (lookups are by the stored hash). */
+export async function rotateAppKey(ctx: PartnerContext, partnerId: string): Promise<string> {
+  const appKey = generateAppKey();
+  const ok = await repo.updatePartner(ctx.database.kysely, partnerId, { app_key_hash: sha256Hex(appKey), app_key_encrypted: encryptValue(appKeyCipherKey(ctx.keys), appKey) }, epochSeconds(ctx.clock));
+  if (!ok) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
+  return appKey;
+}
+
+/** Lifts a lock-out and clears the failure count. */
+export async function unlockPartner(ctx: PartnerContext, partnerId: string): Promise<void> {
+  const ok = await repo.updatePartner(ctx.database.kysely, partnerId, { locked_at: null, failed_auth_count: 0 }, epochSeconds(ctx.clock));
+  if (!ok) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
+}
+
+/** The partner's current app key in clear, for the partner's own dashboard. */
+export async function revealAppKey(ctx: PartnerContext, partnerId: string): Promise<string> {
+  const partner = await repo.findPartnerById(ctx.database.kysely, partnerId);
+  if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
+  return decryptValue(appKeyCipherKey(ctx.keys), partner.app_key_encrypted);
+}

@@ -1,0 +1,86 @@
+/**
+ * Every error code Ledgerlink answers with. Codes shared with the real-world service keep its numbers;
+ * the rest are ours. docs/errors.md is generated from this table (npm run docs:errors) and a test
+ * checks the two agree.
+ */
+export interface ErrorDefinition {
+  readonly code: string;
+  readonly status: number;
+  /** Default message; routes may give a more specific one. */
+  readonly message: string;
+  /** When a caller sees it, for the docs. */
+  readonly when: string;
+}
+
+function define<const T extends Record<string, ErrorDefinition>>(defs: T): T {
+  return defs;
+}
+
+export const ErrorCatalogue = define({
+  // Authentication
+  InvalidCredentials: { code: '10001', status: 401, message: 'Invalid credentials', when: 'Partner authentication or secret change with a wrong partnerId or partnerSecret. Counts towards the lock-out.' },
+  MissingParameter: { code: '10005', status: 400, message: 'Missing parameter', when: 'A required field or query parameter is absent, empty or only white space. The message names it.' },
+  InvalidParameter: { code: '10010', status: 400, message: 'Invalid parameter', when: 'A field or parameter has the wrong type, format or range. The message names it and says what is expected.' },
+  InvalidAppKey: { code: '10020', status: 401, message: 'Invalid (Service-App-Key)', when: 'The app key is not one Ledgerlink issued, or it was rotated away.' },
+  NotAuthorized: { code: '10021', status: 401, message: 'You are not authorized.', when: 'The app key and the token belong to different partners.' },
+  InvalidToken: { code: '10022', status: 401, message: 'Invalid (Service-App-Token)', when: 'The token is not one Ledgerlink issued.' },
+  ExpiredToken: { code: '10023', status: 401, message: 'Expired (Service-App-Token)', when: 'The token is older than its two-hour lifetime. Authenticate again.' },
+  MissingToken: { code: '10024', status: 401, message: 'Missing parameter (Service-App-Token)', when: 'A route that needs a token was called without the Service-App-Token header.' },
+  NoDataToUpdate: { code: '10025', status: 400, message: 'No data to update.', when: 'A modify call carried none of the fields it can change.' },
+  MissingAppKey: { code: '10026', status: 401, message: 'Missing parameter (Service-App-Key)', when: 'The Service-App-Key header is absent.' },
+  PartnerLocked: { code: '10027', status: 401, message: 'Partner account is locked after too many failed authentications', when: 'Five consecutive failed authentications locked the partner. Every authentication is refused until `ledgerlink partner unlock` (or the dashboard operator) unlocks it; tokens issued before the lock keep working.' },
+  PartnerSecretPolicy: { code: '24437', status: 400, message: 'New password is not as per policy', when: 'The new partner secret breaks the secret policy (docs/authentication.md).' },
+
+  // Request format
+  MalformedBody: { code: '10040', status: 400, message: 'Malformed request body', when: 'The body is not valid JSON or XML for its Content-Type.' },
+  UnsupportedMediaType: { code: '10041', status: 415, message: 'Unsupported Content-Type', when: 'The body has a Content-Type other than application/json, application/xml or text/xml.' },
+  PayloadTooLarge: { code: '10042', status: 413, message: 'Request body too large', when: 'The body is larger than the configured limit (1 MiB by default).' },
+  NotAcceptable: { code: '10043', status: 406, message: 'Not acceptable: use Accept application/json or application/xml', when: 'The Accept header allows neither JSON nor XML. The error itself is rendered as JSON.' },
+  XmlDoctypeRefused: { code: '10044', status: 400, message: 'XML document type declarations and entities are not accepted', when: 'An XML body contains a DOCTYPE or ENTITY declaration (entity expansion attacks are refused outright).' },
+  XmlTooDeep: { code: '10045', status: 400, message: 'XML nested too deeply', when: 'An XML body nests elements deeper than 32 levels.' },
+  PathTooLong: { code: '10046', status: 414, message: 'A path parameter is too long', when: 'A path segment (an id) is longer than 200 characters.' },
+  MalformedUrl: { code: '10047', status: 400, message: 'Malformed URL', when: 'The URL path has invalid percent-encoding.' },
+  BadRequest: { code: '14020', status: 400, message: 'Bad request.', when: 'A request that is well-formed but cannot be carried out as asked; the message says why.' },
+  StartIndexTooSmall: { code: '41003', status: 400, message: 'Start index cannot be less than one.', when: '`start` is below 1.' },
+  LimitTooSmall: { code: '41004', status: 400, message: 'Limit cannot be less than one.', when: '`limit` is below 1 (or above the documented maximum, with a message that says so).' },
+
+  // Transport and callers
+  TlsRequired: { code: '10050', status: 403, message: 'TLS 1.2 or higher is required: use https://', when: 'A plain-HTTP request from an address that is neither loopback nor a trusted proxy reporting that it terminated TLS (see docs/security.md).' },
+  RegionNotPermitted: { code: '10051', status: 403, message: 'Requests from this location are not permitted', when: 'The caller\'s IP address is located outside the permitted countries (default US, CA, GB). A policy, not a security boundary: see docs/security.md.' },
+
+  // Resources
+  RouteNotFound: { code: '10404', status: 404, message: 'Route not found', when: 'No operation exists for this method and path.' },
+  ResourceNotFound: { code: '14001', status: 404, message: 'Resource not found.', when: 'A customer, account, transaction or other record does not exist for the calling partner. Another partner\'s ids look exactly like unknown ids.' },
+
+  // Customers
+  UsernamePolicy: { code: '110039', status: 400, message: 'Username is not as per the policy.', when: 'A customer username is shorter than 6 or longer than 255 characters, or has a character other than ASCII letters, digits and ! @ . # $ % & * _ - +. The message names the problem.' },
+  UsernameNotAvailable: { code: '110002', status: 409, message: 'Username is not available.', when: 'The calling partner already has a customer with this username.' },
+  InvalidCustomerType: { code: '14016', status: 400, message: 'Invalid customer type.', when: '`type` on Get Customers is neither `testing`, `active` nor empty.' },
+  InvalidNameCharacters: { code: '45003', status: 400, message: 'Invalid character in name fields.', when: 'firstName or lastName has a character other than letters, digits, spaces and \' . , -, or is longer than 255 characters.' },
+  ActiveCustomerNotAllowed: { code: '14060', status: 401, message: 'Active customers need a production plan; a partner on the Test Drive plan can add testing customers only.', when: 'A Test Drive partner called Add Customer (`/aggregation/v2/customers/active`).' },
+  InstitutionNotAllowed: { code: '14061', status: 403, message: 'Testing customers can link accounts only at test institutions.', when: 'A testing customer tried to link accounts at an institution that is not a test institution (class testfi).' },
+
+  // Institutions
+  InstitutionNotFound: { code: '14006', status: 404, message: 'Institution not found.', when: 'No institution has this id.' },
+
+  // Aggregation
+  InstitutionNotSupported: { code: '14062', status: 400, message: 'Accounts cannot be linked at this institution yet.', when: 'The institution has no connector (today only the test institutions have one), so accounts cannot be linked or refreshed there.' },
+  OAuthRequiresConnect: { code: '14063', status: 400, message: 'This institution signs in with OAuth: link its accounts through Connect.', when: 'addall was called for an OAuth institution (such as 102168), where the user signs in on the institution\'s own page; generate a Connect link instead.' },
+  InitialAggregationRequired: { code: '14064', status: 409, message: 'An initial aggregation is required before transactions can be read.', when: 'Transactions of an account were asked for before its first successful refresh (or historic load), or a customer\'s transactions before any of its accounts was aggregated. Call Refresh Customer Accounts first (docs/aggregation.md).' },
+  LinkStepMismatch: { code: '14065', status: 409, message: 'The sign-in is not at this step.', when: 'An MFA answer, OAuth code or account choice was sent for a sign-in session that is at another step (for example one that already finished or failed).' },
+  AggregationInProgress: { code: '325', status: 409, message: 'The account is currently being aggregated.', when: 'A synchronous refresh or historic load found another refresh of the same institution login running, and it did not finish within the wait (30 seconds). Try again later.' },
+  InstitutionUnavailable: { code: '102', status: 424, message: 'The institution is unavailable; try again later (aggregation status 102).', when: 'Signing in (addall, Connect) or loading history failed because the institution\'s site is down. Temporary; not fixable by the user.' },
+  InstitutionCredentialsInvalid: { code: '103', status: 400, message: 'The user ID or password is incorrect (aggregation status 103).', when: 'The institution refused the credentials (or a saved sign-in no longer works). The user fixes it by signing in again (Connect Fix).' },
+  InstitutionUserActionRequired: { code: '108', status: 400, message: 'The user must act at the institution first (aggregation status 108).', when: 'The institution wants the user to do something on its site (accept terms, confirm details) before access works.' },
+  InstitutionPasswordChangeRequired: { code: '109', status: 400, message: 'The institution requires a new password (aggregation status 109).', when: 'The user must change the password at the institution, then sign in again.' },
+  MfaAnswerRequired: { code: '185', status: 400, message: 'An MFA answer is required (aggregation status 185).', when: 'The institution asks a security question that cannot be answered now (a background refresh, a history load), or the question timed out. Sign in again through Connect Fix.' },
+  MfaAnswerIncorrect: { code: '187', status: 400, message: 'The MFA answer is incorrect (aggregation status 187).', when: 'The answer to the institution\'s security question was wrong or missing.' },
+  InstitutionAuthorizationExpired: { code: '945', status: 400, message: 'The authorization at the institution expired or was revoked (aggregation status 945 to 948).', when: 'An OAuth institution no longer honours the user\'s consent; the message carries the exact status. The user authorizes again through Connect Fix.' },
+
+  // Service
+  RateLimited: { code: '10429', status: 429, message: 'Too many requests', when: 'A rate limit was exceeded; Retry-After says when to try again.' },
+  InternalError: { code: '10500', status: 500, message: 'Internal server error', when: 'A fault inside Ledgerlink. Details are logged, never sent.' },
+  ServiceUnavailable: { code: '10503', status: 503, message: 'Service unavailable', when: 'The service is shutting down, its database is unreachable, or its disk is full; Retry-After says when to try again.' },
+});
+
+export type ErrorName = keyof typeof ErrorCatalogue;

@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { resolveCaller, type Caller } from '../../domain/partners/service.js';
+import type { Runtime } from '../../runtime.js';
+
+export type AuthMode = 'none' | 'appKey' | 'partner';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated partner (routes with auth 'partner'). */
+    caller: Caller;
+  }
+  interface FastifyContextConfig {
+    /** 'partner' (default): app key and token; 'appKey': app key only; 'none': public. */
+    auth?: AuthMode;
+  }
+}
+
+function header(request: FastifyRequest, names: readonly string[]): string | undefined {
+  for (const name of names) {
+    const v = request.headers[name];
+    const value = Array.isArray(v) ? v[0] : v;
+    if (value && value.trim()) return value.trim();
+  }
+  return undefined;
+}
+
+/** Reads the app key from Service-App-Key or a configured alternative header. */
+export function appKeyOf(request: FastifyRequest, runtime: Runtime): string | undefined {
+  return header(request, ['service-app-key', ...runtime.config.appKeyHeaders]);
+}
+
+/** Every API route needs the app key and a token of the same partner unless its config says otherwise. */
+export const authPlugin = fp(
+  async (app: FastifyInstance, opts: { runtime: Runtime }) => {
+    const { runtime } = opts;
+    const tokenHeaders = ['service-app-token', ...runtime.config.appTokenHeaders];
+    app.decorateRequest('caller', null as unknown as Caller);
+    app.addHook('onRequest', async (request) => {
+      if (request.is404) return;
+      const mode = request.routeOptions.config?.auth ?? 'partner';
+      if (mode !== 'partner') return;
+      request.caller = await resolveCaller(runtime, appKeyOf(request, runtime), header(request, tokenHeaders));
+    });
+  },
+  { name: 'ledgerlink-auth', dependencies: ['ledgerlink-content'] },
+);

@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ServiceError } from '../../errors/service-error.js';
+import { negotiateFormat, type WireFormat } from '../negotiate.js';
+import { ErrorBody } from '../schemas/error.js';
+import { parseXmlDocument, shapeBySchema } from '../xml/parse.js';
+import type { XmlSchema } from '../xml/schema-walk.js';
+import { toXml } from '../xml/serialize.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The response format chosen from Accept. */
+    wireFormat: WireFormat;
+    /** The request body arrived as XML and still needs shaping by the body schema. */
+    bodyIsXml: boolean;
+  }
+  interface FastifyContextConfig {
+    /** false for routes that serve pages or files rather than API resources. */
+    negotiate?: boolean;
+  }
+}
+
+/** The response schema that applies to a status code, by exact code, then `4xx`-style range, then default. */
+export function responseSchemaFor(reply: FastifyReply, status: number): XmlSchema | undefined {
+  const responses = reply.routeOptions.schema?.response as Record<string, XmlSchema> | undefined;
+  const schema = responses?.[String(status)] ?? responses?.[`${Math.floor(status / 100)}xx`] ?? responses?.default;
+  if (schema) return schema;
+  return status >= 400 ? (ErrorBody as unknown as XmlSchema) : undefined;
+}
+
+function parseJson(_req: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void): void {
+  // Real clients send `Content-Type: application/json` with no body on POSTs that take none.
+  if (body.trim() === '') return done(null, undefined);
+  try {
+    done(null, JSON.parse(body));
+  } catch (e) {
+    done(new ServiceError('MalformedBody', `Malformed JSON: ${(e as Error).message}`));
+  }
+}
+
+function parseXml(req: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void): void {
+  if (body.trim() === '') return done(null, undefined);
+  try {
+    const value = parseXmlDocument(body);
+    req.bodyIsXml = true;
+    done(null, value);
+  } catch (e) {
+    done(e as Error);
+  }
+}
+
+/** JSON and XML in both directions: Accept negotiation, body parsers, and the XML reply serializer. */
+export const contentPlugin = fp(
+  async (app: FastifyInstance, opts: { bodyLimit: number }) => {
+    app.decorateRequest('wireFormat', 'json');
+    app.decorateRequest('bodyIsXml', false);
+
+    app.removeContentTypeParser(['application/json', 'text/plain']);
+    app.addContentTypeParser(/^application\/([\w.-]+\+)?json\s*(;.*)?$/i, { parseAs: 'string', bodyLimit: opts.bodyLimit }, parseJson);
+    app.addContentTypeParser(/^(application|text)\/([\w.-]+\+)?xml\s*(;.*)?$/i, { parseAs: 'string', bodyLimit: opts.bodyLimit }, parseXml);
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.config?.negotiate === false) return;
+      const format = negotiateFormat(request.headers.accept);
+      if (!format) throw new ServiceError('NotAcceptable');
+      request.wireFormat = format;
+      if (format === 'xml') {
+        reply.serializer((payload: unknown) => toXml(payload, responseSchemaFor(reply, reply.statusCode)));
+        reply.type('application/xml; charset=utf-8');
+      }
+    });
+
+    // XML carries no types or arrays: shape it after the body schema before validation coerces scalars.
+    app.addHook('preValidation', async (request) => {
+      if (request.bodyIsXml) request.body = shapeBySchema(request.body, request.routeOptions.schema?.body as XmlSchema | undefined);
+    });
+  },
+  { name: 'ledgerlink-content' },
+);

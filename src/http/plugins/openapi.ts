@@ -1,0 +1,126 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Runtime } from '../../runtime.js';
+
+type Json = Record<string, unknown>;
+
+const MEDIA_TYPES = ['application/json', 'application/xml'];
+
+const NAME_MARK = 'x-component';
+const STATUS_TEXT: Record<string, string> = {
+  200: 'OK', 201: 'Created', 202: 'Accepted', 203: 'Non-authoritative information', 204: 'No content',
+  400: 'Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md)',
+  401: 'Unauthorized: missing, invalid or expired credentials, or a locked partner',
+  403: 'Forbidden', 404: 'Not found (another partner\'s ids look exactly like unknown ids)', 406: 'Not acceptable: Accept allows neither JSON nor XML',
+  409: 'Conflict', 413: 'Request body too large', 415: 'Unsupported Content-Type', 429: 'Too many requests (see Retry-After)', 503: 'Service unavailable',
+};
+
+/** Copies a route schema, turning TypeBox `$id`s into a mark that survives the swagger conversion. */
+function markNamedSchemas(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(markNamedSchemas);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    if (k === '$id' && typeof v === 'string') out[NAME_MARK] = v;
+    else out[k] = markNamedSchemas(v);
+  }
+  return out;
+}
+
+/** Moves every marked schema into components.schemas and points to it with `$ref`. */
+function hoistNamedSchemas(doc: Json): void {
+  const components = ((doc.components ??= {}) as Json);
+  const schemas = ((components.schemas ??= {}) as Record<string, Json>);
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!node || typeof node !== 'object') return node;
+    const obj = node as Json;
+    const out: Json = {};
+    for (const [k, v] of Object.entries(obj)) out[k] = visit(v);
+    const id = out[NAME_MARK];
+    if (typeof id === 'string' && /^[A-Za-z][\w.-]*$/.test(id)) {
+      delete out[NAME_MARK];
+      schemas[id] ??= out;
+      return { $ref: `#/components/schemas/${id}` };
+    }
+    return out;
+  };
+  doc.paths = visit(doc.paths);
+  for (const [name, schema] of Object.entries(schemas)) schemas[name] = visit(schema) as Json;
+}
+
+/** Every body and response is available as JSON and as XML from the same schema. */
+function addXmlMediaTypes(doc: Json): void {
+  for (const path of Object.values((doc.paths ?? {}) as Record<string, Record<string, Json>>)) {
+    for (const op of Object.values(path)) {
+      const targets: Json[] = [];
+      const body = op.requestBody as Json | undefined;
+      if (body?.content) targets.push(body);
+      for (const res of Object.values((op.responses ?? {}) as Record<string, Json>)) if (res.content) targets.push(res);
+      for (const t of targets) {
+        const content = t.content as Record<string, Json>;
+        const json = content['application/json'] ?? Object.values(content)[0];
+        if (!json) continue;
+        t.content = Object.fromEntries(MEDIA_TYPES.map((m) => [m, content[m] ?? { schema: json.schema }]));
+      }
+    }
+  }
+}
+
+/** The OpenAPI 3.1 description generated from the route schemas, served at /openapi.json, /openapi.yaml and /docs. */
+export const openapiPlugin = fp(
+  async (app: FastifyInstance, opts: { runtime: Runtime; version: string }) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Ledgerlink API',
+          version: opts.version,
+          description: 'Financial data aggregation: partner authentication, customers, institutions, accounts, transactions, Connect and TxPUSH. Every operation reads and writes JSON or XML (Content-Type / Accept). Errors are `{code, message}`; the codes are listed in docs/errors.md.',
+          license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+        },
+        servers: [{ url: opts.runtime.config.publicUrl }],
+        components: {
+          securitySchemes: {
+            ServiceAppKey: { type: 'apiKey', in: 'header', name: 'Service-App-Key', description: 'The app key from the developer dashboard' },
+            ServiceAppToken: { type: 'apiKey', in: 'header', name: 'Service-App-Token', description: 'A token from partner authentication, valid two hours' },
+          },
+        },
+        security: [{ ServiceAppKey: [], ServiceAppToken: [] }],
+      },
+      transform: ({ schema, url, route }) => {
+        const config = (route.config ?? {}) as { auth?: string; negotiate?: boolean };
+        const s = markNamedSchemas(schema) as Json;
+        const response = s.response as Record<string, Json> | undefined;
+        for (const [status, r] of Object.entries(response ?? {})) {
+          response![status] = { ...r, 'x-response-description': STATUS_TEXT[status] ?? 'Response' };
+        }
+        if (config.negotiate === false && !s.operationId) s.hide = true;
+        if (config.auth === 'none') s.security = [];
+        else if (config.auth === 'appKey') s.security ??= [{ ServiceAppKey: [] }];
+        return { schema: s as never, url };
+      },
+      transformObject: (documentObject) => {
+        const doc = structuredClone((documentObject as { openapiObject: Json }).openapiObject);
+        hoistNamedSchemas(doc);
+        addXmlMediaTypes(doc);
+        return doc as never;
+      },
+    });
+
+    app.get('/openapi.json', { config: { auth: 'none', negotiate: false }, schema: { hide: true } }, async () => app.swagger());
+    app.get('/openapi.yaml', { config: { auth: 'none', negotiate: false }, schema: { hide: true } }, async (_req, reply) =>
+      reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })));
+
+    // The docs page and its assets are served from the package itself, never from a CDN.
+    await app.register(async (docs) => {
+      docs.addHook('onRoute', (route) => {
+        route.config = { ...(route.config ?? {}), auth: 'none', negotiate: false };
+      });
+      await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+    });
+  },
+  { name: 'ledgerlink-openapi' },
+);

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { RequestLogWriter } from '../../domain/requestlog/service.js';
+import type { Runtime } from '../../runtime.js';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** The catalogue code of the error this reply carries, for the request log. */
+    errorCode: string | undefined;
+  }
+  interface FastifyInstance {
+    requestLog: RequestLogWriter;
+  }
+}
+
+/** Records every API request (method, path, status, latency, error code, partner) for the dashboard and `logs tail`. */
+export const requestLogPlugin = fp(
+  async (app: FastifyInstance, opts: { runtime: Runtime }) => {
+    const writer = new RequestLogWriter(opts.runtime.database, opts.runtime.clock);
+    app.decorate('requestLog', writer);
+    app.decorateReply('errorCode', undefined);
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.routeOptions.config?.negotiate === false || request.routeOptions.url === '/health') return;
+      writer.record({
+        partner_id: request.caller?.partnerId ?? null,
+        method: request.method,
+        path: request.url.length > 500 ? `${request.url.slice(0, 500)}…` : request.url,
+        route: request.routeOptions.url ?? null,
+        status: reply.statusCode,
+        latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
+        error_code: reply.errorCode ?? null,
+        request_id: String(request.id),
+        ip: request.ip,
+        created_at_ms: opts.runtime.clock.now(),
+      });
+    });
+    app.addHook('onClose', async () => writer.flush());
+  },
+  { name: 'ledgerlink-request-log' },
+);

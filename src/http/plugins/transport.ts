@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import geoip from 'geoip-country';
+import { ServiceError } from '../../errors/service-error.js';
+import { classifyAddress } from '../../lib/ip.js';
+import { sha256Hex } from '../../lib/secrets.js';
+import type { Runtime } from '../../runtime.js';
+import { RateLimiter } from '../rate-limiter.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** 'auth': counts against the partner-authentication limits (per IP and per app key). */
+    rateLimit?: 'auth';
+  }
+}
+
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+interface CallerAddress {
+  loopback: boolean;
+  /** This machine or a private network: always allowed by the region policy. */
+  local: boolean;
+  country: string | undefined;
+}
+
+const MAX_REMEMBERED = 10_000;
+const remembered = new Map<string, CallerAddress>();
+
+/** What the rules need to know about a caller's address, remembered per address (classification and lookup cost microseconds). */
+function callerAddress(ip: string): CallerAddress {
+  let info = remembered.get(ip);
+  if (!info) {
+    const c = classifyAddress(ip);
+    const local = c === 'loopback' || c === 'private' || c === 'link-local' || c === 'metadata';
+    info = { loopback: c === 'loopback', local, country: local ? undefined : countryOf(ip) };
+    if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
+    remembered.set(ip, info);
+  }
+  return info;
+}
+
+/** The country of a public address, or undefined when the database does not know it. */
+export function countryOf(ip: string): string | undefined {
+  return geoip.lookup(ip)?.country;
+}
+
+function isOperational(request: FastifyRequest): boolean {
+  return request.routeOptions.url === '/health';
+}
+
+/**
+ * Transport rules before anything else: TLS (plain HTTP only from loopback or behind a trusted proxy that
+ * terminated TLS), HSTS, permitted regions for API callers, and rate limits on partner authentication.
+ */
+export const transportPlugin = fp(
+  async (app: FastifyInstance, opts: { runtime: Runtime }) => {
+    const { config, clock } = opts.runtime;
+    const allowed = new Set(config.allowedCountries);
+    const perIp = new RateLimiter(config.authRateLimitPerIp, 60_000);
+    const perKey = new RateLimiter(config.authRateLimitPerAppKey, 60_000);
+
+    app.addHook('onRequest', async (request, reply) => {
+      const caller = callerAddress(request.ip);
+      if (request.protocol === 'https') {
+        reply.header('strict-transport-security', HSTS);
+      } else if (!config.insecureHttp && !caller.loopback && !isOperational(request)) {
+        throw new ServiceError('TlsRequired', 'TLS 1.2 or higher is required: use https:// (plain HTTP is accepted only from loopback, or through a proxy trusted with --trust-proxy that terminated TLS)');
+      }
+
+      const isApi = request.routeOptions.config?.negotiate !== false;
+      if (allowed.size > 0 && isApi && !isOperational(request) && !caller.local) {
+        const country = caller.country;
+        if (!country || !allowed.has(country)) {
+          throw new ServiceError('RegionNotPermitted', `Requests from ${country ? `country ${country}` : 'an unknown location'} (${request.ip}) are not permitted; permitted: ${[...allowed].join(', ')}`);
+        }
+      }
+
+      if (request.routeOptions.config?.rateLimit === 'auth') {
+        const now = clock.now();
+        const appKey = request.headers['service-app-key'];
+        const waits = [perIp.hit(`ip:${request.ip}`, now), typeof appKey === 'string' ? perKey.hit(`key:${sha256Hex(appKey)}`, now) : 0];
+        const wait = Math.max(...waits);
+        if (wait > 0) {
+          throw new ServiceError('RateLimited', `Too many authentication attempts; retry in ${wait} s`, { 'retry-after': String(wait) });
+        }
+      }
+    });
+  },
+  { name: 'ledgerlink-transport', dependencies: ['ledgerlink-content'] },
+);

@@ -1,0 +1,24 @@
+import { accountRecord, getAccountRow } from '../../../domain/aggregation/accounts.js';
+import { getCustomerForPartner } from '../../../domain/customers/service.js';
+import type { App } from '../../app-types.js';
+import { Account, AccountParams } from '../../schemas/accounts.js';
+import { errorResponses } from '../../schemas/common.js';
+
+/** GET /aggregation/v2/customers/{customerId}/accounts/{accountId} */
+export default function getCustomerAccount(app: App): void {
+  app.get('/aggregation/v2/customers/:customerId/accounts/:accountId', {
+    schema: {
+      operationId: 'GetCustomerAccount',
+      tags: ['Accounts'],
+      summary: 'Get customer account by id',
+      description: 'One account with its detail and, for investment accounts, its positions. Another customer\'s account id is 404.',
+      params: AccountParams,
+      response: { 200: Account, ...errorResponses(401, 404, 406) },
+    },
+    handler: async (request) => {
+      const db = app.engine.runtime.database.kysely;
+      const customer = await getCustomerForPartner(db, request.caller.partnerId, request.params.customerId);
+      return accountRecord(db, await getAccountRow(db, customer, request.params.accountId));
+    },
+  });
+}

@@ -1,0 +1,56 @@
+import type { App } from '../app-types.js';
+import type { Runtime } from '../../runtime.js';
+import createToken from './partners/createToken.js';
+import getPartner from './partners/getPartner.js';
+import modifyPartnerSecret from './partners/modifyPartnerSecret.js';
+import health from './system/health.js';
+import addCustomer from './customers/addCustomer.js';
+import deleteCustomer from './customers/deleteCustomer.js';
+import getCustomer from './customers/getCustomer.js';
+import getCustomers from './customers/getCustomers.js';
+import modifyCustomer from './customers/modifyCustomer.js';
+import getCertifiedInstitutions from './institutions/getCertifiedInstitutions.js';
+import getInstitution from './institutions/getInstitution.js';
+import getInstitutionAsset from './institutions/getInstitutionAsset.js';
+import getInstitutions from './institutions/getInstitutions.js';
+import getCustomerAccounts from './accounts/getCustomerAccounts.js';
+import getCustomerAccountsSimple from './accounts/getCustomerAccountsSimple.js';
+import getCustomerAccount from './accounts/getCustomerAccount.js';
+import getCustomerAccountSimple from './accounts/getCustomerAccountSimple.js';
+import getCustomerAccountsByInstitution from './accounts/getCustomerAccountsByInstitution.js';
+import getCustomerAccountsByInstitutionSimple from './accounts/getCustomerAccountsByInstitutionSimple.js';
+import getCustomerAccountsByInstitutionLogin from './accounts/getCustomerAccountsByInstitutionLogin.js';
+import getCustomerAccountsByInstitutionLoginSimple from './accounts/getCustomerAccountsByInstitutionLoginSimple.js';
+import deleteCustomerAccount from './accounts/deleteCustomerAccount.js';
+import refreshCustomerAccounts from './accounts/refreshCustomerAccounts.js';
+import refreshCustomerAccountsV2 from './accounts/refreshCustomerAccountsV2.js';
+import addAllAccounts from './accounts/addAllAccounts.js';
+import addAllAccountsMfa from './accounts/addAllAccountsMfa.js';
+import refreshCustomerAccountsByInstitutionLogin from './institutionLogins/refreshCustomerAccountsByInstitutionLogin.js';
+import refreshCustomerAccountsByInstitutionLoginV2 from './institutionLogins/refreshCustomerAccountsByInstitutionLoginV2.js';
+import deleteCustomerAccountsByInstitutionLogin from './institutionLogins/deleteCustomerAccountsByInstitutionLogin.js';
+import getAllCustomerTransactions from './transactions/getAllCustomerTransactions.js';
+import getCustomerAccountTransactions from './transactions/getCustomerAccountTransactions.js';
+import getCustomerTransaction from './transactions/getCustomerTransaction.js';
+import loadHistoricTransactions from './transactions/loadHistoricTransactions.js';
+import loadHistoricTransactionsMfa from './transactions/loadHistoricTransactionsMfa.js';
+
+/** A route module: registers one operation. */
+export type RouteModule = (app: App, runtime: Runtime) => void;
+
+/** Every operation of the service. A new resource adds its modules here. */
+export const routes: RouteModule[] = [
+  health, createToken, modifyPartnerSecret, getPartner,
+  addCustomer, getCustomers, getCustomer, modifyCustomer, deleteCustomer,
+  getInstitutions, getInstitution, getCertifiedInstitutions, getInstitutionAsset,
+  getCustomerAccounts, getCustomerAccountsSimple, getCustomerAccount, getCustomerAccountSimple,
+  getCustomerAccountsByInstitution, getCustomerAccountsByInstitutionSimple,
+  getCustomerAccountsByInstitutionLogin, getCustomerAccountsByInstitutionLoginSimple,
+  deleteCustomerAccount, refreshCustomerAccounts, refreshCustomerAccountsV2, addAllAccounts, addAllAccountsMfa,
+  refreshCustomerAccountsByInstitutionLogin, refreshCustomerAccountsByInstitutionLoginV2, deleteCustomerAccountsByInstitutionLogin,
+  getAllCustomerTransactions, getCustomerAccountTransactions, getCustomerTransaction, loadHistoricTransactions, loadHistoricTransactionsMfa,
+];
+
+export function registerRoutes(app: App, runtime: Runtime): void {
+  for (const route of routes) route(app, runtime);
+}

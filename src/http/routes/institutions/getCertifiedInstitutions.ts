@@ -1,0 +1,24 @@
+import { searchCertifiedInstitutions } from '../../../domain/institutions/service.js';
+import { epochSeconds } from '../../../lib/clock.js';
+import type { Runtime } from '../../../runtime.js';
+import type { App } from '../../app-types.js';
+import { errorResponses } from '../../schemas/common.js';
+import { CertifiedInstitutionList, InstitutionQuery, institutionSearchOf, toCertifiedInstitution } from '../../schemas/institutions.js';
+
+/** GET /institution/v2/certifiedInstitutions */
+export default function getCertifiedInstitutions(app: App, runtime: Runtime): void {
+  app.get('/institution/v2/certifiedInstitutions', {
+    schema: {
+      operationId: 'GetCertifiedInstitutions',
+      tags: ['Institutions'],
+      summary: 'Get certified institutions',
+      description: 'Institutions certified for at least one product, or for every product named in `type` (voa, voi, state_agg, ach, aha; several separated by commas). `search=*` returns all of them at once and ignores `start` and `limit`; other text searches like Get Institutions; without `search` the whole list is paged.',
+      querystring: InstitutionQuery,
+      response: { 200: CertifiedInstitutionList, ...errorResponses(400, 401, 406) },
+    },
+    handler: async (request) => {
+      const { institutions, ...counts } = await searchCertifiedInstitutions(runtime.database, institutionSearchOf(request.query));
+      return { ...counts, requestedDate: epochSeconds(runtime.clock), institutions: institutions.map(toCertifiedInstitution) };
+    },
+  });
+}

@@ -1,0 +1,28 @@
+import { searchInstitutions } from '../../../domain/institutions/service.js';
+import { epochSeconds } from '../../../lib/clock.js';
+import type { Runtime } from '../../../runtime.js';
+import type { App } from '../../app-types.js';
+import { errorResponses } from '../../schemas/common.js';
+import { InstitutionList, InstitutionQuery, institutionSearchOf, toInstitution } from '../../schemas/institutions.js';
+import { institutionPaths } from './paths.js';
+
+/** GET /institution/v2/institutions (also under /institutions/v2/institutions) */
+export default function getInstitutions(app: App, runtime: Runtime): void {
+  for (const { path, ...names } of institutionPaths('/institution/v2/institutions', 'GetInstitutions')) {
+    app.get(path, {
+      schema: {
+        ...names,
+        tags: ['Institutions'],
+        summary: 'Get institutions',
+        description: 'Searches the institution catalogue: `search` is found in the name, home page or login page (case and accents ignored), best matches first: exact, then prefix, then word, then substring, names before web addresses. Without `search` every institution is listed; a blank `search` is an error. `start` (from 1) and `limit` (up to 1000) page the result.',
+        querystring: InstitutionQuery,
+        response: { 200: InstitutionList, ...errorResponses(400, 401, 406) },
+      },
+      handler: async (request) => {
+        const page = await searchInstitutions(runtime.database, institutionSearchOf(request.query));
+        const { institutions, ...counts } = page;
+        return { ...counts, createdDate: epochSeconds(runtime.clock), institutions: institutions.map((row) => toInstitution(row, runtime.config.publicUrl)) };
+      },
+    });
+  }
+}

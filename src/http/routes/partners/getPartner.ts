@@ -1,0 +1,34 @@
+import Type from 'typebox';
+import { findPartnerById } from '../../../domain/partners/repository.js';
+import { ServiceError } from '../../../errors/service-error.js';
+import type { Runtime } from '../../../runtime.js';
+import type { App } from '../../app-types.js';
+import { errorResponses } from '../../schemas/common.js';
+
+export const PartnerInfo = Type.Object(
+  {
+    partnerId: Type.String({ examples: ['1234583871234'] }),
+    name: Type.String({ examples: ['Acme Budgeting'] }),
+    plan: Type.Union([Type.Literal('testdrive'), Type.Literal('production')], { description: 'Test Drive partners work with test institutions only' }),
+    createdDate: Type.Integer({ description: 'Epoch seconds' }),
+  },
+  { $id: 'PartnerInfo', xml: { name: 'partner' } },
+);
+
+/** GET /aggregation/v1/partners/me (Ledgerlink extension): the partner the credentials belong to. */
+export default function getPartner(app: App, runtime: Runtime): void {
+  app.get('/aggregation/v1/partners/me', {
+    schema: {
+      operationId: 'GetPartner',
+      tags: ['Authentication'],
+      summary: 'Get the calling partner (Ledgerlink extension)',
+      description: 'Returns the partner that the app key and token belong to. Handy to check credentials.',
+      response: { 200: PartnerInfo, ...errorResponses(401, 406) },
+    },
+    handler: async (request) => {
+      const partner = await findPartnerById(runtime.database.kysely, request.caller.partnerId);
+      if (!partner) throw new ServiceError('ResourceNotFound');
+      return { partnerId: partner.id, name: partner.name, plan: partner.plan, createdDate: partner.created_at };
+    },
+  });
+}

@@ -1,0 +1,31 @@
+import Type from 'typebox';
+import { listAccountTransactions } from '../../../domain/aggregation/transactions.js';
+import { getCustomerForPartner } from '../../../domain/customers/service.js';
+import type { App } from '../../app-types.js';
+import { AccountParams } from '../../schemas/accounts.js';
+import { errorResponses } from '../../schemas/common.js';
+import { TransactionList, TransactionQuery } from '../../schemas/transactions.js';
+import { queryOf, toTransactionList } from './list.js';
+
+/** GET /aggregation/v4/customers/{customerId}/accounts/{accountId}/transactions */
+export default function getCustomerAccountTransactions(app: App): void {
+  app.get('/aggregation/v4/customers/:customerId/accounts/:accountId/transactions', {
+    schema: {
+      operationId: 'GetCustomerAccountTransactions',
+      tags: ['Transactions'],
+      summary: 'Get customer account transactions',
+      description: 'One account\'s transactions, filtered, ordered and paged exactly like Get All Customer Transactions. Before the account\'s initial aggregation the answer is 409 (14064). `showDailyBalance` is accepted; daily balances are not computed (docs/compatibility.md).',
+      params: AccountParams,
+      querystring: Type.Object({
+        ...TransactionQuery,
+        showDailyBalance: Type.Optional(Type.Boolean({ default: false, description: 'Accepted for compatibility; no daily balances are returned' })),
+      }),
+      response: { 200: TransactionList, ...errorResponses(400, 401, 404, 406, 409) },
+    },
+    handler: async (request) => {
+      const db = app.engine.runtime.database.kysely;
+      const customer = await getCustomerForPartner(db, request.caller.partnerId, request.params.customerId);
+      return toTransactionList(await listAccountTransactions(db, customer, request.params.accountId, queryOf(request.query)));
+    },
+  });
+}

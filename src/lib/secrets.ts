@@ -1,0 +1,81 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A uniformly random string over the given alphabet (rejection-free via randomInt). */
+export function randomString(length: number, alphabet: string = ALPHANUMERIC): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+/** A random decimal string of the given length that does not start with 0. */
+export function randomDigits(length: number): string {
+  return String(randomInt(1, 10)) + randomString(length - 1, '0123456789');
+}
+
+/**
+ * Fast hash for high-entropy random values (tokens, app keys): they cannot be brute-forced,
+ * so a slow KDF would only cost latency on every request.
+ */
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+// scrypt cost for low-entropy, partner-chosen secrets. N=2^14, r=8 is ~16 MiB and tens of ms.
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
+
+/** Hashes a partner-chosen secret with scrypt; the result embeds its parameters and salt. */
+export async function hashSecret(secret: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(secret, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 64 * 1024 * 1024 });
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+}
+
+/** Checks a secret against a stored scrypt hash in constant time. */
+export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, saltB64, hashB64] = stored.split('$');
+  if (scheme !== 'scrypt' || !n || !r || !p || !saltB64 || !hashB64) return false;
+  const expected = Buffer.from(hashB64, 'base64');
+  const actual = await scryptAsync(secret, Buffer.from(saltB64, 'base64'), expected.length, {
+    N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024,
+  });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Constant-time comparison of two strings. */
+export function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+/** Derives a purpose-specific 32-byte key from the master key, so one configured key serves many uses. */
+export function deriveKey(masterKey: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `ledgerlink:${purpose}`, 32));
+}
+
+/** HMAC-SHA256 as base64url. */
+export function hmacBase64Url(key: Buffer, data: string): string {
+  return createHmac('sha256', key).update(data).digest('base64url');
+}
+
+/** Encrypts a small secret for storage (AES-256-GCM); output is `v1.iv.tag.ciphertext` in base64url. */
+export function encryptValue(key: Buffer, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+}
+
+/** Decrypts a value made by encryptValue; throws when the key is wrong or the value was altered. */
+export function decryptValue(key: Buffer, stored: string): string {
+  const [version, iv, tag, ct] = stored.split('.');
+  if (version !== 'v1' || !iv || !tag || ct === undefined) throw new Error('Unrecognised encrypted value');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+}

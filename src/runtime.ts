@@ -1,0 +1,35 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { openDatabase, sqliteFileIn, type Database } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { ensureInstitutionCatalog } from './domain/institutions/seed.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { keysFrom, loadMasterKey, type Keys } from './lib/keys.js';
+
+/** Everything a process shares between the HTTP app, the workers and the CLI. */
+export interface Runtime {
+  readonly config: Config;
+  readonly database: Database;
+  readonly clock: Clock;
+  readonly keys: Keys;
+}
+
+export interface RuntimeOptions {
+  clock?: Clock;
+  database?: Database;
+  logger?: Logger;
+}
+
+/** Opens the database (migrating it, loading the institution catalogue on first start), loads the master key, and returns the runtime. */
+export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const database = options.database ?? openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir) });
+  try {
+    await migrateToLatest(database);
+    await ensureInstitutionCatalog(database);
+  } catch (e) {
+    await database.close();
+    throw e;
+  }
+  const keys = keysFrom(loadMasterKey(config.masterKey, config.dataDir));
+  return { config, database, clock: options.clock ?? systemClock, keys };
+}

@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs');
+const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
+
+/** A throwaway data directory. */
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-cli-'));
+}
+
+/** The command line that runs the CLI from source. */
+export function cliArgs(args: string[]): string[] {
+  return ['--import', TSX, MAIN, ...args];
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `ledgerlink ...args` to completion. */
+export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, cliArgs(args), { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  stdout(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+/**
+ * Starts a process (by default `ledgerlink serve --port 0`) and waits until its stdout matches `ready`
+ * (by default the line reporting its URL; `url` is the first group, or the whole match without one).
+ */
+export function startProcess(argv: string[], env: Record<string, string | undefined> = {}, timeoutMs = 60_000, ready = /listening on (https?:\/\/\S+)/): Promise<ServerProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`process did not start in time\nstdout: ${out}\nstderr: ${err}`));
+    }, timeoutMs);
+    child.stderr!.on('data', (d) => (err += d));
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = ready.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1] ?? m[0], stdout: () => out, exited, kill: (s = 'SIGTERM') => child.kill(s) });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`process exited (${code}) before listening\nstdout: ${out}\nstderr: ${err}`));
+    });
+  });
+}
+
+/** Starts `ledgerlink serve` from source on a free port. */
+export function startServe(args: string[], env: Record<string, string | undefined> = {}): Promise<ServerProcess> {
+  return startProcess(cliArgs(['serve', '--port', '0', '--log-level', 'warn', ...args]), env);
+}
+
+/** Starts `ledgerlink worker` from source and waits until it has started (`url` is then its worker id). */
+export function startWorker(args: string[], env: Record<string, string | undefined> = {}): Promise<ServerProcess> {
+  return startProcess(cliArgs(['worker', '--log-level', 'warn', ...args]), env, 60_000, /worker (\S+) started/);
+}

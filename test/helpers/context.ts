@@ -1,0 +1,59 @@
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createPartner, type PartnerCredentials } from '../../src/domain/partners/service.js';
+import type { App } from '../../src/http/app-types.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { keysFrom } from '../../src/lib/keys.js';
+import type { Runtime } from '../../src/runtime.js';
+import { createTestDatabase, type TestDatabase } from './db.js';
+
+export interface TestContext {
+  app: App;
+  runtime: Runtime;
+  clock: ManualClock;
+  db: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh database with a manual clock, built exactly as the server builds it. */
+export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+  const db = await createTestDatabase();
+  const clock = new ManualClock();
+  const config: Config = loadConfig({ LEDGERLINK_DATA_DIR: path.join(os.tmpdir(), `ledgerlink-test-${randomBytes(4).toString('hex')}`), ...env });
+  const runtime: Runtime = { config, database: db.database, clock, keys: keysFrom(randomBytes(32)) };
+  const app = await buildApp(runtime, { logger: false });
+  await app.ready();
+  return {
+    app,
+    runtime,
+    clock,
+    db,
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
+
+export interface TestPartner extends PartnerCredentials {
+  token: string;
+  /** Headers for an authenticated JSON call. */
+  headers: Record<string, string>;
+}
+
+/** Creates a partner and authenticates it through the API. */
+export async function partnerWithToken(ctx: TestContext, plan: 'testdrive' | 'production' = 'testdrive'): Promise<TestPartner> {
+  const creds = await createPartner(ctx.runtime, { name: 'Test partner', plan });
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/aggregation/v2/partners/authentication',
+    headers: { 'service-app-key': creds.appKey },
+    payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret },
+  });
+  if (res.statusCode !== 200) throw new Error(`authentication failed: ${res.statusCode} ${res.body}`);
+  const token = res.json<{ token: string }>().token;
+  return { ...creds, token, headers: { 'service-app-key': creds.appKey, 'service-app-token': token, accept: 'application/json' } };
+}

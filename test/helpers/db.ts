@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database, type DialectName } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+
+/** The PostgreSQL server tests use; CI starts one when none answers. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Which dialect this test run targets (the vitest project sets it). */
+export function testDialect(): DialectName {
+  return process.env.LEDGERLINK_TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+export interface TestDatabase {
+  database: Database;
+  /** For PostgreSQL, the schema the database lives in (so other processes can join it). */
+  pgSchema?: string;
+  /** A DATABASE_URL another process can use to reach the same data. */
+  url?: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database: SQLite in memory, or a new PostgreSQL schema dropped afterwards. */
+export async function createTestDatabase(dialect: DialectName = testDialect()): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const database = openDatabase({ sqliteFile: ':memory:' });
+    await migrateToLatest(database);
+    return { database, drop: () => database.close() };
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const database = openDatabase({ databaseUrl: TEST_DATABASE_URL, pgSchema: schema, poolSize: 5 });
+  await migrateToLatest(database);
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    database,
+    pgSchema: schema,
+    url: url.toString(),
+    drop: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RegisteredRoute } from '../../src/app.js';
+import { ErrorCatalogue } from '../../src/errors/catalogue.js';
+import { ensureInstitutionCatalog } from '../../src/domain/institutions/seed.js';
+import { addCustomer } from '../helpers/customers.js';
+import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
+import { databaseFingerprint, hostileQuery, hostileString, hostileXml, invalidBody } from '../helpers/fuzz.js';
+import { testDialect } from '../helpers/db.js';
+
+/**
+ * Property-based hostile input for every route, generated from the route's own schema: wrong types, missing
+ * fields, huge and odd strings, duplicate query parameters, deep and entity-laden XML, bad content types.
+ * Every answer must be a documented 4xx (or, for reads, a success), never a 5xx, and nothing may change.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? (testDialect() === 'postgres' ? 25 : 50));
+const CODE_STATUS = new Map<string, number>(Object.values(ErrorCatalogue).map((d) => [d.code, d.status]));
+/** The request log records every request by design. */
+const IGNORED_TABLES = ['request_log'];
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const tally = { routes: 0, cases: 0, statuses: {} as Record<string, number> };
+
+let ctx: TestContext;
+let partner: TestPartner;
+let customerId: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  partner = await partnerWithToken(ctx);
+  customerId = await addCustomer(ctx, partner);
+  await ensureInstitutionCatalog(ctx.runtime.database);
+});
+
+afterAll(async () => {
+  fs.mkdirSync('test-artifacts', { recursive: true });
+  fs.writeFileSync(`test-artifacts/fuzz-summary-${testDialect()}.json`, JSON.stringify({ runsPerRoute: RUNS, ...tally }, null, 2));
+  await ctx.close();
+});
+
+function routesUnderTest(): RegisteredRoute[] {
+  return ctx.app.registeredRoutes.filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !r.url.includes('*'));
+}
+
+/** A path with every parameter replaced: hostile values, or (for reads) sometimes the real customer. */
+function pathFor(route: RegisteredRoute): fc.Arbitrary<string> {
+  const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  const values = names.map((name) =>
+    name === 'customerId' && !MUTATING.has(route.method) ? fc.oneof(fc.constant(customerId), hostileString) : hostileString.filter((s) => s !== customerId),
+  );
+  return fc.tuple(...values).map((vals) => {
+    let url = route.url;
+    names.forEach((name, i) => (url = url.replace(`:${name}`, encodeURIComponent(String(vals[i])))));
+    return url;
+  });
+}
+
+interface Attempt {
+  path: string;
+  query: string;
+  accept: string;
+  body?: { payload: string; contentType: string };
+}
+
+function attemptFor(route: RegisteredRoute): fc.Arbitrary<Attempt> {
+  const schema = (route.schema ?? {}) as Record<string, any>;
+  const accept = fc.constantFrom('application/json', 'application/xml', '*/*', 'text/html', 'application/json;q=abc', '');
+  const query = fc.option(hostileQuery(schema.querystring), { nil: '' });
+  const bodySchema = schema.body ?? { type: 'object', required: ['x'], properties: { x: { type: 'string' } } };
+  const body = MUTATING.has(route.method)
+    ? fc.oneof(
+        invalidBody(bodySchema).map((b) => ({ payload: JSON.stringify(b), contentType: 'application/json' })),
+        hostileXml.map((x) => ({ payload: x, contentType: 'application/xml' })),
+        fc.constantFrom(
+          { payload: '{"a":', contentType: 'application/json' },
+          { payload: '[' .repeat(20000), contentType: 'application/json' },
+          { payload: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded' },
+          { payload: '{}', contentType: 'text/plain' },
+          { payload: '{}', contentType: 'application/json; charset=utf-7' },
+        ),
+      ).map((b) => b as Attempt['body'])
+    : fc.constant(undefined);
+  return fc.record({ path: pathFor(route), query, accept, body });
+}
+
+describe('hostile input on every route', () => {
+  it('covers the routes the app registers', () => {
+    expect(routesUnderTest().length).toBeGreaterThan(10);
+  });
+
+  it('never answers 5xx, always with a documented code, and changes nothing', async () => {
+    for (const route of routesUnderTest()) {
+      tally.routes++;
+      const before = await databaseFingerprint(ctx.runtime.database, IGNORED_TABLES);
+      const isApi = route.config.negotiate !== false;
+      await fc.assert(
+        fc.asyncProperty(attemptFor(route), async (a) => {
+          tally.cases++;
+          const res = await ctx.app.inject({
+            method: route.method as 'GET',
+            url: a.query ? `${a.path}?${a.query}` : a.path,
+            headers: { ...partner.headers, accept: a.accept, ...(a.body ? { 'content-type': a.body.contentType } : {}) },
+            ...(a.body ? { payload: a.body.payload } : {}),
+          });
+          tally.statuses[res.statusCode] = (tally.statuses[res.statusCode] ?? 0) + 1;
+          const shown = (x: string) => (x.length > 120 ? `${x.slice(0, 120)}…(${x.length} chars)` : x);
+          const where = `${route.method} ${route.url} → ${shown(a.path)}?${shown(a.query)} [${res.statusCode}] ${res.body.slice(0, 200)}`;
+          expect(res.statusCode, where).toBeLessThan(500);
+          if (MUTATING.has(route.method)) expect(res.statusCode, where).toBeGreaterThanOrEqual(400);
+          if (isApi && res.statusCode >= 400) {
+            const code = String(res.headers['content-type'] ?? '').includes('xml') ? /<code>(\d+)<\/code>/.exec(res.body)?.[1] : (res.json() as { code?: string }).code;
+            expect(CODE_STATUS.has(code ?? ''), `${where}: undocumented code ${code}`).toBe(true);
+            expect(CODE_STATUS.get(code!), `${where}: status does not match code ${code}`).toBe(res.statusCode);
+          }
+        }),
+        { numRuns: RUNS },
+      );
+      expect(await databaseFingerprint(ctx.runtime.database, IGNORED_TABLES), `${route.method} ${route.url} changed the database`).toBe(before);
+    }
+  }, 600_000);
+});

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RegisteredRoute } from '../../src/app.js';
+import { allTransactions, DAY, linkProfile, nowOf, refresh } from '../helpers/aggregation.js';
+import { addCustomer } from '../helpers/customers.js';
+import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
+import { databaseFingerprint } from '../helpers/fuzz.js';
+
+/**
+ * For every route with ids in its path: another partner's ids, and another customer's ids under the right
+ * partner, must look exactly like unknown ids (404), and nothing may change.
+ */
+interface World {
+  customerId: string;
+  accountId: string;
+  institutionLoginId: string;
+  transactionId: string;
+}
+
+/** Path parameters that name public things, the same for everyone. */
+const PUBLIC_PARAMS: Record<string, string> = { institutionId: '101732' };
+// The request log records every request by design; the catalogue is static seed data no partner route writes.
+const IGNORED_TABLES = ['request_log', 'institutions', 'institution_catalog'];
+
+let ctx: TestContext;
+let a: TestPartner;
+let b: TestPartner;
+let a1: World;
+let a2: World;
+let b1: World;
+
+async function world(partner: TestPartner): Promise<World> {
+  const customerId = await addCustomer(ctx, partner);
+  const accounts = await linkProfile(ctx, partner, customerId, 'profile_01');
+  await refresh(ctx, partner, customerId);
+  const now = nowOf(ctx);
+  const [tx] = await allTransactions(ctx, partner, customerId, { fromDate: now - 30 * DAY, toDate: now, limit: 1 });
+  return { customerId, accountId: accounts[0]!.id, institutionLoginId: String(accounts[0]!.institutionLoginId), transactionId: String(tx!.id) };
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  a = await partnerWithToken(ctx);
+  b = await partnerWithToken(ctx);
+  a1 = await world(a);
+  a2 = await world(a);
+  b1 = await world(b);
+}, 120_000);
+afterAll(() => ctx.close());
+
+function routesWithIds(): RegisteredRoute[] {
+  return ctx.app.registeredRoutes.filter((r) => r.method !== 'HEAD' && r.config.auth !== 'none' && r.config.negotiate !== false
+    && [...r.url.matchAll(/:(\w+)/g)].some((m) => !(m[1]! in PUBLIC_PARAMS)));
+}
+
+function fill(url: string, ids: Record<string, string>): string {
+  return url.replace(/:(\w+)/g, (_, name: string) => {
+    const value = PUBLIC_PARAMS[name] ?? ids[name];
+    if (value === undefined) throw new Error(`no id for path parameter ${name} in ${url}: add it to the isolation test's world`);
+    return encodeURIComponent(value);
+  });
+}
+
+type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema; minItems?: number; anyOf?: Schema[] };
+
+/** The smallest value that passes a schema's validation (required parts only). */
+function minimal(schema: Schema | undefined, name = ''): unknown {
+  const s = schema?.anyOf?.[0] ?? schema ?? {};
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  if (type === 'integer' || type === 'number') return 1;
+  if (type === 'boolean') return true;
+  if (type === 'array') return Array.from({ length: s.minItems ?? 0 }, () => minimal(s.items));
+  if (type === 'object' || s.properties) {
+    const out: Record<string, unknown> = {};
+    for (const key of s.required ?? []) out[key] = minimal(s.properties?.[key], key);
+    return out;
+  }
+  return name === 'callbackUrl' ? 'https://listener.example/txpush' : 'isolation-test';
+}
+
+/** A body that passes validation where the route takes one, so the answer comes from the ownership check. */
+function bodyFor(route: RegisteredRoute): unknown {
+  if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method)) return undefined;
+  // MFA answers are either of two optional shapes, so the schema cannot require them: give one answer.
+  if (route.url.endsWith('/mfa')) return { mfaChallenges: { questions: [{ text: 'isolation-test', answer: 'isolation-test' }] } };
+  return minimal((route.schema?.body ?? { type: 'object' }) as Schema);
+}
+
+/** Required headers (e.g. MFA-Session) with a value, so validation does not answer first. */
+function headersFor(route: RegisteredRoute): Record<string, string> {
+  const schema = (route.schema?.headers ?? {}) as Schema;
+  return Object.fromEntries((schema.required ?? []).map((h) => [h, 'isolation-test']));
+}
+
+/** Required query parameters with acceptable values, so validation does not answer first. */
+function queryFor(route: RegisteredRoute): string {
+  const schema = (route.schema?.querystring ?? {}) as { properties?: Record<string, { type?: string }>; required?: string[] };
+  const now = nowOf(ctx);
+  const values: Record<string, string> = { fromDate: String(now - 90 * DAY), toDate: String(now) };
+  const parts = (schema.required ?? []).map((name) => `${name}=${encodeURIComponent(values[name] ?? (schema.properties?.[name]?.type === 'integer' ? '1' : 'x'))}`);
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
+}
+
+async function expectNotFoundAndNoChange(route: RegisteredRoute, partner: TestPartner, ids: Record<string, string>): Promise<void> {
+  const before = await databaseFingerprint(ctx.runtime.database, IGNORED_TABLES);
+  const body = bodyFor(route);
+  const url = fill(route.url, ids) + queryFor(route);
+  const res = await ctx.app.inject({ method: route.method as 'GET', url, headers: { ...partner.headers, ...headersFor(route) }, ...(body !== undefined ? { payload: body as object } : {}) });
+  expect(res.statusCode, `${route.method} ${url}: ${res.body.slice(0, 200)}`).toBe(404);
+  expect(await databaseFingerprint(ctx.runtime.database, IGNORED_TABLES), `${route.method} ${url} changed the database`).toBe(before);
+}
+
+describe('isolation on every route with ids', () => {
+  it('covers the partner-scoped routes', () => {
+    expect(routesWithIds().length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('answers 404 to another partner\'s ids, changing nothing', async () => {
+    for (const route of routesWithIds()) await expectNotFoundAndNoChange(route, a, { ...b1 });
+  });
+
+  it('answers 404 to another customer\'s ids under the same partner, changing nothing', async () => {
+    for (const route of routesWithIds()) {
+      const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!).filter((n) => !(n in PUBLIC_PARAMS));
+      if (names.length < 2) continue; // only a customer id: nothing of another customer's to borrow
+      await expectNotFoundAndNoChange(route, a, { ...a1, customerId: a2.customerId });
+    }
+  });
+
+  it('still serves the owner (the ids are real)', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: `/aggregation/v2/customers/${b1.customerId}/accounts/${b1.accountId}`, headers: b.headers });
+    expect(res.statusCode).toBe(200);
+    const tx = await ctx.app.inject({ method: 'GET', url: `/aggregation/v2/customers/${a1.customerId}/transactions/${a1.transactionId}`, headers: a.headers });
+    expect(tx.statusCode).toBe(200);
+  });
+});

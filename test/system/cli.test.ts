@@ -1,0 +1,156 @@
+import http from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { runCli, startServe, tempDataDir } from '../helpers/cli.js';
+
+const AUTH = '/aggregation/v2/partners/authentication';
+
+async function authenticate(url: string, creds: { partnerId: string; partnerSecret: string; appKey: string }, secret = creds.partnerSecret) {
+  return fetch(url + AUTH, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'service-app-key': creds.appKey },
+    body: JSON.stringify({ partnerId: creds.partnerId, partnerSecret: secret }),
+  });
+}
+
+describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (dialect) => {
+  const pgDbs: TestDatabase[] = [];
+  afterAll(async () => {
+    for (const db of pgDbs) await db.drop();
+  });
+
+  /** Environment for a fresh store of this dialect. */
+  async function freshStore(): Promise<{ env: Record<string, string | undefined>; data: string }> {
+    const data = tempDataDir();
+    if (dialect === 'sqlite') return { env: { DATABASE_URL: undefined }, data };
+    const db = await createTestDatabase('postgres');
+    pgDbs.push(db);
+    return { env: { DATABASE_URL: db.url }, data };
+  }
+
+  it('partner create --json prints exactly one JSON object with working credentials', async () => {
+    const { env, data } = await freshStore();
+    const res = await runCli(['partner', 'create', '--name', 'Acme', '--json', '--data', data], env);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const creds = JSON.parse(res.stdout);
+    expect(Object.keys(creds).sort()).toEqual(['appKey', 'partnerId', 'partnerSecret']);
+    expect(creds.partnerId).toMatch(/^\d{13}$/);
+    const server = await startServe(['--data', data], env);
+    try {
+      expect((await authenticate(server.url, creds)).status).toBe(200);
+    } finally {
+      server.kill();
+      await server.exited;
+    }
+  });
+
+  it('serve --first-partner on an empty store prints credentials that work, and only the first time', async () => {
+    const { env, data } = await freshStore();
+    const server = await startServe(['--data', data, '--first-partner'], env);
+    const out = server.stdout();
+    const creds = {
+      partnerId: /partnerId\s+(\S+)/.exec(out)![1]!,
+      partnerSecret: /partnerSecret\s+(\S+)/.exec(out)![1]!,
+      appKey: /appKey\s+(\S+)/.exec(out)![1]!,
+    };
+    expect((await fetch(server.url + '/health')).status).toBe(200);
+    const res = await authenticate(server.url, creds);
+    expect(res.status).toBe(200);
+    const { token } = (await res.json()) as { token: string };
+    const me = await fetch(server.url + '/aggregation/v1/partners/me', { headers: { 'service-app-key': creds.appKey, 'service-app-token': token } });
+    expect(await me.json()).toMatchObject({ partnerId: creds.partnerId, plan: 'testdrive' });
+    server.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const again = await startServe(['--data', data, '--first-partner'], env);
+    expect(again.stdout()).not.toContain('partnerSecret');
+    again.kill();
+    await again.exited;
+  });
+
+  it('rotate-key kills the old key on a running server at once; unlock lifts a lock-out', async () => {
+    const { env, data } = await freshStore();
+    const creds = JSON.parse((await runCli(['partner', 'create', '--json', '--data', data], env)).stdout);
+    const server = await startServe(['--data', data], env);
+    try {
+      const { token } = (await (await authenticate(server.url, creds)).json()) as { token: string };
+      const rotated = await runCli(['partner', 'rotate-key', creds.partnerId, '--json', '--data', data], env);
+      expect(rotated.code).toBe(0);
+      const { appKey } = JSON.parse(rotated.stdout);
+      expect(appKey).not.toBe(creds.appKey);
+      const old = await fetch(server.url + '/aggregation/v1/partners/me', { headers: { 'service-app-key': creds.appKey, 'service-app-token': token } });
+      expect(old.status).toBe(401);
+      const fresh = await fetch(server.url + '/aggregation/v1/partners/me', { headers: { 'service-app-key': appKey, 'service-app-token': token } });
+      expect(fresh.status).toBe(200);
+
+      const current = { ...creds, appKey };
+      for (let i = 0; i < 5; i++) expect((await authenticate(server.url, current, 'Wrong-secret-1')).status).toBe(401);
+      const locked = await authenticate(server.url, current);
+      expect(((await locked.json()) as { code: string }).code).toBe('10027');
+      const unlocked = await runCli(['partner', 'unlock', creds.partnerId, '--data', data], env);
+      expect(unlocked.code).toBe(0);
+      expect((await authenticate(server.url, current)).status).toBe(200);
+    } finally {
+      server.kill();
+      await server.exited;
+    }
+  });
+
+  it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
+    const { env, data } = await freshStore();
+    const creds = JSON.parse((await runCli(['partner', 'create', '--json', '--data', data], env)).stdout);
+    const server = await startServe(['--data', data], env);
+    const body = JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret });
+    const { hostname, port } = new URL(server.url);
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request({ hostname, port, path: AUTH, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'service-app-key': creds.appKey } }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      });
+      req.on('error', reject);
+      // Send half the body, signal the server, then finish the request.
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        server.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 200);
+    });
+    const res = await response;
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).token).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(await server.exited).toBe(0);
+  });
+
+  it('logs tail shows the API requests a running server answered', async () => {
+    const { env, data } = await freshStore();
+    const creds = JSON.parse((await runCli(['partner', 'create', '--json', '--data', data], env)).stdout);
+    const server = await startServe(['--data', data], env);
+    try {
+      const { token } = (await (await authenticate(server.url, creds)).json()) as { token: string };
+      await fetch(server.url + '/aggregation/v1/customers/42', { headers: { 'service-app-key': creds.appKey, 'service-app-token': token } });
+      let lines: string[] = [];
+      for (let i = 0; i < 20 && lines.length < 1; i++) {
+        const res = await runCli(['logs', 'tail', '--json', '--partner', creds.partnerId, '--data', data], env);
+        lines = res.stdout.trim().split('\n').filter(Boolean);
+        if (lines.length < 1) await new Promise((r) => setTimeout(r, 250));
+      }
+      const entries = lines.map((l) => JSON.parse(l));
+      expect(entries.map((e) => [e.method, e.path, e.status, e.error_code])).toEqual([['GET', '/aggregation/v1/customers/42', 404, '14001']]);
+      const all = await runCli(['logs', 'tail', '--data', data], env);
+      expect(all.stdout).toMatch(/POST\s+\/aggregation\/v2\/partners\/authentication\s+200/);
+    } finally {
+      server.kill();
+      await server.exited;
+    }
+  });
+
+  it('reports usage mistakes as one line plus a hint, exit code 2', async () => {
+    const res = await runCli(['partner', 'frobnicate']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^error: unknown partner action "frobnicate"\nhint: usage: ledgerlink partner/);
+    const unknown = await runCli(['partner', 'unlock', '123', '--data', tempDataDir()], dialect === 'postgres' ? { DATABASE_URL: (await freshStore()).env.DATABASE_URL } : {});
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe('error: Partner 123 not found\n');
+  });
+});

@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { enqueueDelivery } from '../../src/delivery/enqueue.js';
+import { generateSigningSecret } from '../../src/delivery/sign.js';
+import { createPartner } from '../../src/domain/partners/service.js';
+import { openRuntime, type Runtime } from '../../src/runtime.js';
+import { runCli, startServe, startWorker, tempDataDir, type ServerProcess } from '../helpers/cli.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { startListener, waitFor, type Listener } from '../helpers/listener.js';
+
+/** Short attempts and quick polls, so crashed claims come back within seconds (lease = 2 s + 5 s). */
+const WORKER_ENV = { LEDGERLINK_DELIVERY_TIMEOUT_MS: '2000', LEDGERLINK_WORKER_POLL_MS: '200', LEDGERLINK_WORKER_CONCURRENCY: '4' };
+
+interface Store {
+  runtime: Runtime;
+  partnerId: string;
+  /** Environment for child processes that use this store. */
+  env: Record<string, string | undefined>;
+  data: string;
+}
+
+describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes on %s', (dialect) => {
+  const cleanups: Array<() => Promise<void>> = [];
+  const processes: ServerProcess[] = [];
+  let listener: Listener | undefined;
+
+  afterEach(async () => {
+    for (const p of processes.splice(0)) {
+      if (p.child.exitCode === null && p.child.signalCode === null) {
+        p.kill('SIGKILL');
+        await p.exited;
+      }
+    }
+    await listener?.close();
+    listener = undefined;
+  });
+  afterAll(async () => {
+    for (const c of cleanups) await c();
+  });
+
+  async function openStore(): Promise<Store> {
+    const data = tempDataDir();
+    const masterKey = randomBytes(32).toString('hex');
+    let database: TestDatabase | undefined;
+    if (dialect === 'postgres') database = await createTestDatabase('postgres');
+    const env = { ...WORKER_ENV, LEDGERLINK_MASTER_KEY: masterKey, DATABASE_URL: database?.url, LEDGERLINK_DATA_DIR: data };
+    const runtime = await openRuntime(loadConfig(env), database ? { database: database.database } : {});
+    cleanups.push(() => (database ? database.drop() : runtime.database.close()));
+    const { partnerId } = await createPartner(runtime, { name: 'Acme' });
+    return { runtime, partnerId, env, data };
+  }
+
+  async function enqueueEvents(store: Store, url: string, n: number, secret: string): Promise<string[]> {
+    return store.runtime.database.kysely.transaction().execute(async (tx) => {
+      const ids: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const body = JSON.stringify({ event: { class: 'transaction', type: 'created', records: [{ id: 1000 + i }] } });
+        ids.push((await enqueueDelivery(tx, store.runtime, { kind: 'txpush', partnerId: store.partnerId, url, body, contentType: 'application/json', signingSecret: secret })).eventId);
+      }
+      return ids;
+    });
+  }
+
+  async function worker(store: Store, id: string): Promise<ServerProcess> {
+    const p = await startWorker(['--data', store.data], { ...store.env, LEDGERLINK_WORKER_ID: id });
+    processes.push(p);
+    return p;
+  }
+
+  async function statuses(store: Store): Promise<Record<string, number>> {
+    const rows = await store.runtime.database.kysely.selectFrom('deliveries').select('status').execute();
+    const out: Record<string, number> = {};
+    for (const r of rows) out[r.status] = (out[r.status] ?? 0) + 1;
+    return out;
+  }
+
+  /** The listener at first: a few 500s, then it accepts requests and never answers. */
+  const failing = (_r: unknown, index: number) => (index < 4 ? { status: 500 } : { hang: true as const });
+
+  it('loses nothing when a worker is killed mid-delivery: after a restart every event arrives, with the same id', { timeout: 120_000 }, async () => {
+    const store = await openStore();
+    listener = await startListener(failing);
+    const secret = generateSigningSecret();
+    const events = await enqueueEvents(store, listener.url, 40, secret);
+    const concurrency = 4;
+    const workers = dialect === 'postgres' ? 2 : 1;
+
+    let first = await worker(store, 'worker-a');
+    if (workers === 2) await worker(store, 'worker-b');
+    // Every worker has its slots full of deliveries the listener holds open: kill one of them in the middle.
+    await waitFor('deliveries hanging at the listener', () => listener!.openNow() === concurrency * workers);
+    first.kill('SIGKILL');
+    expect(await first.exited).toBeNull();
+
+    if (workers === 2) {
+      // A replacement joins while the other worker still runs, and both hold deliveries at once.
+      first = await worker(store, 'worker-a2');
+      await waitFor('both workers busy', () => listener!.openNow() === concurrency * workers);
+    }
+    // The listener recovers (answering a little slowly, so simultaneous deliveries of one event would show).
+    listener.setBehaviour(() => ({ status: 200, delayMs: 30 }));
+    if (workers === 1) first = await worker(store, 'worker-a2');
+
+    await waitFor('every event acknowledged', () => events.every((e) => listener!.acknowledged().has(e)), 90_000);
+    for (const p of processes) {
+      if (p.child.exitCode === null && p.child.signalCode === null) {
+        p.kill('SIGTERM');
+        expect(await p.exited).toBe(0);
+      }
+    }
+
+    expect(listener.acknowledged()).toEqual(new Set(events));
+    expect(listener.overlaps).toEqual(new Set());
+    expect(await statuses(store)).toEqual({ delivered: events.length });
+    // Redeliveries kept their event id and carry valid signatures.
+    for (const r of listener.requests.filter((x) => x.status === 200)) {
+      expect(() => new Webhook(secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
+    }
+    const attempts = await store.runtime.database.kysely.selectFrom('delivery_attempts').select(['worker_id', 'status_code']).execute();
+    expect(attempts.some((a) => a.status_code === 500)).toBe(true);
+    const workerIds = new Set(attempts.map((a) => a.worker_id));
+    expect(workerIds.has('worker-a2')).toBe(true);
+    if (workers === 2) expect(workerIds.has('worker-b')).toBe(true);
+  });
+
+  it('serve delivers in-process; the CLI lists deliveries with their attempts and redelivers one with the same event id', { timeout: 60_000 }, async () => {
+    const store = await openStore();
+    listener = await startListener((_r, index) => (index === 0 ? { status: 503, body: 'warming up' } : { status: 200 }));
+    const server = await startServe(['--data', store.data], store.env);
+    processes.push(server);
+    const [eventId] = await enqueueEvents(store, listener.url, 1, generateSigningSecret());
+    const row = () => store.runtime.database.kysely.selectFrom('deliveries').selectAll().executeTakeFirstOrThrow();
+    await waitFor('the failed first attempt recorded', async () => (await row()).last_status_code === 503);
+    expect(await row()).toMatchObject({ status: 'pending', event_id: eventId });
+
+    // Rather than wait for the retry, send it again now.
+    const { id } = await row();
+    const again = await runCli(['deliveries', 'redeliver', String(id), '--data', store.data], store.env);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toBe(`Delivery ${id} (event ${eventId}) will be sent again now.\n`);
+    await waitFor('the redelivery recorded', async () => (await row()).status === 'delivered');
+    expect(listener.requests.map((r) => [r.eventId, r.status])).toEqual([[eventId, 503], [eventId, 200]]);
+
+    const listed = await runCli(['deliveries', 'list', '--json', '--data', store.data], store.env);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual({
+      deliveries: [expect.objectContaining({ id, eventId, status: 'delivered', attempts: [
+        expect.objectContaining({ statusCode: 503, error: 'HTTP 503: warming up; the listener must answer 200' }),
+        expect.objectContaining({ statusCode: 200, error: null }),
+      ] })],
+    });
+    const text = await runCli(['deliveries', 'list', '--partner', store.partnerId, '--data', store.data], store.env);
+    expect(text.stdout).toContain(`#${id}  txpush  delivered`);
+    expect(text.stdout).toMatch(/ 503 .* HTTP 503: warming up/);
+
+    const unknown = await runCli(['deliveries', 'redeliver', '999999', '--data', store.data], store.env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe('error: Delivery 999999 not found\n');
+    const bad = await runCli(['deliveries', 'list', '--status', 'lost', '--data', store.data], store.env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('error: unknown status "lost"\nhint: use one of: pending, delivering, delivered, cancelled\n');
+
+    server.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('mail list shows the local mailbox', { timeout: 60_000 }, async () => {
+    const store = await openStore();
+    await enqueueDelivery(store.runtime.database.kysely, store.runtime, { kind: 'email', partnerId: store.partnerId, to: 'consumer@example.com', subject: 'Connect your bank', text: 'Open https://connect.example/abc' });
+    const w = await worker(store, 'mailer');
+    await waitFor('the message stored', async () => (await store.runtime.database.kysely.selectFrom('mailbox').select('id').execute()).length === 1);
+    w.kill('SIGTERM');
+    expect(await w.exited).toBe(0);
+
+    const json = await runCli(['mail', 'list', '--json', '--partner', store.partnerId, '--data', store.data], store.env);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).messages).toEqual([expect.objectContaining({ to: 'consumer@example.com', subject: 'Connect your bank', text: 'Open https://connect.example/abc' })]);
+    const text = await runCli(['mail', 'list', '--data', store.data], store.env);
+    expect(text.stdout).toContain('Subject: Connect your bank');
+    expect(text.stdout).toContain('  Open https://connect.example/abc');
+  });
+});

@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { formatOpenApiDocument, generateOpenApiDocument } from '../../src/http/openapi-document.js';
+import { createTestContext } from '../helpers/context.js';
+
+type Json = Record<string, any>;
+const COMMITTED = new URL('../../openapi/ledgerlink.openapi.json', import.meta.url);
+const REFERENCE: Json[] = JSON.parse(fs.readFileSync(new URL('../fixtures/reference-operations.json', import.meta.url), 'utf8'));
+const COMPAT_DOC = fs.readFileSync(new URL('../../docs/compatibility.md', import.meta.url), 'utf8');
+
+/**
+ * Operations of the real-world service that Ledgerlink does not offer (yet), or offers differently, each with
+ * its justification in docs/compatibility.md (the test checks the doc names the operationId).
+ */
+const INTENDED_DIFFERENCES: Record<string, string> = {
+  GetCertifiedInstitutionsWithRSSD: 'not offered',
+  GetInstitutionsByRoutingNumber: 'not offered',
+  GetAllExperience: 'not offered',
+};
+
+/** Operations of the reference that later work will add; the test fails once one exists, so the list only shrinks. */
+const PENDING = new Set<string>([
+  'GenerateConnectUrl', 'GenerateLiteConnectUrl', 'GenerateFixConnectUrl', 'SendConnectEmail',
+  'SubscribeToTxPushNotifications', 'DisableTxPushNotifications', 'DeleteTxPushSubscription', 'CreateTxPushTestTransaction',
+]);
+
+let doc: Json;
+beforeAll(async () => {
+  doc = await generateOpenApiDocument();
+});
+
+const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
+function operations(d: Json): Array<{ method: string; path: string; op: Json }> {
+  return Object.entries(d.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json).filter(([m]) => METHODS.includes(m)).map(([m, op]) => ({ method: m.toUpperCase(), path, op: op as Json })));
+}
+
+describe('the OpenAPI description', () => {
+  it('matches the committed openapi/ledgerlink.openapi.json (run npm run openapi)', () => {
+    expect(fs.readFileSync(COMMITTED, 'utf8')).toBe(formatOpenApiDocument(doc));
+  });
+
+  it('is lint-clean under Redocly recommended-strict', async () => {
+    const config = await createConfig({ extends: ['recommended-strict'] } as never);
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    expect(problems.map((p) => `${p.ruleId}: ${p.message} @ ${p.location?.[0]?.pointer}`)).toEqual([]);
+  });
+
+  it('gives every operation an operationId, summary, tags, security, error bodies, and JSON and XML media types', () => {
+    const ids = new Set<string>();
+    for (const { method, path, op } of operations(doc)) {
+      const where = `${method} ${path}`;
+      expect(op.operationId, where).toMatch(/^[A-Z][A-Za-z0-9]+$/);
+      expect(ids.has(op.operationId), `duplicate ${op.operationId}`).toBe(false);
+      ids.add(op.operationId);
+      expect(op.summary, where).toBeTruthy();
+      expect(op.tags?.length, where).toBeGreaterThan(0);
+      expect(op.security ?? doc.security, where).toBeDefined();
+      const statuses = Object.keys(op.responses);
+      expect(statuses.some((s) => s.startsWith('4')), where).toBe(true);
+      for (const [status, res] of Object.entries(op.responses as Json)) {
+        if (status === '204') continue;
+        expect(Object.keys(res.content ?? {}).sort(), `${where} ${status}`).toEqual(['application/json', 'application/xml']);
+        if (status.startsWith('4') || status.startsWith('5')) expect(res.content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorBody');
+      }
+    }
+  });
+
+  it('describes every API route the app registers', async () => {
+    const ctx = await createTestContext();
+    try {
+      const documented = new Set(operations(doc).map(({ method, path }) => `${method} ${path}`));
+      const missing = ctx.app.registeredRoutes
+        .filter((r) => r.method !== 'HEAD' && r.config.negotiate !== false)
+        .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`)
+        .filter((r) => !documented.has(r));
+      expect(missing).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('is served at /openapi.json, /openapi.yaml and as a docs page at /docs without credentials', async () => {
+    const ctx = await createTestContext();
+    try {
+      const json = await ctx.app.inject({ url: '/openapi.json' });
+      expect(json.statusCode).toBe(200);
+      expect(json.json().openapi).toBe('3.1.0');
+      const yaml = await ctx.app.inject({ url: '/openapi.yaml' });
+      expect(yaml.headers['content-type']).toMatch(/yaml/);
+      expect(yaml.body).toContain('openapi: 3.1.0');
+      const page = await ctx.app.inject({ url: '/docs/' });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('swagger-ui');
+      expect(page.body).not.toMatch(/https?:\/\/(cdn|unpkg|cdnjs)/);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('compatibility with the real-world service', () => {
+  const ours = () => new Map(operations(doc).map((o) => [`${o.method} ${o.path}`, o.op]));
+
+  it.each(REFERENCE.map((r) => [r.operationId, r] as const))('%s has the same method, path, parameters and success status, or a documented difference', (_id, ref) => {
+    const op = ours().get(`${ref.method} ${ref.path}`);
+    if (!op && PENDING.has(ref.operationId)) return;
+    expect(PENDING.has(ref.operationId), `${ref.operationId} is implemented: remove it from PENDING`).toBe(false);
+    if (!op) {
+      expect(INTENDED_DIFFERENCES[ref.operationId], `${ref.operationId} (${ref.method} ${ref.path}) is missing and not listed as an intended difference`).toBeDefined();
+      expect(COMPAT_DOC).toContain(ref.operationId);
+      return;
+    }
+    expect(INTENDED_DIFFERENCES[ref.operationId], `${ref.operationId} is implemented: remove it from the intended differences`).toBeUndefined();
+    const params = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'query' || p.in === 'path').map((p) => `${p.in}:${p.name}`);
+    for (const p of ref.parameters as Json[]) expect(params, `${ref.operationId} lacks ${p.in} parameter ${p.name}`).toContain(`${p.in}:${p.name}`);
+    const success = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+    for (const s of ref.success as string[]) expect(success, `${ref.operationId} success status`).toContain(s);
+  });
+});

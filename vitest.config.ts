@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// Integration tests run once per database dialect; the rest once.
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'sqlite', include: ['test/integration/**/*.test.ts'], env: { LEDGERLINK_TEST_DIALECT: 'sqlite' } } },
+      { extends: true, test: { name: 'postgres', include: ['test/integration/**/*.test.ts'], env: { LEDGERLINK_TEST_DIALECT: 'postgres' } } },
+      { extends: true, test: { name: 'system', include: ['test/system/**/*.test.ts'], fileParallelism: false } },
+    ],
+  },
+});
