@@ -147,4 +147,23 @@ describe('content negotiation, XML and errors', () => {
     const doc = xml.parse(res.body);
     expect(doc.partner).toEqual({ partnerId: p.partnerId, name: 'Test partner', plan: 'testdrive', createdDate: expect.any(String) });
   });
+
+  it('takes path and query integers only as plain decimal numbers (code 10010), never as 1e309, 0x10 or " 5"', async () => {
+    const p = await partnerWithToken(ctx);
+    const customer = await ctx.app.inject({ method: 'POST', url: '/aggregation/v2/customers/testing', headers: p.headers, payload: { username: 'integers', firstName: 'A', lastName: 'B' } });
+    expect(customer.statusCode).toBe(201);
+    const id = customer.json<{ id: string }>().id;
+    for (const text of ['1e309', '-1e309', '1e3', '1.5', 'NaN', 'Infinity', '0x10', '%205', '99999999999999999999']) {
+      const res = await ctx.app.inject({ method: 'GET', url: `/aggregation/v1/customers/${id}/institutions/${text}/accounts`, headers: p.headers });
+      expect(res.statusCode, text).toBe(400);
+      expect(res.json().code, text).toBe('10010');
+      const inst = await ctx.app.inject({ method: 'GET', url: `/institution/v2/institutions/${text}`, headers: { ...p.headers, accept: 'application/xml' } });
+      expect(inst.statusCode, text).toBe(400);
+      expect(xml.parse(inst.body).error.code, text).toBe('10010');
+    }
+    const search = await ctx.app.inject({ method: 'GET', url: '/institution/v2/institutions?start=1e309', headers: p.headers });
+    expect(search.json().code).toBe('10010');
+    const fine = await ctx.app.inject({ method: 'GET', url: `/aggregation/v1/customers/${id}/institutions/102105/accounts`, headers: p.headers });
+    expect(fine.statusCode).toBe(200);
+  });
 });

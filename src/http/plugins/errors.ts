@@ -120,6 +120,36 @@ function send(reply: FastifyReply, err: ServiceError): FastifyReply {
   return reply.code(err.status).send({ code: err.code, message: err.message });
 }
 
+// What a path or query integer must look like before the validator coerces it: plain decimal digits.
+// The validator alone would take "1e309" (Infinity), "0x10" or " 5" as integers.
+const INTEGER_TEXT = /^-?\d+$/;
+const integerNamesCache = new WeakMap<object, string[]>();
+
+function integerNames(schema: unknown): string[] {
+  if (!schema || typeof schema !== 'object') return [];
+  let names = integerNamesCache.get(schema);
+  if (!names) {
+    const properties = (schema as { properties?: Record<string, { type?: unknown; items?: { type?: unknown } }> }).properties ?? {};
+    names = Object.entries(properties)
+      .filter(([, p]) => p.type === 'integer' || (p.type === 'array' && p.items?.type === 'integer'))
+      .map(([name]) => name);
+    integerNamesCache.set(schema, names);
+  }
+  return names;
+}
+
+/** Rejects path and query integers that are not plain decimal numbers within the safe integer range. */
+export function checkIntegerText(schema: unknown, values: unknown): void {
+  if (!values || typeof values !== 'object') return;
+  for (const name of integerNames(schema)) {
+    for (const value of [(values as Record<string, unknown>)[name]].flat()) {
+      if (typeof value !== 'string') continue;
+      if (!INTEGER_TEXT.test(value)) throw new ServiceError('InvalidParameter', `Invalid parameter (${name}): must be integer`);
+      if (!Number.isSafeInteger(Number(value))) throw new ServiceError('InvalidParameter', `Invalid parameter (${name}): must be an integer between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`);
+    }
+  }
+}
+
 /** The one error handler and the not-found handler: every failure becomes `{code, message}` in the caller's format. */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
@@ -135,6 +165,12 @@ export const errorsPlugin = fp(
         reply.type('application/xml; charset=utf-8');
       }
       return send(reply, err);
+    });
+    app.addHook('preValidation', async (request) => {
+      const schema = request.routeOptions.schema as { params?: unknown; querystring?: unknown } | undefined;
+      if (!schema) return;
+      checkIntegerText(schema.params, request.params);
+      checkIntegerText(schema.querystring, request.query);
     });
     app.setNotFoundHandler((request, reply) => send(reply, new ServiceError('RouteNotFound', `Route not found: ${request.method} ${request.url.split('?')[0]}`)));
   },
