@@ -4,6 +4,8 @@ import { allTransactions, DAY, linkProfile, nowOf, refresh } from '../helpers/ag
 import { addCustomer } from '../helpers/customers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { databaseFingerprint } from '../helpers/fuzz.js';
+import type { Listener } from '../helpers/listener.js';
+import { startPushListener, subscribe } from '../helpers/txpush.js';
 
 /**
  * For every route with ids in its path: another partner's ids, and another customer's ids under the right
@@ -14,6 +16,7 @@ interface World {
   accountId: string;
   institutionLoginId: string;
   transactionId: string;
+  subscriptionId: string;
 }
 
 /** Path parameters that name public things, the same for everyone. */
@@ -27,6 +30,7 @@ let b: TestPartner;
 let a1: World;
 let a2: World;
 let b1: World;
+let listener: Listener;
 
 async function world(partner: TestPartner): Promise<World> {
   const customerId = await addCustomer(ctx, partner);
@@ -34,18 +38,23 @@ async function world(partner: TestPartner): Promise<World> {
   await refresh(ctx, partner, customerId);
   const now = nowOf(ctx);
   const [tx] = await allTransactions(ctx, partner, customerId, { fromDate: now - 30 * DAY, toDate: now, limit: 1 });
-  return { customerId, accountId: accounts[0]!.id, institutionLoginId: String(accounts[0]!.institutionLoginId), transactionId: String(tx!.id) };
+  const subscriptions = await subscribe(ctx, partner, customerId, accounts[0]!.id, listener.url);
+  return { customerId, accountId: accounts[0]!.id, institutionLoginId: String(accounts[0]!.institutionLoginId), transactionId: String(tx!.id), subscriptionId: String(subscriptions.account.id) };
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  listener = await startPushListener();
+  ctx = await createTestContext({ LEDGERLINK_PUSH_EXTRA_PORTS: String(listener.port) });
   a = await partnerWithToken(ctx);
   b = await partnerWithToken(ctx);
   a1 = await world(a);
   a2 = await world(a);
   b1 = await world(b);
 }, 120_000);
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  await listener.close();
+});
 
 function routesWithIds(): RegisteredRoute[] {
   return ctx.app.registeredRoutes.filter((r) => r.method !== 'HEAD' && r.config.auth !== 'none' && r.config.negotiate !== false
