@@ -107,7 +107,11 @@ export function hostileQuery(schema: Schema | undefined): fc.Arbitrary<string> {
 
 /** A fingerprint of every table's content, to show a request changed nothing. */
 export async function databaseFingerprint(database: Database, ignore: readonly string[] = []): Promise<string> {
-  const tables = (await database.kysely.introspection.getTables()).map((t) => t.name).filter((n) => !n.startsWith('kysely_') && !ignore.includes(n)).sort();
+  // On PostgreSQL, introspection lists every schema's tables; tests running alongside create and drop their own.
+  const own = database.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.kysely)).rows[0]?.schema : undefined;
+  const tables = (await database.kysely.introspection.getTables())
+    .filter((t) => own === undefined || t.schema === own)
+    .map((t) => t.name).filter((n) => !n.startsWith('kysely_') && !ignore.includes(n)).sort();
   const hash = createHash('sha256');
   for (const table of tables) {
     const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(database.kysely);
