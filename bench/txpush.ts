@@ -27,6 +27,7 @@ import { systemClock } from '../src/lib/clock.js';
 import { keysFrom } from '../src/lib/keys.js';
 import type { Runtime } from '../src/runtime.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
+import { percentile, resultRows, runPerDialect, type ThroughputResult } from './lib/throughput.js';
 import { openStore } from './lib/store.js';
 
 const { values } = parseArgs({
@@ -74,18 +75,7 @@ async function startListener() {
   };
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-interface Result {
-  dialect: DialectName;
-  perSecond: number;
-  p50: number;
-  p99: number;
-}
-
-async function run(dialect: DialectName): Promise<Result> {
+async function run(dialect: DialectName): Promise<ThroughputResult> {
   const store = await openStore(dialect);
   const listener = await startListener();
   const config = loadConfig({ LEDGERLINK_DATA_DIR: os.tmpdir(), LEDGERLINK_LOG_LEVEL: 'silent', LEDGERLINK_PUSH_EXTRA_PORTS: String(listener.port) });
@@ -137,19 +127,14 @@ async function run(dialect: DialectName): Promise<Result> {
   }
 }
 
-const dialects: DialectName[] = values.dialect === 'both' ? ['sqlite', 'postgres'] : [values.dialect as DialectName];
-const results: Result[] = [];
-for (const d of dialects) {
-  process.stderr.write(`${d}: ${N} test transactions...\n`);
-  results.push(await run(d));
-}
+const results = await runPerDialect(values.dialect, `${N} test transactions`, run);
 
 const table = [
   `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx bench/txpush.ts --n ${N} --rate ${RATE}\` on ${machineLine()}; API calls through \`app.inject\`, one worker (concurrency 8), signed JSON notifications, a local listener answering 200 at once.`,
   '',
   `| database | notifications per second (backlog of ${2 * N}) | creation-to-receipt p50 | p99 (at ${RATE} test transactions/s) |`,
   '|---|---|---|---|',
-  ...results.map((r) => `| ${r.dialect === 'sqlite' ? 'SQLite (file, WAL)' : 'PostgreSQL (local)'} | ${Math.round(r.perSecond)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms |`),
+  ...resultRows(results),
 ].join('\n');
 process.stdout.write(table + '\n');
 

@@ -1,51 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createPartner, type PartnerCredentials } from '../../src/domain/partners/service.js';
-import { openRuntime, type Runtime } from '../../src/runtime.js';
+import { describe, expect, it } from 'vitest';
+import type { PartnerCredentials } from '../../src/domain/partners/service.js';
 import { loginForm } from '../helpers/aggregation.js';
-import { startServe, startWorker, tempDataDir, type ServerProcess } from '../helpers/cli.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { startServe, type ServerProcess } from '../helpers/cli.js';
+import { processHarness, WORKER_ENV } from '../helpers/process-store.js';
 import { waitFor } from '../helpers/listener.js';
 import { startPushListener, type SubscriptionJson } from '../helpers/txpush.js';
 
-/** Short attempts and quick polls, so crashed claims come back within seconds (lease = 2 s + 5 s). */
-const WORKER_ENV = { LEDGERLINK_DELIVERY_TIMEOUT_MS: '2000', LEDGERLINK_WORKER_POLL_MS: '200', LEDGERLINK_WORKER_CONCURRENCY: '4' };
-const CONCURRENCY = 4;
+const CONCURRENCY = Number(WORKER_ENV.LEDGERLINK_WORKER_CONCURRENCY);
 /** Test transactions created while the listener fails; each sends a transaction and an account notification. */
 const TRANSACTIONS = 12;
 
 type PushListener = Awaited<ReturnType<typeof startPushListener>>;
 
 describe.each(['sqlite', 'postgres'] as const)('TxPUSH from real processes on %s', (dialect) => {
-  const cleanups: Array<() => Promise<void>> = [];
-  const processes: ServerProcess[] = [];
+  const { openStore, worker: startWorkerProcess, processes, afterTest, stopAll } = processHarness(dialect);
   let listener: PushListener | undefined;
-
-  afterEach(async () => {
-    for (const p of processes.splice(0)) {
-      if (p.child.exitCode === null && p.child.signalCode === null) {
-        p.kill('SIGKILL');
-        await p.exited;
-      }
-    }
+  afterTest(async () => {
     await listener?.close();
     listener = undefined;
   });
-  afterAll(async () => {
-    for (const c of cleanups) await c();
-  });
-
-  async function openStore(extraEnv: Record<string, string>): Promise<{ runtime: Runtime; partner: PartnerCredentials; env: Record<string, string | undefined>; data: string }> {
-    const data = tempDataDir();
-    let database: TestDatabase | undefined;
-    if (dialect === 'postgres') database = await createTestDatabase('postgres');
-    const env = { ...WORKER_ENV, ...extraEnv, LEDGERLINK_MASTER_KEY: randomBytes(32).toString('hex'), DATABASE_URL: database?.url, LEDGERLINK_DATA_DIR: data };
-    const runtime = await openRuntime(loadConfig(env), database ? { database: database.database } : {});
-    cleanups.push(() => (database ? database.drop() : runtime.database.close()));
-    return { runtime, partner: await createPartner(runtime, { name: 'Acme' }), env, data };
-  }
 
   /** A small API client for a running server. */
   async function client(baseUrl: string, partner: PartnerCredentials) {
@@ -74,12 +49,7 @@ describe.each(['sqlite', 'postgres'] as const)('TxPUSH from real processes on %s
     const serveArgs = ['--data', store.data, ...(workers === 2 ? ['--no-worker'] : [])];
     let server = await startServe(serveArgs, store.env);
     processes.push(server);
-    const startWorkerProcess = async (id: string) => {
-      const p = await startWorker(['--data', store.data], { ...store.env, LEDGERLINK_WORKER_ID: id });
-      processes.push(p);
-      return p;
-    };
-    const deliverers: ServerProcess[] = workers === 2 ? [await startWorkerProcess('worker-a'), await startWorkerProcess('worker-b')] : [server];
+    const deliverers: ServerProcess[] = workers === 2 ? [await startWorkerProcess(store, 'worker-a'), await startWorkerProcess(store, 'worker-b')] : [server];
 
     let api = await client(server.url, store.partner);
     const { id: customerId } = await api('POST', '/aggregation/v2/customers/testing', { username: `txpush_${randomBytes(4).toString('hex')}` }, 201);
@@ -103,7 +73,7 @@ describe.each(['sqlite', 'postgres'] as const)('TxPUSH from real processes on %s
 
     if (workers === 2) {
       // A replacement joins while the other worker still runs, and both hold notifications at once.
-      await startWorkerProcess('worker-a2');
+      await startWorkerProcess(store, 'worker-a2');
       await waitFor('both workers busy', () => listener!.openNow() === CONCURRENCY * workers, 60_000);
     } else {
       // The whole service died; it comes back on the same data.
@@ -119,12 +89,7 @@ describe.each(['sqlite', 'postgres'] as const)('TxPUSH from real processes on %s
     expect(rows).toHaveLength(2 * TRANSACTIONS);
     const events = rows.map((r) => r.event_id);
     await waitFor('every notification acknowledged', () => events.every((e) => listener!.acknowledged().has(e)), 120_000);
-    for (const p of processes) {
-      if (p.child.exitCode === null && p.child.signalCode === null) {
-        p.kill('SIGTERM');
-        expect(await p.exited).toBe(0);
-      }
-    }
+    for (const code of await stopAll()) expect(code).toBe(0);
 
     // Every event arrived, and no event was ever in flight twice at once (two workers, or a worker and its replacement).
     expect(listener.acknowledged()).toEqual(new Set(events));
