@@ -265,6 +265,18 @@ describe('notifications', () => {
     expect(new Webhook(subs.account.signingKey).verify(acc.r.body, acc.r.headers as Record<string, string>, { jsonParse: false })).toBeUndefined();
   });
 
+  it('accepts the subscription in XML and answers in XML', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST', url: `/aggregation/v1/customers/${customerId}/accounts/${checking().id}/txpush`,
+      headers: { ...partner.headers, accept: 'application/xml', 'content-type': 'application/xml' },
+      payload: `<subscription><callbackUrl>${good.url}</callbackUrl></subscription>`,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const doc = new XMLParser({ parseTagValue: false, isArray: (n) => n === 'subscription' }).parse(res.body);
+    expect(doc.subscriptions.subscription.map((s: { type: string }) => s.type).sort()).toEqual(['account', 'transaction']);
+    for (const s of doc.subscriptions.subscription) expect(s).toMatchObject({ accountId: checking().id, callbackUrl: good.url, signingKey: expect.stringMatching(/^whsec_/) });
+  });
+
   it('sends XML when the enabling call carried no Accept header', async () => {
     const res = await ctx.app.inject({
       method: 'POST', url: `/aggregation/v1/customers/${customerId}/accounts/${checking().id}/txpush`,
