@@ -332,6 +332,22 @@ describe('notifications', () => {
     expect(await db().selectFrom('txpush_subscriptions').selectAll().where('account_id', '=', Number(account!.id)).execute()).toEqual([]);
   });
 
+  it('checks the outbound target policy again at every delivery: a worker in production mode refuses the loopback listener', async () => {
+    await subscribe(ctx, partner, customerId, checking().id, good.url);
+    const before = good.notifications().length;
+    await createTestTransaction(ctx, partner, customerId, checking().id, { amount: 3, description: 'policy', transactionDate: nowOf(ctx) });
+    const production = { ...ctx.runtime, config: { ...ctx.runtime.config, mode: 'production' as const } };
+    expect(await drainDeliveries(production, { workerId: 'strict-worker', random: () => 0 })).toBe(2);
+    expect(good.notifications().length).toBe(before);
+    const attempts = await db().selectFrom('delivery_attempts').selectAll().where('worker_id', '=', 'strict-worker').execute();
+    expect(attempts.map((a) => a.error)).toEqual(Array(2).fill('127.0.0.1 is a loopback address, which the outbound target policy refuses in production mode'));
+    // A sandbox worker delivers them at their next attempt.
+    ctx.clock.advance(10_000);
+    await drain();
+    expect(good.notifications().length).toBe(before + 2);
+    ctx.clock.set(Date.now());
+  });
+
   it('sends nothing for accounts without subscriptions', async () => {
     const other = accounts.find((a) => a.id !== checking().id)!;
     await subscribe(ctx, partner, customerId, checking().id, good.url);
