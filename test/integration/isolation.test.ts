@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RegisteredRoute } from '../../src/app.js';
 import { allTransactions, DAY, linkProfile, nowOf, refresh } from '../helpers/aggregation.js';
 import { addCustomer } from '../helpers/customers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { databaseFingerprint } from '../helpers/fuzz.js';
+import { testDialect } from '../helpers/db.js';
 import type { Listener } from '../helpers/listener.js';
 import { startPushListener, subscribe } from '../helpers/txpush.js';
 
@@ -51,7 +53,11 @@ beforeAll(async () => {
   a2 = await world(a);
   b1 = await world(b);
 }, 120_000);
+/** Probes made, per kind, written to test-artifacts for the security report. */
+const probes = { routes: 0, otherPartner: 0, otherCustomer: 0 };
 afterAll(async () => {
+  fs.mkdirSync('test-artifacts', { recursive: true });
+  fs.writeFileSync(`test-artifacts/isolation-summary-${testDialect()}.json`, JSON.stringify(probes, null, 2));
   await ctx.close();
   await listener.close();
 });
@@ -124,7 +130,11 @@ describe('isolation on every route with ids', () => {
   });
 
   it('answers 404 to another partner\'s ids, changing nothing', async () => {
-    for (const route of routesWithIds()) await expectNotFoundAndNoChange(route, a, { ...b1 });
+    probes.routes = routesWithIds().length;
+    for (const route of routesWithIds()) {
+      await expectNotFoundAndNoChange(route, a, { ...b1 });
+      probes.otherPartner++;
+    }
   });
 
   it('answers 404 to another customer\'s ids under the same partner, changing nothing', async () => {
@@ -132,6 +142,7 @@ describe('isolation on every route with ids', () => {
       const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!).filter((n) => !(n in PUBLIC_PARAMS));
       if (names.length < 2) continue; // only a customer id: nothing of another customer's to borrow
       await expectNotFoundAndNoChange(route, a, { ...a1, customerId: a2.customerId });
+      probes.otherCustomer++;
     }
   });
 
