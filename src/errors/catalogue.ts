@@ -77,6 +77,13 @@ export const ErrorCatalogue = define({
   MfaAnswerIncorrect: { code: '187', status: 400, message: 'The MFA answer is incorrect (aggregation status 187).', when: 'The answer to the institution\'s security question was wrong or missing.' },
   InstitutionAuthorizationExpired: { code: '945', status: 400, message: 'The authorization at the institution expired or was revoked (aggregation status 945 to 948).', when: 'An OAuth institution no longer honours the user\'s consent; the message carries the exact status. The user authorizes again through Connect Fix.' },
 
+  // Connect
+  ConnectExperienceUnknown: { code: '14070', status: 400, message: 'Unknown experience.', when: '`experience` names no experience of the partner. `default` always exists; others are created with `ledgerlink experience set`.' },
+  ConnectLinkInvalid: { code: '14071', status: 403, message: 'This Connect link is not valid. Ask for a new link.', when: 'A Connect link (or a Connect app call carrying it) whose signature does not match its parameters: it was altered, truncated or made up.' },
+  ConnectLinkExpired: { code: '14072', status: 410, message: 'This Connect link has expired. Ask for a new link.', when: 'A Connect link used after its `ttl` (two hours after it was generated).' },
+  ConnectLinkUsed: { code: '14073', status: 410, message: 'This Connect link has already been used. Ask for a new link.', when: 'A single-use Connect link (`singleUseUrl: true`) opened again after its Connect session completed.' },
+  ConnectActionNotAllowed: { code: '14074', status: 403, message: 'This Connect link does not allow this action.', when: 'The Connect app was asked for something its variant does not offer: account management outside Full, another institution than a Lite or Fix link names.' },
+
   // Service
   RateLimited: { code: '10429', status: 429, message: 'Too many requests', when: 'A rate limit was exceeded; Retry-After says when to try again.' },
   InternalError: { code: '10500', status: 500, message: 'Internal server error', when: 'A fault inside Ledgerlink. Details are logged, never sent.' },
