@@ -83,7 +83,7 @@ function searchScreen(): void {
       const page = await api<{ found: number; institutions: Institution[] }>('GET', `/institutions?search=${encodeURIComponent(text)}&limit=20`);
       if (mine !== seq) return;
       results.replaceChildren(...page.institutions.map((inst) => h('li', {}, h('button', {
-        type: 'button', class: 'row', 'aria-disabled': inst.available ? undefined : 'true',
+        type: 'button', class: 'row', 'aria-disabled': inst.available ? undefined : 'true', 'aria-label': inst.available ? inst.name : `${inst.name} (not available for this account)`,
         onclick: () => (inst.available ? selectInstitution(inst) : undefined),
       }, h('img', { src: inst.logo, alt: '' }), h('span', { class: 'grow' }, inst.name, h('span', { class: 'sub' }, inst.available ? inst.url.replace(/^https?:\/\//, '') : 'Not available for this account'))))));
       if (page.institutions.length === 0) results.replaceChildren(h('li', { class: 'muted' }, `No institution matches “${text}”.`));
