@@ -69,6 +69,7 @@ export async function startBrowserWorld(): Promise<BrowserWorld> {
     }
     if (url.pathname === '/published.html') return res.writeHead(200, { 'content-type': 'text/html' }).end(partnerPage('/published-sdk.js'));
     if (url.pathname === '/ours.html') return res.writeHead(200, { 'content-type': 'text/html' }).end(partnerPage(`${serviceUrl}/connect/assets/sdk/connect.js`));
+    if (url.pathname === '/back') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Back at the partner</title><h1>Back at the partner</h1>');
     res.writeHead(404).end();
   });
   // "localhost" rather than 127.0.0.1: another origin than the service, as a partner site would be.

@@ -28,6 +28,8 @@ const screen = document.getElementById('screen') as HTMLElement;
 let session: Session;
 let added: Added[] = [];
 let finished = false;
+/** What the user typed in non-secret sign-in fields, by field id. */
+const typed = new Map<string, string>();
 
 /** Shows a screen: a heading (focused, for screen readers and keyboards) and its content; tells the SDK. */
 function show(name: string, title: string, params: Record<string, unknown>, ...content: (Node | null)[]): void {
@@ -133,6 +135,8 @@ function signInScreen(inst: Institution, fields: LoginField[], oauth: boolean, e
   }
   const inputs = [...fields].sort((a, b) => a.displayOrder - b.displayOrder).map((f) => ({ f, input: h('input', {
     id: `field-${f.id}`, name: f.name, type: f.kind === 'password' ? 'password' : 'text', required: true,
+    // After a refused sign-in the user id stays filled in; passwords never do.
+    value: f.kind === 'password' ? undefined : typed.get(f.id),
     autocomplete: f.kind === 'password' ? 'current-password' : 'username', autocapitalize: 'off', spellcheck: 'false',
   }) }));
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Sign in');
@@ -145,13 +149,14 @@ function signInScreen(inst: Institution, fields: LoginField[], oauth: boolean, e
       missing.input.focus();
       return;
     }
+    for (const { f, input } of inputs) if (f.kind !== 'password') typed.set(f.id, input.value);
     void busy(submit, 'Signing in…', async () => {
       const step = await api<Step>('POST', '/signin', { institutionId: inst.id, credentials: inputs.map(({ f, input }) => ({ id: f.id, value: input.value })) });
       nextStep(inst, fields, step);
     }).catch(fatal);
   });
   show('signIn', title, { institutionId: inst.id }, institutionHeader(inst), form);
-  inputs[0]?.input.focus();
+  (inputs.find(({ input }) => !input.value) ?? inputs[0])?.input.focus();
 }
 
 /** Opens the institution's sign-in window and waits until the sign-in moved on (the return page completes it). */
@@ -264,14 +269,17 @@ function successScreen(result: Added): void {
     session.mode === 'full' ? h('button', { type: 'button', class: 'secondary', onclick: () => searchScreen() }, 'Connect another institution') : null);
 }
 
-/** Where the browser goes at the end: the redirect URI, honoured only outside an iframe. */
-function leave(redirectUri: string | null, query: Record<string, string>): void {
-  if (!redirectUri) return;
-  if (inIframe) {
-    // Connect inside an iframe never navigates the partner's page away; the SDK events say what happened.
+/**
+ * The end of Connect: tells the SDK (`last`, the done or cancel event, which makes the SDK close Connect), then
+ * sends the browser to the redirect URI, which is honoured only outside an iframe.
+ */
+function leave(redirectUri: string | null, query: Record<string, string>, last: () => void): void {
+  if (redirectUri && inIframe) {
+    // Connect inside an iframe never navigates away; the SDK events say what happened.
     emit('user', { action: 'redirectRefused', reason: 'redirectUri cannot be used when Connect is in an iframe' });
-    return;
   }
+  last();
+  if (!redirectUri || inIframe) return;
   const url = new URL(redirectUri);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
   window.location.assign(url.toString());
@@ -280,18 +288,16 @@ function leave(redirectUri: string | null, query: Record<string, string>): void 
 async function finish(): Promise<void> {
   const { redirectUri } = await api<{ redirectUri: string | null }>('POST', '/done', { reason: 'done' });
   finished = true;
-  emit('done', { code: 200, reason: 'done', reportData: [], institutionLoginIds: added.map((a) => a.institutionLoginId) });
   show('done', 'All set', {}, h('div', { class: 'success', 'aria-hidden': 'true' }, '✓'), h('p', {}, 'You can close this window now.'));
-  leave(redirectUri, { code: '200', reason: 'done' });
+  leave(redirectUri, { code: '200', reason: 'done' }, () => emit('done', { code: 200, reason: 'done', reportData: [], institutionLoginIds: added.map((a) => a.institutionLoginId) }));
 }
 
 async function cancel(reason: string): Promise<void> {
   if (finished) return;
   finished = true;
   const { redirectUri } = await api<{ redirectUri: string | null }>('POST', '/cancel', { reason }).catch(() => ({ redirectUri: null }));
-  emit('cancel', { code: 100, reason });
   show('cancelled', 'Connect closed', {}, h('p', {}, 'Nothing more was shared. You can close this window now.'));
-  leave(redirectUri, { code: '100', reason });
+  leave(redirectUri, { code: '100', reason }, () => emit('cancel', { code: 100, reason }));
 }
 
 // ---------- account management (Full) ----------
