@@ -60,6 +60,13 @@ describe('the Connect e-mail', () => {
     expect(mail).toMatchObject({ to: 'marvin@example.com', subject: 'Verify your income' });
     expectConnectEmail(mail!.text, mail!.html!, link);
     expect((await appOk(ctx, link, 'POST', '/session')).mode).toBe('full');
+    // The partner reads its mailbox through the API too, and only its own.
+    const box = await ctx.app.inject({ url: '/connect/v2/mailbox?limit=5', headers: partner.headers });
+    expect(box.json().messages).toEqual([expect.objectContaining({ to: 'marvin@example.com', subject: 'Verify your income', eventId: mail!.eventId })]);
+    const other = await partnerWithToken(ctx);
+    expect((await ctx.app.inject({ url: '/connect/v2/mailbox', headers: other.headers })).json().messages).toEqual([]);
+    const xml = await ctx.app.inject({ url: '/connect/v2/mailbox', headers: { ...partner.headers, accept: 'application/xml' } });
+    expect(xml.body).toMatch(/^<\?xml[^>]*\?><mailbox><message><id>\d+<\/id><eventId>evt_/);
   });
 
   it('uses the default subject when none is given', async () => {

@@ -39,6 +39,7 @@ import generateLiteConnectUrl from './connect/generateLiteConnectUrl.js';
 import generateFixConnectUrl from './connect/generateFixConnectUrl.js';
 import sendConnectEmail from './connect/sendConnectEmail.js';
 import getConnectWebhookSigningKey from './connect/getConnectWebhookSigningKey.js';
+import getMailbox from './connect/getMailbox.js';
 import connectPages from './connectApp/pages.js';
 import testBankOAuth from './connectApp/testBankOAuth.js';
 import startSession from './connectApp/startSession.js';
@@ -63,7 +64,7 @@ export const routes: RouteModule[] = [
   deleteCustomerAccount, refreshCustomerAccounts, refreshCustomerAccountsV2, addAllAccounts, addAllAccountsMfa,
   refreshCustomerAccountsByInstitutionLogin, refreshCustomerAccountsByInstitutionLoginV2, deleteCustomerAccountsByInstitutionLogin,
   getAllCustomerTransactions, getCustomerAccountTransactions, getCustomerTransaction, loadHistoricTransactions, loadHistoricTransactionsMfa,
-  generateConnectUrl, generateLiteConnectUrl, generateFixConnectUrl, sendConnectEmail, getConnectWebhookSigningKey,
+  generateConnectUrl, generateLiteConnectUrl, generateFixConnectUrl, sendConnectEmail, getConnectWebhookSigningKey, getMailbox,
   // The hosted Connect app: its pages and the JSON API behind them (authenticated by the signed link, not a token).
   connectPages, testBankOAuth, startSession, searchConnectInstitutions, selectInstitution, signIn, signInSteps, manageAccounts, endSession,
 ];

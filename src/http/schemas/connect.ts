@@ -43,3 +43,15 @@ export const ConnectEmailParameters = Type.Object({ ...common, email: EmailOptio
 export const ConnectUrl = Type.Object({ link: Type.String({ description: 'The signed Connect URL' }) }, { xml: { name: 'connectUrl' } });
 export const ConnectEmailUrl = Type.Object({ link: Type.String(), emailConfig: EmailOptions }, { xml: { name: 'connectEmailUrl' } });
 export const ConnectWebhookSigningKey = Type.Object({ signingKey: Type.String({ description: 'whsec_ secret that signs this partner\'s Connect webhooks (Standard Webhooks)' }) }, { xml: { name: 'signingKey' } });
+
+export const MailMessage = Type.Object({
+  id: Type.Integer(),
+  eventId: Type.String({ description: 'The delivery\'s event id' }),
+  to: Type.String(),
+  from: Type.String(),
+  subject: Type.String(),
+  text: Type.String({ description: 'Plain-text part' }),
+  html: Type.Union([Type.String(), Type.Null()], { description: 'HTML part, when there is one' }),
+  createdDate: Type.Integer({ description: 'Epoch seconds' }),
+}, { xml: { name: 'message' } });
+export const MailList = Type.Object({ messages: Type.Array(MailMessage) }, { xml: { name: 'mailbox' } });
