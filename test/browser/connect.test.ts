@@ -25,6 +25,25 @@ describe('Connect in a browser', () => {
     return page;
   }
 
+  /** Fills an institution's sign-in form (the test bank's labels) and sends it. */
+  async function signIn(view: FrameLocator | Page, user: string, password = user): Promise<void> {
+    await view.getByLabel('User ID').fill(user);
+    await view.getByLabel('Password').fill(password);
+    await view.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  /** Presses a button and waits for the screen it leads to. */
+  async function go(view: FrameLocator | Page, button: string, heading: string): Promise<void> {
+    await view.getByRole('button', { name: button }).click();
+    await view.getByRole('heading', { name: heading }).waitFor();
+  }
+
+  /** Presses Done and waits until the partner page's onDone ran. */
+  async function pressDone(view: FrameLocator | Page, page: Page): Promise<void> {
+    await view.getByRole('button', { name: 'Done' }).click();
+    await waitFor('onDone', async () => (await sdkEvents(page)).some((e) => e.name === 'done'));
+  }
+
   const linkProfileAt = (customerId: string, profile: string, institutionId = 101732) => linkProfile(world.ctx, world.partner, customerId, profile, institutionId);
   const refreshed = (customerId: string) => refresh(world.ctx, world.partner, customerId);
 
@@ -45,12 +64,10 @@ describe('Connect in a browser', () => {
     await connect.getByRole('button', { name: 'Sign in' }).click();
     await connect.getByLabel('What is the name of your first pet?').fill('rex');
     await shot('mfa');
-    await connect.getByRole('button', { name: 'Continue' }).click();
-    await connect.getByRole('heading', { name: 'Select accounts' }).waitFor();
+    await go(connect, 'Continue', 'Select accounts');
     await connect.getByRole('checkbox', { name: /FinBank Cash Rewards Visa/ }).uncheck();
     await shot('accounts');
-    await connect.getByRole('button', { name: 'Connect accounts' }).click();
-    await connect.getByRole('heading', { name: 'Accounts connected' }).waitFor();
+    await go(connect, 'Connect accounts', 'Accounts connected');
     await shot('success');
   }
 
@@ -62,8 +79,7 @@ describe('Connect in a browser', () => {
     await page.evaluate((l) => (window as any).launchConnect(l), link);
     const connect = page.frameLocator('#connectIframe');
     await linkWithMfa(connect, (n) => shot(page, n));
-    await connect.getByRole('button', { name: 'Done' }).click();
-    await waitFor('onDone', async () => (await sdkEvents(page)).some((e) => e.name === 'done'));
+    await pressDone(connect, page);
     const events = await sdkEvents(page);
     expect(events.find((e) => e.name === 'done')!.event).toMatchObject({ code: 200, reason: 'done' });
     expect(events.filter((e) => e.name === 'route').map((e) => e.event.screen)).toEqual(['search', 'signIn', 'mfa', 'accounts', 'success', 'done']);
@@ -94,11 +110,9 @@ describe('Connect in a browser', () => {
     await bank.getByRole('button', { name: 'Allow access' }).click();
     await connect.getByRole('heading', { name: 'Select accounts' }).waitFor();
     await shot(connect, 'accounts');
-    await connect.getByRole('button', { name: 'Connect accounts' }).click();
-    await connect.getByRole('heading', { name: 'Accounts connected' }).waitFor();
+    await go(connect, 'Connect accounts', 'Accounts connected');
     await shot(connect, 'success');
-    await connect.getByRole('button', { name: 'Done' }).click();
-    await waitFor('onDone', async () => (await sdkEvents(page)).some((e) => e.name === 'done'));
+    await pressDone(connect, page);
     await waitFor('the popup to close', () => connect.isClosed());
     expect((await accountsOf(customerId)).length).toBeGreaterThan(3);
     expect(await webhookTypes(world, customerId)).toEqual(['started', 'institutionSelected', 'oauthStarted', 'discovered', 'added', 'done']);
@@ -114,19 +128,15 @@ describe('Connect in a browser', () => {
     const connect = page.frameLocator('#connectIframe');
     await connect.getByRole('heading', { name: 'Sign in to FinBank Profiles - A' }).waitFor();
     expect(await connect.getByLabel('Search for your institution').count()).toBe(0);
-    await connect.getByLabel('User ID').fill('profile_03');
-    await connect.getByLabel('Password').fill('wrong');
-    await connect.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(connect, 'profile_03', 'wrong');
     await connect.getByRole('alert').filter({ hasText: 'incorrect' }).waitFor();
     await shot(page, 'wrong-password');
     await connect.getByLabel('Password').fill('profile_03');
     await connect.getByRole('button', { name: 'Sign in' }).click();
-    await connect.getByRole('button', { name: 'Connect accounts' }).click();
-    await connect.getByRole('heading', { name: 'Accounts connected' }).waitFor();
+    await go(connect, 'Connect accounts', 'Accounts connected');
     await shot(page, 'success');
     expect(await connect.getByRole('button', { name: 'Connect another institution' }).count()).toBe(0);
-    await connect.getByRole('button', { name: 'Done' }).click();
-    await waitFor('onDone', async () => (await sdkEvents(page)).some((e) => e.name === 'done'));
+    await pressDone(connect, page);
     expect((await accountsOf(customerId)).length).toBe(7);
     expect(await webhookTypes(world, customerId)).toEqual(['started', 'institutionSelected', 'credentialsSubmitted', 'invalidCredentials', 'credentialsSubmitted', 'discovered', 'added', 'done']);
     await page.close();
@@ -146,14 +156,11 @@ describe('Connect in a browser', () => {
     await shot(page, 'sign-in-again');
     await connect.getByLabel('User ID').fill('refresh_108');
     await connect.getByLabel('Password').fill('refresh_108');
-    await connect.getByRole('button', { name: 'Sign in' }).click();
-    await connect.getByRole('heading', { name: 'Your accounts' }).waitFor();
+    await go(connect, 'Sign in', 'Your accounts');
     await shot(page, 'accounts');
-    await connect.getByRole('button', { name: 'Save' }).click();
-    await connect.getByRole('heading', { name: 'Connection repaired' }).waitFor();
+    await go(connect, 'Save', 'Connection repaired');
     await shot(page, 'repaired');
-    await connect.getByRole('button', { name: 'Done' }).click();
-    await waitFor('onDone', async () => (await sdkEvents(page)).some((e) => e.name === 'done'));
+    await pressDone(connect, page);
     expect((await refreshed(customerId)).map((a) => a.aggregationStatusCode)).toEqual([0, 0, 0]);
     await page.close();
   });
@@ -167,8 +174,7 @@ describe('Connect in a browser', () => {
     const shot = screenshots('ours-manage');
     await page.evaluate((l) => (window as any).launchConnect(l), link);
     const connect = page.frameLocator('#connectIframe');
-    await connect.getByRole('button', { name: 'Manage connected accounts' }).click();
-    await connect.getByRole('heading', { name: 'Connected accounts' }).waitFor();
+    await go(connect, 'Manage connected accounts', 'Connected accounts');
     await shot(page, 'manage');
     await connect.getByRole('button', { name: `Remove ${atFinBank[0]!.name}` }).click();
     await shot(page, 'confirm');
