@@ -8,5 +8,7 @@ export default defineConfig({
   root: here('./connect'),
   base: '/connect/',
   logLevel: 'warn',
-  build: { outDir: here('../dist/web'), emptyOutDir: true, assetsDir: 'assets', sourcemap: true, target: 'es2020' },
+  // Not emptied first: a build while a server runs (npm start during tests) must not take the served files away;
+  // file names carry content hashes, so the same source rewrites the same files.
+  build: { outDir: here('../dist/web'), emptyOutDir: false, assetsDir: 'assets', sourcemap: true, target: 'es2020' },
 });
