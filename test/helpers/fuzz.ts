@@ -107,7 +107,11 @@ export function hostileQuery(schema: Schema | undefined): fc.Arbitrary<string> {
 
 /** A fingerprint of every table's content, to show a request changed nothing. */
 export async function databaseFingerprint(database: Database, ignore: readonly string[] = []): Promise<string> {
-  const tables = (await database.kysely.introspection.getTables()).map((t) => t.name).filter((n) => !n.startsWith('kysely_') && !ignore.includes(n)).sort();
+  // PostgreSQL lists the tables of every schema, and tests running at the same time each have one: only ours count.
+  const schema = database.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.kysely)).rows[0]?.s : undefined;
+  const tables = (await database.kysely.introspection.getTables())
+    .filter((t) => schema === undefined || t.schema === schema)
+    .map((t) => t.name).filter((n) => !n.startsWith('kysely_') && !ignore.includes(n)).sort();
   const hash = createHash('sha256');
   for (const table of tables) {
     const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(database.kysely);
