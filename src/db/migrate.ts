@@ -18,8 +18,14 @@ export async function migrateToLatest(database: Database): Promise<void> {
     : undefined;
   // Features are developed side by side, so a database may already hold a later migration than a newly merged one.
   const migrator = new Migrator({ db, provider: new StaticMigrationProvider(), allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
+  // Kysely looks for its bookkeeping tables through PostgreSQL's catalogue of every schema; a schema another
+  // client drops at that moment makes the lookup fail with 3F000 (invalid schema name). Nothing was changed then,
+  // so trying again is safe.
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
+    const code = (error as { code?: unknown }).code;
+    if (code === '3F000' && attempt < 5 && !results?.some((r) => r.status === 'Success')) continue;
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
