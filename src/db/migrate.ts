@@ -18,7 +18,14 @@ export async function migrateToLatest(database: Database): Promise<void> {
     : undefined;
   // Features are developed side by side, so a database may already hold a later migration than a newly merged one.
   const migrator = new Migrator({ db, provider: new StaticMigrationProvider(), allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely checks for its bookkeeping tables by reading the catalogue of every schema in the database; when another
+  // schema is dropped at that moment (other applications or test runs sharing the server), PostgreSQL answers 3F000
+  // "schema ... does not exist" about that schema. Nothing was migrated then, and the migrator is idempotent: try again.
+  for (let retry = 0; retry < 5 && error && (error as { code?: string }).code === '3F000'; retry++) {
+    await new Promise((resolve) => setTimeout(resolve, 50 * (retry + 1)));
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
