@@ -25,7 +25,10 @@ export async function migrateToLatest(database: Database): Promise<void> {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
     const code = (error as { code?: unknown }).code;
-    if (code === '3F000' && attempt < 5 && !results?.some((r) => r.status === 'Success')) continue;
+    if (code === '3F000' && attempt < 5 && !results?.some((r) => r.status === 'Success')) {
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      continue;
+    }
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

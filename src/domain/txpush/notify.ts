@@ -4,6 +4,7 @@
  */
 import type { Executor } from '../../db/database.js';
 import { enqueueDelivery } from '../../delivery/enqueue.js';
+import type { XmlSchema } from '../../http/xml/schema-walk.js';
 import { toXml } from '../../http/xml/serialize.js';
 import { AccountEvent, TransactionEvent } from '../../http/schemas/txpush.js';
 import type { Runtime } from '../../runtime.js';
@@ -28,7 +29,7 @@ const CONTENT_TYPES: Record<NotificationFormat, string> = { json: 'application/j
 export function renderNotification(event: NotificationEvent, format: NotificationFormat): { body: string; contentType: string } {
   const body = format === 'json'
     ? JSON.stringify({ event })
-    : toXml(event, (event.class === 'account' ? AccountEvent : TransactionEvent) as never);
+    : toXml(event, (event.class === 'account' ? AccountEvent : TransactionEvent) as unknown as XmlSchema);
   return { body, contentType: CONTENT_TYPES[format] };
 }
 
