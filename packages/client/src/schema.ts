@@ -313,6 +313,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/institution/assets/{institutionId}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Institution branding image (Ledgerlink extension)
+         * @description An SVG image generated from the institution's name and brand colour: logo.svg and alternateLogo.svg (375 x 72), tile.svg (160 x 72), icon.svg (square). Public, no credentials needed, so pages can show it directly.
+         */
+        get: operations["GetInstitutionAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v1/customers/{customerId}/accounts": {
         parameters: {
             query?: never;
@@ -3267,6 +3287,39 @@ export interface operations {
             };
             /** @description Not acceptable: Accept allows neither JSON nor XML */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetInstitutionAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                institutionId: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
