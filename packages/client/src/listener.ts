@@ -34,14 +34,12 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer | und
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // Past the limit the rest is read and dropped, so the connection can still carry the 413.
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        resolve(undefined);
-        request.destroy();
-      } else chunks.push(chunk);
+      if (size <= limit) chunks.push(chunk);
     });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('end', () => resolve(size <= limit ? Buffer.concat(chunks) : undefined));
     request.on('error', reject);
   });
 }

@@ -122,6 +122,17 @@ describe('the push listener handler (node:http)', () => {
     expect(forged.status).toBe(401);
     expect(rejected).toEqual(['No matching signature']);
     expect((await fetch(`${url}?txpush_verification_code=42`)).status).toBe(200);
+    expect((await fetch(url)).status).toBe(405);
+  });
+
+  it('refuses bodies over the limit without handling them', async () => {
+    const key = generateSigningSecret();
+    const handled: string[] = [];
+    const url = await serve(createPushListener({ signingKeys: () => [key], onMessage: (m) => void handled.push(m.id), maxBodyBytes: 64 }));
+    const big = JSON.stringify({ event: { class: 'transaction', type: 'created', records: Array(20).fill({ id: 1 }) } });
+    const res = await fetch(url, { method: 'POST', headers: signatureHeaders(key, 'evt_10', Math.floor(Date.now() / 1000), big), body: big });
+    expect(res.status).toBe(413);
+    expect(handled).toEqual([]);
   });
 
   it('answers 500 when handling fails, so the service sends the event again, and handles the retry', async () => {
