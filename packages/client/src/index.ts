@@ -7,6 +7,6 @@ export type { Account, CreatedCustomer, Customer, LoginField, MfaChallenges, Tra
 export type { components, operations, paths } from './schema.js';
 export {
   signWebhook, verifyConnectWebhook, verifyTxPush, verifyWebhook, WebhookVerificationError,
-  type ConnectWebhook, type HeaderSource, type TxPushNotification, type VerifiedMessage, type VerifyOptions,
+  type ConnectWebhook, type HeaderSource, type PushTransaction, type TxPushNotification, type VerifiedMessage, type VerifyOptions,
 } from './webhooks.js';
 export { answerTxPushVerification, createPushListener, type PushListenerOptions } from './listener.js';

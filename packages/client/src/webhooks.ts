@@ -31,11 +31,14 @@ export interface VerifiedMessage {
   body: string;
 }
 
-/** A TxPUSH notification (JSON): new or changed accounts or transactions of a subscribed account. */
+/** A transaction as push notifications carry it: the Transaction record plus amounts only pushes show. */
+export type PushTransaction = Transaction & Record<'bonusAmount' | 'escrowAmount' | 'feeAmount' | 'interestAmount' | 'principalAmount' | 'unitQuantity' | 'unitValue', number>;
+
+/** A TxPUSH notification (JSON): new, changed or deleted accounts or transactions of a subscribed account. */
 export interface TxPushNotification {
   event:
-    | { class: 'account'; type: 'modified' | 'deleted'; records: Account[] }
-    | { class: 'transaction'; type: 'created' | 'modified' | 'deleted'; records: Transaction[] };
+    | { class: 'account'; type: 'created' | 'modified' | 'deleted'; records: Account[] }
+    | { class: 'transaction'; type: 'created' | 'modified' | 'deleted'; records: PushTransaction[] };
 }
 
 /** A Connect webhook. */
