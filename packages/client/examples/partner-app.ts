@@ -33,21 +33,21 @@ export async function startPushListener(port = 3000, log: (line: string) => void
 
 /** The partner flow, from a new customer to a subscription for pushes on its first account. */
 export async function runPartnerApp(client: LedgerlinkClient, listener: { url: string; signingKeys: string[] }, log: (line: string) => void = console.log) {
-  const customer = await client.createTestingCustomer({ username: `partner_app_${Date.now()}`, firstName: 'Ada' });
+  const customer = await client.addTestingCustomer({ username: `partner_app_${Date.now()}`, firstName: 'Ada' });
   log(`customer ${customer.id} (${customer.username})`);
 
-  const link = await client.linkAccounts(customer.id, FINBANK_PROFILES_A, { username: 'profile_03', password: 'profile_03' });
+  const link = await client.addAllAccounts(customer.id, FINBANK_PROFILES_A, { username: 'profile_03', password: 'profile_03' });
   if (link.status !== 'linked') throw new Error(`the institution asks: ${link.questions.map((q) => q.text).join('; ')}`);
   log(`linked ${link.accounts.length} accounts`);
 
   // The initial aggregation: transactions can be read only after it.
-  const accounts = await client.refreshAccounts(customer.id);
+  const accounts = await client.refreshCustomerAccounts(customer.id);
   for (const a of accounts) log(`  ${a.id} ${a.type.padEnd(12)} ${a.name}: ${a.balance} ${a.currency}`);
 
   const toDate = Math.floor(Date.now() / 1000);
   let pages = 0;
   let transactions = 0;
-  for await (const page of client.transactionPages(customer.id, { fromDate: toDate - 90 * DAY, toDate, limit: 100, includePending: true })) {
+  for await (const page of client.getAllCustomerTransactions(customer.id, { fromDate: toDate - 90 * DAY, toDate, limit: 100, includePending: true })) {
     pages++;
     transactions += page.displaying;
   }

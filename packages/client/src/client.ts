@@ -22,7 +22,7 @@ export interface LedgerlinkClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** What linking answers: the linked accounts, or the institution's MFA questions to answer with `answerMfa`. */
+/** What linking answers: the linked accounts, or the institution's MFA questions to answer with `addAllAccountsMfa`. */
 export type LinkResult =
   | { status: 'linked'; accounts: Account[] }
   | { status: 'mfa'; mfaSession: string; questions: MfaChallenges['questions'] };
@@ -34,8 +34,9 @@ async function dataOf<T>(call: Promise<{ data?: T; response: Response }>): Promi
 
 /**
  * The Ledgerlink API client. `api` is the typed openapi-fetch client for every operation (paths and bodies are
- * checked against the OpenAPI description); the methods below wrap the usual partner flow. Every call carries the
- * app key and the shared token, retries 429 and 503, and throws a LedgerlinkError when refused.
+ * checked against the OpenAPI description); the methods below wrap the usual partner flow and are named after
+ * their operationId. Every call carries the app key and the shared token, retries 429 and 503, and throws a
+ * LedgerlinkError when refused.
  */
 export class LedgerlinkClient {
   readonly api: Client<paths, 'application/json'>;
@@ -66,7 +67,7 @@ export class LedgerlinkClient {
   }
 
   /** Enrols a testing customer (it may link accounts at test institutions only). */
-  createTestingCustomer(customer: RequestBody<'AddTestingCustomer'>): Promise<CreatedCustomer> {
+  addTestingCustomer(customer: RequestBody<'AddTestingCustomer'>): Promise<CreatedCustomer> {
     return dataOf(this.api.POST('/aggregation/v2/customers/testing', { body: customer }));
   }
 
@@ -74,7 +75,7 @@ export class LedgerlinkClient {
    * Links every account the customer has at a credential institution without a browser (the legacy addall call),
    * signing in with user id and password in the institution's form fields `<institutionId>001` and `002`.
    */
-  async linkAccounts(customerId: string, institutionId: number, signIn: { username: string; password: string } | LoginField[]): Promise<LinkResult> {
+  async addAllAccounts(customerId: string, institutionId: number, signIn: { username: string; password: string } | LoginField[]): Promise<LinkResult> {
     const credentials = Array.isArray(signIn) ? signIn : [
       { id: `${institutionId}001`, name: 'Banking Userid', value: signIn.username },
       { id: `${institutionId}002`, name: 'Banking Password', value: signIn.password },
@@ -87,7 +88,7 @@ export class LedgerlinkClient {
   }
 
   /** Answers the MFA questions of a link that answered `status: 'mfa'`; may answer more questions. */
-  async answerMfa(customerId: string, institutionId: number, mfaSession: string, answers: Array<{ id: string; answer: string }>): Promise<LinkResult> {
+  async addAllAccountsMfa(customerId: string, institutionId: number, mfaSession: string, answers: Array<{ id: string; answer: string }>): Promise<LinkResult> {
     const { data, response } = await this.api.POST('/aggregation/v1/customers/{customerId}/institutions/{institutionId}/accounts/addall/mfa', {
       params: { path: { customerId, institutionId }, header: { 'mfa-session': mfaSession } },
       body: { mfaChallenges: { questions: answers } },
@@ -96,19 +97,19 @@ export class LedgerlinkClient {
   }
 
   /** Refreshes every account of the customer now (the initial aggregation transactions need) and answers them. */
-  async refreshAccounts(customerId: string): Promise<Account[]> {
+  async refreshCustomerAccounts(customerId: string): Promise<Account[]> {
     const { accounts } = await dataOf(this.api.POST('/aggregation/v1/customers/{customerId}/accounts', { params: { path: { customerId } } }));
     return accounts;
   }
 
   /** The customer's accounts as last refreshed. */
-  async accounts(customerId: string): Promise<Account[]> {
+  async getCustomerAccounts(customerId: string): Promise<Account[]> {
     const { accounts } = await dataOf(this.api.GET('/aggregation/v1/customers/{customerId}/accounts', { params: { path: { customerId } } }));
     return accounts;
   }
 
   /** Pages through the customer's transactions from `fromDate` to `toDate` (epoch seconds), one page per step. */
-  async *transactionPages(customerId: string, query: Query<'GetAllCustomerTransactions'>): AsyncGenerator<TransactionPage> {
+  async *getAllCustomerTransactions(customerId: string, query: Query<'GetAllCustomerTransactions'>): AsyncGenerator<TransactionPage> {
     let start = query.start ?? 1;
     for (;;) {
       const page = await dataOf(this.api.GET('/aggregation/v3/customers/{customerId}/transactions', { params: { path: { customerId }, query: { ...query, start } } }));
@@ -120,8 +121,8 @@ export class LedgerlinkClient {
   }
 
   /** Every transaction of the customer from `fromDate` to `toDate`, fetched page by page as they are consumed. */
-  async *transactions(customerId: string, query: Query<'GetAllCustomerTransactions'>): AsyncGenerator<Transaction> {
-    for await (const page of this.transactionPages(customerId, query)) yield* page.transactions;
+  async *customerTransactions(customerId: string, query: Query<'GetAllCustomerTransactions'>): AsyncGenerator<Transaction> {
+    for await (const page of this.getAllCustomerTransactions(customerId, query)) yield* page.transactions;
   }
 }
 

@@ -63,10 +63,10 @@ describe('the example partner app against a running ledgerlink serve', () => {
 
     // 89 minutes on the client's clock: the same token. 91: concurrent calls share one renewal.
     clock.advance(89 * MINUTE);
-    await client.accounts(result.customer.id);
+    await client.getCustomerAccounts(result.customer.id);
     expect(authentications()).toBe(1);
     clock.advance(2 * MINUTE);
-    const again = await Promise.all(Array.from({ length: 5 }, () => client.accounts(result.customer.id)));
+    const again = await Promise.all(Array.from({ length: 5 }, () => client.getCustomerAccounts(result.customer.id)));
     expect(again.map((a) => a.length)).toEqual(Array(5).fill(result.accounts.length));
     expect(authentications()).toBe(2);
     const renewed = sent.slice(-5).map((s) => s.token);
@@ -114,11 +114,27 @@ describe('the client against an in-process server whose clock moves', () => {
         return response;
       },
     });
-    const customer = await client.createTestingCustomer({ username: 'expiry_check_01' });
+    const customer = await client.addTestingCustomer({ username: 'expiry_check_01' });
     // Two hours and a second later on the server, no time at all on the client: the service says 10023.
     ctx.clock.advance(7201 * 1000);
-    const accounts = await client.accounts(customer.id);
+    const accounts = await client.getCustomerAccounts(customer.id);
     expect(accounts).toEqual([]);
     expect(statuses).toEqual([200, 201, 401, 200, 200]);
+  });
+
+  it('links a profile that asks an MFA question, answers it, and gets the wrong answer as a typed error', async () => {
+    ctx = await createTestContext();
+    const client = new LedgerlinkClient({ baseUrl: await ctx.app.listen({ host: '127.0.0.1', port: 0 }), ...(await createPartner(ctx.runtime, { name: 'Acme' })) });
+    const customer = await client.addTestingCustomer({ username: 'mfa_check_01' });
+    const signIn = { username: 'mfa_text', password: 'mfa_text' };
+    const asked = await client.addAllAccounts(customer.id, 101732, signIn);
+    if (asked.status !== 'mfa') throw new Error('expected an MFA question');
+    expect(asked.questions.map((q) => q.id)).toEqual(['pet']);
+    expect(asked.mfaSession).not.toBe('');
+    const linked = await client.addAllAccountsMfa(customer.id, 101732, asked.mfaSession, [{ id: 'pet', answer: 'Rex' }]);
+    expect(linked.status === 'linked' && linked.accounts.length).toBeGreaterThan(0);
+    const again = await client.addAllAccounts(customer.id, 101732, signIn);
+    if (again.status !== 'mfa') throw new Error('expected an MFA question');
+    await expect(client.addAllAccountsMfa(customer.id, 101732, again.mfaSession, [{ id: 'pet', answer: 'felix' }])).rejects.toMatchObject({ status: 400, code: '187' });
   });
 });

@@ -90,7 +90,7 @@ describe('the client transport', () => {
   it('retries 429 after the Retry-After seconds, with the same body', async () => {
     const sleeps: number[] = [];
     const service = fakeService((_req, i) => (i === 0 ? json(429, { code: '10429', message: 'Too many requests' }, { 'retry-after': '2' }) : json(201, customer)));
-    const created = await clientFor(service, { sleeps }).createTestingCustomer({ username: 'customer_0001' });
+    const created = await clientFor(service, { sleeps }).addTestingCustomer({ username: 'customer_0001' });
     expect(created.id).toBe('1005000000');
     expect(sleeps).toEqual([2000]);
     expect(service.calls().map((c) => JSON.parse(c.body))).toEqual([{ username: 'customer_0001' }, { username: 'customer_0001' }]);
@@ -161,7 +161,7 @@ describe('the client transport', () => {
     };
     const client = new LedgerlinkClient({ ...CREDENTIALS, fetch });
     const ids: number[] = [];
-    for await (const t of client.transactions('1005000000', { fromDate: 1, toDate: 2, limit: 3 })) ids.push(t.id);
+    for await (const t of client.customerTransactions('1005000000', { fromDate: 1, toDate: 2, limit: 3 })) ids.push(t.id);
     expect(ids).toEqual(all.map((t) => t.id));
     expect(starts).toEqual(['1/3/1', '4/3/1', '7/3/1']);
   });
