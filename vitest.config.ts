@@ -12,8 +12,10 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'sqlite', include: ['test/integration/**/*.test.ts'], env: { LEDGERLINK_TEST_DIALECT: 'sqlite' } } },
       { extends: true, test: { name: 'postgres', include: ['test/integration/**/*.test.ts'], env: { LEDGERLINK_TEST_DIALECT: 'postgres' } } },
-      { extends: true, test: { name: 'client', include: ['packages/client/test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'system', include: ['test/system/**/*.test.ts'], fileParallelism: false } },
+      // The client's own tests, and its example app against real servers.
+      { extends: true, test: { name: 'client', include: ['packages/client/test/**/*.test.ts'], testTimeout: 90_000 } },
+      // Real processes: on a loaded machine each start can take seconds, so allow more time.
+      { extends: true, test: { name: 'system', include: ['test/system/**/*.test.ts'], fileParallelism: false, testTimeout: 90_000 } },
     ],
   },
 });

@@ -7,6 +7,7 @@ import { deliveries } from './commands/deliveries.js';
 import { logs } from './commands/logs.js';
 import { mail } from './commands/mail.js';
 import { partner } from './commands/partner.js';
+import { seed } from './commands/seed.js';
 import { serve } from './commands/serve.js';
 import { worker } from './commands/worker.js';
 
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   worker: { run: worker, help: 'run only the delivery worker (push, webhooks, e-mail)' },
   deliveries: { run: deliveries, help: 'list deliveries with their attempts, redeliver one' },
   logs: { run: logs, help: 'show the latest API requests (--follow to keep watching)' },
+  seed: { run: seed, help: 'add N testing customers with linked test-bank accounts (progress bar)' },
   mail: { run: mail, help: 'read the local mailbox (e-mail kept when SMTP_URL is not set)' },
 };
 

@@ -77,8 +77,13 @@ export function openDatabase(options: OpenOptions): Database {
       types: pgTypes as pg.CustomTypesConfig,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
-    // An idle client losing its connection (server restart) must not crash the process.
+    // A client losing its connection (server restart) must not crash the process: idle ones report through the
+    // pool, checked-out ones (between the statements of a transaction, say) on themselves. The query in flight
+    // fails on its own (mapped to 503), and the pool drops the broken client when it is released.
     pool.on('error', () => {});
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy(), listen: (channel, onNotify, onError) => listenOn(pool, channel, onNotify, onError) };
   }

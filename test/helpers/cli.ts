@@ -41,6 +41,7 @@ export interface ServerProcess {
   child: ChildProcess;
   url: string;
   stdout(): string;
+  stderr(): string;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
   kill(signal?: NodeJS.Signals): void;
@@ -66,7 +67,7 @@ export function startProcess(argv: string[], env: Record<string, string | undefi
       const m = ready.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, url: m[1] ?? m[0], stdout: () => out, exited, kill: (s = 'SIGTERM') => child.kill(s) });
+        resolve({ child, url: m[1] ?? m[0], stdout: () => out, stderr: () => err, exited, kill: (s = 'SIGTERM') => child.kill(s) });
       }
     });
     void exited.then((code) => {

@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RegisteredRoute } from '../../src/app.js';
 import { allTransactions, DAY, linkProfile, nowOf, refresh } from '../helpers/aggregation.js';
 import { addCustomer } from '../helpers/customers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { databaseFingerprint } from '../helpers/fuzz.js';
+import { testDialect } from '../helpers/db.js';
 
 /**
  * For every route with ids in its path: another partner's ids, and another customer's ids under the right
@@ -45,7 +47,13 @@ beforeAll(async () => {
   a2 = await world(a);
   b1 = await world(b);
 }, 120_000);
-afterAll(() => ctx.close());
+/** Probes made, per kind, written to test-artifacts for the security report. */
+const probes = { routes: 0, otherPartner: 0, otherCustomer: 0 };
+afterAll(async () => {
+  fs.mkdirSync('test-artifacts', { recursive: true });
+  fs.writeFileSync(`test-artifacts/isolation-summary-${testDialect()}.json`, JSON.stringify(probes, null, 2));
+  await ctx.close();
+});
 
 function routesWithIds(): RegisteredRoute[] {
   return ctx.app.registeredRoutes.filter((r) => r.method !== 'HEAD' && r.config.auth !== 'none' && r.config.negotiate !== false
@@ -115,7 +123,11 @@ describe('isolation on every route with ids', () => {
   });
 
   it('answers 404 to another partner\'s ids, changing nothing', async () => {
-    for (const route of routesWithIds()) await expectNotFoundAndNoChange(route, a, { ...b1 });
+    probes.routes = routesWithIds().length;
+    for (const route of routesWithIds()) {
+      await expectNotFoundAndNoChange(route, a, { ...b1 });
+      probes.otherPartner++;
+    }
   });
 
   it('answers 404 to another customer\'s ids under the same partner, changing nothing', async () => {
@@ -123,6 +135,7 @@ describe('isolation on every route with ids', () => {
       const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!).filter((n) => !(n in PUBLIC_PARAMS));
       if (names.length < 2) continue; // only a customer id: nothing of another customer's to borrow
       await expectNotFoundAndNoChange(route, a, { ...a1, customerId: a2.customerId });
+      probes.otherCustomer++;
     }
   });
 

@@ -145,6 +145,32 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
     }
   });
 
+  it('seed adds customers with linked accounts, showing a progress bar; a server then serves them', async () => {
+    const { env, data } = await freshStore();
+    const res = await runCli(['seed', '--customers', '40', '--profile', 'profile_01', '--json', '--data', data], env);
+    expect(res.code, res.stderr).toBe(0);
+    const result = JSON.parse(res.stdout);
+    expect(result).toMatchObject({ customers: 40, accountsPerCustomer: expect.any(Number), partnerSecret: expect.any(String) });
+    // Not a terminal: one progress line per tenth of the way, the last at 100%.
+    const lines = res.stderr.trim().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.every((l) => /^seeding \[[#-]{30}\] +\d+% [\d,]+\/40 · [\d,]+ transactions · /.test(l))).toBe(true);
+    expect(lines.at(-1)).toMatch(/100% 40\/40 · [\d,]+ transactions · .* took /);
+    const server = await startServe(['--data', data], env);
+    try {
+      const { token } = (await (await authenticate(server.url, result)).json()) as { token: string };
+      const accounts = await fetch(`${server.url}/aggregation/v1/customers/${result.lastCustomerId}/accounts`, { headers: { accept: 'application/json', 'service-app-key': result.appKey, 'service-app-token': token } });
+      expect(accounts.status).toBe(200);
+      expect(((await accounts.json()) as { accounts: unknown[] }).accounts).toHaveLength(result.accountsPerCustomer);
+    } finally {
+      server.kill();
+      await server.exited;
+    }
+    const bad = await runCli(['seed', '--customers', 'many', '--data', data], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: --customers must be a positive integer/);
+  });
+
   it('reports usage mistakes as one line plus a hint, exit code 2', async () => {
     const res = await runCli(['partner', 'frobnicate']);
     expect(res.code).toBe(2);

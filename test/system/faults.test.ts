@@ -154,6 +154,7 @@ describe('faults', () => {
 
     let healthy = false;
     for (let i = 0; i < 60 && !healthy; i++) {
+      expect(server.child.exitCode, `the service exited during the outage:\n${server.stderr().slice(-4000)}`).toBeNull();
       healthy = (await fetch(server.url + '/health')).status === 200;
       if (!healthy) await sleep(500);
     }

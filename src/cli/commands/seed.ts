@@ -1,0 +1,59 @@
+import { findPartnerById } from '../../domain/partners/repository.js';
+import { createPartner } from '../../domain/partners/service.js';
+import { seedCustomers } from '../../domain/sandbox/seed.js';
+import { dataOptions, parse, positiveInteger, UsageError, withRuntime } from '../args.js';
+import { progressBar } from '../progress.js';
+
+const USAGE = 'ledgerlink seed --customers N [--profile profile_03] [--partner ID] [--institution 101732] [--history] [--json] [--data DIR]';
+
+/** Most customers one run adds. */
+const MAX_SEED_CUSTOMERS = 1_000_000;
+
+/**
+ * `ledgerlink seed`: adds N testing customers that have linked a test profile, with their accounts and
+ * transactions, for demos and load tests. Shows a progress bar on stderr.
+ */
+export async function seed(argv: string[]): Promise<void> {
+  const { values } = parse(argv, {
+    ...dataOptions,
+    customers: { type: 'string' },
+    profile: { type: 'string', default: 'profile_03' },
+    partner: { type: 'string' },
+    institution: { type: 'string' },
+    history: { type: 'boolean', default: false },
+  }, USAGE);
+  const customers = positiveInteger('--customers', values.customers, USAGE);
+  if (customers === undefined) throw new UsageError('seed needs --customers N', `usage: ${USAGE}`);
+  if (customers > MAX_SEED_CUSTOMERS) throw new UsageError(`--customers must be at most ${MAX_SEED_CUSTOMERS.toLocaleString('en-US')}`, `usage: ${USAGE}`);
+  const institutionId = positiveInteger('--institution', values.institution, USAGE);
+  const result = await withRuntime(values.data, async (runtime) => {
+    let partnerId = values.partner;
+    let created: { partnerId: string; partnerSecret: string; appKey: string } | undefined;
+    let plan: 'testdrive' | 'production' = 'testdrive';
+    if (partnerId) {
+      const row = await findPartnerById(runtime.database.kysely, partnerId);
+      if (!row) throw new UsageError(`no partner ${partnerId}`, 'list partners with the dashboard, or create one with `ledgerlink partner create`');
+      plan = row.plan;
+    } else {
+      created = await createPartner(runtime, { name: 'Seeded partner' });
+      partnerId = created.partnerId;
+    }
+    const bar = progressBar('seeding', customers);
+    const outcome = await seedCustomers(runtime, {
+      partnerId, plan, customers, profile: values.profile, history: values.history,
+      ...(institutionId !== undefined ? { institutionId } : {}),
+      onProgress: (p) => bar.update(p.customers, `${p.transactions.toLocaleString('en-US')} transactions`),
+    });
+    bar.finish(`${outcome.transactions.toLocaleString('en-US')} transactions`);
+    return { ...outcome, ...(created ? { partnerSecret: created.partnerSecret, appKey: created.appKey } : {}) };
+  });
+  if (values.json) {
+    process.stdout.write(JSON.stringify(result) + '\n');
+    return;
+  }
+  process.stdout.write([
+    `Seeded ${result.customers.toLocaleString('en-US')} customers of partner ${result.partnerId} (ids ${result.firstCustomerId} to ${result.lastCustomerId}),`,
+    `${result.accountsPerCustomer} accounts and ${result.transactionsPerCustomer.toLocaleString('en-US')} transactions each, ${result.transactions.toLocaleString('en-US')} transactions in all.`,
+    ...(result.partnerSecret ? ['New partner credentials (the secret is not shown again):', `  partnerId     ${result.partnerId}`, `  partnerSecret ${result.partnerSecret}`, `  appKey        ${result.appKey}`] : []),
+  ].join('\n') + '\n');
+}
