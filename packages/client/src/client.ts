@@ -45,14 +45,7 @@ export class LedgerlinkClient {
   constructor(options: LedgerlinkClientOptions) {
     const clock = options.clock ?? systemClock;
     this.tokens = new TokenKeeper(() => this.authenticate(options.partnerId, options.partnerSecret), clock, options.tokenRenewalMs ?? TOKEN_RENEWAL_MS);
-    const transport = createTransport({
-      appKey: options.appKey,
-      tokens: this.tokens,
-      clock,
-      ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.sleep ? { sleep: options.sleep } : {}),
-    });
+    const transport = createTransport({ appKey: options.appKey, tokens: this.tokens, clock, retry: options.retry, fetch: options.fetch, sleep: options.sleep });
     this.api = createClient<paths, 'application/json'>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: transport });
   }
 
