@@ -36,6 +36,16 @@ function operations(d: Json): Array<{ method: string; path: string; op: Json }> 
     Object.entries(item as Json).filter(([m]) => METHODS.includes(m)).map(([m, op]) => ({ method: m.toUpperCase(), path, op: op as Json })));
 }
 
+/** Whether a schema or media type object shows an example somewhere inside it (following $refs). */
+function hasExample(node: unknown, d: Json): boolean {
+  if (Array.isArray(node)) return node.some((n) => hasExample(n, d));
+  if (!node || typeof node !== 'object') return false;
+  const obj = node as Json;
+  if ('example' in obj || 'examples' in obj) return true;
+  if (typeof obj.$ref === 'string') return hasExample(d.components.schemas[obj.$ref.split('/').pop()!], d);
+  return Object.values(obj).some((v) => hasExample(v, d));
+}
+
 describe('the OpenAPI description', () => {
   it('matches the committed openapi/ledgerlink.openapi.json (run npm run openapi)', () => {
     expect(fs.readFileSync(COMMITTED, 'utf8')).toBe(formatOpenApiDocument(doc));
@@ -47,7 +57,7 @@ describe('the OpenAPI description', () => {
     expect(problems.map((p) => `${p.ruleId}: ${p.message} @ ${p.location?.[0]?.pointer}`)).toEqual([]);
   });
 
-  it('gives every operation an operationId, summary, tags, security, error bodies, and JSON and XML media types', () => {
+  it('gives every operation an operationId, summary, tags, security, error bodies, examples, and JSON and XML media types', () => {
     const ids = new Set<string>();
     for (const { method, path, op } of operations(doc)) {
       const where = `${method} ${path}`;
@@ -59,8 +69,10 @@ describe('the OpenAPI description', () => {
       expect(op.security ?? doc.security, where).toBeDefined();
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith('4')), where).toBe(true);
+      if (op.requestBody) expect(hasExample(op.requestBody, doc), `${where} request body example`).toBe(true);
       for (const [status, res] of Object.entries(op.responses as Json)) {
         if (status === '204') continue;
+        if (status.startsWith('2')) expect(hasExample(res, doc), `${where} ${status} example`).toBe(true);
         if (status === '200' && op.operationId === 'GetInstitutionAsset') {
           expect(Object.keys(res.content), where).toEqual(['image/svg+xml']);
           continue;

@@ -811,11 +811,13 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
+                        /** @example sqlite */
                         database: string;
                     };
                     "application/xml": {
                         /** @enum {string} */
                         status: "ok";
+                        /** @example sqlite */
                         database: string;
                     };
                 };
@@ -3233,7 +3235,9 @@ export interface operations {
                         /** @description When the response was made, epoch seconds */
                         requestedDate: number;
                         institutions: {
+                            /** @example FinBank */
                             name: string;
+                            /** @example 101732 */
                             id: number;
                             trans_agg: boolean;
                             voa: boolean;
@@ -3253,7 +3257,9 @@ export interface operations {
                         /** @description When the response was made, epoch seconds */
                         requestedDate: number;
                         institutions: {
+                            /** @example FinBank */
                             name: string;
+                            /** @example 101732 */
                             id: number;
                             trans_agg: boolean;
                             voa: boolean;
@@ -3315,6 +3321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <svg xmlns="http://www.w3.org/2000/svg" width="72" height="72" viewBox="0 0 72 72">...</svg> */
                     "image/svg+xml": string;
                 };
             };
@@ -6693,9 +6700,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         questions: {
-                            /** @description Question id; send it back with the answer */
+                            /**
+                             * @description Question id; send it back with the answer
+                             * @example pet
+                             */
                             id: string;
-                            /** @description The question */
+                            /**
+                             * @description The question
+                             * @example What is the name of your first pet?
+                             */
                             text: string;
                             /** @description An image to look at (data URL) */
                             image?: string;
@@ -6708,9 +6721,15 @@ export interface operations {
                     };
                     "application/xml": {
                         questions: {
-                            /** @description Question id; send it back with the answer */
+                            /**
+                             * @description Question id; send it back with the answer
+                             * @example pet
+                             */
                             id: string;
-                            /** @description The question */
+                            /**
+                             * @description The question
+                             * @example What is the name of your first pet?
+                             */
                             text: string;
                             /** @description An image to look at (data URL) */
                             image?: string;
@@ -6822,8 +6841,10 @@ export interface operations {
                 "application/json": {
                     mfaChallenges?: {
                         questions: {
+                            /** @example pet */
                             id?: string;
                             text?: string;
+                            /** @example rex */
                             answer: string;
                         }[];
                     };
@@ -6836,8 +6857,10 @@ export interface operations {
                 "application/xml": {
                     mfaChallenges?: {
                         questions: {
+                            /** @example pet */
                             id?: string;
                             text?: string;
+                            /** @example rex */
                             answer: string;
                         }[];
                     };
@@ -7196,9 +7219,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         questions: {
-                            /** @description Question id; send it back with the answer */
+                            /**
+                             * @description Question id; send it back with the answer
+                             * @example pet
+                             */
                             id: string;
-                            /** @description The question */
+                            /**
+                             * @description The question
+                             * @example What is the name of your first pet?
+                             */
                             text: string;
                             /** @description An image to look at (data URL) */
                             image?: string;
@@ -7211,9 +7240,15 @@ export interface operations {
                     };
                     "application/xml": {
                         questions: {
-                            /** @description Question id; send it back with the answer */
+                            /**
+                             * @description Question id; send it back with the answer
+                             * @example pet
+                             */
                             id: string;
-                            /** @description The question */
+                            /**
+                             * @description The question
+                             * @example What is the name of your first pet?
+                             */
                             text: string;
                             /** @description An image to look at (data URL) */
                             image?: string;
@@ -7947,11 +7982,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Load again even when the history was loaded before */
+                    /**
+                     * @description Load again even when the history was loaded before
+                     * @example true
+                     */
                     force?: boolean;
                 };
                 "application/xml": {
-                    /** @description Load again even when the history was loaded before */
+                    /**
+                     * @description Load again even when the history was loaded before
+                     * @example true
+                     */
                     force?: boolean;
                 };
             };
@@ -7965,9 +8006,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         questions: {
-                            /** @description Question id; send it back with the answer */
+                            /**
+                             * @description Question id; send it back with the answer
+                             * @example pet
+                             */
                             id: string;
-                            /** @description The question */
+                            /**
+                             * @description The question
+                             * @example What is the name of your first pet?
+                             */
                             text: string;
                             /** @description An image to look at (data URL) */
                             image?: string;
@@ -7980,9 +8027,15 @@ export interface operations {
                     };
                     "application/xml": {
                         questions: {
-                            /** @description Question id; send it back with the answer */
+                            /**
+                             * @description Question id; send it back with the answer
+                             * @example pet
+                             */
                             id: string;
-                            /** @description The question */
+                            /**
+                             * @description The question
+                             * @example What is the name of your first pet?
+                             */
                             text: string;
                             /** @description An image to look at (data URL) */
                             image?: string;
@@ -8091,8 +8144,10 @@ export interface operations {
                 "application/json": {
                     mfaChallenges?: {
                         questions: {
+                            /** @example pet */
                             id?: string;
                             text?: string;
+                            /** @example rex */
                             answer: string;
                         }[];
                     };
@@ -8105,8 +8160,10 @@ export interface operations {
                 "application/xml": {
                     mfaChallenges?: {
                         questions: {
+                            /** @example pet */
                             id?: string;
                             text?: string;
+                            /** @example rex */
                             answer: string;
                         }[];
                     };
@@ -8127,9 +8184,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         questions: {
-                            /** @description Question id; send it back with the answer */
+                            /**
+                             * @description Question id; send it back with the answer
+                             * @example pet
+                             */
                             id: string;
-                            /** @description The question */
+                            /**
+                             * @description The question
+                             * @example What is the name of your first pet?
+                             */
                             text: string;
                             /** @description An image to look at (data URL) */
                             image?: string;
@@ -8142,9 +8205,15 @@ export interface operations {
                     };
                     "application/xml": {
                         questions: {
-                            /** @description Question id; send it back with the answer */
+                            /**
+                             * @description Question id; send it back with the answer
+                             * @example pet
+                             */
                             id: string;
-                            /** @description The question */
+                            /**
+                             * @description The question
+                             * @example What is the name of your first pet?
+                             */
                             text: string;
                             /** @description An image to look at (data URL) */
                             image?: string;

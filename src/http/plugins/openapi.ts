@@ -68,7 +68,7 @@ function addXmlMediaTypes(doc: Json): void {
         const own = schema[MEDIA_MARK];
         if (typeof own === 'string') {
           delete schema[MEDIA_MARK];
-          t.content = { [own]: { schema } };
+          t.content = { [own]: { ...json, schema } };
           continue;
         }
         t.content = Object.fromEntries(MEDIA_TYPES.map((m) => [m, content[m] ?? { schema: json.schema }]));
