@@ -8,18 +8,14 @@
  * latency runs from the commit to the listener having read the request. --write puts the table into
  * docs/benchmarks.md. PostgreSQL uses TEST_DATABASE_URL (a throwaway schema).
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { openDatabase, type Database, type DialectName } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import type { DialectName } from '../src/db/database.js';
 import { enqueueDelivery } from '../src/delivery/enqueue.js';
 import { generateSigningSecret } from '../src/delivery/sign.js';
 import { startDeliveryWorker } from '../src/delivery/worker.js';
@@ -28,6 +24,8 @@ import { systemClock } from '../src/lib/clock.js';
 import { keysFrom } from '../src/lib/keys.js';
 import type { Runtime } from '../src/runtime.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
+import { openStore } from './lib/store.js';
+import { percentile, resultRows, runPerDialect, type ThroughputResult } from './lib/throughput.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,39 +37,6 @@ const { values } = parseArgs({
 });
 const N = Number(values.n);
 const RATE = Number(values.rate);
-const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-interface Store {
-  database: Database;
-  drop(): Promise<void>;
-}
-
-async function openStore(dialect: DialectName): Promise<Store> {
-  if (dialect === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-'));
-    const database = openDatabase({ sqliteFile: path.join(dir, 'ledgerlink.sqlite') });
-    await migrateToLatest(database);
-    return { database, drop: async () => { await database.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
-  }
-  const schema = `bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const database = openDatabase({ databaseUrl: PG_URL, pgSchema: schema });
-  await migrateToLatest(database);
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    },
-  };
-}
-
 /** A listener that answers 200 at once and notes when each event id arrived. */
 async function startListener(): Promise<{ url: string; received: Map<string, number>; onReceive: (fn: () => void) => void; close(): Promise<void> }> {
   const received = new Map<string, number>();
@@ -96,18 +61,7 @@ async function startListener(): Promise<{ url: string; received: Map<string, num
 
 const BODY = JSON.stringify({ event: { class: 'transaction', type: 'created', records: [{ id: 1234567, amount: -12.5, description: 'Coffee', postedDate: 1768478400, status: 'active' }] } });
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-interface Result {
-  dialect: DialectName;
-  perSecond: number;
-  p50: number;
-  p99: number;
-}
-
-async function run(dialect: DialectName): Promise<Result> {
+async function run(dialect: DialectName): Promise<ThroughputResult> {
   const store = await openStore(dialect);
   const config = loadConfig({ LEDGERLINK_DATA_DIR: os.tmpdir(), LEDGERLINK_LOG_LEVEL: 'silent' });
   const runtime: Runtime = { config, database: store.database, clock: systemClock, keys: keysFrom(randomBytes(32)) };
@@ -155,19 +109,14 @@ async function run(dialect: DialectName): Promise<Result> {
   }
 }
 
-const dialects: DialectName[] = values.dialect === 'both' ? ['sqlite', 'postgres'] : [values.dialect as DialectName];
-const results: Result[] = [];
-for (const d of dialects) {
-  process.stderr.write(`${d}: ${N} deliveries...\n`);
-  results.push(await run(d));
-}
+const results = await runPerDialect(values.dialect, `${N} deliveries`, run);
 
 const table = [
   `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx bench/delivery.ts --n ${N} --rate ${RATE}\` on ${machineLine()}; one worker, concurrency 8, signed JSON bodies, a local listener answering 200 at once.`,
   '',
   '| database | deliveries per second (backlog of ' + N + ') | enqueue-to-receipt p50 | p99 (at ' + RATE + '/s) |',
   '|---|---|---|---|',
-  ...results.map((r) => `| ${r.dialect === 'sqlite' ? 'SQLite (file, WAL)' : 'PostgreSQL (local)'} | ${Math.round(r.perSecond)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms |`),
+  ...resultRows(results),
 ].join('\n');
 process.stdout.write(table + '\n');
 

@@ -4,6 +4,7 @@ import type { CustomerTable } from '../domain/customers/table.js';
 import type { InstitutionCatalogTable, InstitutionTable } from '../domain/institutions/table.js';
 import type { PartnerTable, PartnerTokenTable } from '../domain/partners/table.js';
 import type { RequestLogTable } from '../domain/requestlog/table.js';
+import type { TxPushSubscriptionTable } from '../domain/txpush/table.js';
 
 /** Every table of the database, as Kysely sees it. Each feature owns its table types in domain/<feature>/table.ts. */
 export interface DB {
@@ -22,4 +23,5 @@ export interface DB {
   transactions: TransactionTable;
   aggregation_events: AggregationEventTable;
   link_sessions: LinkSessionTable;
+  txpush_subscriptions: TxPushSubscriptionTable;
 }

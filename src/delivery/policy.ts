@@ -79,22 +79,36 @@ export function allowsPlainHttp(input: { plan: PartnerPlan; institutionId: numbe
   return input.plan === 'testdrive' && isTestInstitution(input.institutionId);
 }
 
+/** Which listener rule a URL breaks: its form (not an http(s) URL, credentials), its scheme (https required) or its port. */
+export type ListenerRule = 'url' | 'https' | 'port';
+
+export interface ListenerUrlProblem {
+  rule: ListenerRule;
+  /** Why, in words a partner can act on. */
+  reason: string;
+}
+
 /**
- * Why a listener URL breaks the interface's rules (https, or http where allowed; ports 80 and 443 only, plus the
- * configured sandbox ports; no credentials in the URL), or undefined when it is acceptable.
+ * The rule a listener URL breaks (https, or http where allowed; ports 80 and 443 only, plus the configured sandbox
+ * ports; no credentials in the URL) and why, or undefined when it is acceptable.
  */
-export function listenerUrlViolation(value: string, rules: ListenerUrlRules): string | undefined {
+export function listenerUrlProblem(value: string, rules: ListenerUrlRules): ListenerUrlProblem | undefined {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return 'it is not a URL';
+    return { rule: 'url', reason: 'it is not a URL' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'it must be an https URL';
-  if (url.protocol === 'http:' && !rules.allowHttp) return 'it must use https (http is only for test institution accounts on the Test Drive plan)';
-  if (url.username || url.password) return 'it must not contain credentials';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { rule: 'url', reason: 'it must be an https URL' };
+  if (url.protocol === 'http:' && !rules.allowHttp) return { rule: 'https', reason: 'it must use https (http is only for test institution accounts on the Test Drive plan)' };
+  if (url.username || url.password) return { rule: 'url', reason: 'it must not contain credentials' };
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   const standard = url.protocol === 'https:' ? 443 : 80;
-  if (port !== standard && !rules.extraPorts.includes(port)) return `only port ${standard} is allowed for ${url.protocol.slice(0, -1)} (got ${port})`;
+  if (port !== standard && !rules.extraPorts.includes(port)) return { rule: 'port', reason: `only port ${standard} is allowed for ${url.protocol.slice(0, -1)} (got ${port})` };
   return undefined;
+}
+
+/** Why a listener URL breaks the interface's rules (see listenerUrlProblem), or undefined when it is acceptable. */
+export function listenerUrlViolation(value: string, rules: ListenerUrlRules): string | undefined {
+  return listenerUrlProblem(value, rules)?.reason;
 }

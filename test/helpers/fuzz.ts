@@ -107,7 +107,12 @@ export function hostileQuery(schema: Schema | undefined): fc.Arbitrary<string> {
 
 /** A fingerprint of every table's content, to show a request changed nothing. */
 export async function databaseFingerprint(database: Database, ignore: readonly string[] = []): Promise<string> {
-  const tables = (await database.kysely.introspection.getTables()).map((t) => t.name).filter((n) => !n.startsWith('kysely_') && !ignore.includes(n)).sort();
+  // On PostgreSQL, Kysely's introspection reads every schema's tables, and tests running alongside create and drop
+  // their own schemas (which can even make it fail): list only this database's schema.
+  const names = database.dialect === 'postgres'
+    ? (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(database.kysely)).rows.map((r) => r.name)
+    : (await database.kysely.introspection.getTables()).map((t) => t.name);
+  const tables = names.filter((n) => !n.startsWith('kysely_') && !ignore.includes(n)).sort();
   const hash = createHash('sha256');
   for (const table of tables) {
     const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(database.kysely);

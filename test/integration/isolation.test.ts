@@ -6,6 +6,8 @@ import { addCustomer } from '../helpers/customers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { databaseFingerprint } from '../helpers/fuzz.js';
 import { testDialect } from '../helpers/db.js';
+import type { Listener } from '../helpers/listener.js';
+import { startPushListener, subscribe } from '../helpers/txpush.js';
 
 /**
  * For every route with ids in its path: another partner's ids, and another customer's ids under the right
@@ -16,6 +18,7 @@ interface World {
   accountId: string;
   institutionLoginId: string;
   transactionId: string;
+  subscriptionId: string;
 }
 
 /** Path parameters that name public things, the same for everyone. */
@@ -29,6 +32,7 @@ let b: TestPartner;
 let a1: World;
 let a2: World;
 let b1: World;
+let listener: Listener;
 
 async function world(partner: TestPartner): Promise<World> {
   const customerId = await addCustomer(ctx, partner);
@@ -36,11 +40,13 @@ async function world(partner: TestPartner): Promise<World> {
   await refresh(ctx, partner, customerId);
   const now = nowOf(ctx);
   const [tx] = await allTransactions(ctx, partner, customerId, { fromDate: now - 30 * DAY, toDate: now, limit: 1 });
-  return { customerId, accountId: accounts[0]!.id, institutionLoginId: String(accounts[0]!.institutionLoginId), transactionId: String(tx!.id) };
+  const subscriptions = await subscribe(ctx, partner, customerId, accounts[0]!.id, listener.url);
+  return { customerId, accountId: accounts[0]!.id, institutionLoginId: String(accounts[0]!.institutionLoginId), transactionId: String(tx!.id), subscriptionId: String(subscriptions.account.id) };
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  listener = await startPushListener();
+  ctx = await createTestContext({ LEDGERLINK_PUSH_EXTRA_PORTS: String(listener.port) });
   a = await partnerWithToken(ctx);
   b = await partnerWithToken(ctx);
   a1 = await world(a);
@@ -53,6 +59,7 @@ afterAll(async () => {
   fs.mkdirSync('test-artifacts', { recursive: true });
   fs.writeFileSync(`test-artifacts/isolation-summary-${testDialect()}.json`, JSON.stringify(probes, null, 2));
   await ctx.close();
+  await listener.close();
 });
 
 function routesWithIds(): RegisteredRoute[] {

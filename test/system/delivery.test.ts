@@ -1,58 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { describe, expect, it } from 'vitest';
 import { enqueueDelivery } from '../../src/delivery/enqueue.js';
 import { generateSigningSecret } from '../../src/delivery/sign.js';
-import { createPartner } from '../../src/domain/partners/service.js';
-import { openRuntime, type Runtime } from '../../src/runtime.js';
-import { runCli, startServe, startWorker, tempDataDir, type ServerProcess } from '../helpers/cli.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { runCli, startServe } from '../helpers/cli.js';
 import { startListener, waitFor, type Listener } from '../helpers/listener.js';
-
-/** Short attempts and quick polls, so crashed claims come back within seconds (lease = 2 s + 5 s). */
-const WORKER_ENV = { LEDGERLINK_DELIVERY_TIMEOUT_MS: '2000', LEDGERLINK_WORKER_POLL_MS: '200', LEDGERLINK_WORKER_CONCURRENCY: '4' };
-
-interface Store {
-  runtime: Runtime;
-  partnerId: string;
-  /** Environment for child processes that use this store. */
-  env: Record<string, string | undefined>;
-  data: string;
-}
+import { processHarness, type ProcessStore } from '../helpers/process-store.js';
 
 describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes on %s', (dialect) => {
-  const cleanups: Array<() => Promise<void>> = [];
-  const processes: ServerProcess[] = [];
+  const { openStore, worker, processes, afterTest, stopAll } = processHarness(dialect);
   let listener: Listener | undefined;
-
-  afterEach(async () => {
-    for (const p of processes.splice(0)) {
-      if (p.child.exitCode === null && p.child.signalCode === null) {
-        p.kill('SIGKILL');
-        await p.exited;
-      }
-    }
+  afterTest(async () => {
     await listener?.close();
     listener = undefined;
   });
-  afterAll(async () => {
-    for (const c of cleanups) await c();
-  });
 
-  async function openStore(): Promise<Store> {
-    const data = tempDataDir();
-    const masterKey = randomBytes(32).toString('hex');
-    let database: TestDatabase | undefined;
-    if (dialect === 'postgres') database = await createTestDatabase('postgres');
-    const env = { ...WORKER_ENV, LEDGERLINK_MASTER_KEY: masterKey, DATABASE_URL: database?.url, LEDGERLINK_DATA_DIR: data };
-    const runtime = await openRuntime(loadConfig(env), database ? { database: database.database } : {});
-    cleanups.push(() => (database ? database.drop() : runtime.database.close()));
-    const { partnerId } = await createPartner(runtime, { name: 'Acme' });
-    return { runtime, partnerId, env, data };
-  }
-
-  async function enqueueEvents(store: Store, url: string, n: number, secret: string): Promise<string[]> {
+  async function enqueueEvents(store: ProcessStore, url: string, n: number, secret: string): Promise<string[]> {
     return store.runtime.database.kysely.transaction().execute(async (tx) => {
       const ids: string[] = [];
       for (let i = 0; i < n; i++) {
@@ -63,13 +25,7 @@ describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes o
     });
   }
 
-  async function worker(store: Store, id: string): Promise<ServerProcess> {
-    const p = await startWorker(['--data', store.data], { ...store.env, LEDGERLINK_WORKER_ID: id });
-    processes.push(p);
-    return p;
-  }
-
-  async function statuses(store: Store): Promise<Record<string, number>> {
+  async function statuses(store: ProcessStore): Promise<Record<string, number>> {
     const rows = await store.runtime.database.kysely.selectFrom('deliveries').select('status').execute();
     const out: Record<string, number> = {};
     for (const r of rows) out[r.status] = (out[r.status] ?? 0) + 1;
@@ -104,12 +60,7 @@ describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes o
     if (workers === 1) first = await worker(store, 'worker-a2');
 
     await waitFor('every event acknowledged', () => events.every((e) => listener!.acknowledged().has(e)), 90_000);
-    for (const p of processes) {
-      if (p.child.exitCode === null && p.child.signalCode === null) {
-        p.kill('SIGTERM');
-        expect(await p.exited).toBe(0);
-      }
-    }
+    for (const code of await stopAll()) expect(code).toBe(0);
 
     expect(listener.acknowledged()).toEqual(new Set(events));
     expect(listener.overlaps).toEqual(new Set());

@@ -7,7 +7,7 @@ import type { Executor } from '../../db/database.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { getCustomerForPartner, parseCustomerId } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
-import { customerNow, serviceNow, type Engine } from './engine.js';
+import { customerNow, type Engine } from './engine.js';
 import { recordEvents, type AggregationEvent } from './events.js';
 import type { AccountRow, AccountTable, InstitutionLoginRow, PositionRow } from './table.js';
 
@@ -283,7 +283,7 @@ async function deleteAccountRows(engine: Engine, db: Executor, customer: Custome
     class: 'account', type: 'deleted', partnerId: customer.partner_id, customerId: customer.id, accountId: rows[i]!.id,
     record: { ...record, lastUpdatedDate: now },
   }));
-  await recordEvents(db, events, serviceNow(engine));
+  await recordEvents(db, engine, events);
 }
 
 /**

@@ -1,10 +1,12 @@
 /**
  * Aggregation events: every change to an account or a transaction is recorded here, in the same database
- * transaction as the change itself, so an event exists exactly when its change was committed. TxPUSH reads
- * them (and may enqueue its deliveries here, in the same transaction).
+ * transaction as the change itself, so an event exists exactly when its change was committed. The push
+ * notifications of subscribed accounts are enqueued here too, in the same transaction (src/domain/txpush/notify.ts).
  */
 import type { Executor } from '../../db/database.js';
+import { enqueuePushNotifications } from '../txpush/notify.js';
 import type { AccountRecord } from './accounts.js';
+import { serviceNow, type Engine } from './engine.js';
 import type { EventClass, EventType } from './table.js';
 import type { TransactionEventRecord } from './transactions.js';
 
@@ -15,8 +17,12 @@ export type AggregationEvent =
 /** Rows per INSERT statement (keeps SQLite under its bound-parameter limit). */
 const BATCH = 500;
 
-/** Writes events; call it with the transaction that makes the changes. The one place events are written. */
-export async function recordEvents(db: Executor, events: readonly AggregationEvent[], createdAt: number): Promise<void> {
+/**
+ * Writes events, dated by the service clock, and enqueues their push notifications; call it with the transaction
+ * that makes the changes. The one place events are written.
+ */
+export async function recordEvents(db: Executor, engine: Engine, events: readonly AggregationEvent[]): Promise<void> {
+  const createdAt = serviceNow(engine);
   for (let i = 0; i < events.length; i += BATCH) {
     await db.insertInto('aggregation_events').values(events.slice(i, i + BATCH).map((e) => ({
       partner_id: e.partnerId,
@@ -28,4 +34,5 @@ export async function recordEvents(db: Executor, events: readonly AggregationEve
       created_at: createdAt,
     }))).execute();
   }
+  await enqueuePushNotifications(db, engine.runtime, events);
 }

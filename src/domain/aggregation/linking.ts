@@ -286,7 +286,7 @@ export async function finishLink(engine: Engine, input: { partnerId: string; ses
     const events: AggregationEvent[] = changed.map(({ row, type }) => ({
       class: 'account', type, partnerId: customer.partner_id, customerId: customer.id, accountId: row.id, record: byId.get(String(row.id))!,
     }));
-    await recordEvents(tx, events, serviceNow(engine));
+    await recordEvents(tx, engine, events);
     return { institutionLoginId: login.id, institutionId: login.institution_id, accounts: records };
   });
 }

@@ -163,7 +163,7 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
       }
       events.push(...sync.events);
     }
-    await recordEvents(tx, events, serviceNow(engine));
+    await recordEvents(tx, engine, events);
   });
   return { ran: true, code: 0, message: null };
 }

@@ -34,6 +34,10 @@ import getCustomerAccountTransactions from './transactions/getCustomerAccountTra
 import getCustomerTransaction from './transactions/getCustomerTransaction.js';
 import loadHistoricTransactions from './transactions/loadHistoricTransactions.js';
 import loadHistoricTransactionsMfa from './transactions/loadHistoricTransactionsMfa.js';
+import subscribeToTxPushNotifications from './txpush/subscribeToTxPushNotifications.js';
+import disableTxPushNotifications from './txpush/disableTxPushNotifications.js';
+import deleteTxPushSubscription from './txpush/deleteTxPushSubscription.js';
+import createTxPushTestTransaction from './txpush/createTxPushTestTransaction.js';
 
 /** A route module: registers one operation. */
 export type RouteModule = (app: App, runtime: Runtime) => void;
@@ -49,6 +53,7 @@ export const routes: RouteModule[] = [
   deleteCustomerAccount, refreshCustomerAccounts, refreshCustomerAccountsV2, addAllAccounts, addAllAccountsMfa,
   refreshCustomerAccountsByInstitutionLogin, refreshCustomerAccountsByInstitutionLoginV2, deleteCustomerAccountsByInstitutionLogin,
   getAllCustomerTransactions, getCustomerAccountTransactions, getCustomerTransaction, loadHistoricTransactions, loadHistoricTransactionsMfa,
+  subscribeToTxPushNotifications, disableTxPushNotifications, deleteTxPushSubscription, createTxPushTestTransaction,
 ];
 
 export function registerRoutes(app: App, runtime: Runtime): void {

@@ -46,7 +46,7 @@ export const Position = Type.Object(
   { xml: { name: 'position' } },
 );
 
-const accountFields = {
+export const accountFields = {
   id: Type.String({ examples: ['5011648377'] }),
   number: Type.String({ description: 'Account number from the institution (may be masked)' }),
   realAccountNumberLast4: O(Type.String({ description: 'Last four digits of the real account number; ACH-capable accounts only' })),

@@ -13,7 +13,7 @@ export const Categorization = Type.Object({
   country: Type.String({ description: 'ISO 3166-1 alpha-3', examples: ['USA'] }),
 });
 
-const transactionFields = {
+export const transactionFields = {
   id: Type.Integer({ examples: [20000012345] }),
   amount: Type.Number({ description: 'Debits negative, credits positive' }),
   accountId: Type.Integer(),
