@@ -1,6 +1,7 @@
 /**
  * A partner app in a few dozen lines: enrols a testing customer, links test profile profile_03 without a browser,
- * refreshes, pages through transactions and listens for TxPUSH notifications.
+ * refreshes, pages through transactions, subscribes a listener to TxPUSH notifications and verifies every push.
+ * Run directly, it then adds a test transaction, which the service pushes to the listener.
  *
  *   LEDGERLINK_URL=http://127.0.0.1:8080 APP_KEY=... PARTNER_ID=... PARTNER_SECRET=... \
  *     npx tsx --conditions=ledgerlink-source packages/client/examples/partner-app.ts
@@ -53,13 +54,20 @@ export async function runPartnerApp(client: LedgerlinkClient, listener: { url: s
   }
   log(`${transactions} transactions of the last 90 days in ${pages} pages`);
 
-  return { customer, accounts, pages, transactions };
+  // Pushes for the first account: the service verifies the listener, then signs each push with these keys.
+  const subscriptions = await client.subscribeToTxPushNotifications(customer.id, accounts[0]!.id, listener.url);
+  listener.signingKeys.push(...subscriptions.map((s) => s.signingKey));
+  log(`subscribed ${listener.url} to ${subscriptions.map((s) => s.type).join(' and ')} pushes of ${accounts[0]!.id}`);
+
+  return { customer, accounts, pages, transactions, subscriptions };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const env = (name: string) => process.env[name] ?? (console.error(`set ${name}`), process.exit(2));
   const client = new LedgerlinkClient({ baseUrl: env('LEDGERLINK_URL'), appKey: env('APP_KEY'), partnerId: env('PARTNER_ID'), partnerSecret: env('PARTNER_SECRET') });
   const listener = await startPushListener(Number(process.env.LISTENER_PORT ?? 3000));
-  await runPartnerApp(client, listener);
+  const { customer, accounts } = await runPartnerApp(client, listener);
+  // A test transaction makes the service push to the listener at once.
+  await client.createTxPushTestTransaction(customer.id, accounts[0]!.id, { amount: -4.25, description: 'Coffee', transactionDate: Math.floor(Date.now() / 1000) });
   console.log(`listening for pushes on ${listener.url}; Ctrl-C to stop`);
 }

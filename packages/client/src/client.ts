@@ -3,7 +3,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { paths } from './schema.js';
 import { TOKEN_RENEWAL_MS, TokenKeeper } from './tokens.js';
 import { AUTHENTICATION_PATH, createTransport, type RetryOptions } from './transport.js';
-import type { Account, CreatedCustomer, LoginField, MfaChallenges, Query, RequestBody, Transaction, TransactionPage } from './types.js';
+import type { Account, CreatedCustomer, LoginField, MfaChallenges, Query, RequestBody, ResponseBody, Transaction, TransactionPage, TxPushSubscription } from './types.js';
 
 export interface LedgerlinkClientOptions {
   /** The service's base URL, e.g. http://127.0.0.1:8080. */
@@ -116,6 +116,34 @@ export class LedgerlinkClient {
   /** Every transaction of the customer from `fromDate` to `toDate`, fetched page by page as they are consumed. */
   async *customerTransactions(customerId: string, query: Query<'GetAllCustomerTransactions'>): AsyncGenerator<Transaction> {
     for await (const page of this.getAllCustomerTransactions(customerId, query)) yield* page.transactions;
+  }
+
+  /**
+   * Subscribes a listener to the account's TxPUSH notifications (JSON). The service first verifies the listener
+   * (`createPushListener` answers that); the answer holds one subscription per event class, each with the
+   * `signingKey` its notifications are signed with.
+   */
+  async subscribeToTxPushNotifications(customerId: string, accountId: string, callbackUrl: string): Promise<TxPushSubscription[]> {
+    const { subscriptions } = await dataOf(this.api.POST('/aggregation/v1/customers/{customerId}/accounts/{accountId}/txpush', {
+      params: { path: { customerId, accountId } },
+      body: { callbackUrl },
+    }));
+    return subscriptions;
+  }
+
+  /** Ends every TxPUSH subscription of the account. */
+  async disableTxPushNotifications(customerId: string, accountId: string): Promise<void> {
+    await this.api.DELETE('/aggregation/v1/customers/{customerId}/accounts/{accountId}/txpush', { params: { path: { customerId, accountId } } });
+  }
+
+  /** Ends one TxPUSH subscription. */
+  async deleteTxPushSubscription(customerId: string, subscriptionId: string): Promise<void> {
+    await this.api.DELETE('/aggregation/v1/customers/{customerId}/subscriptions/{subscriptionId}', { params: { path: { customerId, subscriptionId } } });
+  }
+
+  /** Adds a transaction to an account at a test institution, which fires its pushes. */
+  createTxPushTestTransaction(customerId: string, accountId: string, transaction: RequestBody<'CreateTxPushTestTransaction'>): Promise<ResponseBody<'CreateTxPushTestTransaction', 201>> {
+    return dataOf(this.api.POST('/aggregation/v1/customers/{customerId}/accounts/{accountId}/transactions', { params: { path: { customerId, accountId } }, body: transaction }));
   }
 }
 

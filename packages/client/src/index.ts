@@ -3,7 +3,7 @@ export { systemClock, type Clock } from './clock.js';
 export { LedgerlinkError, isLedgerlinkError } from './errors.js';
 export { TOKEN_RENEWAL_MS, TokenKeeper } from './tokens.js';
 export type { RetryOptions } from './transport.js';
-export type { Account, CreatedCustomer, Customer, LoginField, MfaChallenges, Transaction, TransactionPage } from './types.js';
+export type { Account, CreatedCustomer, Customer, LoginField, MfaChallenges, Transaction, TransactionPage, TxPushSubscription } from './types.js';
 export type { components, operations, paths } from './schema.js';
 export {
   signWebhook, verifyConnectWebhook, verifyTxPush, verifyWebhook, WebhookVerificationError,

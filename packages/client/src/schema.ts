@@ -721,6 +721,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aggregation/v1/customers/{customerId}/accounts/{accountId}/txpush": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe to TxPush notifications
+         * @description Registers a listener for the account's push notifications. First the listener is verified: the service sends `GET callbackUrl?txpush_verification_code=CODE` and requires HTTP 200, `Content-Type: text/plain` and exactly CODE as the body; otherwise 400 with a code per failure (14083 address refused, 14084 unreachable, 14085 wrong status, 14086 wrong content type, 14087 wrong body). The URL must be https on port 443; http on port 80 only for test institution accounts on the Test Drive plan (14080 to 14082). Answers 201 with two subscriptions, one for `account` and one for `transaction` events, each with its own `signingKey` for verifying the `webhook-signature` header (Standard Webhooks). Notifications are JSON when this call carried `Accept: application/json`, otherwise XML. Subscribing a URL the account already has replaces its two subscriptions; an account may have 5 listeners (409, 14088). See docs/txpush.md.
+         */
+        post: operations["SubscribeToTxPushNotifications"];
+        /**
+         * Disable TxPush notifications
+         * @description Deletes every TxPush subscription of the account, and cancels their notifications not yet delivered. 204 also when the account had none; 404 for an unknown account.
+         */
+        delete: operations["DisableTxPushNotifications"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/customers/{customerId}/subscriptions/{subscriptionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a TxPush subscription
+         * @description Deletes one subscription (the account or the transaction one of a listener) and cancels its notifications not yet delivered. The other subscription of the listener stays. 404 for an unknown subscription.
+         */
+        delete: operations["DeleteTxPushSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/customers/{customerId}/accounts/{accountId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a TxPush test transaction
+         * @description Adds a transaction to an account at a test institution (403, 14089 otherwise), after its initial aggregation (409, 14064 before), and so sends the account's listeners a transaction `created` and an account `modified` notification. An active transaction moves the balance by its amount. The transaction is readable like any other; a later refresh keeps an active one and drops a pending one, as the institution does not show it.
+         */
+        post: operations["CreateTxPushTestTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -8285,6 +8349,421 @@ export interface operations {
             };
             /** @description Response */
             424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SubscribeToTxPushNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The listener URL: https on port 443 (http on port 80 for test institution accounts on the Test Drive plan)
+                     * @example https://www.example.com/txpush/listener
+                     */
+                    callbackUrl: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description The listener URL: https on port 443 (http on port 80 for test institution accounts on the Test Drive plan)
+                     * @example https://www.example.com/txpush/listener
+                     */
+                    callbackUrl: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptions: {
+                            /**
+                             * @description Subscription id
+                             * @example 17554874
+                             */
+                            id: number;
+                            /**
+                             * @description The account
+                             * @example 5011648377
+                             */
+                            accountId: number;
+                            /** @description "account" or "transaction": the class of events this subscription receives */
+                            type: string;
+                            /**
+                             * @description The listener URL
+                             * @example https://www.example.com/txpush/listener
+                             */
+                            callbackUrl: string;
+                            /**
+                             * @description Standard Webhooks signing key (`whsec_` + base64) for the webhook-signature header of every notification
+                             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+                             */
+                            signingKey: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        subscriptions: {
+                            /**
+                             * @description Subscription id
+                             * @example 17554874
+                             */
+                            id: number;
+                            /**
+                             * @description The account
+                             * @example 5011648377
+                             */
+                            accountId: number;
+                            /** @description "account" or "transaction": the class of events this subscription receives */
+                            type: string;
+                            /**
+                             * @description The listener URL
+                             * @example https://www.example.com/txpush/listener
+                             */
+                            callbackUrl: string;
+                            /**
+                             * @description Standard Webhooks signing key (`whsec_` + base64) for the webhook-signature header of every notification
+                             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+                             */
+                            signingKey: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DisableTxPushNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DeleteTxPushSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Subscription id
+                 * @example 17554874
+                 */
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    CreateTxPushTestTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A fake transaction for TxPUSH testing */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Debits negative, credits positive
+                     * @example -4.25
+                     */
+                    amount: number;
+                    /** @example a testing transaction description */
+                    description: string;
+                    /**
+                     * @description "active" (default) or "pending"
+                     * @default active
+                     */
+                    status?: "active" | "pending";
+                    /** @description Epoch seconds; defaults to transactionDate for active transactions; not allowed for pending ones */
+                    postedDate?: number;
+                    /** @description Epoch seconds */
+                    transactionDate: number;
+                };
+                "application/xml": {
+                    /**
+                     * @description Debits negative, credits positive
+                     * @example -4.25
+                     */
+                    amount: number;
+                    /** @example a testing transaction description */
+                    description: string;
+                    /**
+                     * @description "active" (default) or "pending"
+                     * @default active
+                     */
+                    status?: "active" | "pending";
+                    /** @description Epoch seconds; defaults to transactionDate for active transactions; not allowed for pending ones */
+                    postedDate?: number;
+                    /** @description Epoch seconds */
+                    transactionDate: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The new transaction's id
+                         * @example 20000012345
+                         */
+                        id: number;
+                        /** @description Epoch seconds */
+                        createdDate: number;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The new transaction's id
+                         * @example 20000012345
+                         */
+                        id: number;
+                        /** @description Epoch seconds */
+                        createdDate: number;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,3 +19,4 @@ export type Transaction = ResponseBody<'GetAllCustomerTransactions', 200>['trans
 export type TransactionPage = ResponseBody<'GetAllCustomerTransactions', 200>;
 export type MfaChallenges = ResponseBody<'AddAllAccounts', 203>;
 export type LoginField = RequestBody<'AddAllAccounts'>['credentials'][number];
+export type TxPushSubscription = ResponseBody<'SubscribeToTxPushNotifications', 201>['subscriptions'][number];

@@ -38,7 +38,7 @@ describe('the example partner app against a running ledgerlink serve', () => {
     await listener?.close();
   });
 
-  it('enrols, links profile_03, refreshes, pages through transactions, renews its token on its clock and receives a verified push', async () => {
+  it('enrols, links profile_03, refreshes, pages through transactions, renews its token on its clock, subscribes and receives a verified push', async () => {
     const clock = new ManualClock(Date.now());
     const sent: Array<{ path: string; token: string | null }> = [];
     const client = new LedgerlinkClient({
@@ -73,23 +73,27 @@ describe('the example partner app against a running ledgerlink serve', () => {
     expect(new Set(renewed).size).toBe(1);
     expect(renewed[0]).not.toBe(firstToken);
 
-    // A push signed by the service's outbox reaches the listener and is verified; one signed with another key is refused.
+    // The subscription the example made: a test transaction is pushed, signed, and verified by the listener.
+    expect(result.subscriptions.map((s) => s.type).sort()).toEqual(['account', 'transaction']);
+    const account = result.accounts[0]!;
+    const created = await client.createTxPushTestTransaction(result.customer.id, account.id, { amount: -4.25, description: 'Client test coffee', transactionDate: Math.floor(Date.now() / 1000) });
+    await waitFor('the pushed transaction', () => listener.pushes.some((p) => p.event.class === 'transaction'));
+    const pushed = listener.pushes.find((p) => p.event.class === 'transaction')!;
+    expect(pushed.event.type).toBe('created');
+    expect(pushed.event.records).toEqual([expect.objectContaining({ id: created.id, amount: -4.25, description: 'Client test coffee', accountId: Number(account.id) })]);
+    expect(log.some((l) => /^push evt_\w+: transaction created \(1 records\)$/.test(l))).toBe(true);
+
+    // A delivery signed with a key the listener does not know is refused (401) and never handled.
     runtime = await openRuntime(loadConfig(env));
-    const signingKey = generateSigningSecret();
-    listener.signingKeys.push(signingKey);
-    const transaction = { id: 20000000001, amount: -42.5, accountId: Number(result.accounts[0]!.id), customerId: Number(result.customer.id), status: 'active', description: 'Coffee', postedDate: 1795310000, transactionDate: 1795310000, createdDate: 1795310000 };
-    const push = (key: string) => JSON.stringify({ event: { class: 'transaction', type: 'created', records: [{ ...transaction, description: key === signingKey ? 'Coffee' : 'Forged' }] } });
-    const partnerId = printedCredentials(server.stdout()).partnerId;
-    await runtime.database.kysely.transaction().execute(async (tx) => {
-      for (const key of [generateSigningSecret(), signingKey]) {
-        await enqueueDelivery(tx, runtime!, { kind: 'txpush', partnerId, url: listener.url, body: push(key), contentType: 'application/json', signingSecret: key });
-      }
-    });
-    const outcomes = () => runtime!.database.kysely.selectFrom('deliveries').select(['body', 'status', 'last_status_code']).orderBy('id').execute();
-    await waitFor('both deliveries answered', async () => (await outcomes()).every((d) => d.last_status_code !== null));
-    expect((await outcomes()).map((d) => [d.status, d.last_status_code])).toEqual([['pending', 401], ['delivered', 200]]);
-    expect(listener.pushes).toEqual([JSON.parse(push(signingKey))]);
-    expect(log.filter((l) => l.startsWith('push '))).toHaveLength(1);
+    const pushesBefore = listener.pushes.length;
+    const forged = await runtime.database.kysely.transaction().execute((tx) => enqueueDelivery(tx, runtime!, {
+      kind: 'txpush', partnerId: printedCredentials(server.stdout()).partnerId, url: listener.url, contentType: 'application/json',
+      body: JSON.stringify({ ...pushed, event: { ...pushed.event, records: [{ ...pushed.event.records[0], amount: -4250 }] } }), signingSecret: generateSigningSecret(),
+    }));
+    const outcome = () => runtime!.database.kysely.selectFrom('deliveries').select(['status', 'last_status_code']).where('event_id', '=', forged.eventId).executeTakeFirstOrThrow();
+    await waitFor('the forged delivery answered', async () => (await outcome()).last_status_code !== null);
+    expect(await outcome()).toEqual({ status: 'pending', last_status_code: 401 });
+    expect(listener.pushes.slice(pushesBefore).filter((p) => p.event.class === 'transaction')).toEqual([]);
   });
 });
 
