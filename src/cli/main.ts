@@ -5,6 +5,7 @@ import { UsageError } from './args.js';
 import { cert } from './commands/cert.js';
 import { deliveries } from './commands/deliveries.js';
 import { logs } from './commands/logs.js';
+import { experience } from './commands/experience.js';
 import { mail } from './commands/mail.js';
 import { partner } from './commands/partner.js';
 import { seed } from './commands/seed.js';
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   logs: { run: logs, help: 'show the latest API requests (--follow to keep watching)' },
   seed: { run: seed, help: 'add N testing customers with linked test-bank accounts (progress bar)' },
   mail: { run: mail, help: 'read the local mailbox (e-mail kept when SMTP_URL is not set)' },
+  experience: { run: experience, help: 'set or show a Connect experience (app name, logo, colour)' },
 };
 
 function usage(): string {

@@ -1,5 +1,6 @@
 import type { AccountTable, AggregationEventTable, InstitutionLoginTable, LinkSessionTable, PositionTable, TransactionTable } from '../domain/aggregation/table.js';
 import type { DeliveryAttemptTable, DeliveryTable, MailboxTable } from '../delivery/table.js';
+import type { ConnectExperienceTable, ConnectLinkTable } from '../domain/connect/table.js';
 import type { CustomerTable } from '../domain/customers/table.js';
 import type { InstitutionCatalogTable, InstitutionTable } from '../domain/institutions/table.js';
 import type { PartnerTable, PartnerTokenTable } from '../domain/partners/table.js';
@@ -24,4 +25,6 @@ export interface DB {
   aggregation_events: AggregationEventTable;
   link_sessions: LinkSessionTable;
   txpush_subscriptions: TxPushSubscriptionTable;
+  connect_links: ConnectLinkTable;
+  connect_experiences: ConnectExperienceTable;
 }

@@ -27,6 +27,9 @@ export interface ClaimOptions {
 
 // Literal, so both databases can use the partial index deliveries_due.
 const OPEN = sql<boolean>`status in ('pending', 'delivering')`;
+// The webhooks of one Connect session go out in the order they happened: one waits while an earlier one of the
+// same session is still open (index deliveries_connect_session).
+const IN_SESSION_ORDER = sql<boolean>`(kind <> 'webhook' or connect_session is null or not exists (select 1 from deliveries earlier where earlier.connect_session = deliveries.connect_session and earlier.kind = 'webhook' and earlier.id < deliveries.id and earlier.status in ('pending', 'delivering')))`;
 
 /**
  * Claims due deliveries: pending ones whose time has come, and delivering ones whose claim ran out (their worker
@@ -39,7 +42,7 @@ export async function claimDueDeliveries(db: Executor, options: ClaimOptions): P
   const { now, limit } = options;
   const token = `${options.workerId}#${randomBytes(4).toString('hex')}`;
   const until = now + options.leaseSeconds;
-  let due = db.selectFrom('deliveries').select('id').where(OPEN).where('next_attempt_at', '<=', now).orderBy('next_attempt_at').orderBy('id').limit(limit);
+  let due = db.selectFrom('deliveries').select('id').where(OPEN).where('next_attempt_at', '<=', now).where(IN_SESSION_ORDER).orderBy('next_attempt_at').orderBy('id').limit(limit);
   if (isPostgresExecutor(db)) due = due.forUpdate().skipLocked();
   const rows = await db
     .updateTable('deliveries')

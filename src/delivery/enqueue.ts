@@ -73,8 +73,26 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 // Set by the transport itself (webhook-* too).
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection']);
 
+/** Whether a value looks like an e-mail address (what enqueueing e-mail accepts). */
+export function isEmailAddress(value: string): boolean {
+  return EMAIL.test(value);
+}
+
 function invalid(message: string): ServiceError {
   return new ServiceError('InvalidParameter', message);
+}
+
+/** Extra headers a delivery may carry, lower-cased; 400 InvalidParameter for one the transport sets itself or a broken one. */
+export function deliveryHeaders(input: Record<string, unknown>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input)) {
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(name) || RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-')) throw invalid(`"${name}" is not a header a delivery may set`);
+    if (typeof value !== 'string') throw invalid(`the value of header "${name}" must be a string`);
+    if (/[\r\n\0]/.test(value)) throw invalid(`the value of header "${name}" contains a line break`);
+    headers[lower] = value;
+  }
+  return headers;
 }
 
 function rowFor(ctx: EnqueueContext, input: EnqueueInput, now: number): NewDeliveryRow {
@@ -91,7 +109,7 @@ function rowFor(ctx: EnqueueContext, input: EnqueueInput, now: number): NewDeliv
     connect_session: input.connectSession ?? null,
   };
   if (input.kind === 'email') {
-    if (!EMAIL.test(input.to)) throw invalid(`"${input.to}" is not an e-mail address`);
+    if (!isEmailAddress(input.to)) throw invalid(`"${input.to}" is not an e-mail address`);
     const content: EmailContent = { from: input.from ?? null, subject: input.subject, text: input.text, html: input.html ?? null };
     return { ...common, target: input.to, method: 'SMTP', headers: '{}', content_type: null, body: JSON.stringify(content), signing_secret_encrypted: null };
   }
@@ -102,13 +120,7 @@ function rowFor(ctx: EnqueueContext, input: EnqueueInput, now: number): NewDeliv
     throw invalid(`"${input.url}" is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`"${input.url}" is not an http or https URL`);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(input.headers ?? {})) {
-    const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(name) || RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-')) throw invalid(`"${name}" is not a header a delivery may set`);
-    if (/[\r\n\0]/.test(value)) throw invalid(`the value of header "${name}" contains a line break`);
-    headers[lower] = value;
-  }
+  const headers = deliveryHeaders(input.headers ?? {});
   if (input.signingSecret !== undefined && !isSigningSecret(input.signingSecret)) throw invalid('the signing secret must be whsec_ followed by base64 of at least 24 bytes');
   return {
     ...common,

@@ -88,6 +88,12 @@ export const ErrorCatalogue = define({
   ListenerVerificationBody: { code: '14087', status: 400, message: 'The listener answered the verification request with a body other than the verification code.', when: 'The verification answer was 200 text/plain but its body was not exactly the txpush_verification_code sent (no extra white space or line break).' },
   TooManyListeners: { code: '14088', status: 409, message: 'The account has as many TxPUSH listeners as it may have.', when: 'Subscribe to TxPUSH with a new callbackUrl for an account that already has 5 listeners. Subscribing a callbackUrl the account already has replaces its subscriptions instead.' },
   TestTransactionNotSupported: { code: '14089', status: 403, message: 'Test transactions can be created only for accounts at test institutions.', when: 'Create TxPUSH Test Transaction for an account at an institution that is not a test institution.' },
+  // Connect
+  ConnectExperienceUnknown: { code: '14070', status: 400, message: 'Unknown experience.', when: '`experience` names no experience of the partner. `default` always exists; others are created with `ledgerlink experience set`.' },
+  ConnectLinkInvalid: { code: '14071', status: 403, message: 'This Connect link is not valid. Ask for a new link.', when: 'A Connect link (or a Connect app call carrying it) whose signature does not match its parameters: it was altered, truncated or made up.' },
+  ConnectLinkExpired: { code: '14072', status: 410, message: 'This Connect link has expired. Ask for a new link.', when: 'A Connect link used after its `ttl` (two hours after it was generated).' },
+  ConnectLinkUsed: { code: '14073', status: 410, message: 'This Connect link has already been used. Ask for a new link.', when: 'A single-use Connect link (`singleUseUrl: true`) opened again after its Connect session completed.' },
+  ConnectActionNotAllowed: { code: '14074', status: 403, message: 'This Connect link does not allow this action.', when: 'The Connect app was asked for something its variant does not offer: account management outside Full, another institution than a Lite or Fix link names.' },
 
   // Service
   RateLimited: { code: '10429', status: 429, message: 'Too many requests', when: 'A rate limit was exceeded; Retry-After says when to try again.' },

@@ -153,3 +153,60 @@ describe('isolation on every route with ids', () => {
     expect(tx.statusCode).toBe(200);
   });
 });
+
+describe('isolation in Connect', () => {
+  const generateRoutes: [string, (w: World) => Record<string, unknown>][] = [
+    ['/connect/v2/generate', () => ({})],
+    ['/connect/v2/generate/lite', () => ({ institutionId: 101732 })],
+    ['/connect/v2/generate/fix', (w) => ({ institutionLoginId: w.institutionLoginId })],
+    ['/connect/v2/send/email', () => ({ email: { to: 'isolation@example.com' } })],
+  ];
+
+  async function link(partner: TestPartner, w: World): Promise<string> {
+    const res = await ctx.app.inject({ method: 'POST', url: '/connect/v2/generate', headers: partner.headers, payload: { partnerId: partner.partnerId, customerId: w.customerId } });
+    expect(res.statusCode).toBe(200);
+    return new URL(res.json().link).search;
+  }
+
+  it('answers 404 to links for another partner\'s customer or login, changing nothing', async () => {
+    // Every route with another partner's customer; Fix also with another customer's login under the same partner.
+    const cases = [
+      ...generateRoutes.map(([url, extra]) => ({ url, customerId: b1.customerId, extra: extra(b1) })),
+      { url: '/connect/v2/generate/fix', customerId: a1.customerId, extra: { institutionLoginId: a2.institutionLoginId } },
+    ];
+    for (const { url, customerId, extra } of cases) {
+      const before = await databaseFingerprint(ctx.runtime.database, IGNORED_TABLES);
+      const payload = { partnerId: a.partnerId, customerId, ...extra };
+      const res = await ctx.app.inject({ method: 'POST', url, headers: a.headers, payload });
+      expect(res.statusCode, `${url} ${JSON.stringify(payload)}: ${res.body}`).toBe(404);
+      expect(await databaseFingerprint(ctx.runtime.database, IGNORED_TABLES), url).toBe(before);
+    }
+  });
+
+  it('keeps a Connect link to its own customer\'s accounts, logins and sign-ins', async () => {
+    const mine = await link(a, a1);
+    const theirs = await link(b, b1);
+    const headers = (l: string) => ({ 'connect-link': l, accept: 'application/json' });
+    const signIn = await ctx.app.inject({ method: 'POST', url: '/connect/api/signin', headers: headers(theirs), payload: { institutionId: 101732, credentials: [{ id: '101732001', value: 'mfa_text' }, { id: '101732002', value: 'mfa_text' }] } });
+    const sessionId = signIn.json().sessionId as string;
+    const before = await databaseFingerprint(ctx.runtime.database, IGNORED_TABLES);
+    for (const other of [a2, b1]) {
+      for (const url of [`/connect/api/accounts/${other.accountId}`, `/connect/api/logins/${other.institutionLoginId}`]) {
+        const method = 'DELETE';
+        const res = await ctx.app.inject({ method, url, headers: headers(mine) });
+        expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(404);
+      }
+    }
+    for (const [method, url, payload] of [
+      ['GET', `/connect/api/signin/${sessionId}`],
+      ['POST', `/connect/api/signin/${sessionId}/mfa`, { answers: [{ id: 'pet', value: 'rex' }] }],
+      ['POST', `/connect/api/signin/${sessionId}/accounts`, {}],
+    ] as const) {
+      const res = await ctx.app.inject({ method, url, headers: headers(mine), ...(payload ? { payload } : {}) });
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(404);
+    }
+    expect(await databaseFingerprint(ctx.runtime.database, IGNORED_TABLES)).toBe(before);
+    const logins = (await ctx.app.inject({ url: '/connect/api/logins', headers: headers(mine) })).json().logins;
+    expect(logins.map((l: { institutionLoginId: string }) => l.institutionLoginId)).toEqual([a1.institutionLoginId]);
+  });
+});

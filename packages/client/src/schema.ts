@@ -785,6 +785,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/connect/v2/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Connect URL (Full)
+         * @description A link to the hosted Connect app in Full mode: the customer searches institutions, signs in, answers MFA, picks accounts, and manages linked ones. The link's query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).
+         */
+        post: operations["GenerateConnectUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/v2/generate/lite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Connect Lite URL
+         * @description A link to Connect Lite at one institution: sign-in, MFA and account choice, no institution search and no account management. The institution must exist (404, 14006), be one the customer may link at (403, 14061) and have a connector (400, 14062). The link's query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).
+         */
+        post: operations["GenerateLiteConnectUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/v2/generate/fix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Connect Fix URL
+         * @description A link to Connect Fix: goes straight to signing in again at the institution of the given login, and on success replaces the login's saved sign-in and clears its error status (aggregationStatusCode 0). 404 when the customer has no such institution login. The link's query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).
+         */
+        post: operations["GenerateFixConnectUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/v2/send/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Connect e-mail
+         * @description Generates a Full Connect link and e-mails it to `email.to` with a button that opens it (subject, greeting, company name, signature lines, address and support phone from `email`). Sent through the delivery outbox: via SMTP_URL, or kept in the local mailbox (`ledgerlink mail list`). Answers the link and the e-mail settings. The link's query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).
+         */
+        post: operations["SendConnectEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/v2/webhooks/signingKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Connect webhook signing key (Ledgerlink extension)
+         * @description The `whsec_` secret that signs every Connect webhook of the partner (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). Verify deliveries with it; see docs/connect.md.
+         */
+        get: operations["GetConnectWebhookSigningKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/v2/mailbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Local mailbox (Ledgerlink extension)
+         * @description The e-mail Ledgerlink kept for the calling partner instead of sending it, newest first: every message when SMTP_URL is not set (such as Connect e-mails from Send Connect e-mail). The CLI shows the same with `ledgerlink mail list`.
+         */
+        get: operations["GetMailbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -8764,6 +8884,921 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateConnectUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                };
+                "application/xml": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The signed Connect URL
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000
+                         */
+                        link: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The signed Connect URL
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000
+                         */
+                        link: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateLiteConnectUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /** @description The institution to sign in at */
+                    institutionId: number;
+                };
+                "application/xml": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /** @description The institution to sign in at */
+                    institutionId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The signed Connect URL
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000
+                         */
+                        link: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The signed Connect URL
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000
+                         */
+                        link: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateFixConnectUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /** @description The institution login to repair */
+                    institutionLoginId: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /** @description The institution login to repair */
+                    institutionLoginId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The signed Connect URL
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000
+                         */
+                        link: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The signed Connect URL
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000
+                         */
+                        link: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SendConnectEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    email: {
+                        /** @description The consumer's e-mail address */
+                        to: string;
+                        /** @description Name of the person or business sending (shown in the text) */
+                        from?: string;
+                        supportPhone?: string;
+                        /** @description Default "Verify your Financial Information" */
+                        subject?: string;
+                        firstName?: string;
+                        /** @description Name of the partner's company */
+                        institutionName?: string;
+                        /** @description Footer address */
+                        institutionAddress?: string;
+                        /** @description One line each */
+                        signature?: string[];
+                    };
+                };
+                "application/xml": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    email: {
+                        /** @description The consumer's e-mail address */
+                        to: string;
+                        /** @description Name of the person or business sending (shown in the text) */
+                        from?: string;
+                        supportPhone?: string;
+                        /** @description Default "Verify your Financial Information" */
+                        subject?: string;
+                        firstName?: string;
+                        /** @description Name of the partner's company */
+                        institutionName?: string;
+                        /** @description Footer address */
+                        institutionAddress?: string;
+                        /** @description One line each */
+                        signature?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=email&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000 */
+                        link: string;
+                        emailConfig: {
+                            /** @description The consumer's e-mail address */
+                            to: string;
+                            /** @description Name of the person or business sending (shown in the text) */
+                            from?: string;
+                            supportPhone?: string;
+                            /** @description Default "Verify your Financial Information" */
+                            subject?: string;
+                            firstName?: string;
+                            /** @description Name of the partner's company */
+                            institutionName?: string;
+                            /** @description Footer address */
+                            institutionAddress?: string;
+                            /** @description One line each */
+                            signature?: string[];
+                        };
+                    };
+                    "application/xml": {
+                        /** @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=email&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000 */
+                        link: string;
+                        emailConfig: {
+                            /** @description The consumer's e-mail address */
+                            to: string;
+                            /** @description Name of the person or business sending (shown in the text) */
+                            from?: string;
+                            supportPhone?: string;
+                            /** @description Default "Verify your Financial Information" */
+                            subject?: string;
+                            firstName?: string;
+                            /** @description Name of the partner's company */
+                            institutionName?: string;
+                            /** @description Footer address */
+                            institutionAddress?: string;
+                            /** @description One line each */
+                            signature?: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetConnectWebhookSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description whsec_ secret that signs this partner's Connect webhooks (Standard Webhooks)
+                         * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+                         */
+                        signingKey: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description whsec_ secret that signs this partner's Connect webhooks (Standard Webhooks)
+                         * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+                         */
+                        signingKey: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetMailbox: {
+        parameters: {
+            query: {
+                /** @description At most this many messages */
+                limit: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        messages: {
+                            id: number;
+                            /**
+                             * @description The delivery's event id
+                             * @example evt_2KWPBgLlAfxdpx2AI54pPJ85f4W
+                             */
+                            eventId: string;
+                            to: string;
+                            from: string;
+                            subject: string;
+                            /** @description Plain-text part */
+                            text: string;
+                            /** @description HTML part, when there is one */
+                            html: string | null;
+                            /** @description Epoch seconds */
+                            createdDate: number;
+                        }[];
+                    };
+                    "application/xml": {
+                        messages: {
+                            id: number;
+                            /**
+                             * @description The delivery's event id
+                             * @example evt_2KWPBgLlAfxdpx2AI54pPJ85f4W
+                             */
+                            eventId: string;
+                            to: string;
+                            from: string;
+                            subject: string;
+                            /** @description Plain-text part */
+                            text: string;
+                            /** @description HTML part, when there is one */
+                            html: string | null;
+                            /** @description Epoch seconds */
+                            createdDate: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };

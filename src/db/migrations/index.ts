@@ -4,6 +4,7 @@ import * as m0002 from './0002_customers.js';
 import * as m0003 from './0003_institutions.js';
 import * as m0004 from './0004_aggregation.js';
 import * as m0005 from './0005_outbox.js';
+import * as m0006 from './0006_connect.js';
 import * as m0007 from './0007_txpush.js';
 import * as m0009 from './0009_request_log.js';
 
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '0003_institutions': m0003,
   '0004_aggregation': m0004,
   '0005_outbox': m0005,
+  '0006_connect': m0006,
   '0007_txpush': m0007,
   '0009_request_log': m0009,
 };

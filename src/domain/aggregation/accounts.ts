@@ -290,22 +290,26 @@ async function deleteAccountRows(engine: Engine, db: Executor, customer: Custome
  * Deletes one account of the customer (204; 404 when unknown). When it was the last account of its institution
  * login, the login goes too: a login without accounts has nothing to show or refresh.
  */
-export async function deleteAccount(engine: Engine, partnerId: string, customerId: string | number, accountId: string | number): Promise<void> {
+export async function deleteAccount(engine: Engine, partnerId: string, customerId: string | number, accountId: string | number, within?: (tx: Executor, deleted: { accountId: string; institutionLoginId: number; loginDeleted: boolean }) => Promise<void>): Promise<void> {
   await engine.runtime.database.kysely.transaction().execute(async (tx) => {
     const customer = await getCustomerForPartner(tx, partnerId, customerId);
     const row = await getAccountRow(tx, customer, accountId);
     await deleteAccountRows(engine, tx, customer, [row]);
     const left = await tx.selectFrom('accounts').select('id').where('institution_login_id', '=', row.institution_login_id).executeTakeFirst();
     if (!left) await tx.deleteFrom('institution_logins').where('id', '=', row.institution_login_id).execute();
+    // Callers (Connect) add what must commit with the deletion, such as its webhook.
+    if (within) await within(tx, { accountId: String(row.id), institutionLoginId: Number(row.institution_login_id), loginDeleted: !left });
   });
 }
 
 /** Deletes an institution login with all its accounts (204; 404 when unknown). */
-export async function deleteInstitutionLogin(engine: Engine, partnerId: string, customerId: string | number, institutionLoginId: string | number): Promise<void> {
+export async function deleteInstitutionLogin(engine: Engine, partnerId: string, customerId: string | number, institutionLoginId: string | number, within?: (tx: Executor, deleted: { institutionLoginId: number; accountIds: string[] }) => Promise<void>): Promise<void> {
   await engine.runtime.database.kysely.transaction().execute(async (tx) => {
     const customer = await getCustomerForPartner(tx, partnerId, customerId);
     const login = await getLoginRow(tx, customer, institutionLoginId);
-    await deleteAccountRows(engine, tx, customer, await listAccountRows(tx, customer, { institutionLoginId: login.id }));
+    const rows = await listAccountRows(tx, customer, { institutionLoginId: login.id });
+    await deleteAccountRows(engine, tx, customer, rows);
     await tx.deleteFrom('institution_logins').where('id', '=', login.id).execute();
+    if (within) await within(tx, { institutionLoginId: Number(login.id), accountIds: rows.map((r) => String(r.id)) });
   });
 }

@@ -214,7 +214,7 @@ async function discovered(engine: Engine, customer: CustomerRow, session: LinkSe
  * (a session started with institutionLoginId), accountRefs may be omitted: the login's session and credentials
  * are replaced and its error status cleared. Otherwise accountRefs omitted means every account.
  */
-export async function finishLink(engine: Engine, input: { partnerId: string; sessionId: string; accountRefs?: string[]; customerId?: string }): Promise<LinkResult> {
+export async function finishLink(engine: Engine, input: { partnerId: string; sessionId: string; accountRefs?: string[]; customerId?: string }, within?: (tx: Executor, result: LinkResult) => Promise<void>): Promise<LinkResult> {
   const session = await loadSession(engine, input, 'accounts');
   const state = openJson<LinkState>(engine, session.state_encrypted!);
   if (state.kind !== 'session') throw new ServiceError('LinkStepMismatch');
@@ -287,7 +287,10 @@ export async function finishLink(engine: Engine, input: { partnerId: string; ses
       class: 'account', type, partnerId: customer.partner_id, customerId: customer.id, accountId: row.id, record: byId.get(String(row.id))!,
     }));
     await recordEvents(tx, engine, events);
-    return { institutionLoginId: login.id, institutionId: login.institution_id, accounts: records };
+    const result = { institutionLoginId: login.id, institutionId: login.institution_id, accounts: records };
+    // Callers (Connect) add what must commit with the link, such as its webhook.
+    if (within) await within(tx, result);
+    return result;
   });
 }
 
@@ -309,6 +312,34 @@ export async function listInstitutionLogins(engine: Engine, partnerId: string, c
     aggregationStatusCode: l.aggregation_status_code,
     accounts: records.filter((r) => r.institutionLoginId === l.id),
   }));
+}
+
+/** The step a sign-in is at now (Connect asks while the user signs in at an OAuth institution in another window). */
+export async function getLinkStep(engine: Engine, input: { partnerId: string; sessionId: string; customerId: string }): Promise<LinkStep | { step: 'oauth'; sessionId: string } | { step: 'finished'; sessionId: string }> {
+  const session = typeof input.sessionId === 'string' && input.sessionId.length > 0
+    ? await db(engine).selectFrom('link_sessions').selectAll().where('id', '=', input.sessionId).where('partner_id', '=', input.partnerId).executeTakeFirst()
+    : undefined;
+  if (!session || String(session.customer_id) !== String(input.customerId) || Number(session.expires_at) <= serviceNow(engine)) {
+    throw new ServiceError('ResourceNotFound', 'Sign-in session not found or expired. Start the sign-in again.');
+  }
+  switch (session.step) {
+    case 'failed': return { step: 'failed', sessionId: session.id, code: session.failure_code ?? 0, message: session.failure_message ?? '' };
+    case 'mfa': return { step: 'mfa', sessionId: session.id, challenges: openJson<Extract<LinkState, { kind: 'mfa' }>>(engine, session.state_encrypted!).challenges };
+    case 'accounts': {
+      const customer = await getCustomerForPartner(db(engine), input.partnerId, session.customer_id);
+      return { step: 'accounts', sessionId: session.id, accounts: await discovered(engine, customer, session, JSON.parse(session.discovered ?? '[]')) };
+    }
+    case 'finished': return { step: 'finished', sessionId: session.id };
+    default: return { step: 'oauth', sessionId: session.id };
+  }
+}
+
+/** The partner and customer of a sign-in at the OAuth step, by its id (the OAuth `state`); undefined when unknown or over. */
+export async function findOAuthSession(engine: Engine, sessionId: string): Promise<{ partnerId: string; customerId: string; customerNow: number } | undefined> {
+  const session = await db(engine).selectFrom('link_sessions').selectAll().where('id', '=', sessionId).where('step', '=', 'oauth').executeTakeFirst();
+  if (!session || Number(session.expires_at) <= serviceNow(engine)) return undefined;
+  const customer = await getCustomerForPartner(db(engine), session.partner_id, session.customer_id);
+  return { partnerId: session.partner_id, customerId: String(session.customer_id), customerNow: customerNow(engine, customer) };
 }
 
 /** Removes sign-in sessions that expired (each new sign-in does; expired ones are refused regardless). */

@@ -38,6 +38,21 @@ import subscribeToTxPushNotifications from './txpush/subscribeToTxPushNotificati
 import disableTxPushNotifications from './txpush/disableTxPushNotifications.js';
 import deleteTxPushSubscription from './txpush/deleteTxPushSubscription.js';
 import createTxPushTestTransaction from './txpush/createTxPushTestTransaction.js';
+import generateConnectUrl from './connect/generateConnectUrl.js';
+import generateLiteConnectUrl from './connect/generateLiteConnectUrl.js';
+import generateFixConnectUrl from './connect/generateFixConnectUrl.js';
+import sendConnectEmail from './connect/sendConnectEmail.js';
+import getConnectWebhookSigningKey from './connect/getConnectWebhookSigningKey.js';
+import getMailbox from './connect/getMailbox.js';
+import connectPages from './connectApp/pages.js';
+import testBankOAuth from './connectApp/testBankOAuth.js';
+import startSession from './connectApp/startSession.js';
+import searchConnectInstitutions from './connectApp/searchInstitutions.js';
+import selectInstitution from './connectApp/selectInstitution.js';
+import signIn from './connectApp/signIn.js';
+import signInSteps from './connectApp/signInSteps.js';
+import manageAccounts from './connectApp/manageAccounts.js';
+import endSession from './connectApp/endSession.js';
 
 /** A route module: registers one operation. */
 export type RouteModule = (app: App, runtime: Runtime) => void;
@@ -54,6 +69,9 @@ export const routes: RouteModule[] = [
   refreshCustomerAccountsByInstitutionLogin, refreshCustomerAccountsByInstitutionLoginV2, deleteCustomerAccountsByInstitutionLogin,
   getAllCustomerTransactions, getCustomerAccountTransactions, getCustomerTransaction, loadHistoricTransactions, loadHistoricTransactionsMfa,
   subscribeToTxPushNotifications, disableTxPushNotifications, deleteTxPushSubscription, createTxPushTestTransaction,
+  generateConnectUrl, generateLiteConnectUrl, generateFixConnectUrl, sendConnectEmail, getConnectWebhookSigningKey, getMailbox,
+  // The hosted Connect app: its pages and the JSON API behind them (authenticated by the signed link, not a token).
+  connectPages, testBankOAuth, startSession, searchConnectInstitutions, selectInstitution, signIn, signInSteps, manageAccounts, endSession,
 ];
 
 export function registerRoutes(app: App, runtime: Runtime): void {

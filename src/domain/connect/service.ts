@@ -1,0 +1,125 @@
+/**
+ * Generating Connect links (Full, Lite, Fix) and sending the Connect e-mail. Everything is checked when the link
+ * is made, so a link that was handed out can be used: the customer belongs to the partner, a Lite institution can
+ * be linked by this customer, a Fix login exists, the experience exists, the webhook settings are deliverable.
+ */
+import { connectorFor, type Engine } from '../aggregation/engine.js';
+import { getLoginRow } from '../aggregation/accounts.js';
+import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
+import { deliveryHeaders, enqueueDelivery, isEmailAddress } from '../../delivery/enqueue.js';
+import { ServiceError } from '../../errors/service-error.js';
+import { connectEmail, type ConnectEmailFields } from './email.js';
+import { resolveExperience } from './experiences.js';
+import { insertLink, linkUrl, type NewLink } from './links.js';
+import type { ConnectLinkType } from './table.js';
+
+/** The fields every generate call shares. */
+export interface GenerateInput {
+  partnerId: string;
+  customerId: string;
+  experience?: string;
+  language?: string;
+  redirectUri?: string;
+  webhook?: string;
+  webhookContentType?: string;
+  webhookData?: unknown;
+  webhookHeaders?: unknown;
+  singleUseUrl?: boolean;
+  institutionId?: number;
+  institutionLoginId?: string | number;
+}
+
+const CONTENT_TYPES = ['application/json', 'application/xml'] as const;
+
+function httpUrl(field: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ServiceError('InvalidParameter', `Invalid parameter (${field}): not an absolute URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ServiceError('InvalidParameter', `Invalid parameter (${field}): use an http or https URL.`);
+  if (url.username || url.password) throw new ServiceError('InvalidParameter', `Invalid parameter (${field}): credentials in the URL are not accepted; use webhookHeaders.`);
+  return url.toString();
+}
+
+function plainObject(field: string, value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw new ServiceError('InvalidParameter', `Invalid parameter (${field}): must be an object.`);
+  if (JSON.stringify(value).length > 8192) throw new ServiceError('InvalidParameter', `Invalid parameter (${field}): at most 8 KiB.`);
+  return value as Record<string, unknown>;
+}
+
+/** Validates a generate request and stores the link; answers the signed URL. */
+async function generate(engine: Engine, type: ConnectLinkType, input: GenerateInput): Promise<{ link: string; experienceName: string }> {
+  const { runtime } = engine;
+  const db = runtime.database.kysely;
+  const customer = await getCustomerForPartner(db, input.partnerId, input.customerId);
+  const contentType = (input.webhookContentType?.trim() || 'application/json').toLowerCase();
+  if (!(CONTENT_TYPES as readonly string[]).includes(contentType)) {
+    throw new ServiceError('InvalidParameter', 'Invalid parameter (webhookContentType): application/json or application/xml.');
+  }
+  const webhookHeaders = plainObject('webhookHeaders', input.webhookHeaders);
+  const link: NewLink = {
+    partnerId: input.partnerId,
+    customerId: customer.id,
+    type,
+    experience: (await resolveExperience(db, input.partnerId, input.experience)).name,
+    webhookContentType: contentType as NewLink['webhookContentType'],
+    singleUseUrl: input.singleUseUrl === true,
+    ...(input.language?.trim() ? { language: input.language.trim().slice(0, 16) } : {}),
+    ...(input.redirectUri?.trim() ? { redirectUri: httpUrl('redirectUri', input.redirectUri) } : {}),
+    ...(input.webhook?.trim() ? { webhook: httpUrl('webhook', input.webhook) } : {}),
+    ...(plainObject('webhookData', input.webhookData) ? { webhookData: plainObject('webhookData', input.webhookData)! } : {}),
+    ...(webhookHeaders ? { webhookHeaders: deliveryHeaders(webhookHeaders) } : {}),
+  };
+  if (type === 'lite') {
+    const institutionId = input.institutionId!;
+    await assertCanLinkAt(runtime.database, customer, institutionId);
+    connectorFor(engine, institutionId);
+    link.institutionId = institutionId;
+  }
+  if (type === 'fix') {
+    const login = await getLoginRow(db, customer, input.institutionLoginId ?? '');
+    link.institutionLoginId = login.id;
+    link.institutionId = login.institution_id;
+  }
+  const row = await insertLink(db, runtime, link);
+  return { link: linkUrl(runtime, row), experienceName: row.experience };
+}
+
+/** POST /connect/v2/generate */
+export async function generateFullLink(engine: Engine, input: GenerateInput): Promise<{ link: string }> {
+  return { link: (await generate(engine, 'full', input)).link };
+}
+
+/** POST /connect/v2/generate/lite */
+export async function generateLiteLink(engine: Engine, input: GenerateInput & { institutionId: number }): Promise<{ link: string }> {
+  return { link: (await generate(engine, 'lite', input)).link };
+}
+
+/** POST /connect/v2/generate/fix: 404 when the customer has no such institution login. */
+export async function generateFixLink(engine: Engine, input: GenerateInput & { institutionLoginId: string | number }): Promise<{ link: string }> {
+  return { link: (await generate(engine, 'fix', input)).link };
+}
+
+/** POST /connect/v2/send/email: a Full link, e-mailed through the outbox (SMTP_URL, or the local mailbox). */
+export async function sendConnectEmail(engine: Engine, input: GenerateInput & { email: ConnectEmailFields }): Promise<{ link: string; emailConfig: ConnectEmailFields }> {
+  const { runtime } = engine;
+  const to = typeof input.email?.to === 'string' ? input.email.to.trim() : '';
+  if (!isEmailAddress(to)) throw new ServiceError('InvalidParameter', 'Invalid parameter (email.to): an e-mail address.');
+  const { link, experienceName } = await generate(engine, 'email', input);
+  const experience = await resolveExperience(runtime.database.kysely, input.partnerId, experienceName);
+  const message = connectEmail(input.email, link, experience);
+  await enqueueDelivery(runtime.database.kysely, runtime, {
+    kind: 'email',
+    partnerId: input.partnerId,
+    to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    customerId: Number(input.customerId),
+    connectSession: new URL(link).searchParams.get('linkId'),
+  });
+  return { link, emailConfig: input.email };
+}

@@ -1,0 +1,45 @@
+import type { Selectable } from 'kysely';
+
+/** The Connect variants: Full, Lite, Fix, and a Full link sent by e-mail. */
+export type ConnectLinkType = 'full' | 'lite' | 'fix' | 'email';
+
+export interface ConnectLinkTable {
+  /** Random; carried in the link as `linkId`. */
+  id: string;
+  partner_id: string;
+  customer_id: number;
+  type: ConnectLinkType;
+  /** Lite: the institution to sign in at. */
+  institution_id: number | null;
+  /** Fix: the institution login to repair. */
+  institution_login_id: number | null;
+  experience: string;
+  language: string | null;
+  redirect_uri: string | null;
+  webhook: string | null;
+  webhook_content_type: string;
+  /** JSON object, copied into every webhook body. */
+  webhook_data: string | null;
+  /** JSON object of extra webhook headers, encrypted (they often carry the receiver's own credentials). */
+  webhook_headers_encrypted: string | null;
+  single_use: number;
+  /** Epoch milliseconds, as the link's timestamp and ttl. */
+  created_at_ms: number;
+  expires_at_ms: number;
+  /** Epoch seconds when a single-use link completed. */
+  used_at: number | null;
+}
+
+export interface ConnectExperienceTable {
+  partner_id: string;
+  name: string;
+  app_name: string;
+  logo_url: string | null;
+  /** #rrggbb */
+  primary_color: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export type ConnectLinkRow = Selectable<ConnectLinkTable>;
+export type ConnectExperienceRow = Selectable<ConnectExperienceTable>;

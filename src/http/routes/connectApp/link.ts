@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { openLink } from '../../../domain/connect/links.js';
+import type { ConnectLinkRow } from '../../../domain/connect/table.js';
+import { ServiceError } from '../../../errors/service-error.js';
+import type { Runtime } from '../../../runtime.js';
+import { errorResponses } from '../../schemas/common.js';
+
+/** The header the Connect app sends its link's query string in, on every call. */
+export const LINK_HEADER = 'connect-link';
+
+/**
+ * The verified link of a Connect app call: signature, expiry and single use are checked on every call, so a
+ * link that expires or is used while the app is open stops working too.
+ */
+export async function linkOf(runtime: Runtime, request: FastifyRequest): Promise<ConnectLinkRow> {
+  const header = request.headers[LINK_HEADER];
+  if (typeof header !== 'string' || header.length === 0 || header.length > 8192) throw new ServiceError('ConnectLinkInvalid');
+  const params: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(header.replace(/^\?/, ''))) {
+    const prior = params[k];
+    params[k] = prior === undefined ? v : [prior].flat().concat(v);
+  }
+  return openLink(runtime.database.kysely, runtime, params);
+}
+
+/** Route options shared by the Connect app's JSON API: outside the partner API (no token, JSON only, not described). */
+export const APP_API = { config: { auth: 'none', negotiate: false } } as const;
+
+/** Responses of a Connect app call: its JSON answer (free-form; only the app reads it) and the errors every call can give. */
+export const appErrors = (...more: number[]) => ({ 200: Type.Unknown(), 204: Type.Null(), ...errorResponses(400, 403, 404, 409, 410, ...more) });
+
+export const SessionParams = Type.Object({ sessionId: Type.String({ maxLength: 64 }) });

@@ -1,0 +1,23 @@
+import Type from 'typebox';
+import { searchConnectInstitutions } from '../../../domain/connect/session.js';
+import type { Runtime } from '../../../runtime.js';
+import type { App } from '../../app-types.js';
+import { APP_API, appErrors, linkOf } from './link.js';
+
+/** GET /connect/api/institutions: institution search over the catalogue (Full links). */
+export default function searchInstitutions(app: App, runtime: Runtime): void {
+  app.get('/connect/api/institutions', {
+    ...APP_API,
+    schema: {
+      hide: true,
+      summary: 'Search institutions in Connect',
+      querystring: Type.Object({
+        search: Type.Optional(Type.String({ maxLength: 200 })),
+        start: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }),
+        limit: Type.Integer({ minimum: 1, maximum: 50, default: 20 }),
+      }),
+      response: appErrors(),
+    },
+    handler: async (request) => searchConnectInstitutions(app.engine, await linkOf(runtime, request), request.query),
+  });
+}

@@ -1,0 +1,14 @@
+import Type from 'typebox';
+import { selectInstitution as select } from '../../../domain/connect/session.js';
+import type { Runtime } from '../../../runtime.js';
+import type { App } from '../../app-types.js';
+import { APP_API, appErrors, linkOf } from './link.js';
+
+/** POST /connect/api/institutions/{institutionId}: the user picked an institution; answers its sign-in form. */
+export default function selectInstitution(app: App, runtime: Runtime): void {
+  app.post('/connect/api/institutions/:institutionId', {
+    ...APP_API,
+    schema: { hide: true, summary: 'Select an institution in Connect', params: Type.Object({ institutionId: Type.Integer({ minimum: 1, maximum: 2147483647 }) }), response: appErrors() },
+    handler: async (request) => select(app.engine, await linkOf(runtime, request), request.params.institutionId),
+  });
+}

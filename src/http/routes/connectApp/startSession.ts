@@ -1,0 +1,13 @@
+import { startConnectSession } from '../../../domain/connect/session.js';
+import type { Runtime } from '../../../runtime.js';
+import type { App } from '../../app-types.js';
+import { APP_API, appErrors, linkOf } from './link.js';
+
+/** POST /connect/api/session: the Connect app opened with a link (webhook `started`). */
+export default function startSession(app: App, runtime: Runtime): void {
+  app.post('/connect/api/session', {
+    ...APP_API,
+    schema: { hide: true, summary: 'Open a Connect session', response: appErrors() },
+    handler: async (request) => startConnectSession(app.engine, await linkOf(runtime, request)),
+  });
+}

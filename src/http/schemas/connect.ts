@@ -1,0 +1,57 @@
+import Type from 'typebox';
+import { RequiredString } from './common.js';
+
+const O = <T extends Type.TSchema>(schema: T) => Type.Optional(schema);
+const FreeObject = (description: string) => Type.Object({}, { additionalProperties: true, description });
+
+/** Fields every Connect link request takes. */
+const common = {
+  partnerId: RequiredString({ description: 'The partner id; must be the partner of the token', examples: ['4402958127364'] }),
+  customerId: RequiredString({ description: 'The customer who links accounts', examples: ['1005061234'] }),
+  language: O(Type.String({ maxLength: 16, description: 'Language of the Connect app (en; es and fr are accepted, the app is in English)' })),
+  redirectUri: O(Type.String({ maxLength: 2048, description: 'Where the browser goes when Connect finishes, outside an iframe (refused inside one)' })),
+  webhook: O(Type.String({ maxLength: 2048, description: 'URL that receives Connect webhooks for this link' })),
+  webhookContentType: O(Type.String({ maxLength: 64, description: 'application/json (default) or application/xml' })),
+  webhookData: O(FreeObject('Copied into every webhook body as webhookData')),
+  webhookHeaders: O(FreeObject('Extra headers (string values) sent with every webhook')),
+  experience: O(Type.String({ maxLength: 64, description: 'The experience (branding); default when absent' })),
+  singleUseUrl: O(Type.Boolean({ description: 'true: the link stops working once a Connect session completed' })),
+  consumerId: O(Type.String({ maxLength: 64, description: 'Accepted and ignored (reports are not offered)' })),
+  fromDate: O(Type.Integer({ description: 'Accepted and ignored (reports are not offered)' })),
+  institutionSettings: O(FreeObject('Accepted and ignored')),
+  isHostedInMobileApp: O(Type.Boolean({ description: 'Accepted and ignored' })),
+  isWebView: O(Type.Boolean({ description: 'Accepted and ignored' })),
+};
+
+export const ConnectParameters = Type.Object(common, { xml: { name: 'connect' } });
+export const LiteConnectParameters = Type.Object({ ...common, institutionId: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'The institution to sign in at' }) }, { xml: { name: 'connect' } });
+export const FixConnectParameters = Type.Object({ ...common, institutionLoginId: RequiredString({ maxLength: 20, description: 'The institution login to repair' }) }, { xml: { name: 'connect' } });
+
+export const EmailOptions = Type.Object({
+  to: RequiredString({ maxLength: 320, description: 'The consumer\'s e-mail address' }),
+  from: O(Type.String({ maxLength: 255, description: 'Name of the person or business sending (shown in the text)' })),
+  supportPhone: O(Type.String({ maxLength: 64 })),
+  subject: O(Type.String({ maxLength: 255, description: 'Default "Verify your Financial Information"' })),
+  firstName: O(Type.String({ maxLength: 255 })),
+  institutionName: O(Type.String({ maxLength: 255, description: 'Name of the partner\'s company' })),
+  institutionAddress: O(Type.String({ maxLength: 512, description: 'Footer address' })),
+  signature: O(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 10, description: 'One line each' })),
+});
+
+export const ConnectEmailParameters = Type.Object({ ...common, email: EmailOptions }, { xml: { name: 'connect' } });
+
+export const ConnectUrl = Type.Object({ link: Type.String({ description: 'The signed Connect URL', examples: ['http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000'] }) }, { xml: { name: 'connectUrl' } });
+export const ConnectEmailUrl = Type.Object({ link: Type.String({ examples: ['http://127.0.0.1:8080/connect?customerId=1005061234&origin=email&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000'] }), emailConfig: EmailOptions }, { xml: { name: 'connectEmailUrl' } });
+export const ConnectWebhookSigningKey = Type.Object({ signingKey: Type.String({ description: 'whsec_ secret that signs this partner\'s Connect webhooks (Standard Webhooks)', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }) }, { xml: { name: 'signingKey' } });
+
+export const MailMessage = Type.Object({
+  id: Type.Integer(),
+  eventId: Type.String({ description: 'The delivery\'s event id', examples: ['evt_2KWPBgLlAfxdpx2AI54pPJ85f4W'] }),
+  to: Type.String(),
+  from: Type.String(),
+  subject: Type.String(),
+  text: Type.String({ description: 'Plain-text part' }),
+  html: Type.Union([Type.String(), Type.Null()], { description: 'HTML part, when there is one' }),
+  createdDate: Type.Integer({ description: 'Epoch seconds' }),
+}, { xml: { name: 'message' } });
+export const MailList = Type.Object({ messages: Type.Array(MailMessage) }, { xml: { name: 'mailbox' } });

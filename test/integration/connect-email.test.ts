@@ -1,0 +1,108 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listMail } from '../../src/delivery/service.js';
+import { drainDeliveries } from '../../src/delivery/worker.js';
+import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
+import { addCustomer } from '../helpers/customers.js';
+import { appOk, decodeQuotedPrintable, generate } from '../helpers/connect.js';
+
+const EMAIL = {
+  to: 'marvin@example.com',
+  subject: 'Verify your income',
+  firstName: 'Marvin and Jenny',
+  institutionName: 'Acme Lending',
+  institutionAddress: '222 Winnipeg Drive SLC UT, 84109',
+  supportPhone: '800-555-5555',
+  signature: ['Cindy Mayfield', 'Senior Loan Officer', 'Direct 123-456-7890'],
+};
+
+function expectConnectEmail(text: string, html: string, link: string): void {
+  for (const part of [text, html]) {
+    for (const field of ['Marvin and Jenny', 'Acme Lending', '222 Winnipeg Drive SLC UT, 84109', '800-555-5555', 'Cindy Mayfield', 'Senior Loan Officer', 'Direct 123-456-7890']) expect(part).toContain(field);
+  }
+  expect(text).toContain(link);
+  // The button: a link to the Connect URL (HTML-escaped in the attribute).
+  expect(html).toContain(`<a href="${link.replace(/&/g, '&amp;')}"`);
+  expect(html).toContain('Connect your accounts</a>');
+}
+
+describe('the Connect e-mail', () => {
+  let ctx: TestContext;
+  let partner: TestPartner;
+  let customerId: string;
+  let server: SMTPServer | undefined;
+  let received: { to: string[]; raw: string }[];
+
+  async function setUp(env: Record<string, string> = {}): Promise<void> {
+    ctx = await createTestContext(env);
+    partner = await partnerWithToken(ctx);
+    customerId = await addCustomer(ctx, partner);
+  }
+  beforeEach(() => {
+    received = [];
+    server = undefined;
+  });
+  afterEach(async () => {
+    await ctx.close();
+    if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+  });
+
+  it('keeps the e-mail in the local mailbox without SMTP_URL, with the fields and a button to a working link', async () => {
+    await setUp();
+    const res = await generate(ctx, partner, 'email', { customerId, consumerId: 'c0ffee', experience: 'default', email: EMAIL });
+    expect(res.statusCode).toBe(200);
+    const { link, emailConfig } = res.json();
+    expect(emailConfig).toEqual(EMAIL);
+    await drainDeliveries(ctx.runtime);
+    const [mail, ...more] = await listMail(ctx.runtime.database.kysely, { partnerId: partner.partnerId });
+    expect(more).toEqual([]);
+    expect(mail).toMatchObject({ to: 'marvin@example.com', subject: 'Verify your income' });
+    expectConnectEmail(mail!.text, mail!.html!, link);
+    expect((await appOk(ctx, link, 'POST', '/session')).mode).toBe('full');
+    // The partner reads its mailbox through the API too, and only its own.
+    const box = await ctx.app.inject({ url: '/connect/v2/mailbox?limit=5', headers: partner.headers });
+    expect(box.json().messages).toEqual([expect.objectContaining({ to: 'marvin@example.com', subject: 'Verify your income', eventId: mail!.eventId })]);
+    const other = await partnerWithToken(ctx);
+    expect((await ctx.app.inject({ url: '/connect/v2/mailbox', headers: other.headers })).json().messages).toEqual([]);
+    const xml = await ctx.app.inject({ url: '/connect/v2/mailbox', headers: { ...partner.headers, accept: 'application/xml' } });
+    expect(xml.body).toMatch(/^<\?xml[^>]*\?><mailbox><message><id>\d+<\/id><eventId>evt_/);
+  });
+
+  it('uses the default subject when none is given', async () => {
+    await setUp();
+    const res = await generate(ctx, partner, 'email', { customerId, email: { to: 'pat@example.com' } });
+    expect(res.statusCode).toBe(200);
+    await drainDeliveries(ctx.runtime);
+    expect((await listMail(ctx.runtime.database.kysely))[0]).toMatchObject({ to: 'pat@example.com', subject: 'Verify your Financial Information' });
+  });
+
+  it('delivers to the SMTP server of SMTP_URL', async () => {
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        let raw = '';
+        stream.on('data', (d: Buffer) => (raw += d.toString('utf8')));
+        stream.on('end', () => {
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    await setUp({ SMTP_URL: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}` });
+    const { link } = (await generate(ctx, partner, 'email', { customerId, email: EMAIL })).json();
+    await drainDeliveries(ctx.runtime);
+    expect(received).toHaveLength(1);
+    expect(received[0]!.to).toEqual(['marvin@example.com']);
+    const raw = received[0]!.raw;
+    expect(raw).toMatch(/^Subject: Verify your income$/m);
+    const boundary = /boundary="?([^"\r\n;]+)"?/.exec(raw)![1]!;
+    const parts = raw.split(`--${boundary}`).slice(1, -1);
+    const body = (type: string) => decodeQuotedPrintable(parts.find((p) => p.includes(`Content-Type: ${type}`))!.split(/\r?\n\r?\n/).slice(1).join('\n\n'));
+    expectConnectEmail(body('text/plain'), body('text/html'), link);
+    expect(await listMail(ctx.runtime.database.kysely)).toEqual([]);
+  });
+});

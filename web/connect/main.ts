@@ -1,0 +1,365 @@
+/**
+ * The hosted Connect app. One screen at a time in <main>: institution search, sign-in (form or OAuth window),
+ * MFA, account choice, success, and in Full mode account management. Every step is a call to /connect/api
+ * with the link; every screen change is reported to the SDK as a `route` event.
+ */
+import { api, ApiError } from './api.js';
+import { h, money, busy } from './dom.js';
+import { emit, hasSdk, inIframe, onSdkMessage } from './sdk-bridge.js';
+
+interface Experience { name: string; appName: string; logoUrl: string | null; primaryColor: string }
+interface Institution { id: number; name: string; url: string; logo: string; color: string; oauth: boolean; available: boolean }
+interface Session { mode: 'full' | 'lite' | 'fix'; customerId: string; experience: Experience; redirectUri: string | null; institution: Institution | null; institutionLoginId: string | null }
+interface LoginField { id: string; name: string; label: string; kind: 'text' | 'password'; displayOrder: number }
+interface Option { value: string; label: string }
+type Challenge = { id: string; kind: 'text' | 'choice' | 'image'; prompt: string; image?: string; options?: Option[] };
+interface Discovered { ref: string; name: string; type: string; accountNumberDisplay: string; balance: number; currency: string; alreadyLinked: boolean }
+type Step =
+  | { step: 'mfa'; sessionId: string; challenges: Challenge[] }
+  | { step: 'oauth'; sessionId: string; authorizeUrl?: string }
+  | { step: 'accounts'; sessionId: string; accounts: Discovered[] }
+  | { step: 'failed'; sessionId: string; code: number; message: string }
+  | { step: 'finished'; sessionId: string };
+interface AccountSummary { id: string; name: string; type: string; accountNumberDisplay: string; balance: number; currency: string }
+interface Added { institutionLoginId: string; institution: { id: number; name: string }; accounts: AccountSummary[] }
+interface Login { institutionLoginId: string; institution: { id: number; name: string }; aggregationStatusCode: number; accounts: AccountSummary[] }
+
+const screen = document.getElementById('screen') as HTMLElement;
+let session: Session;
+let added: Added[] = [];
+let finished = false;
+/** What the user typed in non-secret sign-in fields, by field id. */
+const typed = new Map<string, string>();
+
+/** Shows a screen: a heading (focused, for screen readers and keyboards) and its content; tells the SDK. */
+function show(name: string, title: string, params: Record<string, unknown>, ...content: (Node | null)[]): void {
+  const heading = h('h2', { tabindex: '-1', id: 'screen-title' }, title);
+  screen.replaceChildren(heading, ...content.filter((n): n is Node => n !== null));
+  screen.setAttribute('aria-labelledby', 'screen-title');
+  document.title = `${title} – ${session?.experience.appName ?? 'Connect'}`;
+  heading.focus();
+  emit('route', { screen: name, params });
+}
+
+function alertBox(message: string): HTMLElement {
+  return h('div', { class: 'alert', role: 'alert' }, message);
+}
+
+function institutionHeader(inst: Institution): HTMLElement {
+  return h('div', { class: 'institution' }, h('img', { src: inst.logo, alt: '' }), h('div', {}, h('strong', {}, inst.name), h('span', { class: 'sub muted' }, inst.url.replace(/^https?:\/\//, ''))));
+}
+
+/** A failure the user cannot fix here: reported to the SDK as `error`. */
+function fatal(error: unknown): void {
+  const e = error instanceof ApiError ? error : new ApiError(0, 'client', String(error));
+  show('error', 'Something went wrong', { code: e.code }, alertBox(e.message),
+    h('p', { class: 'muted' }, 'Close this window and ask for a new link if the problem continues.'));
+  emit('error', { code: Number(e.code) || e.status || 500, reason: e.message });
+}
+
+function applyBranding(x: Experience): void {
+  document.documentElement.style.setProperty('--brand', /^#[0-9a-f]{6}$/i.test(x.primaryColor) ? x.primaryColor : '#1f5fbf');
+  const brand = document.querySelector('.brand') as HTMLElement;
+  brand.replaceChildren(
+    x.logoUrl ? h('img', { src: x.logoUrl, alt: '' }) : h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, x.appName.slice(0, 1).toUpperCase()),
+    h('span', { class: 'brand-name' }, x.appName),
+  );
+}
+
+// ---------- institution search (Full) ----------
+
+function searchScreen(): void {
+  const input = h('input', { id: 'search', type: 'search', autocomplete: 'off', placeholder: 'Bank name or website', 'aria-describedby': 'search-hint' });
+  const results = h('ul', { class: 'list', id: 'results', 'aria-label': 'Institutions' });
+  const hint = h('p', { class: 'muted', id: 'search-hint' }, 'Test institutions are called FinBank.');
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let seq = 0;
+  const run = async () => {
+    const text = input.value.trim();
+    const mine = ++seq;
+    if (!text) {
+      results.replaceChildren();
+      return;
+    }
+    try {
+      const page = await api<{ found: number; institutions: Institution[] }>('GET', `/institutions?search=${encodeURIComponent(text)}&limit=20`);
+      if (mine !== seq) return;
+      results.replaceChildren(...page.institutions.map((inst) => h('li', {}, h('button', {
+        type: 'button', class: 'row', 'aria-disabled': inst.available ? undefined : 'true', 'aria-label': inst.available ? inst.name : `${inst.name} (not available for this account)`,
+        onclick: () => (inst.available ? selectInstitution(inst) : undefined),
+      }, h('img', { src: inst.logo, alt: '' }), h('span', { class: 'grow' }, inst.name, h('span', { class: 'sub' }, inst.available ? inst.url.replace(/^https?:\/\//, '') : 'Not available for this account'))))));
+      if (page.institutions.length === 0) results.replaceChildren(h('li', { class: 'muted' }, `No institution matches “${text}”.`));
+      hint.textContent = `${page.found} institution${page.found === 1 ? '' : 's'} found.`;
+    } catch (e) {
+      fatal(e);
+    }
+  };
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(run, 250);
+  });
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') {
+      clearTimeout(timer);
+      void run();
+    }
+  });
+  const manage = session.mode === 'full' ? h('button', { type: 'button', class: 'link-button', onclick: () => void manageScreen() }, 'Manage connected accounts') : null;
+  show('search', 'Find your bank', {}, h('p', { class: 'muted' }, 'Search among thousands of banks, card issuers and brokers.'),
+    h('label', { for: 'search' }, 'Search for your institution'), input, hint, results, manage);
+  input.focus();
+}
+
+async function selectInstitution(inst: Institution): Promise<void> {
+  emit('user', { action: 'institutionSelected', institutionId: inst.id });
+  try {
+    const chosen = await api<{ institution: Institution; loginForm: LoginField[]; oauth: boolean }>('POST', `/institutions/${inst.id}`);
+    signInScreen(chosen.institution, chosen.loginForm, chosen.oauth);
+  } catch (e) {
+    fatal(e);
+  }
+}
+
+// ---------- sign-in ----------
+
+function signInScreen(inst: Institution, fields: LoginField[], oauth: boolean, error?: string): void {
+  const back = session.mode === 'full' ? h('button', { type: 'button', class: 'secondary', onclick: () => searchScreen() }, 'Choose another institution') : null;
+  const title = session.mode === 'fix' ? `Sign in again to ${inst.name}` : `Sign in to ${inst.name}`;
+  if (oauth) {
+    const go = h('button', { type: 'button', class: 'primary', id: 'oauth-continue' }, `Continue to ${inst.name}`);
+    go.addEventListener('click', () => void busy(go, 'Waiting for sign-in…', () => oauthSignIn(inst)));
+    show('oauth', title, { institutionId: inst.id }, institutionHeader(inst),
+      h('p', {}, `You will sign in on ${inst.name}'s own site in a new window. ${session.experience.appName} never sees your password.`),
+      error ? alertBox(error) : null, go, back);
+    return;
+  }
+  const inputs = [...fields].sort((a, b) => a.displayOrder - b.displayOrder).map((f) => ({ f, input: h('input', {
+    id: `field-${f.id}`, name: f.name, type: f.kind === 'password' ? 'password' : 'text', required: true,
+    // After a refused sign-in the user id stays filled in; passwords never do.
+    value: f.kind === 'password' ? undefined : typed.get(f.id),
+    autocomplete: f.kind === 'password' ? 'current-password' : 'username', autocapitalize: 'off', spellcheck: 'false',
+  }) }));
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Sign in');
+  const form = h('form', { novalidate: true }, ...inputs.flatMap(({ f, input }) => [h('label', { for: input.id }, f.label), input]), error ? alertBox(error) : null, submit, back);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const missing = inputs.find(({ input }) => !input.value);
+    if (missing) {
+      missing.input.setAttribute('aria-invalid', 'true');
+      missing.input.focus();
+      return;
+    }
+    for (const { f, input } of inputs) if (f.kind !== 'password') typed.set(f.id, input.value);
+    void busy(submit, 'Signing in…', async () => {
+      const step = await api<Step>('POST', '/signin', { institutionId: inst.id, credentials: inputs.map(({ f, input }) => ({ id: f.id, value: input.value })) });
+      nextStep(inst, fields, step);
+    }).catch(fatal);
+  });
+  show('signIn', title, { institutionId: inst.id }, institutionHeader(inst), form);
+  (inputs.find(({ input }) => !input.value) ?? inputs[0])?.input.focus();
+}
+
+/** Opens the institution's sign-in window and waits until the sign-in moved on (the return page completes it). */
+async function oauthSignIn(inst: Institution): Promise<void> {
+  const step = await api<Step>('POST', '/signin', { institutionId: inst.id, credentials: [] });
+  if (step.step !== 'oauth' || !step.authorizeUrl) return nextStep(inst, [], step);
+  let own: Window | null = null;
+  // Inside an iframe the SDK opens it (the `url` event); otherwise Connect does.
+  if (inIframe && hasSdk()) emit('url', undefined, { url: step.authorizeUrl });
+  else own = window.open(step.authorizeUrl, 'institutionSignIn', 'width=600,height=700');
+  let closed = false;
+  onSdkMessage((m) => {
+    if (m.type === 'window' && m.closed) closed = true;
+  });
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = await api<Step>('GET', `/signin/${step.sessionId}`);
+    if (now.step !== 'oauth') {
+      emit('closePopup');
+      own?.close();
+      return nextStep(inst, [], now);
+    }
+    if (closed || own?.closed) return signInScreen(inst, [], true, 'The sign-in window was closed before you finished. Try again.');
+  }
+}
+
+function nextStep(inst: Institution, fields: LoginField[], step: Step): void {
+  if (step.step === 'mfa') return mfaScreen(inst, fields, step.sessionId, step.challenges);
+  if (step.step === 'accounts') return accountsScreen(inst, step.sessionId, step.accounts);
+  if (step.step === 'failed') {
+    emit('user', { action: 'signInFailed', code: step.code });
+    return signInScreen(inst, fields, inst.oauth, step.message);
+  }
+  fatal(new ApiError(409, 'step', 'This sign-in cannot continue. Start again.'));
+}
+
+// ---------- MFA ----------
+
+function mfaScreen(inst: Institution, fields: LoginField[], sessionId: string, challenges: Challenge[]): void {
+  const controls = challenges.map((c, i) => {
+    const options = c.options ?? [];
+    if (options.length > 0) {
+      const name = `mfa-${i}`;
+      return { c, read: () => (document.querySelector(`input[name="${name}"]:checked`) as HTMLInputElement | null)?.value ?? '',
+        node: h('fieldset', {}, h('legend', {}, c.prompt), c.image ? h('img', { class: 'mfa-image', src: c.image, alt: 'Your security image' }) : null,
+          ...options.map((o, j) => h('label', { class: 'choice', for: `${name}-${j}` }, h('input', { type: 'radio', id: `${name}-${j}`, name, value: o.value, required: true }), o.label))) };
+    }
+    const input = h('input', { type: 'text', id: `mfa-${i}`, autocomplete: 'one-time-code', required: true });
+    return { c, read: () => input.value, node: h('div', {}, c.image ? h('img', { class: 'mfa-image', src: c.image, alt: 'Security image' }) : null, h('label', { for: input.id }, c.prompt), input) };
+  });
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Continue');
+  const form = h('form', { novalidate: true }, ...controls.map((x) => x.node), submit);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const answers = controls.map(({ c, read }) => ({ id: c.id, value: read() }));
+    if (answers.some((a) => a.value.trim() === '')) {
+      form.querySelector('.alert')?.remove();
+      submit.before(alertBox('Answer every question to continue.'));
+      return;
+    }
+    void busy(submit, 'Checking…', async () => nextStep(inst, fields, await api<Step>('POST', `/signin/${sessionId}/mfa`, { answers }))).catch(fatal);
+  });
+  show('mfa', 'Verify it is you', { institutionId: inst.id, questions: challenges.length }, institutionHeader(inst),
+    h('p', { class: 'muted' }, `${inst.name} asks a security question.`), form);
+}
+
+// ---------- account choice ----------
+
+function accountsScreen(inst: Institution, sessionId: string, accounts: Discovered[]): void {
+  if (accounts.length === 0) {
+    show('noAccounts', 'No accounts found', {}, institutionHeader(inst), h('p', {}, `${inst.name} shows no accounts for this sign-in, so there is nothing to connect.`),
+      session.mode === 'full' ? h('button', { type: 'button', class: 'primary', onclick: () => searchScreen() }, 'Choose another institution') : h('button', { type: 'button', class: 'primary', onclick: () => void cancel('noAccounts') }, 'Close'));
+    return;
+  }
+  const fix = session.mode === 'fix';
+  const boxes = accounts.map((a, i) => ({ a, box: h('input', { type: 'checkbox', id: `account-${i}`, value: a.ref, checked: a.alreadyLinked || !fix }) }));
+  const submit = h('button', { type: 'submit', class: 'primary' }, fix ? 'Save' : 'Connect accounts');
+  const form = h('form', {}, h('fieldset', {}, h('legend', {}, fix ? 'Your connected accounts' : 'Choose the accounts to share'),
+    ...boxes.map(({ a, box }) => h('label', { class: 'choice', for: box.id }, box,
+      h('span', { class: 'grow' }, a.name, h('span', { class: 'sub' }, `${a.accountNumberDisplay}${a.alreadyLinked ? ' · already connected' : ''}`)),
+      h('span', { class: 'amount' }, money(a.balance, a.currency))))), submit);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const refs = boxes.filter(({ box }) => box.checked).map(({ box }) => box.value);
+    if (refs.length === 0 && !fix) {
+      form.querySelector('.alert')?.remove();
+      submit.before(alertBox('Choose at least one account.'));
+      return;
+    }
+    void busy(submit, 'Connecting…', async () => {
+      const result = await api<Added>('POST', `/signin/${sessionId}/accounts`, fix ? {} : { accountRefs: refs });
+      added.push(result);
+      emit('user', { action: 'accountsAdded', institutionId: inst.id, accounts: result.accounts.length });
+      successScreen(result);
+    }).catch(fatal);
+  });
+  show('accounts', fix ? 'Your accounts' : 'Select accounts', { institutionId: inst.id, accounts: accounts.length }, institutionHeader(inst), form);
+}
+
+// ---------- success and the end ----------
+
+function successScreen(result: Added): void {
+  const done = h('button', { type: 'button', class: 'primary', id: 'done' }, 'Done');
+  done.addEventListener('click', () => void busy(done, 'Finishing…', () => finish()).catch(fatal));
+  show('success', session.mode === 'fix' ? 'Connection repaired' : 'Accounts connected', { institutionId: result.institution.id, accounts: result.accounts.length },
+    h('div', { class: 'success', 'aria-hidden': 'true' }, '✓'),
+    h('p', {}, `${result.institution.name}: ${result.accounts.length} account${result.accounts.length === 1 ? '' : 's'} ${session.mode === 'fix' ? 'working again' : 'connected'}.`),
+    h('ul', { class: 'list', 'aria-label': 'Connected accounts' }, ...result.accounts.map((a) => h('li', { class: 'row' }, h('span', { class: 'grow' }, a.name, h('span', { class: 'sub' }, a.accountNumberDisplay)), h('span', {}, money(a.balance, a.currency))))),
+    done,
+    session.mode === 'full' ? h('button', { type: 'button', class: 'secondary', onclick: () => searchScreen() }, 'Connect another institution') : null);
+}
+
+/**
+ * The end of Connect: tells the SDK (`last`, the done or cancel event, which makes the SDK close Connect), then
+ * sends the browser to the redirect URI, which is honoured only outside an iframe.
+ */
+function leave(redirectUri: string | null, query: Record<string, string>, last: () => void): void {
+  if (redirectUri && inIframe) {
+    // Connect inside an iframe never navigates away; the SDK events say what happened.
+    emit('user', { action: 'redirectRefused', reason: 'redirectUri cannot be used when Connect is in an iframe' });
+  }
+  last();
+  if (!redirectUri || inIframe) return;
+  const url = new URL(redirectUri);
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+  window.location.assign(url.toString());
+}
+
+async function finish(): Promise<void> {
+  const { redirectUri } = await api<{ redirectUri: string | null }>('POST', '/done', { reason: 'done' });
+  finished = true;
+  show('done', 'All set', {}, h('div', { class: 'success', 'aria-hidden': 'true' }, '✓'), h('p', {}, 'You can close this window now.'));
+  leave(redirectUri, { code: '200', reason: 'done' }, () => emit('done', { code: 200, reason: 'done', reportData: [], institutionLoginIds: added.map((a) => a.institutionLoginId) }));
+}
+
+async function cancel(reason: string): Promise<void> {
+  if (finished) return;
+  finished = true;
+  const { redirectUri } = await api<{ redirectUri: string | null }>('POST', '/cancel', { reason }).catch(() => ({ redirectUri: null }));
+  show('cancelled', 'Connect closed', {}, h('p', {}, 'Nothing more was shared. You can close this window now.'));
+  leave(redirectUri, { code: '100', reason }, () => emit('cancel', { code: 100, reason }));
+}
+
+// ---------- account management (Full) ----------
+
+async function manageScreen(): Promise<void> {
+  let logins: Login[];
+  try {
+    logins = (await api<{ logins: Login[] }>('GET', '/logins')).logins;
+  } catch (e) {
+    return fatal(e);
+  }
+  const confirmRemove = (container: HTMLElement, what: string, action: () => Promise<void>) => {
+    container.querySelector('.confirm')?.remove();
+    const yes = h('button', { type: 'button', class: 'danger' }, `Yes, remove ${what}`);
+    yes.addEventListener('click', () => void busy(yes, 'Removing…', action).then(() => manageScreen()).catch(fatal));
+    const box = h('div', { class: 'confirm', role: 'group', 'aria-label': `Confirm removing ${what}` }, h('span', {}, `Remove ${what}? Its data stops being shared.`), yes,
+      h('button', { type: 'button', class: 'link-button', onclick: () => box.remove() }, 'Keep'));
+    container.append(box);
+    yes.focus();
+  };
+  const cards = logins.map((login) => {
+    const card = h('section', { class: 'login-card', 'aria-label': login.institution.name });
+    card.append(h('h3', {}, login.institution.name),
+      h('p', { class: 'status-bad', hidden: login.aggregationStatusCode === 0 }, `Needs attention (status ${login.aggregationStatusCode})`),
+      h('ul', { class: 'list' }, ...login.accounts.map((a) => {
+        const li = h('li', {});
+        li.append(h('div', { class: 'row' }, h('span', { class: 'grow' }, a.name, h('span', { class: 'sub' }, `${a.accountNumberDisplay} · ${money(a.balance, a.currency)}`)),
+          h('button', { type: 'button', class: 'danger', 'aria-label': `Remove ${a.name}`, onclick: () => confirmRemove(li, a.name, async () => {
+            await api('DELETE', `/accounts/${a.id}`);
+            emit('user', { action: 'accountDeleted', accountId: a.id });
+          }) }, 'Remove')));
+        return li;
+      })),
+      h('button', { type: 'button', class: 'danger', onclick: () => confirmRemove(card, `all accounts at ${login.institution.name}`, async () => {
+        await api('DELETE', `/logins/${login.institutionLoginId}`);
+        emit('user', { action: 'institutionLoginDeleted', institutionLoginId: login.institutionLoginId });
+      }) }, `Remove all accounts at ${login.institution.name}`));
+    return card;
+  });
+  show('manage', 'Connected accounts', { logins: logins.length },
+    logins.length === 0 ? h('p', { class: 'muted' }, 'No accounts are connected yet.') : null, ...cards,
+    h('button', { type: 'button', class: 'primary', onclick: () => searchScreen() }, 'Connect an institution'),
+    h('button', { type: 'button', class: 'secondary', onclick: () => void finish().catch(fatal) }, 'Done'));
+}
+
+// ---------- start ----------
+
+async function start(): Promise<void> {
+  (document.getElementById('exit') as HTMLButtonElement).addEventListener('click', () => void cancel('exit'));
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !finished) void cancel('exit');
+  });
+  try {
+    session = await api<Session>('POST', '/session');
+  } catch (e) {
+    return fatal(e);
+  }
+  applyBranding(session.experience);
+  if (session.mode === 'full') return searchScreen();
+  const inst = session.institution;
+  if (!inst) return fatal(new ApiError(400, 'institution', 'This link names no institution.'));
+  await selectInstitution(inst);
+}
+
+void start();
