@@ -1,7 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Integration tests run once per database dialect; the rest once.
 export default defineConfig({
+  // The client package is tested from its source, as the example imports it by its package name.
+  resolve: { alias: { '@ledgerlink/client': fileURLToPath(new URL('./packages/client/src/index.ts', import.meta.url)) } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -9,6 +12,8 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'sqlite', include: ['test/integration/**/*.test.ts'], env: { LEDGERLINK_TEST_DIALECT: 'sqlite' } } },
       { extends: true, test: { name: 'postgres', include: ['test/integration/**/*.test.ts'], env: { LEDGERLINK_TEST_DIALECT: 'postgres' } } },
+      // The client's own tests, and its example app against real servers.
+      { extends: true, test: { name: 'client', include: ['packages/client/test/**/*.test.ts'], testTimeout: 90_000 } },
       // Real processes: on a loaded machine each start can take seconds, so allow more time.
       { extends: true, test: { name: 'system', include: ['test/system/**/*.test.ts'], fileParallelism: false, testTimeout: 90_000 } },
       // Headless Chromium against the built Connect app: built once first, files one after another.

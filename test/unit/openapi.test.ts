@@ -34,6 +34,16 @@ function operations(d: Json): Array<{ method: string; path: string; op: Json }> 
     Object.entries(item as Json).filter(([m]) => METHODS.includes(m)).map(([m, op]) => ({ method: m.toUpperCase(), path, op: op as Json })));
 }
 
+/** Whether a schema or media type object shows an example somewhere inside it (following $refs). */
+function hasExample(node: unknown, d: Json): boolean {
+  if (Array.isArray(node)) return node.some((n) => hasExample(n, d));
+  if (!node || typeof node !== 'object') return false;
+  const obj = node as Json;
+  if ('example' in obj || 'examples' in obj) return true;
+  if (typeof obj.$ref === 'string') return hasExample(d.components.schemas[obj.$ref.split('/').pop()!], d);
+  return Object.values(obj).some((v) => hasExample(v, d));
+}
+
 describe('the OpenAPI description', () => {
   it('matches the committed openapi/ledgerlink.openapi.json (run npm run openapi)', () => {
     expect(fs.readFileSync(COMMITTED, 'utf8')).toBe(formatOpenApiDocument(doc));
@@ -45,7 +55,7 @@ describe('the OpenAPI description', () => {
     expect(problems.map((p) => `${p.ruleId}: ${p.message} @ ${p.location?.[0]?.pointer}`)).toEqual([]);
   });
 
-  it('gives every operation an operationId, summary, tags, security, error bodies, and JSON and XML media types', () => {
+  it('gives every operation an operationId, summary, tags, security, error bodies, examples, and JSON and XML media types', () => {
     const ids = new Set<string>();
     for (const { method, path, op } of operations(doc)) {
       const where = `${method} ${path}`;
@@ -57,23 +67,35 @@ describe('the OpenAPI description', () => {
       expect(op.security ?? doc.security, where).toBeDefined();
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith('4')), where).toBe(true);
+      if (op.requestBody) expect(hasExample(op.requestBody, doc), `${where} request body example`).toBe(true);
       for (const [status, res] of Object.entries(op.responses as Json)) {
         if (status === '204') continue;
+        if (status.startsWith('2')) expect(hasExample(res, doc), `${where} ${status} example`).toBe(true);
+        if (status === '200' && op.operationId === 'GetInstitutionAsset') {
+          expect(Object.keys(res.content), where).toEqual(['image/svg+xml']);
+          continue;
+        }
         expect(Object.keys(res.content ?? {}).sort(), `${where} ${status}`).toEqual(['application/json', 'application/xml']);
         if (status.startsWith('4') || status.startsWith('5')) expect(res.content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorBody');
       }
     }
   });
 
-  it('describes every API route the app registers', async () => {
+  it('describes every route the app registers, apart from the description, its docs page and the hosted Connect app', async () => {
     const ctx = await createTestContext();
     try {
       const documented = new Set(operations(doc).map(({ method, path }) => `${method} ${path}`));
-      const missing = ctx.app.registeredRoutes
-        .filter((r) => r.method !== 'HEAD' && r.config.negotiate !== false)
-        .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`)
-        .filter((r) => !documented.has(r));
-      expect(missing).toEqual([]);
+      const routes = ctx.app.registeredRoutes.filter((r) => r.method !== 'HEAD');
+      const name = (r: (typeof routes)[number]) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`;
+      // Routes that do not speak the API's JSON/XML negotiation are web pages, files and the browser calls of the
+      // hosted Connect app, never partner operations; they may live only under these prefixes.
+      const pages = routes.filter((r) => r.config.negotiate === false && !documented.has(name(r)));
+      expect(pages.map(name).filter((r) => !/^[A-Z]+ \/(openapi\.(json|yaml)|docs(\/.*)?|connect(\/.*)?)$/.test(r))).toEqual([]);
+      const api = routes.filter((r) => !pages.includes(r)).map(name);
+      expect(api.filter((r) => !documented.has(r))).toEqual([]);
+      // The walk does see the routes: every documented operation is among them.
+      expect([...documented].filter((d) => !api.includes(d))).toEqual([]);
+      expect(pages.map(name)).toContain('GET /openapi.json');
     } finally {
       await ctx.close();
     }

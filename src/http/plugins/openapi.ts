@@ -9,6 +9,7 @@ type Json = Record<string, unknown>;
 const MEDIA_TYPES = ['application/json', 'application/xml'];
 
 const NAME_MARK = 'x-component';
+const MEDIA_MARK = 'x-media-type';
 const STATUS_TEXT: Record<string, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 203: 'Non-authoritative information', 204: 'No content',
   400: 'Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md)',
@@ -63,6 +64,13 @@ function addXmlMediaTypes(doc: Json): void {
         const content = t.content as Record<string, Json>;
         const json = content['application/json'] ?? Object.values(content)[0];
         if (!json) continue;
+        const schema = json.schema as Json;
+        const own = schema[MEDIA_MARK];
+        if (typeof own === 'string') {
+          delete schema[MEDIA_MARK];
+          t.content = { [own]: { ...json, schema } };
+          continue;
+        }
         t.content = Object.fromEntries(MEDIA_TYPES.map((m) => [m, content[m] ?? { schema: json.schema }]));
       }
     }
@@ -95,7 +103,11 @@ export const openapiPlugin = fp(
         const s = markNamedSchemas(schema) as Json;
         const response = s.response as Record<string, Json> | undefined;
         for (const [status, r] of Object.entries(response ?? {})) {
-          response![status] = { ...r, 'x-response-description': STATUS_TEXT[status] ?? 'Response' };
+          // A body in its own media type ({content: {'image/svg+xml': {schema}}}) travels through the swagger
+          // conversion as a marked schema; addXmlMediaTypes puts it back under that media type.
+          const [mediaType, media] = Object.entries((r.content ?? {}) as Record<string, Json>)[0] ?? [];
+          const body = mediaType && media ? { ...(media.schema as Json), [MEDIA_MARK]: mediaType } : r;
+          response![status] = { ...body, 'x-response-description': STATUS_TEXT[status] ?? 'Response' };
         }
         if (config.negotiate === false && !s.operationId) s.hide = true;
         if (config.auth === 'none') s.security = [];

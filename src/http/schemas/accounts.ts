@@ -123,8 +123,8 @@ export const AddAllBody = Type.Object(
 /** An MFA question as the legacy 203 response carries it. */
 export const MfaQuestion = Type.Object(
   {
-    id: Type.String({ description: 'Question id; send it back with the answer' }),
-    text: Type.String({ description: 'The question' }),
+    id: Type.String({ description: 'Question id; send it back with the answer', examples: ['pet'] }),
+    text: Type.String({ description: 'The question', examples: ['What is the name of your first pet?'] }),
     image: O(Type.String({ description: 'An image to look at (data URL)' })),
     choices: O(Type.Array(Type.Object({ value: Type.String(), choice: Type.String() }, { xml: { name: 'choice' } }), { xml: { wrapped: true }, description: 'Options: answer with a value' })),
   },
@@ -139,7 +139,7 @@ export const MfaChallenges = Type.Object(
 export const MfaAnswersBody = Type.Object(
   {
     mfaChallenges: O(Type.Object({
-      questions: Type.Array(Type.Object({ id: O(Type.String()), text: O(Type.String()), answer: Type.String() }, { xml: { name: 'question' } }), { xml: { wrapped: true } }),
+      questions: Type.Array(Type.Object({ id: O(Type.String({ examples: ['pet'] })), text: O(Type.String()), answer: Type.String({ examples: ['rex'] }) }, { xml: { name: 'question' } }), { xml: { wrapped: true } }),
     })),
     questions: O(Type.Array(Type.Object({ id: O(Type.String()), text: O(Type.String()), answer: Type.String() }, { xml: { name: 'question' } }), { xml: { wrapped: true } })),
   },

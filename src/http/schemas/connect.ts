@@ -6,8 +6,8 @@ const FreeObject = (description: string) => Type.Object({}, { additionalProperti
 
 /** Fields every Connect link request takes. */
 const common = {
-  partnerId: RequiredString({ description: 'The partner id; must be the partner of the token' }),
-  customerId: RequiredString({ description: 'The customer who links accounts' }),
+  partnerId: RequiredString({ description: 'The partner id; must be the partner of the token', examples: ['4402958127364'] }),
+  customerId: RequiredString({ description: 'The customer who links accounts', examples: ['1005061234'] }),
   language: O(Type.String({ maxLength: 16, description: 'Language of the Connect app (en; es and fr are accepted, the app is in English)' })),
   redirectUri: O(Type.String({ maxLength: 2048, description: 'Where the browser goes when Connect finishes, outside an iframe (refused inside one)' })),
   webhook: O(Type.String({ maxLength: 2048, description: 'URL that receives Connect webhooks for this link' })),
@@ -40,13 +40,13 @@ export const EmailOptions = Type.Object({
 
 export const ConnectEmailParameters = Type.Object({ ...common, email: EmailOptions }, { xml: { name: 'connect' } });
 
-export const ConnectUrl = Type.Object({ link: Type.String({ description: 'The signed Connect URL' }) }, { xml: { name: 'connectUrl' } });
-export const ConnectEmailUrl = Type.Object({ link: Type.String(), emailConfig: EmailOptions }, { xml: { name: 'connectEmailUrl' } });
-export const ConnectWebhookSigningKey = Type.Object({ signingKey: Type.String({ description: 'whsec_ secret that signs this partner\'s Connect webhooks (Standard Webhooks)' }) }, { xml: { name: 'signingKey' } });
+export const ConnectUrl = Type.Object({ link: Type.String({ description: 'The signed Connect URL', examples: ['http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000'] }) }, { xml: { name: 'connectUrl' } });
+export const ConnectEmailUrl = Type.Object({ link: Type.String({ examples: ['http://127.0.0.1:8080/connect?customerId=1005061234&origin=email&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000'] }), emailConfig: EmailOptions }, { xml: { name: 'connectEmailUrl' } });
+export const ConnectWebhookSigningKey = Type.Object({ signingKey: Type.String({ description: 'whsec_ secret that signs this partner\'s Connect webhooks (Standard Webhooks)', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }) }, { xml: { name: 'signingKey' } });
 
 export const MailMessage = Type.Object({
   id: Type.Integer(),
-  eventId: Type.String({ description: 'The delivery\'s event id' }),
+  eventId: Type.String({ description: 'The delivery\'s event id', examples: ['evt_2KWPBgLlAfxdpx2AI54pPJ85f4W'] }),
   to: Type.String(),
   from: Type.String(),
   subject: Type.String(),

@@ -103,8 +103,8 @@ export const InstitutionWrapper = Type.Object({ institution: Institution }, { xm
 export const BrandingWrapper = Type.Object({ branding: Branding }, { xml: { name: 'root' } });
 
 export const CertifiedInstitution = Type.Object({
-  name: Type.String(),
-  id: Type.Integer(),
+  name: Type.String({ examples: ['FinBank'] }),
+  id: Type.Integer({ examples: [101732] }),
   trans_agg: Type.Boolean(),
   voa: Type.Boolean(),
   voi: Type.Boolean(),

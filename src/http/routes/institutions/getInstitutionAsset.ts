@@ -12,13 +12,12 @@ export default function getInstitutionAsset(app: App, runtime: Runtime): void {
     config: { auth: 'none', negotiate: false },
     schema: {
       operationId: 'GetInstitutionAsset',
-      // An image, not an API resource: left out of the API description like the other file routes.
-      hide: true,
       tags: ['Institutions'],
       summary: 'Institution branding image (Ledgerlink extension)',
       description: 'An SVG image generated from the institution\'s name and brand colour: logo.svg and alternateLogo.svg (375 x 72), tile.svg (160 x 72), icon.svg (square). Public, no credentials needed, so pages can show it directly.',
       params: Type.Object({ institutionId: Type.String(), file: Type.String() }),
-      response: { 200: Type.String({ description: 'SVG document' }), ...errorResponses(404) },
+      // An image, not a JSON or XML resource: the description says so with its own media type.
+      response: { 200: { description: 'SVG document', content: { 'image/svg+xml': { schema: Type.String({ description: 'SVG document', examples: ['<svg xmlns="http://www.w3.org/2000/svg" width="72" height="72" viewBox="0 0 72 72">...</svg>'] }) } } }, ...errorResponses(404) },
     },
     handler: async (request, reply) => {
       const asset = request.params.file.replace(/\.svg$/, '');
