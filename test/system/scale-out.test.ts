@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -12,6 +13,16 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startListener, waitFor, type Listener } from '../helpers/listener.js';
 
 const AUTH = '/aggregation/v2/partners/authentication';
+
+/** The status of a GET over a new connection (fetch would reuse a pooled keep-alive connection). */
+function freshConnectionStatus(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    }).on('error', reject);
+  });
+}
 
 /** Child process ids of a process (Linux `ps`). */
 function childPids(pid: number): number[] {
@@ -142,7 +153,8 @@ describe('scale-out on one PostgreSQL: several API processes and several deliver
       const now = childPids(server.child.pid!);
       return now.length === 2 && !now.includes(workers[0]!);
     });
-    expect((await me(server.url, creds, token)).status).toBe(200);
+    // Connections the killed process held are gone; a new connection reaches a live process.
+    expect(await freshConnectionStatus(server.url + '/aggregation/v1/partners/me', { accept: 'application/json', 'service-app-key': creds.appKey, 'service-app-token': token })).toBe(200);
 
     const remaining = childPids(server.child.pid!);
     server.kill('SIGTERM');
