@@ -5,31 +5,10 @@
  *
  *   node --expose-gc --import tsx bench/heap.ts [mixed|tx|create|err|inst] [--write]
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { ensureInstitutionCatalog } from '../src/domain/institutions/seed.js';
-import { createPartner } from '../src/domain/partners/service.js';
-import { systemClock } from '../src/lib/clock.js';
-import { keysFrom } from '../src/lib/keys.js';
-import type { Runtime } from '../src/runtime.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
-import { openStore } from './lib/store.js';
-const store = await openStore('sqlite');
-await ensureInstitutionCatalog(store.database);
-const config = loadConfig({ LEDGERLINK_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'll-heap-')) });
-const runtime: Runtime = { config, database: store.database, clock: systemClock, keys: keysFrom(randomBytes(32)) };
-const app = await buildApp(runtime, { logger: false });
-await app.ready();
-const creds = await createPartner(runtime, { name: 'Heap check' });
-const auth = await app.inject({ method: 'POST', url: '/aggregation/v2/partners/authentication', headers: { 'service-app-key': creds.appKey }, payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret } });
-const headers = { 'service-app-key': creds.appKey, 'service-app-token': auth.json<{ token: string }>().token, accept: 'application/json' };
-const cid = (await app.inject({ method: 'POST', url: '/aggregation/v2/customers/testing', headers, payload: { username: 'heap_customer' } })).json<{ id: string }>().id;
-await app.inject({ method: 'POST', url: `/aggregation/v1/customers/${cid}/institutions/102105/accounts/addall`, headers, payload: { credentials: [{ id: '102105001', value: 'profile_03' }, { id: '102105002', value: 'profile_03' }] } });
-await app.inject({ method: 'POST', url: `/aggregation/v1/customers/${cid}/accounts`, headers, payload: {} });
+import { openLinkedApp } from './lib/linked-app.js';
+
+const { app, headers, customerId: cid, close } = await openLinkedApp('heap');
 const now = Math.floor(Date.now() / 1000);
 let n = 0;
 const mode = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : 'mixed';
@@ -47,8 +26,7 @@ for (let round = 0; round < 8; round++) {
   rows.push(line);
   process.stdout.write(line + '\n');
 }
-await app.close();
-await store.drop();
+await close();
 if (process.argv.includes('--write')) {
   writeBenchSection('heap', 'Heap after garbage collection under a mixed load', [
     `Measured ${new Date().toISOString().slice(0, 10)} with \`node --expose-gc --import tsx bench/heap.ts ${mode}\` on ${machineLine()}, SQLite, in-process (app.inject). Each round: 1,500 × (transaction page, customer creation, 404, malformed JSON, institution search), then a full GC.`,

@@ -9,19 +9,9 @@
  */
 import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { ensureInstitutionCatalog } from '../src/domain/institutions/seed.js';
-import { createPartner } from '../src/domain/partners/service.js';
-import { systemClock } from '../src/lib/clock.js';
-import { keysFrom } from '../src/lib/keys.js';
-import type { Runtime } from '../src/runtime.js';
-import { openStore } from './lib/store.js';
+import { openLinkedApp } from './lib/linked-app.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,19 +29,8 @@ interface ProfileNode {
   hitCount?: number;
 }
 
-const store = await openStore('sqlite');
+const { app, headers, customerId, close } = await openLinkedApp('profile');
 try {
-  await ensureInstitutionCatalog(store.database);
-  const config = loadConfig({ LEDGERLINK_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-profile-')) });
-  const runtime: Runtime = { config, database: store.database, clock: systemClock, keys: keysFrom(randomBytes(32)) };
-  const app = await buildApp(runtime, { logger: false });
-  await app.ready();
-  const creds = await createPartner(runtime, { name: 'Profile' });
-  const auth = await app.inject({ method: 'POST', url: '/aggregation/v2/partners/authentication', headers: { 'service-app-key': creds.appKey }, payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret } });
-  const headers = { 'service-app-key': creds.appKey, 'service-app-token': auth.json<{ token: string }>().token, accept: 'application/json' };
-  const customerId = (await app.inject({ method: 'POST', url: '/aggregation/v2/customers/testing', headers, payload: { username: 'profile_customer' } })).json<{ id: string }>().id;
-  await app.inject({ method: 'POST', url: `/aggregation/v1/customers/${customerId}/institutions/102105/accounts/addall`, headers, payload: { credentials: [{ id: '102105001', value: 'profile_03' }, { id: '102105002', value: 'profile_03' }] } });
-  await app.inject({ method: 'POST', url: `/aggregation/v1/customers/${customerId}/accounts`, headers, payload: {} });
   const now = Math.floor(Date.now() / 1000);
   const transactions = `/aggregation/v3/customers/${customerId}/transactions?fromDate=${now - 180 * 86_400}&toDate=${now}&limit=25`;
   const scenarios: Record<string, { url: string; accept: string }> = {
@@ -96,7 +75,6 @@ try {
   for (const [key, hits] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
     process.stdout.write(`${((hits / total) * 100).toFixed(1).padStart(5)} %  ${key}\n`);
   }
-  await app.close();
 } finally {
-  await store.drop();
+  await close();
 }

@@ -51,14 +51,26 @@ export interface ServerProcess {
  * Starts a process (by default `ledgerlink serve --port 0`) and waits until its stdout matches `ready`
  * (by default the line reporting its URL; `url` is the first group, or the whole match without one).
  */
-export function startProcess(argv: string[], env: Record<string, string | undefined> = {}, timeoutMs = 60_000, ready = /listening on (https?:\/\/\S+)/): Promise<ServerProcess> {
+export function startProcess(argv: string[], env: Record<string, string | undefined> = {}, timeoutMs = 60_000, ready = /listening on (https?:\/\/\S+)/, options: { group?: boolean } = {}): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // group: the process leads a process group and signals go to the whole group (npm's children included).
+    const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.group === true });
+    const signal = (s: NodeJS.Signals) => {
+      if (options.group && child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, s);
+        } catch {
+          // The group is gone already.
+        }
+      } else {
+        child.kill(s);
+      }
+    };
     let out = '';
     let err = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      signal('SIGKILL');
       reject(new Error(`process did not start in time\nstdout: ${out}\nstderr: ${err}`));
     }, timeoutMs);
     child.stderr!.on('data', (d) => (err += d));
@@ -67,7 +79,7 @@ export function startProcess(argv: string[], env: Record<string, string | undefi
       const m = ready.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, url: m[1] ?? m[0], stdout: () => out, stderr: () => err, exited, kill: (s = 'SIGTERM') => child.kill(s) });
+        resolve({ child, url: m[1] ?? m[0], stdout: () => out, stderr: () => err, exited, kill: (s = 'SIGTERM') => signal(s) });
       }
     });
     void exited.then((code) => {

@@ -9,7 +9,7 @@ describe.each(['sqlite', 'postgres'] as const)('npm start on %s', (dialect) => {
   it('builds, serves, and prints first-partner credentials that authenticate', async () => {
     const data = tempDataDir();
     const db = dialect === 'postgres' ? await createTestDatabase('postgres') : undefined;
-    const server = await startProcess([NPM_CLI, 'start', '--silent', '--', '--port', '0', '--data', data, '--log-level', 'warn'], { DATABASE_URL: db?.url, npm_config_loglevel: 'silent' }, 120_000);
+    const server = await startProcess([NPM_CLI, 'start', '--silent', '--', '--port', '0', '--data', data, '--log-level', 'warn'], { DATABASE_URL: db?.url, npm_config_loglevel: 'silent' }, 120_000, undefined, { group: true });
     try {
       const out = server.stdout();
       const partnerId = /partnerId\s+(\S+)/.exec(out)?.[1];
@@ -24,9 +24,16 @@ describe.each(['sqlite', 'postgres'] as const)('npm start on %s', (dialect) => {
       expect(res.status).toBe(200);
       expect(out).toContain(`database: ${dialect}`);
     } finally {
-      // npm passes SIGTERM on to the service and ends with it (the service's own exit code is tested in cli.test.ts).
+      // SIGTERM to npm's whole process group: npm does not always pass it on to the service it started (the
+      // service's own exit code is tested in cli.test.ts). The service must then stop answering.
       server.kill('SIGTERM');
       await server.exited;
+      let stopped = false;
+      for (let i = 0; i < 100 && !stopped; i++) {
+        stopped = await fetch(server.url + '/health').then(() => false, () => true);
+        if (!stopped) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(stopped).toBe(true);
       await db?.drop();
     }
   }, 180_000);
