@@ -98,3 +98,12 @@ export function startServe(args: string[], env: Record<string, string | undefine
 export function startWorker(args: string[], env: Record<string, string | undefined> = {}): Promise<ServerProcess> {
   return startProcess(cliArgs(['worker', '--log-level', 'warn', ...args]), env, 60_000, /worker (\S+) started/);
 }
+
+/** POST partner authentication to a running server (JSON); `secret` defaults to the partner's own. */
+export function authenticateAt(url: string, creds: { partnerId: string; partnerSecret: string; appKey: string }, secret = creds.partnerSecret): Promise<Response> {
+  return fetch(url + '/aggregation/v2/partners/authentication', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'service-app-key': creds.appKey },
+    body: JSON.stringify({ partnerId: creds.partnerId, partnerSecret: secret }),
+  });
+}

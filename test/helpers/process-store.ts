@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { enqueueDelivery } from '../../src/delivery/enqueue.js';
 import type { DialectName } from '../../src/db/database.js';
 import { createPartner, type PartnerCredentials } from '../../src/domain/partners/service.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
@@ -74,4 +75,16 @@ export function processHarness(dialect: DialectName): ProcessHarness {
       return p;
     },
   };
+}
+
+/** Writes n signed TxPUSH-shaped events for `url` to the store's outbox in one transaction; returns their event ids. */
+export async function enqueueTestEvents(store: ProcessStore, url: string, n: number, secret: string): Promise<string[]> {
+  return store.runtime.database.kysely.transaction().execute(async (tx) => {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const body = JSON.stringify({ event: { class: 'transaction', type: 'created', records: [{ id: 1000 + i }] } });
+      ids.push((await enqueueDelivery(tx, store.runtime, { kind: 'txpush', partnerId: store.partnerId, url, body, contentType: 'application/json', signingSecret: secret })).eventId);
+    }
+    return ids;
+  });
 }

@@ -1,17 +1,9 @@
 import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-import { runCli, startServe, tempDataDir } from '../helpers/cli.js';
+import { authenticateAt as authenticate, runCli, startServe, tempDataDir } from '../helpers/cli.js';
 
 const AUTH = '/aggregation/v2/partners/authentication';
-
-async function authenticate(url: string, creds: { partnerId: string; partnerSecret: string; appKey: string }, secret = creds.partnerSecret) {
-  return fetch(url + AUTH, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'service-app-key': creds.appKey },
-    body: JSON.stringify({ partnerId: creds.partnerId, partnerSecret: secret }),
-  });
-}
 
 describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (dialect) => {
   const pgDbs: TestDatabase[] = [];

@@ -4,7 +4,7 @@ import { enqueueDelivery } from '../../src/delivery/enqueue.js';
 import { generateSigningSecret } from '../../src/delivery/sign.js';
 import { runCli, startServe } from '../helpers/cli.js';
 import { startListener, waitFor, type Listener } from '../helpers/listener.js';
-import { processHarness, type ProcessStore } from '../helpers/process-store.js';
+import { enqueueTestEvents, processHarness, type ProcessStore } from '../helpers/process-store.js';
 
 describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes on %s', (dialect) => {
   const { openStore, worker, processes, afterTest, stopAll } = processHarness(dialect);
@@ -13,17 +13,6 @@ describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes o
     await listener?.close();
     listener = undefined;
   });
-
-  async function enqueueEvents(store: ProcessStore, url: string, n: number, secret: string): Promise<string[]> {
-    return store.runtime.database.kysely.transaction().execute(async (tx) => {
-      const ids: string[] = [];
-      for (let i = 0; i < n; i++) {
-        const body = JSON.stringify({ event: { class: 'transaction', type: 'created', records: [{ id: 1000 + i }] } });
-        ids.push((await enqueueDelivery(tx, store.runtime, { kind: 'txpush', partnerId: store.partnerId, url, body, contentType: 'application/json', signingSecret: secret })).eventId);
-      }
-      return ids;
-    });
-  }
 
   async function statuses(store: ProcessStore): Promise<Record<string, number>> {
     const rows = await store.runtime.database.kysely.selectFrom('deliveries').select('status').execute();
@@ -39,7 +28,7 @@ describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes o
     const store = await openStore();
     listener = await startListener(failing);
     const secret = generateSigningSecret();
-    const events = await enqueueEvents(store, listener.url, 40, secret);
+    const events = await enqueueTestEvents(store, listener.url, 40, secret);
     const concurrency = 4;
     const workers = dialect === 'postgres' ? 2 : 1;
 
@@ -81,7 +70,7 @@ describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes o
     listener = await startListener((_r, index) => (index === 0 ? { status: 503, body: 'warming up' } : { status: 200 }));
     const server = await startServe(['--data', store.data], store.env);
     processes.push(server);
-    const [eventId] = await enqueueEvents(store, listener.url, 1, generateSigningSecret());
+    const [eventId] = await enqueueTestEvents(store, listener.url, 1, generateSigningSecret());
     const row = () => store.runtime.database.kysely.selectFrom('deliveries').selectAll().executeTakeFirstOrThrow();
     await waitFor('the failed first attempt recorded', async () => (await row()).last_status_code === 503);
     expect(await row()).toMatchObject({ status: 'pending', event_id: eventId });

@@ -1,18 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { enqueueDelivery } from '../../src/delivery/enqueue.js';
+import { describe, expect, it } from 'vitest';
 import { generateSigningSecret } from '../../src/delivery/sign.js';
 import { createPartner, type PartnerCredentials } from '../../src/domain/partners/service.js';
-import { openRuntime, type Runtime } from '../../src/runtime.js';
-import { startServe, startWorker, tempDataDir, type ServerProcess } from '../helpers/cli.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { authenticateAt, startServe, type ServerProcess } from '../helpers/cli.js';
 import { startListener, waitFor, type Listener } from '../helpers/listener.js';
+import { enqueueTestEvents, processHarness } from '../helpers/process-store.js';
 
-const AUTH = '/aggregation/v2/partners/authentication';
+/** Child process ids of a process (Linux `ps`). */
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)]).toString().split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
+  } catch {
+    return [];
+  }
+}
 
 /** The status of a GET over a new connection (fetch would reuse a pooled keep-alive connection). */
 function freshConnectionStatus(url: string, headers: Record<string, string>): Promise<number> {
@@ -24,98 +27,52 @@ function freshConnectionStatus(url: string, headers: Record<string, string>): Pr
   });
 }
 
-/** Child process ids of a process (Linux `ps`). */
-function childPids(pid: number): number[] {
-  try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)]).toString().split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
-  } catch {
-    return [];
-  }
-}
+const meHeaders = (creds: PartnerCredentials, token: string) => ({ accept: 'application/json', 'service-app-key': creds.appKey, 'service-app-token': token });
+const me = (url: string, creds: PartnerCredentials, token: string) => fetch(url + '/aggregation/v1/partners/me', { headers: meHeaders(creds, token) });
 
 describe('scale-out on one PostgreSQL: several API processes and several delivery workers', () => {
-  const processes: ServerProcess[] = [];
-  let database: TestDatabase;
-  let runtime: Runtime;
-  let env: Record<string, string | undefined>;
-  let data: string;
+  const { openStore, worker, processes, afterTest, stopAll } = processHarness('postgres');
   let listener: Listener | undefined;
-
-  afterEach(async () => {
-    for (const p of processes.splice(0)) {
-      if (p.child.exitCode === null && p.child.signalCode === null) {
-        p.kill('SIGKILL');
-        await p.exited;
-      }
-    }
+  afterTest(async () => {
     await listener?.close();
     listener = undefined;
   });
-  afterAll(async () => {
-    await database?.drop();
-  });
 
-  async function open(): Promise<void> {
-    database = await createTestDatabase('postgres');
-    data = tempDataDir();
-    env = {
-      DATABASE_URL: database.url,
-      LEDGERLINK_MASTER_KEY: randomBytes(32).toString('hex'),
-      LEDGERLINK_DATA_DIR: data,
-      LEDGERLINK_WORKER_POLL_MS: '100',
-      LEDGERLINK_WORKER_CONCURRENCY: '8',
-    };
-    runtime = await openRuntime(loadConfig(env), { database: database.database });
+  async function serve(args: string[], env: Record<string, string | undefined>): Promise<ServerProcess> {
+    const p = await startServe(args, env);
+    processes.push(p);
+    return p;
   }
 
-  const authenticate = (url: string, creds: PartnerCredentials, secret = creds.partnerSecret) =>
-    fetch(url + AUTH, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'service-app-key': creds.appKey },
-      body: JSON.stringify({ partnerId: creds.partnerId, partnerSecret: secret }),
-    });
-
-  const me = (url: string, creds: PartnerCredentials, token: string) =>
-    fetch(url + '/aggregation/v1/partners/me', { headers: { accept: 'application/json', 'service-app-key': creds.appKey, 'service-app-token': token } });
-
   it('two API and two worker processes: tokens hold across processes, the lock-out counts across them, no event is delivered twice at once', { timeout: 180_000 }, async () => {
-    await open();
-    const api = [await startServe(['--data', data, '--no-worker'], env), await startServe(['--data', data, '--no-worker'], env)];
-    processes.push(...api);
-    const [a, b] = api.map((p) => p.url) as [string, string];
+    const store = await openStore({ LEDGERLINK_WORKER_POLL_MS: '100', LEDGERLINK_WORKER_CONCURRENCY: '8' });
+    const [a, b] = [(await serve(['--data', store.data, '--no-worker'], store.env)).url, (await serve(['--data', store.data, '--no-worker'], store.env)).url] as [string, string];
     expect(a).not.toBe(b);
 
-    // A token from one process works on the other, and a partner created through either is seen by both.
-    const creds = await createPartner(runtime, { name: 'Acme' });
-    const issued = await authenticate(a, creds);
+    // A token from one process works on the other.
+    const creds = store.partner;
+    const issued = await authenticateAt(a, creds);
     expect(issued.status).toBe(200);
     const { token } = (await issued.json()) as { token: string };
     expect((await me(b, creds, token)).status).toBe(200);
     expect((await me(a, creds, token)).status).toBe(200);
 
     // Five wrong secrets, alternating between the processes, lock the partner on both.
-    const victim = await createPartner(runtime, { name: 'Victim' });
-    for (let i = 0; i < 5; i++) expect((await authenticate(i % 2 === 0 ? a : b, victim, 'wrong-secret-1')).status).toBe(401);
+    const victim = await createPartner(store.runtime, { name: 'Victim' });
+    for (let i = 0; i < 5; i++) expect((await authenticateAt(i % 2 === 0 ? a : b, victim, 'wrong-secret-1')).status).toBe(401);
     for (const url of [a, b]) {
-      const locked = await authenticate(url, victim);
+      const locked = await authenticateAt(url, victim);
       expect(locked.status).toBe(401);
       expect(((await locked.json()) as { code: string }).code).toBe('10027');
     }
 
     // Two workers share the outbox: every event arrives, none is in flight twice at once, none is acknowledged twice.
     // Both workers run before the events are written, so both take part.
-    processes.push(await startWorker(['--data', data], { ...env, LEDGERLINK_WORKER_ID: 'scale-a' }));
-    processes.push(await startWorker(['--data', data], { ...env, LEDGERLINK_WORKER_ID: 'scale-b' }));
+    await worker(store, 'scale-a');
+    await worker(store, 'scale-b');
     listener = await startListener(() => ({ status: 200, delayMs: 40 }));
     const secret = generateSigningSecret();
-    const events = await runtime.database.kysely.transaction().execute(async (tx) => {
-      const ids: string[] = [];
-      for (let i = 0; i < 300; i++) {
-        const body = JSON.stringify({ event: { class: 'transaction', type: 'created', records: [{ id: 5000 + i }] } });
-        ids.push((await enqueueDelivery(tx, runtime, { kind: 'txpush', partnerId: creds.partnerId, url: listener!.url, body, contentType: 'application/json', signingSecret: secret })).eventId);
-      }
-      return ids;
-    });
+    const events = await enqueueTestEvents(store, listener.url, 300, secret);
     await waitFor('every event acknowledged', () => events.every((e) => listener!.acknowledged().has(e)), 120_000);
 
     expect(listener.overlaps).toEqual(new Set());
@@ -123,27 +80,22 @@ describe('scale-out on one PostgreSQL: several API processes and several deliver
     expect(delivered).toHaveLength(events.length);
     expect(new Set(delivered.map((r) => r.eventId)).size).toBe(events.length);
     for (const r of delivered.slice(0, 20)) expect(() => new Webhook(secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
-    const attempts = await runtime.database.kysely.selectFrom('delivery_attempts').select(['worker_id']).execute();
+    const attempts = await store.runtime.database.kysely.selectFrom('delivery_attempts').select(['worker_id']).execute();
     expect(new Set(attempts.map((x) => x.worker_id))).toEqual(new Set(['scale-a', 'scale-b']));
     expect(attempts).toHaveLength(events.length);
 
-    for (const p of processes) {
-      p.kill('SIGTERM');
-      expect(await p.exited).toBe(0);
-    }
+    expect(await stopAll()).toEqual([0, 0, 0, 0]);
   });
 
   it('serve --workers 2 runs two HTTP processes on one port and drains them all on SIGTERM', { timeout: 120_000 }, async () => {
-    await open();
-    const server = await startServe(['--data', data, '--workers', '2'], env);
-    processes.push(server);
+    const store = await openStore();
+    const server = await serve(['--data', store.data, '--workers', '2'], store.env);
     expect(server.stdout()).toMatch(/with 2 processes/);
     const workers = childPids(server.child.pid!);
     expect(workers).toHaveLength(2);
 
-    const creds = await createPartner(runtime, { name: 'Cluster' });
-    const issued = await authenticate(server.url, creds);
-    const { token } = (await issued.json()) as { token: string };
+    const creds = store.partner;
+    const { token } = (await (await authenticateAt(server.url, creds)).json()) as { token: string };
     const answers = await Promise.all(Array.from({ length: 40 }, () => me(server.url, creds, token).then((r) => r.status)));
     expect(answers.every((s) => s === 200)).toBe(true);
 
@@ -154,11 +106,10 @@ describe('scale-out on one PostgreSQL: several API processes and several deliver
       return now.length === 2 && !now.includes(workers[0]!);
     });
     // Connections the killed process held are gone; a new connection reaches a live process.
-    expect(await freshConnectionStatus(server.url + '/aggregation/v1/partners/me', { accept: 'application/json', 'service-app-key': creds.appKey, 'service-app-token': token })).toBe(200);
+    expect(await freshConnectionStatus(server.url + '/aggregation/v1/partners/me', meHeaders(creds, token))).toBe(200);
 
     const remaining = childPids(server.child.pid!);
-    server.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
+    expect(await stopAll()).toEqual([0]);
     for (const pid of remaining) expect(() => process.kill(pid, 0)).toThrow();
   });
 });

@@ -59,10 +59,11 @@ export async function serve(argv: string[]): Promise<void> {
   }
 
   const worker = values['no-worker'] ? undefined : await startDeliveryWorker(runtime, { logger });
+  const store = `database: ${runtime.database.dialect}${runtime.database.dialect === 'sqlite' ? `, data: ${config.dataDir}` : ''}`;
   if (workers > 1) {
     // The primary keeps the store open for the delivery worker; the HTTP processes share the port.
     const group = await startHttpWorkers(argv, workers, logger);
-    process.stdout.write(`Ledgerlink listening on ${group.url} with ${workers} processes (database: ${runtime.database.dialect}${runtime.database.dialect === 'sqlite' ? `, data: ${config.dataDir}` : ''})\n`);
+    process.stdout.write(`Ledgerlink listening on ${group.url} with ${workers} processes (${store})\n`);
     onShutdownSignal(logger, 'draining the HTTP processes and in-flight deliveries', async () => {
       await Promise.all([group.stop(), worker?.stop()]);
       await runtime.database.close();
@@ -70,12 +71,15 @@ export async function serve(argv: string[]): Promise<void> {
     return;
   }
   const server = await startServer(runtime, logger, { alsoStop: worker ? [() => worker.stop()] : [] });
-  process.stdout.write(`Ledgerlink listening on ${server.url} (database: ${runtime.database.dialect}${runtime.database.dialect === 'sqlite' ? `, data: ${config.dataDir}` : ''})\n`);
+  process.stdout.write(`Ledgerlink listening on ${server.url} (${store})\n`);
 
   onShutdownSignal(logger, 'draining in-flight requests and deliveries', () => server.close());
 }
 
-/** One HTTP process of `serve --workers N`: the app only; the primary ran the migrations and runs the delivery worker. */
+/**
+ * One HTTP process of `serve --workers N`: the app only; the primary runs the delivery worker. The primary migrated
+ * before forking, so opening the runtime here finds nothing left to do.
+ */
 async function serveHttpProcess(config: Config, logger: Logger): Promise<void> {
   const runtime = await openRuntime(config);
   const server = await startServer(runtime, logger);

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import { ServiceError } from '../../errors/service-error.js';
+import { epochSeconds } from '../../lib/clock.js';
 import { createEngine, type Engine } from '../aggregation/engine.js';
 import { finishLink, startLink } from '../aggregation/linking.js';
 import { loadHistoricTransactions, refreshCustomerAccounts } from '../aggregation/refresh.js';
@@ -52,7 +53,7 @@ function db(engine: Engine) {
 
 /** Links the first customer for real: sign-in, account selection, initial aggregation, and history if asked. */
 async function linkTemplate(engine: Engine, options: SeedOptions, username: string, institutionId: number): Promise<number> {
-  const customer = await createCustomer({ database: engine.runtime.database, clock: engine.runtime.clock }, { partnerId: options.partnerId, plan: options.plan }, 'testing', { username, firstName: 'Seeded', lastName: 'Customer' });
+  const customer = await createCustomer(engine.runtime, { partnerId: options.partnerId, plan: options.plan }, 'testing', { username, firstName: 'Seeded', lastName: 'Customer' });
   const customerId = String(customer.id);
   const step = await startLink(engine, {
     partnerId: options.partnerId,
@@ -126,7 +127,7 @@ export async function seedCustomers(runtime: Runtime, options: SeedOptions): Pro
     let done = 1;
     let lastCustomerId = templateId;
     options.onProgress?.({ customers: done, total: options.customers, transactions: perCustomer });
-    const now = Math.floor(runtime.clock.now() / 1000);
+    const now = epochSeconds(runtime.clock);
     while (done < options.customers) {
       const count = Math.min(batchSize, options.customers - done);
       lastCustomerId = await db(engine).transaction().execute(async (tx) => {
