@@ -1,7 +1,7 @@
 /**
  * HTTP benchmark: Ledgerlink against the physical limit, side by side, on the same requests.
  *
- *   npm run bench [-- --duration 10 --connections 64 --scenario NAME --write]
+ *   npm run bench [-- --duration 10 --connections 64 --scenario NAME --workers N --write]
  *
  * For each scenario the harness asks Ledgerlink once for the response, starts a bare node:http server that
  * answers with those exact bytes, and loads both with autocannon (same connections, same duration, one after the
@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { rssMb, ROOT, start, startLedgerlink, stop } from './lib/process.js';
+import { peakRssTreeMb, ROOT, start, startLedgerlink, stop } from './lib/process.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
 import { scenarios, type Scenario } from './scenarios.js';
 
@@ -23,11 +23,13 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '64' },
     scenario: { type: 'string', multiple: true },
+    workers: { type: 'string', default: '1' },
     write: { type: 'boolean', default: false },
   },
 });
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
+const WORKERS = Number(values.workers);
 
 interface Load {
   rps: number;
@@ -49,7 +51,7 @@ async function load(url: string, s: Scenario): Promise<Load> {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-http-'));
-const service = await startLedgerlink(dataDir);
+const service = await startLedgerlink(dataDir, {}, WORKERS > 1 ? ['--workers', String(WORKERS)] : []);
 process.stderr.write(`Ledgerlink at ${service.url} (data ${dataDir})\n`);
 
 const rows: string[] = [];
@@ -66,23 +68,27 @@ try {
     process.stderr.write(`${s.name}: ${bytes.length} bytes; limit… `);
     const limit = await load(bare.url, s);
     await stop(bare);
+    process.stderr.write('fastify floor… ');
+    const floorServer = await start(['--import', 'tsx', 'bench/fastify-floor.ts', responseFile]);
+    const floor = await load(floorServer.url, s);
+    await stop(floorServer);
     process.stderr.write('ledgerlink… ');
     const ours = await load(service.url, s);
     process.stderr.write('done\n');
     const ratio = ours.rps / limit.rps;
-    rows.push(`| ${s.label} | ${Math.round(limit.rps)} | ${Math.round(ours.rps)} | ${(ratio * 100).toFixed(0)} % | ${ours.p50} ms | ${ours.p99} ms | ${limit.p99} ms | ${bytes.length} | ${ours.errors} |`);
+    rows.push(`| ${s.label} | ${Math.round(limit.rps)} | ${Math.round(floor.rps)} (${((floor.rps / limit.rps) * 100).toFixed(0)} %) | ${Math.round(ours.rps)} | ${(ratio * 100).toFixed(0)} % | ${ours.p50} ms | ${ours.p99} ms | ${limit.p99} ms | ${bytes.length} | ${ours.errors} |`);
   }
 } finally {
-  const rss = rssMb(service.child.pid!)?.peak;
+  const rss = peakRssTreeMb(service.child.pid!);
   await stop(service);
   const table = [
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (${CONNECTIONS} connections, ${DURATION} s per run, autocannon) on ${machineLine()}. Ledgerlink runs from \`dist/\` on SQLite; the limit is a bare \`node:http\` server answering the identical bytes. Peak RSS of the Ledgerlink process over the whole run: ${rss ? `${rss.toFixed(0)} MB` : 'n/a'}.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (${CONNECTIONS} connections, ${DURATION} s per run, autocannon) on ${machineLine()}. Ledgerlink runs from \`dist/\` on SQLite${WORKERS > 1 ? ` as \`serve --workers ${WORKERS}\`` : ''}; the limit is a bare \`node:http\` server answering the identical bytes, the Fastify floor a Fastify server with no plugins answering them. Peak RSS over the whole run (including preparing the data set): ${rss.length === 0 ? 'n/a' : rss.map((r) => `${r.toFixed(0)} MB`).join(' + ')}${rss.length > 1 ? ' (primary + HTTP processes)' : ''}.`,
     '',
-    '| request | limit req/s | Ledgerlink req/s | Ledgerlink/limit | p50 | p99 | limit p99 | body bytes | errors |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| request | limit req/s | Fastify floor req/s (of limit) | Ledgerlink req/s | Ledgerlink/limit | p50 | p99 | limit p99 | body bytes | errors |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
   process.stdout.write(table + '\n');
-  if (values.write && rows.length > 0) writeBenchSection('http', 'HTTP: Ledgerlink against the physical limit', table);
+  if (values.write && rows.length > 0) writeBenchSection(WORKERS > 1 ? `http-workers-${WORKERS}` : 'http', WORKERS > 1 ? `HTTP with ${WORKERS} processes` : 'HTTP: Ledgerlink against the physical limit', table);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

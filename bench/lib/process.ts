@@ -41,10 +41,23 @@ export function rssMb(pid: number): { rss: number; peak: number } | undefined {
   }
 }
 
+/** Peak RSS in MB of a process and of its child processes (the HTTP processes of `serve --workers N`), each. */
+export function peakRssTreeMb(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // not Linux, or the process is gone
+  }
+  return [pid, ...children].map((p) => rssMb(p)?.peak).filter((v): v is number => v !== undefined);
+}
+
 /** Ledgerlink from dist/ with benchmark settings (no auth rate limits, quiet logs) on a data directory. */
-export function startLedgerlink(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Running> {
+export function startLedgerlink(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}, extraArgs: string[] = []): Promise<Running> {
   if (!fs.existsSync(`${ROOT}/dist/cli/main.js`)) throw new Error('build first: npm run build');
-  return start(['dist/cli/main.js', 'serve', '--port', '0', '--data', dataDir], {
+  // LEDGERLINK_BENCH_NODE_FLAGS: extra node flags for the measured service, e.g. "--cpu-prof --cpu-prof-dir=prof".
+  const flags = (process.env.LEDGERLINK_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  return start([...flags, 'dist/cli/main.js', 'serve', '--port', '0', '--data', dataDir, ...extraArgs], {
     LEDGERLINK_LOG_LEVEL: 'warn',
     LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '1000000',
     LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY: '1000000',

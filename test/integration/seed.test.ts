@@ -61,6 +61,28 @@ describe('seeding customers with a linked test profile', () => {
     expect((await accountsOf(other, result.lastCustomerId)).status).toBe(404);
   });
 
+  it('keeps only each customer\'s N most recent transactions when asked, and copies accounts with none at all', async () => {
+    const full = await seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 1, profile: 'profile_01', usernamePrefix: 'untrimmed' });
+    const trimmed = await seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 4, profile: 'profile_01', usernamePrefix: 'trimmed', transactionsPerCustomer: 30, batchSize: 2 });
+    expect(trimmed.transactionsPerCustomer).toBe(30);
+    expect(trimmed.transactions).toBe(120);
+    const range = { fromDate: nowOf(ctx) - 365 * DAY, toDate: nowOf(ctx), includePending: true, sort: 'desc' as const };
+    const fullTx = await allTransactions(ctx, partner, String(full.firstCustomerId), range);
+    expect(fullTx.length).toBeGreaterThan(30);
+    const newest = fullTx.slice(0, 30).map(sameTransaction);
+    for (const id of [trimmed.firstCustomerId, trimmed.lastCustomerId]) {
+      const tx = await allTransactions(ctx, partner, String(id), range);
+      expect(tx.map(sameTransaction)).toEqual(newest);
+    }
+
+    const none = await seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 3, profile: 'profile_01', usernamePrefix: 'empty', transactionsPerCustomer: 0 });
+    expect(none.transactions).toBe(0);
+    const last = await accountsOf(partner, none.lastCustomerId);
+    expect(last.accounts).toHaveLength(none.accountsPerCustomer);
+    expect(await allTransactions(ctx, partner, String(none.lastCustomerId), range)).toEqual([]);
+    await expect(seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 1, profile: 'profile_01', transactionsPerCustomer: -1 })).rejects.toThrow(/0 or more/);
+  });
+
   it('refuses a profile that asks for MFA or cannot sign in, and a count that is not positive', async () => {
     await expect(seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 2, profile: 'mfa_text', usernamePrefix: 'mfa' })).rejects.toThrow(/asks for MFA/);
     await expect(seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 2, profile: 'nobody_here', usernamePrefix: 'nobody' })).rejects.toThrow(/cannot sign in/);

@@ -4,7 +4,7 @@ import { seedCustomers } from '../../domain/sandbox/seed.js';
 import { dataOptions, parse, positiveInteger, UsageError, withRuntime } from '../args.js';
 import { progressBar } from '../progress.js';
 
-const USAGE = 'ledgerlink seed --customers N [--profile profile_03] [--partner ID] [--institution 101732] [--history] [--json] [--data DIR]';
+const USAGE = 'ledgerlink seed --customers N [--profile profile_03] [--partner ID] [--institution 101732] [--history] [--transactions N] [--json] [--data DIR]';
 
 /** Most customers one run adds. */
 const MAX_SEED_CUSTOMERS = 1_000_000;
@@ -21,11 +21,13 @@ export async function seed(argv: string[]): Promise<void> {
     partner: { type: 'string' },
     institution: { type: 'string' },
     history: { type: 'boolean', default: false },
+    transactions: { type: 'string' },
   }, USAGE);
   const customers = positiveInteger('--customers', values.customers, USAGE);
   if (customers === undefined) throw new UsageError('seed needs --customers N', `usage: ${USAGE}`);
   if (customers > MAX_SEED_CUSTOMERS) throw new UsageError(`--customers must be at most ${MAX_SEED_CUSTOMERS.toLocaleString('en-US')}`, `usage: ${USAGE}`);
   const institutionId = positiveInteger('--institution', values.institution, USAGE);
+  const transactionsPerCustomer = positiveInteger('--transactions', values.transactions, USAGE);
   const result = await withRuntime(values.data, async (runtime) => {
     let partnerId = values.partner;
     let created: { partnerId: string; partnerSecret: string; appKey: string } | undefined;
@@ -42,6 +44,7 @@ export async function seed(argv: string[]): Promise<void> {
     const outcome = await seedCustomers(runtime, {
       partnerId, plan, customers, profile: values.profile, history: values.history,
       ...(institutionId !== undefined ? { institutionId } : {}),
+      ...(transactionsPerCustomer !== undefined ? { transactionsPerCustomer } : {}),
       onProgress: (p) => bar.update(p.customers, `${p.transactions.toLocaleString('en-US')} transactions`),
     });
     bar.finish(`${outcome.transactions.toLocaleString('en-US')} transactions`);

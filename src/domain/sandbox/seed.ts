@@ -21,6 +21,11 @@ export interface SeedOptions {
   institutionId?: number;
   /** Also load each account's full history (about two years) instead of the initial 180 days. */
   history?: boolean;
+  /**
+   * Keep only each customer's N most recent transactions (the template's others are removed before copying), to
+   * size a data set: 100,000 customers with 100 each make 10 million.
+   */
+  transactionsPerCustomer?: number;
   /** Usernames are `<prefix>_<n>`; defaults to `seed_<time in base 36>`, so runs never collide. */
   usernamePrefix?: string;
   /** Customers copied per database transaction. */
@@ -91,6 +96,7 @@ async function copyTemplate(tx: Executor, template: { logins: Row[]; accounts: R
     const positions = template.positions.filter((p) => p.account_id === account.id).map((p) => ({ ...without(p, 'id'), account_id: id }));
     if (positions.length > 0) await tx.insertInto('positions').values(positions as never).execute();
     const columns = template.transactionColumns;
+    if (columns.length === 0) continue;
     await tx.insertInto('transactions')
       .columns(columns as never)
       .expression((eb) => eb.selectFrom('transactions')
@@ -101,6 +107,13 @@ async function copyTemplate(tx: Executor, template: { logins: Row[]; accounts: R
   }
 }
 
+/** Removes all but the `keep` most recent transactions of a customer (newest by date, then id). */
+async function keepMostRecent(database: Executor, customerId: number, keep: number): Promise<void> {
+  const kept = database.selectFrom('transactions').select('id').where('customer_id', '=', customerId)
+    .orderBy('effective_date', 'desc').orderBy('id', 'desc').limit(keep);
+  await database.deleteFrom('transactions').where('customer_id', '=', customerId).where('id', 'not in', kept).execute();
+}
+
 /**
  * Adds `customers` testing customers that have all linked the same test profile. The first links through the
  * engine like any customer (sign-in, initial aggregation, history when asked); the others receive copies of its
@@ -109,6 +122,8 @@ async function copyTemplate(tx: Executor, template: { logins: Row[]; accounts: R
  */
 export async function seedCustomers(runtime: Runtime, options: SeedOptions): Promise<SeedResult> {
   if (!Number.isInteger(options.customers) || options.customers < 1) throw new ServiceError('InvalidParameter', 'Invalid parameter (customers): a positive whole number');
+  const keep = options.transactionsPerCustomer;
+  if (keep !== undefined && (!Number.isInteger(keep) || keep < 0)) throw new ServiceError('InvalidParameter', 'Invalid parameter (transactionsPerCustomer): a whole number, 0 or more');
   const engine = createEngine(runtime);
   const institutionId = options.institutionId ?? SEED_INSTITUTION_ID;
   const prefix = options.usernamePrefix ?? `seed_${Date.now().toString(36)}`;
@@ -116,6 +131,7 @@ export async function seedCustomers(runtime: Runtime, options: SeedOptions): Pro
   const batchSize = options.batchSize ?? 200;
   try {
     const templateId = await linkTemplate(engine, options, username(1), institutionId);
+    if (options.transactionsPerCustomer !== undefined) await keepMostRecent(db(engine), templateId, options.transactionsPerCustomer);
     const logins = await db(engine).selectFrom('institution_logins').selectAll().where('customer_id', '=', templateId).orderBy('id').execute() as unknown as Row[];
     const accounts = await db(engine).selectFrom('accounts').selectAll().where('customer_id', '=', templateId).orderBy('id').execute() as unknown as Row[];
     const positions = accounts.length === 0 ? [] : await db(engine).selectFrom('positions').selectAll().where('account_id', 'in', accounts.map((a) => a.id as number)).orderBy('id').execute() as unknown as Row[];

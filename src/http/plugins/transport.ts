@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import geoip from 'geoip-country';
+import { createRequire } from 'node:module';
+import type geoipModule from 'geoip-country';
 import { ServiceError } from '../../errors/service-error.js';
 import { classifyAddress } from '../../lib/ip.js';
 import { sha256Hex } from '../../lib/secrets.js';
@@ -39,8 +40,15 @@ function callerAddress(ip: string): CallerAddress {
   return info;
 }
 
-/** The country of a public address, or undefined when the database does not know it. */
+let geoip: typeof geoipModule | undefined;
+
+/**
+ * The country of a public address, or undefined when the database does not know it. The country database (about
+ * 20 MB in memory) loads on the first public address, so a service reached only from this machine or a private
+ * network never holds it.
+ */
 export function countryOf(ip: string): string | undefined {
+  geoip ??= createRequire(import.meta.url)('geoip-country') as typeof geoipModule;
   return geoip.lookup(ip)?.country;
 }
 
