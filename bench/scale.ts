@@ -74,7 +74,7 @@ function plans(dataDir: string, customerId: number): string[] {
   try {
     const where = `customer_id = ${customerId} and effective_date >= 0 and effective_date <= 9999999999 and status = 'active'`;
     return [
-      `select id from transactions where ${where} order by effective_date desc, id desc limit 25`,
+      `select * from transactions where id in (select id from transactions where ${where} order by effective_date desc, id desc limit 25) order by effective_date desc, id desc`,
       `select count(*) from transactions where ${where}`,
     ].map((q) => (db.prepare(`explain query plan ${q}`).all() as Array<{ detail: string }>).map((r) => r.detail).join(' / '));
   } finally {

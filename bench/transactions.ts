@@ -62,7 +62,7 @@ interface Result {
 }
 
 async function explain(database: Database, customerId: number, now: number): Promise<string[]> {
-  const page = sql`select id from transactions where customer_id = ${customerId} and effective_date >= ${0} and effective_date <= ${now} and status = 'active' order by effective_date desc, id desc limit 25 offset 10000`;
+  const page = sql`select * from transactions where id in (select id from transactions where customer_id = ${customerId} and effective_date >= ${0} and effective_date <= ${now} and status = 'active' order by effective_date desc, id desc limit 25 offset 10000) order by effective_date desc, id desc`;
   const count = sql`select count(*) from transactions where customer_id = ${customerId} and effective_date >= ${0} and effective_date <= ${now} and status = 'active'`;
   const out: string[] = [];
   for (const [name, q] of [['page', page], ['count', count]] as const) {

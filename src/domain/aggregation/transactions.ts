@@ -244,7 +244,8 @@ function checkQuery(q: TransactionQuery): void {
 /**
  * One page of transactions of a customer (scope column customer_id) or an account (account_id), dated (see
  * effective_date) in [fromDate, toDate], ordered by date then id in the asked direction. The ids of the page
- * come from the (scope, effective_date, id, status) index alone; only the page's rows are read from the table.
+ * come from the (scope, effective_date, id, status) index alone; only the page's rows are read from the table,
+ * in the same statement (one round trip fewer on PostgreSQL).
  */
 async function page(db: Executor, scope: { column: 'customer_id' | 'account_id'; id: number }, q: TransactionQuery): Promise<TransactionPage> {
   checkQuery(q);
@@ -258,11 +259,9 @@ async function page(db: Executor, scope: { column: 'customer_id' | 'account_id';
   const offset = q.start - 1;
   let rows: TransactionRow[] = [];
   if (offset < found) {
-    const ids = (await filtered().select('id').orderBy('effective_date', q.sort).orderBy('id', q.sort).limit(q.limit).offset(offset).execute()).map((r) => Number(r.id));
-    if (ids.length > 0) {
-      const byId = new Map((await db.selectFrom('transactions').selectAll().where('id', 'in', ids).execute()).map((r) => [Number(r.id), r]));
-      rows = ids.map((id) => byId.get(id)).filter((r): r is TransactionRow => r !== undefined);
-    }
+    // One statement: the page's ids from the index (skipping `offset` entries there), then those rows only.
+    const pageIds = filtered().select('id').orderBy('effective_date', q.sort).orderBy('id', q.sort).limit(q.limit).offset(offset);
+    rows = await db.selectFrom('transactions').selectAll().where('id', 'in', pageIds).orderBy('effective_date', q.sort).orderBy('id', q.sort).execute();
   }
   return {
     found,
