@@ -57,6 +57,7 @@ export interface ClockAdvance {
  */
 export async function advanceClock(engine: Engine, caller: Caller, customerId: string, days: number): Promise<ClockAdvance> {
   assertSandboxAllowed(caller);
+  await getCustomerForPartner(db(engine), caller.partnerId, customerId);
   if (!Number.isInteger(days) || days < 1 || days > MAX_ADVANCE_DAYS) {
     throw new ServiceError('InvalidParameter', `Invalid parameter (days): a whole number of days from 1 to ${MAX_ADVANCE_DAYS}.`);
   }
@@ -143,8 +144,8 @@ export interface FireConnectWebhookInput {
   webhook?: string;
   /** With `webhook`: application/json (default) or application/xml. */
   webhookContentType?: string;
-  /** Replaces the example payload of the event type. */
-  payload?: Record<string, unknown>;
+  /** Replaces the example payload of the event type (a JSON object). */
+  payload?: object;
 }
 
 export interface FiredConnectWebhook {
@@ -225,7 +226,7 @@ export async function fireConnectWebhook(engine: Engine, caller: Caller, input: 
     throw new ServiceError('InvalidParameter', 'Invalid parameter (payload): a JSON object.');
   }
   const target = await webhookTarget(engine, caller, customer.id, input);
-  const payload = input.payload ?? await examplePayload(engine, customer.id, eventType);
+  const payload = (input.payload as Record<string, unknown> | undefined) ?? await examplePayload(engine, customer.id, eventType);
   const eventId = await db(engine).transaction().execute((tx) => enqueueConnectWebhook(tx, engine.runtime, target, eventType, payload));
   return { eventId, eventType, customerId: String(customer.id), webhook: target.url };
 }
