@@ -1,22 +1,11 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { connectWebhookSecret } from '../../src/domain/connect/webhooks.js';
 import { seedCustomers } from '../../src/domain/sandbox/seed.js';
 import { subscribe } from '../../src/domain/txpush/service.js';
 import { cliArgs, runCli, startProcess, type ServerProcess } from '../helpers/cli.js';
-import { startListener, waitFor, type Listener } from '../helpers/listener.js';
+import { freePort, startListener, waitFor, type Listener } from '../helpers/listener.js';
 import { processHarness, type ProcessStore } from '../helpers/process-store.js';
-
-/** A port free right now (bound once, then released). */
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe.each(['sqlite', 'postgres'] as const)('ledgerlink sandbox, trigger and listen on %s', (dialect) => {
   const { openStore, worker, processes, afterTest } = processHarness(dialect);
