@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { connectWebhookSecret } from '../../src/domain/connect/webhooks.js';
+import { createPartner } from '../../src/domain/partners/service.js';
 import { seedCustomers } from '../../src/domain/sandbox/seed.js';
 import { subscribe } from '../../src/domain/txpush/service.js';
 import { cliArgs, runCli, startProcess, type ServerProcess } from '../helpers/cli.js';
@@ -121,6 +122,12 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink sandbox, trigger and 
     const noDays = await run(['clock', customerId]);
     expect(noDays.code).toBe(2);
     expect(noDays.stderr).toMatch(/^error: sandbox clock needs --days N\nhint: usage: ledgerlink sandbox /);
+    // Production-plan partners are refused by every sandbox command, listen --partner included.
+    const prod = await createPartner(store.runtime, { name: 'Production', plan: 'production' });
+    for (const args of [['sandbox', 'reset', customerId], ['trigger', 'connect.done', '--customer', customerId, '--webhook', 'http://127.0.0.1:9/hook'], ['listen', '--port', '0']]) {
+      const refused = await runCli([...args, '--partner', prod.partnerId, '--data', store.data], store.env);
+      expect([refused.code, refused.stderr], args.join(' ')).toEqual([1, `error: Partner ${prod.partnerId} is on the production plan: sandbox controls are only for partners on the Test Drive plan.\n`]);
+    }
     const list = await runCli(['trigger', '--help']);
     expect(list.stdout).toContain('transaction.created');
     expect(list.stdout).toContain('connect.institutionLoginDeleted');
