@@ -107,7 +107,7 @@ export async function setLoginError(engine: Engine, caller: Caller, customerId: 
     const customer = await getCustomerForPartner(tx, caller.partnerId, customerId);
     const login = await getLoginRow(tx, customer, institutionLoginId);
     if (message === undefined || !Number.isInteger(code)) {
-      throw new ServiceError('SandboxErrorCodeUnsupported', `Invalid parameter (code): ${JSON.stringify(code)} is not an error state the sandbox sets; use one of ${SANDBOX_ERROR_CODES.join(', ')}.`);
+      throw new ServiceError('SandboxErrorCodeUnsupported', `Invalid parameter (code): ${String(code)} is not an error state the sandbox sets; use one of ${SANDBOX_ERROR_CODES.join(', ')}.`);
     }
     const now = customerNow(engine, customer);
     await tx.updateTable('institution_logins').set({
