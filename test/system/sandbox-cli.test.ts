@@ -95,7 +95,7 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink sandbox, trigger and 
     expect(forward.requests.length).toBe(1);
   });
 
-  it('sandbox clock, error and reset work from the command line; mistakes are one line plus a hint', { timeout: 120_000 }, async () => {
+  it('sandbox clock, error and reset work from the command line', { timeout: 150_000 }, async () => {
     const store = await openStore();
     const { customerId } = await seeded(store);
     const login = await store.runtime.database.kysely.selectFrom('institution_logins').select('id').where('customer_id', '=', Number(customerId)).executeTakeFirstOrThrow();
@@ -116,7 +116,12 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink sandbox, trigger and 
     const reset = await run(['reset', customerId]);
     expect(reset.stdout).toMatch(new RegExp(`^Customer ${customerId} reset: 1 institution logins and \\d+ accounts removed\\.\\n$`));
     expect(await store.runtime.database.kysely.selectFrom('accounts').select('id').where('customer_id', '=', Number(customerId)).execute()).toEqual([]);
+  });
 
+  it('sandbox and trigger report mistakes as one line plus a hint, and refuse production-plan partners', { timeout: 150_000 }, async () => {
+    const store = await openStore();
+    const customerId = String((await seedCustomers(store.runtime, { partnerId: store.partnerId, plan: 'testdrive', customers: 1, profile: 'profile_01' })).firstCustomerId);
+    const run = (args: string[]) => runCli(['sandbox', ...args, '--data', store.data], store.env);
     const unknown = await runCli(['trigger', 'account.exploded', '--customer', customerId, '--data', store.data], store.env);
     expect([unknown.code, unknown.stderr]).toEqual([2, 'error: unknown event "account.exploded"\nhint: run `ledgerlink trigger --help` for the list\n']);
     const noDays = await run(['clock', customerId]);
