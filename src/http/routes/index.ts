@@ -53,6 +53,12 @@ import signIn from './connectApp/signIn.js';
 import signInSteps from './connectApp/signInSteps.js';
 import manageAccounts from './connectApp/manageAccounts.js';
 import endSession from './connectApp/endSession.js';
+import advanceSandboxClock from './sandbox/advanceSandboxClock.js';
+import setSandboxLoginError from './sandbox/setSandboxLoginError.js';
+import clearSandboxLoginError from './sandbox/clearSandboxLoginError.js';
+import resetSandboxCustomer from './sandbox/resetSandboxCustomer.js';
+import fireSandboxConnectWebhook from './sandbox/fireSandboxConnectWebhook.js';
+import fireSandboxTxPushEvent from './sandbox/fireSandboxTxPushEvent.js';
 
 /** A route module: registers one operation. */
 export type RouteModule = (app: App, runtime: Runtime) => void;
@@ -72,6 +78,8 @@ export const routes: RouteModule[] = [
   generateConnectUrl, generateLiteConnectUrl, generateFixConnectUrl, sendConnectEmail, getConnectWebhookSigningKey, getMailbox,
   // The hosted Connect app: its pages and the JSON API behind them (authenticated by the signed link, not a token).
   connectPages, testBankOAuth, startSession, searchConnectInstitutions, selectInstitution, signIn, signInSteps, manageAccounts, endSession,
+  // Sandbox controls (Test Drive partners only): time travel, error states, events on demand, reset.
+  advanceSandboxClock, setSandboxLoginError, clearSandboxLoginError, resetSandboxCustomer, fireSandboxConnectWebhook, fireSandboxTxPushEvent,
 ];
 
 export function registerRoutes(app: App, runtime: Runtime): void {
