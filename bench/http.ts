@@ -51,12 +51,17 @@ async function load(url: string, s: Scenario): Promise<Load> {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-http-'));
+// The data set is prepared through a first service (which also writes the institution catalogue into the new
+// database); the measured service starts afresh on it, so its memory is that of a service that serves.
+const preparing = await startLedgerlink(dataDir);
+const all = await scenarios({ url: preparing.url, dataDir, root: ROOT });
+const preparedRss = peakRssTreeMb(preparing.child.pid!)[0];
+await stop(preparing);
 const service = await startLedgerlink(dataDir, {}, WORKERS > 1 ? ['--workers', String(WORKERS)] : []);
 process.stderr.write(`Ledgerlink at ${service.url} (data ${dataDir})\n`);
 
 const rows: string[] = [];
 try {
-  const all = await scenarios({ url: service.url, dataDir, root: ROOT });
   const chosen = values.scenario ? all.filter((s) => values.scenario!.includes(s.name)) : all;
   for (const s of chosen) {
     const reference = await fetch(service.url + s.path, { method: s.method, headers: s.headers, ...(s.body !== undefined ? { body: s.body } : {}) });
@@ -82,7 +87,7 @@ try {
   const rss = peakRssTreeMb(service.child.pid!);
   await stop(service);
   const table = [
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (${CONNECTIONS} connections, ${DURATION} s per run, autocannon) on ${machineLine()}. Ledgerlink runs from \`dist/\` on SQLite${WORKERS > 1 ? ` as \`serve --workers ${WORKERS}\`` : ''}; the limit is a bare \`node:http\` server answering the identical bytes, the Fastify floor a Fastify server with no plugins answering them. Peak RSS over the whole run (including preparing the data set): ${rss.length === 0 ? 'n/a' : rss.map((r) => `${r.toFixed(0)} MB`).join(' + ')}${rss.length > 1 ? ' (primary + HTTP processes)' : ''}.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (${CONNECTIONS} connections, ${DURATION} s per run, autocannon) on ${machineLine()}. Ledgerlink runs from \`dist/\` on SQLite${WORKERS > 1 ? ` as \`serve --workers ${WORKERS}\`` : ''}; the limit is a bare \`node:http\` server answering the identical bytes, the Fastify floor a Fastify server with no plugins answering them. Peak RSS of the measured service over all its runs: ${rss.length === 0 ? 'n/a' : rss.map((r) => `${r.toFixed(0)} MB`).join(' + ')}${rss.length > 1 ? ' (primary + HTTP processes)' : ''}; of the service that prepared the data set (first start on a new database: writing the institution catalogue, linking and aggregating the test customer): ${preparedRss?.toFixed(0) ?? 'n/a'} MB.`,
     '',
     '| request | limit req/s | Fastify floor req/s (of limit) | Ledgerlink req/s | Ledgerlink/limit | p50 | p99 | limit p99 | body bytes | errors |',
     '|---|---|---|---|---|---|---|---|---|---|',
