@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { peakRssTreeMb, ROOT, start, startLedgerlink, stop } from './lib/process.js';
+import { peakRssTreeMb, ROOT, rssMb, start, startLedgerlink, stop } from './lib/process.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
 import { scenarios, type Scenario } from './scenarios.js';
 
@@ -79,9 +79,10 @@ try {
     await stop(floorServer);
     process.stderr.write('ledgerlink… ');
     const ours = await load(service.url, s);
+    const rssAfter = rssMb(service.child.pid!)?.rss;
     process.stderr.write('done\n');
     const ratio = ours.rps / limit.rps;
-    rows.push(`| ${s.label} | ${Math.round(limit.rps)} | ${Math.round(floor.rps)} (${((floor.rps / limit.rps) * 100).toFixed(0)} %) | ${Math.round(ours.rps)} | ${(ratio * 100).toFixed(0)} % | ${ours.p50} ms | ${ours.p99} ms | ${limit.p99} ms | ${bytes.length} | ${ours.errors} |`);
+    rows.push(`| ${s.label} | ${Math.round(limit.rps)} | ${Math.round(floor.rps)} (${((floor.rps / limit.rps) * 100).toFixed(0)} %) | ${Math.round(ours.rps)} | ${(ratio * 100).toFixed(0)} % | ${ours.p50} ms | ${ours.p99} ms | ${limit.p99} ms | ${bytes.length} | ${ours.errors} | ${rssAfter?.toFixed(0) ?? 'n/a'} MB |`);
   }
 } finally {
   const rss = peakRssTreeMb(service.child.pid!);
@@ -89,8 +90,8 @@ try {
   const table = [
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (${CONNECTIONS} connections, ${DURATION} s per run, autocannon) on ${machineLine()}. Ledgerlink runs from \`dist/\` on SQLite${WORKERS > 1 ? ` as \`serve --workers ${WORKERS}\`` : ''}; the limit is a bare \`node:http\` server answering the identical bytes, the Fastify floor a Fastify server with no plugins answering them. Peak RSS of the measured service over all its runs: ${rss.length === 0 ? 'n/a' : rss.map((r) => `${r.toFixed(0)} MB`).join(' + ')}${rss.length > 1 ? ' (primary + HTTP processes)' : ''}; of the service that prepared the data set (first start on a new database: writing the institution catalogue, linking and aggregating the test customer): ${preparedRss?.toFixed(0) ?? 'n/a'} MB.`,
     '',
-    '| request | limit req/s | Fastify floor req/s (of limit) | Ledgerlink req/s | Ledgerlink/limit | p50 | p99 | limit p99 | body bytes | errors |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| request | limit req/s | Fastify floor req/s (of limit) | Ledgerlink req/s | Ledgerlink/limit | p50 | p99 | limit p99 | body bytes | errors | RSS after the run |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
   process.stdout.write(table + '\n');
