@@ -7,6 +7,7 @@ import * as m0005 from './0005_outbox.js';
 import * as m0006 from './0006_connect.js';
 import * as m0007 from './0007_txpush.js';
 import * as m0009 from './0009_request_log.js';
+import * as m0010 from './0010_dashboard.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_connect': m0006,
   '0007_txpush': m0007,
   '0009_request_log': m0009,
+  '0010_dashboard': m0010,
 };

@@ -53,6 +53,16 @@ import signIn from './connectApp/signIn.js';
 import signInSteps from './connectApp/signInSteps.js';
 import manageAccounts from './connectApp/manageAccounts.js';
 import endSession from './connectApp/endSession.js';
+import dashboardPages from './dashboard/pages.js';
+import dashboardSignUp from './dashboard/signUp.js';
+import dashboardSignIn from './dashboard/signIn.js';
+import dashboardSignOut from './dashboard/signOut.js';
+import getDashboardSession from './dashboard/getSession.js';
+import { getAppKey, rotateKey } from './dashboard/appKey.js';
+import { changeSecret, unlock } from './dashboard/secret.js';
+import { getCustomer as getDashboardCustomer, getCustomers as getDashboardCustomers } from './dashboard/customers.js';
+import { getDeliveries, getMail, getRequests, redeliver } from './dashboard/activity.js';
+import { getExperiences, putExperience } from './dashboard/experiences.js';
 
 /** A route module: registers one operation. */
 export type RouteModule = (app: App, runtime: Runtime) => void;
@@ -72,6 +82,9 @@ export const routes: RouteModule[] = [
   generateConnectUrl, generateLiteConnectUrl, generateFixConnectUrl, sendConnectEmail, getConnectWebhookSigningKey, getMailbox,
   // The hosted Connect app: its pages and the JSON API behind them (authenticated by the signed link, not a token).
   connectPages, testBankOAuth, startSession, searchConnectInstitutions, selectInstitution, signIn, signInSteps, manageAccounts, endSession,
+  // The developer dashboard: its pages and the JSON API behind them (authenticated by a session cookie, not a token).
+  dashboardPages, dashboardSignUp, dashboardSignIn, dashboardSignOut, getDashboardSession, getAppKey, rotateKey, changeSecret, unlock,
+  getDashboardCustomers, getDashboardCustomer, getRequests, getDeliveries, redeliver, getMail, getExperiences, putExperience,
 ];
 
 export function registerRoutes(app: App, runtime: Runtime): void {
