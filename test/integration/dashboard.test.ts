@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCatalogue } from '../../src/errors/catalogue.js';
+import { hostileQuery, hostileString, invalidBody } from '../helpers/fuzz.js';
 import { drainDeliveries } from '../../src/delivery/worker.js';
 import { createPartner } from '../../src/domain/partners/service.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
@@ -340,5 +343,35 @@ describe('dashboard data is scoped to the signed-in partner', () => {
     const link = await linkFor(ctx, mine, 'full', { customerId: myCustomer, experience: 'branded' });
     const session = await appOk(ctx, link, 'POST', '/session');
     expect(session.experience).toMatchObject({ appName: 'Branded', logoUrl: 'https://example.com/logo.png', primaryColor: '#aa5500' });
+  });
+});
+
+describe('dashboard API under hostile input', () => {
+  let ctx: TestContext;
+  let browser: DashboardBrowser;
+  const CODE_STATUS = new Map<string, number>(Object.values(ErrorCatalogue).map((d) => [d.code, d.status]));
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    const partner = await partnerWithToken(ctx);
+    browser = await dashboardSignIn(ctx, partner.partnerId, partner.partnerSecret);
+  });
+  afterAll(() => ctx?.close());
+
+  it('answers every dashboard route, signed in with a valid CSRF token, with a documented 4xx or a success, never a 5xx', async () => {
+    const routes = ctx.app.registeredRoutes.filter((r) => r.url.startsWith('/dashboard/api/') && r.method !== 'HEAD' && r.url !== '/dashboard/api/signout');
+    expect(routes.length).toBeGreaterThanOrEqual(15);
+    for (const route of routes) {
+      const schema = (route.schema ?? {}) as Record<string, any>;
+      const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+      const path = fc.tuple(...names.map(() => hostileString)).map((values) => names.reduce((url, name, i) => url.replace(`:${name}`, encodeURIComponent(String(values[i]))), route.url));
+      const body = route.method === 'GET' ? fc.constant(undefined) : invalidBody(schema.body ?? { type: 'object', required: ['x'], properties: { x: { type: 'string' } } });
+      await fc.assert(fc.asyncProperty(path, fc.option(hostileQuery(schema.querystring), { nil: '' }), body, async (url, query, payload) => {
+        const res = await browser.call(route.method as 'GET', query ? `${url}?${query}` : url, payload as object | undefined);
+        const where = `${route.method} ${url}?${query} [${res.statusCode}] ${res.body.slice(0, 200)}`;
+        expect(res.statusCode, where).toBeLessThan(500);
+        if (res.statusCode >= 400) expect(CODE_STATUS.get(res.json().code), where).toBe(res.statusCode);
+      }), { numRuns: 15 });
+    }
   });
 });
