@@ -1,7 +1,7 @@
 /** Signed-out pages: sign-in, sign-up, and the credentials shown once after sign-up. */
 import { api, ApiError, useCsrfToken } from './api.js';
 import type { Session } from './types.js';
-import { alertBox, copyButton, field, h, messageOf } from './ui.js';
+import { copyButton, field, h, onSubmit } from './ui.js';
 
 const POLICY = '12 to 255 characters: letters, digits and ! @ # $ % & * _ - +, with at least one letter and one digit.';
 
@@ -24,30 +24,22 @@ export function signInPage(onSignedIn: (s: Session) => void, notice?: string): H
   const submit = h('button', { type: 'submit', class: 'button primary wide' }, 'Sign in');
   const form = h('form', {
     novalidate: true,
-    onsubmit: async (e: Event) => {
-      e.preventDefault();
-      errors.replaceChildren();
+    onsubmit: onSubmit(submit, errors, 'Signing in…', async () => {
       if (!partnerId.value.trim() || !secret.value) {
-        errors.append(alertBox('Enter your partner ID and partner secret.'));
         (partnerId.value.trim() ? secret : partnerId).focus();
-        return;
+        throw new Error('Enter your partner ID and partner secret.');
       }
-      submit.disabled = true;
-      submit.textContent = 'Signing in…';
       try {
         const session = await api<Session>('POST', '/signin', { partnerId: partnerId.value.trim(), partnerSecret: secret.value });
         useCsrfToken(session.csrfToken);
         onSignedIn(session);
       } catch (err) {
-        const locked = err instanceof ApiError && err.code === '10027';
-        errors.append(alertBox(locked ? 'This partner is locked after too many failed attempts. Ask the operator to unlock it (ledgerlink partner unlock), or unlock it from a dashboard session that is still open.' : messageOf(err)));
         secret.value = '';
         secret.focus();
-      } finally {
-        submit.disabled = false;
-        submit.textContent = 'Sign in';
+        if (err instanceof ApiError && err.code === '10027') throw new Error('This partner is locked after too many failed attempts. Ask the operator to unlock it (ledgerlink partner unlock), or unlock it from a dashboard session that is still open.');
+        throw err;
       }
-    },
+    }),
   }, errors, field('Partner ID', partnerId), field('Partner secret', secret), submit);
   return authShell('Sign in', 'Use the partner ID and secret of your Ledgerlink partner.',
     ...(notice ? [h('div', { class: 'notice', role: 'status' }, notice)] : []),
@@ -64,25 +56,22 @@ export function signUpPage(onSignedUp: (s: Session & { appKey: string }) => void
   const submit = h('button', { type: 'submit', class: 'button primary wide' }, 'Create partner');
   const form = h('form', {
     novalidate: true,
-    onsubmit: async (e: Event) => {
-      e.preventDefault();
-      errors.replaceChildren();
-      if (!name.value.trim()) return (errors.append(alertBox('Enter a name for your partner.')), name.focus());
-      if (secret.value !== confirm.value) return (errors.append(alertBox('The two secrets differ.')), confirm.focus());
-      submit.disabled = true;
-      submit.textContent = 'Creating…';
-      try {
-        const created = await api<Session & { appKey: string }>('POST', '/signup', { name: name.value.trim(), partnerSecret: secret.value });
-        useCsrfToken(created.csrfToken);
-        onSignedUp(created);
-      } catch (err) {
-        errors.append(alertBox(messageOf(err)));
-        secret.focus();
-      } finally {
-        submit.disabled = false;
-        submit.textContent = 'Create partner';
+    onsubmit: onSubmit(submit, errors, 'Creating…', async () => {
+      if (!name.value.trim()) {
+        name.focus();
+        throw new Error('Enter a name for your partner.');
       }
-    },
+      if (secret.value !== confirm.value) {
+        confirm.focus();
+        throw new Error('The two secrets differ.');
+      }
+      const created = await api<Session & { appKey: string }>('POST', '/signup', { name: name.value.trim(), partnerSecret: secret.value }).catch((err) => {
+        secret.focus();
+        throw err;
+      });
+      useCsrfToken(created.csrfToken);
+      onSignedUp(created);
+    }),
   }, errors, field('Partner name', name, 'Shown in Connect as your application name until you set an experience.'),
   field('Partner secret', secret, POLICY), field('Confirm partner secret', confirm), submit);
   return authShell('Create a Test Drive partner', 'Test Drive partners work with testing customers and the test institutions (FinBank).', form,

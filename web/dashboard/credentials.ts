@@ -1,7 +1,7 @@
 /** Credentials: partner ID, app key (revealed on demand, rotatable), secret change, lock state. */
 import { api } from './api.js';
 import type { Partner, Session } from './types.js';
-import { alertBox, badge, copyButton, dateTime, field, h, messageOf, pageHeader, section, toast, withBusy } from './ui.js';
+import { badge, copyButton, dateTime, field, h, onSubmit, pageHeader, section, toast, withBusy } from './ui.js';
 
 const MASK = '••••••••••••••••••••••••••••••••';
 
@@ -79,20 +79,11 @@ function lockSection(partner: Partner, reload: () => Promise<void>): HTMLElement
     h('p', {}, badge('Locked', 'bad'), ` since ${dateTime(partner.lockedAt)} after ${partner.failedAuthentications} failed authentications. Every authentication is refused; tokens issued before the lock keep working.`),
     h('form', {
       class: 'inline-form',
-      onsubmit: (e: Event) => {
-        e.preventDefault();
-        errors.replaceChildren();
-        void withBusy(submit, 'Unlocking…', async () => {
-          try {
-            await api('POST', '/unlock', { partnerSecret: secret.value });
-          } catch (err) {
-            errors.append(alertBox(messageOf(err)));
-            return;
-          }
-          toast('Partner unlocked.');
-          await reload();
-        });
-      },
+      onsubmit: onSubmit(submit, errors, 'Unlocking…', async () => {
+        await api('POST', '/unlock', { partnerSecret: secret.value });
+        toast('Partner unlocked.');
+        await reload();
+      }),
     }, errors, field('Current partner secret', secret, 'Proves it is you: a session alone cannot lift a lock.'), submit));
 }
 
@@ -103,20 +94,11 @@ function secretSection(): HTMLElement {
   const submit = h('button', { type: 'submit', class: 'button primary' }, 'Change secret');
   const form = h('form', {
     class: 'inline-form',
-    onsubmit: (e: Event) => {
-      e.preventDefault();
-      errors.replaceChildren();
-      void withBusy(submit, 'Changing…', async () => {
-        try {
-          await api('POST', '/secret', { partnerSecret: current.value, newPartnerSecret: next.value });
-        } catch (err) {
-          errors.append(alertBox(messageOf(err)));
-          return;
-        }
-        form.reset();
-        toast('Partner secret changed. Other dashboard sessions were signed out; API tokens stay valid.');
-      });
-    },
+    onsubmit: onSubmit(submit, errors, 'Changing…', async () => {
+      await api('POST', '/secret', { partnerSecret: current.value, newPartnerSecret: next.value });
+      form.reset();
+      toast('Partner secret changed. Other dashboard sessions were signed out; API tokens stay valid.');
+    }),
   }, errors, field('Current secret', current), field('New secret', next, '12 to 255 characters: letters, digits and ! @ # $ % & * _ - +, at least one letter and one digit.'), submit);
   return section('Partner secret', h('p', { class: 'muted' }, 'A wrong current secret counts towards the lock-out, as in API authentication.'), form);
 }

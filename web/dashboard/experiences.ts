@@ -1,7 +1,7 @@
 /** Connect experiences: the application name, logo and colour Connect shows; editable, with a live preview. */
 import { api } from './api.js';
 import type { Experience } from './types.js';
-import { alertBox, emptyState, field, h, messageOf, pageHeader, section, toast, withBusy } from './ui.js';
+import { emptyState, field, h, onSubmit, pageHeader, section, toast } from './ui.js';
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 
@@ -32,20 +32,11 @@ function experienceForm(x: Experience | null, onSaved: () => Promise<void>): HTM
   const label = x ? `Experience ${x.name}` : 'New experience';
   return h('form', {
     class: 'experience', 'aria-label': label,
-    onsubmit: (e: Event) => {
-      e.preventDefault();
-      errors.replaceChildren();
-      void withBusy(submit, 'Saving…', async () => {
-        try {
-          await api('PUT', `/experiences/${encodeURIComponent(name.value.trim())}`, { appName: appName.value, logoUrl: logoUrl.value.trim() || null, primaryColor: color.value.trim() });
-        } catch (err) {
-          errors.append(alertBox(messageOf(err)));
-          return;
-        }
-        toast(`Experience “${name.value.trim()}” saved. New Connect sessions use it.`);
-        await onSaved();
-      });
-    },
+    onsubmit: onSubmit(submit, errors, 'Saving…', async () => {
+      await api('PUT', `/experiences/${encodeURIComponent(name.value.trim())}`, { appName: appName.value, logoUrl: logoUrl.value.trim() || null, primaryColor: color.value.trim() });
+      toast(`Experience “${name.value.trim()}” saved. New Connect sessions use it.`);
+      await onSaved();
+    }),
   },
   h('div', { class: 'experience-fields' },
     errors,

@@ -17,7 +17,7 @@ export function toast(message: string, kind: 'ok' | 'error' = 'ok'): void {
 /** The message of a failed call, for the user. */
 export function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.code && /^\d+$/.test(error.code) ? `${error.message} (code ${error.code})` : error.message;
-  return String(error);
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** An alert box inside a form or page. */
@@ -92,6 +92,21 @@ export async function withBusy(button: HTMLButtonElement, label: string, work: (
     button.removeAttribute('aria-busy');
     button.textContent = text;
   }
+}
+
+/** A form's submit handler: the button busy while `work` runs, a failure shown as an alert at the top of the form. */
+export function onSubmit(submit: HTMLButtonElement, errors: HTMLElement, busyLabel: string, work: () => Promise<void>): (e: Event) => void {
+  return (e) => {
+    e.preventDefault();
+    errors.replaceChildren();
+    void withBusy(submit, busyLabel, async () => {
+      try {
+        await work();
+      } catch (err) {
+        errors.append(alertBox(messageOf(err)));
+      }
+    });
+  };
 }
 
 /** A labelled form field. */
