@@ -194,6 +194,21 @@ describe('the dashboard in a browser', () => {
     await connect.close();
   });
 
+  it('shows a Connect e-mail from the local mailbox', async () => {
+    const headers = { 'service-app-key': partner.appKey, 'service-app-token': await token(partner.appKey) };
+    const customer = await api('POST', '/aggregation/v2/customers/testing', headers, { username: 'dash-customer-03' });
+    const email = { to: 'dana@example.com', subject: 'Verify your income', firstName: 'Dana', institutionName: 'Acme Lending', institutionAddress: '1 Main St', supportPhone: '800-555-0100', signature: ['Pat Lee'] };
+    const sent = await api('POST', '/connect/v2/send/email', headers, { partnerId: partner.partnerId, customerId: customer.json().id, experience: 'default', email });
+    expect(sent.statusCode, sent.body).toBe(200);
+    await drainDeliveries(world.ctx.runtime);
+    await go('/mail', 'E-mails');
+    await page.getByText('Verify your income').click();
+    await page.getByText(/Dana/).first().waitFor();
+    await expect(page.locator('.mail-body').textContent()).resolves.toContain(new URL(sent.json().link).pathname);
+    await expectAccessible();
+    await shot(page, 'mail');
+  });
+
   it('keeps another partner\'s customer out of sight: its id is not found', async () => {
     const other = world.partner;
     const theirs = await api('POST', '/aggregation/v2/customers/testing', other.headers, { username: 'someone-elses-01' });

@@ -134,6 +134,6 @@ export async function mailPage(main: HTMLElement): Promise<void> {
       : h('div', { class: 'mail-list' }, ...messages.map((m) => h('details', { class: 'mail' },
         h('summary', {}, h('strong', {}, m.subject), h('span', { class: 'muted' }, ` to ${m.to} · ${dateTime(m.createdAt)}`)),
         h('dl', { class: 'details compact' }, h('dt', {}, 'From'), h('dd', {}, m.from), h('dt', {}, 'To'), h('dd', {}, m.to), h('dt', {}, 'Event'), h('dd', {}, h('code', {}, m.eventId))),
-        h('pre', { class: 'mail-body' }, m.text))))));
+        h('pre', { class: 'mail-body', tabindex: '0', 'aria-label': `Text of ${m.subject}` }, m.text))))));
 }
 
