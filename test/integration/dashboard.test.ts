@@ -175,6 +175,18 @@ describe('dashboard sign-up, sign-in and sessions', () => {
     expect(rows).toEqual([]);
   });
 
+  it('serves the page with a strict CSP, refuses framing, and serves no file outside its assets', async () => {
+    const page = await ctx.app.inject({ url: '/dashboard' });
+    expect([200, 503]).toContain(page.statusCode);
+    expect(page.headers['content-security-policy']).toMatch(/default-src 'self'; script-src 'self';.*frame-ancestors 'none'/);
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['cache-control']).toBe('no-store');
+    for (const url of ['/dashboard/assets/..%2f..%2fpackage.json', '/dashboard/assets/../index.html', '/dashboard/assets/nothing.js']) {
+      const res = await ctx.app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+    }
+  });
+
   it('expires a session after its lifetime and deletes it', async () => {
     const creds = await createPartner(ctx.runtime, { name: 'Expiry partner' });
     const browser = await dashboardSignIn(ctx, creds.partnerId, creds.partnerSecret);
@@ -186,6 +198,8 @@ describe('dashboard sign-up, sign-in and sessions', () => {
     expect(expired.json().code).toBe('14101');
     expect([expired.headers['set-cookie']].flat()[0]).toMatch(/Max-Age=0/);
     expect((await browser.call('POST', '/dashboard/api/app-key/rotate')).json().code).toBe('14100');
+    const left = await ctx.runtime.database.kysely.selectFrom('dashboard_sessions').select('id_hash').where('partner_id', '=', creds.partnerId).execute();
+    expect(left).toEqual([]);
   });
 });
 
