@@ -209,6 +209,25 @@ describe('the dashboard in a browser', () => {
     await shot(page, 'mail');
   });
 
+  it('shows a lock-out caused through the API and lifts it with the current secret', async () => {
+    for (let i = 0; i < 5; i++) {
+      await api('POST', '/aggregation/v2/partners/authentication', { 'service-app-key': partner.appKey }, { partnerId: partner.partnerId, partnerSecret: 'Guessed-secret-1' });
+    }
+    await go('/credentials', 'Credentials');
+    const lock = page.getByRole('region', { name: 'Lock state' });
+    await expect(lock.getByText('Locked', { exact: true }).isVisible()).resolves.toBe(true);
+    await lock.getByLabel('Current partner secret').fill('Guessed-secret-2');
+    await lock.getByRole('button', { name: 'Unlock partner' }).click();
+    await expect(lock.getByRole('alert').textContent()).resolves.toMatch(/Invalid credentials; the partner stays locked/);
+    await expectAccessible();
+    await shot(page, 'locked');
+    await lock.getByLabel('Current partner secret').fill(SECRET);
+    await lock.getByRole('button', { name: 'Unlock partner' }).click();
+    await page.getByText('Partner unlocked.').waitFor();
+    await page.getByRole('region', { name: 'Lock state' }).getByText('Active', { exact: true }).waitFor();
+    expect(await token(partner.appKey)).toMatch(/\S+/);
+  });
+
   it('keeps another partner\'s customer out of sight: its id is not found', async () => {
     const other = world.partner;
     const theirs = await api('POST', '/aggregation/v2/customers/testing', other.headers, { username: 'someone-elses-01' });

@@ -241,7 +241,7 @@ describe('dashboard lock-out and secret', () => {
     expect(state.lockedAt).toEqual(expect.any(Number));
     expect(state.failedAuthentications).toBe(5);
     const wrong = await browser.call('POST', '/dashboard/api/unlock', { partnerSecret: 'Wrong-secret-1234' });
-    expect(wrong.json().code).toBe('10001');
+    expect(wrong.json()).toMatchObject({ code: '10001', message: 'Invalid credentials; the partner stays locked' });
     expect((await browser.call('GET', '/dashboard/api/session')).json().partner.lockedAt).not.toBeNull();
     expect((await browser.call('POST', '/dashboard/api/unlock', { partnerSecret: creds.partnerSecret })).statusCode).toBe(204);
     expect((await browser.call('GET', '/dashboard/api/session')).json().partner).toMatchObject({ lockedAt: null, failedAuthentications: 0 });

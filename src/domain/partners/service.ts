@@ -192,7 +192,10 @@ export async function unlockWithSecret(ctx: PartnerContext, partnerId: string, p
   const partner = await repo.findPartnerById(ctx.database.kysely, partnerId);
   if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
   if (partner.locked_at === null) throw new ServiceError('BadRequest', 'The partner is not locked.');
-  if (!(await verifySecret(partnerSecret, partner.secret_hash))) throw await failedAuthentication(ctx, partner.id);
+  if (!(await verifySecret(partnerSecret, partner.secret_hash))) {
+    await failedAuthentication(ctx, partner.id);
+    throw new ServiceError('InvalidCredentials', 'Invalid credentials; the partner stays locked');
+  }
   await unlockPartner(ctx, partnerId);
 }
 
