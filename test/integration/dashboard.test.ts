@@ -6,6 +6,8 @@ import { drainDeliveries } from '../../src/delivery/worker.js';
 import { createPartner } from '../../src/domain/partners/service.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
+import { linkProfile, refresh } from '../helpers/aggregation.js';
+import { ensureInstitutionCatalog } from '../../src/domain/institutions/seed.js';
 import { appOk, generate, linkFor } from '../helpers/connect.js';
 import { dashboardClient, dashboardSignIn, SAME_ORIGIN, sessionCookie, type DashboardBrowser } from '../helpers/dashboard.js';
 
@@ -311,6 +313,27 @@ describe('dashboard data is scoped to the signed-in partner', () => {
     expect(other.json()).toEqual(unknown.json());
   });
 
+  it('shows a customer\'s institution logins, accounts and latest transactions, once aggregated', async () => {
+    await ensureInstitutionCatalog(ctx.runtime.database);
+    const linked = await addCustomer(ctx, mine, { username: 'linked-customer', firstName: 'Lin' });
+    const accounts = await linkProfile(ctx, mine, linked, 'profile_03');
+    const before = (await browser.call('GET', `/dashboard/api/customers/${linked}`)).json();
+    expect(before.institutionLogins).toHaveLength(1);
+    expect(before.institutionLogins[0]).toMatchObject({ institution: { id: 101732, name: expect.stringMatching(/FinBank/) }, aggregationStatusCode: 0 });
+    expect(before.institutionLogins[0].accounts.map((a: { id: string }) => a.id).sort()).toEqual(accounts.map((a) => a.id).sort());
+    expect(before.transactions).toEqual({ aggregated: false, found: 0, latest: [] });
+    await refresh(ctx, mine, linked);
+    const after = (await browser.call('GET', `/dashboard/api/customers/${linked}`)).json();
+    expect(after.transactions.aggregated).toBe(true);
+    expect(after.transactions.found).toBeGreaterThan(0);
+    expect(after.transactions.latest.length).toBe(Math.min(100, after.transactions.found));
+    const accountIds = new Set(accounts.map((a) => String(a.id)));
+    expect(after.transactions.latest.every((t: { accountId: number }) => accountIds.has(String(t.accountId)))).toBe(true);
+    // The other partner sees none of it.
+    const theirView = await dashboardSignIn(ctx, theirs.partnerId, theirs.partnerSecret);
+    expect((await theirView.call('GET', `/dashboard/api/customers/${linked}`)).statusCode).toBe(404);
+  });
+
   it('shows only the partner\'s deliveries and mail, and 404s redelivering another partner\'s delivery', async () => {
     const deliveries = (await browser.call('GET', '/dashboard/api/deliveries')).json().deliveries;
     expect(deliveries).toHaveLength(1);
@@ -330,6 +353,7 @@ describe('dashboard data is scoped to the signed-in partner', () => {
   });
 
   it('shows only the partner\'s API requests, and new ones after a given id', async () => {
+    await ctx.app.requestLog.flush();
     const requests = (await browser.call('GET', '/dashboard/api/requests')).json().requests;
     expect(requests.length).toBeGreaterThan(0);
     const myPaths = requests.map((r: { path: string }) => r.path);
