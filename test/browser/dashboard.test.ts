@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { drainDeliveries } from '../../src/delivery/worker.js';
 import { screenshots, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
-import { waitFor } from '../helpers/listener.js';
+import { loginForm } from '../helpers/aggregation.js';
 
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SECRET = 'Dashboard-secret-2026';
@@ -143,6 +143,15 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('link', { name: customerId }).click();
     await page.getByRole('heading', { level: 1, name: 'Dana Ash' }).waitFor();
     await expect(page.getByText('No institution logins yet.').isVisible()).resolves.toBe(true);
+    // Linked and aggregated through the API: the page shows the login, its accounts and the transactions.
+    const linked = await api('POST', `/aggregation/v1/customers/${customerId}/institutions/101732/accounts/addall`, headers, loginForm(101732, 'profile_03'));
+    expect(linked.statusCode, linked.body).toBe(200);
+    expect((await api('POST', `/aggregation/v1/customers/${customerId}/accounts`, headers, {})).statusCode).toBe(200);
+    await page.reload();
+    await page.getByRole('heading', { level: 3, name: /FinBank/ }).waitFor();
+    const accountName = linked.json().accounts[0].name as string;
+    await expect(page.getByRole('cell', { name: new RegExp(accountName) }).first().isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('heading', { name: /^Transactions \(latest \d+ of \d+\)$/ }).isVisible()).resolves.toBe(true);
     await expectAccessible();
     await shot(page, 'customer');
 
