@@ -4,12 +4,15 @@ import { ServiceError } from '../errors/service-error.js';
 import { UsageError } from './args.js';
 import { cert } from './commands/cert.js';
 import { deliveries } from './commands/deliveries.js';
+import { listen } from './commands/listen.js';
 import { logs } from './commands/logs.js';
 import { experience } from './commands/experience.js';
 import { mail } from './commands/mail.js';
 import { partner } from './commands/partner.js';
+import { sandbox } from './commands/sandbox.js';
 import { seed } from './commands/seed.js';
 import { serve } from './commands/serve.js';
+import { trigger } from './commands/trigger.js';
 import { worker } from './commands/worker.js';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
@@ -22,6 +25,9 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   seed: { run: seed, help: 'add N testing customers with linked test-bank accounts (progress bar)' },
   mail: { run: mail, help: 'read the local mailbox (e-mail kept when SMTP_URL is not set)' },
   experience: { run: experience, help: 'set or show a Connect experience (app name, logo, colour)' },
+  sandbox: { run: sandbox, help: 'sandbox controls: advance a customer\'s clock, set or clear a login error, reset a customer' },
+  trigger: { run: trigger, help: 'fire a TxPUSH or Connect webhook event (`trigger --help` lists them)' },
+  listen: { run: listen, help: 'receive TxPUSH and webhook deliveries, print them, forward them (--forward-to URL)' },
 };
 
 function usage(): string {

@@ -6,6 +6,7 @@ import type { CustomerTable } from '../domain/customers/table.js';
 import type { InstitutionCatalogTable, InstitutionTable } from '../domain/institutions/table.js';
 import type { PartnerTable, PartnerTokenTable } from '../domain/partners/table.js';
 import type { RequestLogTable } from '../domain/requestlog/table.js';
+import type { SandboxListenerTable } from '../domain/sandbox/table.js';
 import type { TxPushSubscriptionTable } from '../domain/txpush/table.js';
 
 /** Every table of the database, as Kysely sees it. Each feature owns its table types in domain/<feature>/table.ts. */
@@ -29,4 +30,5 @@ export interface DB {
   txpush_subscriptions: TxPushSubscriptionTable;
   connect_links: ConnectLinkTable;
   connect_experiences: ConnectExperienceTable;
+  sandbox_listeners: SandboxListenerTable;
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../db/database.js';
+import { sandboxListenerUrls } from '../domain/sandbox/listeners.js';
 import { ServiceError } from '../errors/service-error.js';
 import { epochSeconds, type Clock } from '../lib/clock.js';
 import type { Keys } from '../lib/keys.js';
@@ -138,8 +139,15 @@ function rowFor(ctx: EnqueueContext, input: EnqueueInput, now: number): NewDeliv
  * so the delivery exists exactly when the change does; workers are woken when it commits.
  */
 export async function enqueueDelivery(executor: Executor, ctx: EnqueueContext, input: EnqueueInput): Promise<EnqueuedDelivery> {
-  const row = rowFor(ctx, input, epochSeconds(ctx.clock));
+  const now = epochSeconds(ctx.clock);
+  const row = rowFor(ctx, input, now);
   const { id } = await executor.insertInto('deliveries').values(row).returning('id').executeTakeFirstOrThrow();
+  // Listeners registered by `ledgerlink listen --partner` get their own copy (same event id, body and signature).
+  if (input.kind !== 'email') {
+    for (const url of await sandboxListenerUrls(executor, input.partnerId, now)) {
+      if (url !== row.target) await executor.insertInto('deliveries').values({ ...row, target: url }).execute();
+    }
+  }
   await signalDeliveriesDue(executor);
   return { id: Number(id), eventId: row.event_id };
 }

@@ -107,3 +107,12 @@ export async function waitFor(what: string, condition: () => boolean | Promise<b
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** A loopback port free right now: bound once, then released (nothing listens on it until someone binds it). */
+export async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

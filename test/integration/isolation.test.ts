@@ -127,6 +127,15 @@ async function expectNotFoundAndNoChange(route: RegisteredRoute, partner: TestPa
 describe('isolation on every route with ids', () => {
   it('covers the partner-scoped routes', () => {
     expect(routesWithIds().length).toBeGreaterThanOrEqual(20);
+    // The sandbox controls are partner-scoped too: every one of them is probed.
+    expect(routesWithIds().filter((r) => r.url.startsWith('/sandbox/v1/')).map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      'DELETE /sandbox/v1/customers/:customerId/institutionLogins/:institutionLoginId/error',
+      'POST /sandbox/v1/customers/:customerId/accounts/:accountId/txpush/events',
+      'POST /sandbox/v1/customers/:customerId/clock',
+      'POST /sandbox/v1/customers/:customerId/reset',
+      'POST /sandbox/v1/customers/:customerId/webhooks/connect',
+      'PUT /sandbox/v1/customers/:customerId/institutionLogins/:institutionLoginId/error',
+    ]);
   });
 
   it('answers 404 to another partner\'s ids, changing nothing', async () => {

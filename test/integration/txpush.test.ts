@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { XMLParser } from 'fast-xml-parser';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,20 +7,11 @@ import { DAY, linkProfile, nowOf, refresh, type AccountJson } from '../helpers/a
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import type { Received } from '../helpers/listener.js';
-import { startListener, type Listener } from '../helpers/listener.js';
+import { freePort, startListener, type Listener } from '../helpers/listener.js';
 import { correctVerification, createTestTransaction, startPushListener, subscribe, subscribeRequest, verificationCodeOf } from '../helpers/txpush.js';
 
 type PushListener = Awaited<ReturnType<typeof startPushListener>>;
 const xml = new XMLParser({ parseTagValue: false, isArray: (name) => ['account', 'transaction'].includes(name) });
-
-/** A port nothing listens on: bound once, then released. */
-async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 let ctx: TestContext;
 let partner: TestPartner;
@@ -41,7 +30,7 @@ const errorOf = (res: { json(): unknown }) => res.json() as { code: string; mess
 beforeAll(async () => {
   good = await startPushListener();
   odd = await startListener();
-  deadPort = await closedPort();
+  deadPort = await freePort();
   ctx = await createTestContext({ LEDGERLINK_PUSH_EXTRA_PORTS: [good.port, odd.port, deadPort].join(','), LEDGERLINK_DELIVERY_TIMEOUT_MS: '2000' });
   // Signatures carry the clock's time; standardwebhooks checks it against the real one.
   ctx.clock.set(Date.now());

@@ -137,17 +137,20 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
     }
   });
 
-  it('seed adds customers with linked accounts, showing a progress bar; a server then serves them', async () => {
+  it('seed adds 1,000 customers with linked accounts, showing a progress bar; a server then serves them', async () => {
     const { env, data } = await freshStore();
-    const res = await runCli(['seed', '--customers', '40', '--profile', 'profile_01', '--json', '--data', data], env);
+    const res = await runCli(['seed', '--customers', '1000', '--profile', 'profile_01', '--json', '--data', data], env);
     expect(res.code, res.stderr).toBe(0);
     const result = JSON.parse(res.stdout);
-    expect(result).toMatchObject({ customers: 40, accountsPerCustomer: expect.any(Number), partnerSecret: expect.any(String) });
+    expect(result).toMatchObject({ customers: 1000, accountsPerCustomer: expect.any(Number), partnerSecret: expect.any(String) });
     // Not a terminal: one progress line per tenth of the way, the last at 100%.
     const lines = res.stderr.trim().split('\n');
-    expect(lines.length).toBeGreaterThanOrEqual(2);
-    expect(lines.every((l) => /^seeding \[[#-]{30}\] +\d+% [\d,]+\/40 · [\d,]+ transactions · /.test(l))).toBe(true);
-    expect(lines.at(-1)).toMatch(/100% 40\/40 · [\d,]+ transactions · .* took /);
+    expect(lines.every((l) => /^seeding \[[#-]{30}\] +\d+% [\d,]+\/1,000 · [\d,]+ transactions · /.test(l))).toBe(true);
+    // Progress as the batches land: several lines, each further along than the one before.
+    const done = lines.map((l) => Number(/ ([\d,]+)\/1,000 /.exec(l)![1]!.replace(/,/g, '')));
+    expect(done.length).toBeGreaterThanOrEqual(4);
+    expect(done.every((n, i) => i === 0 || n > done[i - 1]!)).toBe(true);
+    expect(lines.at(-1)).toMatch(/100% 1,000\/1,000 · [\d,]+ transactions · .* took /);
     const server = await startServe(['--data', data], env);
     try {
       const { token } = (await (await authenticate(server.url, result)).json()) as { token: string };

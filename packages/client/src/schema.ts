@@ -905,6 +905,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/v1/customers/{customerId}/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance a customer's clock
+         * @description Moves the customer's clock ahead by `days` and refreshes each of its institution logins at the new time, as a scheduled aggregation would: the transactions of the skipped days appear, pending ones post, and subscribed listeners receive the events of those changes. Test Drive partners only (403, 14090).
+         */
+        post: operations["AdvanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/customers/{customerId}/institutionLogins/{institutionLoginId}/error": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Put an institution login into an error state
+         * @description The login and its accounts show the aggregation status code at once, and every later refresh or historic load fails with it (error code = status code, docs/aggregation.md), as when the institution answers so, until the user signs in again through Connect Fix (POST /connect/v2/generate/fix) or the state is cleared (DELETE). Codes: 102 (institution down), 103 (credentials rejected), 108 (user action required), 109 (password change required), 185 (MFA answer needed); others are 400, 14091. Test Drive partners only (403, 14090).
+         */
+        put: operations["SetSandboxLoginError"];
+        post?: never;
+        /**
+         * Clear an institution login's error state
+         * @description Ends the error state of the login, whether set through the sandbox or left by a failed aggregation: the login and its accounts show status 0 and refreshes reach the institution again. Test Drive partners only (403, 14090).
+         */
+        delete: operations["ClearSandboxLoginError"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/customers/{customerId}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a customer
+         * @description Removes the customer's institution logins, accounts (each with an account `deleted` notification to its subscriptions, the last they get), transactions, TxPUSH subscriptions and sign-in sessions, and sets its clock back to the service clock. The customer itself and its Connect links stay. Test Drive partners only (403, 14090).
+         */
+        post: operations["ResetSandboxCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/customers/{customerId}/webhooks/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fire a Connect webhook
+         * @description Queues a Connect webhook of any event type for the customer, delivered through the outbox with retries and signed with the partner's Connect webhook signing key, exactly like those a Connect session sends. It goes to `webhook`, or to the webhook of the customer's latest Connect link that had one (with that link's content type, headers and webhookData; 409, 14093 when there is none). Unknown event types are 400, 14092. Test Drive partners only (403, 14090).
+         */
+        post: operations["FireSandboxConnectWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/customers/{customerId}/accounts/{accountId}/txpush/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fire a TxPush event
+         * @description Sends the account's TxPush subscriptions of the event's class a notification, carrying the account's current record or one of its transactions (`transactionId`, by default the latest), through the same outbox path as a real change: same body, signing and retries. Nothing changes: a fired account.deleted leaves the account and its subscriptions in place. 409 when the account has no subscription of that class (14094) or no transaction (14095). Test Drive partners only (403, 14090).
+         */
+        post: operations["FireSandboxTxPushEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9799,6 +9903,867 @@ export interface operations {
             };
             /** @description Not acceptable: Accept allows neither JSON nor XML */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AdvanceSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How many days the customer's clock moves ahead
+                     * @example 7
+                     */
+                    days: number;
+                };
+                "application/xml": {
+                    /**
+                     * @description How many days the customer's clock moves ahead
+                     * @example 7
+                     */
+                    days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Customer id
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description Days the clock moved ahead
+                         * @example 7
+                         */
+                        days: number;
+                        /**
+                         * @description The customer's clock afterwards, epoch seconds
+                         * @example 1767225600
+                         */
+                        customerDate: number;
+                        /** @description Each institution login, refreshed at the new time */
+                        institutionLogins: {
+                            /**
+                             * @description Institution login id
+                             * @example 6000000000
+                             */
+                            institutionLoginId: string;
+                            /**
+                             * @description 0, or the aggregation status code the refresh at the new time failed with
+                             * @example 0
+                             */
+                            aggregationStatusCode: number;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Customer id
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description Days the clock moved ahead
+                         * @example 7
+                         */
+                        days: number;
+                        /**
+                         * @description The customer's clock afterwards, epoch seconds
+                         * @example 1767225600
+                         */
+                        customerDate: number;
+                        /** @description Each institution login, refreshed at the new time */
+                        institutionLogins: {
+                            /**
+                             * @description Institution login id
+                             * @example 6000000000
+                             */
+                            institutionLoginId: string;
+                            /**
+                             * @description 0, or the aggregation status code the refresh at the new time failed with
+                             * @example 0
+                             */
+                            aggregationStatusCode: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SetSandboxLoginError: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Institution login id
+                 * @example 6000000000
+                 */
+                institutionLoginId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The aggregation status code: one of 102, 103, 108, 109, 185
+                     * @example 103
+                     */
+                    code: number;
+                };
+                "application/xml": {
+                    /**
+                     * @description The aggregation status code: one of 102, 103, 108, 109, 185
+                     * @example 103
+                     */
+                    code: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Customer id
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description Institution login id
+                         * @example 6000000000
+                         */
+                        institutionLoginId: string;
+                        /**
+                         * @description The status code the login now shows; 0 when healthy
+                         * @example 103
+                         */
+                        aggregationStatusCode: number;
+                        /**
+                         * @description The institution's words for the error state; null when healthy
+                         * @example The institution rejected the saved credentials. Sign in again.
+                         */
+                        message: string | null;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Customer id
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description Institution login id
+                         * @example 6000000000
+                         */
+                        institutionLoginId: string;
+                        /**
+                         * @description The status code the login now shows; 0 when healthy
+                         * @example 103
+                         */
+                        aggregationStatusCode: number;
+                        /**
+                         * @description The institution's words for the error state; null when healthy
+                         * @example The institution rejected the saved credentials. Sign in again.
+                         */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ClearSandboxLoginError: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Institution login id
+                 * @example 6000000000
+                 */
+                institutionLoginId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Customer id
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description Institution login id
+                         * @example 6000000000
+                         */
+                        institutionLoginId: string;
+                        /**
+                         * @description The status code the login now shows; 0 when healthy
+                         * @example 103
+                         */
+                        aggregationStatusCode: number;
+                        /**
+                         * @description The institution's words for the error state; null when healthy
+                         * @example The institution rejected the saved credentials. Sign in again.
+                         */
+                        message: string | null;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Customer id
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description Institution login id
+                         * @example 6000000000
+                         */
+                        institutionLoginId: string;
+                        /**
+                         * @description The status code the login now shows; 0 when healthy
+                         * @example 103
+                         */
+                        aggregationStatusCode: number;
+                        /**
+                         * @description The institution's words for the error state; null when healthy
+                         * @example The institution rejected the saved credentials. Sign in again.
+                         */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ResetSandboxCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Customer id
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description Institution logins removed
+                         * @example 1
+                         */
+                        institutionLogins: number;
+                        /**
+                         * @description Accounts removed (with their transactions)
+                         * @example 4
+                         */
+                        accounts: number;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Customer id
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description Institution logins removed
+                         * @example 1
+                         */
+                        institutionLogins: number;
+                        /**
+                         * @description Accounts removed (with their transactions)
+                         * @example 4
+                         */
+                        accounts: number;
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    FireSandboxConnectWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The Connect event type: started, institutionSelected, credentialsSubmitted, oauthStarted, mfa, mfaAnswered, discovered, added, invalidCredentials, error, done, cancelled, accountsDeleted, institutionLoginDeleted
+                     * @example added
+                     */
+                    eventType: string;
+                    /**
+                     * @description Where to send it; defaults to the webhook URL of the customer's latest Connect link that had one
+                     * @example https://www.example.com/connect/webhook
+                     */
+                    webhook?: string;
+                    /**
+                     * @description With webhook: application/json (default) or application/xml
+                     * @example application/json
+                     */
+                    webhookContentType?: string;
+                    /** @description The payload to send; defaults to an example like the one Connect sends, with the customer's own ids */
+                    payload?: {
+                        [key: string]: unknown;
+                    };
+                };
+                "application/xml": {
+                    /**
+                     * @description The Connect event type: started, institutionSelected, credentialsSubmitted, oauthStarted, mfa, mfaAnswered, discovered, added, invalidCredentials, error, done, cancelled, accountsDeleted, institutionLoginDeleted
+                     * @example added
+                     */
+                    eventType: string;
+                    /**
+                     * @description Where to send it; defaults to the webhook URL of the customer's latest Connect link that had one
+                     * @example https://www.example.com/connect/webhook
+                     */
+                    webhook?: string;
+                    /**
+                     * @description With webhook: application/json (default) or application/xml
+                     * @example application/json
+                     */
+                    webhookContentType?: string;
+                    /** @description The payload to send; defaults to an example like the one Connect sends, with the customer's own ids */
+                    payload?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The event id (body eventId and webhook-id header)
+                         * @example evt_2fQ8mZ0kLr6Tq1vXy3bN5cHd7Wa
+                         */
+                        eventId: string;
+                        /**
+                         * @description The Connect event type
+                         * @example added
+                         */
+                        eventType: string;
+                        /**
+                         * @description Customer id
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description Where it is being delivered
+                         * @example https://www.example.com/connect/webhook
+                         */
+                        webhook: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The event id (body eventId and webhook-id header)
+                         * @example evt_2fQ8mZ0kLr6Tq1vXy3bN5cHd7Wa
+                         */
+                        eventId: string;
+                        /**
+                         * @description The Connect event type
+                         * @example added
+                         */
+                        eventType: string;
+                        /**
+                         * @description Customer id
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description Where it is being delivered
+                         * @example https://www.example.com/connect/webhook
+                         */
+                        webhook: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    FireSandboxTxPushEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event: account.created, account.modified, account.deleted, transaction.created, transaction.modified, transaction.deleted
+                     * @example transaction.created
+                     */
+                    eventType: string;
+                    /**
+                     * @description For transaction events: which transaction; defaults to the account's latest
+                     * @example 20000012345
+                     */
+                    transactionId?: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description The event: account.created, account.modified, account.deleted, transaction.created, transaction.modified, transaction.deleted
+                     * @example transaction.created
+                     */
+                    eventType: string;
+                    /**
+                     * @description For transaction events: which transaction; defaults to the account's latest
+                     * @example 20000012345
+                     */
+                    transactionId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The event fired
+                         * @example transaction.created
+                         */
+                        eventType: string;
+                        /**
+                         * @description Customer id
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description Account id
+                         * @example 5011648377
+                         */
+                        accountId: string;
+                        /**
+                         * @description The transaction the notification carries (transaction events)
+                         * @example 20000012345
+                         */
+                        transactionId?: string;
+                        /**
+                         * @description Notifications queued: one per subscription of the account for the event's class
+                         * @example 1
+                         */
+                        notifications: number;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The event fired
+                         * @example transaction.created
+                         */
+                        eventType: string;
+                        /**
+                         * @description Customer id
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description Account id
+                         * @example 5011648377
+                         */
+                        accountId: string;
+                        /**
+                         * @description The transaction the notification carries (transaction events)
+                         * @example 20000012345
+                         */
+                        transactionId?: string;
+                        /**
+                         * @description Notifications queued: one per subscription of the account for the event's class
+                         * @example 1
+                         */
+                        notifications: number;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,7 +7,9 @@ import * as m0005 from './0005_outbox.js';
 import * as m0006 from './0006_connect.js';
 import * as m0007 from './0007_txpush.js';
 import * as m0009 from './0009_request_log.js';
-import * as m0010 from './0010_dashboard.js';
+import * as m0010 from './0010_sandbox.js';
+import * as m0011 from './0011_sandbox_listeners.js';
+import * as m0012 from './0012_dashboard.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -19,5 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0006_connect': m0006,
   '0007_txpush': m0007,
   '0009_request_log': m0009,
-  '0010_dashboard': m0010,
+  '0010_sandbox': m0010,
+  '0011_sandbox_listeners': m0011,
+  '0012_dashboard': m0012,
 };

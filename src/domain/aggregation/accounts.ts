@@ -274,7 +274,7 @@ export async function getLoginRow(db: Executor, customer: CustomerRow, instituti
 }
 
 /** Deletes accounts (their transactions and positions go with them) and records a `deleted` event for each. */
-async function deleteAccountRows(engine: Engine, db: Executor, customer: CustomerRow, rows: readonly AccountRow[]): Promise<void> {
+export async function deleteAccountRows(engine: Engine, db: Executor, customer: CustomerRow, rows: readonly AccountRow[]): Promise<void> {
   if (rows.length === 0) return;
   const records = await accountRecords(db, rows);
   const now = customerNow(engine, customer);

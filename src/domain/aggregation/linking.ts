@@ -243,6 +243,9 @@ export async function finishLink(engine: Engine, input: { partnerId: string; ses
       credentials_encrypted: state.credentials ? sealJson(engine, state.credentials) : null,
       aggregation_status_code: 0,
       aggregation_status_message: null,
+      // A new sign-in ends any error state the sandbox controls set, as it ends a real one.
+      sandbox_failure_code: null,
+      sandbox_failure_message: null,
       updated_at: now,
     };
 

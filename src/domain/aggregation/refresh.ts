@@ -110,6 +110,10 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
 
   // Known-bad credentials or an unanswerable MFA: calling the institution again would fail the same way (and may
   // lock the user out there). Only the user can repair it, by signing in again (Connect Fix).
+  // An error state set through the sandbox controls stands for the institution's answer until Fix or a clear.
+  if (login.sandbox_failure_code !== null) {
+    return recordFailure(engine, login, targets, owner, now, Number(login.sandbox_failure_code), login.sandbox_failure_message ?? 'The institution refused the request.');
+  }
   if (USER_FIXABLE_CODES.has(login.aggregation_status_code)) {
     return recordFailure(engine, login, targets, owner, now, login.aggregation_status_code, login.aggregation_status_message ?? 'The institution login needs the user to sign in again.');
   }

@@ -19,6 +19,9 @@ export interface InstitutionLoginTable {
   /** While a refresh of this login runs: until when (runtime clock, epoch seconds) and by whom. */
   refresh_lease_until: number | null;
   refresh_lease_owner: string | null;
+  /** An error state set through the sandbox controls: every refresh fails with it until Fix or a sandbox clear. */
+  sandbox_failure_code: number | null;
+  sandbox_failure_message: string | null;
   created_at: number;
   updated_at: number;
 }

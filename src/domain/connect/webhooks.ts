@@ -39,24 +39,56 @@ export function connectWebhookSecret(runtime: Pick<Runtime, 'keys'>, partnerId: 
   return 'whsec_' + createHmac('sha256', runtime.keys.derive('connect-webhook-signing')).update(partnerId).digest('base64');
 }
 
-/** Queues one Connect webhook for the link (nothing when the link has no webhook URL). Returns the event id. */
-export async function emitConnectEvent(db: Executor, runtime: Runtime, link: ConnectLinkRow, eventType: ConnectEventType, payload: Record<string, unknown> = {}): Promise<string | undefined> {
+/** Where a Connect webhook goes and how it looks: a link's webhook settings (or a sandbox trigger's). */
+export interface ConnectWebhookTarget {
+  partnerId: string;
+  customerId: number;
+  url: string;
+  contentType: string;
+  headers: Record<string, string>;
+  /** Copied into the body as webhookData. */
+  webhookData: unknown;
+  /** The Connect link (session) it reports on, when there is one. */
+  connectSession: string | null;
+}
+
+/** The webhook settings of a link, or undefined when it has no webhook URL. */
+export function connectWebhookTarget(runtime: Runtime, link: ConnectLinkRow): ConnectWebhookTarget | undefined {
   if (!link.webhook) return undefined;
-  const eventId = newEventId();
-  const body: Record<string, unknown> = { customerId: String(link.customer_id), eventType, eventId, payload };
-  if (link.webhook_data) body.webhookData = JSON.parse(link.webhook_data);
-  const xml = link.webhook_content_type === 'application/xml';
-  await enqueueDelivery(db, runtime, {
-    kind: 'webhook',
+  return {
     partnerId: link.partner_id,
+    customerId: Number(link.customer_id),
     url: link.webhook,
-    body: xml ? toXml(body, ConnectWebhookBody as unknown as XmlSchema) : JSON.stringify(body),
     contentType: link.webhook_content_type,
     headers: webhookHeadersOf(runtime, link),
-    signingSecret: connectWebhookSecret(runtime, link.partner_id),
-    eventId,
-    customerId: link.customer_id,
+    webhookData: link.webhook_data ? JSON.parse(link.webhook_data) : undefined,
     connectSession: link.id,
+  };
+}
+
+/** Queues one Connect webhook to a target, signed with the partner's Connect webhook signing key. Returns the event id. */
+export async function enqueueConnectWebhook(db: Executor, runtime: Runtime, target: ConnectWebhookTarget, eventType: ConnectEventType, payload: Record<string, unknown>): Promise<string> {
+  const eventId = newEventId();
+  const body: Record<string, unknown> = { customerId: String(target.customerId), eventType, eventId, payload };
+  if (target.webhookData !== undefined) body.webhookData = target.webhookData;
+  const xml = target.contentType === 'application/xml';
+  await enqueueDelivery(db, runtime, {
+    kind: 'webhook',
+    partnerId: target.partnerId,
+    url: target.url,
+    body: xml ? toXml(body, ConnectWebhookBody as unknown as XmlSchema) : JSON.stringify(body),
+    contentType: target.contentType,
+    headers: target.headers,
+    signingSecret: connectWebhookSecret(runtime, target.partnerId),
+    eventId,
+    customerId: target.customerId,
+    connectSession: target.connectSession,
   });
   return eventId;
+}
+
+/** Queues one Connect webhook for the link (nothing when the link has no webhook URL). Returns the event id. */
+export async function emitConnectEvent(db: Executor, runtime: Runtime, link: ConnectLinkRow, eventType: ConnectEventType, payload: Record<string, unknown> = {}): Promise<string | undefined> {
+  const target = connectWebhookTarget(runtime, link);
+  return target ? enqueueConnectWebhook(db, runtime, target, eventType, payload) : undefined;
 }

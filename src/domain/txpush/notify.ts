@@ -50,7 +50,7 @@ function groupEvents(events: readonly AggregationEvent[]): Map<string, Aggregati
  * notification exists exactly when its change does. An account's `deleted` event is the last its subscriptions
  * receive: they are removed with it.
  */
-export async function enqueuePushNotifications(db: Executor, runtime: Pick<Runtime, 'clock' | 'keys'>, events: readonly AggregationEvent[]): Promise<void> {
+export async function enqueuePushNotifications(db: Executor, runtime: Pick<Runtime, 'clock' | 'keys'>, events: readonly AggregationEvent[], options: { keepSubscriptions?: boolean } = {}): Promise<void> {
   if (events.length === 0) return;
   const accountIds = [...new Set(events.map((e) => e.accountId))];
   const subscriptions = await subscriptionsOfAccounts(db, accountIds);
@@ -81,5 +81,6 @@ export async function enqueuePushNotifications(db: Executor, runtime: Pick<Runti
     }
   }
   const deleted = [...new Set(events.filter((e) => e.class === 'account' && e.type === 'deleted').map((e) => e.accountId))];
-  if (deleted.length > 0) await deleteSubscriptionsOfAccounts(db, deleted);
+  // A sandbox-fired `deleted` event (keepSubscriptions) did not delete the account: its subscriptions stay.
+  if (deleted.length > 0 && !options.keepSubscriptions) await deleteSubscriptionsOfAccounts(db, deleted);
 }

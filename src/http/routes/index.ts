@@ -53,6 +53,12 @@ import signIn from './connectApp/signIn.js';
 import signInSteps from './connectApp/signInSteps.js';
 import manageAccounts from './connectApp/manageAccounts.js';
 import endSession from './connectApp/endSession.js';
+import advanceSandboxClock from './sandbox/advanceSandboxClock.js';
+import setSandboxLoginError from './sandbox/setSandboxLoginError.js';
+import clearSandboxLoginError from './sandbox/clearSandboxLoginError.js';
+import resetSandboxCustomer from './sandbox/resetSandboxCustomer.js';
+import fireSandboxConnectWebhook from './sandbox/fireSandboxConnectWebhook.js';
+import fireSandboxTxPushEvent from './sandbox/fireSandboxTxPushEvent.js';
 import dashboardPages from './dashboard/pages.js';
 import dashboardSignUp from './dashboard/signUp.js';
 import dashboardSignIn from './dashboard/signIn.js';
@@ -82,6 +88,8 @@ export const routes: RouteModule[] = [
   generateConnectUrl, generateLiteConnectUrl, generateFixConnectUrl, sendConnectEmail, getConnectWebhookSigningKey, getMailbox,
   // The hosted Connect app: its pages and the JSON API behind them (authenticated by the signed link, not a token).
   connectPages, testBankOAuth, startSession, searchConnectInstitutions, selectInstitution, signIn, signInSteps, manageAccounts, endSession,
+  // Sandbox controls (Test Drive partners only): time travel, error states, events on demand, reset.
+  advanceSandboxClock, setSandboxLoginError, clearSandboxLoginError, resetSandboxCustomer, fireSandboxConnectWebhook, fireSandboxTxPushEvent,
   // The developer dashboard: its pages and the JSON API behind them (authenticated by a session cookie, not a token).
   dashboardPages, dashboardSignUp, dashboardSignIn, dashboardSignOut, getDashboardSession, getAppKey, rotateKey, changeSecret, unlock,
   getDashboardCustomers, getDashboardCustomer, getRequests, getDeliveries, redeliver, getMail, getExperiences, putExperience,
