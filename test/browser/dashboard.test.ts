@@ -19,7 +19,7 @@ describe('the dashboard in a browser', () => {
   let context: BrowserContext;
   let page: Page;
   const shot = screenshots('dashboard');
-  const partner = { partnerId: '', appKey: '' };
+  const partner = { partnerId: '', appKey: '', linkedCustomerId: '' };
 
   beforeAll(async () => {
     world = await startBrowserWorld();
@@ -132,6 +132,7 @@ describe('the dashboard in a browser', () => {
     const added = await api('POST', '/aggregation/v2/customers/testing', headers, { username: 'dash-customer-01', firstName: 'Dana', lastName: 'Ash' });
     expect(added.statusCode).toBe(201);
     const customerId = added.json().id as string;
+    partner.linkedCustomerId = customerId;
     await page.getByRole('cell', { name: '/aggregation/v2/customers/testing' }).waitFor();
     await api('GET', '/aggregation/v1/customers/9999999999', headers);
     await page.getByRole('cell', { name: '/aggregation/v1/customers/9999999999' }).waitFor();
@@ -179,6 +180,35 @@ describe('the dashboard in a browser', () => {
     expect(again).toHaveLength(2);
     expect(again[1]!.headers['webhook-id']).toBe(again[0]!.headers['webhook-id']);
     await shot(page, 'redelivered');
+  });
+
+  it('drives the sandbox controls from the customer page: error state, clear, clock, a Connect webhook on demand', async () => {
+    await page.goto(`${world.serviceUrl}/dashboard#/customers/${partner.linkedCustomerId}`);
+    const sandbox = page.getByRole('region', { name: 'Sandbox controls' });
+    await sandbox.waitFor();
+    const loginForm = sandbox.getByRole('form', { name: /into an error state/ });
+    await loginForm.getByLabel(/Error state for/).selectOption('103');
+    await loginForm.getByRole('button', { name: 'Set error state' }).click();
+    await page.getByText(/now fails with 103/).waitFor();
+    await page.getByRole('region', { name: 'Institution logins' }).getByText('Credentials wrong (103)').first().waitFor();
+    const login = await world.ctx.runtime.database.kysely.selectFrom('institution_logins').select('aggregation_status_code').where('customer_id', '=', Number(partner.linkedCustomerId)).executeTakeFirstOrThrow();
+    expect(Number(login.aggregation_status_code)).toBe(103);
+    await expectAccessible();
+    await shot(page, 'sandbox-error-state');
+    await page.getByRole('region', { name: 'Sandbox controls' }).getByRole('button', { name: 'Clear error (103)' }).click();
+    await page.getByText(/is healthy again/).waitFor();
+    await page.getByRole('region', { name: 'Sandbox controls' }).getByLabel('Days ahead').fill('3');
+    await page.getByRole('region', { name: 'Sandbox controls' }).getByRole('button', { name: 'Advance clock' }).click();
+    await page.getByText(/Clock moved 3 days ahead; 1 institution login refreshed/).waitFor();
+    await page.getByText('(3 days ahead)').waitFor();
+    const before = world.listener.requests.length;
+    await page.getByRole('region', { name: 'Sandbox controls' }).getByLabel('Connect webhook event').selectOption('done');
+    await page.getByRole('region', { name: 'Sandbox controls' }).getByRole('button', { name: 'Fire webhook' }).click();
+    await page.getByText(/Connect webhook “done” queued/).waitFor();
+    await drainDeliveries(world.ctx.runtime);
+    const fired = world.listener.requests.slice(before).map((r) => JSON.parse(r.body));
+    expect(fired).toEqual([expect.objectContaining({ eventType: 'done', customerId: partner.linkedCustomerId })]);
+    await shot(page, 'sandbox-fired');
   });
 
   it('edits the default Connect experience; the Connect app shows the new name and colour', async () => {

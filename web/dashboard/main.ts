@@ -9,6 +9,7 @@ import { credentialsPage } from './credentials.js';
 import { customerPage, customersPage } from './customers.js';
 import { deliveriesPage, mailPage, requestsPage } from './activity.js';
 import { experiencesPage } from './experiences.js';
+import { sandboxPanel } from './sandbox.js';
 import type { Session } from './types.js';
 import { alertBox, badge, h, messageOf, toast } from './ui.js';
 
@@ -122,7 +123,7 @@ async function render(): Promise<void> {
     const customer = /^\/customers\/([^/]+)$/.exec(current);
     if (current === '/credentials') await credentialsPage(main, refreshSession);
     else if (current === '/customers') await customersPage(main, params);
-    else if (customer) await customerPage(main, decodeURIComponent(customer[1]!));
+    else if (customer) await customerPage(main, decodeURIComponent(customer[1]!), (overview, reload) => sandboxPanel(session!, overview, reload));
     else if (current === '/requests') stopPage = await requestsPage(main);
     else if (current === '/deliveries') stopPage = await deliveriesPage(main);
     else if (current === '/mail') await mailPage(main);

@@ -69,6 +69,7 @@ import { changeSecret, unlock } from './dashboard/secret.js';
 import { getCustomer as getDashboardCustomer, getCustomers as getDashboardCustomers } from './dashboard/customers.js';
 import { getDeliveries, getMail, getRequests, redeliver } from './dashboard/activity.js';
 import { getExperiences, putExperience } from './dashboard/experiences.js';
+import dashboardSandbox from './dashboard/sandbox.js';
 
 /** A route module: registers one operation. */
 export type RouteModule = (app: App, runtime: Runtime) => void;
@@ -93,6 +94,7 @@ export const routes: RouteModule[] = [
   // The developer dashboard: its pages and the JSON API behind them (authenticated by a session cookie, not a token).
   dashboardPages, dashboardSignUp, dashboardSignIn, dashboardSignOut, getDashboardSession, getAppKey, rotateKey, changeSecret, unlock,
   getDashboardCustomers, getDashboardCustomer, getRequests, getDeliveries, redeliver, getMail, getExperiences, putExperience,
+  dashboardSandbox,
 ];
 
 export function registerRoutes(app: App, runtime: Runtime): void {
