@@ -384,6 +384,51 @@ describe('dashboard data is scoped to the signed-in partner', () => {
   });
 });
 
+describe('dashboard sandbox controls', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    await ensureInstitutionCatalog(ctx.runtime.database);
+  });
+  afterAll(() => ctx?.close());
+
+  it('drive a customer of the signed-in Test Drive partner, need the CSRF token, and 404 another partner\'s customer', async () => {
+    const mine = await partnerWithToken(ctx);
+    const theirs = await partnerWithToken(ctx);
+    const customerId = await addCustomer(ctx, mine);
+    const theirCustomer = await addCustomer(ctx, theirs);
+    const [account] = await linkProfile(ctx, mine, customerId, 'profile_03');
+    const browser = await dashboardSignIn(ctx, mine.partnerId, mine.partnerSecret);
+    const base = `/dashboard/api/customers/${customerId}/sandbox`;
+    const noToken = await browser.call('POST', `${base}/logins/${account!.institutionLoginId}/error`, { code: 103 }, { 'x-csrf-token': '' });
+    expect(noToken.json().code).toBe('14102');
+    const set = await browser.call('POST', `${base}/logins/${account!.institutionLoginId}/error`, { code: 103 });
+    expect(set.statusCode, set.body).toBe(200);
+    expect((await browser.call('GET', `/dashboard/api/customers/${customerId}`)).json().institutionLogins[0].aggregationStatusCode).toBe(103);
+    expect((await browser.call('POST', `${base}/logins/${account!.institutionLoginId}/error`, { code: 999 })).json().code).toBe('14091');
+    expect((await browser.call('POST', `${base}/logins/${account!.institutionLoginId}/clear`)).statusCode).toBe(200);
+    const clock = await browser.call('POST', `${base}/clock`, { days: 2 });
+    expect(clock.json()).toMatchObject({ customerId, days: 2, institutionLogins: [{ aggregationStatusCode: 0 }] });
+    expect((await browser.call('POST', `${base}/webhook`, { eventType: 'done' })).json().code).toBe('14093');
+    const reset = await browser.call('POST', `${base}/reset`);
+    expect(reset.json()).toMatchObject({ customerId, institutionLogins: 1 });
+    expect((await browser.call('GET', `/dashboard/api/customers/${customerId}`)).json().institutionLogins).toEqual([]);
+    for (const path of ['clock', 'reset']) {
+      const other = await browser.call('POST', `/dashboard/api/customers/${theirCustomer}/sandbox/${path}`, path === 'clock' ? { days: 1 } : undefined);
+      expect(other.statusCode, path).toBe(404);
+    }
+  });
+
+  it('are refused for a production-plan partner', async () => {
+    const production = await partnerWithToken(ctx, 'production');
+    const customerId = await addCustomer(ctx, production, { type: 'active' });
+    const browser = await dashboardSignIn(ctx, production.partnerId, production.partnerSecret);
+    const res = await browser.call('POST', `/dashboard/api/customers/${customerId}/sandbox/clock`, { days: 1 });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('14090');
+  });
+});
+
 describe('dashboard API under hostile input', () => {
   let ctx: TestContext;
   let browser: DashboardBrowser;
