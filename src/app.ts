@@ -4,6 +4,7 @@ import type { App } from './http/app-types.js';
 import type { Runtime } from './runtime.js';
 import { authPlugin } from './http/plugins/auth.js';
 import { contentPlugin } from './http/plugins/content.js';
+import { dashboardPlugin } from './http/plugins/dashboard.js';
 import { errorsPlugin, frameworkErrorHandler } from './http/plugins/errors.js';
 import { openapiPlugin } from './http/plugins/openapi.js';
 import { requestLogPlugin } from './http/plugins/request-log.js';
@@ -82,6 +83,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(requestLogPlugin, { runtime });
   await app.register(transportPlugin, { runtime });
   await app.register(authPlugin, { runtime });
+  await app.register(dashboardPlugin, { runtime });
   await app.register(openapiPlugin, { runtime, version: VERSION });
   registerRoutes(app, runtime);
   return app;

@@ -17,6 +17,8 @@ export interface Config {
   readonly appTokenHeaders: readonly string[];
   readonly tokenTtlSeconds: number;
   readonly maxFailedAuthentications: number;
+  /** How long a dashboard sign-in lasts, in seconds. */
+  readonly dashboardSessionTtlSeconds: number;
   /** Largest accepted request body in bytes. */
   readonly bodyLimit: number;
   /** Public base URL of this service, used in links it hands out. */
@@ -123,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     appTokenHeaders: Object.freeze(appTokenHeaders),
     tokenTtlSeconds: integer('LEDGERLINK_TOKEN_TTL_SECONDS', env.LEDGERLINK_TOKEN_TTL_SECONDS, 7200, 60, 86400),
     maxFailedAuthentications: 5,
+    dashboardSessionTtlSeconds: integer('LEDGERLINK_DASHBOARD_SESSION_TTL_SECONDS', env.LEDGERLINK_DASHBOARD_SESSION_TTL_SECONDS, 28_800, 60, 7 * 86_400),
     bodyLimit: integer('LEDGERLINK_BODY_LIMIT', env.LEDGERLINK_BODY_LIMIT, 1024 * 1024, 1024, 64 * 1024 * 1024),
     publicUrl,
     mode,

@@ -1,4 +1,5 @@
 import type { AccountTable, AggregationEventTable, InstitutionLoginTable, LinkSessionTable, PositionTable, TransactionTable } from '../domain/aggregation/table.js';
+import type { DashboardSessionTable } from '../domain/dashboard/table.js';
 import type { DeliveryAttemptTable, DeliveryTable, MailboxTable } from '../delivery/table.js';
 import type { ConnectExperienceTable, ConnectLinkTable } from '../domain/connect/table.js';
 import type { CustomerTable } from '../domain/customers/table.js';
@@ -19,6 +20,7 @@ export interface DB {
   institutions: InstitutionTable;
   institution_catalog: InstitutionCatalogTable;
   request_log: RequestLogTable;
+  dashboard_sessions: DashboardSessionTable;
   institution_logins: InstitutionLoginTable;
   accounts: AccountTable;
   positions: PositionTable;

@@ -103,6 +103,12 @@ export const ErrorCatalogue = define({
   ConnectLinkUsed: { code: '14073', status: 410, message: 'This Connect link has already been used. Ask for a new link.', when: 'A single-use Connect link (`singleUseUrl: true`) opened again after its Connect session completed.' },
   ConnectActionNotAllowed: { code: '14074', status: 403, message: 'This Connect link does not allow this action.', when: 'The Connect app was asked for something its variant does not offer: account management outside Full, another institution than a Lite or Fix link names.' },
 
+  // Dashboard
+  DashboardSignInRequired: { code: '14100', status: 401, message: 'Sign in to the dashboard.', when: 'A dashboard call (/dashboard/api) without a session cookie, or with one that is unknown or was signed out.' },
+  DashboardSessionExpired: { code: '14101', status: 401, message: 'Your dashboard session has expired. Sign in again.', when: 'A dashboard call with a session older than its lifetime (8 hours by default, LEDGERLINK_DASHBOARD_SESSION_TTL_SECONDS).' },
+  DashboardCsrfRefused: { code: '14102', status: 403, message: 'The request did not carry this session\'s CSRF token.', when: 'A state-changing dashboard call without the X-CSRF-Token header, or with a token of another session.' },
+  DashboardOriginRefused: { code: '14103', status: 403, message: 'Cross-site requests to the dashboard are refused.', when: 'A state-changing dashboard call (sign-in and sign-up included) whose Origin is not the dashboard\'s own, whose Sec-Fetch-Site is cross-site, or that carries neither header.' },
+
   // Service
   RateLimited: { code: '10429', status: 429, message: 'Too many requests', when: 'A rate limit was exceeded; Retry-After says when to try again.' },
   InternalError: { code: '10500', status: 500, message: 'Internal server error', when: 'A fault inside Ledgerlink. Details are logged, never sent.' },

@@ -9,6 +9,7 @@ import * as m0007 from './0007_txpush.js';
 import * as m0009 from './0009_request_log.js';
 import * as m0010 from './0010_sandbox.js';
 import * as m0011 from './0011_sandbox_listeners.js';
+import * as m0012 from './0012_dashboard.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0009_request_log': m0009,
   '0010_sandbox': m0010,
   '0011_sandbox_listeners': m0011,
+  '0012_dashboard': m0012,
 };

@@ -42,3 +42,11 @@ export async function saveExperience(db: Executor, partnerId: string, experience
   await db.insertInto('connect_experiences').values({ partner_id: partnerId, name: experience.name, ...values, created_at: now })
     .onConflict((oc) => oc.columns(['partner_id', 'name']).doUpdateSet(values)).execute();
 }
+
+/** Every experience of a partner, `default` first (shown with its fallback look when it was never saved), then by name. */
+export async function listExperiences(db: Executor, partnerId: string): Promise<Experience[]> {
+  const rows = await db.selectFrom('connect_experiences').selectAll().where('partner_id', '=', partnerId).orderBy('name').execute();
+  const stored = rows.map((r) => ({ name: r.name, appName: r.app_name, logoUrl: r.logo_url, primaryColor: r.primary_color }));
+  const first = stored.find((x) => x.name === DEFAULT_EXPERIENCE) ?? await resolveExperience(db, partnerId, DEFAULT_EXPERIENCE);
+  return [first, ...stored.filter((x) => x.name !== DEFAULT_EXPERIENCE)];
+}

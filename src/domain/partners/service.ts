@@ -51,9 +51,16 @@ function generateSecret(): string {
 const generateAppKey = () => randomBytes(16).toString('hex');
 const appKeyCipherKey = (keys: Keys) => keys.derive('app-key-at-rest');
 
-/** Creates a partner with fresh credentials; the secret is returned once and stored only hashed. */
-export async function createPartner(ctx: PartnerContext, input: { name: string; plan?: PartnerPlan }): Promise<PartnerCredentials> {
-  const partnerSecret = generateSecret();
+/**
+ * Creates a partner with fresh credentials; the secret (generated, or chosen at dashboard sign-up and checked by
+ * the secret policy) is returned once and stored only hashed.
+ */
+export async function createPartner(ctx: PartnerContext, input: { name: string; plan?: PartnerPlan; partnerSecret?: string }): Promise<PartnerCredentials> {
+  if (input.partnerSecret !== undefined) {
+    const violation = secretPolicyViolation(input.partnerSecret);
+    if (violation) throw new ServiceError('PartnerSecretPolicy', `The partner secret is not as per policy: ${violation}`);
+  }
+  const partnerSecret = input.partnerSecret ?? generateSecret();
   const appKey = generateAppKey();
   const secretHash = await hashSecret(partnerSecret);
   const now = epochSeconds(ctx.clock);
@@ -85,17 +92,39 @@ export async function createPartner(ctx: PartnerContext, input: { name: string; 
 async function verifyPartner(ctx: PartnerContext, appKey: string, partnerId: string, partnerSecret: string): Promise<PartnerRow> {
   const partner = await repo.findPartnerByAppKeyHash(ctx.database.kysely, sha256Hex(appKey));
   if (!partner) throw new ServiceError('InvalidAppKey');
+  return checkSecret(ctx, partner, partnerSecret, partner.id === partnerId);
+}
+
+/** The lock-out rule shared by every way of presenting a secret: refused when locked, failures counted, success resets the count. */
+async function checkSecret(ctx: PartnerContext, partner: PartnerRow, partnerSecret: string, idMatches: boolean): Promise<PartnerRow> {
   if (partner.locked_at !== null) throw new ServiceError('PartnerLocked');
   // Always run the slow check so timing does not tell a wrong partnerId from a wrong secret.
   const secretOk = await verifySecret(partnerSecret, partner.secret_hash);
-  if (!secretOk || partner.id !== partnerId) {
-    const now = epochSeconds(ctx.clock);
-    const state = await repo.recordFailedAuthentication(ctx.database.kysely, partner.id, ctx.config.maxFailedAuthentications, now);
-    const left = ctx.config.maxFailedAuthentications - (state?.failed_auth_count ?? 0);
-    throw new ServiceError('InvalidCredentials', left > 0 ? `Invalid credentials (${left} attempt${left === 1 ? '' : 's'} left before the partner is locked)` : 'Invalid credentials; the partner is now locked');
-  }
+  if (!secretOk || !idMatches) throw await failedAuthentication(ctx, partner.id);
   if (!(await repo.recordSuccessfulAuthentication(ctx.database.kysely, partner.id))) throw new ServiceError('PartnerLocked');
   return partner;
+}
+
+/** Counts a failed authentication (locking the partner at the limit) and answers the error to throw. */
+async function failedAuthentication(ctx: PartnerContext, partnerId: string): Promise<ServiceError> {
+  const state = await repo.recordFailedAuthentication(ctx.database.kysely, partnerId, ctx.config.maxFailedAuthentications, epochSeconds(ctx.clock));
+  const left = ctx.config.maxFailedAuthentications - (state?.failed_auth_count ?? 0);
+  return new ServiceError('InvalidCredentials', left > 0 ? `Invalid credentials (${left} attempt${left === 1 ? '' : 's'} left before the partner is locked)` : 'Invalid credentials; the partner is now locked');
+}
+
+let unknownPartnerHash: Promise<string> | undefined;
+
+/**
+ * Dashboard sign-in with partner id and secret (no app key): the same lock-out as API authentication. An unknown
+ * id costs the same slow check and gets the same 401.
+ */
+export async function signInPartner(ctx: PartnerContext, partnerId: string, partnerSecret: string): Promise<PartnerRow> {
+  const partner = /^\d{1,32}$/.test(partnerId) ? await repo.findPartnerById(ctx.database.kysely, partnerId) : undefined;
+  if (!partner) {
+    await verifySecret(partnerSecret, await (unknownPartnerHash ??= hashSecret(randomString(20))));
+    throw new ServiceError('InvalidCredentials');
+  }
+  return checkSecret(ctx, partner, partnerSecret, true);
 }
 
 /** Partner authentication: returns a new token valid for the configured lifetime (two hours). */
@@ -112,10 +141,21 @@ export async function authenticatePartner(ctx: PartnerContext, appKey: string, c
 /** Modify Partner Secret. Existing tokens stay valid, so running integrations are not cut off. */
 export async function modifyPartnerSecret(ctx: PartnerContext, appKey: string, input: { partnerId: string; partnerSecret: string; newPartnerSecret: string }): Promise<void> {
   const partner = await verifyPartner(ctx, appKey, input.partnerId, input.partnerSecret);
-  const violation = secretPolicyViolation(input.newPartnerSecret);
+  await replaceSecret(ctx, partner, input.partnerSecret, input.newPartnerSecret);
+}
+
+/** The dashboard's secret change for a signed-in partner: the current secret is checked (and counted) as at sign-in. */
+export async function changePartnerSecret(ctx: PartnerContext, partnerId: string, input: { partnerSecret: string; newPartnerSecret: string }): Promise<void> {
+  const partner = await repo.findPartnerById(ctx.database.kysely, partnerId);
+  if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
+  await replaceSecret(ctx, await checkSecret(ctx, partner, input.partnerSecret, true), input.partnerSecret, input.newPartnerSecret);
+}
+
+async function replaceSecret(ctx: PartnerContext, partner: PartnerRow, current: string, next: string): Promise<void> {
+  const violation = secretPolicyViolation(next);
   if (violation) throw new ServiceError('PartnerSecretPolicy', `New password is not as per policy: ${violation}`);
-  if (input.newPartnerSecret === input.partnerSecret) throw new ServiceError('PartnerSecretPolicy', 'New password is not as per policy: it must differ from the current one');
-  await repo.updatePartner(ctx.database.kysely, partner.id, { secret_hash: await hashSecret(input.newPartnerSecret) }, epochSeconds(ctx.clock));
+  if (next === current) throw new ServiceError('PartnerSecretPolicy', 'New password is not as per policy: it must differ from the current one');
+  await repo.updatePartner(ctx.database.kysely, partner.id, { secret_hash: await hashSecret(next) }, epochSeconds(ctx.clock));
 }
 
 /** Resolves the caller of an API request from its app key and token headers. */
@@ -142,6 +182,28 @@ export async function rotateAppKey(ctx: PartnerContext, partnerId: string): Prom
 export async function unlockPartner(ctx: PartnerContext, partnerId: string): Promise<void> {
   const ok = await repo.updatePartner(ctx.database.kysely, partnerId, { locked_at: null, failed_auth_count: 0 }, epochSeconds(ctx.clock));
   if (!ok) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
+}
+
+/**
+ * Lifts a lock-out from the partner's own dashboard: only with the current secret (a wrong one still counts), so a
+ * session alone cannot undo a lock that someone else's guessing caused without proving the secret again.
+ */
+export async function unlockWithSecret(ctx: PartnerContext, partnerId: string, partnerSecret: string): Promise<void> {
+  const partner = await repo.findPartnerById(ctx.database.kysely, partnerId);
+  if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
+  if (partner.locked_at === null) throw new ServiceError('BadRequest', 'The partner is not locked.');
+  if (!(await verifySecret(partnerSecret, partner.secret_hash))) {
+    await failedAuthentication(ctx, partner.id);
+    throw new ServiceError('InvalidCredentials', 'Invalid credentials; the partner stays locked');
+  }
+  await unlockPartner(ctx, partnerId);
+}
+
+/** The partner's record, for its own dashboard. */
+export async function getPartnerRecord(ctx: PartnerContext, partnerId: string): Promise<PartnerRow> {
+  const partner = await repo.findPartnerById(ctx.database.kysely, partnerId);
+  if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
+  return partner;
 }
 
 /** The partner's current app key in clear, for the partner's own dashboard. */

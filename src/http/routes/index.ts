@@ -59,6 +59,17 @@ import clearSandboxLoginError from './sandbox/clearSandboxLoginError.js';
 import resetSandboxCustomer from './sandbox/resetSandboxCustomer.js';
 import fireSandboxConnectWebhook from './sandbox/fireSandboxConnectWebhook.js';
 import fireSandboxTxPushEvent from './sandbox/fireSandboxTxPushEvent.js';
+import dashboardPages from './dashboard/pages.js';
+import dashboardSignUp from './dashboard/signUp.js';
+import dashboardSignIn from './dashboard/signIn.js';
+import dashboardSignOut from './dashboard/signOut.js';
+import getDashboardSession from './dashboard/getSession.js';
+import { getAppKey, rotateKey } from './dashboard/appKey.js';
+import { changeSecret, unlock } from './dashboard/secret.js';
+import { getCustomer as getDashboardCustomer, getCustomers as getDashboardCustomers } from './dashboard/customers.js';
+import { getDeliveries, getMail, getRequests, redeliver } from './dashboard/activity.js';
+import { getExperiences, putExperience } from './dashboard/experiences.js';
+import dashboardSandbox from './dashboard/sandbox.js';
 
 /** A route module: registers one operation. */
 export type RouteModule = (app: App, runtime: Runtime) => void;
@@ -80,6 +91,10 @@ export const routes: RouteModule[] = [
   connectPages, testBankOAuth, startSession, searchConnectInstitutions, selectInstitution, signIn, signInSteps, manageAccounts, endSession,
   // Sandbox controls (Test Drive partners only): time travel, error states, events on demand, reset.
   advanceSandboxClock, setSandboxLoginError, clearSandboxLoginError, resetSandboxCustomer, fireSandboxConnectWebhook, fireSandboxTxPushEvent,
+  // The developer dashboard: its pages and the JSON API behind them (authenticated by a session cookie, not a token).
+  dashboardPages, dashboardSignUp, dashboardSignIn, dashboardSignOut, getDashboardSession, getAppKey, rotateKey, changeSecret, unlock,
+  getDashboardCustomers, getDashboardCustomer, getRequests, getDeliveries, redeliver, getMail, getExperiences, putExperience,
+  dashboardSandbox,
 ];
 
 export function registerRoutes(app: App, runtime: Runtime): void {

@@ -12,12 +12,16 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml', '.png': 'image/png', '.map': 'application/json; charset=utf-8', '.html': 'text/html; charset=utf-8',
 };
 
-/** A file under dist/web/assets by its path below /connect/assets/, or undefined (never outside that folder). */
-export function readAsset(relative: string): { body: Buffer; type: string } | undefined {
+/**
+ * A file under an app's assets folder (dist/web/assets for Connect, dist/web/dashboard/assets for the dashboard)
+ * by its path below it, or undefined (never outside that folder).
+ */
+export function readAsset(relative: string, app: 'connect' | 'dashboard' = 'connect'): { body: Buffer; type: string } | undefined {
   if (!/^[A-Za-z0-9._\/-]{1,200}$/.test(relative) || relative.split('/').some((p) => p === '..' || p === '.' || p === '')) return undefined;
-  const file = path.join(WEB_DIR, 'assets', relative);
+  const folder = path.join(WEB_DIR, ...(app === 'dashboard' ? ['dashboard'] : []), 'assets');
+  const file = path.join(folder, relative);
   const type = TYPES[path.extname(file)];
-  if (!type || !file.startsWith(path.join(WEB_DIR, 'assets') + path.sep)) return undefined;
+  if (!type || !file.startsWith(folder + path.sep)) return undefined;
   try {
     return { body: fs.readFileSync(file), type };
   } catch {
@@ -25,10 +29,10 @@ export function readAsset(relative: string): { body: Buffer; type: string } | un
   }
 }
 
-/** The Connect app's page, or undefined when the web app was not built. */
-export function appPage(): string | undefined {
+/** The Connect app's page (or the dashboard's), or undefined when the web app was not built. */
+export function appPage(app: 'connect' | 'dashboard' = 'connect'): string | undefined {
   try {
-    return fs.readFileSync(path.join(WEB_DIR, 'index.html'), 'utf8');
+    return fs.readFileSync(path.join(WEB_DIR, ...(app === 'dashboard' ? ['dashboard'] : []), 'index.html'), 'utf8');
   } catch {
     return undefined;
   }

@@ -1,0 +1,36 @@
+import Type from 'typebox';
+import { customerOverview, customerSummary } from '../../../domain/dashboard/customers.js';
+import { listCustomers } from '../../../domain/customers/service.js';
+import type { Runtime } from '../../../runtime.js';
+import type { App } from '../../app-types.js';
+import { DASHBOARD_API, dashboardResponses } from './common.js';
+
+/** GET /dashboard/api/customers: the partner's customers, searchable, a page at a time. */
+export function getCustomers(app: App, runtime: Runtime): void {
+  app.get('/dashboard/api/customers', {
+    ...DASHBOARD_API,
+    schema: {
+      hide: true,
+      summary: 'Customers',
+      querystring: Type.Object({
+        search: Type.Optional(Type.String({ maxLength: 255 })),
+        start: Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 1 }),
+        limit: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
+      }),
+      response: dashboardResponses(),
+    },
+    handler: async (request) => {
+      const page = await listCustomers(runtime.database.kysely, request.dashboard.partnerId, { search: request.query.search, start: request.query.start, limit: request.query.limit });
+      return { found: page.found, moreAvailable: page.moreAvailable, customers: page.customers.map(customerSummary) };
+    },
+  });
+}
+
+/** GET /dashboard/api/customers/:customerId: one customer with institution logins, accounts and latest transactions. */
+export function getCustomer(app: App): void {
+  app.get('/dashboard/api/customers/:customerId', {
+    ...DASHBOARD_API,
+    schema: { hide: true, summary: 'A customer', params: Type.Object({ customerId: Type.String({ maxLength: 64 }) }), response: dashboardResponses() },
+    handler: async (request) => customerOverview(app.engine, request.dashboard.partnerId, request.params.customerId),
+  });
+}

@@ -1,0 +1,36 @@
+import Type from 'typebox';
+import { listExperiences, saveExperience } from '../../../domain/connect/experiences.js';
+import { epochSeconds } from '../../../lib/clock.js';
+import type { Runtime } from '../../../runtime.js';
+import type { App } from '../../app-types.js';
+import { DASHBOARD_API, dashboardResponses } from './common.js';
+
+/** GET /dashboard/api/experiences: the partner's Connect experiences, `default` first. */
+export function getExperiences(app: App, runtime: Runtime): void {
+  app.get('/dashboard/api/experiences', {
+    ...DASHBOARD_API,
+    schema: { hide: true, summary: 'Connect experiences', response: dashboardResponses() },
+    handler: async (request) => ({ experiences: await listExperiences(runtime.database.kysely, request.dashboard.partnerId) }),
+  });
+}
+
+/** PUT /dashboard/api/experiences/:name: creates or replaces an experience (application name, logo URL, colour). */
+export function putExperience(app: App, runtime: Runtime): void {
+  app.put('/dashboard/api/experiences/:name', {
+    ...DASHBOARD_API,
+    schema: {
+      hide: true,
+      summary: 'Save a Connect experience',
+      params: Type.Object({ name: Type.String({ maxLength: 64 }) }),
+      body: Type.Object({ appName: Type.String({ maxLength: 255 }), logoUrl: Type.Union([Type.String({ maxLength: 2048 }), Type.Null()]), primaryColor: Type.String({ maxLength: 7 }) }),
+      response: dashboardResponses(),
+    },
+    handler: async (request) => {
+      const { appName, primaryColor } = request.body;
+      const logoUrl = request.body.logoUrl?.trim() ? request.body.logoUrl.trim() : null;
+      const experience = { name: request.params.name, appName, logoUrl, primaryColor };
+      await saveExperience(runtime.database.kysely, request.dashboard.partnerId, experience, epochSeconds(runtime.clock));
+      return { experience: (await listExperiences(runtime.database.kysely, request.dashboard.partnerId)).find((x) => x.name === experience.name) };
+    },
+  });
+}

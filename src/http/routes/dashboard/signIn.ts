@@ -1,0 +1,23 @@
+import Type from 'typebox';
+import { signInPartner } from '../../../domain/partners/service.js';
+import type { Runtime } from '../../../runtime.js';
+import type { App } from '../../app-types.js';
+import { RequiredString } from '../../schemas/common.js';
+import { DASHBOARD_GUEST, dashboardResponses, signedIn } from './common.js';
+
+/** POST /dashboard/api/signin: partner id and secret; failures count towards the same lock-out as API authentication. */
+export default function signIn(app: App, runtime: Runtime): void {
+  app.post('/dashboard/api/signin', {
+    ...DASHBOARD_GUEST,
+    schema: {
+      hide: true,
+      summary: 'Dashboard sign-in',
+      body: Type.Object({ partnerId: RequiredString({ maxLength: 64 }), partnerSecret: RequiredString({ maxLength: 255 }) }),
+      response: dashboardResponses(429),
+    },
+    handler: async (request, reply) => {
+      const partner = await signInPartner(runtime, request.body.partnerId.trim(), request.body.partnerSecret);
+      return signedIn(runtime, request, reply, partner.id);
+    },
+  });
+}

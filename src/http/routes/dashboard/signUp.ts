@@ -1,0 +1,26 @@
+import Type from 'typebox';
+import { createPartner } from '../../../domain/partners/service.js';
+import type { Runtime } from '../../../runtime.js';
+import type { App } from '../../app-types.js';
+import { RequiredString } from '../../schemas/common.js';
+import { DASHBOARD_GUEST, dashboardResponses, signedIn } from './common.js';
+
+/**
+ * POST /dashboard/api/signup: creates a Test Drive partner with the chosen secret (the secret policy applies) and
+ * signs it in. The answer carries the app key once more for the credentials screen; the secret is never shown back.
+ */
+export default function signUp(app: App, runtime: Runtime): void {
+  app.post('/dashboard/api/signup', {
+    ...DASHBOARD_GUEST,
+    schema: {
+      hide: true,
+      summary: 'Dashboard sign-up',
+      body: Type.Object({ name: RequiredString({ maxLength: 100 }), partnerSecret: Type.String({ maxLength: 255 }) }),
+      response: dashboardResponses(429),
+    },
+    handler: async (request, reply) => {
+      const creds = await createPartner(runtime, { name: request.body.name.trim(), plan: 'testdrive', partnerSecret: request.body.partnerSecret });
+      return { ...(await signedIn(runtime, request, reply, creds.partnerId)), appKey: creds.appKey };
+    },
+  });
+}

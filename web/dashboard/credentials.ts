@@ -1,0 +1,104 @@
+/** Credentials: partner ID, app key (revealed on demand, rotatable), secret change, lock state. */
+import { api } from './api.js';
+import type { Partner, Session } from './types.js';
+import { badge, copyButton, dateTime, field, h, onSubmit, pageHeader, section, toast, withBusy } from './ui.js';
+
+const MASK = '••••••••••••••••••••••••••••••••';
+
+export async function credentialsPage(main: HTMLElement, refreshSession: () => Promise<Session>): Promise<void> {
+  const session = await refreshSession();
+  const { partner } = session;
+  main.replaceChildren(
+    pageHeader('Credentials', 'What your application sends with every API call: the app key in Service-App-Key, and a token from partner authentication.'),
+    identity(partner, session),
+    appKeySection(),
+    lockSection(partner, () => credentialsPage(main, refreshSession)),
+    secretSection(),
+  );
+}
+
+function identity(partner: Partner, session: Session): HTMLElement {
+  return section('Partner',
+    h('dl', { class: 'credentials' },
+      h('dt', {}, 'Partner ID'), h('dd', {}, h('code', { 'data-testid': 'partner-id' }, partner.partnerId), copyButton('Copy partner ID', () => partner.partnerId)),
+      h('dt', {}, 'Name'), h('dd', {}, partner.name),
+      h('dt', {}, 'Plan'), h('dd', {}, partner.plan === 'testdrive' ? badge('Test Drive', 'info') : badge('Production', 'ok')),
+      h('dt', {}, 'Created'), h('dd', {}, dateTime(partner.createdDate)),
+      h('dt', {}, 'This session ends'), h('dd', {}, dateTime(session.expiresAt))));
+}
+
+function appKeySection(): HTMLElement {
+  let key: string | undefined;
+  const value = h('code', { 'data-testid': 'app-key', 'aria-live': 'polite' }, MASK);
+  const reveal = h('button', { type: 'button', class: 'button small secondary', 'aria-pressed': 'false' }, 'Reveal');
+  const fetchKey = async () => (key ??= (await api<{ appKey: string }>('GET', '/app-key')).appKey);
+  reveal.addEventListener('click', () => withBusy(reveal, 'Loading…', async () => {
+    const shown = reveal.getAttribute('aria-pressed') === 'true';
+    value.textContent = shown ? MASK : await fetchKey();
+    reveal.setAttribute('aria-pressed', String(!shown));
+  }).then(() => (reveal.textContent = reveal.getAttribute('aria-pressed') === 'true' ? 'Hide' : 'Reveal')));
+
+  const confirmArea = h('div', { class: 'confirm-area' });
+  const rotate = h('button', { type: 'button', class: 'button danger' }, 'Rotate app key');
+  rotate.addEventListener('click', () => {
+    const yes = h('button', { type: 'button', class: 'button danger' }, 'Rotate now');
+    const no = h('button', { type: 'button', class: 'button secondary' }, 'Cancel');
+    no.addEventListener('click', () => {
+      confirmArea.replaceChildren();
+      rotate.focus();
+    });
+    yes.addEventListener('click', () => withBusy(yes, 'Rotating…', async () => {
+      key = (await api<{ appKey: string }>('POST', '/app-key/rotate')).appKey;
+      value.textContent = key;
+      reveal.setAttribute('aria-pressed', 'true');
+      reveal.textContent = 'Hide';
+      confirmArea.replaceChildren(h('div', { class: 'notice ok', role: 'status' }, 'A new app key is in use. The previous key is refused from now on: update your application.'));
+      toast('App key rotated.');
+    }));
+    confirmArea.replaceChildren(h('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm rotation' },
+      h('p', {}, 'The current app key stops working immediately, for every running integration. Rotate?'), yes, no));
+    yes.focus();
+  });
+  return section('App key',
+    h('p', { class: 'muted' }, 'Send it as the Service-App-Key header. Keep it out of browsers and source control.'),
+    h('div', { class: 'key-row' }, value, reveal, copyButton('Copy app key', fetchKey)),
+    h('div', { class: 'row-actions' }, rotate), confirmArea);
+}
+
+function lockSection(partner: Partner, reload: () => Promise<void>): HTMLElement {
+  if (partner.lockedAt === null) {
+    return section('Lock state',
+      h('p', {}, badge('Active', 'ok'), ' ', partner.failedAuthentications === 0
+        ? 'No failed authentications since the last success.'
+        : `${partner.failedAuthentications} failed authentication${partner.failedAuthentications === 1 ? '' : 's'} since the last success; the partner locks at 5.`));
+  }
+  const secret = h('input', { type: 'password', autocomplete: 'current-password', required: true });
+  const errors = h('div', {});
+  const submit = h('button', { type: 'submit', class: 'button primary' }, 'Unlock partner');
+  return section('Lock state',
+    h('p', {}, badge('Locked', 'bad'), ` since ${dateTime(partner.lockedAt)} after ${partner.failedAuthentications} failed authentications. Every authentication is refused; tokens issued before the lock keep working.`),
+    h('form', {
+      class: 'inline-form',
+      onsubmit: onSubmit(submit, errors, 'Unlocking…', async () => {
+        await api('POST', '/unlock', { partnerSecret: secret.value });
+        toast('Partner unlocked.');
+        await reload();
+      }),
+    }, errors, field('Current partner secret', secret, 'Proves it is you: a session alone cannot lift a lock.'), submit));
+}
+
+function secretSection(): HTMLElement {
+  const current = h('input', { type: 'password', autocomplete: 'current-password', required: true });
+  const next = h('input', { type: 'password', autocomplete: 'new-password', required: true });
+  const errors = h('div', {});
+  const submit = h('button', { type: 'submit', class: 'button primary' }, 'Change secret');
+  const form = h('form', {
+    class: 'inline-form',
+    onsubmit: onSubmit(submit, errors, 'Changing…', async () => {
+      await api('POST', '/secret', { partnerSecret: current.value, newPartnerSecret: next.value });
+      form.reset();
+      toast('Partner secret changed. Other dashboard sessions were signed out; API tokens stay valid.');
+    }),
+  }, errors, field('Current secret', current), field('New secret', next, '12 to 255 characters: letters, digits and ! @ # $ % & * _ - +, at least one letter and one digit.'), submit);
+  return section('Partner secret', h('p', { class: 'muted' }, 'A wrong current secret counts towards the lock-out, as in API authentication.'), form);
+}

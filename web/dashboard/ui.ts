@@ -1,0 +1,144 @@
+/** Shared pieces of the dashboard's pages: headings, tables, empty states, copy buttons, feedback. */
+import { h } from '../connect/dom.js';
+import { ApiError } from './api.js';
+
+export { h };
+
+type Child = Node | string | null | undefined | false;
+
+/** A short-lived message in the live region (success or failure of an action). */
+export function toast(message: string, kind: 'ok' | 'error' = 'ok'): void {
+  const region = document.getElementById('toasts')!;
+  const item = h('div', { class: `toast toast-${kind}` }, message);
+  region.append(item);
+  setTimeout(() => item.remove(), kind === 'error' ? 8000 : 4000);
+}
+
+/** The message of a failed call, for the user. */
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiError) return error.code && /^\d+$/.test(error.code) ? `${error.message} (code ${error.code})` : error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** An alert box inside a form or page. */
+export function alertBox(message: string): HTMLElement {
+  return h('div', { class: 'alert', role: 'alert' }, message);
+}
+
+/** The page heading (focused after navigation, so screen readers announce the new page) with optional actions. */
+export function pageHeader(title: string, lead?: string, ...actions: Child[]): HTMLElement {
+  return h('div', { class: 'page-header' },
+    h('div', {}, h('h1', { tabindex: '-1', id: 'page-title' }, title), lead ? h('p', { class: 'lead' }, lead) : null),
+    actions.some(Boolean) ? h('div', { class: 'actions' }, ...actions) : null);
+}
+
+/** A titled section (a card). */
+export function section(title: string, ...content: Child[]): HTMLElement {
+  const id = `s-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return h('section', { class: 'card', 'aria-labelledby': id }, h('h2', { id }, title), ...content);
+}
+
+/** What a list shows when it has nothing yet, with what to do about it. */
+export function emptyState(title: string, hint: Child, ...more: Child[]): HTMLElement {
+  return h('div', { class: 'empty' }, h('p', { class: 'empty-title' }, title), h('p', { class: 'muted' }, hint), ...more);
+}
+
+/** A data table with a caption (visually hidden when asked) and column headers. */
+export function table(caption: string, headers: string[], rows: Child[][], options: { hideCaption?: boolean; rowAttrs?: (i: number) => Record<string, string> } = {}): HTMLElement {
+  return h('div', { class: 'table-wrap' },
+    h('table', {},
+      h('caption', { class: options.hideCaption ? 'visually-hidden' : '' }, caption),
+      h('thead', {}, h('tr', {}, ...headers.map((t) => h('th', { scope: 'col' }, t)))),
+      h('tbody', {}, ...rows.map((cells, i) => h('tr', options.rowAttrs?.(i) ?? {}, ...cells.map((c) => h('td', {}, c)))))));
+}
+
+/** A button that copies a value (or what a function answers) to the clipboard, and says so. */
+export function copyButton(label: string, value: () => string | Promise<string>): HTMLButtonElement {
+  return h('button', {
+    type: 'button', class: 'button small secondary', 'aria-label': label,
+    onclick: async () => {
+      try {
+        const text = await value();
+        try {
+          await navigator.clipboard.writeText(text);
+        } catch {
+          // Without clipboard permission (plain HTTP on another host than localhost): copy through a selection.
+          const area = h('textarea', { readonly: true, class: 'visually-hidden' }, text);
+          document.body.append(area);
+          area.select();
+          document.execCommand('copy');
+          area.remove();
+        }
+        toast('Copied to the clipboard.');
+      } catch (e) {
+        toast(messageOf(e), 'error');
+      }
+    },
+  }, 'Copy');
+}
+
+/** Runs an action from a button: busy state while it runs, its error shown as a toast. */
+export async function withBusy(button: HTMLButtonElement, label: string, work: () => Promise<void>): Promise<void> {
+  const text = button.textContent ?? '';
+  button.disabled = true;
+  button.setAttribute('aria-busy', 'true');
+  button.textContent = label;
+  try {
+    await work();
+  } catch (e) {
+    toast(messageOf(e), 'error');
+  } finally {
+    button.disabled = false;
+    button.removeAttribute('aria-busy');
+    button.textContent = text;
+  }
+}
+
+/** A form's submit handler: the button busy while `work` runs, a failure shown as an alert at the top of the form. */
+export function onSubmit(submit: HTMLButtonElement, errors: HTMLElement, busyLabel: string, work: () => Promise<void>): (e: Event) => void {
+  return (e) => {
+    e.preventDefault();
+    errors.replaceChildren();
+    void withBusy(submit, busyLabel, async () => {
+      try {
+        await work();
+      } catch (err) {
+        errors.append(alertBox(messageOf(err)));
+      }
+    });
+  };
+}
+
+/** A labelled form field. */
+export function field(label: string, input: HTMLInputElement, hint?: string): HTMLElement {
+  const id = input.id || `f-${Math.random().toString(36).slice(2, 9)}`;
+  input.id = id;
+  const hintId = `${id}-hint`;
+  if (hint) input.setAttribute('aria-describedby', hintId);
+  return h('div', { class: 'field' }, h('label', { for: id }, label), input, hint ? h('p', { class: 'hint', id: hintId }, hint) : null);
+}
+
+/** Epoch seconds (or milliseconds with ms) as a local date and time. */
+export function dateTime(value: number | null | undefined, ms = false): string {
+  if (value === null || value === undefined) return '—';
+  return new Date(ms ? value : value * 1000).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+/** Epoch seconds as a date. */
+export function date(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  return new Date(value * 1000).toLocaleDateString('en-US', { dateStyle: 'medium' });
+}
+
+/** A small coloured label with its text (colour is never the only signal). */
+export function badge(text: string, tone: 'ok' | 'warn' | 'bad' | 'neutral' | 'info'): HTMLElement {
+  return h('span', { class: `badge badge-${tone}` }, text);
+}
+
+/** The tone of an HTTP status. */
+export function statusTone(status: number | null): 'ok' | 'warn' | 'bad' | 'neutral' {
+  if (status === null) return 'neutral';
+  if (status < 300) return 'ok';
+  if (status < 500) return 'warn';
+  return 'bad';
+}
