@@ -74,3 +74,14 @@ describe('XML to values', () => {
     expect(() => parseXmlDocument(text)).toThrow(/document type declarations/);
   });
 });
+
+describe('malformed XML bodies', () => {
+  it.each([
+    ['a broken declaration inside an element', '<r><!D</r>'],
+    ['an unclosed CDATA section', '<r><![CDATA[</r>'],
+    ['an unclosed processing instruction', '<r><?x</r>'],
+    ['two roots', '<a>1</a><b>2</b>'],
+  ])('are refused as MalformedBody (code 10040): %s', (_name, text) => {
+    expect(() => parseXmlDocument(text)).toThrow(expect.objectContaining({ code: '10040' }));
+  });
+});

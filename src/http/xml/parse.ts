@@ -49,7 +49,13 @@ export function parseXmlDocument(text: string): unknown {
   if (valid !== true) {
     throw new ServiceError('MalformedBody', `Malformed XML: ${valid.err.msg} (line ${valid.err.line})`);
   }
-  const doc = parser.parse(text) as Record<string, unknown>;
+  let doc: Record<string, unknown>;
+  try {
+    doc = parser.parse(text) as Record<string, unknown>;
+  } catch (e) {
+    // The validator lets a few broken declarations through (`<!D` inside an element) that the parser refuses.
+    throw new ServiceError('MalformedBody', `Malformed XML: ${(e as Error).message}`);
+  }
   const roots = Object.keys(doc);
   if (roots.length !== 1) throw new ServiceError('MalformedBody', 'Malformed XML: expected exactly one root element');
   const root = doc[roots[0]!];
