@@ -110,10 +110,13 @@ describe('the dashboard in a browser', () => {
   it('rotates the app key: the old key is refused by the API at once, the new one works', async () => {
     const oldToken = await token(partner.appKey);
     await page.getByRole('button', { name: 'Reveal' }).click();
+    // The key is fetched when asked for: wait until it is shown instead of the dots.
+    await page.getByTestId('app-key').filter({ hasText: partner.appKey }).waitFor();
     await expect(page.getByTestId('app-key').textContent()).resolves.toBe(partner.appKey);
     await page.getByRole('button', { name: 'Rotate app key' }).click();
     await page.getByRole('button', { name: 'Rotate now' }).click();
     await page.getByText('The previous key is refused from now on').waitFor();
+    await page.getByTestId('app-key').filter({ hasText: /^[0-9a-f]{32}$/ }).filter({ hasNotText: partner.appKey }).waitFor();
     const newKey = (await page.getByTestId('app-key').textContent())!;
     expect(newKey).toMatch(/^[0-9a-f]{32}$/);
     expect(newKey).not.toBe(partner.appKey);

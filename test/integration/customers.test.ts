@@ -296,6 +296,23 @@ describe('customers', () => {
     });
   });
 
+  describe('NUL characters', () => {
+    it('are refused with 400 code 10010 in a query, a path and a body, naming the field, and nothing is stored', async () => {
+      const search = await ctx.app.inject({ method: 'GET', url: `${CUSTOMERS}?search=a%00b`, headers: partner.headers });
+      expect(search.statusCode).toBe(400);
+      expect(search.json()).toMatchObject({ code: '10010', message: expect.stringContaining('(search)') });
+      const path = await ctx.app.inject({ method: 'GET', url: `${CUSTOMERS}/1%00`, headers: partner.headers });
+      expect(path.statusCode).toBe(400);
+      expect(path.json().code).toBe('10010');
+      const username = uniqueUsername();
+      const body = await post(V2_TESTING, { username: `${username}\u0000x`, firstName: 'A' });
+      expect(body.statusCode).toBe(400);
+      expect(body.json()).toMatchObject({ code: '10010', message: expect.stringContaining('(username)') });
+      const listed = await ctx.app.inject({ method: 'GET', url: `${CUSTOMERS}?username=${username}`, headers: partner.headers });
+      expect(listed.json().found).toBe(0);
+    });
+  });
+
   describe('listing', () => {
     let lister: TestPartner;
     const usernames: string[] = [];

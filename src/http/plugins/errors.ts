@@ -150,6 +150,22 @@ export function checkIntegerText(schema: unknown, values: unknown): void {
   }
 }
 
+/**
+ * Refuses text containing a NUL character anywhere in the path parameters, the query or the body: no stored text
+ * may hold one (PostgreSQL cannot store it at all), so it is a caller's mistake, said with the field's name.
+ */
+export function checkNoNul(values: unknown, where: string, depth = 0): void {
+  if (typeof values === 'string') {
+    if (values.includes('\0')) throw new ServiceError('InvalidParameter', `Invalid parameter (${where || 'body'}): contains a NUL character`);
+    return;
+  }
+  if (!values || typeof values !== 'object' || ArrayBuffer.isView(values) || depth > 64) return;
+  for (const [key, value] of Object.entries(values)) {
+    if (key.includes('\0')) throw new ServiceError('InvalidParameter', `Invalid parameter (${where || 'body'}): a name contains a NUL character`);
+    checkNoNul(value, where ? `${where}.${key}` : key, depth + 1);
+  }
+}
+
 /** The one error handler and the not-found handler: every failure becomes `{code, message}` in the caller's format. */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
@@ -171,6 +187,9 @@ export const errorsPlugin = fp(
       if (!schema) return;
       checkIntegerText(schema.params, request.params);
       checkIntegerText(schema.querystring, request.query);
+      checkNoNul(request.params, '');
+      checkNoNul(request.query, '');
+      if (request.body !== undefined && typeof request.body === 'object') checkNoNul(request.body, '');
     });
     app.setNotFoundHandler((request, reply) => send(reply, new ServiceError('RouteNotFound', `Route not found: ${request.method} ${request.url.split('?')[0]}`)));
   },
