@@ -31,7 +31,8 @@ export interface GenerateInput {
 
 const CONTENT_TYPES = ['application/json', 'application/xml'] as const;
 
-function httpUrl(field: string, value: string): string {
+/** An http(s) URL without credentials, normalised; 400 InvalidParameter naming the field otherwise (`hint` follows the credentials refusal). */
+export function httpUrl(field: string, value: string, hint = ''): string {
   let url: URL;
   try {
     url = new URL(value.trim());
@@ -39,8 +40,17 @@ function httpUrl(field: string, value: string): string {
     throw new ServiceError('InvalidParameter', `Invalid parameter (${field}): not an absolute URL.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ServiceError('InvalidParameter', `Invalid parameter (${field}): use an http or https URL.`);
-  if (url.username || url.password) throw new ServiceError('InvalidParameter', `Invalid parameter (${field}): credentials in the URL are not accepted; use webhookHeaders.`);
+  if (url.username || url.password) throw new ServiceError('InvalidParameter', `Invalid parameter (${field}): credentials in the URL are not accepted${hint}.`);
   return url.toString();
+}
+
+/** The webhook content type asked for (application/json when none); 400 InvalidParameter for another. */
+export function webhookContentTypeOf(value: string | undefined): NewLink['webhookContentType'] {
+  const contentType = (value?.trim() || 'application/json').toLowerCase();
+  if (!(CONTENT_TYPES as readonly string[]).includes(contentType)) {
+    throw new ServiceError('InvalidParameter', 'Invalid parameter (webhookContentType): application/json or application/xml.');
+  }
+  return contentType as NewLink['webhookContentType'];
 }
 
 function plainObject(field: string, value: unknown): Record<string, unknown> | undefined {
@@ -55,21 +65,18 @@ async function generate(engine: Engine, type: ConnectLinkType, input: GenerateIn
   const { runtime } = engine;
   const db = runtime.database.kysely;
   const customer = await getCustomerForPartner(db, input.partnerId, input.customerId);
-  const contentType = (input.webhookContentType?.trim() || 'application/json').toLowerCase();
-  if (!(CONTENT_TYPES as readonly string[]).includes(contentType)) {
-    throw new ServiceError('InvalidParameter', 'Invalid parameter (webhookContentType): application/json or application/xml.');
-  }
+  const contentType = webhookContentTypeOf(input.webhookContentType);
   const webhookHeaders = plainObject('webhookHeaders', input.webhookHeaders);
   const link: NewLink = {
     partnerId: input.partnerId,
     customerId: customer.id,
     type,
     experience: (await resolveExperience(db, input.partnerId, input.experience)).name,
-    webhookContentType: contentType as NewLink['webhookContentType'],
+    webhookContentType: contentType,
     singleUseUrl: input.singleUseUrl === true,
     ...(input.language?.trim() ? { language: input.language.trim().slice(0, 16) } : {}),
-    ...(input.redirectUri?.trim() ? { redirectUri: httpUrl('redirectUri', input.redirectUri) } : {}),
-    ...(input.webhook?.trim() ? { webhook: httpUrl('webhook', input.webhook) } : {}),
+    ...(input.redirectUri?.trim() ? { redirectUri: httpUrl('redirectUri', input.redirectUri, '; use webhookHeaders') } : {}),
+    ...(input.webhook?.trim() ? { webhook: httpUrl('webhook', input.webhook, '; use webhookHeaders') } : {}),
     ...(plainObject('webhookData', input.webhookData) ? { webhookData: plainObject('webhookData', input.webhookData)! } : {}),
     ...(webhookHeaders ? { webhookHeaders: deliveryHeaders(webhookHeaders) } : {}),
   };

@@ -146,8 +146,7 @@ export async function modifyPartnerSecret(ctx: PartnerContext, appKey: string, i
 
 /** The dashboard's secret change for a signed-in partner: the current secret is checked (and counted) as at sign-in. */
 export async function changePartnerSecret(ctx: PartnerContext, partnerId: string, input: { partnerSecret: string; newPartnerSecret: string }): Promise<void> {
-  const partner = await repo.findPartnerById(ctx.database.kysely, partnerId);
-  if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
+  const partner = await getPartnerRecord(ctx, partnerId);
   await replaceSecret(ctx, await checkSecret(ctx, partner, input.partnerSecret, true), input.partnerSecret, input.newPartnerSecret);
 }
 
@@ -189,8 +188,7 @@ export async function unlockPartner(ctx: PartnerContext, partnerId: string): Pro
  * session alone cannot undo a lock that someone else's guessing caused without proving the secret again.
  */
 export async function unlockWithSecret(ctx: PartnerContext, partnerId: string, partnerSecret: string): Promise<void> {
-  const partner = await repo.findPartnerById(ctx.database.kysely, partnerId);
-  if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
+  const partner = await getPartnerRecord(ctx, partnerId);
   if (partner.locked_at === null) throw new ServiceError('BadRequest', 'The partner is not locked.');
   if (!(await verifySecret(partnerSecret, partner.secret_hash))) {
     await failedAuthentication(ctx, partner.id);
@@ -208,7 +206,6 @@ export async function getPartnerRecord(ctx: PartnerContext, partnerId: string): 
 
 /** The partner's current app key in clear, for the partner's own dashboard. */
 export async function revealAppKey(ctx: PartnerContext, partnerId: string): Promise<string> {
-  const partner = await repo.findPartnerById(ctx.database.kysely, partnerId);
-  if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
+  const partner = await getPartnerRecord(ctx, partnerId);
   return decryptValue(appKeyCipherKey(ctx.keys), partner.app_key_encrypted);
 }

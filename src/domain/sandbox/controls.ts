@@ -16,6 +16,7 @@ import { refreshLogin } from '../aggregation/refresh.js';
 import type { EventClass, EventType } from '../aggregation/table.js';
 import { toTransactionEventRecord } from '../aggregation/transactions.js';
 import { linkRow } from '../connect/links.js';
+import { httpUrl, webhookContentTypeOf } from '../connect/service.js';
 import { CONNECT_EVENT_TYPES, connectWebhookTarget, enqueueConnectWebhook, type ConnectEventType, type ConnectWebhookTarget } from '../connect/webhooks.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import type { Caller } from '../partners/service.js';
@@ -186,23 +187,12 @@ async function examplePayload(engine: Engine, customerId: number, eventType: Con
   }
 }
 
-const CONTENT_TYPES = ['application/json', 'application/xml'];
-
 /** The target of a fired webhook: the given URL, or the webhook of the customer's latest Connect link. */
 async function webhookTarget(engine: Engine, caller: Caller, customerId: number, input: FireConnectWebhookInput): Promise<ConnectWebhookTarget> {
-  const url = input.webhook?.trim();
-  if (url) {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(url);
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw new ServiceError('InvalidParameter', 'Invalid parameter (webhook): an http or https URL.');
-    if (parsed.username || parsed.password) throw new ServiceError('InvalidParameter', 'Invalid parameter (webhook): credentials in the URL are not accepted.');
-    const contentType = (input.webhookContentType?.trim() || 'application/json').toLowerCase();
-    if (!CONTENT_TYPES.includes(contentType)) throw new ServiceError('InvalidParameter', 'Invalid parameter (webhookContentType): application/json or application/xml.');
-    return { partnerId: caller.partnerId, customerId, url: parsed.toString(), contentType, headers: {}, webhookData: undefined, connectSession: null };
+  if (input.webhook?.trim()) {
+    const url = httpUrl('webhook', input.webhook);
+    const contentType = webhookContentTypeOf(input.webhookContentType);
+    return { partnerId: caller.partnerId, customerId, url, contentType, headers: {}, webhookData: undefined, connectSession: null };
   }
   const link = await db(engine).selectFrom('connect_links').selectAll()
     .where('partner_id', '=', caller.partnerId).where('customer_id', '=', customerId).where('webhook', 'is not', null)
