@@ -14,6 +14,7 @@ import { VERSION } from './version.js';
 import { registerRoutes } from './http/routes/index.js';
 import { redactedLogger } from './lib/logger.js';
 import { createEngine, type Engine } from './domain/aggregation/engine.js';
+import { ResponseCache } from './http/response-cache.js';
 
 export interface RegisteredRoute {
   method: string;
@@ -28,6 +29,8 @@ declare module 'fastify' {
     registeredRoutes: readonly RegisteredRoute[];
     /** The aggregation engine this app's routes (and the Connect pages) use. */
     engine: Engine;
+    /** Serialised answers of the hot reads, checked against the version of their data (response-cache.ts). */
+    responseCache: ResponseCache;
   }
 }
 
@@ -78,6 +81,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   // One aggregation engine per app: routes and Connect share it; closing the app waits for its background refreshes.
   app.decorate('engine', createEngine(runtime, { settings: { refreshLeaseSeconds: config.refreshLeaseSeconds }, onBackgroundError: (what, e) => app.log.error({ err: e }, `${what} failed`) }));
   app.addHook('onClose', async () => app.engine.idle());
+  app.decorate('responseCache', new ResponseCache(config.responseCacheBytes));
   await app.register(contentPlugin, { bodyLimit: config.bodyLimit });
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin, { runtime });

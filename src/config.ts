@@ -53,6 +53,8 @@ export interface Config {
   readonly workerId: string;
   /** Sandbox only: ports allowed for push listeners besides 80 and 443 (developers listen on local ports). */
   readonly pushExtraPorts: readonly number[];
+  /** Bytes of serialised read responses each process keeps (src/http/response-cache.ts); 0 turns the cache off. */
+  readonly responseCacheBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -144,5 +146,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     workerConcurrency: integer('LEDGERLINK_WORKER_CONCURRENCY', env.LEDGERLINK_WORKER_CONCURRENCY, 8, 1, 256),
     workerId: env.LEDGERLINK_WORKER_ID || `${os.hostname()}:${process.pid}`,
     pushExtraPorts: Object.freeze(pushExtraPorts),
+    responseCacheBytes: integer('LEDGERLINK_RESPONSE_CACHE_MB', env.LEDGERLINK_RESPONSE_CACHE_MB, 16, 0, 4096) * 1024 * 1024,
   });
 }

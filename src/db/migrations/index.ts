@@ -10,6 +10,7 @@ import * as m0009 from './0009_request_log.js';
 import * as m0010 from './0010_sandbox.js';
 import * as m0011 from './0011_sandbox_listeners.js';
 import * as m0012 from './0012_dashboard.js';
+import * as m0013 from './0013_data_versions.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0010_sandbox': m0010,
   '0011_sandbox_listeners': m0011,
   '0012_dashboard': m0012,
+  '0013_data_versions': m0013,
 };

@@ -1,15 +1,20 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { CustomerRow, CustomerTable, CustomerType } from './table.js';
 
-export type NewCustomerRow = Omit<CustomerTable, 'id' | 'clock_offset_seconds'>;
+export type NewCustomerRow = Omit<CustomerTable, 'id' | 'clock_offset_seconds' | 'data_version'>;
 
 export async function insertCustomer(db: Executor, row: NewCustomerRow): Promise<CustomerRow> {
   return db.insertInto('customers').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+const customerQuery = preparedQuery<[id: number, partnerId: string], CustomerRow>(2, (db, id, partnerId) => db
+  .selectFrom('customers').selectAll().where('id', '=', id).where('partner_id', '=', partnerId));
+
+/** The partner's customer with this id (every customer-scoped request starts here, so the query is prepared once). */
 export async function findCustomer(db: Executor, partnerId: string, id: number): Promise<CustomerRow | undefined> {
-  return db.selectFrom('customers').selectAll().where('id', '=', id).where('partner_id', '=', partnerId).executeTakeFirst();
+  return (await customerQuery(db, id, partnerId))[0];
 }
 
 export async function findCustomerByUsername(db: Executor, partnerId: string, username: string): Promise<CustomerRow | undefined> {

@@ -18,6 +18,8 @@ export interface CustomerTable {
   updated_at: number;
   /** Seconds this customer's clock runs ahead of the service clock (sandbox time travel); 0 normally. */
   clock_offset_seconds: Generated<number>;
+  /** Moves on with every committed change to the customer's logins, accounts, positions and transactions (database triggers). */
+  data_version: Generated<number>;
 }
 
 export type CustomerRow = Selectable<CustomerTable>;

@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
+import type { DB } from '../../db/schema.js';
 import type { PartnerPlan, PartnerRow } from './table.js';
 
 export async function insertPartner(db: Executor, row: Omit<PartnerRow, 'failed_auth_count' | 'locked_at'>): Promise<void> {
@@ -25,14 +28,15 @@ export interface CallerRow {
   token_expires_at: number | null;
 }
 
+const callerQuery = preparedQuery<[appKeyHash: string, tokenHash: string], CallerRow>(2, (db, appKeyHash, tokenHash) => db
+  .selectFrom('partners as p')
+  .leftJoin('partner_tokens as t', (join) => join.on('t.token_hash', '=', tokenHash))
+  .select(['p.id', 'p.plan', 't.partner_id as token_partner_id', 't.expires_at as token_expires_at'])
+  .where('p.app_key_hash', '=', appKeyHash));
+
 /** One round trip for the per-request check: the app key's partner and, if it exists, the token. */
-export async function findCaller(db: Executor, appKeyHash: string, tokenHash: string): Promise<CallerRow | undefined> {
-  return db
-    .selectFrom('partners as p')
-    .leftJoin('partner_tokens as t', (join) => join.on('t.token_hash', '=', tokenHash))
-    .select(['p.id', 'p.plan', 't.partner_id as token_partner_id', 't.expires_at as token_expires_at'])
-    .where('p.app_key_hash', '=', appKeyHash)
-    .executeTakeFirst();
+export async function findCaller(db: Kysely<DB>, appKeyHash: string, tokenHash: string): Promise<CallerRow | undefined> {
+  return (await callerQuery(db, appKeyHash, tokenHash))[0];
 }
 
 /** Counts a failed authentication and locks the partner when it reaches `lockAfter`; returns the new state. */

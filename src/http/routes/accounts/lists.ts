@@ -3,6 +3,7 @@ import { accountRecords, listAccountRows, toAccountSimpleRecord, type AccountFil
 import { getCustomerForPartner } from '../../../domain/customers/service.js';
 import type { CustomerRow } from '../../../domain/customers/table.js';
 import type { App } from '../../app-types.js';
+import { cachedRead } from '../../response-cache.js';
 import { AccountList, AccountSimpleList } from '../../schemas/accounts.js';
 import { errorResponses } from '../../schemas/common.js';
 import type { Executor } from '../../../db/database.js';
@@ -32,12 +33,14 @@ export function accountListRoute<P extends TSchema, Q extends TSchema | undefine
       ...(spec.querystring ? { querystring: spec.querystring } : {}),
       response: { 200: spec.simple ? AccountSimpleList : AccountList, ...errorResponses(400, 401, 404, 406) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const db = app.engine.runtime.database.kysely;
       const params = request.params as Static<P> & { customerId: string };
       const customer = await getCustomerForPartner(db, request.caller.partnerId, params.customerId);
-      const rows = await listAccountRows(db, customer, await spec.filter(db, customer, params, request.query as never));
-      return { accounts: spec.simple ? rows.map(toAccountSimpleRecord) : await accountRecords(db, rows) };
+      return cachedRead(app.responseCache, request, reply, customer.data_version, async () => {
+        const rows = await listAccountRows(db, customer, await spec.filter(db, customer, params, request.query as never));
+        return { accounts: spec.simple ? rows.map(toAccountSimpleRecord) : await accountRecords(db, rows) };
+      });
     },
   });
 }

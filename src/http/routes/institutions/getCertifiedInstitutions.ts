@@ -2,6 +2,8 @@ import { searchCertifiedInstitutions } from '../../../domain/institutions/servic
 import { epochSeconds } from '../../../lib/clock.js';
 import type { Runtime } from '../../../runtime.js';
 import type { App } from '../../app-types.js';
+import { cachedRead } from '../../response-cache.js';
+import { catalogVersionAt } from './cache-version.js';
 import { errorResponses } from '../../schemas/common.js';
 import { CertifiedInstitutionList, InstitutionQuery, institutionSearchOf, toCertifiedInstitution } from '../../schemas/institutions.js';
 
@@ -16,9 +18,12 @@ export default function getCertifiedInstitutions(app: App, runtime: Runtime): vo
       querystring: InstitutionQuery,
       response: { 200: CertifiedInstitutionList, ...errorResponses(400, 401, 406) },
     },
-    handler: async (request) => {
-      const { institutions, ...counts } = await searchCertifiedInstitutions(runtime.database, institutionSearchOf(request.query));
-      return { ...counts, requestedDate: epochSeconds(runtime.clock), institutions: institutions.map(toCertifiedInstitution) };
+    handler: async (request, reply) => {
+      const requestedDate = epochSeconds(runtime.clock);
+      return cachedRead(app.responseCache, request, reply, await catalogVersionAt(runtime.database, requestedDate), async () => {
+        const { institutions, ...counts } = await searchCertifiedInstitutions(runtime.database, institutionSearchOf(request.query));
+        return { ...counts, requestedDate, institutions: institutions.map(toCertifiedInstitution) };
+      });
     },
   });
 }

@@ -2,6 +2,8 @@ import { searchInstitutions } from '../../../domain/institutions/service.js';
 import { epochSeconds } from '../../../lib/clock.js';
 import type { Runtime } from '../../../runtime.js';
 import type { App } from '../../app-types.js';
+import { cachedRead } from '../../response-cache.js';
+import { catalogVersionAt } from './cache-version.js';
 import { errorResponses } from '../../schemas/common.js';
 import { InstitutionList, InstitutionQuery, institutionSearchOf, toInstitution } from '../../schemas/institutions.js';
 import { institutionPaths } from './paths.js';
@@ -18,10 +20,12 @@ export default function getInstitutions(app: App, runtime: Runtime): void {
         querystring: InstitutionQuery,
         response: { 200: InstitutionList, ...errorResponses(400, 401, 406) },
       },
-      handler: async (request) => {
-        const page = await searchInstitutions(runtime.database, institutionSearchOf(request.query));
-        const { institutions, ...counts } = page;
-        return { ...counts, createdDate: epochSeconds(runtime.clock), institutions: institutions.map((row) => toInstitution(row, runtime.config.publicUrl)) };
+      handler: async (request, reply) => {
+        const createdDate = epochSeconds(runtime.clock);
+        return cachedRead(app.responseCache, request, reply, await catalogVersionAt(runtime.database, createdDate), async () => {
+          const { institutions, ...counts } = await searchInstitutions(runtime.database, institutionSearchOf(request.query));
+          return { ...counts, createdDate, institutions: institutions.map((row) => toInstitution(row, runtime.config.publicUrl)) };
+        });
       },
     });
   }

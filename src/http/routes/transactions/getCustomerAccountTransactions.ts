@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { listAccountTransactions } from '../../../domain/aggregation/transactions.js';
 import { getCustomerForPartner } from '../../../domain/customers/service.js';
 import type { App } from '../../app-types.js';
+import { cachedRead } from '../../response-cache.js';
 import { AccountParams } from '../../schemas/accounts.js';
 import { errorResponses } from '../../schemas/common.js';
 import { TransactionList, TransactionQuery } from '../../schemas/transactions.js';
@@ -22,10 +23,10 @@ export default function getCustomerAccountTransactions(app: App): void {
       }),
       response: { 200: TransactionList, ...errorResponses(400, 401, 404, 406, 409) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const db = app.engine.runtime.database.kysely;
       const customer = await getCustomerForPartner(db, request.caller.partnerId, request.params.customerId);
-      return toTransactionList(await listAccountTransactions(db, customer, request.params.accountId, queryOf(request.query)));
+      return cachedRead(app.responseCache, request, reply, customer.data_version, async () => toTransactionList(await listAccountTransactions(db, customer, request.params.accountId, queryOf(request.query))));
     },
   });
 }

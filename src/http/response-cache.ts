@@ -1,0 +1,88 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+interface Entry {
+  version: string;
+  body: Buffer;
+  contentType: string;
+}
+
+/**
+ * Serialised read responses of this process, each stored with the version of the data it was built from, least
+ * recently used dropped first beyond `maxBytes`. An entry answers a request only while the version the request
+ * reads is still the one stored: the caller reads the version before building the response, so an entry never
+ * claims data older than it holds, and versions only move forward (customers' `data_version`, kept by database
+ * triggers in the writer's own transaction; the catalogue's version and the current second for institution lists).
+ */
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** No entry may take more than this share of the whole, so one large answer cannot flush everything else. */
+  get maxEntryBytes(): number {
+    return Math.floor(this.maxBytes / 16);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get storedBytes(): number {
+    return this.bytes;
+  }
+
+  lookup(key: string, version: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.version !== version) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    // Most recently used last: Map keeps insertion order.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  store(key: string, version: string, body: Buffer, contentType: string): void {
+    const cost = body.length + key.length * 2;
+    if (cost > this.maxEntryBytes) return;
+    this.remove(key);
+    this.entries.set(key, { version, body, contentType });
+    this.bytes += cost;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.body.length + oldest.length * 2;
+    }
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.entries.delete(key);
+    this.bytes -= entry.body.length + key.length * 2;
+  }
+}
+
+/**
+ * Answers a read from the cache while `version` is current, otherwise builds it with `compute`, serialises it once
+ * (JSON by the route's response schema, or XML) and keeps the bytes. The key holds everything the bytes depend on
+ * besides the data: the partner, the wire format and the URL with its query. Errors are never cached.
+ */
+export async function cachedRead<T>(cache: ResponseCache | undefined, request: FastifyRequest, reply: FastifyReply, version: string | number, compute: () => Promise<T>): Promise<T> {
+  if (cache === undefined || cache.maxBytes === 0) return compute();
+  const key = `${request.caller?.partnerId ?? ''} ${request.wireFormat} ${request.url}`;
+  const v = String(version);
+  const hit = cache.lookup(key, v);
+  // The reply is sent here; Fastify takes a returned reply as "already answered", which the route's type cannot say.
+  if (hit) return reply.type(hit.contentType).send(hit.body) as unknown as T;
+  const payload = await compute();
+  const contentType = request.wireFormat === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8';
+  const body = Buffer.from(reply.serialize(payload) as string);
+  cache.store(key, v, body, contentType);
+  return reply.type(contentType).send(body) as unknown as T;
+}
