@@ -13,6 +13,18 @@ const CANDIDATES: Array<{ format: WireFormat; type: string; subtype: string }> =
  */
 export function negotiateFormat(accept: string | undefined): WireFormat | undefined {
   if (!accept || !accept.trim()) return 'json';
+  // Clients send the same few Accept headers on every request: remember the answer for each.
+  if (remembered.has(accept)) return remembered.get(accept);
+  const format = negotiate(accept);
+  if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+  remembered.set(accept, format);
+  return format;
+}
+
+const MAX_REMEMBERED = 256;
+const remembered = new Map<string, WireFormat | undefined>();
+
+function negotiate(accept: string): WireFormat | undefined {
   const ranges = accept.split(',').map((part) => {
     const [range = '', ...params] = part.trim().split(';');
     const [type = '', subtype = ''] = range.trim().toLowerCase().split('/');

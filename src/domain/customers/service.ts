@@ -1,4 +1,5 @@
 import type { Database, Executor } from '../../db/database.js';
+import { stampedMemo } from '../../db/stamped-memo.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { epochSeconds, type Clock } from '../../lib/clock.js';
 import { getInstitution } from '../institutions/service.js';
@@ -109,6 +110,17 @@ export function parseCustomerId(customerId: string | number): number | undefined
 export async function getCustomerForPartner(db: Executor, partnerId: string, customerId: string | number): Promise<CustomerRow> {
   const id = parseCustomerId(customerId);
   const row = id === undefined ? undefined : await repo.findCustomer(db, partnerId, id);
+  if (!row) throw new ServiceError('ResourceNotFound', 'Customer not found.');
+  return row;
+}
+
+/**
+ * getCustomerForPartner for reads outside any transaction: on SQLite the row is kept in memory until anything
+ * changes in the database, so the hot reads (transaction and account lists) cost no statement for it.
+ */
+export async function readCustomerForPartner(database: Database, partnerId: string, customerId: string | number): Promise<Readonly<CustomerRow>> {
+  const id = parseCustomerId(customerId);
+  const row = id === undefined ? undefined : await stampedMemo<CustomerRow>(database, 'customer').read(`${partnerId}\n${id}`, () => repo.findCustomer(database.kysely, partnerId, id));
   if (!row) throw new ServiceError('ResourceNotFound', 'Customer not found.');
   return row;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.js';
+import { stampedMemo } from '../../db/stamped-memo.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { epochSeconds, type Clock } from '../../lib/clock.js';
 import type { Keys } from '../../lib/keys.js';
@@ -161,7 +162,8 @@ async function replaceSecret(ctx: PartnerContext, partner: PartnerRow, current: 
 export async function resolveCaller(ctx: PartnerContext, appKey: string | undefined, token: string | undefined): Promise<Caller> {
   if (!appKey) throw new ServiceError('MissingAppKey');
   if (!token) throw new ServiceError('MissingToken');
-  const row = await repo.findCaller(ctx.database.kysely, sha256Hex(appKey), sha256Hex(token));
+  // Every request asks this: on SQLite the answer is kept in memory until anything changes in the database.
+  const row = await stampedMemo<repo.CallerRow>(ctx.database, 'caller').read(`${appKey}\n${token}`, () => repo.findCaller(ctx.database.kysely, sha256Hex(appKey), sha256Hex(token)));
   if (!row) throw new ServiceError('InvalidAppKey');
   if (row.token_partner_id === null || row.token_expires_at === null) throw new ServiceError('InvalidToken');
   if (row.token_partner_id !== row.id) throw new ServiceError('NotAuthorized');
@@ -200,6 +202,13 @@ export async function unlockWithSecret(ctx: PartnerContext, partnerId: string, p
 /** The partner's record, for its own dashboard. */
 export async function getPartnerRecord(ctx: PartnerContext, partnerId: string): Promise<PartnerRow> {
   const partner = await repo.findPartnerById(ctx.database.kysely, partnerId);
+  if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
+  return partner;
+}
+
+/** The partner's record for reads outside any transaction (GET partner): on SQLite kept in memory until anything changes. */
+export async function readPartnerRecord(database: Database, partnerId: string): Promise<Readonly<PartnerRow>> {
+  const partner = await stampedMemo<PartnerRow>(database, 'partner').read(partnerId, () => repo.findPartnerById(database.kysely, partnerId));
   if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
   return partner;
 }

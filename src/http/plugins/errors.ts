@@ -142,12 +142,16 @@ function integerNames(schema: unknown): string[] {
 export function checkIntegerText(schema: unknown, values: unknown): void {
   if (!values || typeof values !== 'object') return;
   for (const name of integerNames(schema)) {
-    for (const value of [(values as Record<string, unknown>)[name]].flat()) {
-      if (typeof value !== 'string') continue;
-      if (!INTEGER_TEXT.test(value)) throw new ServiceError('InvalidParameter', `Invalid parameter (${name}): must be integer`);
-      if (!Number.isSafeInteger(Number(value))) throw new ServiceError('InvalidParameter', `Invalid parameter (${name}): must be an integer between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`);
-    }
+    const value = (values as Record<string, unknown>)[name];
+    if (Array.isArray(value)) for (const v of value) checkIntegerValue(name, v);
+    else checkIntegerValue(name, value);
   }
+}
+
+function checkIntegerValue(name: string, value: unknown): void {
+  if (typeof value !== 'string') return;
+  if (!INTEGER_TEXT.test(value)) throw new ServiceError('InvalidParameter', `Invalid parameter (${name}): must be integer`);
+  if (!Number.isSafeInteger(Number(value))) throw new ServiceError('InvalidParameter', `Invalid parameter (${name}): must be an integer between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Static, TSchema } from 'typebox';
 import { accountRecords, listAccountRows, toAccountSimpleRecord, type AccountFilter } from '../../../domain/aggregation/accounts.js';
-import { getCustomerForPartner } from '../../../domain/customers/service.js';
+import { readCustomerForPartner } from '../../../domain/customers/service.js';
 import type { CustomerRow } from '../../../domain/customers/table.js';
 import type { App } from '../../app-types.js';
 import { cachedRead } from '../../response-cache.js';
@@ -36,7 +36,7 @@ export function accountListRoute<P extends TSchema, Q extends TSchema | undefine
     handler: async (request, reply) => {
       const db = app.engine.runtime.database.kysely;
       const params = request.params as Static<P> & { customerId: string };
-      const customer = await getCustomerForPartner(db, request.caller.partnerId, params.customerId);
+      const customer = await readCustomerForPartner(app.engine.runtime.database, request.caller.partnerId, params.customerId);
       return cachedRead(app.responseCache, request, reply, customer.data_version, async () => {
         const rows = await listAccountRows(db, customer, await spec.filter(db, customer, params, request.query as never));
         return { accounts: spec.simple ? rows.map(toAccountSimpleRecord) : await accountRecords(db, rows) };

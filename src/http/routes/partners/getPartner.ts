@@ -1,6 +1,5 @@
 import Type from 'typebox';
-import { findPartnerById } from '../../../domain/partners/repository.js';
-import { ServiceError } from '../../../errors/service-error.js';
+import { readPartnerRecord } from '../../../domain/partners/service.js';
 import type { Runtime } from '../../../runtime.js';
 import type { App } from '../../app-types.js';
 import { errorResponses } from '../../schemas/common.js';
@@ -26,8 +25,7 @@ export default function getPartner(app: App, runtime: Runtime): void {
       response: { 200: PartnerInfo, ...errorResponses(401, 406) },
     },
     handler: async (request) => {
-      const partner = await findPartnerById(runtime.database.kysely, request.caller.partnerId);
-      if (!partner) throw new ServiceError('ResourceNotFound');
+      const partner = await readPartnerRecord(runtime.database, request.caller.partnerId);
       return { partnerId: partner.id, name: partner.name, plan: partner.plan, createdDate: partner.created_at };
     },
   });

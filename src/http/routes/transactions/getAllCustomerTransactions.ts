@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { listCustomerTransactions } from '../../../domain/aggregation/transactions.js';
-import { getCustomerForPartner } from '../../../domain/customers/service.js';
+import { readCustomerForPartner } from '../../../domain/customers/service.js';
 import type { App } from '../../app-types.js';
 import { cachedRead } from '../../response-cache.js';
 import { errorResponses } from '../../schemas/common.js';
@@ -21,7 +21,7 @@ export default function getAllCustomerTransactions(app: App): void {
     },
     handler: async (request, reply) => {
       const db = app.engine.runtime.database.kysely;
-      const customer = await getCustomerForPartner(db, request.caller.partnerId, request.params.customerId);
+      const customer = await readCustomerForPartner(app.engine.runtime.database, request.caller.partnerId, request.params.customerId);
       return cachedRead(app.responseCache, request, reply, customer.data_version, async () => toTransactionList(await listCustomerTransactions(db, customer, queryOf(request.query))));
     },
   });

@@ -1,0 +1,49 @@
+import type { Database } from './database.js';
+
+/**
+ * Values read from the database, kept in this process while nothing has changed in the database since they were
+ * read (its `changeStamp`); any change, by any connection, forgets them all. Where the database has no change stamp
+ * (PostgreSQL), every read goes to the database.
+ *
+ * Why it is safe: the stamp is taken before the value is read, and a value is kept only under the stamp taken
+ * before it; so a kept value is never older than its stamp, and any later change moves the stamp on.
+ */
+export class StampedMemo<V extends object> {
+  private stamp: string | undefined;
+  private readonly values = new Map<string, Readonly<V>>();
+
+  constructor(private readonly database: Database, private readonly maxEntries = 10_000) {}
+
+  /** The value for `key`, from memory while the database is unchanged, else from `load` (undefined is not kept). */
+  async read(key: string, load: () => Promise<V | undefined>): Promise<Readonly<V> | undefined> {
+    const now = this.database.changeStamp?.();
+    if (now === undefined) return load();
+    if (now !== this.stamp) {
+      this.values.clear();
+      this.stamp = now;
+    } else {
+      const kept = this.values.get(key);
+      if (kept !== undefined) return kept;
+    }
+    const value = await load();
+    if (value === undefined) return undefined;
+    const frozen = Object.freeze(value);
+    // A request that saw a newer stamp in the meantime has forgotten everything; keep this only if none did.
+    if (this.stamp === now) {
+      if (this.values.size >= this.maxEntries) this.values.clear();
+      this.values.set(key, frozen);
+    }
+    return frozen;
+  }
+}
+
+const memos = new WeakMap<Database, Map<string, StampedMemo<object>>>();
+
+/** The memo named `name` of this database (one per database and purpose, shared by every caller in the process). */
+export function stampedMemo<V extends object>(database: Database, name: string): StampedMemo<V> {
+  let named = memos.get(database);
+  if (!named) memos.set(database, (named = new Map()));
+  let memo = named.get(name);
+  if (!memo) named.set(name, (memo = new StampedMemo<object>(database)));
+  return memo as unknown as StampedMemo<V>;
+}
