@@ -2,7 +2,7 @@ import type { CompiledQuery, Compilable, Kysely } from 'kysely';
 import type { DB } from './schema.js';
 
 /**
- * A query Kysely builds and compiles once per database; each call only swaps in its parameters. Building and
+ * A query Kysely builds and compiles once per SQL dialect; each call only swaps in its parameters. Building and
  * compiling a query costs 10 to 16 µs, more than running a primary-key lookup on SQLite, so the statements every
  * request runs (caller, customer) are kept this way.
  *
@@ -11,20 +11,23 @@ import type { DB } from './schema.js';
  * which is remembered.
  */
 export function preparedQuery<Args extends unknown[], R>(arity: Args['length'], build: (db: Kysely<DB>, ...placeholders: never[]) => Compilable<R>): (db: Kysely<DB>, ...args: Args) => Promise<R[]> {
-  const compiled = new WeakMap<Kysely<DB>, { query: CompiledQuery<R>; positions: number[] }>();
+  // The SQL depends only on the dialect: one compilation serves the database, its transactions and pinned connections.
+  const compiled = new WeakMap<object, { query: CompiledQuery<R>; positions: number[] }>();
   const compile = (db: Kysely<DB>) => {
     const placeholders = Array.from({ length: arity }, (_, i) => `\u0000ledgerlink-parameter-${i}\u0000`);
     const query = build(db, ...(placeholders as never[])).compile();
-    const positions = query.parameters.map((p) => placeholders.indexOf(p as string));
-    for (let i = 0; i < arity; i++) {
-      if (positions.filter((p) => p === i).length !== 1) throw new Error(`preparedQuery: placeholder ${i} must appear exactly once in: ${query.sql}`);
-    }
+    const index = new Map(placeholders.map((p, i) => [p, i]));
+    const positions = query.parameters.map((p) => index.get(p as string) ?? -1);
+    const uses = new Array<number>(arity).fill(0);
+    for (const p of positions) if (p >= 0) uses[p]!++;
+    const wrong = uses.findIndex((n) => n !== 1);
+    if (wrong >= 0) throw new Error(`preparedQuery: placeholder ${wrong} must appear exactly once in: ${query.sql}`);
     const entry = { query, positions };
-    compiled.set(db, entry);
+    compiled.set(db.getExecutor().adapter, entry);
     return entry;
   };
   return async (db, ...args) => {
-    const { query, positions } = compiled.get(db) ?? compile(db);
+    const { query, positions } = compiled.get(db.getExecutor().adapter) ?? compile(db);
     const parameters = positions.map((p, i) => (p >= 0 ? args[p] : query.parameters[i]));
     return (await db.executeQuery<R>({ ...query, parameters })).rows;
   };

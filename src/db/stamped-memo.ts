@@ -14,9 +14,13 @@ export class StampedMemo<V extends object> {
 
   constructor(private readonly database: Database, private readonly maxEntries = 10_000) {}
 
-  /** The value for `key`, from memory while the database is unchanged, else from `load` (undefined is not kept). */
-  async read(key: string, load: () => Promise<V | undefined>): Promise<Readonly<V> | undefined> {
-    const now = this.database.changeStamp?.();
+  /**
+   * The value for `key`, from memory while the database is unchanged, else from `load` (undefined is not kept).
+   * `stamp` is the change stamp taken when the request arrived (one per request suffices: the request then sees
+   * the database as it was then or later); by default it is taken now.
+   */
+  async read(key: string, load: () => Promise<V | undefined>, stamp: string | undefined = this.database.changeStamp?.()): Promise<Readonly<V> | undefined> {
+    const now = stamp;
     if (now === undefined) return load();
     if (now !== this.stamp) {
       this.values.clear();

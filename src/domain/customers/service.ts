@@ -118,9 +118,9 @@ export async function getCustomerForPartner(db: Executor, partnerId: string, cus
  * getCustomerForPartner for reads outside any transaction: on SQLite the row is kept in memory until anything
  * changes in the database, so the hot reads (transaction and account lists) cost no statement for it.
  */
-export async function readCustomerForPartner(database: Database, partnerId: string, customerId: string | number): Promise<Readonly<CustomerRow>> {
+export async function readCustomerForPartner(database: Database, partnerId: string, customerId: string | number, stamp = database.changeStamp?.()): Promise<Readonly<CustomerRow>> {
   const id = parseCustomerId(customerId);
-  const row = id === undefined ? undefined : await stampedMemo<CustomerRow>(database, 'customer').read(`${partnerId}\n${id}`, () => repo.findCustomer(database.kysely, partnerId, id));
+  const row = id === undefined ? undefined : await stampedMemo<CustomerRow>(database, 'customer').read(`${partnerId}\n${id}`, () => repo.findCustomer(database.kysely, partnerId, id), stamp);
   if (!row) throw new ServiceError('ResourceNotFound', 'Customer not found.');
   return row;
 }

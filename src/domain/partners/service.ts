@@ -159,11 +159,11 @@ async function replaceSecret(ctx: PartnerContext, partner: PartnerRow, current: 
 }
 
 /** Resolves the caller of an API request from its app key and token headers. */
-export async function resolveCaller(ctx: PartnerContext, appKey: string | undefined, token: string | undefined): Promise<Caller> {
+export async function resolveCaller(ctx: PartnerContext, appKey: string | undefined, token: string | undefined, stamp = ctx.database.changeStamp?.()): Promise<Caller> {
   if (!appKey) throw new ServiceError('MissingAppKey');
   if (!token) throw new ServiceError('MissingToken');
   // Every request asks this: on SQLite the answer is kept in memory until anything changes in the database.
-  const row = await stampedMemo<repo.CallerRow>(ctx.database, 'caller').read(`${appKey}\n${token}`, () => repo.findCaller(ctx.database.kysely, sha256Hex(appKey), sha256Hex(token)));
+  const row = await stampedMemo<repo.CallerRow>(ctx.database, 'caller').read(`${appKey}\n${token}`, () => repo.findCaller(ctx.database.kysely, sha256Hex(appKey), sha256Hex(token)), stamp);
   if (!row) throw new ServiceError('InvalidAppKey');
   if (row.token_partner_id === null || row.token_expires_at === null) throw new ServiceError('InvalidToken');
   if (row.token_partner_id !== row.id) throw new ServiceError('NotAuthorized');
@@ -207,8 +207,8 @@ export async function getPartnerRecord(ctx: PartnerContext, partnerId: string): 
 }
 
 /** The partner's record for reads outside any transaction (GET partner): on SQLite kept in memory until anything changes. */
-export async function readPartnerRecord(database: Database, partnerId: string): Promise<Readonly<PartnerRow>> {
-  const partner = await stampedMemo<PartnerRow>(database, 'partner').read(partnerId, () => repo.findPartnerById(database.kysely, partnerId));
+export async function readPartnerRecord(database: Database, partnerId: string, stamp = database.changeStamp?.()): Promise<Readonly<PartnerRow>> {
+  const partner = await stampedMemo<PartnerRow>(database, 'partner').read(partnerId, () => repo.findPartnerById(database.kysely, partnerId), stamp);
   if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
   return partner;
 }

@@ -1,4 +1,7 @@
+import { sql, type Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
+import type { DB } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import type { RequestLogRow, RequestLogTable } from './table.js';
 
@@ -7,11 +10,53 @@ export type RequestLogEntry = Omit<RequestLogTable, 'id'>;
 /** How long entries are kept. */
 export const RETENTION_MS = 7 * 86_400_000;
 const MAX_BUFFER = 5_000;
-const BATCH = 500;
+/** Rows per INSERT; the event loop serves requests between two of them. */
+const CHUNK = 100;
+
+const COLUMNS = ['partner_id', 'method', 'path', 'route', 'status', 'latency_ms', 'error_code', 'request_id', 'ip', 'created_at_ms'] as const satisfies ReadonlyArray<keyof RequestLogEntry>;
+
+type InsertRows = (db: Kysely<DB>, ...values: unknown[]) => Promise<unknown[]>;
+const inserts = new Map<number, InsertRows>();
+
+/** A multi-row INSERT of `rows` entries, compiled once per size (building 1,000 values per flush cost more than writing them). */
+function insertOf(rows: number): InsertRows {
+  let insert = inserts.get(rows);
+  if (!insert) {
+    insert = preparedQuery<unknown[], unknown>(rows * COLUMNS.length, (db, ...p) => db.insertInto('request_log').values(
+      Array.from({ length: rows }, (_, r) => Object.fromEntries(COLUMNS.map((column, c) => [column, p[r * COLUMNS.length + c]])) as unknown as RequestLogEntry),
+    ));
+    inserts.set(rows, insert);
+  }
+  return insert;
+}
+
+/**
+ * Writes one chunk of entries in one statement. On SQLite its commit does not wait for the disk (synchronous
+ * NORMAL, for this statement only): the log is best effort, WAL mode stays consistent, and the next commit of
+ * anything else (synchronous FULL) makes it durable with its own. Every other commit keeps waiting for the disk.
+ */
+async function writeChunk(database: Database, entries: readonly RequestLogEntry[]): Promise<void> {
+  const values = entries.flatMap((e) => COLUMNS.map((column) => e[column]));
+  const insert = insertOf(entries.length);
+  if (database.dialect !== 'sqlite') {
+    await insert(database.kysely, ...values);
+    return;
+  }
+  await database.kysely.connection().execute(async (conn) => {
+    await sql`pragma synchronous = normal`.execute(conn);
+    try {
+      await insert(conn, ...values);
+    } finally {
+      await sql`pragma synchronous = full`.execute(conn);
+    }
+  });
+}
 
 /**
  * Collects request log entries in memory and writes them in batches, so logging costs a request nothing but
- * an array push. At most MAX_BUFFER entries wait; beyond that the oldest are dropped (and counted).
+ * an array push. At most MAX_BUFFER entries wait; beyond that the oldest are dropped (and counted). A batch is
+ * written CHUNK rows at a time with the event loop free in between, so a busy service's log never holds
+ * requests up for long (SQLite statements block the process while they run).
  */
 export class RequestLogWriter {
   private buffer: RequestLogEntry[] = [];
@@ -44,10 +89,12 @@ export class RequestLogWriter {
     this.buffer = [];
     if (entries.length === 0) return;
     this.flushing = (async () => {
+      let written = 0;
       try {
-        await this.database.kysely.transaction().execute(async (tx) => {
-          for (let i = 0; i < entries.length; i += BATCH) await tx.insertInto('request_log').values(entries.slice(i, i + BATCH)).execute();
-        });
+        for (; written < entries.length; written += CHUNK) {
+          if (written > 0) await new Promise((resolve) => setImmediate(resolve));
+          await writeChunk(this.database, entries.slice(written, written + CHUNK));
+        }
         const now = this.clock.now();
         if (now - this.lastPrune > 60_000) {
           this.lastPrune = now;
@@ -55,7 +102,7 @@ export class RequestLogWriter {
         }
       } catch {
         // The log is best effort: a full disk or a database restart must not fail API requests.
-        this.dropped += entries.length;
+        this.dropped += Math.max(entries.length - written, 0);
       }
     })();
     await this.flushing;

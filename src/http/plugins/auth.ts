@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated partner (routes with auth 'partner'). */
     caller: Caller;
+    /** The database's change stamp when the request was authenticated (SQLite), for the in-memory lookups it makes. */
+    dataStamp: string | undefined;
   }
   interface FastifyContextConfig {
     /** 'partner' (default): app key and token; 'appKey': app key only; 'none': public. */
@@ -36,11 +38,13 @@ export const authPlugin = fp(
     const { runtime } = opts;
     const tokenHeaders = ['service-app-token', ...runtime.config.appTokenHeaders];
     app.decorateRequest('caller', null as unknown as Caller);
+    app.decorateRequest('dataStamp', undefined);
     app.addHook('onRequest', async (request) => {
       if (request.is404) return;
       const mode = request.routeOptions.config?.auth ?? 'partner';
       if (mode !== 'partner') return;
-      request.caller = await resolveCaller(runtime, appKeyOf(request, runtime), header(request, tokenHeaders));
+      request.dataStamp = runtime.database.changeStamp?.();
+      request.caller = await resolveCaller(runtime, appKeyOf(request, runtime), header(request, tokenHeaders), request.dataStamp);
     });
   },
   { name: 'ledgerlink-auth', dependencies: ['ledgerlink-content'] },

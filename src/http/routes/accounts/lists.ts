@@ -36,7 +36,7 @@ export function accountListRoute<P extends TSchema, Q extends TSchema | undefine
     handler: async (request, reply) => {
       const db = app.engine.runtime.database.kysely;
       const params = request.params as Static<P> & { customerId: string };
-      const customer = await readCustomerForPartner(app.engine.runtime.database, request.caller.partnerId, params.customerId);
+      const customer = await readCustomerForPartner(app.engine.runtime.database, request.caller.partnerId, params.customerId, request.dataStamp);
       return cachedRead(app.responseCache, request, reply, customer.data_version, async () => {
         const rows = await listAccountRows(db, customer, await spec.filter(db, customer, params, request.query as never));
         return { accounts: spec.simple ? rows.map(toAccountSimpleRecord) : await accountRecords(db, rows) };

@@ -25,7 +25,7 @@ export default function getPartner(app: App, runtime: Runtime): void {
       response: { 200: PartnerInfo, ...errorResponses(401, 406) },
     },
     handler: async (request) => {
-      const partner = await readPartnerRecord(runtime.database, request.caller.partnerId);
+      const partner = await readPartnerRecord(runtime.database, request.caller.partnerId, request.dataStamp);
       return { partnerId: partner.id, name: partner.name, plan: partner.plan, createdDate: partner.created_at };
     },
   });

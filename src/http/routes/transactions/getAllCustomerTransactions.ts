@@ -21,7 +21,7 @@ export default function getAllCustomerTransactions(app: App): void {
     },
     handler: async (request, reply) => {
       const db = app.engine.runtime.database.kysely;
-      const customer = await readCustomerForPartner(app.engine.runtime.database, request.caller.partnerId, request.params.customerId);
+      const customer = await readCustomerForPartner(app.engine.runtime.database, request.caller.partnerId, request.params.customerId, request.dataStamp);
       return cachedRead(app.responseCache, request, reply, customer.data_version, async () => toTransactionList(await listCustomerTransactions(db, customer, queryOf(request.query))));
     },
   });

@@ -25,7 +25,7 @@ export default function getCustomerAccountTransactions(app: App): void {
     },
     handler: async (request, reply) => {
       const db = app.engine.runtime.database.kysely;
-      const customer = await readCustomerForPartner(app.engine.runtime.database, request.caller.partnerId, request.params.customerId);
+      const customer = await readCustomerForPartner(app.engine.runtime.database, request.caller.partnerId, request.params.customerId, request.dataStamp);
       return cachedRead(app.responseCache, request, reply, customer.data_version, async () => toTransactionList(await listAccountTransactions(db, customer, request.params.accountId, queryOf(request.query))));
     },
   });
