@@ -70,6 +70,13 @@ const CHAR_CODE = new Uint8Array(128).fill(OTHER);
 'abcdefghijklmnopqrstuvwxyz0123456789 .-/&\'_'.split('').forEach((c, i) => (CHAR_CODE[c.charCodeAt(0)] = i + 1));
 const charCode = (c: number) => (c < 128 ? CHAR_CODE[c]! : OTHER);
 
+/** Entry numbers in as few bytes as they need: two while there are at most 65,536 entries, else four. */
+type EntryList = Uint16Array | Int32Array;
+
+function entryList(length: number, entryCount: number): EntryList {
+  return entryCount <= 0x10000 ? new Uint16Array(length) : new Int32Array(length);
+}
+
 function gramAt(s: string, i: number, n: number): number {
   let g = 0;
   for (let k = 0; k < n; k++) g = (g << GRAM_BITS) | charCode(s.charCodeAt(i + k));
@@ -79,7 +86,7 @@ function gramAt(s: string, i: number, n: number): number {
 /** For each n-gram, the ascending list of entries whose text contains it (compressed rows). */
 class GramPostings {
   private readonly offsets: Int32Array;
-  private readonly entries: Int32Array;
+  private readonly entries: EntryList;
 
   constructor(texts: readonly string[], readonly n: number) {
     const space = 1 << (n * GRAM_BITS);
@@ -97,7 +104,7 @@ class GramPostings {
     const offsets = new Int32Array(space + 1);
     forEach((g) => offsets[g + 1]!++);
     for (let g = 0; g < space; g++) offsets[g + 1]! += offsets[g]!;
-    const entries = new Int32Array(offsets[space]!);
+    const entries = entryList(offsets[space]!, texts.length);
     const next = offsets.slice(0, space);
     last.fill(-1);
     forEach((g, e) => (entries[next[g]!++] = e));
@@ -106,7 +113,7 @@ class GramPostings {
   }
 
   /** The posting list of q's rarest n-gram: every entry containing q is in it. */
-  candidates(q: string): Int32Array {
+  candidates(q: string): EntryList {
     let best = this.entries.subarray(0, 0);
     let bestLength = Number.POSITIVE_INFINITY;
     for (let p = 0; p + this.n <= q.length; p++) {
@@ -125,12 +132,12 @@ class GramPostings {
 class SubstringIndex {
   private readonly byLength: GramPostings[];
 
-  constructor(private readonly texts: readonly string[]) {
+  constructor(readonly texts: readonly string[]) {
     this.byLength = [1, 2, 3].map((n) => new GramPostings(texts, n));
   }
 
   /** The entries that may contain q, and whether all of them surely do (else check with `contains`). */
-  candidates(q: string): { entries: Int32Array; exact: boolean } {
+  candidates(q: string): { entries: EntryList; exact: boolean } {
     const n = Math.min(3, q.length);
     const exact = q.length <= 3 && [...q].every((c) => charCode(c.charCodeAt(0)) !== OTHER);
     return { entries: this.byLength[n - 1]!.candidates(q), exact };
@@ -151,11 +158,77 @@ export interface SearchResult {
 const FLAG_URL = 1;
 const FLAG_KEY_START = 2;
 
+/**
+ * Where a suffix ends, as a character: the end of its text or the newline between two web addresses. It is lower
+ * than any character folded text can hold (control characters become spaces), so comparing suffixes character
+ * by character with it orders them exactly as comparing them as strings would.
+ */
+const END = 10;
+const codeAt = (text: string, at: number) => (at < text.length ? text.charCodeAt(at) : END);
+
+/** Compares two suffixes (a text and a start each) as the strings they stand for would compare. */
+function compareSuffixes(a: string, aStart: number, b: string, bStart: number): number {
+  for (let k = 0; ; k++) {
+    const ca = codeAt(a, aStart + k);
+    const cb = codeAt(b, bStart + k);
+    if (ca !== cb) return ca - cb;
+    if (ca === END) return 0;
+  }
+}
+
+/** Compares the first q.length characters of a suffix with q: 0 when the suffix starts with q. */
+function compareStart(text: string, start: number, q: string): number {
+  for (let k = 0; k < q.length; k++) {
+    const c = codeAt(text, start + k);
+    if (c !== q.charCodeAt(k)) return c - q.charCodeAt(k);
+  }
+  return 0;
+}
+
+interface WordStarts {
+  entry: EntryList;
+  /** Where in the entry's name, or in its web address text (FLAG_URL), the word starts. */
+  start: Uint16Array | Int32Array;
+  flags: Uint8Array;
+}
+
+/** Calls `visit` for every position of a folded text where a word starts, telling whether a name or address starts there. */
+function forEachWordStart(text: string, visit: (at: number, keyStart: boolean) => void): void {
+  for (let p = 0; p < text.length; p++) {
+    if (!isWordChar(text.charCodeAt(p)) || (p > 0 && isWordChar(text.charCodeAt(p - 1)))) continue;
+    visit(p, p === 0 || text.charCodeAt(p - 1) === END);
+  }
+}
+
+/** Every word start of every name and web address text, in entry order, in typed arrays sized by a first count. */
+function wordStartsOf(names: readonly string[], urls: readonly string[]): WordStarts {
+  let count = 0;
+  const texts = [names, urls];
+  texts.forEach((list) => list.forEach((text) => forEachWordStart(text, () => count++)));
+  const longest = Math.max(...texts.map((list) => list.reduce((max, t) => Math.max(max, t.length), 0)));
+  const starts: WordStarts = {
+    entry: entryList(count, names.length),
+    start: longest <= 0x10000 ? new Uint16Array(count) : new Int32Array(count),
+    flags: new Uint8Array(count),
+  };
+  let k = 0;
+  texts.forEach((list, url) => list.forEach((text, e) => forEachWordStart(text, (at, keyStart) => {
+    starts.entry[k] = e;
+    starts.start[k] = at;
+    starts.flags[k++] = (url ? FLAG_URL : 0) | (keyStart ? FLAG_KEY_START : 0);
+  })));
+  return starts;
+}
+
 export class SearchIndex {
   readonly size: number;
-  /** Word-start suffixes of every name and web address, sorted, with parallel arrays describing each. */
-  private readonly suffixes: string[];
-  private readonly suffixEntry: Int32Array;
+  /**
+   * Word starts of every name and web address, sorted as the suffixes from there to the end of that name or
+   * address. A suffix is not kept as a string (there are about eleven per institution): it is the entry, whether
+   * it lies in the entry's name or web addresses (FLAG_URL), and where in that text it starts.
+   */
+  private readonly suffixEntry: EntryList;
+  private readonly suffixStart: Uint16Array | Int32Array;
   private readonly suffixFlags: Uint8Array;
   private readonly names: SubstringIndex;
   private readonly urls: SubstringIndex;
@@ -165,28 +238,18 @@ export class SearchIndex {
   constructor(entries: readonly SearchableInstitution[]) {
     this.size = entries.length;
     this.tiers = new Uint8Array(entries.length).fill(Tier.None);
-    const names: string[] = [];
-    const urls: string[] = [];
-    const found: Array<{ suffix: string; entry: number; flags: number }> = [];
-    entries.forEach((entry, e) => {
-      const name = foldText(entry.name);
-      const keys = [...new Set([urlKey(entry.urlHomeApp), urlKey(entry.urlLogonApp)].filter(Boolean))];
-      names.push(name);
-      // A newline never occurs in folded search text, so matches cannot span two addresses.
-      urls.push(keys.join('\n'));
-      [name, ...keys].forEach((key, k) => {
-        for (let p = 0; p < key.length; p++) {
-          if (!isWordChar(key.charCodeAt(p)) || (p > 0 && isWordChar(key.charCodeAt(p - 1)))) continue;
-          found.push({ suffix: key.slice(p), entry: e, flags: (k > 0 ? FLAG_URL : 0) | (p === 0 ? FLAG_KEY_START : 0) });
-        }
-      });
-    });
-    found.sort((a, b) => (a.suffix < b.suffix ? -1 : a.suffix > b.suffix ? 1 : 0));
-    this.suffixes = found.map((f) => f.suffix);
-    this.suffixEntry = Int32Array.from(found, (f) => f.entry);
-    this.suffixFlags = Uint8Array.from(found, (f) => f.flags);
+    const names = entries.map((entry) => foldText(entry.name));
+    // A newline never occurs in folded search text, so matches cannot span two addresses.
+    const urls = entries.map((entry) => [...new Set([urlKey(entry.urlHomeApp), urlKey(entry.urlLogonApp)].filter(Boolean))].join('\n'));
     this.names = new SubstringIndex(names);
     this.urls = new SubstringIndex(urls);
+    const starts = wordStartsOf(names, urls);
+    const textOf = (i: number) => (starts.flags[i]! & FLAG_URL ? urls : names)[starts.entry[i]!]!;
+    const order = Int32Array.from(starts.entry, (_e, i) => i).sort((a, b) => compareSuffixes(textOf(a), starts.start[a]!, textOf(b), starts.start[b]!));
+    // Each mapped from its own array, so each keeps its compact element type.
+    this.suffixEntry = starts.entry.map((_e, k) => starts.entry[order[k]!]!);
+    this.suffixStart = starts.start.map((_s, k) => starts.start[order[k]!]!);
+    this.suffixFlags = starts.flags.map((_f, k) => starts.flags[order[k]!]!);
   }
 
   /**
@@ -248,12 +311,13 @@ export class SearchIndex {
     const touched: number[] = [];
     const tiers = this.tiers;
     // Exact, prefix and word matches: the run of word-start suffixes that begin with q.
-    const from = lowerBound(this.suffixes, q);
-    const to = lowerBound(this.suffixes, q + '\uffff');
+    const from = this.firstSuffix(q, (c) => c >= 0);
+    const to = this.firstSuffix(q, (c) => c > 0);
     for (let k = from; k < to; k++) {
       const flags = this.suffixFlags[k]!;
-      const tier = (flags & FLAG_KEY_START ? (this.suffixes[k]!.length === q.length ? Tier.ExactName : Tier.PrefixName) : Tier.WordName) + (flags & FLAG_URL);
       const e = this.suffixEntry[k]!;
+      const whole = codeAt(this.suffixText(k), this.suffixStart[k]! + q.length) === END;
+      const tier = (flags & FLAG_KEY_START ? (whole ? Tier.ExactName : Tier.PrefixName) : Tier.WordName) + (flags & FLAG_URL);
       const current = tiers[e]!;
       if (tier >= current) continue;
       if (current === Tier.None) touched.push(e);
@@ -271,16 +335,20 @@ export class SearchIndex {
     }
     return touched;
   }
-}
 
-/** First index whose string is >= q. */
-function lowerBound(sorted: readonly string[], q: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < q) lo = mid + 1;
-    else hi = mid;
+  private suffixText(k: number): string {
+    return (this.suffixFlags[k]! & FLAG_URL ? this.urls : this.names).texts[this.suffixEntry[k]!]!;
   }
-  return lo;
+
+  /** The first suffix whose comparison with q's length of text satisfies `past` (binary search; suffixes are sorted). */
+  private firstSuffix(q: string, past: (comparison: number) => boolean): number {
+    let lo = 0;
+    let hi = this.suffixEntry.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (past(compareStart(this.suffixText(mid), this.suffixStart[mid]!, q))) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
 }
