@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   await database.close();
 
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  console.log(`Catalogue: ${catalog.rows.length} institutions. Generating and writing it into a new database: ${seedMs.toFixed(0)} ms; reading it into memory and building the index: ${loadMs.toFixed(0)} ms.`);
+  console.log(`Catalogue: ${catalog.size} institutions. Generating and writing it into a new database: ${seedMs.toFixed(0)} ms; reading it into memory and building the index: ${loadMs.toFixed(0)} ms.`);
   console.log(`Machine: ${cpu}, ${os.cpus().length} cores, Node ${process.version}. ${ITERATIONS} searches per row after warm-up; 25 results per page.\n`);
   console.log('| search kind | search texts | matches | index p50 / p99 (µs) | service p50 / p99 (µs) | request p50 / p99 (µs) |');
   console.log('|---|---|---|---|---|---|');

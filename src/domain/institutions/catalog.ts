@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.js';
 import { ServiceError } from '../../errors/service-error.js';
 import * as repo from './repository.js';
 import { ensureInstitutionCatalog } from './seed.js';
+import { RowTable, RowTableBuilder } from './row-table.js';
 import { SearchIndex, foldText } from './search-index.js';
 import type { InstitutionRow, InstitutionTable } from './table.js';
 
@@ -20,65 +21,101 @@ import type { InstitutionRow, InstitutionTable } from './table.js';
  */
 export const CATALOG_RECHECK_MS = 1000;
 
+/**
+ * One version of the catalogue: every institution in search order (popularity, then name, then id), held
+ * compactly (see row-table.ts), and the search index over the same positions. Row objects are made only for the
+ * rows asked for.
+ */
 export class CatalogSnapshot {
-  private readonly positions: Map<number, number>;
+  /** Positions ordered by id, and their ids, for lookups by id without a map of 10,578 entries. */
+  private readonly byIdPositions: Int32Array;
+  private readonly sortedIds: Float64Array;
 
   constructor(
     readonly version: number,
-    /** Every institution, in search order: popularity, then name, then id. */
-    readonly rows: readonly InstitutionRow[],
+    readonly table: RowTable,
     readonly index: SearchIndex,
   ) {
-    this.positions = new Map(rows.map((r, i) => [r.id, i]));
+    const id = table.reader('id');
+    this.byIdPositions = Int32Array.from({ length: table.size }, (_, i) => i).sort((a, b) => id(a) - id(b));
+    this.sortedIds = Float64Array.from(this.byIdPositions, (p) => id(p));
+  }
+
+  /** How many institutions there are. */
+  get size(): number {
+    return this.table.size;
+  }
+
+  /** The institution at a search position, as a new row object. */
+  row(position: number): InstitutionRow {
+    return this.table.row(position);
   }
 
   byId(id: number): InstitutionRow | undefined {
-    const i = this.positions.get(id);
-    return i === undefined ? undefined : this.rows[i];
+    const at = this.positionOf(id);
+    return at === undefined ? undefined : this.table.row(at);
   }
 
   positionOf(id: number): number | undefined {
-    return this.positions.get(id);
-  }
-}
-
-/** Most popular first, then by name (case and accents ignored), then by id. */
-function sortForSearch(rows: readonly InstitutionRow[]): InstitutionRow[] {
-  const keyed = rows.map((row) => ({ row, name: foldText(row.name) }));
-  keyed.sort((a, b) => b.row.search_rank - a.row.search_rank || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.row.id - b.row.id));
-  return keyed.map((k) => k.row);
-}
-
-const indexedFields = (r: InstitutionRow) => `${r.name}\n${r.url_home_app}\n${r.url_logon_app}\n${r.search_rank}`;
-
-function sameIndexedFields(a: readonly InstitutionRow[], b: readonly InstitutionRow[]): boolean {
-  return a.length === b.length && a.every((row, i) => row.id === b[i]!.id && indexedFields(row) === indexedFields(b[i]!));
-}
-
-/** A snapshot of these rows, reusing the previous one's search index when nothing it depends on changed. */
-function buildSnapshot(version: number, rows: readonly InstitutionRow[], previous: CatalogSnapshot | undefined): CatalogSnapshot {
-  const sorted = sortForSearch(rows);
-  const index = previous && sameIndexedFields(previous.rows, sorted)
-    ? previous.index
-    : new SearchIndex(sorted.map((r) => ({ name: r.name, urlHomeApp: r.url_home_app, urlLogonApp: r.url_logon_app })));
-  return new CatalogSnapshot(version, sorted, index);
-}
-
-/** The snapshot with some rows replaced or added; search order and index are redone only if they must be. */
-function patchSnapshot(current: CatalogSnapshot, version: number, changed: readonly InstitutionRow[]): CatalogSnapshot {
-  const rows = [...current.rows];
-  let reorder = false;
-  for (const row of changed) {
-    const at = current.positionOf(row.id);
-    if (at === undefined) {
-      rows.push(row);
-      reorder = true;
-    } else {
-      reorder ||= indexedFields(rows[at]!) !== indexedFields(row);
-      rows[at] = row;
+    const ids = this.sortedIds;
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ids[mid]! < id) lo = mid + 1;
+      else hi = mid;
     }
+    return ids[lo] === id ? this.byIdPositions[lo] : undefined;
   }
-  return reorder ? buildSnapshot(version, rows, current) : new CatalogSnapshot(version, rows, current.index);
+}
+
+/** The order to finish collected rows in for search: most popular first, then by name (case and accents ignored), then by id. */
+function searchOrder(rows: RowTableBuilder): Int32Array {
+  const names = Array.from({ length: rows.size }, (_, i) => foldText(rows.value(i, 'name')));
+  const rank = (i: number) => rows.value(i, 'search_rank');
+  const id = (i: number) => rows.value(i, 'id');
+  return Int32Array.from({ length: rows.size }, (_, i) => i).sort((a, b) => rank(b) - rank(a) || (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : id(a) - id(b)));
+}
+
+/** What the search index depends on, per position. */
+function indexedFields(table: RowTable): (position: number) => string {
+  const [name, home, logon, rank] = [table.reader('name'), table.reader('url_home_app'), table.reader('url_logon_app'), table.reader('search_rank')];
+  return (p) => `${name(p)}\n${home(p)}\n${logon(p)}\n${rank(p)}`;
+}
+
+function sameIndexedFields(a: RowTable, b: RowTable): boolean {
+  if (a.size !== b.size) return false;
+  const [idA, idB, fieldsA, fieldsB] = [a.reader('id'), b.reader('id'), indexedFields(a), indexedFields(b)];
+  for (let p = 0; p < a.size; p++) if (idA(p) !== idB(p) || fieldsA(p) !== fieldsB(p)) return false;
+  return true;
+}
+
+function searchIndexOf(table: RowTable): SearchIndex {
+  const [name, home, logon] = [table.reader('name'), table.reader('url_home_app'), table.reader('url_logon_app')];
+  return new SearchIndex(Array.from({ length: table.size }, (_, p) => ({ name: name(p), urlHomeApp: home(p), urlLogonApp: logon(p) })));
+}
+
+/** A snapshot of the collected rows, reusing the previous one's search index when nothing it depends on changed. */
+function buildSnapshot(version: number, rows: RowTableBuilder, previous: CatalogSnapshot | undefined): CatalogSnapshot {
+  const table = rows.finish(searchOrder(rows));
+  const index = previous && sameIndexedFields(previous.table, table) ? previous.index : searchIndexOf(table);
+  return new CatalogSnapshot(version, table, index);
+}
+
+/**
+ * The snapshot with some rows replaced or added. Changes are rare (product flags, statuses), so the table is
+ * simply collected again, which also drops values no row uses any more; the index is rebuilt only if it must be.
+ */
+function patchSnapshot(current: CatalogSnapshot, version: number, changed: readonly InstitutionRow[]): CatalogSnapshot {
+  const replaced = new Map(changed.map((row) => [row.id, row]));
+  const rows = new RowTableBuilder();
+  for (let p = 0; p < current.size; p++) {
+    const row = current.row(p);
+    rows.add(replaced.get(row.id) ?? row);
+    replaced.delete(row.id);
+  }
+  for (const row of replaced.values()) rows.add(row);
+  return buildSnapshot(version, rows, current);
 }
 
 interface Holder {
@@ -99,11 +136,18 @@ function holderOf(database: Database): Holder {
   return holder;
 }
 
+/** Every institution, read a page at a time so that only one page of row objects exists at once. */
+async function loadRows(database: Database): Promise<RowTableBuilder> {
+  const rows = new RowTableBuilder();
+  await repo.forEachInstitutionPage(database.kysely, (page) => page.forEach((row) => rows.add(row)));
+  return rows;
+}
+
 async function refresh(database: Database, current: CatalogSnapshot | undefined): Promise<CatalogSnapshot> {
   if (!current) await ensureInstitutionCatalog(database);
   // The version is read before the rows: rows changed after it are re-read next time, none is missed.
   const version = await repo.readCatalogVersion(database.kysely);
-  if (!current) return buildSnapshot(version, await repo.loadAllInstitutions(database.kysely), undefined);
+  if (!current) return buildSnapshot(version, await loadRows(database), undefined);
   if (version === current.version) return current;
   return patchSnapshot(current, version, await repo.loadInstitutionsChangedSince(database.kysely, current.version));
 }

@@ -1,8 +1,22 @@
 import type { Executor } from '../../db/database.js';
 import type { InstitutionRow, InstitutionTable } from './table.js';
 
-export async function loadAllInstitutions(db: Executor): Promise<InstitutionRow[]> {
-  return db.selectFrom('institutions').selectAll().execute();
+/** Rows per page of forEachInstitutionPage: a few hundred kilobytes of row objects at a time. */
+const LOAD_PAGE_ROWS = 1000;
+
+/**
+ * Every institution in id order, handed to `visit` a page at a time (keyset paging on the primary key), so that a
+ * reader who keeps the rows compactly never holds all 10,578 row objects at once.
+ */
+export async function forEachInstitutionPage(db: Executor, visit: (rows: InstitutionRow[]) => void): Promise<void> {
+  for (let after: number | undefined; ;) {
+    let query = db.selectFrom('institutions').selectAll().orderBy('id').limit(LOAD_PAGE_ROWS);
+    if (after !== undefined) query = query.where('id', '>', after);
+    const rows = await query.execute();
+    if (rows.length) visit(rows);
+    if (rows.length < LOAD_PAGE_ROWS) return;
+    after = rows[rows.length - 1]!.id;
+  }
 }
 
 /** The rows changed by catalogue versions after `version`. */

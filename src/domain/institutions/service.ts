@@ -58,18 +58,20 @@ function assertSearchNotBlank(search: string | undefined): void {
   }
 }
 
-function page(catalog: CatalogSnapshot, search: string | undefined, start: number, limit: number, accept: ((row: InstitutionRow) => boolean) | undefined): InstitutionPage {
-  const { total, indices } = catalog.index.search(search, {
-    offset: start - 1,
-    limit,
-    ...(accept ? { accept: (i: number) => accept(catalog.rows[i]!) } : {}),
-  });
-  return { found: total, displaying: indices.length, moreAvailable: start - 1 + indices.length < total, institutions: indices.map((i) => catalog.rows[i]!) };
+type Filter = (position: number) => boolean;
+
+function page(catalog: CatalogSnapshot, search: string | undefined, start: number, limit: number, accept: Filter | undefined): InstitutionPage {
+  const { total, indices } = catalog.index.search(search, { offset: start - 1, limit, ...(accept ? { accept } : {}) });
+  return { found: total, displaying: indices.length, moreAvailable: start - 1 + indices.length < total, institutions: indices.map((i) => catalog.row(i)) };
 }
 
-function filterFor(flags: readonly ProductFlag[], countries: Set<string> | undefined, extra?: (row: InstitutionRow) => boolean): ((row: InstitutionRow) => boolean) | undefined {
-  if (!flags.length && !countries && !extra) return undefined;
-  return (row) => flags.every((f) => row[f] === 1) && (!countries || countries.has(row.country)) && (!extra || extra(row));
+/** Every flag set, the country among these, and certified for a product when asked: read from the catalogue's columns, no row objects made. */
+function filterFor(catalog: CatalogSnapshot, flags: readonly ProductFlag[], countries: Set<string> | undefined, certifiedOnly = false): Filter | undefined {
+  if (!flags.length && !countries && !certifiedOnly) return undefined;
+  const required = flags.map((f) => catalog.table.reader(f));
+  const country = catalog.table.reader('country');
+  const certifications = CERTIFICATION_FLAGS.map((f) => catalog.table.reader(f));
+  return (p) => required.every((flag) => flag(p) === 1) && (!countries || countries.has(country(p))) && (!certifiedOnly || certifications.some((flag) => flag(p) === 1));
 }
 
 /**
@@ -81,7 +83,7 @@ export async function searchInstitutions(database: Database, query: InstitutionS
   const flags = parseProductTypes(query.type);
   const countries = parseCountries(query.supportedCountries);
   const catalog = await catalogOf(database);
-  return page(catalog, query.search, query.start, query.limit, filterFor(flags, countries));
+  return page(catalog, query.search, query.start, query.limit, filterFor(catalog, flags, countries));
 }
 
 /**
@@ -93,10 +95,9 @@ export async function searchCertifiedInstitutions(database: Database, query: Ins
   assertSearchNotBlank(query.search);
   const flags = parseProductTypes(query.type);
   const countries = parseCountries(query.supportedCountries);
-  const certified = (row: InstitutionRow) => CERTIFICATION_FLAGS.some((f) => row[f] === 1);
   const catalog = await catalogOf(database);
   const all = query.search?.trim() === '*';
-  return page(catalog, all ? undefined : query.search, all ? 1 : query.start, all ? Number.POSITIVE_INFINITY : query.limit, filterFor(flags, countries, certified));
+  return page(catalog, all ? undefined : query.search, all ? 1 : query.start, all ? Number.POSITIVE_INFINITY : query.limit, filterFor(catalog, flags, countries, true));
 }
 
 /** The institution with this id, or undefined. */
