@@ -28,10 +28,45 @@ export function sha256Hex(value: string): string {
 // scrypt cost for low-entropy, partner-chosen secrets. N=2^14, r=8 is ~16 MiB and tens of ms.
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
 
+/**
+ * How many scrypt derivations may run at once. Each holds 16 MiB for its tens of milliseconds of CPU, and
+ * libuv's thread pool would otherwise run four at once (64 MiB) without answering sooner on a small machine:
+ * two keep two cores busy. Authentication is rare (a token lasts two hours), so a larger machine loses little.
+ */
+export const SCRYPT_CONCURRENCY = 2;
+
+/** A counting semaphore: `run` starts a task when fewer than `slots` are running, else queues it (first come, first served). */
+class Semaphore {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly slots: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.slots) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await task();
+    } finally {
+      // The slot passes straight to the next waiter, so `running` never dips and nobody can overtake it.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
+const scryptSlots = new Semaphore(SCRYPT_CONCURRENCY);
+
+/** scrypt with the memory bound every stored hash was made under, at most SCRYPT_CONCURRENCY at once. */
+function scryptWithinLimit(secret: string, salt: Buffer, keylen: number, cost: { N: number; r: number; p: number }): Promise<Buffer> {
+  return scryptSlots.run(() => scryptAsync(secret, salt, keylen, { ...cost, maxmem: 64 * 1024 * 1024 }));
+}
+
 /** Hashes a partner-chosen secret with scrypt; the result embeds its parameters and salt. */
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scryptAsync(secret, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 64 * 1024 * 1024 });
+  const hash = await scryptWithinLimit(secret, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
@@ -40,9 +75,7 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   const [scheme, n, r, p, saltB64, hashB64] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !saltB64 || !hashB64) return false;
   const expected = Buffer.from(hashB64, 'base64');
-  const actual = await scryptAsync(secret, Buffer.from(saltB64, 'base64'), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024,
-  });
+  const actual = await scryptWithinLimit(secret, Buffer.from(saltB64, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 

@@ -1,0 +1,57 @@
+import { describe, expect, it, vi } from 'vitest';
+
+/** scrypt derivations in flight, counted around the real node:crypto scrypt. */
+const inFlight = vi.hoisted(() => ({ now: 0, peak: 0, started: 0 }));
+
+vi.mock('node:crypto', async (importOriginal) => {
+  const crypto = await importOriginal<typeof import('node:crypto')>();
+  const scrypt = (...args: unknown[]) => {
+    const done = args.pop() as (error: Error | null, key: Buffer) => void;
+    inFlight.now++;
+    inFlight.started++;
+    inFlight.peak = Math.max(inFlight.peak, inFlight.now);
+    try {
+      (crypto.scrypt as (...a: unknown[]) => void)(...args, (error: Error | null, key: Buffer) => {
+        inFlight.now--;
+        done(error, key);
+      });
+    } catch (error) {
+      // Parameters scrypt refuses throw at once instead of calling back.
+      inFlight.now--;
+      throw error;
+    }
+  };
+  return { ...crypto, default: { ...crypto, scrypt }, scrypt };
+});
+
+const { hashSecret, SCRYPT_CONCURRENCY, verifySecret } = await import('../../src/lib/secrets.js');
+
+/** Made before scrypt derivations were limited: stored hashes keep their format and stay verifiable. */
+const STORED = 'scrypt$16384$8$1$bGVkZ2VybGluay1zYWx0IQ==$2kAo1sitMMPpq/cZUCGENG8SqpsOBnMTRP53E+A2j+s=';
+
+describe('scrypt secrets', () => {
+  it('verifies a hash stored by earlier versions', async () => {
+    expect(await verifySecret('Partner-Secret-2026', STORED)).toBe(true);
+    expect(await verifySecret('Partner-Secret-2027', STORED)).toBe(false);
+  });
+
+  it(`runs at most ${SCRYPT_CONCURRENCY} derivations at once, however many are asked for`, async () => {
+    const stored = await hashSecret('right secret');
+    inFlight.peak = 0;
+    inFlight.started = 0;
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => verifySecret(i % 3 === 0 ? 'wrong secret' : 'right secret', stored)));
+    expect(results).toEqual(Array.from({ length: 12 }, (_, i) => i % 3 !== 0));
+    expect(inFlight.started).toBe(12);
+    expect(inFlight.peak).toBe(SCRYPT_CONCURRENCY);
+    expect(inFlight.now).toBe(0);
+  });
+
+  it('hands the slot of a failed derivation to the next one', async () => {
+    // An impossible cost makes scrypt fail; the derivations queued behind it must still run.
+    const broken = 'scrypt$3$8$1$bGVkZ2VybGluay1zYWx0IQ==$2kAo1sitMMPpq/cZUCGENG8SqpsOBnMTRP53E+A2j+s=';
+    const outcomes = await Promise.allSettled([...Array.from({ length: 4 }, () => verifySecret('x', broken)), verifySecret('Partner-Secret-2026', STORED)]);
+    expect(outcomes.slice(0, 4).every((o) => o.status === 'rejected')).toBe(true);
+    expect(outcomes[4]).toEqual({ status: 'fulfilled', value: true });
+    expect(inFlight.now).toBe(0);
+  });
+});
