@@ -1,7 +1,7 @@
 /**
  * HTTP benchmark: Ledgerlink against the physical limit, side by side, on the same requests.
  *
- *   npm run bench [-- --duration 10 --connections 64 --scenario NAME --workers N --write]
+ *   npm run bench [-- --duration 10 --warmup 1 --connections 64 --scenario NAME --workers N --write]
  *
  * For each scenario the harness asks Ledgerlink once for the response, starts a bare node:http server that
  * answers with those exact bytes, and loads both with autocannon (same connections, same duration, one after the
@@ -24,12 +24,14 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '64' },
     scenario: { type: 'string', multiple: true },
     workers: { type: 'string', default: '1' },
+    warmup: { type: 'string', default: '1' },
     write: { type: 'boolean', default: false },
   },
 });
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 const WORKERS = Number(values.workers);
+const WARMUP = Number(values.warmup);
 
 interface Load {
   rps: number;
@@ -38,15 +40,18 @@ interface Load {
   errors: number;
 }
 
+/** Loads one server: first WARMUP seconds unmeasured (JIT, caches, connection set-up), then DURATION measured. */
 async function load(url: string, s: Scenario): Promise<Load> {
-  const result = await autocannon({
+  const run = (duration: number) => autocannon({
     url: url + s.path,
     method: s.method,
     headers: s.headers,
     ...(s.body !== undefined ? { body: s.body } : {}),
     connections: CONNECTIONS,
-    duration: DURATION,
+    duration,
   });
+  if (WARMUP > 0) await run(WARMUP);
+  const result = await run(DURATION);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
 }
 
@@ -88,7 +93,7 @@ try {
   const rss = peakRssTreeMb(service.child.pid!);
   await stop(service);
   const table = [
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (${CONNECTIONS} connections, ${DURATION} s per run, autocannon) on ${machineLine()}. Ledgerlink runs from \`dist/\` on SQLite${WORKERS > 1 ? ` as \`serve --workers ${WORKERS}\`` : ''}; the limit is a bare \`node:http\` server answering the identical bytes, the Fastify floor a Fastify server with no plugins answering them. Peak RSS of the measured service over all its runs: ${rss.length === 0 ? 'n/a' : rss.map((r) => `${r.toFixed(0)} MB`).join(' + ')}${rss.length > 1 ? ' (primary + HTTP processes)' : ''}; of the service that prepared the data set (first start on a new database: writing the institution catalogue, linking and aggregating the test customer): ${preparedRss?.toFixed(0) ?? 'n/a'} MB.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s of warm-up, autocannon) on ${machineLine()}. Ledgerlink runs from \`dist/\` on SQLite${WORKERS > 1 ? ` as \`serve --workers ${WORKERS}\`` : ''}; the limit is a bare \`node:http\` server answering the identical bytes, the Fastify floor a Fastify server with no plugins answering them. Peak RSS of the measured service over all its runs: ${rss.length === 0 ? 'n/a' : rss.map((r) => `${r.toFixed(0)} MB`).join(' + ')}${rss.length > 1 ? ' (primary + HTTP processes)' : ''}; of the service that prepared the data set (first start on a new database: writing the institution catalogue, linking and aggregating the test customer): ${preparedRss?.toFixed(0) ?? 'n/a'} MB.`,
     '',
     '| request | limit req/s | Fastify floor req/s (of limit) | Ledgerlink req/s | Ledgerlink/limit | p50 | p99 | limit p99 | body bytes | errors | RSS after the run |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
