@@ -22,7 +22,15 @@ describe('configuration', () => {
     expect(c.appTokenHeaders).toEqual(['acme-app-token']);
   });
 
+  it('keeps 16 MB of responses per process unless told otherwise, and none with 0', () => {
+    expect(loadConfig({}).responseCacheBytes).toBe(16 * 1024 * 1024);
+    expect(loadConfig({ LEDGERLINK_RESPONSE_CACHE_MB: '64' }).responseCacheBytes).toBe(64 * 1024 * 1024);
+    expect(loadConfig({ LEDGERLINK_RESPONSE_CACHE_MB: '0' }).responseCacheBytes).toBe(0);
+  });
+
   it.each([
+    [{ LEDGERLINK_RESPONSE_CACHE_MB: '-1' }, /LEDGERLINK_RESPONSE_CACHE_MB/],
+    [{ LEDGERLINK_RESPONSE_CACHE_MB: 'lots' }, /LEDGERLINK_RESPONSE_CACHE_MB/],
     [{ PORT: '70000' }, /port/],
     [{ PORT: 'abc' }, /port/],
     [{ LEDGERLINK_MODE: 'prod' }, /mode/],
