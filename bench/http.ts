@@ -1,12 +1,12 @@
 /**
  * HTTP benchmark: Ledgerlink against the physical limit, side by side, on the same requests.
  *
- *   npm run bench [-- --duration 10 --warmup 1 --connections 64 --scenario NAME --workers N --write]
+ *   npm run bench [-- --duration 10 --warmup 1 --connections 64 --scenario NAME --workers N --postgres --write]
  *
  * For each scenario the harness asks Ledgerlink once for the response, starts a bare node:http server that
  * answers with those exact bytes, and loads both with autocannon (same connections, same duration, one after the
  * other). It reports requests per second, p50/p99 latency, the Ledgerlink/limit ratio, and Ledgerlink's peak
- * RSS. The service runs from the built `dist/` (npm run build) as `ledgerlink serve`, on a fresh SQLite data set
+ * RSS. The service runs from the built `dist/` (npm run build) as `ledgerlink serve`, on a fresh SQLite data set (or, with --postgres, a fresh schema on TEST_DATABASE_URL)
  * prepared through the API. --write puts the table into docs/benchmarks.md.
  */
 import fs from 'node:fs';
@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { peakRssTreeMb, ROOT, rssMb, start, startLedgerlink, stop } from './lib/process.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
+import { createPgSchema } from './lib/store.js';
 import { scenarios, type Scenario } from './scenarios.js';
 
 const { values } = parseArgs({
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     scenario: { type: 'string', multiple: true },
     workers: { type: 'string', default: '1' },
     warmup: { type: 'string', default: '1' },
+    postgres: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
   },
 });
@@ -56,13 +58,17 @@ async function load(url: string, s: Scenario): Promise<Load> {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-http-'));
+// --postgres: the service keeps its data in a new schema on TEST_DATABASE_URL instead of SQLite in dataDir.
+const schema = values.postgres ? await createPgSchema() : undefined;
+const env = schema ? { DATABASE_URL: schema.url } : {};
+const store = schema ? 'PostgreSQL (local)' : 'SQLite';
 // The data set is prepared through a first service (which also writes the institution catalogue into the new
 // database); the measured service starts afresh on it, so its memory is that of a service that serves.
-const preparing = await startLedgerlink(dataDir);
-const all = await scenarios({ url: preparing.url, dataDir, root: ROOT });
+const preparing = await startLedgerlink(dataDir, env);
+const all = await scenarios({ url: preparing.url, dataDir, root: ROOT, databaseUrl: schema?.url });
 const preparedRss = peakRssTreeMb(preparing.child.pid!)[0];
 await stop(preparing);
-const service = await startLedgerlink(dataDir, {}, WORKERS > 1 ? ['--workers', String(WORKERS)] : []);
+const service = await startLedgerlink(dataDir, env, WORKERS > 1 ? ['--workers', String(WORKERS)] : []);
 process.stderr.write(`Ledgerlink at ${service.url} (data ${dataDir})\n`);
 
 const rows: string[] = [];
@@ -93,13 +99,16 @@ try {
   const rss = peakRssTreeMb(service.child.pid!);
   await stop(service);
   const table = [
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s of warm-up, autocannon) on ${machineLine()}. Ledgerlink runs from \`dist/\` on SQLite${WORKERS > 1 ? ` as \`serve --workers ${WORKERS}\`` : ''}; the limit is a bare \`node:http\` server answering the identical bytes, the Fastify floor a Fastify server with no plugins answering them. Peak RSS of the measured service over all its runs: ${rss.length === 0 ? 'n/a' : rss.map((r) => `${r.toFixed(0)} MB`).join(' + ')}${rss.length > 1 ? ' (primary + HTTP processes)' : ''}; of the service that prepared the data set (first start on a new database: writing the institution catalogue, linking and aggregating the test customer): ${preparedRss?.toFixed(0) ?? 'n/a'} MB.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s of warm-up, autocannon) on ${machineLine()}. Ledgerlink runs from \`dist/\` on ${store}${WORKERS > 1 ? ` as \`serve --workers ${WORKERS}\`` : ''}; the limit is a bare \`node:http\` server answering the identical bytes, the Fastify floor a Fastify server with no plugins answering them. Peak RSS of the measured service over all its runs: ${rss.length === 0 ? 'n/a' : rss.map((r) => `${r.toFixed(0)} MB`).join(' + ')}${rss.length > 1 ? ' (primary + HTTP processes)' : ''}; of the service that prepared the data set (first start on a new database: writing the institution catalogue, linking and aggregating the test customer): ${preparedRss?.toFixed(0) ?? 'n/a'} MB.`,
     '',
     '| request | limit req/s | Fastify floor req/s (of limit) | Ledgerlink req/s | Ledgerlink/limit | p50 | p99 | limit p99 | body bytes | errors | RSS after the run |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
   process.stdout.write(table + '\n');
-  if (values.write && rows.length > 0) writeBenchSection(WORKERS > 1 ? `http-workers-${WORKERS}` : 'http', WORKERS > 1 ? `HTTP with ${WORKERS} processes` : 'HTTP: Ledgerlink against the physical limit', table);
+  const section = `http${schema ? '-postgres' : ''}${WORKERS > 1 ? `-workers-${WORKERS}` : ''}`;
+  const title = `HTTP${schema ? ' on PostgreSQL' : ''}${WORKERS > 1 ? ` with ${WORKERS} processes` : ''}`;
+  if (values.write && rows.length > 0) writeBenchSection(section, section === 'http' ? 'HTTP: Ledgerlink against the physical limit' : title, table);
   fs.rmSync(dataDir, { recursive: true, force: true });
+  await schema?.drop();
 }

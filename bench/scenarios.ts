@@ -17,6 +17,8 @@ export interface Setup {
   url: string;
   dataDir: string;
   root: string;
+  /** The service's PostgreSQL URL; absent for SQLite in dataDir. */
+  databaseUrl?: string | undefined;
 }
 
 async function call(url: string, init: RequestInit): Promise<any> {
@@ -27,7 +29,7 @@ async function call(url: string, init: RequestInit): Promise<any> {
 }
 
 export async function scenarios(setup: Setup): Promise<Scenario[]> {
-  const creds = JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', 'partner', 'create', '--json', '--data', setup.dataDir], { cwd: setup.root, env: { ...process.env, DATABASE_URL: '' } }).toString());
+  const creds = JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', 'partner', 'create', '--json', '--data', setup.dataDir], { cwd: setup.root, env: { ...process.env, DATABASE_URL: setup.databaseUrl ?? '' } }).toString());
   const authBody = JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret });
   const { token } = await call(`${setup.url}/aggregation/v2/partners/authentication`, {
     method: 'POST',

@@ -22,20 +22,41 @@ export async function openStore(dialect: DialectName): Promise<Store> {
     await migrateToLatest(database);
     return { database, drop: async () => { await database.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
   }
-  const schema = `bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const database = openDatabase({ databaseUrl: PG_URL, pgSchema: schema });
+  const schema = await createPgSchema();
+  const database = openDatabase({ databaseUrl: PG_URL, pgSchema: schema.name });
   await migrateToLatest(database);
   return {
     database,
     drop: async () => {
       await database.close();
+      await schema.drop();
+    },
+  };
+}
+
+export interface PgSchema {
+  name: string;
+  /** A DATABASE_URL whose connections use this schema (for a service started as another process). */
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new, empty schema on TEST_DATABASE_URL; drop() removes it with everything in it. */
+export async function createPgSchema(): Promise<PgSchema> {
+  const name = `bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create schema ${name}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.searchParams.set('options', `-c search_path=${name}`);
+  return {
+    name,
+    url: url.toString(),
+    drop: async () => {
       const c = new pg.Client({ connectionString: PG_URL });
       await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
+      await c.query(`drop schema ${name} cascade`);
       await c.end();
     },
   };
