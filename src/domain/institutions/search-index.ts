@@ -316,8 +316,7 @@ export class SearchIndex {
     for (let k = from; k < to; k++) {
       const flags = this.suffixFlags[k]!;
       const e = this.suffixEntry[k]!;
-      const whole = codeAt(this.suffixText(k), this.suffixStart[k]! + q.length) === END;
-      const tier = (flags & FLAG_KEY_START ? (whole ? Tier.ExactName : Tier.PrefixName) : Tier.WordName) + (flags & FLAG_URL);
+      const tier = (flags & FLAG_KEY_START ? (this.suffixLength(k, q.length) ? Tier.ExactName : Tier.PrefixName) : Tier.WordName) + (flags & FLAG_URL);
       const current = tiers[e]!;
       if (tier >= current) continue;
       if (current === Tier.None) touched.push(e);
@@ -334,6 +333,11 @@ export class SearchIndex {
       }
     }
     return touched;
+  }
+
+  /** Whether suffix k is exactly this long (it starts with the search text, so whether it ends right after it). */
+  private suffixLength(k: number, length: number): boolean {
+    return codeAt(this.suffixText(k), this.suffixStart[k]! + length) === END;
   }
 
   private suffixText(k: number): string {
