@@ -9,12 +9,17 @@ const SQLITE_BATCH = 500;
 /** PostgreSQL rows per insert: one JSON parameter of a few megabytes each. */
 const POSTGRES_BATCH = 2500;
 
-let generated: readonly InstitutionTable[] | undefined;
+let generated: WeakRef<readonly InstitutionTable[]> | undefined;
 
-/** The generated catalogue, made once per process. */
+/**
+ * The generated catalogue. Only weakly kept: a process seeds a database once (its first start), and holding
+ * 10,578 full rows (about 20 MB) for the rest of its life would cost more than making them again for the rare
+ * second database (tests) after they were collected.
+ */
 function catalogRows(): readonly InstitutionTable[] {
-  generated ??= generateCatalog();
-  return generated;
+  const rows = generated?.deref() ?? generateCatalog();
+  generated = new WeakRef(rows);
+  return rows;
 }
 
 async function isSeeded(database: Database): Promise<boolean> {
