@@ -12,7 +12,8 @@ import { transportPlugin } from './http/plugins/transport.js';
 import fs from 'node:fs';
 import { VERSION } from './version.js';
 import { registerRoutes } from './http/routes/index.js';
-import { redactedLogger } from './lib/logger.js';
+import type { Logger } from 'pino';
+import { lazyChildLogger, redactedLogger } from './lib/logger.js';
 import { createEngine, type Engine } from './domain/aggregation/engine.js';
 import { ResponseCache } from './http/response-cache.js';
 
@@ -49,6 +50,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const { config } = runtime;
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: options.logger === false ? false : redactedLogger(config.logLevel) }),
+    childLoggerFactory: (logger, bindings, childOptions) => lazyChildLogger(logger as unknown as Logger, bindings, childOptions as Record<string, unknown>) as never,
     bodyLimit: config.bodyLimit,
     // Clients may send ids as numbers or strings, XML carries only strings: let the validator coerce.
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false, strictSchema: false } },
