@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { memoryEnv, withMemoryFlags } from '../memory-settings.js';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from '../../config.js';
 import { redactedLogger } from '../../lib/logger.js';
@@ -97,9 +98,9 @@ interface HttpWorkerGroup {
  * unexpectedly, and on stop sends each SIGTERM and waits until all have drained and exited.
  */
 async function startHttpWorkers(argv: string[], count: number, logger: Logger): Promise<HttpWorkerGroup> {
-  cluster.setupPrimary({ args: ['serve', ...argv], silent: false });
+  cluster.setupPrimary({ args: ['serve', ...argv], execArgv: withMemoryFlags(process.execArgv), silent: false });
   let stopping = false;
-  const fork = () => cluster.fork({ LEDGERLINK_HTTP_WORKER: '1' });
+  const fork = () => cluster.fork({ ...memoryEnv(process.env), LEDGERLINK_HTTP_WORKER: '1' });
   const urls = await Promise.all(Array.from({ length: count }, () => new Promise<string>((resolve, reject) => {
     const w = fork();
     w.on('message', (m: { type?: string; url?: string }) => { if (m?.type === 'listening' && m.url) resolve(m.url); });
