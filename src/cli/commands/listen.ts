@@ -189,11 +189,14 @@ export async function listen(argv: string[]): Promise<void> {
     }
   }
 
-  out(`listen: listening on ${ownUrl}`);
-  out(values.partner !== undefined
-    ? `Receiving every TxPUSH notification and Connect webhook of partner ${values.partner} (registered on the data store until listen stops).`
-    : `Subscribe this URL as a TxPUSH callbackUrl or use it as a Connect webhook; the verification handshake is answered here.`);
-  out(forwardTo ? `Forwarding each delivery to ${forwardTo}. Ctrl-C stops.` : 'Printing each delivery (no --forward-to). Ctrl-C stops.');
+  // One write, so whoever reads the output (a script waiting for the URL) gets the whole banner at once.
+  out([
+    `listen: listening on ${ownUrl}`,
+    values.partner !== undefined
+      ? `Receiving every TxPUSH notification and Connect webhook of partner ${values.partner} (registered on the data store until listen stops).`
+      : `Subscribe this URL as a TxPUSH callbackUrl or use it as a Connect webhook; the verification handshake is answered here.`,
+    forwardTo ? `Forwarding each delivery to ${forwardTo}. Ctrl-C stops.` : 'Printing each delivery (no --forward-to). Ctrl-C stops.',
+  ].join('\n'));
 
   await new Promise<void>((resolve) => {
     const onSignal = () => {
