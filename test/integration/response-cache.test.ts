@@ -351,6 +351,27 @@ describe('data_version triggers', () => {
     });
   }
 
+  it('an update that moves a row to another customer moves both customers, the one it left and the one it joined', async () => {
+    // The app never moves rows between customers, but another writer may: the customer the row left reads differently too.
+    const [from, to] = [Number(mine.customerId), Number(theirs.customerId)];
+    const fromAccount = mine.accounts.find((a) => (a.position?.length ?? 0) > 0)!;
+    const toAccount = theirs.accounts.find((a) => a.id !== fromAccount.id)!;
+    const login = await one('institution_logins', 'customer_id', from);
+    const loginId = await insertCopy('institution_logins', login);
+    await expectMoves('institution login moved', [mine.customerId, theirs.customerId], () => k().updateTable('institution_logins').set({ customer_id: to }).where('id', '=', loginId).execute());
+    const accountId = await insertCopy('accounts', { ...(await one('accounts', 'customer_id', from)), institution_login_id: loginId, customer_id: to });
+    await expectMoves('account moved', [mine.customerId, theirs.customerId], () => k().updateTable('accounts').set({ customer_id: from }).where('id', '=', accountId).execute());
+    const transaction = await one('transactions', 'account_id', Number(fromAccount.id));
+    await expectMoves('transaction moved', [mine.customerId, theirs.customerId], () => k().updateTable('transactions').set({ customer_id: to, account_id: Number(toAccount.id) }).where('id', '=', Number(transaction.id)).execute());
+    const position = await one('positions', 'account_id', Number(fromAccount.id));
+    await expectMoves('position moved', [mine.customerId, theirs.customerId], () => k().updateTable('positions').set({ account_id: Number(toAccount.id) }).where('id', '=', Number(position.id)).execute());
+    // And through the HTTP API: the transaction is gone from the list of the customer it left, at once.
+    const list = await prime<{ transactions: TransactionJson[] }>(transactionsUrl(mine.customerId));
+    const moving = list.transactions[0]!;
+    await db().updateTable('transactions').set({ customer_id: to, account_id: Number(toAccount.id) }).where('id', '=', moving.id).execute();
+    expect(ids((await get(transactionsUrl(mine.customerId))).json().transactions)).not.toContain(String(moving.id));
+  });
+
   it('a statement over many rows of several customers moves each of them, and no one else', async () => {
     const customers = [Number(mine.customerId), Number(theirs.customerId)];
     await expectMoves('update of many transactions', [mine.customerId, theirs.customerId], () => k().updateTable('transactions').set({ memo: 'bulk' }).where('customer_id', 'in', customers).execute());
