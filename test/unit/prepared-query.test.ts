@@ -70,7 +70,7 @@ describe('preparedQuery', () => {
     expect(await prepared(db(), 'testing', 'p1', 0, 10)).toEqual([expect.objectContaining({ username: 'u1' })]);
   });
 
-  it('compiles per database: the same prepared query reads each database it is given, and transactions too', async () => {
+  it('reads whichever database it is given, and a transaction too, with one compiled query', async () => {
     const other = await createTestDatabase('sqlite');
     try {
       await other.database.kysely.insertInto('partners').values({ id: 'p1', name: 'elsewhere', plan: 'production', secret_hash: 's', app_key_hash: 'x', app_key_encrypted: 'e', created_at: 1, updated_at: 1 }).execute();
