@@ -17,38 +17,48 @@ const EVENTS = ['insert', 'update', 'delete'] as const;
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('customers').addColumn('data_version', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
   if (isPostgres(db)) {
+    // An update may move a row to another customer (or a position to another account): both owners move on.
     await sql`create function ledgerlink_bump_customers() returns trigger language plpgsql as $$
       begin
-        update customers set data_version = data_version + 1 where id in (select distinct customer_id from changed);
+        if TG_OP = 'UPDATE' then
+          update customers set data_version = data_version + 1 where id in (select customer_id from changed union select customer_id from changed_before);
+        else
+          update customers set data_version = data_version + 1 where id in (select distinct customer_id from changed);
+        end if;
         return null;
       end $$`.execute(db);
     await sql`create function ledgerlink_bump_position_customers() returns trigger language plpgsql as $$
       begin
-        update customers set data_version = data_version + 1
-          where id in (select a.customer_id from accounts a where a.id in (select distinct account_id from changed));
+        if TG_OP = 'UPDATE' then
+          update customers set data_version = data_version + 1
+            where id in (select a.customer_id from accounts a where a.id in (select account_id from changed union select account_id from changed_before));
+        else
+          update customers set data_version = data_version + 1
+            where id in (select a.customer_id from accounts a where a.id in (select distinct account_id from changed));
+        end if;
         return null;
       end $$`.execute(db);
     for (const table of [...CUSTOMER_TABLES, 'positions'] as const) {
       const fn = table === 'positions' ? 'ledgerlink_bump_position_customers' : 'ledgerlink_bump_customers';
       for (const event of EVENTS) {
-        const transition = event === 'delete' ? 'old table as changed' : 'new table as changed';
+        const transition = { insert: 'new table as changed', update: 'old table as changed_before new table as changed', delete: 'old table as changed' }[event];
         await sql.raw(`create trigger ${table}_data_version_${event} after ${event} on ${table} referencing ${transition} for each statement execute function ${fn}()`).execute(db);
       }
     }
     return;
   }
+  // The rows an event concerns: an update may move a row to another customer (or a position to another account).
+  const rows = { insert: ['new'], update: ['old', 'new'], delete: ['old'] } as const;
   for (const table of CUSTOMER_TABLES) {
     for (const event of EVENTS) {
-      const row = event === 'delete' ? 'old' : 'new';
       await sql.raw(`create trigger ${table}_data_version_${event} after ${event} on ${table} for each row begin
-        update customers set data_version = data_version + 1 where id = ${row}.customer_id;
+        update customers set data_version = data_version + 1 where id in (${rows[event].map((r) => `${r}.customer_id`).join(', ')});
       end`).execute(db);
     }
   }
   for (const event of EVENTS) {
-    const row = event === 'delete' ? 'old' : 'new';
     await sql.raw(`create trigger positions_data_version_${event} after ${event} on positions for each row begin
-      update customers set data_version = data_version + 1 where id = (select customer_id from accounts where id = ${row}.account_id);
+      update customers set data_version = data_version + 1 where id in (select customer_id from accounts where id in (${rows[event].map((r) => `${r}.account_id`).join(', ')}));
     end`).execute(db);
   }
 }

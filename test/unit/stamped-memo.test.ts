@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { StampedMemo, stampedMemo } from '../../src/db/stamped-memo.js';
+
+interface Item {
+  name: string;
+  value: number;
+}
+
+// Two connections to one SQLite file stand for two processes sharing the database.
+describe('StampedMemo on SQLite', () => {
+  let dir: string;
+  let first: Database;
+  let second: Database;
+  const k = (d: Database) => d.kysely as unknown as Kysely<{ items: Item; other: { n: number } }>;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-memo-'));
+    const file = path.join(dir, 'memo.sqlite');
+    first = openDatabase({ sqliteFile: file });
+    second = openDatabase({ sqliteFile: file });
+    await sql`create table items (name text primary key, value integer not null)`.execute(first.kysely);
+    await sql`create table other (n integer)`.execute(first.kysely);
+  });
+  afterAll(async () => {
+    await first.close();
+    await second.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  let memo: StampedMemo<Item>;
+  let loads: number;
+  const load = (d: Database, name: string) => async () => {
+    loads += 1;
+    return k(d).selectFrom('items').selectAll().where('name', '=', name).executeTakeFirst();
+  };
+  const read = (name: string) => memo.read(name, load(first, name));
+
+  beforeEach(async () => {
+    await k(first).deleteFrom('items').execute();
+    await k(first).insertInto('items').values([{ name: 'a', value: 1 }, { name: 'b', value: 2 }]).execute();
+    memo = new StampedMemo<Item>(first);
+    loads = 0;
+  });
+
+  it('serves a value from memory while nothing changes', async () => {
+    expect(await read('a')).toEqual({ name: 'a', value: 1 });
+    expect(loads).toBe(1);
+    for (let i = 0; i < 5; i++) expect(await read('a')).toEqual({ name: 'a', value: 1 });
+    expect(loads).toBe(1);
+    // Other keys are loaded once each, and kept alongside.
+    expect(await read('b')).toEqual({ name: 'b', value: 2 });
+    expect(await read('b')).toEqual({ name: 'b', value: 2 });
+    expect(await read('a')).toEqual({ name: 'a', value: 1 });
+    expect(loads).toBe(2);
+    // Reads through either connection change nothing.
+    await k(second).selectFrom('items').selectAll().execute();
+    await k(first).selectFrom('items').selectAll().execute();
+    await read('a');
+    expect(loads).toBe(2);
+    // What it keeps cannot be changed by whoever got it.
+    const kept = await read('a');
+    expect(Object.isFrozen(kept)).toBe(true);
+  });
+
+  it('loads again after a write through the same connection, and returns the new value', async () => {
+    await read('a');
+    await k(first).updateTable('items').set({ value: 10 }).where('name', '=', 'a').execute();
+    expect(await read('a')).toEqual({ name: 'a', value: 10 });
+    expect(loads).toBe(2);
+    expect(await read('a')).toEqual({ name: 'a', value: 10 });
+    expect(loads).toBe(2);
+    // Any change at all forgets everything: a write to an unrelated table, too.
+    await k(first).insertInto('other').values({ n: 1 }).execute();
+    expect(await read('a')).toEqual({ name: 'a', value: 10 });
+    expect(loads).toBe(3);
+    // A delete too, and the deleted row is not served from memory.
+    await k(first).deleteFrom('items').where('name', '=', 'a').execute();
+    expect(await read('a')).toBeUndefined();
+    expect(loads).toBe(4);
+  });
+
+  it('loads again after a commit through another connection (another process), and returns the new value', async () => {
+    expect(await read('a')).toEqual({ name: 'a', value: 1 });
+    expect(await read('a')).toEqual({ name: 'a', value: 1 });
+    expect(loads).toBe(1);
+    await k(second).updateTable('items').set({ value: 20 }).where('name', '=', 'a').execute();
+    expect(await read('a')).toEqual({ name: 'a', value: 20 });
+    expect(loads).toBe(2);
+    expect(await read('a')).toEqual({ name: 'a', value: 20 });
+    expect(loads).toBe(2);
+    // A commit of an explicit transaction of the other connection, to an unrelated table.
+    await k(second).transaction().execute(async (trx) => {
+      await trx.insertInto('other').values({ n: 2 }).execute();
+    });
+    await read('a');
+    expect(loads).toBe(3);
+    // The other connection's uncommitted change is invisible, and once committed, it shows at once.
+    await k(second).transaction().execute(async (trx) => {
+      await trx.updateTable('items').set({ value: 21 }).where('name', '=', 'a').execute();
+      expect(await read('a')).toEqual({ name: 'a', value: 20 });
+    });
+    expect(await read('a')).toEqual({ name: 'a', value: 21 });
+  });
+
+  it('never keeps undefined: an absent value is looked up again on every read', async () => {
+    expect(await read('c')).toBeUndefined();
+    expect(await read('c')).toBeUndefined();
+    expect(await read('c')).toBeUndefined();
+    expect(loads).toBe(3);
+    // Absent values do not disturb kept ones.
+    await read('a');
+    await read('a');
+    expect(loads).toBe(4);
+    // Once another process adds it, the very next read finds it.
+    await k(second).insertInto('items').values({ name: 'c', value: 3 }).execute();
+    expect(await read('c')).toEqual({ name: 'c', value: 3 });
+  });
+
+  it('does not keep a value loaded under an older stamp once a newer read has forgotten everything', async () => {
+    // A read that started before the change, whose load answers only after a newer read completed.
+    let release!: (v: Item) => void;
+    const slow = memo.read('a', () => new Promise<Item>((resolve) => { release = resolve; }));
+    await k(second).updateTable('items').set({ value: 30 }).where('name', '=', 'a').execute();
+    expect(await read('a')).toEqual({ name: 'a', value: 30 });
+    // The slow one read before the change: its (old) value must not replace the newer one.
+    release({ name: 'a', value: 1 });
+    expect(await slow).toEqual({ name: 'a', value: 1 });
+    const before = loads;
+    expect(await read('a')).toEqual({ name: 'a', value: 30 });
+    expect(loads).toBe(before);
+  });
+
+  it('keeps one memo per database and name', () => {
+    expect(stampedMemo(first, 'x')).toBe(stampedMemo(first, 'x'));
+    expect(stampedMemo(first, 'x')).not.toBe(stampedMemo(first, 'y'));
+    expect(stampedMemo(first, 'x')).not.toBe(stampedMemo(second, 'x'));
+  });
+
+  it('reads every time where the database has no change stamp', async () => {
+    // The same SQLite connection seen as a database without a change stamp (what PostgreSQL is).
+    const stampless: Database = { kysely: first.kysely, dialect: 'postgres', close: () => first.close() };
+    const plain = new StampedMemo<Item>(stampless);
+    for (let i = 0; i < 4; i++) expect(await plain.read('a', load(first, 'a'))).toEqual({ name: 'a', value: 1 });
+    expect(loads).toBe(4);
+    await k(first).updateTable('items').set({ value: 5 }).where('name', '=', 'a').execute();
+    expect(await plain.read('a', load(first, 'a'))).toEqual({ name: 'a', value: 5 });
+    expect(loads).toBe(5);
+  });
+});
