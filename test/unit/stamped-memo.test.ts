@@ -47,6 +47,21 @@ describe('StampedMemo on SQLite', () => {
     loads = 0;
   });
 
+  it('uses the stamp a request took on arrival: kept values answer it while that stamp is current, a change made since is loaded', async () => {
+    const arrived = first.changeStamp!();
+    await memo.read('a', load(first, 'a'), arrived);
+    await memo.read('a', load(first, 'a'), arrived);
+    expect(loads).toBe(1);
+    await sql`update items set value = value + 1 where name = 'a'`.execute(second.kysely);
+    // A request that arrived before the change may still be answered from memory; one that arrives after is not.
+    expect((await memo.read('a', load(first, 'a'), arrived))?.value).toBeDefined();
+    const later = first.changeStamp!();
+    expect(later).not.toBe(arrived);
+    const fresh = await memo.read('a', load(first, 'a'), later);
+    expect(loads).toBe(2);
+    expect(fresh).toEqual(await load(first, 'a')());
+  });
+
   it('serves a value from memory while nothing changes', async () => {
     expect(await read('a')).toEqual({ name: 'a', value: 1 });
     expect(loads).toBe(1);
