@@ -20,8 +20,9 @@ export async function startServer(runtime: Runtime, logger: Logger, options: Ser
   const app = await buildApp(runtime, { logger });
   let closing: Promise<void> | undefined;
   // While draining, tell keep-alive clients to go, so shutdown does not wait on their idle sockets.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   const url = await app.listen({ host: runtime.config.host, port: runtime.config.port });
   return {

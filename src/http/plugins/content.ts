@@ -59,8 +59,9 @@ export const contentPlugin = fp(
     app.addContentTypeParser(/^application\/([\w.-]+\+)?json\s*(;.*)?$/i, { parseAs: 'string', bodyLimit: opts.bodyLimit }, parseJson);
     app.addContentTypeParser(/^(application|text)\/([\w.-]+\+)?xml\s*(;.*)?$/i, { parseAs: 'string', bodyLimit: opts.bodyLimit }, parseXml);
 
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.routeOptions.config?.negotiate === false) return;
+    // Hooks with nothing to wait for are callback-style: no promise per request (a throw is passed on as an error).
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.routeOptions.config?.negotiate === false) return done();
       const format = negotiateFormat(request.headers.accept);
       if (!format) throw new ServiceError('NotAcceptable');
       request.wireFormat = format;
@@ -68,6 +69,7 @@ export const contentPlugin = fp(
         reply.serializer((payload: unknown) => toXml(payload, responseSchemaFor(reply, reply.statusCode)));
         reply.type('application/xml; charset=utf-8');
       }
+      done();
     });
 
     // XML carries no types or arrays: shape it after the body schema before validation coerces scalars.

@@ -75,8 +75,7 @@ export const dashboardPlugin = fp(
   async (app: FastifyInstance, opts: { runtime: Runtime }) => {
     const { runtime } = opts;
     app.decorateRequest('dashboard', null as unknown as FastifyRequest['dashboard']);
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.is404) return;
+    const guard = async (request: FastifyRequest, reply: FastifyReply) => {
       const access = request.routeOptions.config?.dashboard;
       if (!access) return;
       reply.headers(SECURITY_HEADERS);
@@ -95,6 +94,11 @@ export const dashboardPlugin = fp(
       const presented = request.headers[CSRF_HEADER];
       if (changes && !csrfTokenMatches(session, typeof presented === 'string' ? presented : undefined)) throw new ServiceError('DashboardCsrfRefused');
       request.dashboard = { ...session, sessionId: sessionId! };
+    };
+    // Only the dashboard's routes carry the guard: the API's requests do not pay for a hook that has nothing to do.
+    app.addHook('onRoute', (route) => {
+      if (!(route.config as { dashboard?: unknown } | undefined)?.dashboard) return;
+      route.onRequest = [...[route.onRequest ?? []].flat(), guard];
     });
   },
   { name: 'ledgerlink-dashboard', dependencies: ['ledgerlink-content'] },

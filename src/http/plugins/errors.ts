@@ -186,14 +186,16 @@ export const errorsPlugin = fp(
       }
       return send(reply, err);
     });
-    app.addHook('preValidation', async (request) => {
+    // Callback-style: the checks are synchronous, and a throw is passed on as the request's error.
+    app.addHook('preValidation', (request, _reply, done) => {
       const schema = request.routeOptions.schema as { params?: unknown; querystring?: unknown } | undefined;
-      if (!schema) return;
+      if (!schema) return done();
       checkIntegerText(schema.params, request.params);
       checkIntegerText(schema.querystring, request.query);
       checkNoNul(request.params, '');
       checkNoNul(request.query, '');
       if (request.body !== undefined && typeof request.body === 'object') checkNoNul(request.body, '');
+      done();
     });
     app.setNotFoundHandler((request, reply) => send(reply, new ServiceError('RouteNotFound', `Route not found: ${request.method} ${request.url.split('?')[0]}`)));
   },

@@ -19,20 +19,22 @@ export const requestLogPlugin = fp(
     const writer = new RequestLogWriter(opts.runtime.database, opts.runtime.clock);
     app.decorate('requestLog', writer);
     app.decorateReply('errorCode', undefined);
-    app.addHook('onResponse', async (request, reply) => {
-      if (request.routeOptions.config?.negotiate === false || request.routeOptions.url === '/health') return;
-      writer.record({
-        partner_id: request.caller?.partnerId ?? null,
-        method: request.method,
-        path: request.url.length > 500 ? `${request.url.slice(0, 500)}…` : request.url,
-        route: request.routeOptions.url ?? null,
-        status: reply.statusCode,
-        latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
-        error_code: reply.errorCode ?? null,
-        request_id: String(request.id),
-        ip: request.ip,
-        created_at_ms: opts.runtime.clock.now(),
-      });
+    app.addHook('onResponse', (request, reply, done) => {
+      if (request.routeOptions.config?.negotiate !== false && request.routeOptions.url !== '/health') {
+        writer.record({
+          partner_id: request.caller?.partnerId ?? null,
+          method: request.method,
+          path: request.url.length > 500 ? `${request.url.slice(0, 500)}…` : request.url,
+          route: request.routeOptions.url ?? null,
+          status: reply.statusCode,
+          latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
+          error_code: reply.errorCode ?? null,
+          request_id: String(request.id),
+          ip: request.ip,
+          created_at_ms: opts.runtime.clock.now(),
+        });
+      }
+      done();
     });
     app.addHook('onClose', async () => writer.flush());
   },

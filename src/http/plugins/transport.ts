@@ -67,7 +67,8 @@ export const transportPlugin = fp(
     const perIp = new RateLimiter(config.authRateLimitPerIp, 60_000);
     const perKey = new RateLimiter(config.authRateLimitPerAppKey, 60_000);
 
-    app.addHook('onRequest', async (request, reply) => {
+    // Callback-style: nothing here waits, and a throw is passed on as the request's error.
+    app.addHook('onRequest', (request, reply, done) => {
       const caller = callerAddress(request.ip);
       if (request.protocol === 'https') {
         reply.header('strict-transport-security', HSTS);
@@ -92,6 +93,7 @@ export const transportPlugin = fp(
           throw new ServiceError('RateLimited', `Too many authentication attempts; retry in ${wait} s`, { 'retry-after': String(wait) });
         }
       }
+      done();
     });
   },
   { name: 'ledgerlink-transport', dependencies: ['ledgerlink-content'] },
