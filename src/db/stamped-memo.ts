@@ -20,11 +20,10 @@ export class StampedMemo<V extends object> {
    * the database as it was then or later); by default it is taken now.
    */
   async read(key: string, load: () => Promise<V | undefined>, stamp: string | undefined = this.database.changeStamp?.()): Promise<Readonly<V> | undefined> {
-    const now = stamp;
-    if (now === undefined) return load();
-    if (now !== this.stamp) {
+    if (stamp === undefined) return load();
+    if (stamp !== this.stamp) {
       this.values.clear();
-      this.stamp = now;
+      this.stamp = stamp;
     } else {
       const kept = this.values.get(key);
       if (kept !== undefined) return kept;
@@ -33,7 +32,7 @@ export class StampedMemo<V extends object> {
     if (value === undefined) return undefined;
     const frozen = Object.freeze(value);
     // A request that saw a newer stamp in the meantime has forgotten everything; keep this only if none did.
-    if (this.stamp === now) {
+    if (this.stamp === stamp) {
       if (this.values.size >= this.maxEntries) this.values.clear();
       this.values.set(key, frozen);
     }

@@ -4,6 +4,8 @@ interface Entry {
   version: string;
   body: Buffer;
   contentType: string;
+  /** What the entry counts against maxBytes: its body and its key. */
+  cost: number;
 }
 
 /**
@@ -51,12 +53,11 @@ export class ResponseCache {
     const cost = body.length + key.length * 2;
     if (cost > this.maxEntryBytes) return;
     this.remove(key);
-    this.entries.set(key, { version, body, contentType });
+    this.entries.set(key, { version, body, contentType, cost });
     this.bytes += cost;
-    for (const [oldest, entry] of this.entries) {
+    for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.body.length + oldest.length * 2;
+      this.remove(oldest);
     }
   }
 
@@ -64,7 +65,7 @@ export class ResponseCache {
     const entry = this.entries.get(key);
     if (entry === undefined) return;
     this.entries.delete(key);
-    this.bytes -= entry.body.length + key.length * 2;
+    this.bytes -= entry.cost;
   }
 }
 
@@ -73,8 +74,8 @@ export class ResponseCache {
  * (JSON by the route's response schema, or XML) and keeps the bytes. The key holds everything the bytes depend on
  * besides the data: the partner, the wire format and the URL with its query. Errors are never cached.
  */
-export async function cachedRead<T>(cache: ResponseCache | undefined, request: FastifyRequest, reply: FastifyReply, version: string | number, compute: () => Promise<T>): Promise<T> {
-  if (cache === undefined || cache.maxBytes === 0) return compute();
+export async function cachedRead<T>(cache: ResponseCache, request: FastifyRequest, reply: FastifyReply, version: string | number, compute: () => Promise<T>): Promise<T> {
+  if (cache.maxBytes === 0) return compute();
   const key = `${request.caller?.partnerId ?? ''} ${request.wireFormat} ${request.url}`;
   const v = String(version);
   const hit = cache.lookup(key, v);

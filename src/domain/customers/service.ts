@@ -108,19 +108,22 @@ export function parseCustomerId(customerId: string | number): number | undefined
  * all give the same 404 ResourceNotFound ("Customer not found."), so ids of other partners cannot be probed.
  */
 export async function getCustomerForPartner(db: Executor, partnerId: string, customerId: string | number): Promise<CustomerRow> {
-  const id = parseCustomerId(customerId);
-  const row = id === undefined ? undefined : await repo.findCustomer(db, partnerId, id);
-  if (!row) throw new ServiceError('ResourceNotFound', 'Customer not found.');
-  return row;
+  return customerOrNotFound(customerId, (id) => repo.findCustomer(db, partnerId, id));
 }
 
 /**
  * getCustomerForPartner for reads outside any transaction: on SQLite the row is kept in memory until anything
- * changes in the database, so the hot reads (transaction and account lists) cost no statement for it.
+ * changes in the database (`stamp`: the change stamp the request took on arrival; now when absent), so the hot
+ * reads (transaction and account lists) cost no statement for it.
  */
-export async function readCustomerForPartner(database: Database, partnerId: string, customerId: string | number, stamp = database.changeStamp?.()): Promise<Readonly<CustomerRow>> {
+export async function readCustomerForPartner(database: Database, partnerId: string, customerId: string | number, stamp?: string): Promise<Readonly<CustomerRow>> {
+  return customerOrNotFound(customerId, (id) => stampedMemo<CustomerRow>(database, 'customer').read(`${partnerId}\n${id}`, () => repo.findCustomer(database.kysely, partnerId, id), stamp));
+}
+
+/** The customer `find` gives for a well-formed id; a malformed id and a missing customer are the same 404. */
+async function customerOrNotFound<R extends Readonly<CustomerRow>>(customerId: string | number, find: (id: number) => Promise<R | undefined>): Promise<R> {
   const id = parseCustomerId(customerId);
-  const row = id === undefined ? undefined : await stampedMemo<CustomerRow>(database, 'customer').read(`${partnerId}\n${id}`, () => repo.findCustomer(database.kysely, partnerId, id), stamp);
+  const row = id === undefined ? undefined : await find(id);
   if (!row) throw new ServiceError('ResourceNotFound', 'Customer not found.');
   return row;
 }

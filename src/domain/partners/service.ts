@@ -159,7 +159,7 @@ async function replaceSecret(ctx: PartnerContext, partner: PartnerRow, current: 
 }
 
 /** Resolves the caller of an API request from its app key and token headers. */
-export async function resolveCaller(ctx: PartnerContext, appKey: string | undefined, token: string | undefined, stamp = ctx.database.changeStamp?.()): Promise<Caller> {
+export async function resolveCaller(ctx: PartnerContext, appKey: string | undefined, token: string | undefined, stamp?: string): Promise<Caller> {
   if (!appKey) throw new ServiceError('MissingAppKey');
   if (!token) throw new ServiceError('MissingToken');
   // Every request asks this: on SQLite the answer is kept in memory until anything changes in the database.
@@ -201,14 +201,15 @@ export async function unlockWithSecret(ctx: PartnerContext, partnerId: string, p
 
 /** The partner's record, for its own dashboard. */
 export async function getPartnerRecord(ctx: PartnerContext, partnerId: string): Promise<PartnerRow> {
-  const partner = await repo.findPartnerById(ctx.database.kysely, partnerId);
-  if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
-  return partner;
+  return partnerOrNotFound(partnerId, await repo.findPartnerById(ctx.database.kysely, partnerId));
 }
 
 /** The partner's record for reads outside any transaction (GET partner): on SQLite kept in memory until anything changes. */
-export async function readPartnerRecord(database: Database, partnerId: string, stamp = database.changeStamp?.()): Promise<Readonly<PartnerRow>> {
-  const partner = await stampedMemo<PartnerRow>(database, 'partner').read(partnerId, () => repo.findPartnerById(database.kysely, partnerId), stamp);
+export async function readPartnerRecord(database: Database, partnerId: string, stamp?: string): Promise<Readonly<PartnerRow>> {
+  return partnerOrNotFound(partnerId, await stampedMemo<PartnerRow>(database, 'partner').read(partnerId, () => repo.findPartnerById(database.kysely, partnerId), stamp));
+}
+
+function partnerOrNotFound<R extends Readonly<PartnerRow>>(partnerId: string, partner: R | undefined): R {
   if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
   return partner;
 }
