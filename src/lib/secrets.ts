@@ -79,6 +79,34 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/**
+ * Secrets this process has verified with scrypt, by the stored hash they matched: an HMAC of the secret under a
+ * key made when the process started (never stored, never shared). A partner presenting the same secret again
+ * against the same stored hash is verified by that HMAC (a few microseconds) instead of another scrypt (tens of
+ * milliseconds and 16 MiB): clients that authenticate often cost little, and only wrong secrets, which are never
+ * kept, pay for scrypt. A changed secret has a new stored hash, so what was kept for the old one is never used.
+ * What it gives away: nothing a response does not (a wrong secret still takes the slow path); someone able to read
+ * the process's memory could test guesses at HMAC speed, but such a reader already holds the master key and the
+ * tokens.
+ */
+const verified = new Map<string, Buffer>();
+const VERIFIED_MAX = 1024;
+const verifiedKey = randomBytes(32);
+const verifiedTag = (secret: string) => createHmac('sha256', verifiedKey).update(secret).digest();
+
+/** verifySecret, answered from the secrets this process verified before when it presents one of them again. */
+export async function verifySecretRemembered(secret: string, stored: string): Promise<boolean> {
+  const tag = verifiedTag(secret);
+  const known = verified.get(stored);
+  if (known && timingSafeEqual(known, tag)) return true;
+  const ok = await verifySecret(secret, stored);
+  if (ok) {
+    if (verified.size >= VERIFIED_MAX) verified.clear();
+    verified.set(stored, tag);
+  }
+  return ok;
+}
+
 /** Constant-time comparison of two strings. */
 export function safeEqual(a: string, b: string): boolean {
   const ab = Buffer.from(a);

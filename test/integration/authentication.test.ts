@@ -69,6 +69,18 @@ describe('partner authentication', () => {
     expect((await authenticate()).statusCode).toBe(200);
   });
 
+  it('refuses the right secret of a locked partner even after it authenticated with it before (a remembered secret does not bypass the lock)', async () => {
+    expect((await authenticate()).statusCode).toBe(200);
+    expect((await authenticate()).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await authenticate('wrong-secret-123')).json().code).toBe('10001');
+    expect((await authenticate()).json().code).toBe('10027');
+    // And a right secret presented with another partner id still counts as a failure.
+    await unlockPartner(ctx.runtime, creds.partnerId);
+    expect((await authenticate(undefined, undefined, '9999999999999')).json().code).toBe('10001');
+    const row = await ctx.runtime.database.kysely.selectFrom('partners').select('failed_auth_count').executeTakeFirstOrThrow();
+    expect(row.failed_auth_count).toBe(1);
+  });
+
   it('resets the failure count on success', async () => {
     for (let i = 0; i < 4; i++) await authenticate('wrong-secret-123');
     expect((await authenticate()).statusCode).toBe(200);

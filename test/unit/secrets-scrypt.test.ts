@@ -24,12 +24,37 @@ vi.mock('node:crypto', async (importOriginal) => {
   return { ...crypto, default: { ...crypto, scrypt }, scrypt };
 });
 
-const { hashSecret, SCRYPT_CONCURRENCY, verifySecret } = await import('../../src/lib/secrets.js');
+const { hashSecret, SCRYPT_CONCURRENCY, verifySecret, verifySecretRemembered } = await import('../../src/lib/secrets.js');
 
 /** Made before scrypt derivations were limited: stored hashes keep their format and stay verifiable. */
 const STORED = 'scrypt$16384$8$1$bGVkZ2VybGluay1zYWx0IQ==$2kAo1sitMMPpq/cZUCGENG8SqpsOBnMTRP53E+A2j+s=';
 
 describe('scrypt secrets', () => {
+  it('remembers a verified secret for its stored hash: the same secret again costs no scrypt, a wrong one always does', async () => {
+    const stored = await hashSecret('remembered secret');
+    const other = await hashSecret('another secret');
+    const started = () => inFlight.started;
+    let before = started();
+    expect(await verifySecretRemembered('remembered secret', stored)).toBe(true);
+    expect(started() - before, 'the first time runs scrypt').toBe(1);
+    before = started();
+    for (let i = 0; i < 5; i++) expect(await verifySecretRemembered('remembered secret', stored)).toBe(true);
+    expect(started() - before).toBe(0);
+    // Wrong secrets are checked the slow way every time, and never remembered.
+    before = started();
+    expect(await verifySecretRemembered('remembered secreT', stored)).toBe(false);
+    expect(await verifySecretRemembered('remembered secreT', stored)).toBe(false);
+    expect(started() - before).toBe(2);
+    // What was verified for one stored hash says nothing about another (a changed secret has a new hash).
+    before = started();
+    expect(await verifySecretRemembered('remembered secret', other)).toBe(false);
+    expect(started() - before).toBe(1);
+    // The plain check never uses what was remembered.
+    before = started();
+    expect(await verifySecret('remembered secret', stored)).toBe(true);
+    expect(started() - before).toBe(1);
+  });
+
   it('verifies a hash stored by earlier versions', async () => {
     expect(await verifySecret('Partner-Secret-2026', STORED)).toBe(true);
     expect(await verifySecret('Partner-Secret-2027', STORED)).toBe(false);

@@ -99,6 +99,29 @@ describe('StampedMemo on SQLite', () => {
     expect(loads).toBe(4);
   });
 
+  it('counts every kind of write through the same connection: RETURNING, raw SQL, inside an open transaction; reads leave the stamp alone', async () => {
+    const stamp = () => first.changeStamp!();
+    let before = stamp();
+    await k(first).selectFrom('items').selectAll().execute();
+    await sql`select count(*) from items`.execute(first.kysely);
+    expect(stamp()).toBe(before);
+    await k(first).insertInto('items').values({ name: 'r', value: 5 }).returning('value').execute();
+    expect(stamp()).not.toBe(before);
+    before = stamp();
+    await sql`update items set value = 6 where name = 'r'`.execute(first.kysely);
+    expect(stamp()).not.toBe(before);
+    before = stamp();
+    await k(first).updateTable('items').set({ value: 7 }).where('name', '=', 'nobody').execute();
+    expect(stamp(), 'a write that changed no row may still count; it must never be missed').not.toBe(before);
+    await k(first).transaction().execute(async (trx) => {
+      before = stamp();
+      await trx.deleteFrom('items').where('name', '=', 'r').execute();
+      // Uncommitted, but visible to this connection's later reads: the stamp has moved already.
+      expect(stamp()).not.toBe(before);
+    });
+    expect(await read('r')).toBeUndefined();
+  });
+
   it('loads again after a commit through another connection (another process), and returns the new value', async () => {
     expect(await read('a')).toEqual({ name: 'a', value: 1 });
     expect(await read('a')).toEqual({ name: 'a', value: 1 });

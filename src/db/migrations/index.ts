@@ -11,6 +11,7 @@ import * as m0010 from './0010_sandbox.js';
 import * as m0011 from './0011_sandbox_listeners.js';
 import * as m0012 from './0012_dashboard.js';
 import * as m0013 from './0013_data_versions.js';
+import * as m0014 from './0014_request_log_file.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0011_sandbox_listeners': m0011,
   '0012_dashboard': m0012,
   '0013_data_versions': m0013,
+  '0014_request_log_file': m0014,
 };

@@ -4,7 +4,7 @@ import { stampedMemo } from '../../db/stamped-memo.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { epochSeconds, type Clock } from '../../lib/clock.js';
 import type { Keys } from '../../lib/keys.js';
-import { decryptValue, encryptValue, hashSecret, randomDigits, randomString, sha256Hex, verifySecret } from '../../lib/secrets.js';
+import { decryptValue, encryptValue, hashSecret, randomDigits, randomString, sha256Hex, verifySecret, verifySecretRemembered } from '../../lib/secrets.js';
 import * as repo from './repository.js';
 import type { PartnerPlan, PartnerRow } from './table.js';
 
@@ -99,8 +99,9 @@ async function verifyPartner(ctx: PartnerContext, appKey: string, partnerId: str
 /** The lock-out rule shared by every way of presenting a secret: refused when locked, failures counted, success resets the count. */
 async function checkSecret(ctx: PartnerContext, partner: PartnerRow, partnerSecret: string, idMatches: boolean): Promise<PartnerRow> {
   if (partner.locked_at !== null) throw new ServiceError('PartnerLocked');
-  // Always run the slow check so timing does not tell a wrong partnerId from a wrong secret.
-  const secretOk = await verifySecret(partnerSecret, partner.secret_hash);
+  // Always run the slow check so timing does not tell a wrong partnerId from a wrong secret: the secrets verified
+  // before are remembered only for the partner they belong to.
+  const secretOk = await (idMatches ? verifySecretRemembered : verifySecret)(partnerSecret, partner.secret_hash);
   if (!secretOk || !idMatches) throw await failedAuthentication(ctx, partner.id);
   if (!(await repo.recordSuccessfulAuthentication(ctx.database.kysely, partner.id))) throw new ServiceError('PartnerLocked');
   return partner;

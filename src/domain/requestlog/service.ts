@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { sql, type Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared.js';
@@ -6,6 +8,8 @@ import type { Clock } from '../../lib/clock.js';
 import type { RequestLogRow, RequestLogTable } from './table.js';
 
 export type RequestLogEntry = Omit<RequestLogTable, 'id'>;
+
+const require = createRequire(import.meta.url);
 
 /** How long entries are kept. */
 export const RETENTION_MS = 7 * 86_400_000;
@@ -52,24 +56,177 @@ async function writeChunk(database: Database, entries: readonly RequestLogEntry[
   });
 }
 
+/** Where a batch of entries goes: the database directly, or the writer thread of a SQLite file database. */
+interface Sink {
+  /** Writes the entries (and deletes those created before `pruneBefore`); resolves with how many were written. */
+  write(entries: readonly RequestLogEntry[], pruneBefore: number | undefined): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Writes through the service's own connection, CHUNK rows per statement with the event loop free in between. */
+class DirectSink implements Sink {
+  constructor(private readonly database: Database) {}
+
+  async write(entries: readonly RequestLogEntry[], pruneBefore: number | undefined): Promise<number> {
+    let written = 0;
+    try {
+      for (; written < entries.length; written += CHUNK) {
+        if (written > 0) await new Promise((resolve) => setImmediate(resolve));
+        await writeChunk(this.database, entries.slice(written, written + CHUNK));
+      }
+    } catch (e) {
+      throw Object.assign(e instanceof Error ? e : new Error(String(e)), { written });
+    }
+    if (pruneBefore !== undefined) await pruneRequestLog(this.database.kysely, pruneBefore);
+    return written;
+  }
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * Appends to the request log's own SQLite file from a worker thread with a connection of its own, so the
+ * service's thread only hands the values over (about 0.1 µs per entry, against 3–5 µs for the INSERT itself).
+ * The thread starts on the first batch, is kept only while a batch is on its way (it never holds the process
+ * open), and is started again if it dies.
+ */
+class ThreadSink implements Sink {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, { resolve: (written: number) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+
+  constructor(private readonly file: string) {}
+
+  write(entries: readonly RequestLogEntry[], pruneBefore: number | undefined): Promise<number> {
+    const worker = this.start();
+    const values: unknown[] = new Array(entries.length * COLUMNS.length);
+    let i = 0;
+    for (const e of entries) for (const column of COLUMNS) values[i++] = e[column];
+    const id = this.nextId++;
+    return new Promise<number>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) worker.ref();
+      worker.postMessage({ id, values, pruneBefore } satisfies ThreadRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker) await worker.terminate();
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(THREAD_SOURCE, {
+      eval: true,
+      workerData: { file: this.file, driver: require.resolve('better-sqlite3'), columns: COLUMNS, chunk: CHUNK } satisfies ThreadData,
+      resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
+    });
+    worker.unref();
+    worker.on('message', (m: ThreadReply) => {
+      const waiting = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (this.pending.size === 0) worker.unref();
+      if (!waiting) return;
+      if (m.error !== undefined) waiting.reject(Object.assign(new Error(m.error), { written: m.written }));
+      else waiting.resolve(m.written);
+    });
+    const fail = (e: Error) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const waiting of this.pending.values()) waiting.reject(e);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the request log thread stopped (exit code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+}
+
+interface ThreadData {
+  file: string;
+  driver: string;
+  columns: readonly string[];
+  chunk: number;
+}
+interface ThreadRequest {
+  id: number;
+  values: unknown[];
+  pruneBefore: number | undefined;
+}
+interface ThreadReply {
+  id: number;
+  written: number;
+  error?: string;
+}
+
+/**
+ * The writer thread (CommonJS, evaluated as is): opens the log file, and for each batch inserts its rows CHUNK
+ * at a time in one transaction (synchronous NORMAL: the log is best effort, the WAL keeps it consistent), then
+ * prunes if asked, and answers with how many rows it wrote.
+ */
+const THREAD_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const SQLite = require(workerData.driver);
+const { file, columns, chunk } = workerData;
+const db = new SQLite(file);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.pragma('busy_timeout = 10000');
+const row = '(' + columns.map(() => '?').join(', ') + ')';
+const inserts = new Map();
+function insertOf(rows) {
+  let insert = inserts.get(rows);
+  if (!insert) {
+    insert = db.prepare('insert into request_log (' + columns.join(', ') + ') values ' + Array(rows).fill(row).join(', '));
+    inserts.set(rows, insert);
+  }
+  return insert;
+}
+const prune = db.prepare('delete from request_log where created_at_ms < ?');
+const width = columns.length;
+parentPort.on('message', ({ id, values, pruneBefore }) => {
+  const rows = values.length / width;
+  let written = 0;
+  try {
+    db.transaction(() => {
+      for (let at = 0; at < rows; at += chunk) {
+        const n = Math.min(chunk, rows - at);
+        insertOf(n).run(values.slice(at * width, (at + n) * width));
+      }
+    })();
+    written = rows;
+    if (pruneBefore !== undefined) prune.run(pruneBefore);
+    parentPort.postMessage({ id, written });
+  } catch (e) {
+    parentPort.postMessage({ id, written, error: String(e && e.message || e) });
+  }
+});
+`;
+
 /**
  * Collects request log entries in memory and writes them in batches, so logging costs a request nothing but
- * an array push. At most MAX_BUFFER entries wait; beyond that the oldest are dropped (and counted). A batch is
- * written CHUNK rows at a time with the event loop free in between, so a busy service's log never holds
- * requests up for long (SQLite statements block the process while they run).
+ * an array push. At most MAX_BUFFER entries wait; beyond that the oldest are dropped (and counted). On a SQLite
+ * file database the batches go to a writer thread and the log's own file; otherwise they are written CHUNK rows
+ * at a time with the event loop free in between, so a busy service's log never holds requests up for long
+ * (SQLite statements block the process while they run).
  */
 export class RequestLogWriter {
   private buffer: RequestLogEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private lastPrune = 0;
+  private readonly sink: Sink;
   dropped = 0;
 
   constructor(
-    private readonly database: Database,
+    database: Database,
     private readonly clock: Clock,
     private readonly intervalMs = 250,
-  ) {}
+  ) {
+    this.sink = database.requestLogFile ? new ThreadSink(database.requestLogFile) : new DirectSink(database);
+  }
 
   record(entry: RequestLogEntry): void {
     if (this.buffer.length >= MAX_BUFFER) {
@@ -89,23 +246,24 @@ export class RequestLogWriter {
     this.buffer = [];
     if (entries.length === 0) return;
     this.flushing = (async () => {
-      let written = 0;
+      const now = this.clock.now();
+      const prune = now - this.lastPrune > 60_000;
+      if (prune) this.lastPrune = now;
       try {
-        for (; written < entries.length; written += CHUNK) {
-          if (written > 0) await new Promise((resolve) => setImmediate(resolve));
-          await writeChunk(this.database, entries.slice(written, written + CHUNK));
-        }
-        const now = this.clock.now();
-        if (now - this.lastPrune > 60_000) {
-          this.lastPrune = now;
-          await pruneRequestLog(this.database.kysely, now - RETENTION_MS);
-        }
-      } catch {
+        await this.sink.write(entries, prune ? now - RETENTION_MS : undefined);
+      } catch (e) {
         // The log is best effort: a full disk or a database restart must not fail API requests.
-        this.dropped += Math.max(entries.length - written, 0);
+        const written = (e as { written?: unknown }).written;
+        this.dropped += entries.length - (typeof written === 'number' ? written : 0);
       }
     })();
     await this.flushing;
+  }
+
+  /** Writes what is buffered and stops the writer thread, if any. */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.sink.close();
   }
 }
 

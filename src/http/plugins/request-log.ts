@@ -36,7 +36,7 @@ export const requestLogPlugin = fp(
       }
       done();
     });
-    app.addHook('onClose', async () => writer.flush());
+    app.addHook('onClose', async () => writer.close());
   },
   { name: 'ledgerlink-request-log' },
 );
