@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
+import { REQUEST_LOG_SCHEMA as SCHEMA } from '../database.js';
 import { isPostgres } from './helpers.js';
-
-const SCHEMA = 'log';
 const COLUMNS = 'id, partner_id, method, path, route, status, latency_ms, error_code, request_id, ip, created_at_ms';
 
 /** Whether the request log's own file is attached (SQLite file databases; see openDatabase). */

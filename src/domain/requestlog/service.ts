@@ -19,6 +19,14 @@ const CHUNK = 100;
 
 const COLUMNS = ['partner_id', 'method', 'path', 'route', 'status', 'latency_ms', 'error_code', 'request_id', 'ip', 'created_at_ms'] as const satisfies ReadonlyArray<keyof RequestLogEntry>;
 
+/** The entries' values in COLUMNS order, one row after another: the parameters of a multi-row INSERT. */
+function valuesOf(entries: readonly RequestLogEntry[]): unknown[] {
+  const values: unknown[] = new Array(entries.length * COLUMNS.length);
+  let i = 0;
+  for (const e of entries) for (const column of COLUMNS) values[i++] = e[column];
+  return values;
+}
+
 type InsertRows = (db: Kysely<DB>, ...values: unknown[]) => Promise<unknown[]>;
 const inserts = new Map<number, InsertRows>();
 
@@ -40,7 +48,7 @@ function insertOf(rows: number): InsertRows {
  * anything else (synchronous FULL) makes it durable with its own. Every other commit keeps waiting for the disk.
  */
 async function writeChunk(database: Database, entries: readonly RequestLogEntry[]): Promise<void> {
-  const values = entries.flatMap((e) => COLUMNS.map((column) => e[column]));
+  const values = valuesOf(entries);
   const insert = insertOf(entries.length);
   if (database.dialect !== 'sqlite') {
     await insert(database.kysely, ...values);
@@ -99,9 +107,7 @@ class ThreadSink implements Sink {
 
   write(entries: readonly RequestLogEntry[], pruneBefore: number | undefined): Promise<number> {
     const worker = this.start();
-    const values: unknown[] = new Array(entries.length * COLUMNS.length);
-    let i = 0;
-    for (const e of entries) for (const column of COLUMNS) values[i++] = e[column];
+    const values = valuesOf(entries);
     const id = this.nextId++;
     return new Promise<number>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
