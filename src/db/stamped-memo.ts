@@ -17,9 +17,10 @@ export class StampedMemo<V extends object> {
   /**
    * The value for `key`, from memory while the database is unchanged, else from `load` (undefined is not kept).
    * `stamp` is the change stamp taken when the request arrived (one per request suffices: the request then sees
-   * the database as it was then or later); by default it is taken now.
+   * the database as it was then or later); by default it is taken now. A value kept in memory is returned as it is,
+   * not in a promise, so a request that finds everything in memory never waits for a later turn.
    */
-  async read(key: string, load: () => Promise<V | undefined>, stamp: string | undefined = this.database.changeStamp?.()): Promise<Readonly<V> | undefined> {
+  read(key: string, load: () => Promise<V | undefined>, stamp: string | undefined = this.database.changeStamp?.()): Readonly<V> | undefined | Promise<Readonly<V> | undefined> {
     if (stamp === undefined) return load();
     if (stamp !== this.stamp) {
       this.values.clear();
@@ -28,6 +29,10 @@ export class StampedMemo<V extends object> {
       const kept = this.values.get(key);
       if (kept !== undefined) return kept;
     }
+    return this.loadAndKeep(key, load, stamp);
+  }
+
+  private async loadAndKeep(key: string, load: () => Promise<V | undefined>, stamp: string): Promise<Readonly<V> | undefined> {
     const value = await load();
     if (value === undefined) return undefined;
     const frozen = Object.freeze(value);
@@ -38,6 +43,11 @@ export class StampedMemo<V extends object> {
     }
     return frozen;
   }
+}
+
+/** `then(value)` at once when the value is already there, else when its promise resolves. */
+export function whenReady<T, R>(value: T | Promise<T>, then: (value: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(then) : then(value);
 }
 
 const memos = new WeakMap<Database, Map<string, StampedMemo<object>>>();

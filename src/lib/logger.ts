@@ -18,29 +18,60 @@ export function redactedLogger(level: string): Logger {
   return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
 }
 
-const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
 /**
  * A request's logger, made only when something is logged at an enabled level. Fastify gives every request a child
  * logger bound to its id; with redaction configured, pino takes about 1.6 µs to make one, which a busy service
- * logging at `warn` pays on every request for nothing.
+ * logging at `warn` pays on every request for nothing. The stand-in is one small object: its methods live on the
+ * prototype, so a request that logs nothing allocates no closures either.
  */
+class LazyChildLogger {
+  private made: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly bindings: Record<string, unknown>,
+    private readonly options: Record<string, unknown>,
+  ) {}
+
+  private real(): Logger {
+    return (this.made ??= this.parent.child(this.bindings, this.options));
+  }
+
+  private write(level: Level, args: unknown[]): void {
+    if (!(this.made ?? this.parent).isLevelEnabled(level)) return;
+    (this.real()[level] as (...a: unknown[]) => void)(...args);
+  }
+
+  fatal(...args: unknown[]): void { this.write('fatal', args); }
+  error(...args: unknown[]): void { this.write('error', args); }
+  warn(...args: unknown[]): void { this.write('warn', args); }
+  info(...args: unknown[]): void { this.write('info', args); }
+  debug(...args: unknown[]): void { this.write('debug', args); }
+  trace(...args: unknown[]): void { this.write('trace', args); }
+  silent(): void {}
+
+  child(bindings: Record<string, unknown>, options?: Record<string, unknown>): Logger {
+    return this.real().child(bindings, options);
+  }
+
+  isLevelEnabled(level: string): boolean {
+    return (this.made ?? this.parent).isLevelEnabled(level);
+  }
+
+  get level(): string {
+    return (this.made ?? this.parent).level;
+  }
+
+  set level(level: string) {
+    this.real().level = level;
+  }
+}
+
+/** The logger Fastify gives a request (its childLoggerFactory): a LazyChildLogger when the parent has levels. */
 export function lazyChildLogger(parent: Logger, bindings: Record<string, unknown>, options: Record<string, unknown>): Logger {
   // Fastify's stand-in when logging is off has no levels to ask: nothing to save there.
   if (typeof parent.isLevelEnabled !== 'function') return parent.child(bindings, options);
-  let child: Logger | undefined;
-  const real = () => (child ??= parent.child(bindings, options));
-  const lazy: Record<string, unknown> = {
-    child: (b: Record<string, unknown>, o?: Record<string, unknown>) => real().child(b, o),
-    silent: () => {},
-    isLevelEnabled: (level: string) => (child ?? parent).isLevelEnabled(level),
-  };
-  for (const level of LEVELS) {
-    lazy[level] = (...args: unknown[]) => {
-      if (!(child ?? parent).isLevelEnabled(level)) return;
-      (real()[level] as (...a: unknown[]) => void)(...args);
-    };
-  }
-  Object.defineProperty(lazy, 'level', { get: () => (child ?? parent).level, set: (level: string) => { real().level = level; }, enumerable: true });
-  return lazy as unknown as Logger;
+  return new LazyChildLogger(parent, bindings, options) as unknown as Logger;
 }

@@ -94,17 +94,31 @@ const VERIFIED_MAX = 1024;
 const verifiedKey = randomBytes(32);
 const verifiedTag = (secret: string) => createHmac('sha256', verifiedKey).update(secret).digest();
 
-/** verifySecret, answered from the secrets this process verified before when it presents one of them again. */
+/** Verifications running now, by stored hash and tag: the same secret presented again meanwhile waits for that one. */
+const verifying = new Map<string, Promise<boolean>>();
+
+/**
+ * verifySecret, answered from the secrets this process verified before when it presents one of them again. A
+ * client that opens many connections at once and authenticates on each makes one scrypt, not one per connection
+ * (each costs 16 MiB while it runs).
+ */
 export async function verifySecretRemembered(secret: string, stored: string): Promise<boolean> {
   const tag = verifiedTag(secret);
   const known = verified.get(stored);
   if (known && timingSafeEqual(known, tag)) return true;
-  const ok = await verifySecret(secret, stored);
-  if (ok) {
-    if (verified.size >= VERIFIED_MAX) verified.clear();
-    verified.set(stored, tag);
+  const running = `${stored}\n${tag.toString('base64')}`;
+  let verification = verifying.get(running);
+  if (!verification) {
+    verification = verifySecret(secret, stored).then((ok) => {
+      if (ok) {
+        if (verified.size >= VERIFIED_MAX) verified.clear();
+        verified.set(stored, tag);
+      }
+      return ok;
+    }).finally(() => verifying.delete(running));
+    verifying.set(running, verification);
   }
-  return ok;
+  return verification;
 }
 
 /** Constant-time comparison of two strings. */

@@ -44,4 +44,16 @@ describe('lazy request logger', () => {
     lazyChildLogger(parent, { reqId: 'req-3' }, {}).child({ part: 'x' }).error('boom');
     expect(lines[0]).toMatchObject({ reqId: 'req-3', part: 'x', msg: 'boom' });
   });
+
+  it('takes a level of its own without changing the parent', () => {
+    const { parent, lines, children } = capture('warn');
+    const log = lazyChildLogger(parent, { reqId: 'req-4' }, {});
+    log.level = 'debug';
+    log.debug('now visible');
+    expect(children()).toBe(1);
+    expect(log.level).toBe('debug');
+    expect(parent.level).toBe('warn');
+    expect(log.isLevelEnabled('debug')).toBe(true);
+    expect(lines.map((l) => l.msg)).toEqual(['now visible']);
+  });
 });

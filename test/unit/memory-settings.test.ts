@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { memoryEnv, withMemoryFlags } from '../../src/cli/memory-settings.js';
 
 describe('memory settings of the processes Ledgerlink starts', () => {
-  it('adds the young-generation limit and single-threaded collection to node flags that do not set them', () => {
-    expect(withMemoryFlags([])).toEqual(['--max-semi-space-size=4', '--single-threaded-gc']);
-    expect(withMemoryFlags(['--enable-source-maps'])).toEqual(['--enable-source-maps', '--max-semi-space-size=4', '--single-threaded-gc']);
+  it('adds the young-generation limit, single-threaded collection and the heap limit to node flags that do not set them', () => {
+    expect(withMemoryFlags([])).toEqual(['--max-semi-space-size=4', '--single-threaded-gc', '--max-old-space-size=1024']);
+    expect(withMemoryFlags(['--enable-source-maps'])).toEqual(['--enable-source-maps', '--max-semi-space-size=4', '--single-threaded-gc', '--max-old-space-size=1024']);
   });
 
   it('keeps an operator\'s own choice', () => {
-    expect(withMemoryFlags(['--max-semi-space-size=16'])).toEqual(['--max-semi-space-size=16', '--single-threaded-gc']);
-    expect(withMemoryFlags(['--no-single-threaded-gc'])).toEqual(['--no-single-threaded-gc', '--max-semi-space-size=4']);
-    expect(withMemoryFlags(['--max_semi_space_size=8', '--single-threaded-gc'])).toEqual(['--max_semi_space_size=8', '--single-threaded-gc']);
+    expect(withMemoryFlags(['--max-semi-space-size=16'])).toEqual(['--max-semi-space-size=16', '--single-threaded-gc', '--max-old-space-size=1024']);
+    expect(withMemoryFlags(['--no-single-threaded-gc'])).toEqual(['--no-single-threaded-gc', '--max-semi-space-size=4', '--max-old-space-size=1024']);
+    expect(withMemoryFlags(['--max_semi_space_size=8', '--single-threaded-gc', '--max_old_space_size=4096'])).toEqual(['--max_semi_space_size=8', '--single-threaded-gc', '--max_old_space_size=4096']);
     expect(memoryEnv({ MALLOC_MMAP_THRESHOLD_: '131072' })).toEqual({});
   });
 

@@ -55,6 +55,19 @@ describe('scrypt secrets', () => {
     expect(started() - before).toBe(1);
   });
 
+  it('makes one scrypt for the same secret presented many times at once, and one per distinct secret', async () => {
+    const stored = await hashSecret('busy client secret');
+    const before = inFlight.started;
+    const asks = [...Array.from({ length: 16 }, () => 'busy client secret'), ...Array.from({ length: 4 }, () => 'busy client guess')];
+    const results = await Promise.all(asks.map((secret) => verifySecretRemembered(secret, stored)));
+    expect(results).toEqual(asks.map((secret) => secret === 'busy client secret'));
+    expect(inFlight.started - before, 'one for the right secret, one for the repeated wrong one').toBe(2);
+    // Once settled, a wrong secret is checked afresh; the right one is remembered.
+    expect(await verifySecretRemembered('busy client guess', stored)).toBe(false);
+    expect(await verifySecretRemembered('busy client secret', stored)).toBe(true);
+    expect(inFlight.started - before).toBe(3);
+  });
+
   it('verifies a hash stored by earlier versions', async () => {
     expect(await verifySecret('Partner-Secret-2026', STORED)).toBe(true);
     expect(await verifySecret('Partner-Secret-2027', STORED)).toBe(false);

@@ -121,7 +121,7 @@ export async function readCustomerForPartner(database: Database, partnerId: stri
 }
 
 /** The customer `find` gives for a well-formed id; a malformed id and a missing customer are the same 404. */
-async function customerOrNotFound<R extends Readonly<CustomerRow>>(customerId: string | number, find: (id: number) => Promise<R | undefined>): Promise<R> {
+async function customerOrNotFound<R extends Readonly<CustomerRow>>(customerId: string | number, find: (id: number) => R | undefined | Promise<R | undefined>): Promise<R> {
   const id = parseCustomerId(customerId);
   const row = id === undefined ? undefined : await find(id);
   if (!row) throw new ServiceError('ResourceNotFound', 'Customer not found.');

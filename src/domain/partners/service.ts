@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import { stampedMemo } from '../../db/stamped-memo.js';
+import { stampedMemo, whenReady } from '../../db/stamped-memo.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { epochSeconds, type Clock } from '../../lib/clock.js';
 import type { Keys } from '../../lib/keys.js';
@@ -160,11 +160,16 @@ async function replaceSecret(ctx: PartnerContext, partner: PartnerRow, current: 
 }
 
 /** Resolves the caller of an API request from its app key and token headers. */
-export async function resolveCaller(ctx: PartnerContext, appKey: string | undefined, token: string | undefined, stamp?: string): Promise<Caller> {
+export function resolveCaller(ctx: PartnerContext, appKey: string | undefined, token: string | undefined, stamp?: string): Caller | Promise<Caller> {
   if (!appKey) throw new ServiceError('MissingAppKey');
   if (!token) throw new ServiceError('MissingToken');
-  // Every request asks this: on SQLite the answer is kept in memory until anything changes in the database.
-  const row = await stampedMemo<repo.CallerRow>(ctx.database, 'caller').read(`${appKey}\n${token}`, () => repo.findCaller(ctx.database.kysely, sha256Hex(appKey), sha256Hex(token)), stamp);
+  // Every request asks this: on SQLite the answer is kept in memory until anything changes in the database, and
+  // then given at once, without a promise.
+  const row = stampedMemo<repo.CallerRow>(ctx.database, 'caller').read(`${appKey}\n${token}`, () => repo.findCaller(ctx.database.kysely, sha256Hex(appKey), sha256Hex(token)), stamp);
+  return whenReady(row, (found) => callerOf(ctx, found));
+}
+
+function callerOf(ctx: PartnerContext, row: Readonly<repo.CallerRow> | undefined): Caller {
   if (!row) throw new ServiceError('InvalidAppKey');
   if (row.token_partner_id === null || row.token_expires_at === null) throw new ServiceError('InvalidToken');
   if (row.token_partner_id !== row.id) throw new ServiceError('NotAuthorized');
@@ -205,9 +210,12 @@ export async function getPartnerRecord(ctx: PartnerContext, partnerId: string): 
   return partnerOrNotFound(partnerId, await repo.findPartnerById(ctx.database.kysely, partnerId));
 }
 
-/** The partner's record for reads outside any transaction (GET partner): on SQLite kept in memory until anything changes. */
-export async function readPartnerRecord(database: Database, partnerId: string, stamp?: string): Promise<Readonly<PartnerRow>> {
-  return partnerOrNotFound(partnerId, await stampedMemo<PartnerRow>(database, 'partner').read(partnerId, () => repo.findPartnerById(database.kysely, partnerId), stamp));
+/**
+ * The partner's record for reads outside any transaction (GET partner): on SQLite kept in memory until anything
+ * changes, and then given at once, without a promise.
+ */
+export function readPartnerRecord(database: Database, partnerId: string, stamp?: string): Readonly<PartnerRow> | Promise<Readonly<PartnerRow>> {
+  return whenReady(stampedMemo<PartnerRow>(database, 'partner').read(partnerId, () => repo.findPartnerById(database.kysely, partnerId), stamp), (row) => partnerOrNotFound(partnerId, row));
 }
 
 function partnerOrNotFound<R extends Readonly<PartnerRow>>(partnerId: string, partner: R | undefined): R {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { resolveCaller, type Caller } from '../../domain/partners/service.js';
 import type { Runtime } from '../../runtime.js';
+import { addRouteHook } from '../route-hooks.js';
 
 export type AuthMode = 'none' | 'appKey' | 'partner';
 
@@ -39,12 +40,22 @@ export const authPlugin = fp(
     const tokenHeaders = ['service-app-token', ...runtime.config.appTokenHeaders];
     app.decorateRequest('caller', null as unknown as Caller);
     app.decorateRequest('dataStamp', undefined);
-    app.addHook('onRequest', async (request) => {
-      if (request.is404) return;
-      const mode = request.routeOptions.config?.auth ?? 'partner';
-      if (mode !== 'partner') return;
-      request.dataStamp = runtime.database.changeStamp?.();
-      request.caller = await resolveCaller(runtime, appKeyOf(request, runtime), header(request, tokenHeaders), request.dataStamp);
+    // Only routes that need a partner get the hook (see addRouteHook); a caller found in memory costs no promise.
+    addRouteHook(app, 'onRequest', (options, notFound) => {
+      if (notFound || (options.config?.auth ?? 'partner') !== 'partner') return undefined;
+      return (request, _reply, done) => {
+        request.dataStamp = runtime.database.changeStamp?.();
+        const caller = resolveCaller(runtime, appKeyOf(request, runtime), header(request, tokenHeaders), request.dataStamp);
+        if (caller instanceof Promise) {
+          caller.then((found) => {
+            request.caller = found;
+            done();
+          }, done);
+        } else {
+          request.caller = caller;
+          done();
+        }
+      };
     });
   },
   { name: 'ledgerlink-auth', dependencies: ['ledgerlink-content'] },

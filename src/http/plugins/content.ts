@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ServiceError } from '../../errors/service-error.js';
 import { negotiateFormat, type WireFormat } from '../negotiate.js';
+import { addRouteHook } from '../route-hooks.js';
 import { ErrorBody } from '../schemas/error.js';
 import { parseXmlDocument, shapeBySchema } from '../xml/parse.js';
 import type { XmlSchema } from '../xml/schema-walk.js';
@@ -20,9 +21,10 @@ declare module 'fastify' {
   }
 }
 
+type Responses = Record<string, XmlSchema> | undefined;
+
 /** The response schema that applies to a status code, by exact code, then `4xx`-style range, then default. */
-export function responseSchemaFor(reply: FastifyReply, status: number): XmlSchema | undefined {
-  const responses = reply.routeOptions.schema?.response as Record<string, XmlSchema> | undefined;
+export function responseSchemaFor(responses: Responses, status: number): XmlSchema | undefined {
   const schema = responses?.[String(status)] ?? responses?.[`${Math.floor(status / 100)}xx`] ?? responses?.default;
   if (schema) return schema;
   return status >= 400 ? (ErrorBody as unknown as XmlSchema) : undefined;
@@ -59,17 +61,20 @@ export const contentPlugin = fp(
     app.addContentTypeParser(/^application\/([\w.-]+\+)?json\s*(;.*)?$/i, { parseAs: 'string', bodyLimit: opts.bodyLimit }, parseJson);
     app.addContentTypeParser(/^(application|text)\/([\w.-]+\+)?xml\s*(;.*)?$/i, { parseAs: 'string', bodyLimit: opts.bodyLimit }, parseXml);
 
-    // Hooks with nothing to wait for are callback-style: no promise per request (a throw is passed on as an error).
-    app.addHook('onRequest', (request, reply, done) => {
-      if (request.routeOptions.config?.negotiate === false) return done();
-      const format = negotiateFormat(request.headers.accept);
-      if (!format) throw new ServiceError('NotAcceptable');
-      request.wireFormat = format;
-      if (format === 'xml') {
-        reply.serializer((payload: unknown) => toXml(payload, responseSchemaFor(reply, reply.statusCode)));
-        reply.type('application/xml; charset=utf-8');
-      }
-      done();
+    // Each route negotiates with its own response schemas at hand (see addRouteHook).
+    addRouteHook(app, 'onRequest', (options) => {
+      if (options.config?.negotiate === false) return undefined;
+      const responses = options.schema?.response as Responses;
+      return (request, reply, done) => {
+        const format = negotiateFormat(request.headers.accept);
+        if (!format) throw new ServiceError('NotAcceptable');
+        request.wireFormat = format;
+        if (format === 'xml') {
+          reply.serializer((payload: unknown) => toXml(payload, responseSchemaFor(responses, reply.statusCode)));
+          reply.type('application/xml; charset=utf-8');
+        }
+        done();
+      };
     });
 
     // XML carries no types or arrays: shape it after the body schema before validation coerces scalars.

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { ErrorCatalogue, type ErrorName } from '../../errors/catalogue.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { negotiateFormat } from '../negotiate.js';
+import { addRouteHook } from '../route-hooks.js';
 import { ErrorBody } from '../schemas/error.js';
 import type { XmlSchema } from '../xml/schema-walk.js';
 import { toXml } from '../xml/serialize.js';
@@ -186,16 +187,19 @@ export const errorsPlugin = fp(
       }
       return send(reply, err);
     });
-    // Callback-style: the checks are synchronous, and a throw is passed on as the request's error.
-    app.addHook('preValidation', (request, _reply, done) => {
-      const schema = request.routeOptions.schema as { params?: unknown; querystring?: unknown } | undefined;
-      if (!schema) return done();
-      checkIntegerText(schema.params, request.params);
-      checkIntegerText(schema.querystring, request.query);
-      checkNoNul(request.params, '');
-      checkNoNul(request.query, '');
-      if (request.body !== undefined && typeof request.body === 'object') checkNoNul(request.body, '');
-      done();
+    // Per route (see addRouteHook): routes without parameters or a query schema skip the walk. Synchronous, and a
+    // throw is passed on as the request's error.
+    addRouteHook(app, 'preValidation', (options) => {
+      const schema = options.schema as { params?: unknown; querystring?: unknown } | undefined;
+      if (!schema) return undefined;
+      return (request, _reply, done) => {
+        checkIntegerText(schema.params, request.params);
+        checkIntegerText(schema.querystring, request.query);
+        checkNoNul(request.params, '');
+        checkNoNul(request.query, '');
+        if (request.body !== undefined && typeof request.body === 'object') checkNoNul(request.body, '');
+        done();
+      };
     });
     app.setNotFoundHandler((request, reply) => send(reply, new ServiceError('RouteNotFound', `Route not found: ${request.method} ${request.url.split('?')[0]}`)));
   },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { RequestLogWriter } from '../../domain/requestlog/service.js';
 import type { Runtime } from '../../runtime.js';
+import { addRouteHook } from '../route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -19,13 +20,16 @@ export const requestLogPlugin = fp(
     const writer = new RequestLogWriter(opts.runtime.database, opts.runtime.clock);
     app.decorate('requestLog', writer);
     app.decorateReply('errorCode', undefined);
-    app.addHook('onResponse', (request, reply, done) => {
-      if (request.routeOptions.config?.negotiate !== false && request.routeOptions.url !== '/health') {
+    // Each route knows once whether it is logged and under which route pattern (see addRouteHook).
+    addRouteHook(app, 'onResponse', (options) => {
+      if (options.config?.negotiate === false || options.url === '/health') return undefined;
+      const route = options.url ?? null;
+      return (request, reply, done) => {
         writer.record({
           partner_id: request.caller?.partnerId ?? null,
           method: request.method,
           path: request.url.length > 500 ? `${request.url.slice(0, 500)}…` : request.url,
-          route: request.routeOptions.url ?? null,
+          route,
           status: reply.statusCode,
           latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
           error_code: reply.errorCode ?? null,
@@ -33,8 +37,8 @@ export const requestLogPlugin = fp(
           ip: request.ip,
           created_at_ms: opts.runtime.clock.now(),
         });
-      }
-      done();
+        done();
+      };
     });
     app.addHook('onClose', async () => writer.close());
   },

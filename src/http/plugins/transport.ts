@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createRequire } from 'node:module';
 import type geoipModule from 'geoip-country';
@@ -6,6 +6,7 @@ import { ServiceError } from '../../errors/service-error.js';
 import { classifyAddress } from '../../lib/ip.js';
 import { sha256Hex } from '../../lib/secrets.js';
 import type { Runtime } from '../../runtime.js';
+import { addRouteHook } from '../route-hooks.js';
 import { RateLimiter } from '../rate-limiter.js';
 
 declare module 'fastify' {
@@ -52,10 +53,6 @@ export function countryOf(ip: string): string | undefined {
   return geoip.lookup(ip)?.country;
 }
 
-function isOperational(request: FastifyRequest): boolean {
-  return request.routeOptions.url === '/health';
-}
-
 /**
  * Transport rules before anything else: TLS (plain HTTP only from loopback or behind a trusted proxy that
  * terminated TLS), HSTS, permitted regions for API callers, and rate limits on partner authentication.
@@ -67,33 +64,38 @@ export const transportPlugin = fp(
     const perIp = new RateLimiter(config.authRateLimitPerIp, 60_000);
     const perKey = new RateLimiter(config.authRateLimitPerAppKey, 60_000);
 
-    // Callback-style: nothing here waits, and a throw is passed on as the request's error.
-    app.addHook('onRequest', (request, reply, done) => {
-      const caller = callerAddress(request.ip);
-      if (request.protocol === 'https') {
-        reply.header('strict-transport-security', HSTS);
-      } else if (!config.insecureHttp && !caller.loopback && !isOperational(request)) {
-        throw new ServiceError('TlsRequired', 'TLS 1.2 or higher is required: use https:// (plain HTTP is accepted only from loopback, or through a proxy trusted with --trust-proxy that terminated TLS)');
-      }
-
-      const isApi = request.routeOptions.config?.negotiate !== false;
-      if (allowed.size > 0 && isApi && !isOperational(request) && !caller.local) {
-        const country = caller.country;
-        if (!country || !allowed.has(country)) {
-          throw new ServiceError('RegionNotPermitted', `Requests from ${country ? `country ${country}` : 'an unknown location'} (${request.ip}) are not permitted; permitted: ${[...allowed].join(', ')}`);
+    // Each route's hook knows what applies to it (see addRouteHook). Nothing here waits.
+    addRouteHook(app, 'onRequest', (options) => {
+      // The health check answers load balancers and probes over plain HTTP and from anywhere.
+      const operational = options.url === '/health';
+      const regionChecked = allowed.size > 0 && options.config?.negotiate !== false && !operational;
+      const rateLimited = options.config?.rateLimit === 'auth';
+      return (request, reply, done) => {
+        const caller = callerAddress(request.ip);
+        if (request.protocol === 'https') {
+          reply.header('strict-transport-security', HSTS);
+        } else if (!config.insecureHttp && !caller.loopback && !operational) {
+          throw new ServiceError('TlsRequired', 'TLS 1.2 or higher is required: use https:// (plain HTTP is accepted only from loopback, or through a proxy trusted with --trust-proxy that terminated TLS)');
         }
-      }
 
-      if (request.routeOptions.config?.rateLimit === 'auth') {
-        const now = clock.now();
-        const appKey = request.headers['service-app-key'];
-        const waits = [perIp.hit(`ip:${request.ip}`, now), typeof appKey === 'string' ? perKey.hit(`key:${sha256Hex(appKey)}`, now) : 0];
-        const wait = Math.max(...waits);
-        if (wait > 0) {
-          throw new ServiceError('RateLimited', `Too many authentication attempts; retry in ${wait} s`, { 'retry-after': String(wait) });
+        if (regionChecked && !caller.local) {
+          const country = caller.country;
+          if (!country || !allowed.has(country)) {
+            throw new ServiceError('RegionNotPermitted', `Requests from ${country ? `country ${country}` : 'an unknown location'} (${request.ip}) are not permitted; permitted: ${[...allowed].join(', ')}`);
+          }
         }
-      }
-      done();
+
+        if (rateLimited) {
+          const now = clock.now();
+          const appKey = request.headers['service-app-key'];
+          const waits = [perIp.hit(`ip:${request.ip}`, now), typeof appKey === 'string' ? perKey.hit(`key:${sha256Hex(appKey)}`, now) : 0];
+          const wait = Math.max(...waits);
+          if (wait > 0) {
+            throw new ServiceError('RateLimited', `Too many authentication attempts; retry in ${wait} s`, { 'retry-after': String(wait) });
+          }
+        }
+        done();
+      };
     });
   },
   { name: 'ledgerlink-transport', dependencies: ['ledgerlink-content'] },

@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { readPartnerRecord } from '../../../domain/partners/service.js';
+import { whenReady } from '../../../db/stamped-memo.js';
 import type { Runtime } from '../../../runtime.js';
 import type { App } from '../../app-types.js';
 import { errorResponses } from '../../schemas/common.js';
@@ -24,9 +25,10 @@ export default function getPartner(app: App, runtime: Runtime): void {
       description: 'Returns the partner that the app key and token belong to. Handy to check credentials.',
       response: { 200: PartnerInfo, ...errorResponses(401, 406) },
     },
-    handler: async (request) => {
-      const partner = await readPartnerRecord(runtime.database, request.caller.partnerId, request.dataStamp);
-      return { partnerId: partner.id, name: partner.name, plan: partner.plan, createdDate: partner.created_at };
+    handler: (request) => {
+      return whenReady(readPartnerRecord(runtime.database, request.caller.partnerId, request.dataStamp), (partner) => ({
+        partnerId: partner.id, name: partner.name, plan: partner.plan, createdDate: partner.created_at,
+      }));
     },
   });
 }
