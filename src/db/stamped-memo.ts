@@ -45,11 +45,6 @@ export class StampedMemo<V extends object> {
   }
 }
 
-/** `then(value)` at once when the value is already there, else when its promise resolves. */
-export function whenReady<T, R>(value: T | Promise<T>, then: (value: T) => R): R | Promise<R> {
-  return value instanceof Promise ? value.then(then) : then(value);
-}
-
 const memos = new WeakMap<Database, Map<string, StampedMemo<object>>>();
 
 /** The memo named `name` of this database (one per database and purpose, shared by every caller in the process). */

@@ -1,4 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { whenReady } from '../lib/when-ready.js';
+import { readCustomerForPartner } from '../domain/customers/service.js';
+import type { CustomerRow } from '../domain/customers/table.js';
+import type { App } from './app-types.js';
 
 interface Entry {
   version: string;
@@ -74,16 +78,32 @@ export class ResponseCache {
  * (JSON by the route's response schema, or XML) and keeps the bytes. The key holds everything the bytes depend on
  * besides the data: the partner, the wire format and the URL with its query. Errors are never cached.
  */
-export async function cachedRead<T>(cache: ResponseCache, request: FastifyRequest, reply: FastifyReply, version: string | number, compute: () => Promise<T>): Promise<T> {
+export function cachedRead<T>(cache: ResponseCache, request: FastifyRequest, reply: FastifyReply, version: string | number, compute: () => Promise<T>): T | Promise<T> {
   if (cache.maxBytes === 0) return compute();
   const key = `${request.caller?.partnerId ?? ''} ${request.wireFormat} ${request.url}`;
   const v = String(version);
   const hit = cache.lookup(key, v);
-  // The reply is sent here; Fastify takes a returned reply as "already answered", which the route's type cannot say.
-  if (hit) return reply.type(hit.contentType).send(hit.body) as unknown as T;
-  const payload = await compute();
-  const contentType = request.wireFormat === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8';
-  const body = Buffer.from(reply.serialize(payload) as string);
-  cache.store(key, v, body, contentType);
-  return reply.type(contentType).send(body) as unknown as T;
+  // The bytes stand in for T: Fastify sends a Buffer as it is, without the serializer (a type the route's reply
+  // cannot say). A hit is returned at once, so a handler that has all it needs in memory answers without a promise.
+  if (hit) {
+    reply.type(hit.contentType);
+    return hit.body as unknown as T;
+  }
+  return compute().then((payload) => {
+    const contentType = request.wireFormat === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8';
+    const body = Buffer.from(reply.serialize(payload) as string);
+    cache.store(key, v, body, contentType);
+    reply.type(contentType);
+    return body as unknown as T;
+  });
+}
+
+/**
+ * cachedRead of data of one of the calling partner's customers, versioned by the customer's `data_version`
+ * (404 for a customer the partner does not have). `compute` gets the customer.
+ */
+export function cachedCustomerRead<T>(app: App, request: FastifyRequest, reply: FastifyReply, customerId: string, compute: (customer: Readonly<CustomerRow>) => Promise<T>): T | Promise<T> {
+  const { database } = app.engine.runtime;
+  return whenReady(readCustomerForPartner(database, request.caller.partnerId, customerId, request.dataStamp), (customer) =>
+    cachedRead(app.responseCache, request, reply, customer.data_version, () => compute(customer)));
 }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, requestLogFileOf, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
-import { listRequestLog, RequestLogWriter, type RequestLogEntry } from '../../src/domain/requestlog/service.js';
+import { insertSizes, listRequestLog, RequestLogWriter, type RequestLogEntry } from '../../src/domain/requestlog/service.js';
 import { ManualClock } from '../../src/lib/clock.js';
 
 const entry = (n: number, at: number, partner = 'p1'): RequestLogEntry => ({
@@ -86,6 +86,40 @@ describe('the request log of a SQLite file database', () => {
     await writer.flush();
     expect(writer.dropped).toBe(2);
     await writer.close();
+  });
+
+  for (const where of ['file', 'memory'] as const) {
+    it(`keeps up with a busy service (${where === 'file' ? 'writer thread' : 'written directly'}): batches go out as they fill, nothing is dropped`, async () => {
+      database = openDatabase({ sqliteFile: where === 'file' ? file : ':memory:' });
+      await migrateToLatest(database);
+      const clock = new ManualClock(1_800_000_000_000);
+      // A timer that never fires in this test: only full batches can carry the entries out.
+      const writer = new RequestLogWriter(database, clock, 3_600_000);
+      // 400 requests every 10 ms (40,000 per second) for 0.4 s: 16,000 entries, more than the 5,000 allowed to wait at once.
+      for (let turn = 0, n = 0; turn < 40; turn++) {
+        for (let i = 0; i < 400; i++, n++) writer.record(entry(n, clock.now()));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await writer.close();
+      expect(writer.dropped).toBe(0);
+      const { rows } = await sql<{ n: number }>`select count(*) as n from request_log`.execute(database.kysely);
+      expect(Number(rows[0]!.n)).toBe(16_000);
+    });
+  }
+
+  it('splits a batch into INSERTs of a few sizes only, which add up to the batch', () => {
+    expect(insertSizes(0)).toEqual([]);
+    expect(insertSizes(1)).toEqual([1]);
+    expect(insertSizes(99)).toEqual([64, 32, 2, 1]);
+    expect(insertSizes(100)).toEqual([100]);
+    expect(insertSizes(250)).toEqual([100, 100, 32, 16, 2]);
+    const used = new Set<number>();
+    for (let rows = 0; rows <= 5_000; rows++) {
+      const sizes = insertSizes(rows);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(rows);
+      for (const size of sizes) used.add(size);
+    }
+    expect([...used].sort((a, b) => a - b)).toEqual([1, 2, 4, 8, 16, 32, 64, 100]);
   });
 
   it('migration 0014 moves an existing log out of the main file, ids and all', async () => {

@@ -5,6 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { StampedMemo, stampedMemo } from '../../src/db/stamped-memo.js';
+import { whenReady } from '../../src/lib/when-ready.js';
 
 interface Item {
   name: string;
@@ -80,6 +81,17 @@ describe('StampedMemo on SQLite', () => {
     // What it keeps cannot be changed by whoever got it.
     const kept = await read('a');
     expect(Object.isFrozen(kept)).toBe(true);
+  });
+
+  it('gives a kept value at once, not in a promise, and a loaded one in a promise', async () => {
+    const first = read('a');
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toEqual({ name: 'a', value: 1 });
+    const kept = read('a');
+    expect(kept).not.toBeInstanceOf(Promise);
+    expect(kept).toEqual({ name: 'a', value: 1 });
+    expect(whenReady(kept, (item) => item?.value)).toBe(1);
+    expect(await whenReady(read('b'), (item) => item?.value)).toBe(2);
   });
 
   it('loads again after a write through the same connection, and returns the new value', async () => {

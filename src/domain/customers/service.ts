@@ -1,5 +1,6 @@
 import type { Database, Executor } from '../../db/database.js';
 import { stampedMemo } from '../../db/stamped-memo.js';
+import { whenReady } from '../../lib/when-ready.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { epochSeconds, type Clock } from '../../lib/clock.js';
 import { getInstitution } from '../institutions/service.js';
@@ -114,18 +115,27 @@ export async function getCustomerForPartner(db: Executor, partnerId: string, cus
 /**
  * getCustomerForPartner for reads outside any transaction: on SQLite the row is kept in memory until anything
  * changes in the database (`stamp`: the change stamp the request took on arrival; now when absent), so the hot
- * reads (transaction and account lists) cost no statement for it.
+ * reads (transaction and account lists) cost no statement for it, and get the row at once, without a promise.
  */
-export async function readCustomerForPartner(database: Database, partnerId: string, customerId: string | number, stamp?: string): Promise<Readonly<CustomerRow>> {
-  return customerOrNotFound(customerId, (id) => stampedMemo<CustomerRow>(database, 'customer').read(`${partnerId}\n${id}`, () => repo.findCustomer(database.kysely, partnerId, id), stamp));
+export function readCustomerForPartner(database: Database, partnerId: string, customerId: string | number, stamp?: string): Readonly<CustomerRow> | Promise<Readonly<CustomerRow>> {
+  const id = parseCustomerId(customerId);
+  if (id === undefined) throw customerNotFound();
+  return whenReady(stampedMemo<CustomerRow>(database, 'customer').read(`${partnerId}\n${id}`, () => repo.findCustomer(database.kysely, partnerId, id), stamp), (row) => {
+    if (!row) throw customerNotFound();
+    return row;
+  });
 }
 
 /** The customer `find` gives for a well-formed id; a malformed id and a missing customer are the same 404. */
-async function customerOrNotFound<R extends Readonly<CustomerRow>>(customerId: string | number, find: (id: number) => R | undefined | Promise<R | undefined>): Promise<R> {
+async function customerOrNotFound<R extends Readonly<CustomerRow>>(customerId: string | number, find: (id: number) => Promise<R | undefined>): Promise<R> {
   const id = parseCustomerId(customerId);
   const row = id === undefined ? undefined : await find(id);
-  if (!row) throw new ServiceError('ResourceNotFound', 'Customer not found.');
+  if (!row) throw customerNotFound();
   return row;
+}
+
+function customerNotFound(): ServiceError {
+  return new ServiceError('ResourceNotFound', 'Customer not found.');
 }
 
 export interface CustomerQuery {

@@ -152,8 +152,11 @@ async function refresh(database: Database, current: CatalogSnapshot | undefined)
   return patchSnapshot(current, version, await repo.loadInstitutionsChangedSince(database.kysely, current.version));
 }
 
-/** The current catalogue of a database (loaded on first use, then kept fresh as described above). */
-export async function catalogOf(database: Database): Promise<CatalogSnapshot> {
+/**
+ * The current catalogue of a database (loaded on first use, then kept fresh as described above): at once while
+ * the one in memory is fresh, else a promise.
+ */
+export function catalogOf(database: Database): CatalogSnapshot | Promise<CatalogSnapshot> {
   const holder = holderOf(database);
   const age = performance.now() - holder.checkedAt;
   if (holder.snapshot && age >= 0 && age < CATALOG_RECHECK_MS) return holder.snapshot;

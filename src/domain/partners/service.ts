@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.js';
-import { stampedMemo, whenReady } from '../../db/stamped-memo.js';
+import { stampedMemo } from '../../db/stamped-memo.js';
+import { whenReady } from '../../lib/when-ready.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { epochSeconds, type Clock } from '../../lib/clock.js';
 import type { Keys } from '../../lib/keys.js';

@@ -14,6 +14,8 @@ const require = createRequire(import.meta.url);
 /** How long entries are kept. */
 export const RETENTION_MS = 7 * 86_400_000;
 const MAX_BUFFER = 5_000;
+/** A batch goes to the sink once this many entries wait, without waiting for the timer. */
+const BATCH = 1_000;
 /** Rows per INSERT; the event loop serves requests between two of them. */
 const CHUNK = 100;
 
@@ -29,6 +31,24 @@ function valuesOf(entries: readonly RequestLogEntry[]): unknown[] {
 
 type InsertRows = (db: Kysely<DB>, ...values: unknown[]) => Promise<unknown[]>;
 const inserts = new Map<number, InsertRows>();
+
+/**
+ * How `rows` entries are split into INSERTs: CHUNK rows at a time, the rest in descending powers of two. Each
+ * size is a statement compiled once and kept; when every size from 1 to CHUNK came up (the last INSERT of each
+ * batch), the kept statements of up to 1,000 parameters each held several MB of native memory.
+ */
+export function insertSizes(rows: number): number[] {
+  const sizes: number[] = [];
+  let left = rows;
+  for (; left >= CHUNK; left -= CHUNK) sizes.push(CHUNK);
+  for (let size = 2 ** Math.floor(Math.log2(CHUNK - 1)); size >= 1; size /= 2) {
+    if (left >= size) {
+      sizes.push(size);
+      left -= size;
+    }
+  }
+  return sizes;
+}
 
 /** A multi-row INSERT of `rows` entries, compiled once per size (building 1,000 values per flush cost more than writing them). */
 function insertOf(rows: number): InsertRows {
@@ -78,9 +98,10 @@ class DirectSink implements Sink {
   async write(entries: readonly RequestLogEntry[], pruneBefore: number | undefined): Promise<number> {
     let written = 0;
     try {
-      for (; written < entries.length; written += CHUNK) {
+      for (const size of insertSizes(entries.length)) {
         if (written > 0) await new Promise((resolve) => setImmediate(resolve));
-        await writeChunk(this.database, entries.slice(written, written + CHUNK));
+        await writeChunk(this.database, entries.slice(written, written + size));
+        written += size;
       }
     } catch (e) {
       throw Object.assign(e instanceof Error ? e : new Error(String(e)), { written });
@@ -112,7 +133,7 @@ class ThreadSink implements Sink {
     return new Promise<number>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1) worker.ref();
-      worker.postMessage({ id, values, pruneBefore } satisfies ThreadRequest);
+      worker.postMessage({ id, values, sizes: insertSizes(entries.length), pruneBefore } satisfies ThreadRequest);
     });
   }
 
@@ -126,8 +147,9 @@ class ThreadSink implements Sink {
     if (this.worker) return this.worker;
     const worker = new Worker(THREAD_SOURCE, {
       eval: true,
-      workerData: { file: this.file, driver: require.resolve('better-sqlite3'), columns: COLUMNS, chunk: CHUNK } satisfies ThreadData,
-      resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
+      workerData: { file: this.file, driver: require.resolve('better-sqlite3'), columns: COLUMNS } satisfies ThreadData,
+      // A batch is at most MAX_BUFFER entries (about 2 MB as values); the thread needs little more.
+      resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 },
     });
     worker.unref();
     worker.on('message', (m: ThreadReply) => {
@@ -154,11 +176,12 @@ interface ThreadData {
   file: string;
   driver: string;
   columns: readonly string[];
-  chunk: number;
 }
 interface ThreadRequest {
   id: number;
   values: unknown[];
+  /** Rows per INSERT, in order (insertSizes). */
+  sizes: number[];
   pruneBefore: number | undefined;
 }
 interface ThreadReply {
@@ -168,18 +191,20 @@ interface ThreadReply {
 }
 
 /**
- * The writer thread (CommonJS, evaluated as is): opens the log file, and for each batch inserts its rows CHUNK
- * at a time in one transaction (synchronous NORMAL: the log is best effort, the WAL keeps it consistent), then
- * prunes if asked, and answers with how many rows it wrote.
+ * The writer thread (CommonJS, evaluated as is): opens the log file, and for each batch inserts its rows in the
+ * INSERT sizes it is given, in one transaction (synchronous NORMAL: the log is best effort, the WAL keeps it
+ * consistent), then prunes if asked, and answers with how many rows it wrote. It only appends, so a small page
+ * cache (256 KiB) holds the pages it touches.
  */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
-const { file, columns, chunk } = workerData;
+const { file, columns } = workerData;
 const db = new SQLite(file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 10000');
+db.pragma('cache_size = -256');
 const row = '(' + columns.map(() => '?').join(', ') + ')';
 const inserts = new Map();
 function insertOf(rows) {
@@ -192,14 +217,15 @@ function insertOf(rows) {
 }
 const prune = db.prepare('delete from request_log where created_at_ms < ?');
 const width = columns.length;
-parentPort.on('message', ({ id, values, pruneBefore }) => {
+parentPort.on('message', ({ id, values, sizes, pruneBefore }) => {
   const rows = values.length / width;
   let written = 0;
   try {
     db.transaction(() => {
-      for (let at = 0; at < rows; at += chunk) {
-        const n = Math.min(chunk, rows - at);
+      let at = 0;
+      for (const n of sizes) {
         insertOf(n).run(values.slice(at * width, (at + n) * width));
+        at += n;
       }
     })();
     written = rows;
@@ -213,10 +239,11 @@ parentPort.on('message', ({ id, values, pruneBefore }) => {
 
 /**
  * Collects request log entries in memory and writes them in batches, so logging costs a request nothing but
- * an array push. At most MAX_BUFFER entries wait; beyond that the oldest are dropped (and counted). On a SQLite
- * file database the batches go to a writer thread and the log's own file; otherwise they are written CHUNK rows
- * at a time with the event loop free in between, so a busy service's log never holds requests up for long
- * (SQLite statements block the process while they run).
+ * an array push. A batch goes out when BATCH entries wait or intervalMs after the first, whichever comes first;
+ * at most MAX_BUFFER entries wait while one is being written, beyond that the oldest are dropped (and counted).
+ * On a SQLite file database the batches go to a writer thread and the log's own file; otherwise they are written
+ * CHUNK rows at a time with the event loop free in between, so a busy service's log never holds requests up for
+ * long (SQLite statements block the process while they run).
  */
 export class RequestLogWriter {
   private buffer: RequestLogEntry[] = [];
@@ -240,30 +267,36 @@ export class RequestLogWriter {
       this.dropped++;
     }
     this.buffer.push(entry);
-    this.timer ??= setTimeout(() => void this.flush(), this.intervalMs);
+    // Once per batch: a busy service sends its entries on long before the timer, and they die young.
+    if (this.buffer.length === BATCH) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.intervalMs);
   }
 
-  /** Writes everything buffered so far; resolves when it is stored. */
+  /** Writes everything buffered so far, after the batch being written (one at a time); resolves when it is stored. */
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.flushing;
+    while (this.flushing) await this.flushing;
     const entries = this.buffer;
     this.buffer = [];
     if (entries.length === 0) return;
-    this.flushing = (async () => {
-      const now = this.clock.now();
-      const prune = now - this.lastPrune > 60_000;
-      if (prune) this.lastPrune = now;
-      try {
-        await this.sink.write(entries, prune ? now - RETENTION_MS : undefined);
-      } catch (e) {
-        // The log is best effort: a full disk or a database restart must not fail API requests.
-        const written = (e as { written?: unknown }).written;
-        this.dropped += entries.length - (typeof written === 'number' ? written : 0);
-      }
-    })();
+    this.flushing = this.write(entries).finally(() => {
+      this.flushing = undefined;
+    });
     await this.flushing;
+  }
+
+  private async write(entries: readonly RequestLogEntry[]): Promise<void> {
+    const now = this.clock.now();
+    const prune = now - this.lastPrune > 60_000;
+    if (prune) this.lastPrune = now;
+    try {
+      await this.sink.write(entries, prune ? now - RETENTION_MS : undefined);
+    } catch (e) {
+      // The log is best effort: a full disk or a database restart must not fail API requests.
+      const written = (e as { written?: unknown }).written;
+      this.dropped += entries.length - (typeof written === 'number' ? written : 0);
+    }
   }
 
   /** Writes what is buffered and stops the writer thread, if any. */

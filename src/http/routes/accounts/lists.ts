@@ -1,9 +1,8 @@
 import type { Static, TSchema } from 'typebox';
 import { accountRecords, listAccountRows, toAccountSimpleRecord, type AccountFilter } from '../../../domain/aggregation/accounts.js';
-import { readCustomerForPartner } from '../../../domain/customers/service.js';
 import type { CustomerRow } from '../../../domain/customers/table.js';
 import type { App } from '../../app-types.js';
-import { cachedRead } from '../../response-cache.js';
+import { cachedCustomerRead } from '../../response-cache.js';
 import { AccountList, AccountSimpleList } from '../../schemas/accounts.js';
 import { errorResponses } from '../../schemas/common.js';
 import type { Executor } from '../../../db/database.js';
@@ -33,11 +32,10 @@ export function accountListRoute<P extends TSchema, Q extends TSchema | undefine
       ...(spec.querystring ? { querystring: spec.querystring } : {}),
       response: { 200: spec.simple ? AccountSimpleList : AccountList, ...errorResponses(400, 401, 404, 406) },
     },
-    handler: async (request, reply) => {
+    handler: (request, reply) => {
       const db = app.engine.runtime.database.kysely;
       const params = request.params as Static<P> & { customerId: string };
-      const customer = await readCustomerForPartner(app.engine.runtime.database, request.caller.partnerId, params.customerId, request.dataStamp);
-      return cachedRead(app.responseCache, request, reply, customer.data_version, async () => {
+      return cachedCustomerRead(app, request, reply, params.customerId, async (customer) => {
         const rows = await listAccountRows(db, customer, await spec.filter(db, customer, params, request.query as never));
         return { accounts: spec.simple ? rows.map(toAccountSimpleRecord) : await accountRecords(db, rows) };
       });

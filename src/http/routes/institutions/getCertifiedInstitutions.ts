@@ -1,4 +1,5 @@
 import { searchCertifiedInstitutions } from '../../../domain/institutions/service.js';
+import { whenReady } from '../../../lib/when-ready.js';
 import { epochSeconds } from '../../../lib/clock.js';
 import type { Runtime } from '../../../runtime.js';
 import type { App } from '../../app-types.js';
@@ -18,12 +19,12 @@ export default function getCertifiedInstitutions(app: App, runtime: Runtime): vo
       querystring: InstitutionQuery,
       response: { 200: CertifiedInstitutionList, ...errorResponses(400, 401, 406) },
     },
-    handler: async (request, reply) => {
+    handler: (request, reply) => {
       const requestedDate = epochSeconds(runtime.clock);
-      return cachedRead(app.responseCache, request, reply, await catalogVersionAt(runtime.database, requestedDate), async () => {
+      return whenReady(catalogVersionAt(runtime.database, requestedDate), (version) => cachedRead(app.responseCache, request, reply, version, async () => {
         const { institutions, ...counts } = await searchCertifiedInstitutions(runtime.database, institutionSearchOf(request.query));
         return { ...counts, requestedDate, institutions: institutions.map(toCertifiedInstitution) };
-      });
+      }));
     },
   });
 }

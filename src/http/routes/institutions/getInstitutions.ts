@@ -1,4 +1,5 @@
 import { searchInstitutions } from '../../../domain/institutions/service.js';
+import { whenReady } from '../../../lib/when-ready.js';
 import { epochSeconds } from '../../../lib/clock.js';
 import type { Runtime } from '../../../runtime.js';
 import type { App } from '../../app-types.js';
@@ -20,12 +21,12 @@ export default function getInstitutions(app: App, runtime: Runtime): void {
         querystring: InstitutionQuery,
         response: { 200: InstitutionList, ...errorResponses(400, 401, 406) },
       },
-      handler: async (request, reply) => {
+      handler: (request, reply) => {
         const createdDate = epochSeconds(runtime.clock);
-        return cachedRead(app.responseCache, request, reply, await catalogVersionAt(runtime.database, createdDate), async () => {
+        return whenReady(catalogVersionAt(runtime.database, createdDate), (version) => cachedRead(app.responseCache, request, reply, version, async () => {
           const { institutions, ...counts } = await searchInstitutions(runtime.database, institutionSearchOf(request.query));
           return { ...counts, createdDate, institutions: institutions.map((row) => toInstitution(row, runtime.config.publicUrl)) };
-        });
+        }));
       },
     });
   }

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { readPartnerRecord } from '../../../domain/partners/service.js';
-import { whenReady } from '../../../db/stamped-memo.js';
+import { whenReady } from '../../../lib/when-ready.js';
 import type { Runtime } from '../../../runtime.js';
 import type { App } from '../../app-types.js';
 import { errorResponses } from '../../schemas/common.js';

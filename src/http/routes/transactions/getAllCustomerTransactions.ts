@@ -1,8 +1,7 @@
 import Type from 'typebox';
 import { listCustomerTransactions } from '../../../domain/aggregation/transactions.js';
-import { readCustomerForPartner } from '../../../domain/customers/service.js';
 import type { App } from '../../app-types.js';
-import { cachedRead } from '../../response-cache.js';
+import { cachedCustomerRead } from '../../response-cache.js';
 import { errorResponses } from '../../schemas/common.js';
 import { TransactionList, TransactionQuery } from '../../schemas/transactions.js';
 import { queryOf, toTransactionList } from './list.js';
@@ -19,10 +18,9 @@ export default function getAllCustomerTransactions(app: App): void {
       querystring: Type.Object(TransactionQuery),
       response: { 200: TransactionList, ...errorResponses(400, 401, 404, 406, 409) },
     },
-    handler: async (request, reply) => {
+    handler: (request, reply) => {
       const db = app.engine.runtime.database.kysely;
-      const customer = await readCustomerForPartner(app.engine.runtime.database, request.caller.partnerId, request.params.customerId, request.dataStamp);
-      return cachedRead(app.responseCache, request, reply, customer.data_version, async () => toTransactionList(await listCustomerTransactions(db, customer, queryOf(request.query))));
+      return cachedCustomerRead(app, request, reply, request.params.customerId, async (customer) => toTransactionList(await listCustomerTransactions(db, customer, queryOf(request.query))));
     },
   });
 }
