@@ -57,7 +57,7 @@ export async function scenarios(setup: Setup): Promise<Scenario[]> {
     { name: 'partner-json', label: 'GET partner (tiny JSON)', method: 'GET', path: '/aggregation/v1/partners/me', headers: json },
     {
       name: 'authentication',
-      label: 'partner authentication (scrypt)',
+      label: 'partner authentication (new token each time)',
       method: 'POST',
       path: '/aggregation/v2/partners/authentication',
       headers: { 'content-type': 'application/json', 'service-app-key': creds.appKey, accept: 'application/json' },
