@@ -72,4 +72,42 @@ describe('per-route hooks', () => {
     expect(res.statusCode).toBe(500);
     expect(res.json().message).toBe('refused by first /a');
   });
+
+  it('runs the hooks added under one name in the order added, from one Fastify hook per route; a later one waits for an earlier one that answers later', async () => {
+    const app = Fastify();
+    const ran: string[] = [];
+    addRouteHook(app, 'onRequest', (options, notFound) => (request, _reply, done) => {
+      // Answers in a later turn, like a lookup that had to go to the database.
+      setTimeout(() => {
+        ran.push(`first ${notFound ? 'not found' : options.url}`);
+        done();
+      }, 5);
+    });
+    addRouteHook(app, 'onRequest', (options, notFound) => (request, _reply, done) => {
+      ran.push(`second ${notFound ? 'not found' : options.url}`);
+      if (request.headers['x-fail'] === 'second') throw new Error('refused by the second');
+      done();
+    });
+    addRouteHook(app, 'onRequest', () => undefined);
+    let hooksOfRoute = 0;
+    app.addHook('onRoute', (route) => {
+      hooksOfRoute = [route.onRequest ?? []].flat().length;
+    });
+    app.get('/x', async () => {
+      ran.push('handler');
+      return { ok: true };
+    });
+    await app.ready();
+    expect(hooksOfRoute).toBe(1);
+    expect((await app.inject({ url: '/x' })).statusCode).toBe(200);
+    expect(ran).toEqual(['first /x', 'second /x', 'handler']);
+    ran.length = 0;
+    const refused = await app.inject({ url: '/x', headers: { 'x-fail': 'second' } });
+    expect(refused.statusCode).toBe(500);
+    expect(refused.json().message).toBe('refused by the second');
+    expect(ran).toEqual(['first /x', 'second /x']);
+    ran.length = 0;
+    expect((await app.inject({ url: '/elsewhere' })).statusCode).toBe(404);
+    expect(ran).toEqual(['first not found', 'second not found']);
+  });
 });

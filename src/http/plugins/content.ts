@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ServiceError } from '../../errors/service-error.js';
 import { negotiateFormat, type WireFormat } from '../negotiate.js';
-import { addRouteHook } from '../route-hooks.js';
+import { addRouteHook, takesNoBody } from '../route-hooks.js';
 import { ErrorBody } from '../schemas/error.js';
 import { parseXmlDocument, shapeBySchema } from '../xml/parse.js';
 import type { XmlSchema } from '../xml/schema-walk.js';
@@ -78,8 +78,13 @@ export const contentPlugin = fp(
     });
 
     // XML carries no types or arrays: shape it after the body schema before validation coerces scalars.
-    app.addHook('preValidation', async (request) => {
-      if (request.bodyIsXml) request.body = shapeBySchema(request.body, request.routeOptions.schema?.body as XmlSchema | undefined);
+    addRouteHook(app, 'preValidation', (options, notFound) => {
+      if (notFound || takesNoBody(options)) return undefined;
+      const body = options.schema?.body as XmlSchema | undefined;
+      return (request, _reply, done) => {
+        if (request.bodyIsXml) request.body = shapeBySchema(request.body, body);
+        done();
+      };
     });
   },
   { name: 'ledgerlink-content' },
