@@ -118,19 +118,72 @@ export function openDatabase(options: OpenOptions): Database {
     sqlite.pragma(`${REQUEST_LOG_SCHEMA}.synchronous = NORMAL`);
   }
   // Writes through this connection are counted as they run (every statement goes through the statement cache);
-  // commits of other connections move `PRAGMA data_version`. Counting in JavaScript saves the statement
-  // `select total_changes()` on every request (about 0.5 µs of the 1.8 µs both took under load).
+  // commits of other connections move the WAL index's change counter, read without a lock (walIndexChange), or
+  // else `PRAGMA data_version`. Counting in JavaScript saves the statement `select total_changes()` on every
+  // request (about 0.5 µs of the 1.8 µs both took under load); the counter costs 0.6 µs where the pragma costs 1.4.
   const writes = { count: 0 };
   const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, writes) }) });
   const dataVersion = sqlite.prepare('pragma main.data_version').pluck();
+  // Reading anything creates the WAL index if this connection is the database's first.
+  dataVersion.get();
+  const walIndex = file === ':memory:' ? undefined : walIndexChange(`${file}-shm`);
   return {
     kysely,
     dialect: 'sqlite',
-    close: () => kysely.destroy(),
-    changeStamp: () => `${writes.count}:${dataVersion.get() as number}`,
+    close: async () => {
+      await kysely.destroy();
+      walIndex?.close();
+    },
+    changeStamp: () => {
+      const change = walIndex?.read();
+      return change === undefined ? `${writes.count}:v${dataVersion.get() as number}` : `${writes.count}:w${change}`;
+    },
     ...(requestLogFile ? { requestLogFile } : {}),
   };
 }
+
+const WAL_INDEX_VERSION = 3007000;
+const WAL_INDEX_HEADER = 48;
+
+/**
+ * The change mark of a WAL-mode database, read from its shared-memory WAL index (the `-shm` file) without a lock
+ * (https://sqlite.org/walformat.html). The file starts with two copies of a 48-byte header. Every commit of any
+ * connection, and every restart of the WAL, increments the header's change counter (`iChange`, offset 8) and
+ * writes the second copy, then the first, before the commit returns. When both copies read alike and the header
+ * is initialised, the mark (change counter, last valid frame, WAL salt) is current as of the read. When they
+ * differ a writer is halfway, and `read` gives undefined so that the caller asks SQLite (`PRAGMA data_version`).
+ * Undefined when there is no such file or it is not of the known version.
+ */
+export function walIndexChange(shmFile: string): { read(): string | undefined; close(): void } | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(shmFile, 'r');
+  } catch {
+    return undefined;
+  }
+  const header = Buffer.alloc(2 * WAL_INDEX_HEADER);
+  const u32 = (offset: number) => (LITTLE_ENDIAN ? header.readUInt32LE(offset) : header.readUInt32BE(offset));
+  const read = (): string | undefined => {
+    try {
+      // Where the system enforces SQLite's locks on the file (Windows), a locked header cannot be read: ask SQLite.
+      if (fs.readSync(fd, header, 0, header.length, 0) !== header.length) return undefined;
+    } catch {
+      return undefined;
+    }
+    if (header.compare(header, WAL_INDEX_HEADER, 2 * WAL_INDEX_HEADER, 0, WAL_INDEX_HEADER) !== 0) return undefined;
+    // isInit (offset 12) must be set; iVersion, iChange, mxFrame (16), the first WAL salt (32).
+    if (header[12] !== 1 || u32(0) !== WAL_INDEX_VERSION) return undefined;
+    return `${u32(8)}.${u32(16)}.${u32(32)}`;
+  };
+  if (read() === undefined) {
+    fs.closeSync(fd);
+    return undefined;
+  }
+  return { read, close: () => fs.closeSync(fd) };
+}
+
+/** The WAL index is written in the byte order of the machine (it is never moved between machines). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** The statement interface Kysely's SQLite driver uses. */
 interface DriverStatement {
