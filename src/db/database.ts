@@ -20,9 +20,9 @@ export interface Database {
   /**
    * SQLite only: a value that changes whenever anything may have changed in the database: every statement that
    * may write run through this connection (committed or not, triggers included; counted in JavaScript) and
-   * commits of any other connection, in this process or another (`PRAGMA data_version`). Costs one tiny
-   * statement, no round trip. PostgreSQL has no such local signal (other processes commit on the server), so it
-   * leaves this undefined.
+   * commits of any other connection, in this process or another (the WAL index's change counter, see
+   * walIndexChange, or `PRAGMA data_version`). Costs one small read, no round trip. PostgreSQL has no such local
+   * signal (other processes commit on the server), so it leaves this undefined.
    */
   changeStamp?(): string;
   /**

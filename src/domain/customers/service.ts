@@ -109,7 +109,10 @@ export function parseCustomerId(customerId: string | number): number | undefined
  * all give the same 404 ResourceNotFound ("Customer not found."), so ids of other partners cannot be probed.
  */
 export async function getCustomerForPartner(db: Executor, partnerId: string, customerId: string | number): Promise<CustomerRow> {
-  return customerOrNotFound(customerId, (id) => repo.findCustomer(db, partnerId, id));
+  const id = parseCustomerId(customerId);
+  const row = id === undefined ? undefined : await repo.findCustomer(db, partnerId, id);
+  if (!row) throw customerNotFound();
+  return row;
 }
 
 /**
@@ -126,14 +129,7 @@ export function readCustomerForPartner(database: Database, partnerId: string, cu
   });
 }
 
-/** The customer `find` gives for a well-formed id; a malformed id and a missing customer are the same 404. */
-async function customerOrNotFound<R extends Readonly<CustomerRow>>(customerId: string | number, find: (id: number) => Promise<R | undefined>): Promise<R> {
-  const id = parseCustomerId(customerId);
-  const row = id === undefined ? undefined : await find(id);
-  if (!row) throw customerNotFound();
-  return row;
-}
-
+/** A malformed id and a missing customer are the same 404. */
 function customerNotFound(): ServiceError {
   return new ServiceError('ResourceNotFound', 'Customer not found.');
 }

@@ -91,7 +91,7 @@ interface Sink {
   close(): Promise<void>;
 }
 
-/** Writes through the service's own connection, CHUNK rows per statement with the event loop free in between. */
+/** Writes through the service's own connection, one INSERT of insertSizes at a time with the event loop free in between. */
 class DirectSink implements Sink {
   constructor(private readonly database: Database) {}
 

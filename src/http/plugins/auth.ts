@@ -28,15 +28,22 @@ function header(request: FastifyRequest, names: readonly string[]): string | und
   return undefined;
 }
 
+/** The headers that may carry the app key: Service-App-Key, then the configured alternatives. */
+function appKeyHeaders(runtime: Runtime): string[] {
+  return ['service-app-key', ...runtime.config.appKeyHeaders];
+}
+
 /** Reads the app key from Service-App-Key or a configured alternative header. */
 export function appKeyOf(request: FastifyRequest, runtime: Runtime): string | undefined {
-  return header(request, ['service-app-key', ...runtime.config.appKeyHeaders]);
+  return header(request, appKeyHeaders(runtime));
 }
 
 /** Every API route needs the app key and a token of the same partner unless its config says otherwise. */
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: { runtime: Runtime }) => {
     const { runtime } = opts;
+    // Made once: the hook below runs on every request.
+    const keyHeaders = appKeyHeaders(runtime);
     const tokenHeaders = ['service-app-token', ...runtime.config.appTokenHeaders];
     app.decorateRequest('caller', null as unknown as Caller);
     app.decorateRequest('dataStamp', undefined);
@@ -45,7 +52,7 @@ export const authPlugin = fp(
       if (notFound || (options.config?.auth ?? 'partner') !== 'partner') return undefined;
       return (request, _reply, done) => {
         request.dataStamp = runtime.database.changeStamp?.();
-        const caller = resolveCaller(runtime, appKeyOf(request, runtime), header(request, tokenHeaders), request.dataStamp);
+        const caller = resolveCaller(runtime, header(request, keyHeaders), header(request, tokenHeaders), request.dataStamp);
         if (caller instanceof Promise) {
           caller.then((found) => {
             request.caller = found;

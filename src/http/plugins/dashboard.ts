@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { csrfTokenMatches, findSession, type DashboardSession } from '../../domain/dashboard/sessions.js';
 import { ServiceError } from '../../errors/service-error.js';
 import type { Runtime } from '../../runtime.js';
+import { addRouteHook } from '../route-hooks.js';
 
 export type DashboardAccess = 'guest' | 'session';
 
@@ -75,9 +76,7 @@ export const dashboardPlugin = fp(
   async (app: FastifyInstance, opts: { runtime: Runtime }) => {
     const { runtime } = opts;
     app.decorateRequest('dashboard', null as unknown as FastifyRequest['dashboard']);
-    const guard = async (request: FastifyRequest, reply: FastifyReply) => {
-      const access = request.routeOptions.config?.dashboard;
-      if (!access) return;
+    const guard = async (request: FastifyRequest, reply: FastifyReply, access: DashboardAccess) => {
       reply.headers(SECURITY_HEADERS);
       const changes = request.method !== 'GET' && request.method !== 'HEAD';
       if (changes) checkSameOrigin(request, runtime.config.publicUrl);
@@ -95,10 +94,13 @@ export const dashboardPlugin = fp(
       if (changes && !csrfTokenMatches(session, typeof presented === 'string' ? presented : undefined)) throw new ServiceError('DashboardCsrfRefused');
       request.dashboard = { ...session, sessionId: sessionId! };
     };
-    // Only the dashboard's routes carry the guard: the API's requests do not pay for a hook that has nothing to do.
-    app.addHook('onRoute', (route) => {
-      if (!(route.config as { dashboard?: unknown } | undefined)?.dashboard) return;
-      route.onRequest = [...[route.onRequest ?? []].flat(), guard];
+    // Only the dashboard's routes carry the guard (see addRouteHook): the API's requests do not pay for it.
+    addRouteHook(app, 'onRequest', (options) => {
+      const access = options.config?.dashboard;
+      if (!access) return undefined;
+      return (request, reply, done) => {
+        guard(request, reply, access).then(() => done(), done);
+      };
     });
   },
   { name: 'ledgerlink-dashboard', dependencies: ['ledgerlink-content'] },

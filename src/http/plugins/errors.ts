@@ -187,8 +187,8 @@ export const errorsPlugin = fp(
       }
       return send(reply, err);
     });
-    // Per route (see addRouteHook): routes without parameters or a query schema skip the walk. Synchronous, and a
-    // throw is passed on as the request's error.
+    // Per route (see addRouteHook): routes without a schema have nothing to check. Synchronous, and a throw is
+    // passed on as the request's error.
     addRouteHook(app, 'preValidation', (options) => {
       const schema = options.schema as { params?: unknown; querystring?: unknown } | undefined;
       if (!schema) return undefined;
