@@ -4,7 +4,7 @@ import type { DeliveryAttemptTable, DeliveryTable, MailboxTable } from '../deliv
 import type { ConnectExperienceTable, ConnectLinkTable } from '../domain/connect/table.js';
 import type { CustomerTable } from '../domain/customers/table.js';
 import type { InstitutionCatalogTable, InstitutionTable } from '../domain/institutions/table.js';
-import type { PartnerTable, PartnerTokenTable } from '../domain/partners/table.js';
+import type { PartnerTable, PartnerTokenTable, SignInThrottleTable } from '../domain/partners/table.js';
 import type { RequestLogTable } from '../domain/requestlog/table.js';
 import type { SandboxListenerTable } from '../domain/sandbox/table.js';
 import type { TxPushSubscriptionTable } from '../domain/txpush/table.js';
@@ -21,6 +21,7 @@ export interface DB {
   institution_catalog: InstitutionCatalogTable;
   request_log: RequestLogTable;
   dashboard_sessions: DashboardSessionTable;
+  sign_in_throttle: SignInThrottleTable;
   institution_logins: InstitutionLoginTable;
   accounts: AccountTable;
   positions: PositionTable;

@@ -18,7 +18,7 @@ function define<const T extends Record<string, ErrorDefinition>>(defs: T): T {
 
 export const ErrorCatalogue = define({
   // Authentication
-  InvalidCredentials: { code: '10001', status: 401, message: 'Invalid credentials', when: 'Partner authentication or secret change with a wrong partnerId or partnerSecret. Counts towards the lock-out.' },
+  InvalidCredentials: { code: '10001', status: 401, message: 'Invalid credentials', when: 'Partner authentication or secret change with a wrong partnerId or partnerSecret: counts towards the lock-out. Dashboard sign-in with a wrong partner id or secret: counts towards its throttle only, with the same message for known and unknown partner ids.' },
   MissingParameter: { code: '10005', status: 400, message: 'Missing parameter', when: 'A required field or query parameter is absent, empty or only white space. The message names it.' },
   InvalidParameter: { code: '10010', status: 400, message: 'Invalid parameter', when: 'A field or parameter has the wrong type, format or range. The message names it and says what is expected.' },
   InvalidAppKey: { code: '10020', status: 401, message: 'Invalid (Service-App-Key)', when: 'The app key is not one Ledgerlink issued, or it was rotated away.' },
@@ -28,7 +28,8 @@ export const ErrorCatalogue = define({
   MissingToken: { code: '10024', status: 401, message: 'Missing parameter (Service-App-Token)', when: 'A route that needs a token was called without the Service-App-Token header.' },
   NoDataToUpdate: { code: '10025', status: 400, message: 'No data to update.', when: 'A modify call carried none of the fields it can change.' },
   MissingAppKey: { code: '10026', status: 401, message: 'Missing parameter (Service-App-Key)', when: 'The Service-App-Key header is absent.' },
-  PartnerLocked: { code: '10027', status: 401, message: 'Partner account is locked after too many failed authentications', when: 'Five consecutive failed authentications locked the partner. Every authentication is refused until `ledgerlink partner unlock` (or the dashboard operator) unlocks it; tokens issued before the lock keep working.' },
+  PartnerLocked: { code: '10027', status: 401, message: 'Partner account is locked after too many failed authentications', when: 'Five consecutive failed authentications with the partner\'s app key locked the partner. Every authentication is refused, the right secret as well, until `ledgerlink partner unlock` or the partner\'s own dashboard (after signing in with the secret) unlocks it; tokens issued before the lock keep working. Dashboard sign-in failures never lock.' },
+  AuthenticationBusy: { code: '10028', status: 429, message: 'Other authentications of this partner are being checked; try again in a moment.', when: 'Authentication (API or dashboard) while as many attempts of the same partner as the lock-out allows (five) were being checked at once for more than about five seconds. No secret was checked; Retry-After says when to try again.' },
   PartnerSecretPolicy: { code: '24437', status: 400, message: 'New password is not as per policy', when: 'The new partner secret breaks the secret policy (docs/authentication.md).' },
 
   // Request format
@@ -40,6 +41,10 @@ export const ErrorCatalogue = define({
   XmlTooDeep: { code: '10045', status: 400, message: 'XML nested too deeply', when: 'An XML body nests elements deeper than 32 levels.' },
   PathTooLong: { code: '10046', status: 414, message: 'A path parameter is too long', when: 'A path segment (an id) is longer than 200 characters.' },
   MalformedUrl: { code: '10047', status: 400, message: 'Malformed URL', when: 'The URL path has invalid percent-encoding.' },
+  JsonTooDeep: { code: '10048', status: 400, message: 'JSON nested too deeply', when: 'A JSON body nests objects and arrays deeper than 32 levels (the body itself is level 1). Checked before the body is parsed.' },
+  MalformedHttpRequest: { code: '10400', status: 400, message: 'Malformed HTTP request', when: 'The request line or a header is not valid HTTP/1.1 (an invalid method, a space in a header name, a control character in a value, conflicting Content-Length and Transfer-Encoding...), so it was refused before it reached any route. Always JSON: there is no Accept to negotiate with. The connection is closed.' },
+  RequestTimeout: { code: '10408', status: 408, message: 'The request did not arrive within 30 seconds', when: 'The request line, headers and body did not all arrive within the request timeout (30 seconds). Always JSON; the connection is closed.' },
+  HeadersTooLarge: { code: '10431', status: 431, message: 'Request line and headers too large', when: 'The request line and headers together are larger than 16 KiB. Always JSON; the connection is closed.' },
   BadRequest: { code: '14020', status: 400, message: 'Bad request.', when: 'A request that is well-formed but cannot be carried out as asked; the message says why.' },
   StartIndexTooSmall: { code: '41003', status: 400, message: 'Start index cannot be less than one.', when: '`start` is below 1.' },
   LimitTooSmall: { code: '41004', status: 400, message: 'Limit cannot be less than one.', when: '`limit` is below 1 (or above the documented maximum, with a message that says so).' },
@@ -102,12 +107,15 @@ export const ErrorCatalogue = define({
   ConnectLinkExpired: { code: '14072', status: 410, message: 'This Connect link has expired. Ask for a new link.', when: 'A Connect link used after its `ttl` (two hours after it was generated).' },
   ConnectLinkUsed: { code: '14073', status: 410, message: 'This Connect link has already been used. Ask for a new link.', when: 'A single-use Connect link (`singleUseUrl: true`) opened again after its Connect session completed.' },
   ConnectActionNotAllowed: { code: '14074', status: 403, message: 'This Connect link does not allow this action.', when: 'The Connect app was asked for something its variant does not offer: account management outside Full, another institution than a Lite or Fix link names.' },
+  EmailLimitReached: { code: '14075', status: 429, message: 'The partner has sent as many e-mails as it may this hour.', when: 'Send Connect E-mail when the partner already queued its hourly allowance of e-mails (100 by default, LEDGERLINK_EMAIL_LIMIT_PER_HOUR). Retry-After says when the oldest of them leaves the hour.' },
 
   // Dashboard
   DashboardSignInRequired: { code: '14100', status: 401, message: 'Sign in to the dashboard.', when: 'A dashboard call (/dashboard/api) without a session cookie, or with one that is unknown or was signed out.' },
   DashboardSessionExpired: { code: '14101', status: 401, message: 'Your dashboard session has expired. Sign in again.', when: 'A dashboard call with a session older than its lifetime (8 hours by default, LEDGERLINK_DASHBOARD_SESSION_TTL_SECONDS).' },
   DashboardCsrfRefused: { code: '14102', status: 403, message: 'The request did not carry this session\'s CSRF token.', when: 'A state-changing dashboard call without the X-CSRF-Token header, or with a token of another session.' },
   DashboardOriginRefused: { code: '14103', status: 403, message: 'Cross-site requests to the dashboard are refused.', when: 'A state-changing dashboard call (sign-in and sign-up included) whose Origin is not the dashboard\'s own, whose Sec-Fetch-Site is cross-site, or that carries neither header.' },
+  DashboardSignInThrottled: { code: '14105', status: 429, message: 'Too many failed sign-ins. Wait before trying again.', when: 'Dashboard sign-in after five failures for the same partner id or twenty from the same address: refused, whatever the secret, for a cool-down of one minute that doubles each time it is served again (up to an hour). Retry-After says how long. Dashboard sign-in failures never lock the partner\'s API.' },
+  DashboardSignUpDisabled: { code: '14104', status: 403, message: 'Sign-up is turned off on this server. Ask its operator for a partner.', when: 'Dashboard sign-up while it is turned off: by default in production mode, or with LEDGERLINK_DASHBOARD_SIGNUP=off (--dashboard-signup off). Operators create partners with `ledgerlink partner create`.' },
 
   // Service
   RateLimited: { code: '10429', status: 429, message: 'Too many requests', when: 'A rate limit was exceeded; Retry-After says when to try again.' },

@@ -212,25 +212,76 @@ describe('dashboard lock-out and secret', () => {
   });
   afterAll(() => ctx?.close());
 
-  const signIn = (partnerId: string, partnerSecret: string) => ctx.app.inject({ method: 'POST', url: '/dashboard/api/signin', headers: SAME_ORIGIN, payload: { partnerId, partnerSecret } });
+  // Each test signs in from an address of its own, so the address throttle of one does not reach the others.
+  const signIn = (partnerId: string, partnerSecret: string, remoteAddress: string) => ctx.app.inject({ method: 'POST', url: '/dashboard/api/signin', headers: SAME_ORIGIN, remoteAddress, payload: { partnerId, partnerSecret } });
 
-  it('counts dashboard sign-in failures into the API lock-out: three API failures and two dashboard ones lock the partner', async () => {
+  it('never counts dashboard sign-in failures into the API lock-out: five of them cool the sign-in down, the API still authenticates', async () => {
     const creds = await createPartner(ctx.runtime, { name: 'Lock partner' });
     for (let i = 0; i < 3; i++) expect((await apiAuthenticate(ctx, creds.appKey, creds.partnerId, 'Wrong-secret-1234')).code).toBe('10001');
-    const fourth = await signIn(creds.partnerId, 'Wrong-secret-1234');
-    expect(fourth.json()).toMatchObject({ code: '10001', message: expect.stringMatching(/1 attempt left/) });
-    expect((await signIn(creds.partnerId, 'Wrong-secret-1234')).json().message).toMatch(/now locked/);
-    const locked = await signIn(creds.partnerId, creds.partnerSecret);
-    expect(locked.statusCode).toBe(401);
-    expect(locked.json().code).toBe('10027');
-    expect(await apiAuthenticate(ctx, creds.appKey, creds.partnerId, creds.partnerSecret)).toEqual({ status: 401, code: '10027' });
+    for (let i = 0; i < 5; i++) expect((await signIn(creds.partnerId, 'Wrong-secret-1234', '127.0.0.7')).json()).toEqual({ code: '10001', message: 'Invalid credentials' });
+    const cooling = await signIn(creds.partnerId, creds.partnerSecret, '127.0.0.7');
+    expect(cooling.statusCode).toBe(429);
+    expect(cooling.json().code).toBe('14105');
+    expect(cooling.headers['retry-after']).toBe('60');
+    expect(await apiAuthenticate(ctx, creds.appKey, creds.partnerId, creds.partnerSecret)).toEqual({ status: 200, code: undefined });
+    const row = await ctx.runtime.database.kysely.selectFrom('partners').select(['failed_auth_count', 'locked_at']).where('id', '=', creds.partnerId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ failed_auth_count: 0, locked_at: null });
   });
 
-  it('a successful dashboard sign-in resets the failure count, as API authentication does', async () => {
+  it('answers a known and an unknown partner id alike, failure after failure and in the cool-down', async () => {
+    const creds = await createPartner(ctx.runtime, { name: 'Known partner' });
+    const answers = async (partnerId: string, address: string) => {
+      const out: unknown[] = [];
+      for (let i = 0; i < 7; i++) {
+        const res = await signIn(partnerId, 'Wrong-secret-1234', address);
+        out.push({ status: res.statusCode, body: res.json(), retryAfter: res.headers['retry-after'] });
+      }
+      return out;
+    };
+    const known = await answers(creds.partnerId, '127.0.0.8');
+    expect(known).toEqual(await answers('9999999999999', '127.0.0.9'));
+    expect(known.slice(0, 5)).toEqual(Array(5).fill({ status: 401, body: { code: '10001', message: 'Invalid credentials' }, retryAfter: undefined }));
+    expect(known[5]).toMatchObject({ status: 429, retryAfter: '60' });
+  });
+
+  it('lifts the cool-down after a minute and doubles it each time it is served again', async () => {
+    const creds = await createPartner(ctx.runtime, { name: 'Cool-down partner' });
+    const fiveWrong = async () => { for (let i = 0; i < 5; i++) expect((await signIn(creds.partnerId, 'Wrong-secret-1234', '127.0.0.10')).statusCode).toBe(401); };
+    await fiveWrong();
+    ctx.clock.advance(59_000);
+    expect((await signIn(creds.partnerId, creds.partnerSecret, '127.0.0.10')).headers['retry-after']).toBe('1');
+    ctx.clock.advance(1_000);
+    await fiveWrong();
+    expect((await signIn(creds.partnerId, creds.partnerSecret, '127.0.0.10')).headers['retry-after']).toBe('120');
+    ctx.clock.advance(120_000);
+    expect((await signIn(creds.partnerId, creds.partnerSecret, '127.0.0.10')).statusCode).toBe(200);
+  });
+
+  it('throttles one address that tries many partner ids after twenty failures', async () => {
+    for (let i = 0; i < 20; i++) expect((await signIn(String(7000000000000 + i), 'Wrong-secret-1234', '127.0.1.50')).statusCode).toBe(401);
+    const creds = await createPartner(ctx.runtime, { name: 'Address partner' });
+    const refused = await signIn(creds.partnerId, creds.partnerSecret, '127.0.1.50');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().code).toBe('14105');
+    expect((await signIn(creds.partnerId, creds.partnerSecret, '127.0.1.51')).statusCode).toBe(200);
+  });
+
+  it('a successful dashboard sign-in forgives the failures of its partner id, not of its address', async () => {
     const creds = await createPartner(ctx.runtime, { name: 'Reset partner' });
-    for (let i = 0; i < 4; i++) await signIn(creds.partnerId, 'Wrong-secret-1234');
-    expect((await signIn(creds.partnerId, creds.partnerSecret)).statusCode).toBe(200);
-    for (let i = 0; i < 4; i++) await apiAuthenticate(ctx, creds.appKey, creds.partnerId, 'Wrong-secret-1234');
+    for (let i = 0; i < 4; i++) await signIn(creds.partnerId, 'Wrong-secret-1234', '127.0.0.11');
+    expect((await signIn(creds.partnerId, creds.partnerSecret, '127.0.0.11')).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await signIn(creds.partnerId, 'Wrong-secret-1234', '127.0.0.11')).statusCode).toBe(401);
+    expect((await signIn(creds.partnerId, creds.partnerSecret, '127.0.0.11')).statusCode).toBe(200);
+    const throttle = await ctx.runtime.database.kysely.selectFrom('sign_in_throttle').select(['key', 'failures']).where('key', 'in', [`partner:${creds.partnerId}`, 'address:127.0.0.11']).orderBy('key').execute();
+    expect(throttle).toEqual([{ key: 'address:127.0.0.11', failures: 8 }, { key: `partner:${creds.partnerId}`, failures: 0 }]);
+  });
+
+  it('lets a partner whose API is locked sign in, to see the lock and lift it with its secret', async () => {
+    const creds = await createPartner(ctx.runtime, { name: 'Locked sign-in partner' });
+    for (let i = 0; i < 5; i++) await apiAuthenticate(ctx, creds.appKey, creds.partnerId, 'Wrong-secret-1234');
+    const browser = await dashboardSignIn(ctx, creds.partnerId, creds.partnerSecret);
+    expect((await browser.call('GET', '/dashboard/api/session')).json().partner.lockedAt).toEqual(expect.any(Number));
+    expect((await browser.call('POST', '/dashboard/api/unlock', { partnerSecret: creds.partnerSecret })).statusCode).toBe(204);
     expect((await apiAuthenticate(ctx, creds.appKey, creds.partnerId, creds.partnerSecret)).status).toBe(200);
   });
 

@@ -12,6 +12,9 @@ import * as m0011 from './0011_sandbox_listeners.js';
 import * as m0012 from './0012_dashboard.js';
 import * as m0013 from './0013_data_versions.js';
 import * as m0014 from './0014_request_log_file.js';
+import * as m0015 from './0015_delivery_privacy.js';
+import * as m0016 from './0016_authentication_attempts.js';
+import * as m0017 from './0017_partner_tokens_by_partner.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0012_dashboard': m0012,
   '0013_data_versions': m0013,
   '0014_request_log_file': m0014,
+  '0015_delivery_privacy': m0015,
+  '0016_authentication_attempts': m0016,
+  '0017_partner_tokens_by_partner': m0017,
 };

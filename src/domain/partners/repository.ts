@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/schema.js';
 import type { PartnerPlan, PartnerRow } from './table.js';
 
-export async function insertPartner(db: Executor, row: Omit<PartnerRow, 'failed_auth_count' | 'locked_at'>): Promise<void> {
+export async function insertPartner(db: Executor, row: Omit<PartnerRow, 'failed_auth_count' | 'locked_at' | 'auth_pending' | 'auth_pending_at'>): Promise<void> {
   await db.insertInto('partners').values(row).execute();
 }
 
@@ -39,24 +39,57 @@ export async function findCaller(db: Kysely<DB>, appKeyHash: string, tokenHash: 
   return (await callerQuery(db, appKeyHash, tokenHash))[0];
 }
 
-/** Counts a failed authentication and locks the partner when it reaches `lockAfter`; returns the new state. */
-export async function recordFailedAuthentication(db: Executor, partnerId: string, lockAfter: number, now: number): Promise<{ failed_auth_count: number; locked_at: number | null } | undefined> {
-  return db
+/** The attempts in progress, with reservations older than `staleBefore` taken as abandoned (a process that died). */
+const pendingSince = (staleBefore: number) => sql<number>`(case when auth_pending_at < ${staleBefore} then 0 else auth_pending end)`;
+const released = sql<number>`(case when auth_pending > 0 then auth_pending - 1 else 0 end)`;
+
+/**
+ * Reserves one authentication attempt before the secret is checked, in one statement, so that however requests
+ * interleave (in one process or several) the failures counted plus the attempts in progress stay below `limit`.
+ * 'locked' when the partner is locked, 'busy' when that many attempts are already being checked.
+ */
+export async function reserveAuthentication(db: Executor, partnerId: string, limit: number, now: number, staleBefore: number): Promise<'reserved' | 'locked' | 'busy'> {
+  const reserved = await db.updateTable('partners')
+    .set({ auth_pending: sql<number>`${pendingSince(staleBefore)} + 1`, auth_pending_at: now })
+    .where('id', '=', partnerId)
+    .where('locked_at', 'is', null)
+    .where(sql<boolean>`failed_auth_count + ${pendingSince(staleBefore)} < ${limit}`)
+    .returning('id')
+    .executeTakeFirst();
+  if (reserved) return 'reserved';
+  const row = await db.selectFrom('partners').select('locked_at').where('id', '=', partnerId).executeTakeFirst();
+  return !row || row.locked_at !== null ? 'locked' : 'busy';
+}
+
+/** Decides a reserved attempt as a failure, locking the partner when the count reaches `lockAfter`; returns the new count. */
+export async function recordFailedAuthentication(db: Executor, partnerId: string, lockAfter: number, now: number): Promise<number> {
+  const row = await db
     .updateTable('partners')
     .set((eb) => ({
+      auth_pending: released,
       failed_auth_count: eb('failed_auth_count', '+', 1),
       locked_at: eb.case().when('failed_auth_count', '>=', lockAfter - 1).then(eb.fn.coalesce('locked_at', eb.val(now))).else(eb.ref('locked_at')).end(),
       updated_at: now,
     }))
     .where('id', '=', partnerId)
-    .returning(['failed_auth_count', 'locked_at'])
+    .returning('failed_auth_count')
     .executeTakeFirst();
+  return row?.failed_auth_count ?? lockAfter;
 }
 
-/** Resets the failure count after a success; false when the partner got locked in the meantime. */
+/** Decides a reserved attempt as a success: the failure count starts again. False when the partner is locked. */
 export async function recordSuccessfulAuthentication(db: Executor, partnerId: string): Promise<boolean> {
-  const result = await db.updateTable('partners').set({ failed_auth_count: 0 }).where('id', '=', partnerId).where('locked_at', 'is', null).executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const row = await db.updateTable('partners')
+    .set({ auth_pending: released, failed_auth_count: sql<number>`case when locked_at is null then 0 else failed_auth_count end` })
+    .where('id', '=', partnerId)
+    .returning('locked_at')
+    .executeTakeFirst();
+  return row !== undefined && row.locked_at === null;
+}
+
+/** Gives back a reserved attempt that was never decided (the check itself failed). */
+export async function releaseAuthentication(db: Executor, partnerId: string): Promise<void> {
+  await db.updateTable('partners').set({ auth_pending: released }).where('id', '=', partnerId).execute();
 }
 
 export async function updatePartner(db: Executor, partnerId: string, changes: Partial<Pick<PartnerRow, 'secret_hash' | 'app_key_hash' | 'app_key_encrypted' | 'failed_auth_count' | 'locked_at' | 'name' | 'plan'>>, now: number): Promise<boolean> {
@@ -71,4 +104,10 @@ export async function insertToken(db: Executor, row: { token_hash: string; partn
 /** Drops a partner's tokens that expired before `before`, so the table does not grow without bound. */
 export async function deleteExpiredTokens(db: Executor, partnerId: string, before: number): Promise<void> {
   await db.deleteFrom('partner_tokens').where('partner_id', '=', partnerId).where('expires_at', '<', before).execute();
+}
+
+/** Deletes every token of a partner; answers the expiry (epoch seconds) of each token deleted. */
+export async function deleteTokensOf(db: Executor, partnerId: string): Promise<number[]> {
+  const rows = await db.deleteFrom('partner_tokens').where('partner_id', '=', partnerId).returning('expires_at').execute();
+  return rows.map((r) => Number(r.expires_at));
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { stampedMemo } from '../../db/stamped-memo.js';
+import { waitForSlot } from '../../lib/wait-for-slot.js';
+import { completeSignIn, reserveSignIn, signInKeys } from './sign-in-throttle.js';
 import { whenReady } from '../../lib/when-ready.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { epochSeconds, type Clock } from '../../lib/clock.js';
@@ -97,37 +99,67 @@ async function verifyPartner(ctx: PartnerContext, appKey: string, partnerId: str
   return checkSecret(ctx, partner, partnerSecret, partner.id === partnerId);
 }
 
-/** The lock-out rule shared by every way of presenting a secret: refused when locked, failures counted, success resets the count. */
+/** A reservation older than this is taken as abandoned by a process that died while checking it. */
+const ATTEMPT_STALE_SECONDS = 120;
+
+/**
+ * The lock-out rule shared by every way of presenting a secret with the partner's app key or session: an attempt is
+ * reserved before the secret is checked, so parallel guesses wait for a slot and at most `maxFailedAuthentications`
+ * wrong secrets are ever checked; a locked partner gets the same answer whatever it presents.
+ */
 async function checkSecret(ctx: PartnerContext, partner: PartnerRow, partnerSecret: string, idMatches: boolean): Promise<PartnerRow> {
-  if (partner.locked_at !== null) throw new ServiceError('PartnerLocked');
-  // Always run the slow check so timing does not tell a wrong partnerId from a wrong secret: the secrets verified
-  // before are remembered only for the partner they belong to.
-  const secretOk = await (idMatches ? verifySecretRemembered : verifySecret)(partnerSecret, partner.secret_hash);
+  const limit = ctx.config.maxFailedAuthentications;
+  const slot = await waitForSlot(() => {
+    const now = epochSeconds(ctx.clock);
+    return repo.reserveAuthentication(ctx.database.kysely, partner.id, limit, now, now - ATTEMPT_STALE_SECONDS);
+  });
+  if (slot === 'locked') throw new ServiceError('PartnerLocked');
+  if (slot === 'busy') throw new ServiceError('AuthenticationBusy', undefined, { 'retry-after': '1' });
+  let secretOk: boolean;
+  try {
+    // Always run the slow check so timing does not tell a wrong partnerId from a wrong secret: the secrets verified
+    // before are remembered only for the partner they belong to.
+    secretOk = await (idMatches ? verifySecretRemembered : verifySecret)(partnerSecret, partner.secret_hash);
+  } catch (e) {
+    await repo.releaseAuthentication(ctx.database.kysely, partner.id);
+    throw e;
+  }
   if (!secretOk || !idMatches) throw await failedAuthentication(ctx, partner.id);
   if (!(await repo.recordSuccessfulAuthentication(ctx.database.kysely, partner.id))) throw new ServiceError('PartnerLocked');
   return partner;
 }
 
-/** Counts a failed authentication (locking the partner at the limit) and answers the error to throw. */
+/** Counts a reserved attempt as failed (locking the partner at the limit) and answers the error to throw. */
 async function failedAuthentication(ctx: PartnerContext, partnerId: string): Promise<ServiceError> {
-  const state = await repo.recordFailedAuthentication(ctx.database.kysely, partnerId, ctx.config.maxFailedAuthentications, epochSeconds(ctx.clock));
-  const left = ctx.config.maxFailedAuthentications - (state?.failed_auth_count ?? 0);
+  const limit = ctx.config.maxFailedAuthentications;
+  const count = await repo.recordFailedAuthentication(ctx.database.kysely, partnerId, limit, epochSeconds(ctx.clock));
+  // Past the limit the partner was already locked: the same answer as for the right secret then.
+  if (count > limit) return new ServiceError('PartnerLocked');
+  const left = limit - count;
   return new ServiceError('InvalidCredentials', left > 0 ? `Invalid credentials (${left} attempt${left === 1 ? '' : 's'} left before the partner is locked)` : 'Invalid credentials; the partner is now locked');
 }
 
 let unknownPartnerHash: Promise<string> | undefined;
 
 /**
- * Dashboard sign-in with partner id and secret (no app key): the same lock-out as API authentication. An unknown
- * id costs the same slow check and gets the same 401.
+ * Dashboard sign-in with partner id and secret (no app key). Its failures are throttled by partner id and client
+ * address and never lock the API; known and unknown ids cost the same slow check and get the same answers. A
+ * partner whose API is locked may still sign in, to see the lock and lift it with its secret.
  */
-export async function signInPartner(ctx: PartnerContext, partnerId: string, partnerSecret: string): Promise<PartnerRow> {
-  const partner = /^\d{1,32}$/.test(partnerId) ? await repo.findPartnerById(ctx.database.kysely, partnerId) : undefined;
-  if (!partner) {
-    await verifySecret(partnerSecret, await (unknownPartnerHash ??= hashSecret(randomString(20))));
-    throw new ServiceError('InvalidCredentials');
+export async function signInPartner(ctx: PartnerContext, partnerId: string, partnerSecret: string, clientAddress: string): Promise<PartnerRow> {
+  const attempt = signInKeys(partnerId, clientAddress);
+  await reserveSignIn(ctx, attempt);
+  let partner: PartnerRow | undefined;
+  let secretOk = false;
+  try {
+    partner = /^\d{1,32}$/.test(partnerId) ? await repo.findPartnerById(ctx.database.kysely, partnerId) : undefined;
+    if (partner) secretOk = await verifySecretRemembered(partnerSecret, partner.secret_hash);
+    else await verifySecret(partnerSecret, await (unknownPartnerHash ??= hashSecret(randomString(20))));
+  } finally {
+    await completeSignIn(ctx, attempt, secretOk);
   }
-  return checkSecret(ctx, partner, partnerSecret, true);
+  if (!partner || !secretOk) throw new ServiceError('InvalidCredentials');
+  return partner;
 }
 
 /** Partner authentication: returns a new token valid for the configured lifetime (two hours). */

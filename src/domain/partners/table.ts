@@ -14,6 +14,10 @@ export interface PartnerTable {
   app_key_encrypted: string;
   failed_auth_count: Generated<number>;
   locked_at: number | null;
+  /** Authentication attempts reserved and not yet decided: they count towards the lock-out while they run. */
+  auth_pending: Generated<number>;
+  /** When the latest attempt was reserved (epoch seconds); older reservations are taken as abandoned. */
+  auth_pending_at: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -27,3 +31,18 @@ export interface PartnerTokenTable {
 }
 
 export type PartnerRow = Selectable<PartnerTable>;
+
+/** Dashboard sign-in throttles, one row per key (`partner:<id as typed>` or `address:<client address>`). */
+export interface SignInThrottleTable {
+  key: string;
+  /** Failures since the last cool-down (or, for a partner id, the last success). */
+  failures: Generated<number>;
+  /** Attempts reserved and not yet decided. */
+  pending: Generated<number>;
+  pending_at: Generated<number>;
+  /** Epoch seconds until which every sign-in with this key is refused. */
+  blocked_until: Generated<number>;
+  /** Cool-downs served in a row: each one lasts twice the one before. */
+  rounds: Generated<number>;
+  updated_at: number;
+}

@@ -5,7 +5,7 @@ import type { App } from '../../app-types.js';
 import { RequiredString } from '../../schemas/common.js';
 import { DASHBOARD_GUEST, dashboardResponses, signedIn } from './common.js';
 
-/** POST /dashboard/api/signin: partner id and secret; failures count towards the same lock-out as API authentication. */
+/** POST /dashboard/api/signin: partner id and secret; failures are throttled by partner id and address and never lock the API. */
 export default function signIn(app: App, runtime: Runtime): void {
   app.post('/dashboard/api/signin', {
     ...DASHBOARD_GUEST,
@@ -16,7 +16,7 @@ export default function signIn(app: App, runtime: Runtime): void {
       response: dashboardResponses(429),
     },
     handler: async (request, reply) => {
-      const partner = await signInPartner(runtime, request.body.partnerId.trim(), request.body.partnerSecret);
+      const partner = await signInPartner(runtime, request.body.partnerId.trim(), request.body.partnerSecret, request.ip);
       return signedIn(runtime, request, reply, partner.id);
     },
   });
