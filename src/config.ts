@@ -55,11 +55,19 @@ export interface Config {
   readonly pushExtraPorts: readonly number[];
   /** Bytes of serialised read responses each process keeps (src/http/response-cache.ts); 0 turns the cache off. */
   readonly responseCacheBytes: number;
+  /** Whether anyone may create a Test Drive partner at POST /dashboard/api/signup (default: on in sandbox mode only). */
+  readonly dashboardSignUp: boolean;
+  /** Whether Test Drive partners' e-mail goes through SMTP_URL too; off keeps it in the local mailbox (no open relay). */
+  readonly testDriveSmtp: boolean;
+  /** E-mails one partner may have queued in the last hour (429 beyond). */
+  readonly emailLimitPerHour: number;
+  /** How long delivered and cancelled deliveries are kept before the delivery worker deletes them, in seconds. */
+  readonly deliveryRetentionSeconds: number;
 }
 
 export class ConfigError extends Error {}
 
-export type Flags = Partial<Record<'host' | 'port' | 'data' | 'public-url' | 'log-level' | 'mode' | 'tls-cert' | 'tls-key' | 'trust-proxy' | 'insecure-http', string>>;
+export type Flags = Partial<Record<'host' | 'port' | 'data' | 'public-url' | 'log-level' | 'mode' | 'tls-cert' | 'tls-key' | 'trust-proxy' | 'insecure-http' | 'dashboard-signup', string>>;
 
 function trustProxyFrom(value: string | undefined): Config['trustProxy'] {
   const v = (value ?? '').trim();
@@ -86,6 +94,15 @@ function integer(name: string, value: string | undefined, fallback: number, min:
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${value}")`);
   return n;
+}
+
+/** An on/off setting: 1, true, on, yes or 0, false, off, no; `fallback` when unset. */
+function onOff(name: string, value: string | undefined, fallback: boolean): boolean {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '') return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(v)) return true;
+  if (['0', 'false', 'off', 'no'].includes(v)) return false;
+  throw new ConfigError(`${name} must be on or off (true/false, 1/0; got "${value}")`);
 }
 
 const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]+$/;
@@ -147,5 +164,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     workerId: env.LEDGERLINK_WORKER_ID || `${os.hostname()}:${process.pid}`,
     pushExtraPorts: Object.freeze(pushExtraPorts),
     responseCacheBytes: integer('LEDGERLINK_RESPONSE_CACHE_MB', env.LEDGERLINK_RESPONSE_CACHE_MB, 16, 0, 4096) * 1024 * 1024,
+    // Off in production: a stranger's Test Drive partner could otherwise use deliveries and e-mail (docs/security.md).
+    dashboardSignUp: onOff('LEDGERLINK_DASHBOARD_SIGNUP', flags['dashboard-signup'] ?? env.LEDGERLINK_DASHBOARD_SIGNUP, mode === 'sandbox'),
+    testDriveSmtp: onOff('LEDGERLINK_TESTDRIVE_SMTP', env.LEDGERLINK_TESTDRIVE_SMTP, false),
+    emailLimitPerHour: integer('LEDGERLINK_EMAIL_LIMIT_PER_HOUR', env.LEDGERLINK_EMAIL_LIMIT_PER_HOUR, 100, 1, 1_000_000),
+    deliveryRetentionSeconds: integer('LEDGERLINK_DELIVERY_RETENTION_DAYS', env.LEDGERLINK_DELIVERY_RETENTION_DAYS, 30, 1, 3650) * 86_400,
   });
 }

@@ -4,6 +4,7 @@ import { openDatabase, sqliteFileIn, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureInstitutionCatalog } from './domain/institutions/seed.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { warnAboutDataPermissions } from './lib/data-dir.js';
 import { keysFrom, loadMasterKey, type Keys } from './lib/keys.js';
 
 /** Everything a process shares between the HTTP app, the workers and the CLI. */
@@ -20,7 +21,10 @@ export interface RuntimeOptions {
   logger?: Logger;
 }
 
-/** Opens the database (migrating it, loading the institution catalogue on first start), loads the master key, and returns the runtime. */
+/**
+ * Opens the database (migrating it, loading the institution catalogue on first start), loads the master key, and
+ * returns the runtime. With a logger, also warns when the data directory is readable by other users.
+ */
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const database = options.database ?? openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir) });
   try {
@@ -31,5 +35,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     throw e;
   }
   const keys = keysFrom(loadMasterKey(config.masterKey, config.dataDir));
+  // Processes that start the service (serve, worker) pass a logger: they say when others may read the data.
+  if (options.logger && (!config.databaseUrl || !config.masterKey)) warnAboutDataPermissions(config.dataDir, options.logger);
   return { config, database, clock: options.clock ?? systemClock, keys };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { ensurePrivateDir, ensurePrivateFile } from '../lib/data-dir.js';
 import type { DB } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -101,7 +102,14 @@ export function openDatabase(options: OpenOptions): Database {
     return { kysely, dialect: 'postgres', close: () => kysely.destroy(), listen: (channel, onNotify, onError) => listenOn(pool, channel, onNotify, onError) };
   }
   const file = options.sqliteFile ?? ':memory:';
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  // The files are made 0600 (their -wal and -shm follow) in a 0700 directory before SQLite opens them: it would
+  // make them 0644, readable by every user of the machine.
+  const requestLogFile = file === ':memory:' ? undefined : requestLogFileOf(file);
+  if (file !== ':memory:') {
+    ensurePrivateDir(path.dirname(file));
+    ensurePrivateFile(file);
+    ensurePrivateFile(requestLogFile!);
+  }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a committed outbox row survives power loss, not just a process crash.
@@ -111,7 +119,6 @@ export function openDatabase(options: OpenOptions): Database {
   // The API request log lives in a database file of its own, attached here, so that its writer (a thread with its
   // own connection, see domain/requestlog) never contends for the main database's write lock or grows its WAL,
   // and unqualified `request_log` in queries finds it there (migration 0014 moved it out of the main file).
-  const requestLogFile = file === ':memory:' ? undefined : requestLogFileOf(file);
   if (requestLogFile) {
     sqlite.prepare(`attach database ? as ${REQUEST_LOG_SCHEMA}`).run(requestLogFile);
     sqlite.pragma(`${REQUEST_LOG_SCHEMA}.journal_mode = WAL`);

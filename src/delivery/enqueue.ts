@@ -3,9 +3,9 @@ import { sandboxListenerUrls } from '../domain/sandbox/listeners.js';
 import { ServiceError } from '../errors/service-error.js';
 import { epochSeconds, type Clock } from '../lib/clock.js';
 import type { Keys } from '../lib/keys.js';
-import { encryptValue } from '../lib/secrets.js';
+import { decryptValue, encryptValue } from '../lib/secrets.js';
 import { isSigningSecret, newEventId } from './sign.js';
-import type { NewDeliveryRow } from './table.js';
+import type { DeliveryRow, NewDeliveryRow } from './table.js';
 import { signalDeliveriesDue } from './wake.js';
 
 /** References a delivery may carry, so it can be listed with what caused it. */
@@ -68,11 +68,30 @@ export interface EnqueueContext {
 /** The key signing secrets are encrypted with at rest. */
 export const signingSecretKey = (keys: Keys) => keys.derive('delivery-signing-secret');
 
+/** The key extra headers are encrypted with at rest (they often carry the receiver's own credentials). */
+const headersKey = (keys: Keys) => keys.derive('delivery-headers');
+
+/** Extra headers as stored: encrypted JSON, or null when there are none. */
+export function sealHeaders(keys: Keys, headers: Record<string, string>): string | null {
+  return Object.keys(headers).length > 0 ? encryptValue(headersKey(keys), JSON.stringify(headers)) : null;
+}
+
+/** The extra headers of a delivery: the encrypted ones, and any a row written before migration 0015 holds in clear. */
+export function headersOf(keys: Keys, row: Pick<DeliveryRow, 'headers' | 'headers_encrypted'>): Record<string, string> {
+  return {
+    ...(JSON.parse(row.headers) as Record<string, string>),
+    ...(row.headers_encrypted ? JSON.parse(decryptValue(headersKey(keys), row.headers_encrypted)) as Record<string, string> : {}),
+  };
+}
+
 // Deliberately loose: one @, no spaces, a dot in the domain. The SMTP server has the last word.
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
-// Set by the transport itself (webhook-* too).
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection']);
+// Set by the transport itself (webhook-*, the signature headers, too), or about the connection rather than the
+// message (hop-by-hop): Node refuses `Trailer` on a body with a length, `Upgrade` or `Expect` change the exchange.
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade', 'expect']);
+// What Node's http.validateHeaderValue refuses: control characters but tab, DEL, and anything above Latin-1.
+const UNSENDABLE_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 /** Whether a value looks like an e-mail address (what enqueueing e-mail accepts). */
 export function isEmailAddress(value: string): boolean {
@@ -83,14 +102,20 @@ function invalid(message: string): ServiceError {
   return new ServiceError('InvalidParameter', message);
 }
 
-/** Extra headers a delivery may carry, lower-cased; 400 InvalidParameter for one the transport sets itself or a broken one. */
-export function deliveryHeaders(input: Record<string, unknown>): Record<string, string> {
+/**
+ * Extra headers a delivery may carry, lower-cased; 400 InvalidParameter (naming `field`) for one the transport sets
+ * itself, or one Node could never send: a name that is not an RFC 7230 token, a value with a control character or
+ * a character above Latin-1. Checked when they are given, since every delivery carrying them would fail for hours.
+ */
+export function deliveryHeaders(input: Record<string, unknown>, field = 'headers'): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(input)) {
     const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(name) || RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-')) throw invalid(`"${name}" is not a header a delivery may set`);
-    if (typeof value !== 'string') throw invalid(`the value of header "${name}" must be a string`);
-    if (/[\r\n\0]/.test(value)) throw invalid(`the value of header "${name}" contains a line break`);
+    const shown = JSON.stringify(name).slice(0, 80);
+    if (!HEADER_NAME.test(name)) throw invalid(`Invalid parameter (${field}): ${shown} is not a header name (letters, digits and !#$%&'*+-.^_\`|~ only)`);
+    if (RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-')) throw invalid(`Invalid parameter (${field}): ${shown} is set by Ledgerlink itself or belongs to the connection`);
+    if (typeof value !== 'string') throw invalid(`Invalid parameter (${field}): the value of ${shown} must be a string`);
+    if (UNSENDABLE_VALUE.test(value)) throw invalid(`Invalid parameter (${field}): the value of ${shown} has a character HTTP cannot carry (a control character, a line break, or one above U+00FF)`);
     headers[lower] = value;
   }
   return headers;
@@ -127,7 +152,8 @@ function rowFor(ctx: EnqueueContext, input: EnqueueInput, now: number): NewDeliv
     ...common,
     target: url.toString(),
     method: 'POST',
-    headers: JSON.stringify(headers),
+    headers: '{}',
+    headers_encrypted: sealHeaders(ctx.keys, headers),
     content_type: input.contentType,
     body: input.body,
     signing_secret_encrypted: input.signingSecret ? encryptValue(signingSecretKey(ctx.keys), input.signingSecret) : null,

@@ -23,8 +23,10 @@ export interface DeliveryTable {
   /** URL (txpush, webhook) or e-mail address (email). */
   target: string;
   method: string;
-  /** Extra request headers as a JSON object. */
+  /** Extra request headers as a JSON object, in clear: only rows written before migration 0015 have any ('{}' since). */
   headers: string;
+  /** Extra request headers as a JSON object, encrypted with a key derived from the master key; null when none. */
+  headers_encrypted: string | null;
   content_type: string | null;
   /** The request body; for e-mail a JSON object {from, subject, text, html}. */
   body: string;

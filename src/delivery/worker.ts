@@ -5,6 +5,7 @@ import type { Runtime } from '../runtime.js';
 import { claimDueDeliveries, leaseSecondsFor, type ClaimedDelivery } from './claim.js';
 import { completeDelivery } from './complete.js';
 import { failDelivery } from './fail.js';
+import { encryptClearHeaders, purgeExpiredDeliveries } from './maintenance.js';
 import { insertAttempt } from './repository.js';
 import type { DeliveryKind } from './table.js';
 import { createEmailTransport } from './transports/email.js';
@@ -26,7 +27,12 @@ export interface DeliveryWorkerOptions {
   transports?: Partial<Record<DeliveryKind, Transport>>;
   /** Source of retry jitter, in [0, 1). */
   random?: () => number;
+  /** How often the worker deletes deliveries past their retention period; defaults to MAINTENANCE_INTERVAL_MS. */
+  maintenanceIntervalMs?: number;
 }
+
+/** How often a running worker purges deliveries past the retention period (also once when it starts). */
+export const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
 
 /** Claims due deliveries and carries them out; what the worker loop and the one-shot entry points share. */
 interface Deliverer {
@@ -49,7 +55,7 @@ function createDeliverer(runtime: Runtime, options: DeliveryWorkerOptions): Deli
   const leaseSeconds = leaseSecondsFor(timeoutMs);
   const logger = options.logger ?? silent;
   const http = createHttpTransport({ mode: config.mode, timeoutMs, clock, keys: runtime.keys });
-  const email = createEmailTransport({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, timeoutMs, database, clock });
+  const email = createEmailTransport({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, testDriveSmtp: config.testDriveSmtp, timeoutMs, database, clock });
   const transports: Record<DeliveryKind, Transport> = { txpush: http, webhook: http, email: email.send, ...options.transports };
 
   const attempt = async (delivery: ClaimedDelivery): Promise<DeliveryOutcome> => {
@@ -149,6 +155,7 @@ export async function startDeliveryWorker(runtime: Runtime, options: DeliveryWor
   };
 
   const unsubscribe = await subscribeToWakeups(runtime.database, wake, (e) => logger.warn({ err: e }, 'delivery wake-up channel lost; polling until it is back'));
+  const maintenance = startMaintenance(runtime, logger, options.maintenanceIntervalMs ?? MAINTENANCE_INTERVAL_MS);
 
   // Working through a backlog, claim for several free slots at once rather than one row per finished delivery:
   // when half the slots are free, or a slot has waited GATHER_MS for company.
@@ -208,9 +215,44 @@ export async function startDeliveryWorker(runtime: Runtime, options: DeliveryWor
       notify();
       await running;
       await Promise.all(inFlight);
+      await maintenance.stop();
       await unsubscribe();
       deliverer.close();
       logger.info({ workerId: deliverer.workerId }, 'delivery worker stopped');
     })()),
+  };
+}
+
+/**
+ * The worker's housekeeping, beside its loop: once at start, rows written before migration 0015 get their clear
+ * headers encrypted; then, at start and every `intervalMs`, deliveries past the retention period are deleted.
+ * Several workers may do it at once (PostgreSQL): the statements are idempotent.
+ */
+function startMaintenance(runtime: Runtime, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let headersDone = false;
+  let running: Promise<void> = Promise.resolve();
+  const run = async () => {
+    try {
+      if (!headersDone) {
+        const encrypted = await encryptClearHeaders(runtime.database.kysely, runtime.keys);
+        headersDone = true;
+        if (encrypted > 0) logger.info({ encrypted }, 'encrypted the clear extra headers of older deliveries');
+      }
+      const purged = await purgeExpiredDeliveries(runtime);
+      if (purged > 0) logger.info({ purged, retentionDays: runtime.config.deliveryRetentionSeconds / 86_400 }, 'deleted deliveries past their retention period');
+    } catch (e) {
+      logger.error({ err: e }, 'delivery housekeeping failed; trying again at the next interval');
+    }
+    if (!stopped) timer = setTimeout(() => (running = run()), intervalMs);
+  };
+  running = run();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
   };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { ensurePrivateDir } from './data-dir.js';
 import { deriveKey } from './secrets.js';
 
 /** The master key and the purpose-specific keys derived from it. */
@@ -33,7 +34,7 @@ export function decodeMasterKey(value: string): Buffer {
 export function loadMasterKey(configured: string | undefined, dataDir: string): Buffer {
   if (configured) return decodeMasterKey(configured);
   const file = path.join(dataDir, 'master.key');
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   try {
     fs.writeFileSync(file, randomBytes(32).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
   } catch (e) {

@@ -16,8 +16,8 @@ function input(attrs: Record<string, string | boolean>): HTMLInputElement {
   return h('input', attrs);
 }
 
-/** The sign-in page; `notice` says why it is shown (signed out, session expired). */
-export function signInPage(onSignedIn: (s: Session) => void, notice?: string): HTMLElement {
+/** The sign-in page; `notice` says why it is shown (signed out, session expired); `offerSignUp` when the server allows sign-up. */
+export function signInPage(onSignedIn: (s: Session) => void, notice?: string, offerSignUp = true): HTMLElement {
   const partnerId = input({ name: 'partnerId', autocomplete: 'username', inputmode: 'numeric', required: true, spellcheck: 'false' });
   const secret = input({ name: 'partnerSecret', type: 'password', autocomplete: 'current-password', required: true });
   const errors = h('div', { class: 'form-errors' });
@@ -44,7 +44,7 @@ export function signInPage(onSignedIn: (s: Session) => void, notice?: string): H
   return authShell('Sign in', 'Use the partner ID and secret of your Ledgerlink partner.',
     ...(notice ? [h('div', { class: 'notice', role: 'status' }, notice)] : []),
     form,
-    h('p', { class: 'switch' }, 'New to Ledgerlink? ', h('a', { href: '#/signup' }, 'Create a Test Drive partner')));
+    ...(offerSignUp ? [h('p', { class: 'switch' }, 'New to Ledgerlink? ', h('a', { href: '#/signup' }, 'Create a Test Drive partner'))] : []));
 }
 
 /** The sign-up page: a name and a chosen secret make a Test Drive partner; its credentials are shown next. */

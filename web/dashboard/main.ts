@@ -43,12 +43,22 @@ function focusTitle(): void {
   (document.getElementById('page-title') as HTMLElement | null)?.focus();
 }
 
-function showSignedOut(notice?: string): void {
+/** Whether the server offers sign-up (GET /settings), asked once; when it cannot say, sign-up is not offered. */
+let signUpOffered: Promise<boolean> | undefined;
+function offersSignUp(): Promise<boolean> {
+  signUpOffered ??= api<{ signUp: boolean }>('GET', '/settings').then((s) => s.signUp === true, () => false);
+  return signUpOffered;
+}
+
+const SIGN_UP_OFF = 'Sign-up is turned off on this server. Ask its operator for a partner ID and secret.';
+
+async function showSignedOut(notice?: string): Promise<void> {
   stopPage?.();
   stopPage = undefined;
   session = null;
+  const signUp = await offersSignUp();
   const { path } = route();
-  if (path === '/signup') {
+  if (path === '/signup' && signUp) {
     app.replaceChildren(signUpPage((created) => {
       session = created;
       app.replaceChildren(welcomePage(created, () => {
@@ -65,7 +75,7 @@ function showSignedOut(notice?: string): void {
       toast(`Signed in as ${s.partner.name}.`);
       if (route().path === '/signin') location.hash = '#/credentials';
       void render();
-    }, notice));
+    }, notice ?? (path === '/signup' ? SIGN_UP_OFF : undefined), signUp));
     document.title = 'Sign in – Ledgerlink dashboard';
   }
   focusTitle();
@@ -80,7 +90,7 @@ function shell(current: string, s: Session): HTMLElement {
       if (!(e instanceof ApiError && (e.code === '14100' || e.code === '14101'))) return toast(messageOf(e), 'error');
     }
     location.hash = '#/signin';
-    showSignedOut('You are signed out.');
+    void showSignedOut('You are signed out.');
   });
   const main = h('main', { id: 'main', tabindex: '-1', class: 'content' }, h('p', { class: 'muted' }, 'Loading…'));
   return h('div', { class: 'shell' },
@@ -139,7 +149,7 @@ async function render(): Promise<void> {
 
 whenSignedOut((message) => {
   if (!session) return;
-  showSignedOut(message);
+  void showSignedOut(message);
 });
 // The skip link moves focus to the main region without touching the fragment, which routes pages.
 document.querySelector('.skip-link')?.addEventListener('click', (e) => {

@@ -11,7 +11,7 @@ import { startServer } from '../../server.js';
 import { parse, positiveInteger, UsageError } from '../args.js';
 import { onShutdownSignal } from '../shutdown.js';
 
-const USAGE = 'ledgerlink serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--public-url URL] [--mode sandbox|production] [--tls-cert FILE --tls-key FILE] [--trust-proxy true|N|ADDRS] [--insecure-http] [--first-partner] [--no-worker] [--workers N]';
+const USAGE = 'ledgerlink serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--public-url URL] [--mode sandbox|production] [--tls-cert FILE --tls-key FILE] [--trust-proxy true|N|ADDRS] [--insecure-http] [--dashboard-signup on|off] [--first-partner] [--no-worker] [--workers N]';
 
 /** Most HTTP processes `serve --workers` starts. */
 const MAX_WORKERS = 64;
@@ -33,6 +33,7 @@ export async function serve(argv: string[]): Promise<void> {
     'tls-key': { type: 'string' },
     'trust-proxy': { type: 'string' },
     'insecure-http': { type: 'boolean' },
+    'dashboard-signup': { type: 'string' },
     'no-worker': { type: 'boolean', default: false },
     workers: { type: 'string' },
   }, USAGE);
@@ -42,7 +43,7 @@ export async function serve(argv: string[]): Promise<void> {
   const config = loadConfig(process.env, { ...stringFlags, ...(insecureHttp ? { 'insecure-http': 'true' } : {}) });
   const logger = redactedLogger(config.logLevel);
   if (cluster.isWorker) return serveHttpProcess(config, logger);
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, { logger });
 
   // `npm start` on an empty database: hand the newcomer working credentials straight away.
   if (values['first-partner'] && (await countPartners(runtime.database.kysely)) === 0) {

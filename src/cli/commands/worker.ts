@@ -15,7 +15,7 @@ export async function worker(argv: string[]): Promise<void> {
   const { values } = parse(argv, { data: { type: 'string' }, mode: { type: 'string' }, 'log-level': { type: 'string' } }, USAGE);
   const config = loadConfig(process.env, values);
   const logger = redactedLogger(config.logLevel);
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, { logger });
   const running = await startDeliveryWorker(runtime, { logger });
   process.stdout.write(`Ledgerlink worker ${running.workerId} started (database: ${runtime.database.dialect}${runtime.database.dialect === 'sqlite' ? `, data: ${config.dataDir}` : ''})\n`);
   onShutdownSignal(logger, 'finishing in-flight deliveries', async () => {

@@ -11,6 +11,8 @@ export interface EmailTransportOptions {
   smtpUrl: string | undefined;
   /** Sender when the delivery names none. */
   mailFrom: string;
+  /** Whether Test Drive partners' e-mail goes through the SMTP server too (otherwise to the local mailbox). */
+  testDriveSmtp: boolean;
   timeoutMs: number;
   database: Database;
   clock: Clock;
@@ -29,7 +31,9 @@ export function messageIdFor(eventId: string): string {
 
 /**
  * Delivers e-mail rows. With an SMTP URL, through that server (a 5xx reply cancels the delivery: retrying cannot
- * help); otherwise the message is stored in the local mailbox, which counts as delivered.
+ * help); otherwise the message is stored in the local mailbox, which counts as delivered. Test Drive partners sign
+ * themselves up and choose the recipient and much of the text, so their e-mail stays in the mailbox unless the
+ * operator allows it out (testDriveSmtp): the server is no relay for strangers.
  */
 export function createEmailTransport(options: EmailTransportOptions): EmailTransport {
   const smtp = options.smtpUrl
@@ -86,10 +90,17 @@ export function createEmailTransport(options: EmailTransportOptions): EmailTrans
     return { ok: true, statusCode: null, error: null };
   };
 
+  // Decided per attempt, so turning testDriveSmtp off also keeps what is still queued.
+  const mayUseSmtp = async (partnerId: string) => {
+    if (options.testDriveSmtp) return true;
+    const partner = await options.database.kysely.selectFrom('partners').select('plan').where('id', '=', partnerId).executeTakeFirst();
+    return partner !== undefined && partner.plan !== 'testdrive';
+  };
+
   return {
     send: async (delivery) => {
       const content = JSON.parse(delivery.body) as EmailContent;
-      return smtp ? viaSmtp(delivery, content) : toMailbox(delivery, content);
+      return smtp && (await mayUseSmtp(delivery.partner_id)) ? viaSmtp(delivery, content) : toMailbox(delivery, content);
     },
     close: () => smtp?.close(),
   };

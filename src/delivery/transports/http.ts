@@ -3,7 +3,7 @@ import https from 'node:https';
 import { decryptValue } from '../../lib/secrets.js';
 import { epochSeconds, type Clock } from '../../lib/clock.js';
 import type { Keys } from '../../lib/keys.js';
-import { signingSecretKey } from '../enqueue.js';
+import { headersOf, signingSecretKey } from '../enqueue.js';
 import { literalHostRefusal, policyLookup, TargetRefusedError, type PolicyMode } from '../policy.js';
 import { signatureHeaders } from '../sign.js';
 import { excerpt, type Transport } from './transport.js';
@@ -102,7 +102,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     const timestamp = epochSeconds(options.clock);
     const secret = delivery.signing_secret_encrypted ? decryptValue(signingSecretKey(options.keys), delivery.signing_secret_encrypted) : undefined;
     const headers: Record<string, string> = {
-      ...(JSON.parse(delivery.headers) as Record<string, string>),
+      ...headersOf(options.keys, delivery),
       ...(delivery.content_type ? { 'content-type': delivery.content_type } : {}),
       'webhook-id': delivery.event_id,
       'webhook-timestamp': String(timestamp),

@@ -7,6 +7,8 @@ import { connectorFor, type Engine } from '../aggregation/engine.js';
 import { getLoginRow } from '../aggregation/accounts.js';
 import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
 import { deliveryHeaders, enqueueDelivery, isEmailAddress } from '../../delivery/enqueue.js';
+import { assertEmailAllowance } from '../../delivery/email-limit.js';
+import { epochSeconds } from '../../lib/clock.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { connectEmail, type ConnectEmailFields } from './email.js';
 import { resolveExperience } from './experiences.js';
@@ -78,7 +80,7 @@ async function generate(engine: Engine, type: ConnectLinkType, input: GenerateIn
     ...(input.redirectUri?.trim() ? { redirectUri: httpUrl('redirectUri', input.redirectUri, '; use webhookHeaders') } : {}),
     ...(input.webhook?.trim() ? { webhook: httpUrl('webhook', input.webhook, '; use webhookHeaders') } : {}),
     ...(plainObject('webhookData', input.webhookData) ? { webhookData: plainObject('webhookData', input.webhookData)! } : {}),
-    ...(webhookHeaders ? { webhookHeaders: deliveryHeaders(webhookHeaders) } : {}),
+    ...(webhookHeaders ? { webhookHeaders: deliveryHeaders(webhookHeaders, 'webhookHeaders') } : {}),
   };
   if (type === 'lite') {
     const institutionId = input.institutionId!;
@@ -110,12 +112,18 @@ export async function generateFixLink(engine: Engine, input: GenerateInput & { i
   return { link: (await generate(engine, 'fix', input)).link };
 }
 
-/** POST /connect/v2/send/email: a Full link, e-mailed through the outbox (SMTP_URL, or the local mailbox). */
-export async function sendConnectEmail(engine: Engine, input: GenerateInput & { email: ConnectEmailFields }): Promise<{ link: string; emailConfig: ConnectEmailFields }> {
+/**
+ * POST /connect/v2/send/email: a Full link (Connect 1.0: also Lite or Fix), e-mailed through the outbox (SMTP_URL, or the local mailbox; Test Drive
+ * partners' always the mailbox unless the operator allows more), at most config.emailLimitPerHour an hour.
+ */
+export async function sendConnectEmail(engine: Engine, input: GenerateInput & { email: ConnectEmailFields }, kind: 'email' | 'lite' | 'fix' = 'email'): Promise<{ link: string; emailConfig: ConnectEmailFields }> {
   const { runtime } = engine;
   const to = typeof input.email?.to === 'string' ? input.email.to.trim() : '';
   if (!isEmailAddress(to)) throw new ServiceError('InvalidParameter', 'Invalid parameter (email.to): an e-mail address.');
-  const { link, experienceName } = await generate(engine, 'email', input);
+  // Before the link is made, so a refused call leaves nothing behind.
+  await assertEmailAllowance(runtime.database.kysely, input.partnerId, epochSeconds(runtime.clock), runtime.config.emailLimitPerHour);
+  // Connect 1.0 may e-mail a Lite or Fix link too; Connect 2.0 e-mails Full links.
+  const { link, experienceName } = await generate(engine, kind, input);
   const experience = await resolveExperience(runtime.database.kysely, input.partnerId, experienceName);
   const message = connectEmail(input.email, link, experience);
   await enqueueDelivery(runtime.database.kysely, runtime, {

@@ -11,9 +11,9 @@ export default function sendConnectEmail(app: App): void {
       operationId: 'SendConnectEmail',
       tags: ['Connect'],
       summary: 'Send Connect e-mail',
-      description: `Generates a Full Connect link and e-mails it to \`email.to\` with a button that opens it (subject, greeting, company name, signature lines, address and support phone from \`email\`). Sent through the delivery outbox: via SMTP_URL, or kept in the local mailbox (\`ledgerlink mail list\`). Answers the link and the e-mail settings. ${LINK_DESCRIPTION}`,
+      description: `Generates a Full Connect link and e-mails it to \`email.to\` with a button that opens it (subject, greeting, company name, signature lines, address and support phone from \`email\`). Sent through the delivery outbox: via SMTP_URL, or kept in the local mailbox (\`ledgerlink mail list\`; always for Test Drive partners unless the operator allows them SMTP). A partner may queue 100 e-mails an hour by default (429, code 14075, with Retry-After beyond). Answers the link and the e-mail settings. ${LINK_DESCRIPTION}`,
       body: ConnectEmailParameters,
-      response: { 200: ConnectEmailUrl, ...errorResponses(400, 401, 404, 406, 415) },
+      response: { 200: ConnectEmailUrl, ...errorResponses(400, 401, 404, 406, 415, 429) },
     },
     handler: async (request) => send(app.engine, { ...generateInput(request.caller.partnerId, request.body), email: request.body.email }),
   });

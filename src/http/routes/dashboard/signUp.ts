@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { createPartner } from '../../../domain/partners/service.js';
+import { ServiceError } from '../../../errors/service-error.js';
 import type { Runtime } from '../../../runtime.js';
 import type { App } from '../../app-types.js';
 import { RequiredString } from '../../schemas/common.js';
@@ -8,6 +9,7 @@ import { DASHBOARD_GUEST, dashboardResponses, signedIn } from './common.js';
 /**
  * POST /dashboard/api/signup: creates a Test Drive partner with the chosen secret (the secret policy applies) and
  * signs it in. The answer carries the app key once more for the credentials screen; the secret is never shown back.
+ * Refused (403) when the operator turned sign-up off (the default in production mode, config.dashboardSignUp).
  */
 export default function signUp(app: App, runtime: Runtime): void {
   app.post('/dashboard/api/signup', {
@@ -19,6 +21,7 @@ export default function signUp(app: App, runtime: Runtime): void {
       response: dashboardResponses(429),
     },
     handler: async (request, reply) => {
+      if (!runtime.config.dashboardSignUp) throw new ServiceError('DashboardSignUpDisabled');
       const creds = await createPartner(runtime, { name: request.body.name.trim(), plan: 'testdrive', partnerSecret: request.body.partnerSecret });
       return { ...(await signedIn(runtime, request, reply, creds.partnerId)), appKey: creds.appKey };
     },

@@ -1,0 +1,15 @@
+import type { Runtime } from '../../../runtime.js';
+import type { App } from '../../app-types.js';
+import { dashboardResponses } from './common.js';
+
+/** Signed out as well (the sign-in page asks), and a GET: neither a session nor the authentication rate limit. */
+const SETTINGS = { config: { auth: 'none', negotiate: false, dashboard: 'guest' } } as const;
+
+/** GET /dashboard/api/settings: what the signed-out pages may offer (sign-up only when the operator allows it). */
+export default function getSettings(app: App, runtime: Runtime): void {
+  app.get('/dashboard/api/settings', {
+    ...SETTINGS,
+    schema: { hide: true, summary: 'Dashboard settings', response: dashboardResponses() },
+    handler: async () => ({ signUp: runtime.config.dashboardSignUp }),
+  });
+}
