@@ -95,7 +95,7 @@ describe('the dashboard in a browser', () => {
     await page.getByLabel('Partner ID').fill(partner.partnerId);
     await page.getByLabel('Partner secret').fill('Wrong-secret-9999');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Invalid credentials \(4 attempts left before the partner is locked\)/);
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/^Invalid credentials$/);
     await expectAccessible();
     await shot(page, 'signin-wrong-secret');
     await page.getByLabel('Partner secret').fill(SECRET);
@@ -127,6 +127,21 @@ describe('the dashboard in a browser', () => {
     const fresh = await api('GET', '/aggregation/v1/customers', { 'service-app-key': newKey, 'service-app-token': oldToken });
     expect(fresh.statusCode).toBe(200);
     partner.appKey = newKey;
+  });
+
+  // Security review (issue 17, item 15): tokens could not be revoked.
+  it('revokes every API token after a confirmation: each is refused by the API at once, a new one works', async () => {
+    const tokens = [await token(partner.appKey), await token(partner.appKey)];
+    await page.getByRole('button', { name: 'Revoke all tokens' }).click();
+    await page.getByRole('button', { name: 'Revoke now' }).click();
+    await expect(page.getByTestId('tokens-revoked').textContent()).resolves.toMatch(/^\d+ tokens revoked\./);
+    await expectAccessible();
+    for (const t of tokens) {
+      const refused = await api('GET', '/aggregation/v1/customers', { 'service-app-key': partner.appKey, 'service-app-token': t });
+      expect(refused.json().code).toBe('10022');
+    }
+    const fresh = await api('GET', '/aggregation/v1/customers', { 'service-app-key': partner.appKey, 'service-app-token': await token(partner.appKey) });
+    expect(fresh.statusCode).toBe(200);
   });
 
   it('shows API requests live, customers, and a Connect webhook delivery that it redelivers with a new attempt', async () => {

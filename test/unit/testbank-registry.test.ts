@@ -16,7 +16,7 @@ describe('connector registry', () => {
   });
 
   it('says plainly that other institutions have no connector', () => {
-    expect(registry.connectorFor(4222)).toEqual({ available: false, reason: 'No connector is available for institution 4222 yet.' });
+    expect(registry.connectorFor(4223)).toEqual({ available: false, reason: 'No connector is available for institution 4223 yet.' });
   });
 
   it('needs a signing key of at least 32 bytes', () => {

@@ -9,6 +9,7 @@ import { getCustomerForPartner, parseCustomerId } from '../customers/service.js'
 import type { CustomerRow } from '../customers/table.js';
 import { customerNow, type Engine } from './engine.js';
 import { recordEvents, type AggregationEvent } from './events.js';
+import { MAX_STORED_INSTITUTION_ID } from '../institutions/table.js';
 import type { AccountRow, AccountTable, InstitutionLoginRow, PositionRow } from './table.js';
 
 /** An investment holding as the API shows it: the institution's fields with a service-assigned id. */
@@ -247,6 +248,8 @@ export interface AccountFilter {
 
 /** The customer's accounts in a stable order (institution login, then the institution's display order). */
 export async function listAccountRows(db: Executor, customer: CustomerRow, filter: AccountFilter = {}): Promise<AccountRow[]> {
+  // Catalogue ids fit the 32-bit column; a larger (64-bit, as the reference allows) id names no institution here.
+  if (filter.institutionId !== undefined && filter.institutionId > MAX_STORED_INSTITUTION_ID) return [];
   let q = db.selectFrom('accounts').selectAll().where('customer_id', '=', customer.id).where('partner_id', '=', customer.partner_id);
   if (filter.institutionLoginId !== undefined) q = q.where('institution_login_id', '=', filter.institutionLoginId);
   if (filter.institutionId !== undefined) q = q.where('institution_id', '=', filter.institutionId);

@@ -28,7 +28,7 @@ export interface TransactionRecord {
   memo?: string;
   type?: string;
   transactionDate?: number;
-  postedDate?: number;
+  postedDate: number;
   createdDate: number;
   checkNum?: string;
   categorization?: Categorization;
@@ -62,7 +62,9 @@ export function toTransactionRecord(row: TransactionRow): TransactionRecord {
     ...opt('memo', row.memo),
     ...opt('type', row.type),
     ...opt('transactionDate', row.transaction_date === null ? null : Number(row.transaction_date)),
-    ...opt('postedDate', row.posted_date === null ? null : Number(row.posted_date)),
+    // A pending transaction has not posted: it shows its transaction date until the institution posts it, as clients
+    // written for the reference read postedDate on every transaction.
+    postedDate: Number(row.posted_date ?? row.effective_date),
     createdDate: Number(row.created_at),
     ...opt('checkNum', row.check_num),
     ...(row.category !== null

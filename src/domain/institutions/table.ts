@@ -72,3 +72,6 @@ export interface InstitutionCatalogTable {
   id: number;
   version: number;
 }
+
+/** The largest id an institution column holds (32-bit integer on PostgreSQL); every catalogue id fits. */
+export const MAX_STORED_INSTITUTION_ID = 2_147_483_647;

@@ -8,6 +8,8 @@ export interface TestInstitution {
   /** What the test bank does at this institution. */
   behaviour: 'standard' | 'oauth' | 'always-mfa' | 'down';
   urlHomeApp: string;
+  /** Named by the reference's own request examples, and added to the catalogue after everything else. */
+  referenceExample?: boolean;
 }
 
 export const TEST_BANK_ID = 101732;
@@ -19,6 +21,8 @@ export const TEST_INSTITUTIONS: readonly TestInstitution[] = [
   { id: 102168, name: 'FinBank OAuth', behaviour: 'oauth', urlHomeApp: 'https://oauth.finbank.example' },
   { id: 102175, name: 'FinBank MFA', behaviour: 'always-mfa', urlHomeApp: 'https://mfa.finbank.example' },
   { id: 102176, name: 'FinBank Down', behaviour: 'down', urlHomeApp: 'https://down.finbank.example' },
+  // The institution the reference's own request examples name, so copied examples find it.
+  { id: 4222, name: 'FinBank Example', behaviour: 'standard', urlHomeApp: 'https://www.example.com/home', referenceExample: true },
 ];
 
 const BY_ID = new Map(TEST_INSTITUTIONS.map((t) => [t.id, t]));

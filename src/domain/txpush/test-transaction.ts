@@ -16,7 +16,7 @@ export interface TestTransactionInput {
   description: string;
   /** Default active. */
   status?: 'active' | 'pending';
-  /** Epoch seconds; defaults to transactionDate for active transactions, refused for pending ones. */
+  /** Epoch seconds; defaults to transactionDate. For a pending transaction, the date it is expected to post. */
   postedDate?: number;
   transactionDate: number;
 }
@@ -31,9 +31,6 @@ const TEST_REF_PREFIX = 'txpush-test:';
  */
 export async function createTestTransaction(engine: Engine, partnerId: string, customerId: string, accountId: string, input: TestTransactionInput): Promise<{ id: number; createdDate: number }> {
   const status = input.status ?? 'active';
-  if (status === 'pending' && input.postedDate !== undefined) {
-    throw new ServiceError('InvalidParameter', 'Invalid parameter (postedDate): a pending transaction has not posted yet; leave postedDate out or make it active.');
-  }
   if (!Number.isFinite(input.amount)) throw new ServiceError('InvalidParameter', 'Invalid parameter (amount): it must be a finite number.');
   return engine.runtime.database.kysely.transaction().execute(async (tx) => {
     const customer = await getCustomerForPartner(tx, partnerId, customerId);
@@ -49,7 +46,7 @@ export async function createTestTransaction(engine: Engine, partnerId: string, c
     const row = await tx.insertInto('transactions').values({
       partner_id: partnerId, customer_id: customer.id, account_id: account.id, ref: TEST_REF_PREFIX + randomString(24),
       effective_date: input.transactionDate, status, amount: input.amount, description, memo: null, type: null,
-      transaction_date: input.transactionDate, posted_date: status === 'active' ? (input.postedDate ?? input.transactionDate) : null,
+      transaction_date: input.transactionDate, posted_date: status === 'active' ? (input.postedDate ?? input.transactionDate) : (input.postedDate ?? null),
       check_num: null, normalized_payee_name: description, category: 'Uncategorized', best_representation: description, country: 'USA',
       bonus_amount: null, escrow_amount: null, fee_amount: null, interest_amount: null, principal_amount: null, unit_quantity: null, unit_value: null,
       investment_transaction_type: null, ticker: null, security_id: null, created_at: now, updated_at: now,

@@ -139,6 +139,33 @@ function integerNames(schema: unknown): string[] {
   return names;
 }
 
+const booleanNamesCache = new WeakMap<object, string[]>();
+
+function booleanNames(schema: unknown): string[] {
+  if (!schema || typeof schema !== 'object') return [];
+  let names = booleanNamesCache.get(schema);
+  if (!names) {
+    const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+    names = Object.entries(properties).filter(([, p]) => p.type === 'boolean').map(([name]) => name);
+    booleanNamesCache.set(schema, names);
+  }
+  return names;
+}
+
+/**
+ * Reads boolean query parameters in any letter case: some languages print booleans as `True` and `False`, and
+ * clients written in them send those. Other spellings (1, yes) are left for the validator to refuse.
+ */
+export function normalizeBooleanText(schema: unknown, values: unknown): void {
+  if (!values || typeof values !== 'object') return;
+  for (const name of booleanNames(schema)) {
+    const value = (values as Record<string, unknown>)[name];
+    if (typeof value !== 'string') continue;
+    const lower = value.toLowerCase();
+    if (lower === 'true' || lower === 'false') (values as Record<string, unknown>)[name] = lower;
+  }
+}
+
 /** Rejects path and query integers that are not plain decimal numbers within the safe integer range. */
 export function checkIntegerText(schema: unknown, values: unknown): void {
   if (!values || typeof values !== 'object') return;
@@ -195,6 +222,7 @@ export const errorsPlugin = fp(
       return (request, _reply, done) => {
         checkIntegerText(schema.params, request.params);
         checkIntegerText(schema.querystring, request.query);
+        normalizeBooleanText(schema.querystring, request.query);
         checkNoNul(request.params, '');
         checkNoNul(request.query, '');
         if (request.body !== undefined && typeof request.body === 'object') checkNoNul(request.body, '');

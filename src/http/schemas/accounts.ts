@@ -102,7 +102,8 @@ export const CustomerIdParam = { customerId: Type.String({ description: 'Custome
 export const AccountParams = Type.Object({ ...CustomerIdParam, accountId: Type.String({ description: 'Account id', examples: ['5011648377'] }) });
 export const InstitutionLoginParams = Type.Object({ ...CustomerIdParam, institutionLoginId: Type.String({ description: 'Institution login id', examples: ['6000000000'] }) });
 /** Institution ids are 32-bit integers. */
-export const InstitutionIdParam = Type.Integer({ minimum: 0, maximum: 2147483647, description: 'Institution id', examples: [102105] });
+// Institution ids are 64-bit in the reference: any safe integer is a well-formed id (an unknown one names nothing).
+export const InstitutionIdParam = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Institution id', examples: [102105] });
 export const CustomerInstitutionParams = Type.Object({ ...CustomerIdParam, institutionId: InstitutionIdParam });
 
 /** One field of a sign-in form as the legacy addall call sends it. */

@@ -24,7 +24,7 @@ const common = {
 };
 
 export const ConnectParameters = Type.Object(common, { xml: { name: 'connect' } });
-export const LiteConnectParameters = Type.Object({ ...common, institutionId: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'The institution to sign in at' }) }, { xml: { name: 'connect' } });
+export const LiteConnectParameters = Type.Object({ ...common, institutionId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The institution to sign in at' }) }, { xml: { name: 'connect' } });
 export const FixConnectParameters = Type.Object({ ...common, institutionLoginId: RequiredString({ maxLength: 20, description: 'The institution login to repair' }) }, { xml: { name: 'connect' } });
 
 export const EmailOptions = Type.Object({
@@ -39,6 +39,20 @@ export const EmailOptions = Type.Object({
 });
 
 export const ConnectEmailParameters = Type.Object({ ...common, email: EmailOptions }, { xml: { name: 'connect' } });
+
+/** The Connect 1.0 link kinds Ledgerlink serves, and the Connect 2.0 link each becomes. */
+export const CONNECT_V1_TYPES = ['aggregation', 'lite', 'fix'] as const;
+
+/** Connect 1.0 generation: `type` chooses the product; the look is always the `default` experience. */
+const v1 = {
+  ...common,
+  type: RequiredString({ maxLength: 64, description: `The Connect 1.0 product: ${CONNECT_V1_TYPES.join(', ')} (others, such as voa or voi, are refused with 400)`, examples: ['aggregation'] }),
+  redirectUrl: O(Type.String({ maxLength: 2048, description: 'The Connect 1.0 name of redirectUri' })),
+  institutionId: O(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'lite: the institution to sign in at' })),
+  institutionLoginId: O(Type.String({ maxLength: 20, description: 'fix: the institution login to repair' })),
+};
+export const ConnectV1Parameters = Type.Object(v1, { xml: { name: 'connect' } });
+export const ConnectV1EmailParameters = Type.Object({ ...v1, email: EmailOptions }, { xml: { name: 'connect' } });
 
 export const ConnectUrl = Type.Object({ link: Type.String({ description: 'The signed Connect URL', examples: ['http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000'] }) }, { xml: { name: 'connectUrl' } });
 export const ConnectEmailUrl = Type.Object({ link: Type.String({ examples: ['http://127.0.0.1:8080/connect?customerId=1005061234&origin=email&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000'] }), emailConfig: EmailOptions }, { xml: { name: 'connectEmailUrl' } });

@@ -23,7 +23,7 @@ export const transactionFields = {
   memo: O(Type.String()),
   type: O(Type.String({ examples: ['pointOfSale'] })),
   transactionDate: O(Epoch()),
-  postedDate: O(Epoch('Absent while pending')),
+  postedDate: Epoch('When the transaction posted; while it is pending, its transaction date (it moves to the posting date when the institution posts it)'),
   createdDate: Epoch('When the service stored it'),
   checkNum: O(Type.String()),
   categorization: O(Categorization),

@@ -65,7 +65,7 @@ export const TestTxPushTransaction = Type.Object(
     amount: Type.Number({ minimum: -1e12, maximum: 1e12, description: 'Debits negative, credits positive', examples: [-4.25] }),
     description: RequiredString({ maxLength: 255, examples: ['a testing transaction description'] }),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('pending')], { default: 'active', description: '"active" (default) or "pending"' })),
-    postedDate: Type.Optional(Epoch('Epoch seconds; defaults to transactionDate for active transactions; not allowed for pending ones')),
+    postedDate: Type.Optional(Epoch('Epoch seconds; defaults to transactionDate. For a pending transaction, the date it is expected to post')),
     transactionDate: Epoch('Epoch seconds'),
   },
   { xml: { name: 'transaction' }, description: 'A fake transaction for TxPUSH testing' },

@@ -332,9 +332,11 @@ function generatedRow(choice: NameChoice, domain: string, id: number, region: Re
  */
 export function generateCatalog(): InstitutionTable[] {
   const p = new Prng(CATALOG_SEED);
-  const rows: InstitutionTable[] = TEST_INSTITUTIONS.map((t) => testInstitutionRow(t, p));
-  const reserved = new Set(rows.map((r) => r.id));
-  const names = new Set(rows.map((r) => r.name.toLowerCase()));
+  // The reference's example institutions draw from a generator of their own, so that adding one moves nothing else.
+  const rows: InstitutionTable[] = TEST_INSTITUTIONS.filter((t) => !t.referenceExample).map((t) => testInstitutionRow(t, p));
+  const examples = TEST_INSTITUTIONS.filter((t) => t.referenceExample).map((t) => testInstitutionRow(t, new Prng(t.id)));
+  const reserved = new Set([...rows, ...examples].map((r) => r.id));
+  const names = new Set([...rows, ...examples].map((r) => r.name.toLowerCase()));
 
   let id = 1000;
   const idOfName = new Map<string, number>();
@@ -372,5 +374,5 @@ export function generateCatalog(): InstitutionTable[] {
     rows.push(generatedRow(choice, domain, id, region, city, p));
     generated++;
   }
-  return rows;
+  return [...rows, ...examples];
 }

@@ -12,7 +12,7 @@ export default function signIn(app: App, runtime: Runtime): void {
       hide: true,
       summary: 'Sign in at an institution in Connect',
       body: Type.Object({
-        institutionId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+        institutionId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
         credentials: Type.Array(Type.Object({ id: Type.String({ maxLength: 64 }), value: Type.String({ maxLength: 1024 }) }), { maxItems: 10, default: [] }),
       }),
       response: appErrors(424),

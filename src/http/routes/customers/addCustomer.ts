@@ -12,6 +12,8 @@ interface Variant {
   operationId: string;
   type: CustomerType;
   withUsername: boolean;
+  /** An older version published clients still call, with the same behaviour as its current twin. */
+  deprecated?: boolean;
   summary: string;
   description: string;
 }
@@ -20,6 +22,7 @@ const VARIANTS: Variant[] = [
   { path: '/aggregation/v1/customers/testing', operationId: 'AddTestingCustomerV1', type: 'testing', withUsername: false, summary: 'Add testing customer (v1)', description: `Enrols a testing customer, who can link accounts only at test institutions. Answers id and createdDate. ${RULES}` },
   { path: '/aggregation/v2/customers/testing', operationId: 'AddTestingCustomer', type: 'testing', withUsername: true, summary: 'Add testing customer', description: `Enrols a testing customer, who can link accounts only at test institutions. Answers id, username and createdDate. ${RULES}` },
   { path: '/aggregation/v2/customers/active', operationId: 'AddCustomer', type: 'active', withUsername: true, summary: 'Add customer', description: `Enrols an active (billable) customer. Needs a production plan: a Test Drive partner gets 401 (code 14060). ${RULES}` },
+  { path: '/aggregation/v1/customers/active', operationId: 'AddCustomerV1', type: 'active', withUsername: false, deprecated: true, summary: 'Add customer (v1)', description: `The older twin of Add Customer (v2), with the same behaviour; like Add Testing Customer (v1), it answers id and createdDate. Needs a production plan: a Test Drive partner gets 401 (code 14060). ${RULES}` },
 ];
 
 /** POST /aggregation/v1/customers/testing, /aggregation/v2/customers/testing and /aggregation/v2/customers/active */
@@ -28,6 +31,7 @@ export default function addCustomer(app: App, runtime: Runtime): void {
     app.post(v.path, {
       schema: {
         operationId: v.operationId,
+        ...(v.deprecated ? { deprecated: true } : {}),
         tags: ['Customers'],
         summary: v.summary,
         description: v.description,
