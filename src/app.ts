@@ -6,6 +6,7 @@ import { authPlugin } from './http/plugins/auth.js';
 import { contentPlugin } from './http/plugins/content.js';
 import { dashboardPlugin } from './http/plugins/dashboard.js';
 import { errorsPlugin, frameworkErrorHandler } from './http/plugins/errors.js';
+import { clientErrorHandler } from './http/client-error.js';
 import { openapiPlugin } from './http/plugins/openapi.js';
 import { requestLogPlugin } from './http/plugins/request-log.js';
 import { transportPlugin } from './http/plugins/transport.js';
@@ -59,6 +60,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler,
+    // Requests Node refuses before Fastify parses them (bad request line, headers over 16 KiB, too slow): our format too.
+    clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     trustProxy: trustProxyOption(config.trustProxy),
     // Native HTTPS when configured; TLS 1.0 and 1.1 are refused at the handshake.

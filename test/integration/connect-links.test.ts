@@ -72,6 +72,12 @@ describe('Connect links', () => {
       link.replace(/&signature=[0-9a-f]+/, ''),
       `${link}&extra=1`,
       `${link}&customerId=${neighbour}`,
+      // Names that mean something to JavaScript objects are parameters like any other.
+      `${link}&__proto__=x`,
+      `${link}&__proto__[linkId]=x`,
+      `${link}&constructor=x`,
+      `${link}&toString=x`,
+      `${link}&hasOwnProperty=x`,
     ];
     for (const bad of tampered) {
       const page = await ctx.app.inject({ url: pathOf(bad) });
@@ -143,6 +149,30 @@ describe('Connect links', () => {
     }
     expect(await deliveries()).toBe(before);
     expect(await links()).toBe(linkCount);
+  });
+
+  it('refuses webhookHeaders HTTP cannot carry or Ledgerlink sets itself when the link is made, and delivers those it accepts', async () => {
+    const refused: Record<string, string>[] = [
+      { 'X-A': '\u2028' }, { 'X-A': 'a\u007fb' }, { 'X-A': 'a\u0001b' }, { 'X-A': 'a\u0000b' }, { 'X-A': '\u{1F600}' }, { 'X-A': 'ok\u0100' },
+      { 'X A': '1' }, { 'X:A': '1' }, { '': '1' }, { 'Ümlaut': '1' }, { 'X-A\r\nX-B': '1' },
+      { Host: 'evil.example' }, { 'Content-Length': '1' }, { 'Transfer-Encoding': 'chunked' }, { Connection: 'close' }, { 'Keep-Alive': '5' },
+      { Trailer: 'X-A' }, { TE: 'trailers' }, { Upgrade: 'websocket' }, { Expect: '100-continue' }, { 'Webhook-Signature': 'v1,x' }, { 'webhook-id': 'evt_1' },
+    ];
+    const before = await deliveries();
+    for (const webhookHeaders of refused) {
+      const res = await generate(ctx, partner, 'full', { customerId, webhook: listener.url, webhookHeaders });
+      expect([res.statusCode, res.json().code], JSON.stringify(webhookHeaders)).toEqual([400, '10010']);
+      expect(res.json().message).toMatch(/^Invalid parameter \(webhookHeaders\b/);
+    }
+    expect(await deliveries()).toBe(before);
+
+    listener.requests.length = 0;
+    const accepted = { 'X-Latin1': 'café ÿ', 'X-Tab': 'a\tb', "!#$%&'*+.^_`|~": 'every token character', 'X-Empty': '', 'User-Agent': 'partner-agent/2' };
+    const link = await linkFor(ctx, partner, 'full', { customerId, webhook: listener.url, webhookHeaders: accepted });
+    await appOk(ctx, link, 'POST', '/session');
+    await drainDeliveries(ctx.runtime);
+    expect(listener.requests.map((r) => r.status)).toEqual([200]);
+    expect(listener.requests[0]!.headers).toMatchObject({ 'x-latin1': 'café ÿ', 'x-tab': 'a\tb', "!#$%&'*+.^_`|~": 'every token character', 'x-empty': '', 'user-agent': 'partner-agent/2' });
   });
 
   it('uses the partner\'s own experiences, and default always', async () => {

@@ -123,6 +123,21 @@ describe('transport and caller rules', () => {
       expect((await attempt(creds.appKey, '24.48.0.1', creds.partnerId, creds.partnerSecret)).statusCode).toBe(200);
     });
 
+    it('limits attempts per app key whichever header carries it, a LEDGERLINK_APP_KEY_HEADERS alias included', async () => {
+      ctx = await createTestContext({ LEDGERLINK_TRUST_PROXY: '127.0.0.1', LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '100', LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY: '3', LEDGERLINK_APP_KEY_HEADERS: 'x-api-key,x-app-key' });
+      const creds = await createPartner(ctx.runtime, { name: 'Acme' });
+      const viaHeader = (header: string, value: string, ip: string) => ctx.app.inject({
+        method: 'POST', url: AUTH, headers: { [header]: value, 'x-forwarded-for': ip, 'x-forwarded-proto': 'https' }, payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret },
+      });
+      expect((await viaHeader('x-api-key', creds.appKey, '8.8.8.8')).statusCode).toBe(200);
+      expect((await viaHeader('x-app-key', `  ${creds.appKey} `, '8.8.4.4')).statusCode).toBe(200);
+      expect((await viaHeader('service-app-key', creds.appKey, '24.48.0.1')).statusCode).toBe(200);
+      for (const header of ['x-api-key', 'x-app-key', 'service-app-key']) {
+        const limited = await viaHeader(header, creds.appKey, '24.48.0.2');
+        expect([limited.statusCode, limited.json().code], header).toEqual([429, '10429']);
+      }
+    });
+
     it('does not limit other API calls', async () => {
       ctx = await createTestContext({ LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '1' });
       const p = await partnerWithToken(ctx);

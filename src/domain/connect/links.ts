@@ -107,7 +107,8 @@ export type LinkRefusal = 'ConnectLinkInvalid' | 'ConnectLinkExpired' | 'Connect
  * used. Returns the row, or throws the refusal as a ServiceError.
  */
 export async function openLink(db: Executor, runtime: Runtime, query: Record<string, unknown>): Promise<ConnectLinkRow> {
-  const params: Record<string, string> = {};
+  // No prototype: on a plain object `params.__proto__ = 'x'` is silently dropped, so `&__proto__=x` would pass unsigned.
+  const params: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [k, v] of Object.entries(query)) {
     if (typeof v !== 'string') throw new ServiceError('ConnectLinkInvalid', 'This Connect link is not valid: a parameter appears more than once.');
     params[k] = v;

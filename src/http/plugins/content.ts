@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ServiceError } from '../../errors/service-error.js';
+import { jsonDeeperThan, MAX_JSON_DEPTH } from '../json-depth.js';
 import { negotiateFormat, type WireFormat } from '../negotiate.js';
 import { addRouteHook, takesNoBody } from '../route-hooks.js';
 import { ErrorBody } from '../schemas/error.js';
@@ -33,6 +34,8 @@ export function responseSchemaFor(responses: Responses, status: number): XmlSche
 function parseJson(_req: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void): void {
   // Real clients send `Content-Type: application/json` with no body on POSTs that take none.
   if (body.trim() === '') return done(null, undefined);
+  // Before parsing: a parsed 5,000-level document overflows the stack of whatever walks it later.
+  if (jsonDeeperThan(body, MAX_JSON_DEPTH)) return done(new ServiceError('JsonTooDeep', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`));
   try {
     done(null, JSON.parse(body));
   } catch (e) {

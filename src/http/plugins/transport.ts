@@ -3,11 +3,12 @@ import fp from 'fastify-plugin';
 import { createRequire } from 'node:module';
 import type geoipModule from 'geoip-country';
 import { ServiceError } from '../../errors/service-error.js';
-import { classifyAddress } from '../../lib/ip.js';
+import { classifyPeerAddress } from '../../lib/ip.js';
 import { sha256Hex } from '../../lib/secrets.js';
 import type { Runtime } from '../../runtime.js';
 import { addRouteHook } from '../route-hooks.js';
 import { RateLimiter } from '../rate-limiter.js';
+import { appKeyOf } from './auth.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,7 +33,7 @@ const remembered = new Map<string, CallerAddress>();
 function callerAddress(ip: string): CallerAddress {
   let info = remembered.get(ip);
   if (!info) {
-    const c = classifyAddress(ip);
+    const c = classifyPeerAddress(ip);
     const local = c === 'loopback' || c === 'private' || c === 'link-local' || c === 'metadata';
     info = { loopback: c === 'loopback', local, country: local ? undefined : countryOf(ip) };
     if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
@@ -87,8 +88,9 @@ export const transportPlugin = fp(
 
         if (rateLimited) {
           const now = clock.now();
-          const appKey = request.headers['service-app-key'];
-          const waits = [perIp.hit(`ip:${request.ip}`, now), typeof appKey === 'string' ? perKey.hit(`key:${sha256Hex(appKey)}`, now) : 0];
+          // The key exactly as authentication reads it, whichever header (Service-App-Key or an alias) carried it.
+          const appKey = appKeyOf(request, opts.runtime);
+          const waits = [perIp.hit(`ip:${request.ip}`, now), appKey !== undefined ? perKey.hit(`key:${sha256Hex(appKey)}`, now) : 0];
           const wait = Math.max(...waits);
           if (wait > 0) {
             throw new ServiceError('RateLimited', `Too many authentication attempts; retry in ${wait} s`, { 'retry-after': String(wait) });

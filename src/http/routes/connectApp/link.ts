@@ -16,7 +16,8 @@ export const LINK_HEADER = 'connect-link';
 export async function linkOf(runtime: Runtime, request: FastifyRequest): Promise<ConnectLinkRow> {
   const header = request.headers[LINK_HEADER];
   if (typeof header !== 'string' || header.length === 0 || header.length > 8192) throw new ServiceError('ConnectLinkInvalid');
-  const params: Record<string, string | string[]> = {};
+  // No prototype, so `__proto__` and the like are parameters like any other (see openLink).
+  const params: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   for (const [k, v] of new URLSearchParams(header.replace(/^\?/, ''))) {
     const prior = params[k];
     params[k] = prior === undefined ? v : [prior].flat().concat(v);
