@@ -2,6 +2,7 @@
 import { ConfigError } from '../config.js';
 import { ServiceError } from '../errors/service-error.js';
 import { UsageError } from './args.js';
+import { print, printError } from '../lib/terminal-text.js';
 import { cert } from './commands/cert.js';
 import { deliveries } from './commands/deliveries.js';
 import { listen } from './commands/listen.js';
@@ -17,7 +18,7 @@ import { worker } from './commands/worker.js';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
   serve: { run: serve, help: 'start the HTTP service' },
-  partner: { run: partner, help: 'create a partner, rotate its app key, unlock it' },
+  partner: { run: partner, help: 'create a partner, rotate its app key, revoke its tokens, unlock it' },
   cert: { run: cert, help: 'generate a self-signed development TLS certificate' },
   worker: { run: worker, help: 'run only the delivery worker (push, webhooks, e-mail)' },
   deliveries: { run: deliveries, help: 'list deliveries with their attempts, redeliver one' },
@@ -38,7 +39,7 @@ function usage(): string {
 export async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(usage() + '\n');
+    print(usage());
     return;
   }
   const command = COMMANDS[name];
@@ -48,16 +49,16 @@ export async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof UsageError) {
-    process.stderr.write(`error: ${e.message}\n${e.hint ? `hint: ${e.hint}\n` : ''}`);
+    printError(`error: ${e.message}${e.hint ? `\nhint: ${e.hint}` : ''}`);
     process.exit(2);
   }
   if (e instanceof ConfigError || e instanceof ServiceError) {
-    process.stderr.write(`error: ${e.message}\n`);
+    printError(`error: ${e.message}`);
     process.exit(1);
   }
   const err = e as NodeJS.ErrnoException;
-  const hint = err.code === 'EADDRINUSE' ? 'hint: another process uses that port; pick one with --port\n'
-    : err.code === 'ECONNREFUSED' ? 'hint: is the database server running and DATABASE_URL right?\n' : '';
-  process.stderr.write(`error: ${err.message}\n${hint}`);
+  const hint = err.code === 'EADDRINUSE' ? '\nhint: another process uses that port; pick one with --port'
+    : err.code === 'ECONNREFUSED' ? '\nhint: is the database server running and DATABASE_URL right?' : '';
+  printError(`error: ${err.message}${hint}`);
   process.exit(1);
 });

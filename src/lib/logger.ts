@@ -1,4 +1,6 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { redactQuerySecrets } from './redact-query.js';
+import { escapeJsonText } from './terminal-text.js';
 
 /** Paths that may hold secrets; pino replaces them before anything is written. */
 export const REDACT_PATHS = [
@@ -13,9 +15,19 @@ export const REDACT_PATHS = [
   '*.signingKey',
 ];
 
-/** The process logger: JSON lines to stdout, secrets redacted. */
-export function redactedLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+/** Every finished log line: secrets in query strings redacted, characters a terminal acts on escaped. */
+const finishLine = (line: string) => escapeJsonText(redactQuerySecrets(line));
+
+/**
+ * The process logger: JSON lines to stdout (or `destination`), secrets redacted. Secrets in query strings (a
+ * Connect link's signature in a request URL, an OAuth code) sit inside strings no path names, and reach the log
+ * through Fastify's request lines, log messages and error messages alike, so they are
+ * redacted in each finished line, the one place every one of them passes. There too the C1 controls, DEL and bidi
+ * marks a request may carry, which JSON leaves raw, are escaped: the lines reach the operator's terminal.
+ */
+export function redactedLogger(level: string, destination?: DestinationStream): Logger {
+  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, hooks: { streamWrite: finishLine } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';

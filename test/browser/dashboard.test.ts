@@ -95,7 +95,7 @@ describe('the dashboard in a browser', () => {
     await page.getByLabel('Partner ID').fill(partner.partnerId);
     await page.getByLabel('Partner secret').fill('Wrong-secret-9999');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/^Invalid credentials$/);
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/^Invalid credentials( \(code 10001\))?$/);
     await expectAccessible();
     await shot(page, 'signin-wrong-secret');
     await page.getByLabel('Partner secret').fill(SECRET);

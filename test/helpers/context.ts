@@ -1,13 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type AppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createPartner, type PartnerCredentials } from '../../src/domain/partners/service.js';
 import type { App } from '../../src/http/app-types.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { keysFrom } from '../../src/lib/keys.js';
 import type { Runtime } from '../../src/runtime.js';
+import { checkConformance } from './conformance.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 
 export interface TestContext {
@@ -19,13 +20,15 @@ export interface TestContext {
 }
 
 /** The real app on a fresh database with a manual clock, built exactly as the server builds it. */
-export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestContext(env: Record<string, string> = {}, appOptions: AppOptions = { logger: false }): Promise<TestContext> {
   const db = await createTestDatabase();
   const clock = new ManualClock();
   const config: Config = loadConfig({ LEDGERLINK_DATA_DIR: path.join(os.tmpdir(), `ledgerlink-test-${randomBytes(4).toString('hex')}`), ...env });
   const runtime: Runtime = { config, database: db.database, clock, keys: keysFrom(randomBytes(32)) };
-  const app = await buildApp(runtime, { logger: false });
+  const app = await buildApp(runtime, appOptions);
   await app.ready();
+  // Every answer to a request for an operation of the reference description is checked against it (conformance.ts).
+  checkConformance(app);
   return {
     app,
     runtime,

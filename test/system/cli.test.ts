@@ -88,6 +88,40 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
     }
   });
 
+  // Security review (issue 17, item 15): tokens could not be revoked.
+  it('partner revoke-tokens refuses every token of the partner on a running server at once; a new token works', async () => {
+    const { env, data } = await freshStore();
+    const creds = JSON.parse((await runCli(['partner', 'create', '--json', '--data', data], env)).stdout);
+    const other = JSON.parse((await runCli(['partner', 'create', '--json', '--data', data], env)).stdout);
+    const server = await startServe(['--data', data], env);
+    try {
+      const tokenOf = async (c: typeof creds) => ((await (await authenticate(server.url, c)).json()) as { token: string }).token;
+      const me = (c: typeof creds, token: string) => fetch(server.url + '/aggregation/v1/partners/me', { headers: { 'service-app-key': c.appKey, 'service-app-token': token } });
+      const tokens = [await tokenOf(creds), await tokenOf(creds)];
+      const othersToken = await tokenOf(other);
+      // The server has seen (and keeps in memory) the caller of each token.
+      for (const token of tokens) expect((await me(creds, token)).status).toBe(200);
+      const revoked = await runCli(['partner', 'revoke-tokens', creds.partnerId, '--json', '--data', data], env);
+      expect(revoked.stderr).toBe('');
+      expect(JSON.parse(revoked.stdout)).toEqual({ partnerId: creds.partnerId, revoked: 2 });
+      for (const token of tokens) {
+        const refused = await me(creds, token);
+        expect(refused.status).toBe(401);
+        expect(((await refused.json()) as { code: string }).code).toBe('10022');
+      }
+      expect((await me(other, othersToken)).status).toBe(200);
+      expect((await me(creds, await tokenOf(creds))).status).toBe(200);
+      const text = await runCli(['partner', 'revoke-tokens', creds.partnerId, '--data', data], env);
+      expect(text.stdout).toMatch(new RegExp(`^Revoked 1 live token of partner ${creds.partnerId}`));
+      const unknown = await runCli(['partner', 'revoke-tokens', '9999999999999', '--data', data], env);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toBe('error: Partner 9999999999999 not found\n');
+    } finally {
+      server.kill();
+      await server.exited;
+    }
+  });
+
   it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
     const { env, data } = await freshStore();
     const creds = JSON.parse((await runCli(['partner', 'create', '--json', '--data', data], env)).stdout);

@@ -2,6 +2,7 @@ import type dns from 'node:dns';
 import { describe, expect, it } from 'vitest';
 import { addressRefusal, allowsPlainHttp, classifyAddress, listenerUrlViolation, policyLookup, TargetRefusedError } from '../../src/delivery/policy.js';
 import { TEST_BANK_ID } from '../../src/domain/institutions/test-institutions.js';
+import { classifyPeerAddress } from '../../src/lib/ip.js';
 
 describe('the outbound target policy', () => {
   it.each([
@@ -44,6 +45,44 @@ describe('the outbound target policy', () => {
     ['::127.0.0.1', 'loopback'],
   ])('classifies %s as %s', (ip, cls) => {
     expect(classifyAddress(ip)).toBe(cls);
+  });
+
+  // Security review (issue 17, item 13): these forms were all classified as public.
+  it.each([
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:a9fe:a9fe', 'metadata'],
+    ['::ffff:0:8.8.8.8', 'public'],
+    ['::10.0.0.1', 'private'],
+    ['64:ff9b::10.1.2.3', 'private'],
+    ['64:ff9b:1::7f00:1', 'loopback'],
+    ['64:ff9b:1::a9fe:a9fe', 'metadata'],
+    ['64:ff9b:1:a9fe:a9:fe00::', 'metadata'],
+    ['64:ff9b:1:0:7f:0:100:0', 'loopback'],
+    ['64:ff9b:1::808:808', 'public'],
+    ['64:ff9b:1:abcd:ef00:0:808:808', 'public'],
+    ['2002:a9fe:a9fe::1', 'metadata'],
+    ['2001:0:808:808::80ff:fffe', 'loopback'],
+    ['2001:0:a9fe:a9fe::f7f7:fbfb', 'metadata'],
+    ['2001:0:808:808::f7f7:fbfb', 'public'],
+  ])('judges %s by the IPv4 addresses it may lead to: %s', (ip, cls) => {
+    expect(classifyAddress(ip)).toBe(cls);
+  });
+
+  it('refuses IPv4-translated, local-use NAT64 and Teredo addresses of private hosts in production mode', () => {
+    for (const ip of ['::ffff:0:10.0.0.1', '64:ff9b:1::a00:1', '64:ff9b:1:0:7f:0:100:0', '2001:0:808:808::f5ff:fffe']) {
+      expect(addressRefusal(ip, 'production'), ip).toMatch(/refuses in production mode/);
+    }
+    expect(addressRefusal('64:ff9b:1:a9fe:a9:fe00::', 'sandbox')).toMatch(/cloud metadata address/);
+  });
+
+  it('unwraps only IPv4-mapped addresses when classifying a caller, so a NAT64, 6to4 or Teredo peer never counts as local', () => {
+    expect(classifyPeerAddress('::ffff:127.0.0.1')).toBe('loopback');
+    expect(classifyPeerAddress('::ffff:10.0.0.1')).toBe('private');
+    expect(classifyPeerAddress('::1')).toBe('loopback');
+    expect(classifyPeerAddress('[fe80::1%eth0]')).toBe('link-local');
+    for (const ip of ['2002:7f00:1::', '::127.0.0.1', '64:ff9b::a00:1', '64:ff9b:1::7f00:1', '2001:0:808:808::80ff:fffe']) {
+      expect(classifyPeerAddress(ip), ip).toBe('public');
+    }
   });
 
   it('refuses everything but public addresses in production mode', () => {

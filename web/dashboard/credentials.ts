@@ -1,4 +1,4 @@
-/** Credentials: partner ID, app key (revealed on demand, rotatable), secret change, lock state. */
+/** Credentials: partner ID, app key (revealed on demand, rotatable), token revocation, secret change, lock state. */
 import { api } from './api.js';
 import type { Partner, Session } from './types.js';
 import { badge, copyButton, dateTime, field, h, onSubmit, pageHeader, section, toast, withBusy } from './ui.js';
@@ -12,6 +12,7 @@ export async function credentialsPage(main: HTMLElement, refreshSession: () => P
     pageHeader('Credentials', 'What your application sends with every API call: the app key in Service-App-Key, and a token from partner authentication.'),
     identity(partner, session),
     appKeySection(),
+    tokensSection(),
     lockSection(partner, () => credentialsPage(main, refreshSession)),
     secretSection(),
   );
@@ -63,6 +64,31 @@ function appKeySection(): HTMLElement {
     h('p', { class: 'muted' }, 'Send it as the Service-App-Key header. Keep it out of browsers and source control.'),
     h('div', { class: 'key-row' }, value, reveal, copyButton('Copy app key', fetchKey)),
     h('div', { class: 'row-actions' }, rotate), confirmArea);
+}
+
+function tokensSection(): HTMLElement {
+  const confirmArea = h('div', { class: 'confirm-area' });
+  const revoke = h('button', { type: 'button', class: 'button danger' }, 'Revoke all tokens');
+  revoke.addEventListener('click', () => {
+    const yes = h('button', { type: 'button', class: 'button danger' }, 'Revoke now');
+    const no = h('button', { type: 'button', class: 'button secondary' }, 'Cancel');
+    no.addEventListener('click', () => {
+      confirmArea.replaceChildren();
+      revoke.focus();
+    });
+    yes.addEventListener('click', () => withBusy(yes, 'Revoking…', async () => {
+      const { revoked } = await api<{ revoked: number }>('POST', '/tokens/revoke');
+      confirmArea.replaceChildren(h('div', { class: 'notice ok', role: 'status', 'data-testid': 'tokens-revoked' },
+        `${revoked} token${revoked === 1 ? '' : 's'} revoked. Every earlier token is refused from now on: your application authenticates again for a new one.`));
+      toast('API tokens revoked.');
+    }));
+    confirmArea.replaceChildren(h('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm revocation' },
+      h('p', {}, 'Every API token of this partner stops working immediately, for every running integration. Revoke?'), yes, no));
+    yes.focus();
+  });
+  return section('API tokens',
+    h('p', { class: 'muted' }, 'Tokens come from partner authentication and live two hours. Changing the secret or rotating the app key leaves them valid; if a token may have leaked, revoke them all here.'),
+    h('div', { class: 'row-actions' }, revoke), confirmArea);
 }
 
 function lockSection(partner: Partner, reload: () => Promise<void>): HTMLElement {

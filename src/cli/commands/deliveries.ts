@@ -1,6 +1,7 @@
 import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryKind, type DeliveryStatus } from '../../delivery/table.js';
 import { listDeliveries, redeliverDelivery, type DeliveryView } from '../../delivery/service.js';
 import { dataOptions, parse, positiveInteger, UsageError, withRuntime } from '../args.js';
+import { oneLine, print, printJson } from '../../lib/terminal-text.js';
 
 const USAGE = 'ledgerlink deliveries list [--partner ID] [--status S] [--kind K] [--event ID] [--limit N] | redeliver DELIVERY_ID  [--json] [--data DIR]';
 
@@ -13,9 +14,10 @@ function describe(d: DeliveryView): string[] {
   const when = d.status === 'delivered' ? `delivered ${isoTime(d.deliveredAt)}`
     : d.status === 'cancelled' ? `cancelled ${isoTime(d.cancelledAt)}`
     : d.status === 'pending' ? `next attempt ${isoTime(d.nextAttemptAt)}` : 'attempt in progress';
-  const lines = [`#${d.id}  ${d.kind}  ${d.status}  ${when}  partner ${d.partnerId}  event ${d.eventId}`, `    to ${d.target}`];
+  // The target, the event id and the error (which quotes the listener's answer) come from outside.
+  const lines = [`#${d.id}  ${d.kind}  ${d.status}  ${when}  partner ${oneLine(d.partnerId)}  event ${oneLine(d.eventId)}`, `    to ${oneLine(d.target)}`];
   for (const a of d.attempts) {
-    lines.push(`    ${isoTime(a.attemptedAt)}  ${a.statusCode ?? '---'}  ${String(a.latencyMs).padStart(5)} ms  ${a.error ?? 'ok'}  (${a.workerId})`);
+    lines.push(`    ${isoTime(a.attemptedAt)}  ${a.statusCode ?? '---'}  ${String(a.latencyMs).padStart(5)} ms  ${oneLine(a.error ?? 'ok')}  (${oneLine(a.workerId)})`);
   }
   if (d.attempts.length === 0) lines.push('    no attempt yet');
   return lines;
@@ -45,16 +47,16 @@ export async function deliveries(argv: string[]): Promise<void> {
       const kind = oneOf<DeliveryKind>('kind', values.kind, DELIVERY_KINDS);
       const limit = positiveInteger('--limit', values.limit, USAGE) ?? 50;
       const list = await withRuntime(values.data, (rt) => listDeliveries(rt.database.kysely, { partnerId: values.partner, status, kind, eventId: values.event, limit }));
-      if (json) process.stdout.write(JSON.stringify({ deliveries: list }) + '\n');
-      else process.stdout.write(list.length === 0 ? 'No deliveries.\n' : list.flatMap(describe).join('\n') + '\n');
+      if (json) printJson({ deliveries: list });
+      else print(list.length === 0 ? 'No deliveries.' : list.flatMap(describe).join('\n'));
       return;
     }
     case 'redeliver': {
       if (!id) throw new UsageError('deliveries redeliver needs a delivery id', `usage: ${USAGE}`);
       const deliveryId = positiveInteger('the delivery id', id, USAGE)!;
       const view = await withRuntime(values.data, (rt) => redeliverDelivery(rt.database.kysely, rt.clock, deliveryId));
-      if (json) process.stdout.write(JSON.stringify({ delivery: view }) + '\n');
-      else process.stdout.write(`Delivery ${view.id} (event ${view.eventId}) will be sent again now.\n`);
+      if (json) printJson({ delivery: view });
+      else print(`Delivery ${view.id} (event ${oneLine(view.eventId)}) will be sent again now.`);
       return;
     }
     default:

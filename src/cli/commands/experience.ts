@@ -1,6 +1,7 @@
 import { resolveExperience, saveExperience } from '../../domain/connect/experiences.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { dataOptions, parse, UsageError, withRuntime } from '../args.js';
+import { oneLine, print, printJson } from '../../lib/terminal-text.js';
 
 const USAGE = 'ledgerlink experience set PARTNER_ID NAME --app-name TEXT [--color #RRGGBB] [--logo URL] [--json] [--data DIR]\n       ledgerlink experience show PARTNER_ID NAME [--json] [--data DIR]';
 
@@ -18,6 +19,6 @@ export async function experience(argv: string[]): Promise<void> {
     }
     return resolveExperience(db, partnerId, name);
   });
-  if (values.json) process.stdout.write(JSON.stringify(shown) + '\n');
-  else process.stdout.write(`experience ${shown.name}: ${shown.appName}, colour ${shown.primaryColor}${shown.logoUrl ? `, logo ${shown.logoUrl}` : ''}\n`);
+  if (values.json) printJson(shown);
+  else print(`experience ${oneLine(shown.name)}: ${oneLine(shown.appName)}, colour ${oneLine(shown.primaryColor)}${shown.logoUrl ? `, logo ${oneLine(shown.logoUrl)}` : ''}`);
 }

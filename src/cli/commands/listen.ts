@@ -8,6 +8,7 @@ import { epochSeconds } from '../../lib/clock.js';
 import { openRuntime, type Runtime } from '../../runtime.js';
 import { parse, positiveInteger, UsageError } from '../args.js';
 import { sandboxPartner } from '../sandbox-partner.js';
+import { oneLine, print } from '../../lib/terminal-text.js';
 
 const USAGE = 'ledgerlink listen [--forward-to URL] [--port N] [--host 127.0.0.1] [--partner ID] [--data DIR]';
 
@@ -84,7 +85,7 @@ function checkForwardUrl(value: string | undefined): string | undefined {
 }
 
 function out(line: string): void {
-  process.stdout.write(line + '\n');
+  print(line);
 }
 
 /**
@@ -107,7 +108,7 @@ export async function listen(argv: string[]): Promise<void> {
 
   const server = http.createServer((req, res) => {
     void handle(req, res).catch((e: unknown) => {
-      out(`${new Date().toISOString()}  error  ${(e as Error).message}`);
+      out(`${new Date().toISOString()}  error  ${oneLine((e as Error).message)}`);
       if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
       res.end();
     });
@@ -117,7 +118,7 @@ export async function listen(argv: string[]): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://listen');
     const code = url.searchParams.get(VERIFICATION_PARAMETER);
     if (req.method === 'GET' && code !== null) {
-      out(`${new Date().toISOString()}  txpush   verification  answered the handshake for ${url.pathname}`);
+      out(`${new Date().toISOString()}  txpush   verification  answered the handshake for ${oneLine(url.pathname)}`);
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(code);
       return;
@@ -130,8 +131,9 @@ export async function listen(argv: string[]): Promise<void> {
     const body = await readBody(req);
     const contentType = req.headers['content-type'];
     const what = describeDelivery(body, contentType);
-    const eventId = String(req.headers['webhook-id'] ?? '-');
-    out(`${new Date().toISOString()}  ${what.kind.padEnd(7)}  ${what.type}  ${eventId}${what.ids ? `  ${what.ids}` : ''}`);
+    // Anyone who can reach the port can send these, body and headers alike.
+    const eventId = oneLine(String(req.headers['webhook-id'] ?? '-'));
+    out(`${new Date().toISOString()}  ${what.kind.padEnd(7)}  ${oneLine(what.type)}  ${eventId}${what.ids ? `  ${oneLine(what.ids)}` : ''}`);
     if (!forwardTo) {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok');
@@ -146,7 +148,7 @@ export async function listen(argv: string[]): Promise<void> {
       res.end(text);
     } catch (e) {
       const cause = (e as Error & { cause?: Error }).cause?.message ?? (e as Error).message;
-      out(`    → ${forwardTo}  failed: ${cause}`);
+      out(`    → ${forwardTo}  failed: ${oneLine(cause)}`);
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`forwarding failed: ${cause}`);
     }
@@ -181,7 +183,7 @@ export async function listen(argv: string[]): Promise<void> {
       registration = await registerSandboxListener(runtime.database.kysely, caller.partnerId, ownUrl, epochSeconds(runtime.clock));
       const rt = runtime;
       renew = setInterval(() => {
-        void renewSandboxListener(rt.database.kysely, registration!, epochSeconds(rt.clock)).catch((e: unknown) => out(`could not renew the registration: ${(e as Error).message}`));
+        void renewSandboxListener(rt.database.kysely, registration!, epochSeconds(rt.clock)).catch((e: unknown) => out(`could not renew the registration: ${oneLine((e as Error).message)}`));
       }, (LISTENER_LEASE_SECONDS / 3) * 1000);
     } catch (e) {
       await stop();

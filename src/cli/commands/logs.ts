@@ -2,17 +2,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listRequestLog } from '../../domain/requestlog/service.js';
 import type { RequestLogRow } from '../../domain/requestlog/table.js';
 import { dataOptions, parse, positiveInteger, UsageError, withRuntime } from '../args.js';
+import { jsonLine, oneLine, print } from '../../lib/terminal-text.js';
 
 const USAGE = 'ledgerlink logs tail [--partner ID] [--limit N] [--follow] [--json] [--data DIR]';
 
 function line(r: RequestLogRow): string {
   const code = r.error_code ? `  code ${r.error_code}` : '';
   const who = r.partner_id ? `  partner ${r.partner_id}` : '';
-  return `${new Date(r.created_at_ms).toISOString()}  ${r.method.padEnd(6)} ${r.path}  ${r.status}  ${r.latency_ms.toFixed(1)} ms${code}${who}`;
+  // Method and path are what the client sent.
+  return `${new Date(r.created_at_ms).toISOString()}  ${oneLine(r.method).padEnd(6)} ${oneLine(r.path)}  ${r.status}  ${r.latency_ms.toFixed(1)} ms${code}${who}`;
 }
 
-function print(rows: RequestLogRow[], json: boolean): void {
-  for (const r of rows) process.stdout.write((json ? JSON.stringify(r) : line(r)) + '\n');
+function printRows(rows: RequestLogRow[], json: boolean): void {
+  if (rows.length > 0) print(rows.map((r) => (json ? jsonLine(r) : line(r))).join('\n'));
 }
 
 /** `ledgerlink logs tail`: the latest API requests, oldest first; `--follow` keeps printing new ones. */
@@ -23,7 +25,7 @@ export async function logs(argv: string[]): Promise<void> {
   const json = values.json ?? false;
   await withRuntime(values.data, async (rt) => {
     const latest = (await listRequestLog(rt.database.kysely, { partnerId: values.partner, limit })).reverse();
-    print(latest, json);
+    printRows(latest, json);
     if (!values.follow) return;
     let afterId = latest.at(-1)?.id ?? 0;
     let stop = false;
@@ -32,7 +34,7 @@ export async function logs(argv: string[]): Promise<void> {
     process.once('SIGTERM', onSignal);
     while (!stop) {
       const rows = await listRequestLog(rt.database.kysely, { partnerId: values.partner, afterId, limit: 1000 });
-      print(rows, json);
+      printRows(rows, json);
       afterId = rows.at(-1)?.id ?? afterId;
       if (rows.length < 1000) await sleep(500);
     }

@@ -1,17 +1,18 @@
 import { listMail, type MailView } from '../../delivery/service.js';
 import { dataOptions, parse, positiveInteger, UsageError, withRuntime } from '../args.js';
+import { multiLine, oneLine, print, printJson } from '../../lib/terminal-text.js';
 import { isoTime } from './deliveries.js';
 
 const USAGE = 'ledgerlink mail list [--partner ID] [--limit N] [--json] [--data DIR]';
 
 function describe(m: MailView): string[] {
   return [
-    `#${m.id}  ${isoTime(m.createdAt)}  partner ${m.partnerId}`,
-    `From:    ${m.from}`,
-    `To:      ${m.to}`,
-    `Subject: ${m.subject}`,
+    `#${m.id}  ${isoTime(m.createdAt)}  partner ${oneLine(m.partnerId)}`,
+    `From:    ${oneLine(m.from)}`,
+    `To:      ${oneLine(m.to)}`,
+    `Subject: ${oneLine(m.subject)}`,
     '',
-    ...m.text.split('\n').map((l) => `  ${l}`),
+    ...multiLine(m.text).split('\n').map((l) => `  ${l}`),
     '',
   ];
 }
@@ -23,6 +24,6 @@ export async function mail(argv: string[]): Promise<void> {
   if (action !== 'list') throw new UsageError(action ? `unknown mail action "${action}"` : 'mail needs an action', `usage: ${USAGE}`);
   const limit = positiveInteger('--limit', values.limit, USAGE) ?? 50;
   const list = await withRuntime(values.data, (rt) => listMail(rt.database.kysely, { partnerId: values.partner, limit }));
-  if (values.json) process.stdout.write(JSON.stringify({ messages: list }) + '\n');
-  else process.stdout.write(list.length === 0 ? 'The local mailbox is empty.\n' : list.flatMap(describe).join('\n'));
+  if (values.json) printJson({ messages: list });
+  else print(list.length === 0 ? 'The local mailbox is empty.' : list.flatMap(describe).slice(0, -1).join('\n'));
 }

@@ -1,10 +1,13 @@
 import { createPartner, rotateAppKey, unlockPartner } from '../../domain/partners/service.js';
+import { revokePartnerTokens } from '../../domain/partners/tokens.js';
 import { dataOptions, parse, UsageError, withRuntime } from '../args.js';
+import { print as printText, printJson } from '../../lib/terminal-text.js';
 
-const USAGE = 'ledgerlink partner create [--name N] [--plan testdrive|production] | rotate-key ID | unlock ID  [--json] [--data DIR]';
+const USAGE = 'ledgerlink partner create [--name N] [--plan testdrive|production] | rotate-key ID | revoke-tokens ID | unlock ID  [--json] [--data DIR]';
 
-function print(json: boolean, value: Record<string, string>, lines: string[]): void {
-  process.stdout.write(json ? JSON.stringify(value) + '\n' : lines.join('\n') + '\n');
+function print(json: boolean, value: Record<string, string | number>, lines: string[]): void {
+  if (json) printJson(value);
+  else printText(lines.join('\n'));
 }
 
 /** `ledgerlink partner ...`: manage partners directly in the database (works while a server runs). */
@@ -24,6 +27,12 @@ export async function partner(argv: string[]): Promise<void> {
       if (!id) throw new UsageError('partner rotate-key needs a partner id', `usage: ${USAGE}`);
       const appKey = await withRuntime(values.data, (rt) => rotateAppKey(rt, id));
       print(json, { partnerId: id, appKey }, [`New app key for ${id}: ${appKey}`, 'The old key no longer works.']);
+      return;
+    }
+    case 'revoke-tokens': {
+      if (!id) throw new UsageError('partner revoke-tokens needs a partner id', `usage: ${USAGE}`);
+      const { revoked } = await withRuntime(values.data, (rt) => revokePartnerTokens(rt, id));
+      print(json, { partnerId: id, revoked }, [`Revoked ${revoked} live token${revoked === 1 ? '' : 's'} of partner ${id}, also for running servers. Its clients authenticate again for new ones.`]);
       return;
     }
     case 'unlock': {

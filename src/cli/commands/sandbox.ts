@@ -2,6 +2,7 @@ import { createEngine } from '../../domain/aggregation/engine.js';
 import { advanceClock, clearLoginError, resetCustomer, SANDBOX_ERROR_CODES, setLoginError } from '../../domain/sandbox/controls.js';
 import { dataOptions, parse, positiveInteger, UsageError, withRuntime } from '../args.js';
 import { sandboxPartner } from '../sandbox-partner.js';
+import { print, printJson } from '../../lib/terminal-text.js';
 import { isoTime } from './deliveries.js';
 
 const USAGE = 'ledgerlink sandbox clock CUSTOMER_ID --days N | error CUSTOMER_ID LOGIN_ID (--code N | --clear) | reset CUSTOMER_ID  [--partner ID] [--json] [--data DIR]';
@@ -46,5 +47,6 @@ export async function sandbox(argv: string[]): Promise<void> {
       }
     }
   });
-  process.stdout.write((values.json ? JSON.stringify(result.json) : result.text.join('\n')) + '\n');
+  if (values.json) printJson(result.json);
+  else print(result.text.join('\n'));
 }

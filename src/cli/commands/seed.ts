@@ -3,6 +3,7 @@ import { createPartner } from '../../domain/partners/service.js';
 import { seedCustomers } from '../../domain/sandbox/seed.js';
 import { dataOptions, parse, positiveInteger, UsageError, withRuntime } from '../args.js';
 import { progressBar } from '../progress.js';
+import { print, printJson } from '../../lib/terminal-text.js';
 
 const USAGE = 'ledgerlink seed --customers N [--profile profile_03] [--partner ID] [--institution 101732] [--history] [--transactions N] [--json] [--data DIR]';
 
@@ -51,12 +52,12 @@ export async function seed(argv: string[]): Promise<void> {
     return { ...outcome, ...(created ? { partnerSecret: created.partnerSecret, appKey: created.appKey } : {}) };
   });
   if (values.json) {
-    process.stdout.write(JSON.stringify(result) + '\n');
+    printJson(result);
     return;
   }
-  process.stdout.write([
+  print([
     `Seeded ${result.customers.toLocaleString('en-US')} customers of partner ${result.partnerId} (ids ${result.firstCustomerId} to ${result.lastCustomerId}),`,
     `${result.accountsPerCustomer} accounts and ${result.transactionsPerCustomer.toLocaleString('en-US')} transactions each, ${result.transactions.toLocaleString('en-US')} transactions in all.`,
     ...(result.partnerSecret ? ['New partner credentials (the secret is not shown again):', `  partnerId     ${result.partnerId}`, `  partnerSecret ${result.partnerSecret}`, `  appKey        ${result.appKey}`] : []),
-  ].join('\n') + '\n');
+  ].join('\n'));
 }

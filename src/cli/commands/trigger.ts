@@ -3,6 +3,7 @@ import { CONNECT_EVENT_TYPES } from '../../domain/connect/webhooks.js';
 import { fireConnectWebhook, fireTxPushEvent, TXPUSH_EVENT_TYPES } from '../../domain/sandbox/controls.js';
 import { dataOptions, parse, UsageError, withRuntime } from '../args.js';
 import { sandboxPartner } from '../sandbox-partner.js';
+import { oneLine, print, printJson } from '../../lib/terminal-text.js';
 
 const USAGE = 'ledgerlink trigger EVENT --customer ID [--account ID] [--transaction ID] [--webhook URL] [--partner ID] [--json] [--data DIR]';
 
@@ -48,7 +49,7 @@ export async function trigger(argv: string[]): Promise<void> {
       const r = await fireConnectWebhook(engine, caller, {
         customerId: values.customer!, eventType: event.slice(CONNECT_PREFIX.length), ...(values.webhook ? { webhook: values.webhook } : {}),
       });
-      return { json: r, text: `Queued Connect webhook ${r.eventType} (event ${r.eventId}) for customer ${r.customerId} to ${r.webhook}.` };
+      return { json: r, text: `Queued Connect webhook ${r.eventType} (event ${r.eventId}) for customer ${r.customerId} to ${oneLine(r.webhook)}.` };
     }
     const r = await fireTxPushEvent(engine, caller, {
       customerId: values.customer!, accountId: values.account!, eventType: event, ...(values.transaction ? { transactionId: values.transaction } : {}),
@@ -56,5 +57,6 @@ export async function trigger(argv: string[]): Promise<void> {
     const tx = r.transactionId ? ` transaction ${r.transactionId}` : '';
     return { json: r, text: `Queued ${r.eventType} for account ${r.accountId}${tx} of customer ${r.customerId}: ${r.notifications} notification${r.notifications === 1 ? '' : 's'}.` };
   });
-  process.stdout.write((values.json ? JSON.stringify(out.json) : `${out.text}\nA running \`ledgerlink serve\` or \`ledgerlink worker\` on this data store delivers it.`) + '\n');
+  if (values.json) printJson(out.json);
+  else print(`${out.text}\nA running \`ledgerlink serve\` or \`ledgerlink worker\` on this data store delivers it.`);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { RequestLogWriter } from '../../domain/requestlog/service.js';
+import { redactQuerySecrets } from '../../lib/redact-query.js';
 import type { Runtime } from '../../runtime.js';
 import { addRouteHook } from '../route-hooks.js';
 
@@ -12,6 +13,12 @@ declare module 'fastify' {
   interface FastifyInstance {
     requestLog: RequestLogWriter;
   }
+}
+
+/** The path as the request log keeps it: secrets in its query string redacted (it is shown on the dashboard), at most 500 characters. */
+function storedPath(url: string): string {
+  const path = redactQuerySecrets(url);
+  return path.length > 500 ? `${path.slice(0, 500)}…` : path;
 }
 
 /** Records every API request (method, path, status, latency, error code, partner) for the dashboard and `logs tail`. */
@@ -28,7 +35,7 @@ export const requestLogPlugin = fp(
         writer.record({
           partner_id: request.caller?.partnerId ?? null,
           method: request.method,
-          path: request.url.length > 500 ? `${request.url.slice(0, 500)}…` : request.url,
+          path: storedPath(request.url),
           route,
           status: reply.statusCode,
           latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,

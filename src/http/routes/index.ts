@@ -3,6 +3,7 @@ import type { Runtime } from '../../runtime.js';
 import createToken from './partners/createToken.js';
 import getPartner from './partners/getPartner.js';
 import modifyPartnerSecret from './partners/modifyPartnerSecret.js';
+import revokePartnerTokens from './partners/revokeTokens.js';
 import health from './system/health.js';
 import addCustomer from './customers/addCustomer.js';
 import deleteCustomer from './customers/deleteCustomer.js';
@@ -42,6 +43,7 @@ import generateConnectUrl from './connect/generateConnectUrl.js';
 import generateLiteConnectUrl from './connect/generateLiteConnectUrl.js';
 import generateFixConnectUrl from './connect/generateFixConnectUrl.js';
 import sendConnectEmail from './connect/sendConnectEmail.js';
+import connectV1 from './connect/connectV1.js';
 import getConnectWebhookSigningKey from './connect/getConnectWebhookSigningKey.js';
 import getMailbox from './connect/getMailbox.js';
 import connectPages from './connectApp/pages.js';
@@ -64,8 +66,10 @@ import dashboardSignUp from './dashboard/signUp.js';
 import dashboardSignIn from './dashboard/signIn.js';
 import dashboardSignOut from './dashboard/signOut.js';
 import getDashboardSession from './dashboard/getSession.js';
+import getDashboardSettings from './dashboard/settings.js';
 import { getAppKey, rotateKey } from './dashboard/appKey.js';
 import { changeSecret, unlock } from './dashboard/secret.js';
+import { revokeTokens as revokeDashboardTokens } from './dashboard/tokens.js';
 import { getCustomer as getDashboardCustomer, getCustomers as getDashboardCustomers } from './dashboard/customers.js';
 import { getDeliveries, getMail, getRequests, redeliver } from './dashboard/activity.js';
 import { getExperiences, putExperience } from './dashboard/experiences.js';
@@ -76,7 +80,7 @@ export type RouteModule = (app: App, runtime: Runtime) => void;
 
 /** Every operation of the service. A new resource adds its modules here. */
 export const routes: RouteModule[] = [
-  health, createToken, modifyPartnerSecret, getPartner,
+  health, createToken, modifyPartnerSecret, revokePartnerTokens, getPartner,
   addCustomer, getCustomers, getCustomer, modifyCustomer, deleteCustomer,
   getInstitutions, getInstitution, getCertifiedInstitutions, getInstitutionAsset,
   getCustomerAccounts, getCustomerAccountsSimple, getCustomerAccount, getCustomerAccountSimple,
@@ -86,13 +90,13 @@ export const routes: RouteModule[] = [
   refreshCustomerAccountsByInstitutionLogin, refreshCustomerAccountsByInstitutionLoginV2, deleteCustomerAccountsByInstitutionLogin,
   getAllCustomerTransactions, getCustomerAccountTransactions, getCustomerTransaction, loadHistoricTransactions, loadHistoricTransactionsMfa,
   subscribeToTxPushNotifications, disableTxPushNotifications, deleteTxPushSubscription, createTxPushTestTransaction,
-  generateConnectUrl, generateLiteConnectUrl, generateFixConnectUrl, sendConnectEmail, getConnectWebhookSigningKey, getMailbox,
+  generateConnectUrl, generateLiteConnectUrl, generateFixConnectUrl, sendConnectEmail, connectV1, getConnectWebhookSigningKey, getMailbox,
   // The hosted Connect app: its pages and the JSON API behind them (authenticated by the signed link, not a token).
   connectPages, testBankOAuth, startSession, searchConnectInstitutions, selectInstitution, signIn, signInSteps, manageAccounts, endSession,
   // Sandbox controls (Test Drive partners only): time travel, error states, events on demand, reset.
   advanceSandboxClock, setSandboxLoginError, clearSandboxLoginError, resetSandboxCustomer, fireSandboxConnectWebhook, fireSandboxTxPushEvent,
   // The developer dashboard: its pages and the JSON API behind them (authenticated by a session cookie, not a token).
-  dashboardPages, dashboardSignUp, dashboardSignIn, dashboardSignOut, getDashboardSession, getAppKey, rotateKey, changeSecret, unlock,
+  dashboardPages, getDashboardSettings, dashboardSignUp, dashboardSignIn, dashboardSignOut, getDashboardSession, getAppKey, rotateKey, revokeDashboardTokens, changeSecret, unlock,
   getDashboardCustomers, getDashboardCustomer, getRequests, getDeliveries, redeliver, getMail, getExperiences, putExperience,
   dashboardSandbox,
 ];

@@ -22,3 +22,8 @@ export const AccessToken = Type.Object(
   { token: Type.String({ description: 'Access token for the Service-App-Token header; valid two hours', examples: ['YBh22Sb9Es6e66Q7lWdt'] }) },
   { $id: 'AccessToken', xml: { name: 'access' } },
 );
+
+export const PartnerIdentity = Type.Object(
+  { partnerId: RequiredString({ description: 'The partner the app key and token belong to, as a confirmation', examples: ['1234583871234'] }) },
+  { $id: 'PartnerIdentity', xml: { name: 'credentials' } },
+);

@@ -1,0 +1,13 @@
+import { revokePartnerTokens } from '../../../domain/partners/tokens.js';
+import type { Runtime } from '../../../runtime.js';
+import type { App } from '../../app-types.js';
+import { DASHBOARD_API, dashboardResponses } from './common.js';
+
+/** POST /dashboard/api/tokens/revoke: every API token of the partner is refused from this moment; answers how many still worked. */
+export function revokeTokens(app: App, runtime: Runtime): void {
+  app.post('/dashboard/api/tokens/revoke', {
+    ...DASHBOARD_API,
+    schema: { hide: true, summary: 'Revoke every API token', response: dashboardResponses() },
+    handler: async (request) => revokePartnerTokens(runtime, request.dashboard.partnerId),
+  });
+}

@@ -1,0 +1,47 @@
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listRequestLog } from '../../src/domain/requestlog/service.js';
+import { redactedLogger } from '../../src/lib/logger.js';
+import { linkFor, pathOf } from '../helpers/connect.js';
+import { createTestContext, partnerWithToken, type TestContext } from '../helpers/context.js';
+import { addCustomer } from '../helpers/customers.js';
+
+// Security review (issue 17, item 11): Connect links, signature included, were logged in full at info level.
+describe('secrets in query strings', () => {
+  let ctx: TestContext;
+  let logs: string;
+  beforeEach(async () => {
+    logs = '';
+    const sink = new Writable({ write(chunk, _enc, done) { logs += String(chunk); done(); } });
+    ctx = await createTestContext({}, { logger: redactedLogger('info', sink) });
+  });
+  afterEach(() => ctx.close());
+
+  it('never reach the server log: a Connect link opened, an unknown URL and an OAuth callback are logged with [redacted] values', async () => {
+    const partner = await partnerWithToken(ctx);
+    const customerId = await addCustomer(ctx, partner);
+    const link = await linkFor(ctx, partner, 'full', { customerId });
+    const signature = new URL(link).searchParams.get('signature')!;
+    expect(signature.length).toBeGreaterThan(16);
+    expect((await ctx.app.inject({ method: 'GET', url: pathOf(link) })).statusCode).toBe(200);
+    await ctx.app.inject({ method: 'GET', url: `/no/such/page?Signature=${signature}&access_token=tok-0123456789` });
+    await ctx.app.inject({ method: 'GET', url: '/connect/oauth/callback?state=state-0123456789&code=code-0123456789' });
+    await ctx.app.inject({ method: 'GET', url: `/connect?%73ignature=${signature}x` });
+    expect(logs).toContain('incoming request');
+    for (const secret of [signature, 'tok-0123456789', 'state-0123456789', 'code-0123456789']) expect(logs).not.toContain(secret);
+    expect(logs).toContain(`customerId=${customerId}`);
+    expect(logs).toContain('signature=[redacted]');
+    expect(logs).toContain('Signature=[redacted]');
+    expect(logs).toContain('%73ignature=[redacted]');
+    for (const line of logs.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it('are redacted in the request log the dashboard and logs tail show, other parameters kept', async () => {
+    const partner = await partnerWithToken(ctx);
+    await ctx.app.inject({ method: 'GET', url: '/aggregation/v1/customers?search=ada&token=tok-9876543210&start=1', headers: partner.headers });
+    await ctx.app.requestLog.flush();
+    const paths = (await listRequestLog(ctx.runtime.database.kysely, { partnerId: partner.partnerId })).map((r) => r.path);
+    expect(paths).toContain('/aggregation/v1/customers?search=ada&token=[redacted]&start=1');
+    expect(JSON.stringify(paths)).not.toContain('tok-9876543210');
+  });
+});
