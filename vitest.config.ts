@@ -1,6 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+// Integration tests check every answer to a reference operation against the reference description, and write
+// test-artifacts/conformance-summary-<dialect>.json at the end (docs/compatibility.md, "Conformance check").
+const conformance = { setupFiles: ['test/helpers/conformance-setup.ts'], globalSetup: ['test/helpers/conformance-global.ts'] };
+
 // Integration tests run once per database dialect; the rest once.
 export default defineConfig({
   // The client package is tested from its source, as the example imports it by its package name.
@@ -10,8 +14,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'sqlite', include: ['test/integration/**/*.test.ts'], env: { LEDGERLINK_TEST_DIALECT: 'sqlite' } } },
-      { extends: true, test: { name: 'postgres', include: ['test/integration/**/*.test.ts'], env: { LEDGERLINK_TEST_DIALECT: 'postgres' } } },
+      { extends: true, test: { name: 'sqlite', include: ['test/integration/**/*.test.ts'], env: { LEDGERLINK_TEST_DIALECT: 'sqlite' }, ...conformance } },
+      { extends: true, test: { name: 'postgres', include: ['test/integration/**/*.test.ts'], env: { LEDGERLINK_TEST_DIALECT: 'postgres' }, ...conformance } },
       // The client's own tests, and its example app against real servers.
       { extends: true, test: { name: 'client', include: ['packages/client/test/**/*.test.ts'], testTimeout: 90_000 } },
       // Real processes: on a loaded machine each start can take seconds, so allow more time.

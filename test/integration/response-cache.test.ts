@@ -16,6 +16,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { keysFrom } from '../../src/lib/keys.js';
 import type { Runtime } from '../../src/runtime.js';
 import { DAY, linkProfile, nowOf, refresh, type AccountJson, type TransactionJson } from '../helpers/aggregation.js';
+import { checkConformance } from '../helpers/conformance.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { testDialect } from '../helpers/db.js';
@@ -137,6 +138,7 @@ describe('response cache: hits', () => {
     const uncached = await buildApp({ ...ctx.runtime, config }, { logger: false });
     try {
       await uncached.ready();
+      checkConformance(uncached);
       const urls = [transactionsUrl(customerId), accountsUrl(customerId), `${accountsUrl(customerId)}/simple`, accountTransactionsUrl(customerId, accounts[1]!.id)];
       for (const url of urls) {
         for (const accept of [JSON_ACCEPT, XML_ACCEPT]) {
@@ -407,6 +409,7 @@ describe.runIf(testDialect() === 'sqlite')('another process on the same SQLite f
     runtime = { config, database, clock, keys: keysFrom(randomBytes(32)) };
     app = await buildApp(runtime, { logger: false });
     await app.ready();
+    checkConformance(app);
     fileCtx = { app, runtime, clock, db: { database, drop: () => database.close() }, close: async () => {} };
     second = openDatabase({ sqliteFile: sqliteFileIn(dir) });
   }, 120_000);

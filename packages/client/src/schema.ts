@@ -39,7 +39,11 @@ export interface paths {
          * @description Exchanges the partner id and secret (with the Service-App-Key header) for a token valid two hours. Five consecutive failures lock the partner.
          */
         post: operations["CreateToken"];
-        delete?: never;
+        /**
+         * Revoke every token of the partner (Ledgerlink extension)
+         * @description Revokes every token the partner holds, the one sent with this call included: from the next request on, in every process, they are refused with 10022. Authenticate again for a new token. The body names the calling partner, as a confirmation. Changing the secret or rotating the app key does not revoke tokens; this does.
+         */
+        delete: operations["RevokePartnerTokens"];
         options?: never;
         head?: never;
         patch?: never;
@@ -119,6 +123,27 @@ export interface paths {
          * @description Enrols an active (billable) customer. Needs a production plan: a Test Drive partner gets 401 (code 14060). The username must be 6 to 255 characters of ASCII letters, digits and ! @ . # $ % & * _ - + (400, code 110039, otherwise) and unique among the partner's customers (409, code 110002).
          */
         post: operations["AddCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/customers/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add customer (v1)
+         * @deprecated
+         * @description The older twin of Add Customer (v2), with the same behaviour; like Add Testing Customer (v1), it answers id and createdDate. Needs a production plan: a Test Drive partner gets 401 (code 14060). The username must be 6 to 255 characters of ASCII letters, digits and ! @ . # $ % & * _ - + (400, code 110039, otherwise) and unique among the partner's customers (409, code 110002).
+         */
+        post: operations["AddCustomerV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -397,6 +422,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aggregation/v1/customers/{customerId}/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get customer account by id (v1)
+         * @deprecated
+         * @description One account with its detail and, for investment accounts, its positions. Another customer's account id is 404.
+         */
+        get: operations["GetCustomerAccountV1"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete customer account
+         * @description Deletes the account with its transactions and positions and records an account `deleted` event. When it was the last account of its institution login, the login is deleted too.
+         */
+        delete: operations["DeleteCustomerAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v1/customers/{customerId}/accounts/{accountId}/simple": {
         parameters: {
             query?: never;
@@ -496,26 +546,6 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/aggregation/v1/customers/{customerId}/accounts/{accountId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Delete customer account
-         * @description Deletes the account with its transactions and positions and records an account `deleted` event. When it was the last account of its institution login, the login is deleted too.
-         */
-        delete: operations["DeleteCustomerAccount"];
         options?: never;
         head?: never;
         patch?: never;
@@ -653,6 +683,27 @@ export interface paths {
          * @description One account's transactions, filtered, ordered and paged exactly like Get All Customer Transactions. Before the account's initial aggregation the answer is 409 (14064). `showDailyBalance` is accepted; daily balances are not computed (docs/compatibility.md).
          */
         get: operations["GetCustomerAccountTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v3/customers/{customerId}/accounts/{accountId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get customer account transactions (v3)
+         * @deprecated
+         * @description One account's transactions, filtered, ordered and paged exactly like Get All Customer Transactions. Before the account's initial aggregation the answer is 409 (14064). `showDailyBalance` is accepted; daily balances are not computed (docs/compatibility.md).
+         */
+        get: operations["GetCustomerAccountTransactionsV3"];
         put?: never;
         post?: never;
         delete?: never;
@@ -856,9 +907,51 @@ export interface paths {
         put?: never;
         /**
          * Send Connect e-mail
-         * @description Generates a Full Connect link and e-mails it to `email.to` with a button that opens it (subject, greeting, company name, signature lines, address and support phone from `email`). Sent through the delivery outbox: via SMTP_URL, or kept in the local mailbox (`ledgerlink mail list`). Answers the link and the e-mail settings. The link's query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).
+         * @description Generates a Full Connect link and e-mails it to `email.to` with a button that opens it (subject, greeting, company name, signature lines, address and support phone from `email`). Sent through the delivery outbox: via SMTP_URL, or kept in the local mailbox (`ledgerlink mail list`; always for Test Drive partners unless the operator allows them SMTP). A partner may queue 100 e-mails an hour by default (429, code 14075, with Retry-After beyond). Answers the link and the e-mail settings. The link's query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).
          */
         post: operations["SendConnectEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/v1/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Connect URL (Connect 1.0)
+         * @deprecated
+         * @description Connect 1.0, kept for published clients that still call it: `type` aggregation gives a Full link, lite a Lite link (with institutionId), fix a Fix link (with institutionLoginId); any other type is 400 (10010) naming these. The link always uses the `default` experience; `redirectUrl` is accepted for redirectUri. The link's query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).
+         */
+        post: operations["GenerateConnectUrlV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/v1/send/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Connect e-mail (Connect 1.0)
+         * @deprecated
+         * @description Connect 1.0, kept for published clients that still call it: `type` aggregation gives a Full link, lite a Lite link (with institutionId), fix a Fix link (with institutionLoginId); any other type is 400 (10010) naming these. The link always uses the `default` experience; `redirectUrl` is accepted for redirectUri. The link is e-mailed as by Send Connect E-mail (v2), with the same hourly limit (429, 14075). The link's query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).
+         */
+        post: operations["SendConnectEmailV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1062,6 +1155,13 @@ export interface components {
              */
             newPartnerSecret: string;
         };
+        PartnerIdentity: {
+            /**
+             * @description The partner the app key and token belong to, as a confirmation
+             * @example 1234583871234
+             */
+            partnerId: string;
+        };
         PartnerInfo: {
             /** @example 1234583871234 */
             partnerId: string;
@@ -1218,6 +1318,69 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"];
                     "application/xml": components["schemas"]["AccessToken"];
                 };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RevokePartnerTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartnerIdentity"];
+                "application/xml": components["schemas"]["PartnerIdentity"];
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
             400: {
@@ -1679,6 +1842,148 @@ export interface operations {
                         id: string;
                         /** @example customerusername1 */
                         username: string;
+                        /** @description Epoch seconds */
+                        createdDate: number;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AddCustomerV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 6 to 255 characters: ASCII letters, digits and ! @ . # $ % & * _ - +. Unique among the partner's customers. An e-mail address is discouraged.
+                     * @example customerusername1
+                     */
+                    username: string;
+                    /**
+                     * @description Optional
+                     * @example John
+                     */
+                    firstName?: string;
+                    /**
+                     * @description Optional
+                     * @example Smith
+                     */
+                    lastName?: string;
+                    /**
+                     * @description Optional phone number
+                     * @example 1-801-555-0100
+                     */
+                    phone?: string;
+                    /**
+                     * @description Optional e-mail address
+                     * @example john.smith@example.com
+                     */
+                    email?: string;
+                    /** @description Optional registered application id, stored and returned as given */
+                    applicationId?: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description 6 to 255 characters: ASCII letters, digits and ! @ . # $ % & * _ - +. Unique among the partner's customers. An e-mail address is discouraged.
+                     * @example customerusername1
+                     */
+                    username: string;
+                    /**
+                     * @description Optional
+                     * @example John
+                     */
+                    firstName?: string;
+                    /**
+                     * @description Optional
+                     * @example Smith
+                     */
+                    lastName?: string;
+                    /**
+                     * @description Optional phone number
+                     * @example 1-801-555-0100
+                     */
+                    phone?: string;
+                    /**
+                     * @description Optional e-mail address
+                     * @example john.smith@example.com
+                     */
+                    email?: string;
+                    /** @description Optional registered application id, stored and returned as given */
+                    applicationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 1005061234 */
+                        id: string;
+                        /** @description Epoch seconds */
+                        createdDate: number;
+                    };
+                    "application/xml": {
+                        /** @example 1005061234 */
+                        id: string;
                         /** @description Epoch seconds */
                         createdDate: number;
                     };
@@ -4925,6 +5230,451 @@ export interface operations {
             };
         };
     };
+    GetCustomerAccountV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 5011648377 */
+                        id: string;
+                        /** @description Account number from the institution (may be masked) */
+                        number: string;
+                        /** @description Last four digits of the real account number; ACH-capable accounts only */
+                        realAccountNumberLast4?: string;
+                        /** @example 7528 */
+                        accountNumberDisplay: string;
+                        /** @example Super Checking */
+                        name: string;
+                        accountNickname: string;
+                        /** @description Cleared balance at balanceDate; negative for loans, cards and credit lines */
+                        balance: number;
+                        /** @description checking, savings, creditCard, loan, mortgage, lineOfCredit, investment, investmentTaxDeferred or roth */
+                        type: string;
+                        /** @example active */
+                        status: string;
+                        /** @description 0, or the aggregation status code of the last failed attempt (docs/aggregation.md) */
+                        aggregationStatusCode: number;
+                        customerId: string;
+                        institutionId: string;
+                        institutionLoginId: number;
+                        /** @example USD */
+                        currency: string;
+                        /** @description Epoch seconds */
+                        balanceDate: number;
+                        /** @description Last successful aggregation; absent before the first */
+                        aggregationSuccessDate?: number;
+                        /** @description Last aggregation attempt; absent before the first */
+                        aggregationAttemptDate?: number;
+                        /** @description Epoch seconds */
+                        createdDate: number;
+                        /** @description Epoch seconds */
+                        lastUpdatedDate: number;
+                        /** @description Epoch seconds */
+                        lastTransactionDate?: number;
+                        /** @description Epoch seconds */
+                        oldestTransactionDate?: number;
+                        displayPosition: number;
+                        /** @example OPEN */
+                        financialinstitutionAccountStatus: string;
+                        /** @description personal or business */
+                        marketSegment: string;
+                        /** @description Fields that depend on the account type; credit cards have no detail object */
+                        detail?: {
+                            /** @description checking, savings, loan: the balance minus pending debits */
+                            availableBalanceAmount?: number;
+                            /** @description checking, savings: APY in percent, as a decimal string */
+                            periodInterestRate?: string;
+                            payoffAmount?: number;
+                            principalBalance?: number;
+                            escrowBalance?: number;
+                            /** @description loan, mortgage, lineOfCredit: percent, as a decimal string */
+                            interestRate?: string;
+                            /** @description Y or N */
+                            autoPayEnrolled?: string;
+                            collateral?: string;
+                            currentSchool?: string;
+                            /** @description Y or N */
+                            firstMortgage?: string;
+                            originalSchool?: string;
+                            recurringPaymentAmount?: number;
+                            lender?: string;
+                            endingBalanceAmount?: number;
+                            loanTermType?: string;
+                            paymentsMade?: number;
+                            balloonAmount?: number;
+                            projectedInterest?: number;
+                            interestPaidLtd?: number;
+                            interestRateType?: string;
+                            loanPaymentType?: string;
+                            paymentsRemaining?: number;
+                            loanMinAmtDue?: number;
+                            loanPaymentFreq?: string;
+                            /** @description loan, lineOfCredit */
+                            paymentMinAmount?: number;
+                            /** @description Epoch seconds */
+                            loanMinAmtDueDate?: number;
+                            /** @description Epoch seconds */
+                            firstPaymentDate?: number;
+                            marginBalance?: number;
+                            availableCashBalance?: number;
+                            currentBalance?: number;
+                            vestedBalance?: number;
+                            currentLoanBalance?: number;
+                            loanRate?: number;
+                            marginAllowed?: boolean;
+                            cashAccountAllowed?: boolean;
+                            employeeDeferPreTaxAmount?: number;
+                            employeePreTaxAmount?: number;
+                            employeePreTaxPercentage?: number;
+                            employerYearToDate?: number;
+                            rolloverContributionAmount?: number;
+                            /** @description ALLOW or DENY */
+                            allowedCheckWriting?: string;
+                            /** @description ALLOW or DENY */
+                            allowedOptionTrade?: string;
+                            dailyChange?: number;
+                            margin?: number;
+                            percentageChange?: number;
+                            loanPaymentAmount?: number;
+                            /** @description Epoch seconds */
+                            loanNextPaymentDate?: number;
+                            creditAvailableAmount?: number;
+                            statementCloseBalance?: number;
+                            locPrincipalBalance?: number;
+                            /** @description Epoch seconds */
+                            paymentDueDate?: number;
+                            /** @description Epoch seconds */
+                            statementEndDate?: number;
+                        };
+                        /** @description Holdings of investment accounts */
+                        position?: {
+                            /** @description Service-assigned, stable while the holding exists */
+                            id: number;
+                            symbol: string;
+                            fundName: string;
+                            quantity: number;
+                            /** @description Decimal string */
+                            marketValue: string;
+                            changePercent: number;
+                            costBasis: number;
+                            dailyChange: number;
+                            memo: string;
+                            empPretaxContribAmount: number;
+                            /** @description Decimal string */
+                            heldInAccount: string;
+                            holdType: string;
+                            maturityValue: number;
+                            units: number;
+                            unitPrice: number;
+                            type: string;
+                            status: string;
+                            invSecurityType: string;
+                            /** @description Decimal string */
+                            securityCurrencyRate: string;
+                            averageCost: number;
+                            cashAccount: boolean;
+                            faceValue: number;
+                            holdingId: string;
+                            securitySubType: string;
+                            rate: number;
+                            unitType: string;
+                            todayGLDollar: number;
+                            todayGLPercent: number;
+                            totalGLDollar: number;
+                            totalGLPercent: number;
+                            costBasisPerShare: number;
+                            enterpriseSymbol: string;
+                            localMarketValue: number;
+                            localPrice: number;
+                            securityId: string;
+                            /** @description Decimal string */
+                            reinvestmentCapGains: string;
+                            /** @description Decimal string */
+                            reinvestmentDividend: string;
+                            /** @description Only for securities that mature or expire */
+                            expirationDate?: number;
+                            /** @description Epoch seconds */
+                            originalPurchaseDate: number;
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @example 5011648377 */
+                        id: string;
+                        /** @description Account number from the institution (may be masked) */
+                        number: string;
+                        /** @description Last four digits of the real account number; ACH-capable accounts only */
+                        realAccountNumberLast4?: string;
+                        /** @example 7528 */
+                        accountNumberDisplay: string;
+                        /** @example Super Checking */
+                        name: string;
+                        accountNickname: string;
+                        /** @description Cleared balance at balanceDate; negative for loans, cards and credit lines */
+                        balance: number;
+                        /** @description checking, savings, creditCard, loan, mortgage, lineOfCredit, investment, investmentTaxDeferred or roth */
+                        type: string;
+                        /** @example active */
+                        status: string;
+                        /** @description 0, or the aggregation status code of the last failed attempt (docs/aggregation.md) */
+                        aggregationStatusCode: number;
+                        customerId: string;
+                        institutionId: string;
+                        institutionLoginId: number;
+                        /** @example USD */
+                        currency: string;
+                        /** @description Epoch seconds */
+                        balanceDate: number;
+                        /** @description Last successful aggregation; absent before the first */
+                        aggregationSuccessDate?: number;
+                        /** @description Last aggregation attempt; absent before the first */
+                        aggregationAttemptDate?: number;
+                        /** @description Epoch seconds */
+                        createdDate: number;
+                        /** @description Epoch seconds */
+                        lastUpdatedDate: number;
+                        /** @description Epoch seconds */
+                        lastTransactionDate?: number;
+                        /** @description Epoch seconds */
+                        oldestTransactionDate?: number;
+                        displayPosition: number;
+                        /** @example OPEN */
+                        financialinstitutionAccountStatus: string;
+                        /** @description personal or business */
+                        marketSegment: string;
+                        /** @description Fields that depend on the account type; credit cards have no detail object */
+                        detail?: {
+                            /** @description checking, savings, loan: the balance minus pending debits */
+                            availableBalanceAmount?: number;
+                            /** @description checking, savings: APY in percent, as a decimal string */
+                            periodInterestRate?: string;
+                            payoffAmount?: number;
+                            principalBalance?: number;
+                            escrowBalance?: number;
+                            /** @description loan, mortgage, lineOfCredit: percent, as a decimal string */
+                            interestRate?: string;
+                            /** @description Y or N */
+                            autoPayEnrolled?: string;
+                            collateral?: string;
+                            currentSchool?: string;
+                            /** @description Y or N */
+                            firstMortgage?: string;
+                            originalSchool?: string;
+                            recurringPaymentAmount?: number;
+                            lender?: string;
+                            endingBalanceAmount?: number;
+                            loanTermType?: string;
+                            paymentsMade?: number;
+                            balloonAmount?: number;
+                            projectedInterest?: number;
+                            interestPaidLtd?: number;
+                            interestRateType?: string;
+                            loanPaymentType?: string;
+                            paymentsRemaining?: number;
+                            loanMinAmtDue?: number;
+                            loanPaymentFreq?: string;
+                            /** @description loan, lineOfCredit */
+                            paymentMinAmount?: number;
+                            /** @description Epoch seconds */
+                            loanMinAmtDueDate?: number;
+                            /** @description Epoch seconds */
+                            firstPaymentDate?: number;
+                            marginBalance?: number;
+                            availableCashBalance?: number;
+                            currentBalance?: number;
+                            vestedBalance?: number;
+                            currentLoanBalance?: number;
+                            loanRate?: number;
+                            marginAllowed?: boolean;
+                            cashAccountAllowed?: boolean;
+                            employeeDeferPreTaxAmount?: number;
+                            employeePreTaxAmount?: number;
+                            employeePreTaxPercentage?: number;
+                            employerYearToDate?: number;
+                            rolloverContributionAmount?: number;
+                            /** @description ALLOW or DENY */
+                            allowedCheckWriting?: string;
+                            /** @description ALLOW or DENY */
+                            allowedOptionTrade?: string;
+                            dailyChange?: number;
+                            margin?: number;
+                            percentageChange?: number;
+                            loanPaymentAmount?: number;
+                            /** @description Epoch seconds */
+                            loanNextPaymentDate?: number;
+                            creditAvailableAmount?: number;
+                            statementCloseBalance?: number;
+                            locPrincipalBalance?: number;
+                            /** @description Epoch seconds */
+                            paymentDueDate?: number;
+                            /** @description Epoch seconds */
+                            statementEndDate?: number;
+                        };
+                        /** @description Holdings of investment accounts */
+                        position?: {
+                            /** @description Service-assigned, stable while the holding exists */
+                            id: number;
+                            symbol: string;
+                            fundName: string;
+                            quantity: number;
+                            /** @description Decimal string */
+                            marketValue: string;
+                            changePercent: number;
+                            costBasis: number;
+                            dailyChange: number;
+                            memo: string;
+                            empPretaxContribAmount: number;
+                            /** @description Decimal string */
+                            heldInAccount: string;
+                            holdType: string;
+                            maturityValue: number;
+                            units: number;
+                            unitPrice: number;
+                            type: string;
+                            status: string;
+                            invSecurityType: string;
+                            /** @description Decimal string */
+                            securityCurrencyRate: string;
+                            averageCost: number;
+                            cashAccount: boolean;
+                            faceValue: number;
+                            holdingId: string;
+                            securitySubType: string;
+                            rate: number;
+                            unitType: string;
+                            todayGLDollar: number;
+                            todayGLPercent: number;
+                            totalGLDollar: number;
+                            totalGLPercent: number;
+                            costBasisPerShare: number;
+                            enterpriseSymbol: string;
+                            localMarketValue: number;
+                            localPrice: number;
+                            securityId: string;
+                            /** @description Decimal string */
+                            reinvestmentCapGains: string;
+                            /** @description Decimal string */
+                            reinvestmentDividend: string;
+                            /** @description Only for securities that mature or expire */
+                            expirationDate?: number;
+                            /** @description Epoch seconds */
+                            originalPurchaseDate: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DeleteCustomerAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     GetCustomerAccountSimple: {
         parameters: {
             query?: never;
@@ -6468,65 +7218,6 @@ export interface operations {
             };
         };
     };
-    DeleteCustomerAccount: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Customer id
-                 * @example 1005061234
-                 */
-                customerId: string;
-                /**
-                 * @description Account id
-                 * @example 5011648377
-                 */
-                accountId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                    "application/xml": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found (another partner's ids look exactly like unknown ids) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                    "application/xml": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not acceptable: Accept allows neither JSON nor XML */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                    "application/xml": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     RefreshCustomerAccountsV2: {
         parameters: {
             query?: never;
@@ -7798,8 +8489,8 @@ export interface operations {
                             type?: string;
                             /** @description Epoch seconds */
                             transactionDate?: number;
-                            /** @description Absent while pending */
-                            postedDate?: number;
+                            /** @description When the transaction posted; while it is pending, its transaction date (it moves to the posting date when the institution posts it) */
+                            postedDate: number;
                             /** @description When the service stored it */
                             createdDate: number;
                             checkNum?: string;
@@ -7848,8 +8539,8 @@ export interface operations {
                             type?: string;
                             /** @description Epoch seconds */
                             transactionDate?: number;
-                            /** @description Absent while pending */
-                            postedDate?: number;
+                            /** @description When the transaction posted; while it is pending, its transaction date (it moves to the posting date when the institution posts it) */
+                            postedDate: number;
                             /** @description When the service stored it */
                             createdDate: number;
                             checkNum?: string;
@@ -7993,8 +8684,8 @@ export interface operations {
                             type?: string;
                             /** @description Epoch seconds */
                             transactionDate?: number;
-                            /** @description Absent while pending */
-                            postedDate?: number;
+                            /** @description When the transaction posted; while it is pending, its transaction date (it moves to the posting date when the institution posts it) */
+                            postedDate: number;
                             /** @description When the service stored it */
                             createdDate: number;
                             checkNum?: string;
@@ -8043,8 +8734,203 @@ export interface operations {
                             type?: string;
                             /** @description Epoch seconds */
                             transactionDate?: number;
-                            /** @description Absent while pending */
-                            postedDate?: number;
+                            /** @description When the transaction posted; while it is pending, its transaction date (it moves to the posting date when the institution posts it) */
+                            postedDate: number;
+                            /** @description When the service stored it */
+                            createdDate: number;
+                            checkNum?: string;
+                            categorization?: {
+                                /** @example Starbucks */
+                                normalizedPayeeName: string;
+                                /** @example Coffee Shops */
+                                category: string;
+                                bestRepresentation: string;
+                                /**
+                                 * @description ISO 3166-1 alpha-3
+                                 * @example USA
+                                 */
+                                country: string;
+                            };
+                            investmentTransactionType?: string;
+                            ticker?: string;
+                            securityId?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetCustomerAccountTransactionsV3: {
+        parameters: {
+            query: {
+                /** @description Transactions dated at or after this (epoch seconds); see docs/aggregation.md for which date */
+                fromDate: number;
+                /** @description Transactions dated at or before this (epoch seconds) */
+                toDate: number;
+                /** @description Index of the first transaction of the page, from 1 */
+                start?: number;
+                /** @description Largest page (1 to 1000) */
+                limit?: number;
+                /** @description Date order: asc or desc */
+                sort?: "asc" | "desc";
+                /** @description Include pending transactions */
+                includePending?: boolean;
+                /** @description Accepted for compatibility; no daily balances are returned */
+                showDailyBalance?: boolean;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many transactions match in all */
+                        found: number;
+                        /** @description How many this page has */
+                        displaying: number;
+                        /** @description "true" when more follow (ask again with start increased by limit), else "false" */
+                        moreAvailable: string;
+                        /** @description The fromDate asked for, epoch seconds */
+                        fromDate: string;
+                        /** @description The toDate asked for, epoch seconds */
+                        toDate: string;
+                        /** @description asc or desc */
+                        sort: string;
+                        transactions: {
+                            /** @example 20000012345 */
+                            id: number;
+                            /** @description Debits negative, credits positive */
+                            amount: number;
+                            accountId: number;
+                            customerId: number;
+                            /** @description active (posted) or pending */
+                            status: string;
+                            description: string;
+                            memo?: string;
+                            /** @example pointOfSale */
+                            type?: string;
+                            /** @description Epoch seconds */
+                            transactionDate?: number;
+                            /** @description When the transaction posted; while it is pending, its transaction date (it moves to the posting date when the institution posts it) */
+                            postedDate: number;
+                            /** @description When the service stored it */
+                            createdDate: number;
+                            checkNum?: string;
+                            categorization?: {
+                                /** @example Starbucks */
+                                normalizedPayeeName: string;
+                                /** @example Coffee Shops */
+                                category: string;
+                                bestRepresentation: string;
+                                /**
+                                 * @description ISO 3166-1 alpha-3
+                                 * @example USA
+                                 */
+                                country: string;
+                            };
+                            investmentTransactionType?: string;
+                            ticker?: string;
+                            securityId?: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description How many transactions match in all */
+                        found: number;
+                        /** @description How many this page has */
+                        displaying: number;
+                        /** @description "true" when more follow (ask again with start increased by limit), else "false" */
+                        moreAvailable: string;
+                        /** @description The fromDate asked for, epoch seconds */
+                        fromDate: string;
+                        /** @description The toDate asked for, epoch seconds */
+                        toDate: string;
+                        /** @description asc or desc */
+                        sort: string;
+                        transactions: {
+                            /** @example 20000012345 */
+                            id: number;
+                            /** @description Debits negative, credits positive */
+                            amount: number;
+                            accountId: number;
+                            customerId: number;
+                            /** @description active (posted) or pending */
+                            status: string;
+                            description: string;
+                            memo?: string;
+                            /** @example pointOfSale */
+                            type?: string;
+                            /** @description Epoch seconds */
+                            transactionDate?: number;
+                            /** @description When the transaction posted; while it is pending, its transaction date (it moves to the posting date when the institution posts it) */
+                            postedDate: number;
                             /** @description When the service stored it */
                             createdDate: number;
                             checkNum?: string;
@@ -8157,8 +9043,8 @@ export interface operations {
                         type?: string;
                         /** @description Epoch seconds */
                         transactionDate?: number;
-                        /** @description Absent while pending */
-                        postedDate?: number;
+                        /** @description When the transaction posted; while it is pending, its transaction date (it moves to the posting date when the institution posts it) */
+                        postedDate: number;
                         /** @description When the service stored it */
                         createdDate: number;
                         checkNum?: string;
@@ -8193,8 +9079,8 @@ export interface operations {
                         type?: string;
                         /** @description Epoch seconds */
                         transactionDate?: number;
-                        /** @description Absent while pending */
-                        postedDate?: number;
+                        /** @description When the transaction posted; while it is pending, its transaction date (it moves to the posting date when the institution posts it) */
+                        postedDate: number;
                         /** @description When the service stored it */
                         createdDate: number;
                         checkNum?: string;
@@ -8884,7 +9770,7 @@ export interface operations {
                      * @default active
                      */
                     status?: "active" | "pending";
-                    /** @description Epoch seconds; defaults to transactionDate for active transactions; not allowed for pending ones */
+                    /** @description Epoch seconds; defaults to transactionDate. For a pending transaction, the date it is expected to post */
                     postedDate?: number;
                     /** @description Epoch seconds */
                     transactionDate: number;
@@ -8902,7 +9788,7 @@ export interface operations {
                      * @default active
                      */
                     status?: "active" | "pending";
-                    /** @description Epoch seconds; defaults to transactionDate for active transactions; not allowed for pending ones */
+                    /** @description Epoch seconds; defaults to transactionDate. For a pending transaction, the date it is expected to post */
                     postedDate?: number;
                     /** @description Epoch seconds */
                     transactionDate: number;
@@ -9760,6 +10646,476 @@ export interface operations {
             };
             /** @description Unsupported Content-Type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateConnectUrlV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /**
+                     * @description The Connect 1.0 product: aggregation, lite, fix (others, such as voa or voi, are refused with 400)
+                     * @example aggregation
+                     */
+                    type: string;
+                    /** @description The Connect 1.0 name of redirectUri */
+                    redirectUrl?: string;
+                    /** @description lite: the institution to sign in at */
+                    institutionId?: number;
+                    /** @description fix: the institution login to repair */
+                    institutionLoginId?: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /**
+                     * @description The Connect 1.0 product: aggregation, lite, fix (others, such as voa or voi, are refused with 400)
+                     * @example aggregation
+                     */
+                    type: string;
+                    /** @description The Connect 1.0 name of redirectUri */
+                    redirectUrl?: string;
+                    /** @description lite: the institution to sign in at */
+                    institutionId?: number;
+                    /** @description fix: the institution login to repair */
+                    institutionLoginId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The signed Connect URL
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000
+                         */
+                        link: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The signed Connect URL
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000
+                         */
+                        link: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SendConnectEmailV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /**
+                     * @description The Connect 1.0 product: aggregation, lite, fix (others, such as voa or voi, are refused with 400)
+                     * @example aggregation
+                     */
+                    type: string;
+                    /** @description The Connect 1.0 name of redirectUri */
+                    redirectUrl?: string;
+                    /** @description lite: the institution to sign in at */
+                    institutionId?: number;
+                    /** @description fix: the institution login to repair */
+                    institutionLoginId?: string;
+                    email: {
+                        /** @description The consumer's e-mail address */
+                        to: string;
+                        /** @description Name of the person or business sending (shown in the text) */
+                        from?: string;
+                        supportPhone?: string;
+                        /** @description Default "Verify your Financial Information" */
+                        subject?: string;
+                        firstName?: string;
+                        /** @description Name of the partner's company */
+                        institutionName?: string;
+                        /** @description Footer address */
+                        institutionAddress?: string;
+                        /** @description One line each */
+                        signature?: string[];
+                    };
+                };
+                "application/xml": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /**
+                     * @description The Connect 1.0 product: aggregation, lite, fix (others, such as voa or voi, are refused with 400)
+                     * @example aggregation
+                     */
+                    type: string;
+                    /** @description The Connect 1.0 name of redirectUri */
+                    redirectUrl?: string;
+                    /** @description lite: the institution to sign in at */
+                    institutionId?: number;
+                    /** @description fix: the institution login to repair */
+                    institutionLoginId?: string;
+                    email: {
+                        /** @description The consumer's e-mail address */
+                        to: string;
+                        /** @description Name of the person or business sending (shown in the text) */
+                        from?: string;
+                        supportPhone?: string;
+                        /** @description Default "Verify your Financial Information" */
+                        subject?: string;
+                        firstName?: string;
+                        /** @description Name of the partner's company */
+                        institutionName?: string;
+                        /** @description Footer address */
+                        institutionAddress?: string;
+                        /** @description One line each */
+                        signature?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=email&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000 */
+                        link: string;
+                        emailConfig: {
+                            /** @description The consumer's e-mail address */
+                            to: string;
+                            /** @description Name of the person or business sending (shown in the text) */
+                            from?: string;
+                            supportPhone?: string;
+                            /** @description Default "Verify your Financial Information" */
+                            subject?: string;
+                            firstName?: string;
+                            /** @description Name of the partner's company */
+                            institutionName?: string;
+                            /** @description Footer address */
+                            institutionAddress?: string;
+                            /** @description One line each */
+                            signature?: string[];
+                        };
+                    };
+                    "application/xml": {
+                        /** @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=email&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000 */
+                        link: string;
+                        emailConfig: {
+                            /** @description The consumer's e-mail address */
+                            to: string;
+                            /** @description Name of the person or business sending (shown in the text) */
+                            from?: string;
+                            supportPhone?: string;
+                            /** @description Default "Verify your Financial Information" */
+                            subject?: string;
+                            firstName?: string;
+                            /** @description Name of the partner's company */
+                            institutionName?: string;
+                            /** @description Footer address */
+                            institutionAddress?: string;
+                            /** @description One line each */
+                            signature?: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
