@@ -74,7 +74,8 @@ describe('accounts and transactions API', () => {
     it('has transactions of every account, pending ones among them', () => {
       expect(new Set(all.map((t) => String(t.accountId)))).toEqual(new Set(accounts.map((a) => a.id)));
       expect(all.some((t) => t.status === 'pending')).toBe(true);
-      expect(all.filter((t) => t.status === 'pending').every((t) => t.postedDate === undefined)).toBe(true);
+      // A pending transaction's postedDate is its transaction date until it posts.
+      expect(all.filter((t) => t.status === 'pending').every((t) => t.postedDate === t.transactionDate)).toBe(true);
     });
 
     it.each([

@@ -200,7 +200,7 @@ describe('institutions', () => {
       const res = await get(`${LIST}?search=finbank&limit=2`, 'application/xml');
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/xml/);
-      expect(res.body).toMatch(/^<\?xml version="1.0" encoding="UTF-8" standalone="yes"\?><root><found>6<\/found><displaying>2<\/displaying><moreAvailable>true<\/moreAvailable><createdDate>\d+<\/createdDate><institutions><id>101732<\/id><name>FinBank<\/name>/);
+      expect(res.body).toMatch(/^<\?xml version="1.0" encoding="UTF-8" standalone="yes"\?><root><found>7<\/found><displaying>2<\/displaying><moreAvailable>true<\/moreAvailable><createdDate>\d+<\/createdDate><institutions><id>101732<\/id><name>FinBank<\/name>/);
       const doc = xml.parse(res.body);
       expect(doc.root.institutions).toHaveLength(2);
       expect(doc.root.institutions[0]).toMatchObject({ id: '101732', name: 'FinBank', address: { state: 'UT' }, branding: { primaryColor: '#0167AE' }, productionStatus: { overallStatus: 'online' } });
@@ -225,9 +225,10 @@ describe('institutions', () => {
       expect(all.institutions.every((i) => i.trans_agg || i.voa || i.voi || i.state_agg || i.ach || i.aha)).toBe(true);
     });
 
-    it('uses snake_case flag names and only the certified fields', async () => {
+    it('uses snake_case flag names, with the OAuth flag and production status the reference requires', async () => {
       const res = await certified('search=finbank&limit=1');
-      expect(res.institutions[0]).toEqual({ name: 'FinBank', id: 101732, trans_agg: true, voa: true, voi: true, state_agg: true, ach: true, aha: true });
+      const status = { overallStatus: 'online', transAgg: 'online', voa: 'online', voi: 'online', stateAgg: 'online', ach: 'online', aha: 'online' };
+      expect(res.institutions[0]).toEqual({ name: 'FinBank', id: 101732, trans_agg: true, voa: true, voi: true, state_agg: true, ach: true, aha: true, oauthEnabled: false, productionStatus: status });
     });
 
     it.each(['voa', 'voi', 'state_agg', 'ach', 'aha'])('filters on the %s flag', async (type) => {
@@ -254,8 +255,9 @@ describe('institutions', () => {
 
     it('renders XML with root root and repeated institutions elements', async () => {
       const doc = xml.parse((await get(`${CERTIFIED}?search=finbank&limit=2`, 'application/xml')).body);
-      expect(doc.root).toMatchObject({ found: '6', displaying: '2', moreAvailable: 'true' });
-      expect(doc.root.institutions[0]).toEqual({ name: 'FinBank', id: '101732', trans_agg: 'true', voa: 'true', voi: 'true', state_agg: 'true', ach: 'true', aha: 'true' });
+      expect(doc.root).toMatchObject({ found: '7', displaying: '2', moreAvailable: 'true' });
+      expect(doc.root.institutions[0]).toMatchObject({ name: 'FinBank', id: '101732', trans_agg: 'true', voa: 'true', voi: 'true', state_agg: 'true', ach: 'true', aha: 'true', oauthEnabled: 'false' });
+      expect(doc.root.institutions[0].productionStatus).toMatchObject({ overallStatus: 'online' });
     });
   });
 

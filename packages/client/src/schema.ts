@@ -3838,6 +3838,25 @@ export interface operations {
                             state_agg: boolean;
                             ach: boolean;
                             aha: boolean;
+                            /** @description true when customers sign in at the institution through OAuth */
+                            oauthEnabled: boolean;
+                            /** @description Status of each product at the institution: online or investigating */
+                            productionStatus: {
+                                /** @example online */
+                                overallStatus: string;
+                                /** @example online */
+                                transAgg: string;
+                                /** @example online */
+                                voa: string;
+                                /** @example online */
+                                voi: string;
+                                /** @example online */
+                                stateAgg: string;
+                                /** @example online */
+                                ach: string;
+                                /** @example investigating */
+                                aha: string;
+                            };
                         }[];
                     };
                     "application/xml": {
@@ -3860,6 +3879,25 @@ export interface operations {
                             state_agg: boolean;
                             ach: boolean;
                             aha: boolean;
+                            /** @description true when customers sign in at the institution through OAuth */
+                            oauthEnabled: boolean;
+                            /** @description Status of each product at the institution: online or investigating */
+                            productionStatus: {
+                                /** @example online */
+                                overallStatus: string;
+                                /** @example online */
+                                transAgg: string;
+                                /** @example online */
+                                voa: string;
+                                /** @example online */
+                                voi: string;
+                                /** @example online */
+                                stateAgg: string;
+                                /** @example online */
+                                ach: string;
+                                /** @example investigating */
+                                aha: string;
+                            };
                         }[];
                     };
                 };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.js';
 import { stampedMemo } from '../../db/stamped-memo.js';
-import { waitForSlot } from '../../lib/wait-for-slot.js';
+import { slotFreed, waitForSlot } from '../../lib/wait-for-slot.js';
 import { completeSignIn, reserveSignIn, signInKeys } from './sign-in-throttle.js';
 import { whenReady } from '../../lib/when-ready.js';
 import { ServiceError } from '../../errors/service-error.js';
@@ -109,24 +109,29 @@ const ATTEMPT_STALE_SECONDS = 120;
  */
 async function checkSecret(ctx: PartnerContext, partner: PartnerRow, partnerSecret: string, idMatches: boolean): Promise<PartnerRow> {
   const limit = ctx.config.maxFailedAuthentications;
-  const slot = await waitForSlot(() => {
+  const key = `api:${partner.id}`;
+  const slot = await waitForSlot(key, () => {
     const now = epochSeconds(ctx.clock);
     return repo.reserveAuthentication(ctx.database.kysely, partner.id, limit, now, now - ATTEMPT_STALE_SECONDS);
   });
   if (slot === 'locked') throw new ServiceError('PartnerLocked');
   if (slot === 'busy') throw new ServiceError('AuthenticationBusy', undefined, { 'retry-after': '1' });
-  let secretOk: boolean;
   try {
-    // Always run the slow check so timing does not tell a wrong partnerId from a wrong secret: the secrets verified
-    // before are remembered only for the partner they belong to.
-    secretOk = await (idMatches ? verifySecretRemembered : verifySecret)(partnerSecret, partner.secret_hash);
-  } catch (e) {
-    await repo.releaseAuthentication(ctx.database.kysely, partner.id);
-    throw e;
+    let secretOk: boolean;
+    try {
+      // Always run the slow check so timing does not tell a wrong partnerId from a wrong secret: the secrets verified
+      // before are remembered only for the partner they belong to.
+      secretOk = await (idMatches ? verifySecretRemembered : verifySecret)(partnerSecret, partner.secret_hash);
+    } catch (e) {
+      await repo.releaseAuthentication(ctx.database.kysely, partner.id);
+      throw e;
+    }
+    if (!secretOk || !idMatches) throw await failedAuthentication(ctx, partner.id);
+    if (!(await repo.recordSuccessfulAuthentication(ctx.database.kysely, partner.id))) throw new ServiceError('PartnerLocked');
+    return partner;
+  } finally {
+    slotFreed(key);
   }
-  if (!secretOk || !idMatches) throw await failedAuthentication(ctx, partner.id);
-  if (!(await repo.recordSuccessfulAuthentication(ctx.database.kysely, partner.id))) throw new ServiceError('PartnerLocked');
-  return partner;
 }
 
 /** Counts a reserved attempt as failed (locking the partner at the limit) and answers the error to throw. */

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { epochSeconds, type Clock } from '../../lib/clock.js';
-import { waitForSlot } from '../../lib/wait-for-slot.js';
+import { slotFreed, waitForSlot } from '../../lib/wait-for-slot.js';
 
 export interface ThrottleContext {
   database: { kysely: Executor };
@@ -69,12 +69,15 @@ async function releaseKey(db: Executor, key: string): Promise<void> {
 export async function reserveSignIn(ctx: ThrottleContext, attempt: SignInAttempt): Promise<void> {
   const held: string[] = [];
   for (const { key, rule } of attempt.keys) {
-    const outcome = await waitForSlot(() => reserveKey(ctx.database.kysely, key, rule, epochSeconds(ctx.clock)));
+    const outcome = await waitForSlot(key, () => reserveKey(ctx.database.kysely, key, rule, epochSeconds(ctx.clock)));
     if (outcome === 'reserved') {
       held.push(key);
       continue;
     }
-    for (const k of held) await releaseKey(ctx.database.kysely, k);
+    for (const k of held) {
+      await releaseKey(ctx.database.kysely, k);
+      slotFreed(k);
+    }
     if (outcome === 'busy') throw new ServiceError('AuthenticationBusy', undefined, { 'retry-after': '1' });
     throw new ServiceError('DashboardSignInThrottled', undefined, { 'retry-after': String(Math.max(1, outcome.blockedUntil - epochSeconds(ctx.clock))) });
   }
@@ -98,6 +101,7 @@ export async function completeSignIn(ctx: ThrottleContext, attempt: SignInAttemp
       .executeTakeFirst();
     if (row && row.failures >= rule.failures) await startCoolDown(db, key, rule, Number(row.rounds), Number(row.blocked_until), now);
   }
+  for (const { key } of attempt.keys) slotFreed(key);
 }
 
 async function startCoolDown(db: Executor, key: string, rule: Rule, rounds: number, lastBlockedUntil: number, now: number): Promise<void> {

@@ -111,6 +111,8 @@ export const CertifiedInstitution = Type.Object({
   state_agg: Type.Boolean(),
   ach: Type.Boolean(),
   aha: Type.Boolean(),
+  oauthEnabled: Type.Boolean({ description: 'true when customers sign in at the institution through OAuth' }),
+  productionStatus: ProductionStatus,
 });
 
 export const CertifiedInstitutionList = Type.Object(
@@ -193,18 +195,17 @@ export function toInstitution(row: InstitutionRow, publicUrl: string): Static<ty
     externalData: row.external_data === null ? null : (JSON.parse(row.external_data) as Record<string, unknown>),
     displayName: row.display_name,
     branding: toBranding(row, publicUrl),
-    productionStatus: {
-      overallStatus: row.ps_overall,
-      transAgg: row.ps_trans_agg,
-      voa: row.ps_voa,
-      voi: row.ps_voi,
-      stateAgg: row.ps_state_agg,
-      ach: row.ps_ach,
-      aha: row.ps_aha,
-    },
+    productionStatus: productionStatusOf(row),
   };
 }
 
+function productionStatusOf(row: InstitutionRow): Static<typeof ProductionStatus> {
+  return { overallStatus: row.ps_overall, transAgg: row.ps_trans_agg, voa: row.ps_voa, voi: row.ps_voi, stateAgg: row.ps_state_agg, ach: row.ps_ach, aha: row.ps_aha };
+}
+
 export function toCertifiedInstitution(row: InstitutionRow): Static<typeof CertifiedInstitution> {
-  return { name: row.name, id: row.id, trans_agg: flag(row.trans_agg), voa: flag(row.voa), voi: flag(row.voi), state_agg: flag(row.state_agg), ach: flag(row.ach), aha: flag(row.aha) };
+  return {
+    name: row.name, id: row.id, trans_agg: flag(row.trans_agg), voa: flag(row.voa), voi: flag(row.voi), state_agg: flag(row.state_agg), ach: flag(row.ach), aha: flag(row.aha),
+    oauthEnabled: flag(row.oauth_enabled), productionStatus: productionStatusOf(row),
+  };
 }
