@@ -7,13 +7,8 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { warnAboutDataPermissions } from './lib/data-dir.js';
 import { keysFrom, loadMasterKey, type Keys } from './lib/keys.js';
 
-/** Everything a process shares between the HTTP app, the workers and the CLI. */
-export interface Runtime {
-  readonly config: Config;
-  readonly database: Database;
-  readonly clock: Clock;
-  readonly keys: Keys;
-}
+export type { Runtime } from './lib/dependencies.js';
+import type { Runtime } from './lib/dependencies.js';
 
 export interface RuntimeOptions {
   clock?: Clock;

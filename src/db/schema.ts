@@ -1,12 +1,12 @@
 import type { AccountTable, AggregationEventTable, InstitutionLoginTable, LinkSessionTable, PositionTable, TransactionTable } from '../domain/aggregation/table.js';
 import type { DashboardSessionTable } from '../domain/dashboard/table.js';
-import type { DeliveryAttemptTable, DeliveryTable, MailboxTable } from '../delivery/table.js';
+import type { DeliveryAttemptTable, DeliveryTable, MailboxTable, SandboxListenerTable } from '../delivery/table.js';
 import type { ConnectExperienceTable, ConnectLinkTable } from '../domain/connect/table.js';
 import type { CustomerTable } from '../domain/customers/table.js';
 import type { InstitutionCatalogTable, InstitutionTable } from '../domain/institutions/table.js';
 import type { PartnerTable, PartnerTokenTable, SignInThrottleTable } from '../domain/partners/table.js';
 import type { RequestLogTable } from '../domain/requestlog/table.js';
-import type { SandboxListenerTable } from '../domain/sandbox/table.js';
+
 import type { TxPushSubscriptionTable } from '../domain/txpush/table.js';
 
 /** Every table of the database, as Kysely sees it. Each feature owns its table types in domain/<feature>/table.ts. */

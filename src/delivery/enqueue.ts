@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.js';
-import { sandboxListenerUrls } from '../domain/sandbox/listeners.js';
+import { sandboxListenerUrls } from './listeners.js';
 import { ServiceError } from '../errors/service-error.js';
 import { epochSeconds, type Clock } from '../lib/clock.js';
 import type { Keys } from '../lib/keys.js';

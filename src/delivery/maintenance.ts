@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { epochSeconds } from '../lib/clock.js';
 import type { Keys } from '../lib/keys.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../lib/dependencies.js';
 import { headersOf, sealHeaders } from './enqueue.js';
 
 /** Rows per statement: short write transactions, so deliveries and API writes on SQLite never wait long. */

@@ -1,8 +1,7 @@
 import dns from 'node:dns';
 import net, { type LookupFunction } from 'node:net';
 import { classifyAddress, type AddressClass } from '../lib/ip.js';
-import { isTestInstitution } from '../domain/institutions/test-institutions.js';
-import type { PartnerPlan } from '../domain/partners/table.js';
+import { isTestInstitution } from '../aggregation/connectors/testbank/institutions.js';
 
 /**
  * The outbound target policy: which addresses Ledgerlink may connect to when it calls a partner's listener.
@@ -75,7 +74,7 @@ export interface ListenerUrlRules {
 }
 
 /** Whether a listener for this account may use plain http: a test institution's account on the Test Drive plan. */
-export function allowsPlainHttp(input: { plan: PartnerPlan; institutionId: number }): boolean {
+export function allowsPlainHttp(input: { plan: 'testdrive' | 'production'; institutionId: number }): boolean {
   return input.plan === 'testdrive' && isTestInstitution(input.institutionId);
 }
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { pino, type Logger } from 'pino';
 import { epochSeconds } from '../lib/clock.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../lib/dependencies.js';
 import { claimDueDeliveries, leaseSecondsFor, type ClaimedDelivery } from './claim.js';
 import { completeDelivery } from './complete.js';
 import { failDelivery } from './fail.js';

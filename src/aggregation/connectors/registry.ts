@@ -3,7 +3,7 @@
  * that institution's behaviour; other institutions have no connector yet, which the engine reports as an
  * error instead of trying to aggregate.
  */
-import { TEST_INSTITUTIONS } from '../../domain/institutions/test-institutions.js';
+import { TEST_INSTITUTIONS } from './testbank/institutions.js';
 import type { InstitutionConnector } from './connector.js';
 import { TestBankConnector, TestBankOAuthPages, type TestBankOptions } from './testbank/connector.js';
 

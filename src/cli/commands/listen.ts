@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { XMLParser } from 'fast-xml-parser';
 import { loadConfig } from '../../config.js';
-import { registerSandboxListener, removeSandboxListener, renewSandboxListener, LISTENER_LEASE_SECONDS } from '../../domain/sandbox/listeners.js';
+import { registerSandboxListener, removeSandboxListener, renewSandboxListener, LISTENER_LEASE_SECONDS } from '../../delivery/listeners.js';
 import { VERIFICATION_PARAMETER } from '../../domain/txpush/verify.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { openRuntime, type Runtime } from '../../runtime.js';

@@ -8,42 +8,13 @@ import { ServiceError } from '../../errors/service-error.js';
 import { getCustomerForPartner, parseCustomerId } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
 import { customerNow, type Engine } from './engine.js';
-import { recordEvents, type AggregationEvent } from './events.js';
+import { recordEvents } from './events.js';
+import type { AccountRecord, AggregationEvent, PositionRecord } from './records.js';
+export type { AccountRecord, PositionRecord } from './records.js';
 import { MAX_STORED_INSTITUTION_ID } from '../institutions/table.js';
 import type { AccountRow, AccountTable, InstitutionLoginRow, PositionRow } from './table.js';
 
-/** An investment holding as the API shows it: the institution's fields with a service-assigned id. */
-export type PositionRecord = { id: number } & Omit<ConnectorPosition, 'ref'>;
 
-/** The API's Account record (CustomerAccount). Optional fields are absent when unknown. */
-export interface AccountRecord {
-  id: string;
-  number: string;
-  realAccountNumberLast4?: string;
-  accountNumberDisplay: string;
-  name: string;
-  accountNickname: string;
-  balance: number;
-  type: string;
-  status: string;
-  aggregationStatusCode: number;
-  customerId: string;
-  institutionId: string;
-  institutionLoginId: number;
-  currency: string;
-  balanceDate: number;
-  aggregationSuccessDate?: number;
-  aggregationAttemptDate?: number;
-  createdDate: number;
-  lastUpdatedDate: number;
-  lastTransactionDate?: number;
-  oldestTransactionDate?: number;
-  displayPosition: number;
-  financialinstitutionAccountStatus: string;
-  marketSegment: string;
-  detail?: Record<string, unknown>;
-  position?: PositionRecord[];
-}
 
 /** The lighter record of the `simple` account routes (CustomerAccountSimple). */
 export interface AccountSimpleRecord {

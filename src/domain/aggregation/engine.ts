@@ -8,7 +8,7 @@ import type { ConnectorContext, InstitutionConnector } from '../../aggregation/c
 import { ServiceError } from '../../errors/service-error.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { decryptValue, encryptValue } from '../../lib/secrets.js';
-import type { Runtime } from '../../runtime.js';
+import type { Runtime } from '../../lib/dependencies.js';
 import type { CustomerRow } from '../customers/table.js';
 import { getCustomerForPartner } from '../customers/service.js';
 

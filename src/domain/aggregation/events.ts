@@ -5,14 +5,11 @@
  */
 import type { Executor } from '../../db/database.js';
 import { enqueuePushNotifications } from '../txpush/notify.js';
-import type { AccountRecord } from './accounts.js';
 import { serviceNow, type Engine } from './engine.js';
 import type { EventClass, EventType } from './table.js';
-import type { TransactionEventRecord } from './transactions.js';
+import type { AggregationEvent } from './records.js';
 
-export type AggregationEvent =
-  | { class: 'account'; type: EventType; partnerId: string; customerId: number; accountId: number; record: AccountRecord }
-  | { class: 'transaction'; type: EventType; partnerId: string; customerId: number; accountId: number; record: TransactionEventRecord };
+export type { AggregationEvent } from './records.js';
 
 /** Rows per INSERT statement (keeps SQLite under its bound-parameter limit). */
 const BATCH = 500;

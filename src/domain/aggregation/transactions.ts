@@ -1,3 +1,4 @@
+import { MAX_TRANSACTIONS_LIMIT } from '../../http/schemas/transactions.js';
 /**
  * Transactions: storing what the institution reports (new ones inserted, changed ones modified, vanished pending
  * ones deleted, each with its event), the API's Transaction records, and the paged, date-filtered lists.
@@ -7,46 +8,12 @@ import type { Executor } from '../../db/database.js';
 import { ServiceError } from '../../errors/service-error.js';
 import type { CustomerRow } from '../customers/table.js';
 import { getAccountRow, parseId } from './accounts.js';
-import type { AggregationEvent } from './events.js';
+import type { AggregationEvent, TransactionEventRecord, TransactionRecord } from './records.js';
+export type { Categorization, TransactionEventRecord, TransactionRecord } from './records.js';
 import type { AccountRow, NewTransactionRow, TransactionRow, TransactionTable } from './table.js';
 
-export interface Categorization {
-  normalizedPayeeName: string;
-  category: string;
-  bestRepresentation: string;
-  country: string;
-}
 
-/** The API's Transaction record. Optional fields are absent when the institution gives none. */
-export interface TransactionRecord {
-  id: number;
-  amount: number;
-  accountId: number;
-  customerId: number;
-  status: string;
-  description: string;
-  memo?: string;
-  type?: string;
-  transactionDate?: number;
-  postedDate: number;
-  createdDate: number;
-  checkNum?: string;
-  categorization?: Categorization;
-  investmentTransactionType?: string;
-  ticker?: string;
-  securityId?: string;
-}
 
-/** A transaction as events (push notifications) carry it: the API record plus the amounts only pushes show (0 when none). */
-export interface TransactionEventRecord extends TransactionRecord {
-  bonusAmount: number;
-  escrowAmount: number;
-  feeAmount: number;
-  interestAmount: number;
-  principalAmount: number;
-  unitQuantity: number;
-  unitValue: number;
-}
 
 const opt = <K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } =>
   (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
@@ -216,8 +183,6 @@ export async function transactionDateRange(db: Executor, accountId: number): Pro
   return { oldest: oldest ? Number(oldest.effective_date) : null, last: last ? Number(last.effective_date) : null };
 }
 
-/** The largest page of the transaction lists. */
-export const MAX_TRANSACTIONS_LIMIT = 1000;
 
 export interface TransactionQuery {
   fromDate: number;

@@ -8,7 +8,7 @@ import type { Executor } from '../../db/database.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { encryptValue, decryptValue, randomString } from '../../lib/secrets.js';
 import { epochSeconds } from '../../lib/clock.js';
-import type { Runtime } from '../../runtime.js';
+import type { Runtime } from '../../lib/dependencies.js';
 import { linkSignatureValid, signLinkParams } from './signing.js';
 import type { ConnectLinkRow, ConnectLinkType } from './table.js';
 

@@ -11,16 +11,13 @@ import { enqueueDelivery } from '../../delivery/enqueue.js';
 import { newEventId } from '../../delivery/sign.js';
 import type { XmlSchema } from '../../http/xml/schema-walk.js';
 import { toXml } from '../../http/xml/serialize.js';
-import type { Runtime } from '../../runtime.js';
+import type { Runtime } from '../../lib/dependencies.js';
 import { webhookHeadersOf } from './links.js';
 import type { ConnectLinkRow } from './table.js';
 
 /** Every event type Connect sends, in the order a session usually produces them. */
-export const CONNECT_EVENT_TYPES = [
-  'started', 'institutionSelected', 'credentialsSubmitted', 'oauthStarted', 'mfa', 'mfaAnswered', 'discovered',
-  'added', 'invalidCredentials', 'error', 'done', 'cancelled', 'accountsDeleted', 'institutionLoginDeleted',
-] as const;
-export type ConnectEventType = typeof CONNECT_EVENT_TYPES[number];
+export { CONNECT_EVENT_TYPES, type ConnectEventType } from '../../http/schemas/connect.js';
+import type { ConnectEventType } from '../../http/schemas/connect.js';
 
 /** The XML shape of a webhook body: free-form payload and webhookData rendered element by element. */
 export const ConnectWebhookBody = Type.Object({

@@ -8,6 +8,7 @@
 import type { AggregationFailureCode } from '../../aggregation/connectors/connector.js';
 import { cancelSubscriptionDeliveries } from '../../delivery/cancel.js';
 import { ServiceError } from '../../errors/service-error.js';
+import { MAX_ADVANCE_DAYS, SANDBOX_ERROR_CODES, TXPUSH_EVENT_TYPES, type SandboxErrorCode, type TxPushEventType } from '../../http/schemas/sandbox.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { accountRecord, deleteAccountRows, getAccountRow, getLoginRow, listAccountRows, parseId } from '../aggregation/accounts.js';
 import { advanceCustomerClock, customerNow, MAX_CLOCK_ADVANCE_SECONDS, type Engine } from '../aggregation/engine.js';
@@ -25,8 +26,9 @@ import { subscriptionsOfAccounts } from '../txpush/repository.js';
 
 const DAY = 86_400;
 
-/** The most days one clock advance may move: the engine's limit. */
-export const MAX_ADVANCE_DAYS = Math.floor(MAX_CLOCK_ADVANCE_SECONDS / DAY);
+export { MAX_ADVANCE_DAYS, SANDBOX_ERROR_CODES, TXPUSH_EVENT_TYPES, type TxPushEventType } from '../../http/schemas/sandbox.js';
+// The schemas' limit must be the engine's.
+if (MAX_ADVANCE_DAYS * DAY > MAX_CLOCK_ADVANCE_SECONDS) throw new Error('MAX_ADVANCE_DAYS is beyond the engine\'s clock limit');
 
 /** Refuses partners on the production plan: sandbox controls are for Test Drive partners. */
 export function assertSandboxAllowed(caller: Caller): void {
@@ -78,7 +80,7 @@ export async function advanceClock(engine: Engine, caller: Caller, customerId: s
 // Error states
 
 /** The error states a login can be put into, with the words the test bank uses for each. */
-export const SANDBOX_ERROR_MESSAGES: Readonly<Record<number, string>> = {
+export const SANDBOX_ERROR_MESSAGES: Readonly<Record<SandboxErrorCode, string>> = {
   102: 'The institution is not responding. Try again later.',
   103: 'The institution rejected the saved credentials. Sign in again.',
   108: 'Sign in to the institution website to review a notice, then reconnect.',
@@ -86,7 +88,6 @@ export const SANDBOX_ERROR_MESSAGES: Readonly<Record<number, string>> = {
   185: 'Your institution needs you to answer a security question again.',
 };
 
-export const SANDBOX_ERROR_CODES = Object.keys(SANDBOX_ERROR_MESSAGES).map(Number) as AggregationFailureCode[];
 
 export interface LoginErrorState {
   customerId: string;
@@ -103,7 +104,7 @@ export interface LoginErrorState {
  */
 export async function setLoginError(engine: Engine, caller: Caller, customerId: string, institutionLoginId: string, code: number): Promise<LoginErrorState> {
   assertSandboxAllowed(caller);
-  const message = SANDBOX_ERROR_MESSAGES[code];
+  const message = (SANDBOX_ERROR_MESSAGES as Readonly<Record<number, string | undefined>>)[code];
   return db(engine).transaction().execute(async (tx) => {
     const customer = await getCustomerForPartner(tx, caller.partnerId, customerId);
     const login = await getLoginRow(tx, customer, institutionLoginId);
@@ -225,10 +226,6 @@ export async function fireConnectWebhook(engine: Engine, caller: Caller, input: 
 // TxPUSH events
 
 /** The TxPUSH events that can be fired: class.type. */
-export const TXPUSH_EVENT_TYPES = [
-  'account.created', 'account.modified', 'account.deleted', 'transaction.created', 'transaction.modified', 'transaction.deleted',
-] as const;
-export type TxPushEventType = typeof TXPUSH_EVENT_TYPES[number];
 
 export interface FireTxPushEventInput {
   customerId: string;

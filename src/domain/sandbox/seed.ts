@@ -6,7 +6,7 @@ import { finishLink, startLink } from '../aggregation/linking.js';
 import { loadHistoricTransactions, refreshCustomerAccounts } from '../aggregation/refresh.js';
 import { createCustomer } from '../customers/service.js';
 import type { PartnerPlan } from '../partners/table.js';
-import type { Runtime } from '../../runtime.js';
+import type { Runtime } from '../../lib/dependencies.js';
 
 /** The test bank institution seeded customers link at unless told otherwise. */
 export const SEED_INSTITUTION_ID = 101732;

@@ -7,7 +7,7 @@ import { allowsPlainHttp, listenerUrlProblem, type ListenerRule } from '../../de
 import type { ErrorName } from '../../errors/catalogue.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { epochSeconds } from '../../lib/clock.js';
-import type { Runtime } from '../../runtime.js';
+import type { Runtime } from '../../lib/dependencies.js';
 import { getAccountRow, parseId } from '../aggregation/accounts.js';
 import type { EventClass } from '../aggregation/table.js';
 import { getCustomerForPartner } from '../customers/service.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { csrfTokenMatches, findSession, type DashboardSession } from '../../domain/dashboard/sessions.js';
 import { ServiceError } from '../../errors/service-error.js';
-import type { Runtime } from '../../runtime.js';
+import type { Runtime } from '../../lib/dependencies.js';
 import { addRouteHook } from '../route-hooks.js';
 
 export type DashboardAccess = 'guest' | 'session';

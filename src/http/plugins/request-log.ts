@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { RequestLogWriter } from '../../domain/requestlog/service.js';
 import { redactQuerySecrets } from '../../lib/redact-query.js';
-import type { Runtime } from '../../runtime.js';
+import type { Runtime } from '../../lib/dependencies.js';
 import { addRouteHook } from '../route-hooks.js';
 
 declare module 'fastify' {

@@ -5,7 +5,7 @@ import type geoipModule from 'geoip-country';
 import { ServiceError } from '../../errors/service-error.js';
 import { classifyPeerAddress } from '../../lib/ip.js';
 import { sha256Hex } from '../../lib/secrets.js';
-import type { Runtime } from '../../runtime.js';
+import type { Runtime } from '../../lib/dependencies.js';
 import { addRouteHook } from '../route-hooks.js';
 import { RateLimiter } from '../rate-limiter.js';
 import { appKeyOf } from './auth.js';

@@ -1,6 +1,13 @@
 import Type from 'typebox';
 import { RequiredString } from './common.js';
 
+/** The Connect webhook events, in the order a session may send them. */
+export const CONNECT_EVENT_TYPES = [
+  'started', 'institutionSelected', 'credentialsSubmitted', 'oauthStarted', 'mfa', 'mfaAnswered', 'discovered',
+  'added', 'invalidCredentials', 'error', 'done', 'cancelled', 'accountsDeleted', 'institutionLoginDeleted',
+] as const;
+export type ConnectEventType = (typeof CONNECT_EVENT_TYPES)[number];
+
 const O = <T extends Type.TSchema>(schema: T) => Type.Optional(schema);
 const FreeObject = (description: string) => Type.Object({}, { additionalProperties: true, description });
 

@@ -1,5 +1,4 @@
 import Type, { type Static } from 'typebox';
-import type { CustomerRow } from '../../domain/customers/table.js';
 import { RequiredString } from './common.js';
 
 const USERNAME_DESCRIPTION = '6 to 255 characters: ASCII letters, digits and ! @ . # $ % & * _ - +. Unique among the partner\'s customers. An e-mail address is discouraged.';
@@ -67,19 +66,3 @@ export const CustomerList = Type.Object(
 );
 
 export const CustomerIdParams = Type.Object({ customerId: Type.String({ description: 'Customer id', examples: ['1005061234'] }) });
-
-/** A customer as the API shows it: absent optional fields are left out. */
-export function toCustomer(row: CustomerRow): Static<typeof Customer> {
-  return {
-    id: String(row.id),
-    username: row.username,
-    ...(row.first_name !== null ? { firstName: row.first_name } : {}),
-    ...(row.last_name !== null ? { lastName: row.last_name } : {}),
-    ...(row.phone !== null ? { phone: row.phone } : {}),
-    ...(row.email !== null ? { email: row.email } : {}),
-    type: row.type,
-    createdDate: row.created_at,
-    lastModifiedDate: row.updated_at,
-    ...(row.application_id !== null ? { applicationId: row.application_id } : {}),
-  };
-}

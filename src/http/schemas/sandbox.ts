@@ -1,8 +1,20 @@
 /** Schemas of the sandbox controls (docs/sandbox.md). */
 import Type from 'typebox';
-import { CONNECT_EVENT_TYPES } from '../../domain/connect/webhooks.js';
-import { MAX_ADVANCE_DAYS, SANDBOX_ERROR_CODES, TXPUSH_EVENT_TYPES } from '../../domain/sandbox/controls.js';
+import { CONNECT_EVENT_TYPES } from './connect.js';
 import { RequiredString } from './common.js';
+
+/** The most days one clock advance may move (the aggregation engine's limit of ten years of 366 days). */
+export const MAX_ADVANCE_DAYS = 3660;
+
+/** The aggregation status codes a sandbox login can be put into. */
+export const SANDBOX_ERROR_CODES = [102, 103, 108, 109, 185] as const;
+export type SandboxErrorCode = (typeof SANDBOX_ERROR_CODES)[number];
+
+/** The TxPUSH events the sandbox fires on demand. */
+export const TXPUSH_EVENT_TYPES = [
+  'account.created', 'account.modified', 'account.deleted', 'transaction.created', 'transaction.modified', 'transaction.deleted',
+] as const;
+export type TxPushEventType = (typeof TXPUSH_EVENT_TYPES)[number];
 
 export const ClockAdvanceRequest = Type.Object(
   { days: Type.Integer({ minimum: 1, maximum: MAX_ADVANCE_DAYS, description: 'How many days the customer\'s clock moves ahead', examples: [7] }) },

@@ -1,5 +1,7 @@
 import Type from 'typebox';
-import { MAX_TRANSACTIONS_LIMIT } from '../../domain/aggregation/transactions.js';
+
+/** The largest page of transactions one request may ask for. */
+export const MAX_TRANSACTIONS_LIMIT = 1000;
 
 const Epoch = (description = 'Epoch seconds') => Type.Integer({ description });
 /** The last second of the year 9999: dates beyond it are refused (400) rather than passed to the database. */

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { safeEqual } from '../../../lib/secrets.js';
-import type { TestInstitution } from '../../../domain/institutions/test-institutions.js';
+import type { TestInstitution } from './institutions.js';
 import {
   AggregationStatus,
   type AuthResult,

@@ -1,5 +1,5 @@
 import { connectWebhookSecret } from '../../../domain/connect/webhooks.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { errorResponses } from '../../schemas/common.js';
 import { ConnectWebhookSigningKey } from '../../schemas/connect.js';

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { listMail } from '../../../delivery/service.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { errorResponses } from '../../schemas/common.js';
 import { MailList } from '../../schemas/connect.js';

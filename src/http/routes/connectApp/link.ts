@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { openLink } from '../../../domain/connect/links.js';
 import type { ConnectLinkRow } from '../../../domain/connect/table.js';
 import { ServiceError } from '../../../errors/service-error.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import { errorResponses } from '../../schemas/common.js';
 
 /** The header the Connect app sends its link's query string in, on every call. */

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { openLink } from '../../../domain/connect/links.js';
 import { completeOAuthCallback } from '../../../domain/connect/session.js';
 import { ServiceError } from '../../../errors/service-error.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { appPage, readAsset, simplePage } from './web.js';
 

@@ -1,6 +1,6 @@
 import { createCustomer } from '../../../domain/customers/service.js';
 import type { CustomerType } from '../../../domain/customers/table.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { errorResponses } from '../../schemas/common.js';
 import { CreatedCustomer, CreatedCustomerV1, NewCustomer } from '../../schemas/customers.js';

@@ -1,8 +1,9 @@
 import { getCustomerForPartner } from '../../../domain/customers/service.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { errorResponses } from '../../schemas/common.js';
-import { Customer, CustomerIdParams, toCustomer } from '../../schemas/customers.js';
+import { Customer, CustomerIdParams } from '../../schemas/customers.js';
+import { toCustomer } from '../../views/customers.js';
 
 /** GET /aggregation/v1/customers/{customerId} */
 export default function getCustomer(app: App, runtime: Runtime): void {

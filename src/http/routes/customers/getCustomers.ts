@@ -1,9 +1,10 @@
 import Type from 'typebox';
 import { listCustomers } from '../../../domain/customers/service.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { errorResponses } from '../../schemas/common.js';
-import { CustomerList, toCustomer } from '../../schemas/customers.js';
+import { CustomerList } from '../../schemas/customers.js';
+import { toCustomer } from '../../views/customers.js';
 import { PagingQuery } from '../../schemas/institutions.js';
 
 /** GET /aggregation/v1/customers */

@@ -1,5 +1,5 @@
 import { modifyCustomer } from '../../../domain/customers/service.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { errorResponses, NoContent } from '../../schemas/common.js';
 import { CustomerIdParams, CustomerUpdate } from '../../schemas/customers.js';

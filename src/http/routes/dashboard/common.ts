@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { startSession } from '../../../domain/dashboard/sessions.js';
 import { getPartnerRecord } from '../../../domain/partners/service.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import { setSessionCookie } from '../../plugins/dashboard.js';
 import { errorResponses } from '../../schemas/common.js';
 

@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { endOtherSessions } from '../../../domain/dashboard/sessions.js';
 import { changePartnerSecret, unlockWithSecret } from '../../../domain/partners/service.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { RequiredString } from '../../schemas/common.js';
 import { DASHBOARD_API, dashboardResponses } from './common.js';

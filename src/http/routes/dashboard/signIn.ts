@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { signInPartner } from '../../../domain/partners/service.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { RequiredString } from '../../schemas/common.js';
 import { DASHBOARD_GUEST, dashboardResponses, signedIn } from './common.js';

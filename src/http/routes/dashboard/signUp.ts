@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { createPartner } from '../../../domain/partners/service.js';
 import { ServiceError } from '../../../errors/service-error.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { RequiredString } from '../../schemas/common.js';
 import { DASHBOARD_GUEST, dashboardResponses, signedIn } from './common.js';

@@ -1,12 +1,13 @@
 import { searchCertifiedInstitutions } from '../../../domain/institutions/service.js';
 import { whenReady } from '../../../lib/when-ready.js';
 import { epochSeconds } from '../../../lib/clock.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { cachedRead } from '../../response-cache.js';
 import { catalogVersionAt } from './cache-version.js';
 import { errorResponses } from '../../schemas/common.js';
-import { CertifiedInstitutionList, InstitutionQuery, institutionSearchOf, toCertifiedInstitution } from '../../schemas/institutions.js';
+import { CertifiedInstitutionList, InstitutionQuery } from '../../schemas/institutions.js';
+import { institutionSearchOf, toCertifiedInstitution } from '../../views/institutions.js';
 
 /** GET /institution/v2/certifiedInstitutions */
 export default function getCertifiedInstitutions(app: App, runtime: Runtime): void {

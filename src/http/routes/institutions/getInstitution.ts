@@ -1,8 +1,9 @@
 import { getInstitution } from '../../../domain/institutions/service.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { errorResponses } from '../../schemas/common.js';
-import { BrandingWrapper, InstitutionIdParams, InstitutionWrapper, toBranding, toInstitution } from '../../schemas/institutions.js';
+import { BrandingWrapper, InstitutionIdParams, InstitutionWrapper } from '../../schemas/institutions.js';
+import { toBranding, toInstitution } from '../../views/institutions.js';
 import { institutionPaths } from './paths.js';
 
 /**

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { isBrandingAsset, renderBrandingAsset } from '../../../domain/institutions/branding.js';
 import { findInstitution } from '../../../domain/institutions/service.js';
 import { ServiceError } from '../../../errors/service-error.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { errorResponses } from '../../schemas/common.js';
 

@@ -1,12 +1,13 @@
 import { searchInstitutions } from '../../../domain/institutions/service.js';
 import { whenReady } from '../../../lib/when-ready.js';
 import { epochSeconds } from '../../../lib/clock.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { cachedRead } from '../../response-cache.js';
 import { catalogVersionAt } from './cache-version.js';
 import { errorResponses } from '../../schemas/common.js';
-import { InstitutionList, InstitutionQuery, institutionSearchOf, toInstitution } from '../../schemas/institutions.js';
+import { InstitutionList, InstitutionQuery } from '../../schemas/institutions.js';
+import { institutionSearchOf, toInstitution } from '../../views/institutions.js';
 import { institutionPaths } from './paths.js';
 
 /** GET /institution/v2/institutions (also under /institutions/v2/institutions) */

@@ -1,6 +1,6 @@
 import type { App } from '../../app-types.js';
 import { authenticatePartner } from '../../../domain/partners/service.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import { appKeyOf } from '../../plugins/auth.js';
 import { errorResponses } from '../../schemas/common.js';
 import { ServiceError } from '../../../errors/service-error.js';

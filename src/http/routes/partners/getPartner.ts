@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { readPartnerRecord } from '../../../domain/partners/service.js';
 import { whenReady } from '../../../lib/when-ready.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import type { App } from '../../app-types.js';
 import { errorResponses } from '../../schemas/common.js';
 

@@ -1,7 +1,7 @@
 import type { App } from '../../app-types.js';
 import { modifyPartnerSecret } from '../../../domain/partners/service.js';
 import { ServiceError } from '../../../errors/service-error.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import { appKeyOf } from '../../plugins/auth.js';
 import { errorResponses, NoContent } from '../../schemas/common.js';
 import { PartnerCredentialsWithNewSecret } from './schemas.js';

@@ -1,7 +1,7 @@
 import type { App } from '../../app-types.js';
 import { revokePartnerTokens } from '../../../domain/partners/tokens.js';
 import { ServiceError } from '../../../errors/service-error.js';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import { errorResponses, NoContent } from '../../schemas/common.js';
 import { PartnerIdentity } from './schemas.js';
 

@@ -1,7 +1,7 @@
 import type { App } from '../../app-types.js';
 import Type from 'typebox';
 import { sql } from 'kysely';
-import type { Runtime } from '../../../runtime.js';
+import type { Runtime } from '../../../lib/dependencies.js';
 import { ServiceError } from '../../../errors/service-error.js';
 import { errorResponses } from '../../schemas/common.js';
 

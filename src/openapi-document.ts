@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import { openDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { systemClock } from '../lib/clock.js';
-import { keysFrom } from '../lib/keys.js';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { systemClock } from './lib/clock.js';
+import { keysFrom } from './lib/keys.js';
 
 /**
  * The OpenAPI description exactly as the committed file holds it: built from the route schemas of an app

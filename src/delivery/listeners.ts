@@ -1,10 +1,10 @@
 /**
- * Registered sandbox listeners (`ledgerlink listen --partner`): while one is registered, every TxPUSH notification
+ * Registered sandbox listeners, an outbox table (`ledgerlink listen --partner`): while one is registered, every TxPUSH notification
  * and Connect webhook queued for the partner is also queued, with the same event id, body, headers and signing
  * secret, to the listener, so a developer sees the partner's deliveries without changing any subscription or link.
  * A registration lasts LISTENER_LEASE_SECONDS and is renewed while the listener runs, so one that died lapses.
  */
-import type { Executor } from '../../db/database.js';
+import type { Executor } from '../db/database.js';
 
 export const LISTENER_LEASE_SECONDS = 60;
 
