@@ -1,11 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listMail } from '../../src/delivery/service.js';
 import { drainDeliveries } from '../../src/delivery/worker.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { appOk, decodeQuotedPrintable, generate } from '../helpers/connect.js';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
 const EMAIL = {
   to: 'marvin@example.com',
@@ -31,8 +30,7 @@ describe('the Connect e-mail', () => {
   let ctx: TestContext;
   let partner: TestPartner;
   let customerId: string;
-  let server: SMTPServer | undefined;
-  let received: { to: string[]; raw: string }[];
+  let sink: SmtpSink | undefined;
 
   async function setUp(env: Record<string, string> = {}, plan: 'testdrive' | 'production' = 'testdrive'): Promise<void> {
     ctx = await createTestContext(env);
@@ -40,12 +38,11 @@ describe('the Connect e-mail', () => {
     customerId = await addCustomer(ctx, partner);
   }
   beforeEach(() => {
-    received = [];
-    server = undefined;
+    sink = undefined;
   });
   afterEach(async () => {
     await ctx.close();
-    if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+    await sink?.close();
   });
 
   it('keeps the e-mail in the local mailbox without SMTP_URL, with the fields and a button to a working link', async () => {
@@ -78,22 +75,10 @@ describe('the Connect e-mail', () => {
   });
 
   it('delivers a production partner\'s e-mail to the SMTP server of SMTP_URL', async () => {
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (d: Buffer) => (raw += d.toString('utf8')));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    sink = await startSmtpSink();
+    const received = sink.received;
     // A production partner: Test Drive partners' e-mail stays in the local mailbox (email-relay.test.ts).
-    await setUp({ SMTP_URL: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}` }, 'production');
+    await setUp({ SMTP_URL: sink.url }, 'production');
     const { link } = (await generate(ctx, partner, 'email', { customerId, email: EMAIL })).json();
     await drainDeliveries(ctx.runtime);
     expect(received).toHaveLength(1);

@@ -1,42 +1,28 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listMail } from '../../src/delivery/service.js';
 import { drainDeliveries } from '../../src/delivery/worker.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { generate } from '../helpers/connect.js';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/smtp.js';
 
 // What a stranger with a Test Drive partner would send: any recipient, a sender name and lines of their choosing.
 const PHISH = { to: 'victim@example.com', institutionName: 'Your Bank Security Team', signature: ['Verify now: https://evil.example/login'] };
 
 describe('Connect e-mail is no open relay', () => {
   let ctx: TestContext;
-  let server: SMTPServer;
+  let sink: SmtpSink;
   let smtpUrl: string;
-  let received: { to: string[]; raw: string }[];
+  let received: ReceivedMail[];
 
   beforeEach(async () => {
-    received = [];
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (d: Buffer) => (raw += d.toString('utf8')));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    smtpUrl = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+    sink = await startSmtpSink();
+    smtpUrl = sink.url;
+    received = sink.received;
   });
   afterEach(async () => {
     await ctx.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await sink.close();
   });
 
   async function sendAs(partner: TestPartner, email: Record<string, unknown> = PHISH) {
