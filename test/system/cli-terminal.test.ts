@@ -16,8 +16,9 @@ const SHOWN = '\\x1b]0;owned\\x07\\x1b[2J\\x9b31mred\\x7f\\rfake\\u202eevil';
 /** The same in a listener's answer, where the delivery record folds white space (the carriage return) into a space. */
 const SHOWN_FOLDED = SHOWN.replace('\\r', ' ');
 
-describe.each(['sqlite', 'postgres'] as const)('CLI output of text from outside on %s', (dialect) => {
-  const { openStore, afterTest } = processHarness(dialect);
+// Escaping is the CLI's own formatting, the same whichever database the text came from: SQLite alone is enough.
+describe('CLI output of text from outside', () => {
+  const { openStore, afterTest } = processHarness('sqlite');
 
   it('deliveries list, mail list and logs tail show control characters escaped, and --json keeps them escaped yet exact', { timeout: 60_000 }, async () => {
     const store = await openStore();
@@ -32,14 +33,15 @@ describe.each(['sqlite', 'postgres'] as const)('CLI output of text from outside 
       error_code: '14001', request_id: 'req-1', ip: '127.0.0.1', created_at_ms: Date.now(),
     }).execute();
 
+    const shownBy: Record<string, string> = {};
     for (const [args, shown] of [[['deliveries', 'list'], SHOWN_FOLDED], [['mail', 'list'], SHOWN], [['logs', 'tail'], SHOWN]] as const) {
       const text = await runCli([...args, '--data', store.data], store.env);
       expect(text.code, args.join(' ')).toBe(0);
       expect(text.stdout, args.join(' ')).not.toMatch(RAW_CONTROL);
       expect(text.stdout, args.join(' ')).toContain(shown);
+      shownBy[args.join(' ')] = text.stdout;
     }
-    const mail = await runCli(['mail', 'list', '--data', store.data], store.env);
-    expect(mail.stdout).toContain('  line one\n  line \\x1b]0;owned');
+    expect(shownBy['mail list']).toContain('  line one\n  line \\x1b]0;owned');
 
     const deliveries = await runCli(['deliveries', 'list', '--json', '--data', store.data], store.env);
     const messages = await runCli(['mail', 'list', '--json', '--data', store.data], store.env);
