@@ -12,7 +12,7 @@ const CANDIDATES: Array<{ format: WireFormat; type: string; subtype: string }> =
  * then JSON. Absent or empty Accept means JSON; undefined means nothing acceptable (406).
  */
 export function negotiateFormat(accept: string | undefined): WireFormat | undefined {
-  if (!accept || !accept.trim()) return 'json';
+  if (!accept?.trim()) return 'json';
   // Clients send the same few Accept headers on every request: remember the answer for each.
   if (remembered.has(accept)) return remembered.get(accept);
   const format = negotiate(accept);

@@ -37,7 +37,6 @@ export function looseDataPermissions(dir: string): Array<{ path: string; mode: s
     try {
       if (entry.isFile() || entry.isDirectory()) check(p, fs.statSync(p));
     } catch {
-      continue;
     }
   }
   return loose;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { emptyTally, type ConformanceTally, type DriftRecord } from './conformance-summary.js';
+import { emptyTally, type ConformanceTally, } from './conformance-summary.js';
 
 /**
  * The conformance check (docs/compatibility.md, "Conformance check"): every response an integration test receives

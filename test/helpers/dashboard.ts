@@ -9,7 +9,7 @@ export const SAME_ORIGIN = { origin: DASHBOARD_ORIGIN, 'sec-fetch-site': 'same-o
 /** The session cookie's value from a Set-Cookie header, or undefined. */
 export function sessionCookie(res: LightMyRequestResponse): string | undefined {
   const header = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('ledgerlink_dashboard='));
-  return header?.split(';')[0]!.split('=')[1] || undefined;
+  return header?.split(';')[0]?.split('=')[1] || undefined;
 }
 
 export interface DashboardBrowser {

@@ -12,6 +12,7 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.constantFrom(
     '', ' ', '\t', '0', '-1', '1e309', 'NaN', 'Infinity', 'null', 'undefined', 'true', '[]', '{}',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a log-injection probe, meant literally
     "' OR '1'='1", '1; DROP TABLE customers; --', '../../../etc/passwd', '%00', '\u0000', '%2e%2e%2f', '${jndi:ldap://x}',
     '<script>alert(1)</script>', '\u202Eevil', '💸💸💸', 'Ａ'.repeat(64), '9'.repeat(400), 'x'.repeat(5000),
     '__proto__', 'constructor', '1.5', '0x10', '-0', '99999999999999999999999999',

@@ -8,7 +8,7 @@ import { TEST_INSTITUTIONS } from '../../src/aggregation/connectors/testbank/ins
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { createTestDatabase } from '../helpers/db.js';
 
-const xml = new XMLParser({ parseTagValue: false, isArray: (name, path) => path === 'root.institutions' });
+const xml = new XMLParser({ parseTagValue: false, isArray: (_name, path) => path === 'root.institutions' });
 const LIST = '/institution/v2/institutions';
 const CERTIFIED = '/institution/v2/certifiedInstitutions';
 

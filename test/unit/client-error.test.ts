@@ -44,7 +44,7 @@ describe('answers to requests Node refused', () => {
     const error = nodeError('HPE_HEADER_OVERFLOW');
     handle(error, socket);
     expect(socket.written).toHaveLength(1);
-    expect(socket.written[0]).toMatch(/^HTTP\/1.1 431 [^]*Strict-Transport-Security[^]*"code":"10431"/);
+    expect(socket.written[0]).toMatch(/^HTTP\/1.1 431 [\s\S]*Strict-Transport-Security[\s\S]*"code":"10431"/);
     expect(socket.destroyedWith).toBe(error);
   });
 

@@ -76,7 +76,7 @@ describe('per-route hooks', () => {
   it('runs the hooks added under one name in the order added, from one Fastify hook per route; a later one waits for an earlier one that answers later', async () => {
     const app = Fastify();
     const ran: string[] = [];
-    addRouteHook(app, 'onRequest', (options, notFound) => (request, _reply, done) => {
+    addRouteHook(app, 'onRequest', (options, notFound) => (_request, _reply, done) => {
       // Answers in a later turn, like a lookup that had to go to the database.
       setTimeout(() => {
         ran.push(`first ${notFound ? 'not found' : options.url}`);

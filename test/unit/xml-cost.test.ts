@@ -4,7 +4,7 @@ import { MAX_XML_DEPTH, parseXmlDocument } from '../../src/http/xml/parse.js';
 const MiB = 1 << 20;
 
 /** Bodies of about 1 MiB built to make a scanner or parser do more than linear work. */
-export const hostileXmlBodies: Record<string, string> = {
+const hostileXmlBodies: Record<string, string> = {
   'many unclosed <': '<r>' + '<'.repeat(MiB - 5) + '/>',
   'many < with a closed root': '<r>' + '<'.repeat(MiB - 9) + '/></r>',
   'many distinct attributes': '<r ' + Array.from({ length: MiB / 12 }, (_, i) => `a${i}="b"`).join(' ') + '/>',

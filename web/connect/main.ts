@@ -26,7 +26,7 @@ interface Login { institutionLoginId: string; institution: { id: number; name: s
 
 const screen = document.getElementById('screen') as HTMLElement;
 let session: Session;
-let added: Added[] = [];
+const added: Added[] = [];
 let finished = false;
 /** What the user typed in non-secret sign-in fields, by field id. */
 const typed = new Map<string, string>();

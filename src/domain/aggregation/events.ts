@@ -6,7 +6,7 @@
 import type { Executor } from '../../db/database.js';
 import { enqueuePushNotifications } from '../txpush/notify.js';
 import { serviceNow, type Engine } from './engine.js';
-import type { EventClass, EventType } from './table.js';
+import type { EventClass, } from './table.js';
 import type { AggregationEvent } from './records.js';
 
 export type { AggregationEvent } from './records.js';

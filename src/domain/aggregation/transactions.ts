@@ -1,4 +1,4 @@
-import { MAX_TRANSACTIONS_LIMIT } from '../../http/schemas/transactions.js';
+
 /**
  * Transactions: storing what the institution reports (new ones inserted, changed ones modified, vanished pending
  * ones deleted, each with its event), the API's Transaction records, and the paged, date-filtered lists.

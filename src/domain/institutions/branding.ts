@@ -47,12 +47,12 @@ function textOn(color: string): string {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 ? '#111827' : '#FFFFFF';
 }
 
-function escape(text: string): string {
+function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** Shortens text to fit `width` at `size` px (average glyph width about 0.56 em). */
-function fit(text: string, width: number, size: number): string {
+function fitWidth(text: string, width: number, size: number): string {
   const max = Math.floor(width / (size * 0.56));
   return text.length <= max ? text : `${text.slice(0, Math.max(1, max - 1)).trimEnd()}\u2026`;
 }
@@ -62,17 +62,17 @@ const FONT = 'font-family="Helvetica, Arial, sans-serif" font-weight="700"';
 function badge(x: number, y: number, size: number, fill: string, ink: string, initials: string): string {
   const fontSize = Math.round(size * (initials.length === 1 ? 0.5 : initials.length === 2 ? 0.42 : 0.34));
   return `<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="${Math.round(size * 0.2)}" fill="${fill}"/>`
-    + `<text x="${x + size / 2}" y="${y + size / 2}" dy="0.35em" text-anchor="middle" font-size="${fontSize}" ${FONT} fill="${ink}">${escape(initials)}</text>`;
+    + `<text x="${x + size / 2}" y="${y + size / 2}" dy="0.35em" text-anchor="middle" font-size="${fontSize}" ${FONT} fill="${ink}">${escapeXml(initials)}</text>`;
 }
 
 function svg(width: number, height: number, title: string, body: string): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title>${body}</svg>\n`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(title)}"><title>${escapeXml(title)}</title>${body}</svg>\n`;
 }
 
 /** A 375 x 72 image: the badge, then the name as large as fits. */
 function wide(name: string, badgeSvg: string, nameColor: string): string {
   const size = Math.max(14, Math.min(26, Math.floor(283 / (name.length * 0.56))));
-  return svg(375, 72, name, `${badgeSvg}<text x="80" y="36" dy="0.35em" font-size="${size}" ${FONT} fill="${nameColor}">${escape(fit(name, 283, size))}</text>`);
+  return svg(375, 72, name, `${badgeSvg}<text x="80" y="36" dy="0.35em" font-size="${size}" ${FONT} fill="${nameColor}">${escapeXml(fitWidth(name, 283, size))}</text>`);
 }
 
 /** The SVG document of one branding image of an institution. */
@@ -96,9 +96,9 @@ export function renderBrandingAsset(institution: Pick<InstitutionRow, 'name' | '
       while (words.length && `${first} ${words[0]}`.trim().length <= 13) first = `${first} ${words.shift()}`.trim();
       if (!first) first = words.shift() ?? '';
       const second = words.join(' ');
-      const lines = [fit(first, 100, 12), ...(second ? [fit(second, 100, 12)] : [])];
+      const lines = [fitWidth(first, 100, 12), ...(second ? [fitWidth(second, 100, 12)] : [])];
       const top = lines.length === 1 ? 36 : 28;
-      const text = lines.map((l, i) => `<text x="58" y="${top + i * 16}" dy="0.35em" font-size="12" ${FONT} fill="#111827">${escape(l)}</text>`).join('');
+      const text = lines.map((l, i) => `<text x="58" y="${top + i * 16}" dy="0.35em" font-size="12" ${FONT} fill="#111827">${escapeXml(l)}</text>`).join('');
       return svg(160, 72, name, `<rect width="160" height="72" rx="8" fill="#FFFFFF"/>${badge(8, 16, 40, color, ink, initials)}${text}`);
     }
   }

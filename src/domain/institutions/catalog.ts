@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js';
 import { ServiceError } from '../../errors/service-error.js';
 import * as repo from './repository.js';
 import { ensureInstitutionCatalog } from './seed.js';
-import { RowTable, RowTableBuilder } from './row-table.js';
+import { type RowTable, RowTableBuilder } from './row-table.js';
 import { SearchIndex, foldText } from './search-index.js';
 import type { InstitutionRow, InstitutionTable } from './table.js';
 

@@ -1,11 +1,4 @@
-/**
- * Sandbox controls: what a developer uses to exercise an integration without waiting for the world. Move a
- * customer's clock ahead, put an institution login into an error state (so Connect Fix can be tried), fire any
- * Connect webhook or TxPUSH event on demand, reset a customer. Every control is scoped to the calling partner
- * (another partner's customer is 404 like an unknown one) and refused for partners on the production plan.
- * Everything that reaches a partner goes through the outbox in the transaction of the change, as the engine does.
- */
-import type { AggregationFailureCode } from '../../aggregation/connectors/connector.js';
+
 import { cancelSubscriptionDeliveries } from '../../delivery/cancel.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { MAX_ADVANCE_DAYS, SANDBOX_ERROR_CODES, TXPUSH_EVENT_TYPES, type SandboxErrorCode, type TxPushEventType } from '../../http/schemas/sandbox.js';

@@ -34,7 +34,7 @@ function mediaType(value: string | string[] | undefined): string {
 export async function verifyListener(callbackUrl: string, options: VerificationOptions): Promise<void> {
   const code = options.code ?? randomString(32);
   const where = `the listener at ${callbackUrl}`;
-  let res;
+  let res: Awaited<ReturnType<typeof requestWithPolicy>>;
   try {
     res = await requestWithPolicy({ url: verificationUrl(callbackUrl, code), method: 'GET', headers: { accept: 'text/plain' }, timeoutMs: options.timeoutMs, mode: options.mode, maxResponseBytes: 4096 });
   } catch (e) {

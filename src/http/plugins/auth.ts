@@ -23,7 +23,7 @@ function header(request: FastifyRequest, names: readonly string[]): string | und
   for (const name of names) {
     const v = request.headers[name];
     const value = Array.isArray(v) ? v[0] : v;
-    if (value && value.trim()) return value.trim();
+    if (value?.trim()) return value.trim();
   }
   return undefined;
 }

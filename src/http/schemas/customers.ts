@@ -1,4 +1,4 @@
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
 import { RequiredString } from './common.js';
 
 const USERNAME_DESCRIPTION = '6 to 255 characters: ASCII letters, digits and ! @ . # $ % & * _ - +. Unique among the partner\'s customers. An e-mail address is discouraged.';

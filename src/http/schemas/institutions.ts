@@ -1,4 +1,4 @@
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
 
 const Flag = (description: string) => Type.Boolean({ description: `true when the institution is certified for ${description}` });
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -5,9 +5,9 @@
  * replaying history.
  */
 import { daysInMonth, firstDayOfMonth } from './calendar.js';
-import { type LedgerEntry } from './entries.js';
+import type { LedgerEntry } from './entries.js';
 import { BIG_TICKETS, type Merchant, type SpendingMix } from './merchants.js';
-import { hashString, mix, Random } from './random.js';
+import { hashString, mix, type Random } from './random.js';
 
 /** Where purchases happen: the customer's home town and how card purchases appear on this account. */
 export interface SpendingPlace {

@@ -17,7 +17,7 @@ const TYPES: Record<string, string> = {
  * by its path below it, or undefined (never outside that folder).
  */
 export function readAsset(relative: string, app: 'connect' | 'dashboard' = 'connect'): { body: Buffer; type: string } | undefined {
-  if (!/^[A-Za-z0-9._\/-]{1,200}$/.test(relative) || relative.split('/').some((p) => p === '..' || p === '.' || p === '')) return undefined;
+  if (!/^[A-Za-z0-9._/-]{1,200}$/.test(relative) || relative.split('/').some((p) => p === '..' || p === '.' || p === '')) return undefined;
   const folder = path.join(WEB_DIR, ...(app === 'dashboard' ? ['dashboard'] : []), 'assets');
   const file = path.join(folder, relative);
   const type = TYPES[path.extname(file)];
