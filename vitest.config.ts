@@ -21,7 +21,16 @@ export default defineConfig({
       // Real processes: on a loaded machine each start can take seconds, so allow more time.
       { extends: true, test: { name: 'system', include: ['test/system/**/*.test.ts'], fileParallelism: false, testTimeout: 90_000 } },
       // Headless Chromium against the built Connect app: built once first, files one after another.
-      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], fileParallelism: false, globalSetup: ['test/browser/global-setup.ts'], testTimeout: 90_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          fileParallelism: false,
+          globalSetup: ['test/browser/global-setup.ts'],
+          testTimeout: 90_000,
+        },
+      },
     ],
   },
 });

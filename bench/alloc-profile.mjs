@@ -30,7 +30,9 @@ function report(profile) {
     for (const child of node.children) walk(child);
   };
   walk(profile.head);
-  const lines = [...bytes].sort((a, b) => b[1] - a[1]).slice(0, top)
+  const lines = [...bytes]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
     .map(([where, n]) => `${(n / 1048576).toFixed(1).padStart(8)} MB ${((100 * n) / total).toFixed(1).padStart(5)} %  ${where}`);
   process.stderr.write(`allocated ${(total / 1048576).toFixed(1)} MB in ${duration} ms (sampled), by function:\n${lines.join('\n')}\n`);
 }

@@ -59,7 +59,9 @@ async function startListener(): Promise<{ url: string; received: Map<string, num
   };
 }
 
-const BODY = JSON.stringify({ event: { class: 'transaction', type: 'created', records: [{ id: 1234567, amount: -12.5, description: 'Coffee', postedDate: 1768478400, status: 'active' }] } });
+const BODY = JSON.stringify({
+  event: { class: 'transaction', type: 'created', records: [{ id: 1234567, amount: -12.5, description: 'Coffee', postedDate: 1768478400, status: 'active' }] },
+});
 
 async function run(dialect: DialectName): Promise<ThroughputResult> {
   const store = await openStore(dialect);
@@ -70,11 +72,12 @@ async function run(dialect: DialectName): Promise<ThroughputResult> {
   const secret = generateSigningSecret();
   const db = store.database.kysely;
   const input = { kind: 'txpush' as const, partnerId, url: listener.url, body: BODY, contentType: 'application/json', signingSecret: secret };
-  const allArrived = (n: number) => new Promise<void>((resolve) => {
-    const check = () => listener.received.size >= n && resolve();
-    listener.onReceive(check);
-    check();
-  });
+  const allArrived = (n: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => listener.received.size >= n && resolve();
+      listener.onReceive(check);
+      check();
+    });
 
   try {
     // Throughput: a backlog of N, then one worker.

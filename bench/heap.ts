@@ -42,9 +42,19 @@ const mode = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv
 const rows: string[] = [];
 for (let round = 0; round < 8; round++) {
   for (let i = 0; i < 1500; i++) {
-    if (mode === 'mixed' || mode === 'tx') await app.inject({ url: `/aggregation/v3/customers/${cid}/transactions?fromDate=${now - 180 * 86400}&toDate=${now}&limit=25`, headers });
-    if (mode === 'mixed' || mode === 'create') await app.inject({ method: 'POST', url: '/aggregation/v2/customers/testing', headers, payload: { username: `heap_${n++}` } });
-    if (mode === 'mixed' || mode === 'err') { await app.inject({ url: '/aggregation/v1/customers/999999', headers }); await app.inject({ method: 'POST', url: '/aggregation/v2/customers/testing', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"username": ' }); }
+    if (mode === 'mixed' || mode === 'tx')
+      await app.inject({ url: `/aggregation/v3/customers/${cid}/transactions?fromDate=${now - 180 * 86400}&toDate=${now}&limit=25`, headers });
+    if (mode === 'mixed' || mode === 'create')
+      await app.inject({ method: 'POST', url: '/aggregation/v2/customers/testing', headers, payload: { username: `heap_${n++}` } });
+    if (mode === 'mixed' || mode === 'err') {
+      await app.inject({ url: '/aggregation/v1/customers/999999', headers });
+      await app.inject({
+        method: 'POST',
+        url: '/aggregation/v2/customers/testing',
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: '{"username": ',
+      });
+    }
     if (mode === 'mixed' || mode === 'inst') await app.inject({ url: '/institution/v2/institutions?search=credit%20union&limit=25', headers });
   }
   (globalThis as { gc?: () => void }).gc?.();
@@ -57,13 +67,17 @@ await close();
 const catalogueLine = await catalogueInMemory();
 process.stdout.write(catalogueLine + '\n');
 if (process.argv.includes('--write')) {
-  writeBenchSection('heap', 'Heap after garbage collection under a mixed load', [
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`node --expose-gc --import tsx bench/heap.ts ${mode}\` on ${machineLine()}, SQLite, in-process (app.inject). Each round: 1,500 × (transaction page, customer creation, 404, malformed JSON, institution search), then a full GC.`,
-    '',
-    '| round | iterations so far | heap used after GC | RSS |',
-    '|---|---|---|---|',
-    ...rows,
-    '',
-    catalogueLine,
-  ].join('\n'));
+  writeBenchSection(
+    'heap',
+    'Heap after garbage collection under a mixed load',
+    [
+      `Measured ${new Date().toISOString().slice(0, 10)} with \`node --expose-gc --import tsx bench/heap.ts ${mode}\` on ${machineLine()}, SQLite, in-process (app.inject). Each round: 1,500 × (transaction page, customer creation, 404, malformed JSON, institution search), then a full GC.`,
+      '',
+      '| round | iterations so far | heap used after GC | RSS |',
+      '|---|---|---|---|',
+      ...rows,
+      '',
+      catalogueLine,
+    ].join('\n'),
+  );
 }

@@ -49,7 +49,8 @@ const named = [...(values.scenario ?? []), ...(process.env.BENCH_SCENARIOS ?? ''
 const realisticNames = REALISTIC.map((s) => s.name);
 const FIXED_NAMES = ['transactions-json', 'transactions-xml', 'accounts-json', 'institutions-json', 'institutions-xml', 'partner-json', 'authentication'];
 const unknown = named.filter((n) => n !== 'fixed' && n !== 'realistic' && !realisticNames.includes(n) && !FIXED_NAMES.includes(n));
-if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; known: fixed (${FIXED_NAMES.join(', ')}), realistic (${realisticNames.join(', ')})`);
+if (unknown.length > 0)
+  throw new Error(`unknown scenario ${unknown.join(', ')}; known: fixed (${FIXED_NAMES.join(', ')}), realistic (${realisticNames.join(', ')})`);
 const fixedOnly = named.length === 0 && (values.postgres || WORKERS > 1);
 const runFixedSuite = named.length === 0 || named.includes('fixed') || named.some((n) => FIXED_NAMES.includes(n));
 const fixedChosen = named.length === 0 || named.includes('fixed') ? undefined : named.filter((n) => FIXED_NAMES.includes(n));
@@ -65,14 +66,15 @@ interface Load {
 
 /** Loads one server: first WARMUP seconds unmeasured (JIT, caches, connection set-up), then DURATION measured. */
 async function load(url: string, s: Scenario): Promise<Load> {
-  const run = (duration: number) => autocannon({
-    url: url + s.path,
-    method: s.method,
-    headers: s.headers,
-    ...(s.body !== undefined ? { body: s.body } : {}),
-    connections: CONNECTIONS,
-    duration,
-  });
+  const run = (duration: number) =>
+    autocannon({
+      url: url + s.path,
+      method: s.method,
+      headers: s.headers,
+      ...(s.body !== undefined ? { body: s.body } : {}),
+      connections: CONNECTIONS,
+      duration,
+    });
   if (WARMUP > 0) await run(WARMUP);
   const result = await run(DURATION);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
@@ -102,7 +104,10 @@ async function fixedSuite(): Promise<void> {
       const bytes = Buffer.from(await reference.arrayBuffer());
       if (reference.status >= 400) throw new Error(`${s.name}: Ledgerlink answered ${reference.status}: ${bytes.toString().slice(0, 300)}`);
       const responseFile = path.join(dataDir, `${s.name}.response.json`);
-      fs.writeFileSync(responseFile, JSON.stringify({ status: reference.status, contentType: reference.headers.get('content-type'), body: bytes.toString('base64') }));
+      fs.writeFileSync(
+        responseFile,
+        JSON.stringify({ status: reference.status, contentType: reference.headers.get('content-type'), body: bytes.toString('base64') }),
+      );
       const bare = await start(['--import', 'tsx', 'bench/bare-server.ts', responseFile]);
       process.stderr.write(`${s.name}: ${bytes.length} bytes; limit… `);
       const limit = await load(bare.url, s);
@@ -116,7 +121,9 @@ async function fixedSuite(): Promise<void> {
       const rssAfter = rssMb(service.child.pid!)?.rss;
       process.stderr.write('done\n');
       const ratio = ours.rps / limit.rps;
-      rows.push(`| ${s.label} | ${Math.round(limit.rps)} | ${Math.round(floor.rps)} (${((floor.rps / limit.rps) * 100).toFixed(0)} %) | ${Math.round(ours.rps)} | ${(ratio * 100).toFixed(0)} % | ${ours.p50} ms | ${ours.p99} ms | ${limit.p99} ms | ${bytes.length} | ${ours.errors} | ${rssAfter?.toFixed(0) ?? 'n/a'} MB |`);
+      rows.push(
+        `| ${s.label} | ${Math.round(limit.rps)} | ${Math.round(floor.rps)} (${((floor.rps / limit.rps) * 100).toFixed(0)} %) | ${Math.round(ours.rps)} | ${(ratio * 100).toFixed(0)} % | ${ours.p50} ms | ${ours.p99} ms | ${limit.p99} ms | ${bytes.length} | ${ours.errors} | ${rssAfter?.toFixed(0) ?? 'n/a'} MB |`,
+      );
     }
   } finally {
     const rss = peakRssTreeMb(service.child.pid!);
@@ -139,7 +146,13 @@ async function fixedSuite(): Promise<void> {
 
 if (runFixedSuite) await fixedSuite();
 if (runRealisticSuite) {
-  await runRealistic(realisticOptionsFromEnv({
-    only: realisticChosen, duration: DURATION, warmup: WARMUP, connections: CONNECTIONS, write: values.write || process.env.BENCH_WRITE === '1',
-  }));
+  await runRealistic(
+    realisticOptionsFromEnv({
+      only: realisticChosen,
+      duration: DURATION,
+      warmup: WARMUP,
+      connections: CONNECTIONS,
+      write: values.write || process.env.BENCH_WRITE === '1',
+    }),
+  );
 }

@@ -77,7 +77,12 @@ async function main(): Promise<void> {
   });
   await app.ready();
   const creds = await createPartner(runtime, { name: 'Bench' });
-  const auth = await app.inject({ method: 'POST', url: '/aggregation/v2/partners/authentication', headers: { 'service-app-key': creds.appKey }, payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret } });
+  const auth = await app.inject({
+    method: 'POST',
+    url: '/aggregation/v2/partners/authentication',
+    headers: { 'service-app-key': creds.appKey },
+    payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret },
+  });
   const headers = { 'service-app-key': creds.appKey, 'service-app-token': auth.json<{ token: string }>().token, accept: 'application/json' };
 
   const rows: string[] = [];
@@ -91,13 +96,17 @@ async function main(): Promise<void> {
       return serverMicros;
     }, queries);
     const shown = queries.map((q) => (q === undefined ? '(none)' : `\`${q}\``)).join(', ');
-    rows.push(`| ${kind} | ${shown} | ${found} | ${index.p50.toFixed(1)} / ${index.p99.toFixed(1)} | ${service.p50.toFixed(1)} / ${service.p99.toFixed(1)} | ${request.p50.toFixed(0)} / ${request.p99.toFixed(0)} |`);
+    rows.push(
+      `| ${kind} | ${shown} | ${found} | ${index.p50.toFixed(1)} / ${index.p99.toFixed(1)} | ${service.p50.toFixed(1)} / ${service.p99.toFixed(1)} | ${request.p50.toFixed(0)} / ${request.p99.toFixed(0)} |`,
+    );
   }
   await app.close();
   await database.close();
 
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  console.log(`Catalogue: ${catalog.size} institutions. Generating and writing it into a new database: ${seedMs.toFixed(0)} ms; reading it into memory and building the index: ${loadMs.toFixed(0)} ms.`);
+  console.log(
+    `Catalogue: ${catalog.size} institutions. Generating and writing it into a new database: ${seedMs.toFixed(0)} ms; reading it into memory and building the index: ${loadMs.toFixed(0)} ms.`,
+  );
   console.log(`Machine: ${cpu}, ${os.cpus().length} cores, Node ${process.version}. ${ITERATIONS} searches per row after warm-up; 25 results per page.\n`);
   console.log('| search kind | search texts | matches | index p50 / p99 (µs) | service p50 / p99 (µs) | request p50 / p99 (µs) |');
   console.log('|---|---|---|---|---|---|');

@@ -71,7 +71,9 @@ try {
     const key = `${functionName || '(anonymous)'} ${where}`;
     self.set(key, (self.get(key) ?? 0) + hits);
   }
-  process.stdout.write(`${values.scenario}: ${REQUESTS} requests in ${elapsed.toFixed(0)} ms, ${(elapsed / REQUESTS * 1000).toFixed(0)} µs per request (app.inject, no network)\n\nself time:\n`);
+  process.stdout.write(
+    `${values.scenario}: ${REQUESTS} requests in ${elapsed.toFixed(0)} ms, ${((elapsed / REQUESTS) * 1000).toFixed(0)} µs per request (app.inject, no network)\n\nself time:\n`,
+  );
   for (const [key, hits] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
     process.stdout.write(`${((hits / total) * 100).toFixed(1).padStart(5)} %  ${key}\n`);
   }

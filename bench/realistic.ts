@@ -61,12 +61,63 @@ interface ScenarioDef {
 
 /** Institution searches: words partners' users type, broad and narrow. */
 export const SEARCH_WORDS = [
-  'bank', 'credit', 'union', 'first', 'national', 'savings', 'trust', 'federal', 'community', 'state', 'citizens',
-  'farmers', 'merchants', 'peoples', 'security', 'home', 'american', 'united', 'valley', 'county', 'city', 'central',
-  'heritage', 'pioneer', 'summit', 'liberty', 'capital', 'chase', 'wells', 'fargo', 'finbank', 'golden', 'teachers',
-  'members', 'schools', 'employees', 'mutual', 'caisse', 'desjardins', 'river', 'mountain', 'lake', 'northern',
-  'southern', 'western', 'pacific', 'texas', 'ohio', 'iowa', 'carolina', 'america', 'investment', 'brokerage',
-  'insurance', 'card', 'mortgage', 'wealth',
+  'bank',
+  'credit',
+  'union',
+  'first',
+  'national',
+  'savings',
+  'trust',
+  'federal',
+  'community',
+  'state',
+  'citizens',
+  'farmers',
+  'merchants',
+  'peoples',
+  'security',
+  'home',
+  'american',
+  'united',
+  'valley',
+  'county',
+  'city',
+  'central',
+  'heritage',
+  'pioneer',
+  'summit',
+  'liberty',
+  'capital',
+  'chase',
+  'wells',
+  'fargo',
+  'finbank',
+  'golden',
+  'teachers',
+  'members',
+  'schools',
+  'employees',
+  'mutual',
+  'caisse',
+  'desjardins',
+  'river',
+  'mountain',
+  'lake',
+  'northern',
+  'southern',
+  'western',
+  'pacific',
+  'texas',
+  'ohio',
+  'iowa',
+  'carolina',
+  'america',
+  'investment',
+  'brokerage',
+  'insurance',
+  'card',
+  'mortgage',
+  'wealth',
 ];
 
 const PAGE = 25;
@@ -92,20 +143,32 @@ function transactionsPath(ctx: ServiceContext, customerId: number, page: number)
   return `/aggregation/v3/customers/${customerId}/transactions?fromDate=${ctx.fromDate}&toDate=${ctx.toDate}&start=${1 + PAGE * page}&limit=${PAGE}`;
 }
 const randomTransactions = (ctx: ServiceContext, accept: 'json' | 'xml'): RequestSpec => ({
-  method: 'GET', path: transactionsPath(ctx, pick(ctx.customerIds), Math.floor(Math.random() * ctx.pages)), headers: ctx[accept],
+  method: 'GET',
+  path: transactionsPath(ctx, pick(ctx.customerIds), Math.floor(Math.random() * ctx.pages)),
+  headers: ctx[accept],
 });
-const randomAccounts = (ctx: ServiceContext): RequestSpec => ({ method: 'GET', path: `/aggregation/v1/customers/${pick(ctx.customerIds)}/accounts`, headers: ctx.json });
+const randomAccounts = (ctx: ServiceContext): RequestSpec => ({
+  method: 'GET',
+  path: `/aggregation/v1/customers/${pick(ctx.customerIds)}/accounts`,
+  headers: ctx.json,
+});
 const search = (ctx: ServiceContext, word: string): RequestSpec => ({
-  method: 'GET', path: `/institution/v2/institutions?search=${encodeURIComponent(word)}&start=1&limit=${PAGE}`, headers: ctx.json,
+  method: 'GET',
+  path: `/institution/v2/institutions?search=${encodeURIComponent(word)}&start=1&limit=${PAGE}`,
+  headers: ctx.json,
 });
 const post = (ctx: ServiceContext) => ({ ...ctx.json, 'content-type': 'application/json' });
 
-const transactionsJson: ScenarioDef['make'] = (ctx) => ({ next: () => randomTransactions(ctx, 'json'), samples: () => times(64, () => randomTransactions(ctx, 'json')) });
+const transactionsJson: ScenarioDef['make'] = (ctx) => ({
+  next: () => randomTransactions(ctx, 'json'),
+  samples: () => times(64, () => randomTransactions(ctx, 'json')),
+});
 
 export const SCENARIOS: ScenarioDef[] = [
   {
-    name: 'cached-tx-json', phase: 'sqlite',
-    label: 'GET v3 transactions, JSON: one customer, one URL (the cache\'s best case; the old single-customer scenario)',
+    name: 'cached-tx-json',
+    phase: 'sqlite',
+    label: "GET v3 transactions, JSON: one customer, one URL (the cache's best case; the old single-customer scenario)",
     make: (ctx) => {
       const one: RequestSpec = { method: 'GET', path: transactionsPath(ctx, ctx.customerIds[0]!, 0), headers: ctx.json };
       return { next: () => one, samples: () => [one] };
@@ -113,47 +176,63 @@ export const SCENARIOS: ScenarioDef[] = [
   },
   { name: 'tx-json', phase: 'sqlite', label: 'GET v3 transactions, JSON: random customer and page', make: transactionsJson },
   {
-    name: 'tx-xml', phase: 'sqlite', label: 'GET v3 transactions, XML: random customer and page',
+    name: 'tx-xml',
+    phase: 'sqlite',
+    label: 'GET v3 transactions, XML: random customer and page',
     make: (ctx) => ({ next: () => randomTransactions(ctx, 'xml'), samples: () => times(64, () => randomTransactions(ctx, 'xml')) }),
   },
   {
-    name: 'accounts', phase: 'sqlite', label: 'GET v1 accounts, JSON: random customer',
+    name: 'accounts',
+    phase: 'sqlite',
+    label: 'GET v1 accounts, JSON: random customer',
     make: (ctx) => ({ next: () => randomAccounts(ctx), samples: () => times(64, () => randomAccounts(ctx)) }),
   },
   {
-    name: 'search', phase: 'sqlite', label: `institution search, JSON: one of ${SEARCH_WORDS.length} words, 25 a page`,
+    name: 'search',
+    phase: 'sqlite',
+    label: `institution search, JSON: one of ${SEARCH_WORDS.length} words, 25 a page`,
     make: (ctx) => ({ next: () => search(ctx, pick(SEARCH_WORDS)), samples: () => SEARCH_WORDS.map((w) => search(ctx, w)) }),
   },
   {
-    name: 'mix', phase: 'sqlite', label: 'mix: 40 % transactions JSON, 15 % transactions XML, 25 % accounts, 20 % search',
+    name: 'mix',
+    phase: 'sqlite',
+    label: 'mix: 40 % transactions JSON, 15 % transactions XML, 25 % accounts, 20 % search',
     make: (ctx) => ({
       next: () => {
         const r = Math.random();
-        if (r < 0.40) return randomTransactions(ctx, 'json');
+        if (r < 0.4) return randomTransactions(ctx, 'json');
         if (r < 0.55) return randomTransactions(ctx, 'xml');
-        if (r < 0.80) return randomAccounts(ctx);
+        if (r < 0.8) return randomAccounts(ctx);
         return search(ctx, pick(SEARCH_WORDS));
       },
       samples: () => [
-        ...times(32, () => randomTransactions(ctx, 'json')), ...times(16, () => randomTransactions(ctx, 'xml')),
-        ...times(32, () => randomAccounts(ctx)), ...SEARCH_WORDS.map((w) => search(ctx, w)),
+        ...times(32, () => randomTransactions(ctx, 'json')),
+        ...times(16, () => randomTransactions(ctx, 'xml')),
+        ...times(32, () => randomAccounts(ctx)),
+        ...SEARCH_WORDS.map((w) => search(ctx, w)),
       ],
     }),
   },
   { name: 'pg-tx-json', phase: 'postgres', label: 'PostgreSQL: GET v3 transactions, JSON: random customer and page', make: transactionsJson },
   { name: 'workers2-tx-json', phase: 'workers-2', label: '`serve --workers 2`: GET v3 transactions, JSON: random customer and page', make: transactionsJson },
   {
-    name: 'create-customer', phase: 'sqlite', label: 'POST v2 testing customer (a write; a new username each time)',
+    name: 'create-customer',
+    phase: 'sqlite',
+    label: 'POST v2 testing customer (a write; a new username each time)',
     make: (ctx) => {
       const next = (): RequestSpec => ({
-        method: 'POST', path: '/aggregation/v2/customers/testing', headers: post(ctx),
+        method: 'POST',
+        path: '/aggregation/v2/customers/testing',
+        headers: post(ctx),
         body: JSON.stringify({ username: `bench_${runTag}_${++username}`, firstName: 'Bench', lastName: 'Load' }),
       });
       return { next, samples: () => times(8, next) };
     },
   },
   {
-    name: 'refresh', phase: 'sqlite', label: 'POST v1 refresh accounts (a write): random customer',
+    name: 'refresh',
+    phase: 'sqlite',
+    label: 'POST v1 refresh accounts (a write): random customer',
     make: (ctx) => {
       const next = (): RequestSpec => ({ method: 'POST', path: `/aggregation/v1/customers/${pick(ctx.customerIds)}/accounts`, headers: post(ctx), body: '{}' });
       return { next, samples: () => times(8, next) };
@@ -224,7 +303,14 @@ async function record(ctx: ServiceContext, requests: RequestSpec[]): Promise<Sam
     const accept = r.headers.accept ?? '';
     if (res.status < 200 || res.status >= 300) throw new Error(`${r.method} ${r.path}: ${res.status} ${res.body.toString().slice(0, 300)}`);
     if (!res.contentType.includes(accept.split('/')[1] ?? '')) throw new Error(`${r.method} ${r.path}: asked ${accept}, got ${res.contentType}`);
-    samples.push({ kind: requestKind(r.method, r.path, accept), method: r.method, url: r.path, status: res.status, contentType: res.contentType, body: res.body.toString('base64') });
+    samples.push({
+      kind: requestKind(r.method, r.path, accept),
+      method: r.method,
+      url: r.path,
+      status: res.status,
+      contentType: res.contentType,
+      body: res.body.toString('base64'),
+    });
   }
   return samples;
 }
@@ -240,7 +326,12 @@ async function measure(def: ScenarioDef, ctx: ServiceContext, rss: RssSampler, o
   fs.writeFileSync(file, JSON.stringify(recorded));
   const bareServer = await start(['--import', 'tsx', 'bench/bare-sampled-server.ts', file]);
   const row: Row = {
-    def, ours: [], bare: [], non2xx: {}, bareNon2xx: {}, errors: 0,
+    def,
+    ours: [],
+    bare: [],
+    non2xx: {},
+    bareNon2xx: {},
+    errors: 0,
   };
   let logBytes = 0;
   let answers = 0;
@@ -271,7 +362,9 @@ async function measure(def: ScenarioDef, ctx: ServiceContext, rss: RssSampler, o
           row.bare!.push(r);
         }
         const bad = Object.values(r.non2xx).reduce((a, b) => a + b, 0);
-        process.stderr.write(`${Math.round(r.okPerSecond)}/s${bad ? `, ${bad} non-2xx ${JSON.stringify(r.non2xx)}` : ''}${r.errors ? `, ${r.errors} errors` : ''}\n`);
+        process.stderr.write(
+          `${Math.round(r.okPerSecond)}/s${bad ? `, ${bad} non-2xx ${JSON.stringify(r.non2xx)}` : ''}${r.errors ? `, ${r.errors} errors` : ''}\n`,
+        );
       }
     }
   } finally {
@@ -358,7 +451,9 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
       await served.stop();
       rss.stop();
       const logs = served.logs;
-      services.push(`${label}: peak RSS ${Math.round(rss.overallPeak())} MB (process tree, sampled every 200 ms from start to stop); stdout ${(logs.bytes / 1e6).toFixed(0)} MB of log, ${logs.warn} warn and ${logs.error} error/fatal lines${logs.firstProblems.length ? `, first: ${logs.firstProblems.map((l) => `\`${l.replaceAll('`', "'").slice(0, 200)}\``).join('; ')}` : ''}`);
+      services.push(
+        `${label}: peak RSS ${Math.round(rss.overallPeak())} MB (process tree, sampled every 200 ms from start to stop); stdout ${(logs.bytes / 1e6).toFixed(0)} MB of log, ${logs.warn} warn and ${logs.error} error/fatal lines${logs.firstProblems.length ? `, first: ${logs.firstProblems.map((l) => `\`${l.replaceAll('`', "'").slice(0, 200)}\``).join('; ')}` : ''}`,
+      );
     }
   };
   try {
@@ -373,7 +468,8 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
     if (pgDefs.length > 0) {
       const unreachable = await postgresReachable();
       if (unreachable) {
-        for (const def of pgDefs) rows.set(def.name, { def, note: `skipped: PostgreSQL not reachable at ${redactedPgUrl()} (${unreachable}); set TEST_DATABASE_URL` });
+        for (const def of pgDefs)
+          rows.set(def.name, { def, note: `skipped: PostgreSQL not reachable at ${redactedPgUrl()} (${unreachable}); set TEST_DATABASE_URL` });
       } else {
         const schema = await createPgSchema();
         try {
@@ -396,16 +492,20 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
   const header = [
     `Measured ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run bench\` (realistic scenarios) on ${machineLine()}; load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after (the machine is shared).`,
     `${o.connections} connections (autocannon, keep-alive, one request at a time per connection), ${o.rounds} rounds × ${o.duration} s per side, Ledgerlink and the bare server alternating (ABBA), each run after ${o.warmup} s of the same load.`,
-    s ? `Data: \`ledgerlink seed --customers ${o.customers} --profile ${o.profile}${o.transactions !== undefined ? ` --transactions ${o.transactions}` : ''} --json\`: ${int(s.customers)} customers × ${s.accountsPerCustomer} accounts × ${int(s.transactionsPerCustomer)} transactions (${int(s.transactions)} rows)${seeded ? `, SQLite in ${seeded.seconds.toFixed(0)} s` : ''}${pgSeeded ? `, PostgreSQL in ${pgSeeded.seconds.toFixed(0)} s` : ''}. ${lists ? `Transaction lists: fromDate a year back, toDate the run's start (${int(lists.found)} transactions found, pending excluded), 25 a page, a random page of ${lists.pages}: ${int(s.customers * lists.pages)} different URLs per media type.` : ''}` : '',
+    s
+      ? `Data: \`ledgerlink seed --customers ${o.customers} --profile ${o.profile}${o.transactions !== undefined ? ` --transactions ${o.transactions}` : ''} --json\`: ${int(s.customers)} customers × ${s.accountsPerCustomer} accounts × ${int(s.transactionsPerCustomer)} transactions (${int(s.transactions)} rows)${seeded ? `, SQLite in ${seeded.seconds.toFixed(0)} s` : ''}${pgSeeded ? `, PostgreSQL in ${pgSeeded.seconds.toFixed(0)} s` : ''}. ${lists ? `Transaction lists: fromDate a year back, toDate the run's start (${int(lists.found)} transactions found, pending excluded), 25 a page, a random page of ${lists.pages}: ${int(s.customers * lists.pages)} different URLs per media type.` : ''}`
+      : '',
     `Ledgerlink from \`dist/\` as \`npm start\` runs it: \`${start.text} --port 0 --data DIR\`, ${o.logLevel ? `**log level ${o.logLevel}** (BENCH_LOG_LEVEL; not the default)` : 'default log level (info: two lines per request)'} on a pipe the harness drains, default rate limits. The bare server: node:http, one process, answering each request with an answer Ledgerlink gave to a request of the same kind (the same URL for searches).`,
-    'Columns: 2xx answers per second, mean of the rounds; p50 and p99 over every measured 2xx answer; share of bare = Ledgerlink ÷ bare (means, then each round); non-2xx: every answer that was not 2xx, warm-ups included, by status; errors: connection errors and timeouts; bytes/answer: headers and body as received; log bytes/req: what the service wrote to stdout per answer; peak RSS: the highest resident memory of the service (process tree) during the scenario\'s measured runs, sampled every 200 ms.',
+    "Columns: 2xx answers per second, mean of the rounds; p50 and p99 over every measured 2xx answer; share of bare = Ledgerlink ÷ bare (means, then each round); non-2xx: every answer that was not 2xx, warm-ups included, by status; errors: connection errors and timeouts; bytes/answer: headers and body as received; log bytes/req: what the service wrote to stdout per answer; peak RSS: the highest resident memory of the service (process tree) during the scenario's measured runs, sampled every 200 ms.",
     '',
     '| scenario | Ledgerlink 2xx/s | p50 | p99 | bare req/s | bare p99 | share of bare | share per round | non-2xx (warm-up included) | errors | bytes/answer | log bytes/req | peak RSS |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...SCENARIOS.filter((d) => rows.has(d.name)).map((d) => tableRow(rows.get(d.name)!)),
     '',
     ...services.map((l) => `- ${l}`),
-  ].filter((l, i, a) => l !== '' || a[i - 1] !== '').join('\n');
+  ]
+    .filter((l, i, a) => l !== '' || a[i - 1] !== '')
+    .join('\n');
   process.stdout.write(`\n${header}\n`);
   const resultsDir = path.join(ROOT, 'bench', 'results');
   fs.mkdirSync(resultsDir, { recursive: true });
@@ -442,7 +542,10 @@ export function realisticOptionsFromEnv(over: Partial<RealisticOptions> = {}): R
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const names = (process.env.BENCH_SCENARIOS ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+  const names = (process.env.BENCH_SCENARIOS ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const only = names.length === 0 || names.includes('realistic') ? undefined : names;
   await runRealistic(realisticOptionsFromEnv({ only }));
 }

@@ -57,9 +57,27 @@ async function seeded(dataDir: string, customers: number): Promise<Seeded> {
   fs.mkdirSync(dataDir, { recursive: true });
   const t0 = performance.now();
   const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/cli/main.js', 'seed', '--customers', String(customers), '--profile', 'profile_01', '--transactions', String(PER_CUSTOMER), '--json', '--data', dataDir], {
-      cwd: ROOT, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        'dist/cli/main.js',
+        'seed',
+        '--customers',
+        String(customers),
+        '--profile',
+        'profile_01',
+        '--transactions',
+        String(PER_CUSTOMER),
+        '--json',
+        '--data',
+        dataDir,
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: '' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let text = '';
     child.stdout.on('data', (d) => (text += d));
     child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`seed exited with ${code}`))));
@@ -115,7 +133,8 @@ async function measure(dataDir: string, customers: number): Promise<Measured> {
       const res = await fetch(`${service.url}/aggregation/v3/customers/${id}/transactions?fromDate=0&toDate=${toDate}&limit=25`, { headers });
       const body = (await res.json()) as { found?: number };
       const ms = performance.now() - t0;
-      if (res.status !== 200 || !(typeof body.found === 'number' && body.found > 0 && body.found <= PER_CUSTOMER)) throw new Error(`customer ${id}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+      if (res.status !== 200 || !(typeof body.found === 'number' && body.found > 0 && body.found <= PER_CUSTOMER))
+        throw new Error(`customer ${id}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
       return ms;
     };
     for (let i = 0; i < 200; i++) await get();
@@ -146,7 +165,8 @@ try {
   if (!fs.existsSync(path.join(ROOT, 'dist/cli/main.js'))) throw new Error('build first: npm run build');
   const small = await measure(smallDir, Number(values.small));
   const large = await measure(largeDir, Number(values.large));
-  const row = (m: Measured) => `| ${m.rows.toLocaleString('en-US')} | ${m.customers.toLocaleString('en-US')} | ${m.seedSeconds.toFixed(0)} s | ${m.fileMb.toFixed(0)} MB | ${m.p50.toFixed(2)} ms | ${m.p99.toFixed(2)} ms | ${m.mean.toFixed(2)} ms | ${m.rssMb?.toFixed(0) ?? 'n/a'} MB |`;
+  const row = (m: Measured) =>
+    `| ${m.rows.toLocaleString('en-US')} | ${m.customers.toLocaleString('en-US')} | ${m.seedSeconds.toFixed(0)} s | ${m.fileMb.toFixed(0)} MB | ${m.p50.toFixed(2)} ms | ${m.p99.toFixed(2)} ms | ${m.mean.toFixed(2)} ms | ${m.rssMb?.toFixed(0) ?? 'n/a'} MB |`;
   const table = [
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx bench/scale.ts --small ${values.small} --large ${values.large} --transactions ${PER_CUSTOMER} --requests ${REQUESTS}\` on ${machineLine()}, SQLite (file, WAL). Each data set seeded with \`ledgerlink seed --profile profile_01 --transactions ${PER_CUSTOMER}\`; ${REQUESTS.toLocaleString('en-US')} sequential requests over HTTP, each for a random customer, limit 25.`,
     '',

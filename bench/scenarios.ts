@@ -29,7 +29,12 @@ async function call(url: string, init: RequestInit): Promise<any> {
 }
 
 export async function scenarios(setup: Setup): Promise<Scenario[]> {
-  const creds = JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', 'partner', 'create', '--json', '--data', setup.dataDir], { cwd: setup.root, env: { ...process.env, DATABASE_URL: setup.databaseUrl ?? '' } }).toString());
+  const creds = JSON.parse(
+    execFileSync(process.execPath, ['dist/cli/main.js', 'partner', 'create', '--json', '--data', setup.dataDir], {
+      cwd: setup.root,
+      env: { ...process.env, DATABASE_URL: setup.databaseUrl ?? '' },
+    }).toString(),
+  );
   const authBody = JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret });
   const { token } = await call(`${setup.url}/aggregation/v2/partners/authentication`, {
     method: 'POST',
@@ -40,10 +45,20 @@ export async function scenarios(setup: Setup): Promise<Scenario[]> {
   const xml = { ...json, accept: 'application/xml' };
   // A customer who linked test profile_03 and had its initial aggregation (180 days of transactions).
   const post = { ...json, 'content-type': 'application/json' };
-  const { id: customerId } = await call(`${setup.url}/aggregation/v2/customers/testing`, { method: 'POST', headers: post, body: JSON.stringify({ username: 'bench_customer' }) });
+  const { id: customerId } = await call(`${setup.url}/aggregation/v2/customers/testing`, {
+    method: 'POST',
+    headers: post,
+    body: JSON.stringify({ username: 'bench_customer' }),
+  });
   await call(`${setup.url}/aggregation/v1/customers/${customerId}/institutions/102105/accounts/addall`, {
-    method: 'POST', headers: post,
-    body: JSON.stringify({ credentials: [{ id: '102105001', value: 'profile_03' }, { id: '102105002', value: 'profile_03' }] }),
+    method: 'POST',
+    headers: post,
+    body: JSON.stringify({
+      credentials: [
+        { id: '102105001', value: 'profile_03' },
+        { id: '102105002', value: 'profile_03' },
+      ],
+    }),
   });
   await call(`${setup.url}/aggregation/v1/customers/${customerId}/accounts`, { method: 'POST', headers: post, body: '{}' });
   const now = Math.floor(Date.now() / 1000);
@@ -52,8 +67,20 @@ export async function scenarios(setup: Setup): Promise<Scenario[]> {
     { name: 'transactions-json', label: 'GET v3 transactions, limit 25 (JSON)', method: 'GET', path: transactions, headers: json },
     { name: 'transactions-xml', label: 'GET v3 transactions, limit 25 (XML)', method: 'GET', path: transactions, headers: xml },
     { name: 'accounts-json', label: 'GET customer accounts (JSON)', method: 'GET', path: `/aggregation/v1/customers/${customerId}/accounts`, headers: json },
-    { name: 'institutions-json', label: 'institution search, 25 results (JSON)', method: 'GET', path: '/institution/v2/institutions?search=bank&limit=25', headers: json },
-    { name: 'institutions-xml', label: 'institution search, 25 results (XML)', method: 'GET', path: '/institution/v2/institutions?search=bank&limit=25', headers: xml },
+    {
+      name: 'institutions-json',
+      label: 'institution search, 25 results (JSON)',
+      method: 'GET',
+      path: '/institution/v2/institutions?search=bank&limit=25',
+      headers: json,
+    },
+    {
+      name: 'institutions-xml',
+      label: 'institution search, 25 results (XML)',
+      method: 'GET',
+      path: '/institution/v2/institutions?search=bank&limit=25',
+      headers: xml,
+    },
     { name: 'partner-json', label: 'GET partner (tiny JSON)', method: 'GET', path: '/aggregation/v1/partners/me', headers: json },
     {
       name: 'authentication',

@@ -17,7 +17,9 @@ import autocannon from 'autocannon';
 import { ROOT, rssMb, startLedgerlink, stop } from './lib/process.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
 
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '3' }, connections: { type: 'string', default: '16' }, write: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { minutes: { type: 'string', default: '3' }, connections: { type: 'string', default: '16' }, write: { type: 'boolean', default: false } },
+});
 const MINUTES = Number(values.minutes);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-soak-'));
 const service = await startLedgerlink(dataDir);
@@ -29,20 +31,52 @@ async function json(res: Response): Promise<any> {
 }
 
 try {
-  const creds = JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', 'partner', 'create', '--json', '--data', dataDir], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '' } }).toString());
-  const { token } = await json(await fetch(`${service.url}/aggregation/v2/partners/authentication`, { method: 'POST', headers: { 'content-type': 'application/json', 'service-app-key': creds.appKey }, body: JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret }) }));
+  const creds = JSON.parse(
+    execFileSync(process.execPath, ['dist/cli/main.js', 'partner', 'create', '--json', '--data', dataDir], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: '' },
+    }).toString(),
+  );
+  const { token } = await json(
+    await fetch(`${service.url}/aggregation/v2/partners/authentication`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'service-app-key': creds.appKey },
+      body: JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret }),
+    }),
+  );
   const headers = { 'service-app-key': creds.appKey, 'service-app-token': token, 'content-type': 'application/json', accept: 'application/json' };
-  const { id: customerId } = await json(await fetch(`${service.url}/aggregation/v2/customers/testing`, { method: 'POST', headers, body: JSON.stringify({ username: 'soak_customer' }) }));
-  await json(await fetch(`${service.url}/aggregation/v1/customers/${customerId}/institutions/102105/accounts/addall`, { method: 'POST', headers, body: JSON.stringify({ credentials: [{ id: '102105001', value: 'profile_03' }, { id: '102105002', value: 'profile_03' }] }) }));
+  const { id: customerId } = await json(
+    await fetch(`${service.url}/aggregation/v2/customers/testing`, { method: 'POST', headers, body: JSON.stringify({ username: 'soak_customer' }) }),
+  );
+  await json(
+    await fetch(`${service.url}/aggregation/v1/customers/${customerId}/institutions/102105/accounts/addall`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        credentials: [
+          { id: '102105001', value: 'profile_03' },
+          { id: '102105002', value: 'profile_03' },
+        ],
+      }),
+    }),
+  );
   await json(await fetch(`${service.url}/aggregation/v1/customers/${customerId}/accounts`, { method: 'POST', headers, body: '{}' }));
   const now = Math.floor(Date.now() / 1000);
   let n = 0;
   const requests: autocannon.Request[] = [
     { method: 'GET', path: `/aggregation/v3/customers/${customerId}/transactions?fromDate=${now - 180 * 86400}&toDate=${now}&limit=25` },
-    { method: 'GET', path: `/aggregation/v3/customers/${customerId}/transactions?fromDate=${now - 180 * 86400}&toDate=${now}&limit=25&start=51&sort=asc`, headers: { ...headers, accept: 'application/xml' } },
+    {
+      method: 'GET',
+      path: `/aggregation/v3/customers/${customerId}/transactions?fromDate=${now - 180 * 86400}&toDate=${now}&limit=25&start=51&sort=asc`,
+      headers: { ...headers, accept: 'application/xml' },
+    },
     { method: 'GET', path: `/aggregation/v1/customers/${customerId}/accounts` },
     { method: 'GET', path: '/institution/v2/institutions?search=credit%20union&limit=25' },
-    { method: 'POST', path: '/aggregation/v2/customers/testing', setupRequest: (req) => ({ ...req, body: JSON.stringify({ username: `soak_${process.pid}_${n++}` }) }) },
+    {
+      method: 'POST',
+      path: '/aggregation/v2/customers/testing',
+      setupRequest: (req) => ({ ...req, body: JSON.stringify({ username: `soak_${process.pid}_${n++}` }) }),
+    },
     { method: 'GET', path: '/aggregation/v1/customers/999999' },
     { method: 'POST', path: '/aggregation/v2/customers/testing', body: '{"username": ' },
   ];

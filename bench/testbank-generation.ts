@@ -23,7 +23,10 @@ function median(values: number[]): number {
 }
 
 async function signIn(profile: string): Promise<ConnectorSession> {
-  const result = await connector.authenticate(ctx, [{ id: '101732001', value: profile }, { id: '101732002', value: profile }]);
+  const result = await connector.authenticate(ctx, [
+    { id: '101732001', value: profile },
+    { id: '101732002', value: profile },
+  ]);
   if (!result.ok || result.kind !== 'authenticated') throw new Error(`cannot sign in as ${profile}`);
   return result.session;
 }
@@ -74,9 +77,9 @@ for (const profile of ['profile_01', 'profile_02', 'profile_03', 'profile_04']) 
   }
   const count = gen[0]!.count;
   console.log(
-    `${profile}: generate 2 years ${count} tx in ${median(gen.map((g) => g.ms)).toFixed(1)} ms`
-      + ` (${(count / median(gen.map((g) => g.ms))).toFixed(0)} tx/ms);`
-      + ` first aggregation (accounts + 180 days, ${firstCount} tx) ${median(first).toFixed(1)} ms;`
-      + ` historic (accounts + 730 days, ${historicCount} tx) ${median(historic).toFixed(1)} ms`,
+    `${profile}: generate 2 years ${count} tx in ${median(gen.map((g) => g.ms)).toFixed(1)} ms` +
+      ` (${(count / median(gen.map((g) => g.ms))).toFixed(0)} tx/ms);` +
+      ` first aggregation (accounts + 180 days, ${firstCount} tx) ${median(first).toFixed(1)} ms;` +
+      ` historic (accounts + 730 days, ${historicCount} tx) ${median(historic).toFixed(1)} ms`,
   );
 }

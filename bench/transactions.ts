@@ -65,7 +65,10 @@ async function explain(database: Database, customerId: number, now: number): Pro
   const page = sql`select * from transactions where id in (select id from transactions where customer_id = ${customerId} and effective_date >= ${0} and effective_date <= ${now} and status = 'active' order by effective_date desc, id desc limit 25 offset 10000) order by effective_date desc, id desc`;
   const count = sql`select count(*) from transactions where customer_id = ${customerId} and effective_date >= ${0} and effective_date <= ${now} and status = 'active'`;
   const out: string[] = [];
-  for (const [name, q] of [['page', page], ['count', count]] as const) {
+  for (const [name, q] of [
+    ['page', page],
+    ['count', count],
+  ] as const) {
     if (database.dialect === 'postgres') {
       const rows = (await sql<{ 'QUERY PLAN': string }>`explain ${q}`.execute(database.kysely)).rows;
       out.push(`${name}: ${rows.map((r) => r['QUERY PLAN'].trim()).join(' / ')}`);
@@ -88,18 +91,46 @@ async function run(dialect: DialectName): Promise<Result> {
     const app = await buildApp(runtime, { logger: false });
     await app.ready();
     const creds = await createPartner(runtime, { name: 'Bench', plan: 'testdrive' });
-    const auth = await app.inject({ method: 'POST', url: '/aggregation/v2/partners/authentication', headers: { 'service-app-key': creds.appKey }, payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret } });
+    const auth = await app.inject({
+      method: 'POST',
+      url: '/aggregation/v2/partners/authentication',
+      headers: { 'service-app-key': creds.appKey },
+      payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret },
+    });
     const headers = { 'service-app-key': creds.appKey, 'service-app-token': auth.json<{ token: string }>().token };
     const customer = await app.inject({ method: 'POST', url: '/aggregation/v2/customers/testing', headers, payload: { username: 'bench_customer' } });
     const customerId = customer.json<{ id: string }>().id;
     process.stderr.write(`${dialect}: linking profile_04 and loading its history...\n`);
-    const linked = await app.inject({ method: 'POST', url: `/aggregation/v1/customers/${customerId}/institutions/101732/accounts/addall`, headers, payload: { credentials: [{ id: '101732001', value: 'profile_04' }, { id: '101732002', value: 'profile_04' }] } });
+    const linked = await app.inject({
+      method: 'POST',
+      url: `/aggregation/v1/customers/${customerId}/institutions/101732/accounts/addall`,
+      headers,
+      payload: {
+        credentials: [
+          { id: '101732001', value: 'profile_04' },
+          { id: '101732002', value: 'profile_04' },
+        ],
+      },
+    });
     for (const account of linked.json<{ accounts: { id: string }[] }>().accounts) {
-      const res = await app.inject({ method: 'POST', url: `/aggregation/v1/customers/${customerId}/accounts/${account.id}/transactions/historic`, headers, payload: {} });
+      const res = await app.inject({
+        method: 'POST',
+        url: `/aggregation/v1/customers/${customerId}/accounts/${account.id}/transactions/historic`,
+        headers,
+        payload: {},
+      });
       if (res.statusCode !== 204) throw new Error(`historic load failed: ${res.statusCode} ${res.body}`);
     }
     const now = Math.floor(clock.now() / 1000);
-    const count = async () => Number((await database.kysely.selectFrom('transactions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await database.kysely
+            .selectFrom('transactions')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const customerRows = await count();
     // Statistics (and, on PostgreSQL, the visibility map index-only scans rely on), as autovacuum would leave them.
     const analyze = () => (dialect === 'postgres' ? sql`vacuum analyze transactions` : sql`analyze`).execute(database.kysely);
@@ -140,16 +171,77 @@ async function run(dialect: DialectName): Promise<Result> {
     const partner = await createPartner(runtime, { name: 'Filler', plan: 'testdrive' });
     for (let filled = await count(), n = 0; filled < ROWS; n++) {
       const rows = Math.min(FILLER_PER_ACCOUNT, ROWS - filled);
-      const c = await db.insertInto('customers').values({ partner_id: partner.partnerId, username: `filler_${n}`, first_name: null, last_name: null, phone: null, email: null, application_id: null, type: 'testing', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-      const login = await db.insertInto('institution_logins').values({ partner_id: partner.partnerId, customer_id: c.id, institution_id: 101732, session_encrypted: 'v1.x.x.x', credentials_encrypted: null, aggregation_status_code: 0, aggregation_status_message: null, aggregation_attempt_at: null, aggregation_success_at: null, refresh_lease_until: null, refresh_lease_owner: null, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-      const account = await db.insertInto('accounts').values({ partner_id: partner.partnerId, customer_id: c.id, institution_login_id: login.id, institution_id: 101732, ref: 'filler', number: '1', account_number_display: '1', real_account_number_last4: null, name: 'Filler', account_nickname: 'Filler', type: 'checking', status: 'active', currency: 'USD', balance: 0, balance_date: now, market_segment: 'personal', display_position: 1, fi_account_status: 'OPEN', detail: null, aggregation_status_code: 0, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+      const c = await db
+        .insertInto('customers')
+        .values({
+          partner_id: partner.partnerId,
+          username: `filler_${n}`,
+          first_name: null,
+          last_name: null,
+          phone: null,
+          email: null,
+          application_id: null,
+          type: 'testing',
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const login = await db
+        .insertInto('institution_logins')
+        .values({
+          partner_id: partner.partnerId,
+          customer_id: c.id,
+          institution_id: 101732,
+          session_encrypted: 'v1.x.x.x',
+          credentials_encrypted: null,
+          aggregation_status_code: 0,
+          aggregation_status_message: null,
+          aggregation_attempt_at: null,
+          aggregation_success_at: null,
+          refresh_lease_until: null,
+          refresh_lease_owner: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const account = await db
+        .insertInto('accounts')
+        .values({
+          partner_id: partner.partnerId,
+          customer_id: c.id,
+          institution_login_id: login.id,
+          institution_id: 101732,
+          ref: 'filler',
+          number: '1',
+          account_number_display: '1',
+          real_account_number_last4: null,
+          name: 'Filler',
+          account_nickname: 'Filler',
+          type: 'checking',
+          status: 'active',
+          currency: 'USD',
+          balance: 0,
+          balance_date: now,
+          market_segment: 'personal',
+          display_position: 1,
+          fi_account_status: 'OPEN',
+          detail: null,
+          aggregation_status_code: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const span = 730 * 86_400;
-      const insert = dialect === 'postgres'
-        ? sql`insert into transactions (partner_id, customer_id, account_id, ref, effective_date, status, amount, description, type, transaction_date, created_at, updated_at)
+      const insert =
+        dialect === 'postgres'
+          ? sql`insert into transactions (partner_id, customer_id, account_id, ref, effective_date, status, amount, description, type, transaction_date, created_at, updated_at)
             select ${partner.partnerId}, ${c.id}, ${account.id}, 'f' || g, ${now - span} + (g * 7919) % ${span}, case when g % 50 = 0 then 'pending' else 'active' end,
                    -((g % 1000) / 10.0), 'FILLER PURCHASE', 'debit', ${now - span} + (g * 7919) % ${span}, ${now}, ${now}
             from generate_series(1, ${rows}) g`
-        : sql`with recursive s(g) as (select 1 union all select g + 1 from s where g < ${rows})
+          : sql`with recursive s(g) as (select 1 union all select g + 1 from s where g < ${rows})
             insert into transactions (partner_id, customer_id, account_id, ref, effective_date, status, amount, description, type, transaction_date, created_at, updated_at)
             select ${partner.partnerId}, ${c.id}, ${account.id}, 'f' || g, ${now - span} + (g * 7919) % ${span}, case when g % 50 = 0 then 'pending' else 'active' end,
                    -((g % 1000) / 10.0), 'FILLER PURCHASE', 'debit', ${now - span} + (g * 7919) % ${span}, ${now}, ${now}
@@ -183,11 +275,15 @@ const lines = [
   '|---|---|---|---|',
 ];
 for (const r of results) {
-  r.before.forEach((b, i) => lines.push(`| ${name(r.dialect)} | ${b.label} | ${fmt(b.p50)} / ${fmt(b.p99)} | ${fmt(r.after[i]!.p50)} / ${fmt(r.after[i]!.p99)} |`));
+  r.before.forEach((b, i) =>
+    lines.push(`| ${name(r.dialect)} | ${b.label} | ${fmt(b.p50)} / ${fmt(b.p99)} | ${fmt(r.after[i]!.p50)} / ${fmt(r.after[i]!.p99)} |`),
+  );
 }
 lines.push('');
 for (const r of results) {
-  lines.push(`${name(r.dialect)}: the customer has ${r.customerRows.toLocaleString('en-US')} transactions; the table was filled to ${r.tableRows.toLocaleString('en-US')} rows in ${r.fillSeconds.toFixed(0)} s. Plans with the full table:`);
+  lines.push(
+    `${name(r.dialect)}: the customer has ${r.customerRows.toLocaleString('en-US')} transactions; the table was filled to ${r.tableRows.toLocaleString('en-US')} rows in ${r.fillSeconds.toFixed(0)} s. Plans with the full table:`,
+  );
   lines.push('');
   for (const p of r.plans) lines.push(`- ${p.replace(/\|/g, '\\|')}`);
   lines.push('');

@@ -67,10 +67,11 @@ async function startListener() {
     url: `http://127.0.0.1:${port}/txpush`,
     transactions,
     notifications: () => notifications,
-    until: (condition: () => boolean) => new Promise<void>((resolve) => {
-      onReceive = () => condition() && resolve();
-      onReceive();
-    }),
+    until: (condition: () => boolean) =>
+      new Promise<void>((resolve) => {
+        onReceive = () => condition() && resolve();
+        onReceive();
+      }),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
@@ -83,7 +84,12 @@ async function run(dialect: DialectName): Promise<ThroughputResult> {
   const app = await buildApp(runtime, { logger: false });
   try {
     const partner = await createPartner(runtime, { name: 'Bench' });
-    const auth = await app.inject({ method: 'POST', url: '/aggregation/v2/partners/authentication', headers: { 'service-app-key': partner.appKey }, payload: { partnerId: partner.partnerId, partnerSecret: partner.partnerSecret } });
+    const auth = await app.inject({
+      method: 'POST',
+      url: '/aggregation/v2/partners/authentication',
+      headers: { 'service-app-key': partner.appKey },
+      payload: { partnerId: partner.partnerId, partnerSecret: partner.partnerSecret },
+    });
     const headers = { 'service-app-key': partner.appKey, 'service-app-token': auth.json<{ token: string }>().token, accept: 'application/json' };
     const call = async (method: 'GET' | 'POST', url: string, payload: object, expected: number) => {
       const res = await app.inject({ method, url, headers, payload });
@@ -91,12 +97,21 @@ async function run(dialect: DialectName): Promise<ThroughputResult> {
       return res.json();
     };
     const { id: customerId } = await call('POST', '/aggregation/v2/customers/testing', { username: `bench_${randomBytes(4).toString('hex')}` }, 201);
-    const credentials = [{ id: '102105001', name: 'Banking Userid', value: 'profile_03' }, { id: '102105002', name: 'Banking Password', value: 'profile_03' }];
+    const credentials = [
+      { id: '102105001', name: 'Banking Userid', value: 'profile_03' },
+      { id: '102105002', name: 'Banking Password', value: 'profile_03' },
+    ];
     const { accounts } = await call('POST', `/aggregation/v1/customers/${customerId}/institutions/102105/accounts/addall`, { credentials }, 200);
     const accountId = (accounts as Array<{ id: string; type: string }>).find((a) => a.type === 'checking')!.id;
     await call('POST', `/aggregation/v1/customers/${customerId}/accounts`, {}, 200);
     await call('POST', `/aggregation/v1/customers/${customerId}/accounts/${accountId}/txpush`, { callbackUrl: listener.url }, 201);
-    const create = (i: number) => call('POST', `/aggregation/v1/customers/${customerId}/accounts/${accountId}/transactions`, { amount: -((i % 50) + 1), description: `bench ${i}`, transactionDate: Math.floor(Date.now() / 1000) }, 201) as Promise<{ id: number }>;
+    const create = (i: number) =>
+      call(
+        'POST',
+        `/aggregation/v1/customers/${customerId}/accounts/${accountId}/transactions`,
+        { amount: -((i % 50) + 1), description: `bench ${i}`, transactionDate: Math.floor(Date.now() / 1000) },
+        201,
+      ) as Promise<{ id: number }>;
 
     // Throughput: a backlog of 2N notifications, then one worker.
     for (let i = 0; i < N; i++) await create(i);

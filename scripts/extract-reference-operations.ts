@@ -17,11 +17,14 @@ const operations = [];
 for (const [path, item] of Object.entries(doc.paths as Json)) {
   for (const [method, op] of Object.entries(item as Json)) {
     if (!['get', 'post', 'put', 'delete', 'patch'].includes(method)) continue;
-    const parameters = ((op.parameters ?? []) as Json[]).map(resolve)
+    const parameters = ((op.parameters ?? []) as Json[])
+      .map(resolve)
       .filter((p) => p.in === 'query' || p.in === 'path')
       .map((p) => ({ name: p.name, in: p.in, required: Boolean(p.required) }))
       .sort((a, b) => a.name.localeCompare(b.name));
-    const success = Object.keys(op.responses ?? {}).filter((s) => s.startsWith('2')).sort();
+    const success = Object.keys(op.responses ?? {})
+      .filter((s) => s.startsWith('2'))
+      .sort();
     operations.push({ operationId: op.operationId, method: method.toUpperCase(), path, parameters, success });
   }
 }

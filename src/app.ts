@@ -51,7 +51,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const { config } = runtime;
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: options.logger === false ? false : redactedLogger(config.logLevel) }),
-    childLoggerFactory: (logger, bindings, childOptions) => lazyChildLogger(logger as unknown as Logger, bindings, childOptions as Record<string, unknown>) as never,
+    childLoggerFactory: (logger, bindings, childOptions) =>
+      lazyChildLogger(logger as unknown as Logger, bindings, childOptions as Record<string, unknown>) as never,
     bodyLimit: config.bodyLimit,
     // Clients may send ids as numbers or strings, XML carries only strings: let the validator coerce.
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false, strictSchema: false } },
@@ -78,13 +79,23 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       registeredRoutes.push({
         method,
         url: route.url,
-        get config() { return (route.config ?? {}) as RegisteredRoute['config']; },
-        get schema() { return route.schema as Record<string, unknown> | undefined; },
+        get config() {
+          return (route.config ?? {}) as RegisteredRoute['config'];
+        },
+        get schema() {
+          return route.schema as Record<string, unknown> | undefined;
+        },
       });
     }
   });
   // One aggregation engine per app: routes and Connect share it; closing the app waits for its background refreshes.
-  app.decorate('engine', createEngine(runtime, { settings: { refreshLeaseSeconds: config.refreshLeaseSeconds }, onBackgroundError: (what, e) => app.log.error({ err: e }, `${what} failed`) }));
+  app.decorate(
+    'engine',
+    createEngine(runtime, {
+      settings: { refreshLeaseSeconds: config.refreshLeaseSeconds },
+      onBackgroundError: (what, e) => app.log.error({ err: e }, `${what} failed`),
+    }),
+  );
   app.addHook('onClose', async () => app.engine.idle());
   app.decorate('responseCache', new ResponseCache(config.responseCacheBytes));
   await app.register(contentPlugin, { bodyLimit: config.bodyLimit });

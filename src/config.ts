@@ -6,26 +6,39 @@ import type { Config } from './lib/dependencies.js';
 
 export class ConfigError extends Error {}
 
-export type Flags = Partial<Record<'host' | 'port' | 'data' | 'public-url' | 'log-level' | 'mode' | 'tls-cert' | 'tls-key' | 'trust-proxy' | 'insecure-http' | 'dashboard-signup', string>>;
+export type Flags = Partial<
+  Record<'host' | 'port' | 'data' | 'public-url' | 'log-level' | 'mode' | 'tls-cert' | 'tls-key' | 'trust-proxy' | 'insecure-http' | 'dashboard-signup', string>
+>;
 
 function trustProxyFrom(value: string | undefined): Config['trustProxy'] {
   const v = (value ?? '').trim();
   if (v === '' || v === 'false') return false;
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) return Number(v);
-  return Object.freeze(v.split(',').map((s) => s.trim()).filter(Boolean));
+  return Object.freeze(
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 function countries(value: string | undefined): string[] {
   const v = (value ?? 'US,CA,GB').trim();
   if (v === '*' || v === '') return [];
-  const list = v.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+  const list = v
+    .split(',')
+    .map((s) => s.trim().toUpperCase())
+    .filter(Boolean);
   for (const c of list) if (!/^[A-Z]{2}$/.test(c)) throw new ConfigError(`"${c}" is not a two-letter country code (LEDGERLINK_ALLOWED_COUNTRIES)`);
   return list;
 }
 
 function list(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
@@ -61,7 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
   const scheme = (flags['tls-cert'] ?? env.LEDGERLINK_TLS_CERT) ? 'https' : 'http';
   const publicUrl = (flags['public-url'] ?? env.LEDGERLINK_PUBLIC_URL ?? `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
   const pushExtraPorts = list(env.LEDGERLINK_PUSH_EXTRA_PORTS).map((p) => integer('LEDGERLINK_PUSH_EXTRA_PORTS', p, 0, 1, 65535));
-  if (pushExtraPorts.length > 0 && mode !== 'sandbox') throw new ConfigError('LEDGERLINK_PUSH_EXTRA_PORTS is for sandbox mode only; production listeners use ports 80 and 443');
+  if (pushExtraPorts.length > 0 && mode !== 'sandbox')
+    throw new ConfigError('LEDGERLINK_PUSH_EXTRA_PORTS is for sandbox mode only; production listeners use ports 80 and 443');
   const smtpUrl = env.SMTP_URL || undefined;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError(`SMTP_URL must start with smtp:// or smtps:// (got "${smtpUrl}")`);
   try {

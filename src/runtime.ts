@@ -5,7 +5,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { ensureInstitutionCatalog } from './domain/institutions/seed.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { warnAboutDataPermissions } from './lib/data-dir.js';
-import { keysFrom, loadMasterKey, } from './lib/keys.js';
+import { keysFrom, loadMasterKey } from './lib/keys.js';
 
 export type { Runtime } from './lib/dependencies.js';
 import type { Runtime } from './lib/dependencies.js';

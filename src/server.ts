@@ -33,9 +33,10 @@ export async function startServer(runtime: Runtime, logger: Logger, options: Ser
   return {
     app,
     url,
-    close: () => (closing ??= (async () => {
-      await Promise.all([app.close(), ...(options.alsoStop ?? []).map((stop) => stop())]);
-      await runtime.database.close();
-    })()),
+    close: () =>
+      (closing ??= (async () => {
+        await Promise.all([app.close(), ...(options.alsoStop ?? []).map((stop) => stop())]);
+        await runtime.database.close();
+      })()),
   };
 }

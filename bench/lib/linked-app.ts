@@ -31,14 +31,34 @@ export async function openLinkedApp(name: string): Promise<LinkedApp> {
   const app = await buildApp(runtime, { logger: false });
   await app.ready();
   const creds = await createPartner(runtime, { name });
-  const auth = await app.inject({ method: 'POST', url: '/aggregation/v2/partners/authentication', headers: { 'service-app-key': creds.appKey }, payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret } });
+  const auth = await app.inject({
+    method: 'POST',
+    url: '/aggregation/v2/partners/authentication',
+    headers: { 'service-app-key': creds.appKey },
+    payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret },
+  });
   const headers = { 'service-app-key': creds.appKey, 'service-app-token': auth.json<{ token: string }>().token, accept: 'application/json' };
-  const customerId = (await app.inject({ method: 'POST', url: '/aggregation/v2/customers/testing', headers, payload: { username: `${name}_customer` } })).json<{ id: string }>().id;
-  await app.inject({ method: 'POST', url: `/aggregation/v1/customers/${customerId}/institutions/102105/accounts/addall`, headers, payload: { credentials: [{ id: '102105001', value: 'profile_03' }, { id: '102105002', value: 'profile_03' }] } });
+  const customerId = (await app.inject({ method: 'POST', url: '/aggregation/v2/customers/testing', headers, payload: { username: `${name}_customer` } })).json<{
+    id: string;
+  }>().id;
+  await app.inject({
+    method: 'POST',
+    url: `/aggregation/v1/customers/${customerId}/institutions/102105/accounts/addall`,
+    headers,
+    payload: {
+      credentials: [
+        { id: '102105001', value: 'profile_03' },
+        { id: '102105002', value: 'profile_03' },
+      ],
+    },
+  });
   const refreshed = await app.inject({ method: 'POST', url: `/aggregation/v1/customers/${customerId}/accounts`, headers, payload: {} });
   if (refreshed.statusCode !== 200) throw new Error(`initial aggregation failed: ${refreshed.statusCode} ${refreshed.body}`);
   return {
-    app, runtime, headers, customerId,
+    app,
+    runtime,
+    headers,
+    customerId,
     close: async () => {
       await app.close();
       await store.drop();

@@ -39,17 +39,22 @@ export async function loadRun(url: string, next: RequestGenerator, options: { co
   // Called with a callback, autocannon returns its instance (an event emitter) rather than a promise.
   let instance!: autocannon.Instance;
   const done = new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon({
-      url,
-      connections: options.connections,
-      duration: options.duration,
-      requests: [{
-        setupRequest: (req) => {
-          const r = next();
-          return { ...req, method: r.method, path: r.path, headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) };
-        },
-      }],
-    }, (err, result) => (err ? reject(err) : resolve(result)));
+    instance = autocannon(
+      {
+        url,
+        connections: options.connections,
+        duration: options.duration,
+        requests: [
+          {
+            setupRequest: (req) => {
+              const r = next();
+              return { ...req, method: r.method, path: r.path, headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) };
+            },
+          },
+        ],
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
   });
   instance.on('response', (_client: unknown, statusCode: number, resBytes: number, responseTime: number) => {
     if (statusCode >= 200 && statusCode < 300) {

@@ -76,12 +76,20 @@ const LEVEL = /"level":(\d\d)/g;
  * `extraArgs`; `databaseUrl` for PostgreSQL; `logLevel` only to investigate (what the default level costs).
  * Resolves once it prints `listening on <url>`.
  */
-export function startServed(dataDir: string, options: { databaseUrl?: string | undefined; extraArgs?: string[]; logLevel?: string | undefined } = {}): Promise<Served> {
+export function startServed(
+  dataDir: string,
+  options: { databaseUrl?: string | undefined; extraArgs?: string[]; logLevel?: string | undefined } = {},
+): Promise<Served> {
   const s = npmStartSettings();
   // LEDGERLINK_BENCH_NODE_FLAGS: extra node flags for the measured service (profiling), as in bench/lib/process.ts.
   const extraFlags = (process.env.LEDGERLINK_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const args = [...s.nodeFlags, ...extraFlags, s.script, ...s.args, '--port', '0', '--data', dataDir, ...(options.extraArgs ?? [])];
-  const env = { ...cleanEnv(), ...s.env, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}), ...(options.logLevel ? { LEDGERLINK_LOG_LEVEL: options.logLevel } : {}) };
+  const env = {
+    ...cleanEnv(),
+    ...s.env,
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...(options.logLevel ? { LEDGERLINK_LOG_LEVEL: options.logLevel } : {}),
+  };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
     running.add(child);
@@ -151,11 +159,29 @@ export interface SeedOutput {
 }
 
 /** `ledgerlink seed --customers N --profile P --json [--transactions T] --data DIR`, through the installed command. */
-export function seed(dataDir: string, options: { customers: number; profile: string; transactions?: number | undefined; databaseUrl?: string | undefined }): SeedOutput {
-  const args = ['bin/ledgerlink.js', 'seed', '--customers', String(options.customers), '--profile', options.profile, '--json', '--data', dataDir,
-    ...(options.transactions !== undefined ? ['--transactions', String(options.transactions)] : [])];
+export function seed(
+  dataDir: string,
+  options: { customers: number; profile: string; transactions?: number | undefined; databaseUrl?: string | undefined },
+): SeedOutput {
+  const args = [
+    'bin/ledgerlink.js',
+    'seed',
+    '--customers',
+    String(options.customers),
+    '--profile',
+    options.profile,
+    '--json',
+    '--data',
+    dataDir,
+    ...(options.transactions !== undefined ? ['--transactions', String(options.transactions)] : []),
+  ];
   const started = performance.now();
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, env: { ...cleanEnv(), ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...cleanEnv(), ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const seconds = (performance.now() - started) / 1000;
   if (r.status !== 0) throw new Error(`ledgerlink ${args.slice(1).join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}${r.stdout.slice(-2000)}`);
   const line = r.stdout.trim().split('\n').at(-1)!;
@@ -188,7 +214,10 @@ export class RssSampler {
   private overall = 0;
   private timer: NodeJS.Timeout;
 
-  constructor(private readonly pid: number, everyMs = 200) {
+  constructor(
+    private readonly pid: number,
+    everyMs = 200,
+  ) {
     this.timer = setInterval(() => this.sample(), everyMs);
     this.timer.unref();
     this.sample();

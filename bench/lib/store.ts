@@ -20,7 +20,13 @@ export async function openStore(dialect: DialectName): Promise<Store> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-'));
     const database = openDatabase({ sqliteFile: path.join(dir, 'ledgerlink.sqlite') });
     await migrateToLatest(database);
-    return { database, drop: async () => { await database.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+    return {
+      database,
+      drop: async () => {
+        await database.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   const schema = await createPgSchema();
   const database = openDatabase({ databaseUrl: PG_URL, pgSchema: schema.name });

@@ -16,7 +16,11 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** Runs the benchmark for `both` dialects or the one named, one after the other. */
-export async function runPerDialect(which: string | undefined, what: string, run: (dialect: DialectName) => Promise<ThroughputResult>): Promise<ThroughputResult[]> {
+export async function runPerDialect(
+  which: string | undefined,
+  what: string,
+  run: (dialect: DialectName) => Promise<ThroughputResult>,
+): Promise<ThroughputResult[]> {
   const dialects: DialectName[] = which === 'both' ? ['sqlite', 'postgres'] : [which as DialectName];
   const results: ThroughputResult[] = [];
   for (const d of dialects) {
@@ -28,5 +32,8 @@ export async function runPerDialect(which: string | undefined, what: string, run
 
 /** One Markdown table row per result: database, per second, p50, p99. */
 export function resultRows(results: readonly ThroughputResult[]): string[] {
-  return results.map((r) => `| ${r.dialect === 'sqlite' ? 'SQLite (file, WAL)' : 'PostgreSQL (local)'} | ${Math.round(r.perSecond)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms |`);
+  return results.map(
+    (r) =>
+      `| ${r.dialect === 'sqlite' ? 'SQLite (file, WAL)' : 'PostgreSQL (local)'} | ${Math.round(r.perSecond)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms |`,
+  );
 }

@@ -4,7 +4,10 @@ import { openRuntime, type Runtime } from '../runtime.js';
 
 /** A mistake in how a command was called: printed as one line plus a hint, exit code 2. */
 export class UsageError extends Error {
-  constructor(message: string, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
   }
 }

@@ -26,7 +26,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   seed: { run: seed, help: 'add N testing customers with linked test-bank accounts (progress bar)' },
   mail: { run: mail, help: 'read the local mailbox (e-mail kept when SMTP_URL is not set)' },
   experience: { run: experience, help: 'set or show a Connect experience (app name, logo, colour)' },
-  sandbox: { run: sandbox, help: 'sandbox controls: advance a customer\'s clock, set or clear a login error, reset a customer' },
+  sandbox: { run: sandbox, help: "sandbox controls: advance a customer's clock, set or clear a login error, reset a customer" },
   trigger: { run: trigger, help: 'fire a TxPUSH or Connect webhook event (`trigger --help` lists them)' },
   listen: { run: listen, help: 'receive TxPUSH and webhook deliveries, print them, forward them (--forward-to URL)' },
 };
@@ -57,8 +57,12 @@ main(process.argv.slice(2)).catch((e: unknown) => {
     process.exit(1);
   }
   const err = e as NodeJS.ErrnoException;
-  const hint = err.code === 'EADDRINUSE' ? '\nhint: another process uses that port; pick one with --port'
-    : err.code === 'ECONNREFUSED' ? '\nhint: is the database server running and DATABASE_URL right?' : '';
+  const hint =
+    err.code === 'EADDRINUSE'
+      ? '\nhint: another process uses that port; pick one with --port'
+      : err.code === 'ECONNREFUSED'
+        ? '\nhint: is the database server running and DATABASE_URL right?'
+        : '';
   printError(`error: ${err.message}${hint}`);
   process.exit(1);
 });

@@ -27,7 +27,11 @@ export const MEMORY_ENV: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESH
 /** `execArgv` plus the memory flags the operator did not set otherwise. */
 export function withMemoryFlags(execArgv: readonly string[]): string[] {
   // `--max-semi-space-size=16` replaces ours, and so does `--no-single-threaded-gc`.
-  const named = (flag: string) => flag.split('=')[0]!.replace(/^--no-/, '--').replaceAll('_', '-');
+  const named = (flag: string) =>
+    flag
+      .split('=')[0]!
+      .replace(/^--no-/, '--')
+      .replaceAll('_', '-');
   return [...execArgv, ...MEMORY_NODE_FLAGS.filter((flag) => !execArgv.some((a) => named(a) === named(flag)))];
 }
 

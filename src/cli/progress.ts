@@ -23,8 +23,10 @@ export function progressBar(label: string, total: number, stream: NodeJS.WriteSt
     const elapsed = (now() - started) / 1000;
     const rate = elapsed > 0 ? done / elapsed : 0;
     const eta = rate > 0 ? (total - done) / rate : Infinity;
-    return `${label} [${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}`
-      + `${detail ? ` · ${detail}` : ''} · ${Math.round(rate).toLocaleString('en-US')}/s · ${done >= total ? `took ${formatDuration(elapsed)}` : `ETA ${formatDuration(eta)}`}`;
+    return (
+      `${label} [${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}` +
+      `${detail ? ` · ${detail}` : ''} · ${Math.round(rate).toLocaleString('en-US')}/s · ${done >= total ? `took ${formatDuration(elapsed)}` : `ETA ${formatDuration(eta)}`}`
+    );
   };
   return {
     update(done, detail) {

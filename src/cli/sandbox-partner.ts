@@ -13,8 +13,10 @@ export async function sandboxPartner(db: Executor, partnerId: string | undefined
   if (!id) {
     const rows = await db.selectFrom('partners').select('id').limit(2).execute();
     if (rows.length !== 1) {
-      throw new UsageError(rows.length === 0 ? 'no partner in this data store' : 'this data store has several partners: say which with --partner ID',
-        rows.length === 0 ? 'create one with `ledgerlink partner create`' : `usage: ${usage}`);
+      throw new UsageError(
+        rows.length === 0 ? 'no partner in this data store' : 'this data store has several partners: say which with --partner ID',
+        rows.length === 0 ? 'create one with `ledgerlink partner create`' : `usage: ${usage}`,
+      );
     }
     id = rows[0]!.id;
   }

@@ -13,11 +13,14 @@ class StaticMigrationProvider implements MigrationProvider {
 export async function migrateToLatest(database: Database): Promise<void> {
   const db = database.kysely as Kysely<unknown>;
   // Pin Kysely's bookkeeping tables to our own schema: otherwise it may find another schema's copies.
-  const schema = database.dialect === 'postgres'
-    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-    : undefined;
+  const schema = database.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   // Features are developed side by side, so a database may already hold a later migration than a newly merged one.
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(), allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(),
+    allowUnorderedMigrations: true,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   // Kysely looks for its bookkeeping tables through PostgreSQL's catalogue of every schema; a schema another
   // client drops at that moment makes the lookup fail with 3F000 (invalid schema name). Nothing was changed then,
   // so trying again is safe.

@@ -10,7 +10,10 @@ import type { DB } from './schema.js';
  * once, as a value (never as SQL text): the compiled query's parameter list is then the placeholders in some order,
  * which is remembered.
  */
-export function preparedQuery<Args extends unknown[], R>(arity: Args['length'], build: (db: Kysely<DB>, ...placeholders: never[]) => Compilable<R>): (db: Kysely<DB>, ...args: Args) => Promise<R[]> {
+export function preparedQuery<Args extends unknown[], R>(
+  arity: Args['length'],
+  build: (db: Kysely<DB>, ...placeholders: never[]) => Compilable<R>,
+): (db: Kysely<DB>, ...args: Args) => Promise<R[]> {
   // The SQL depends only on the dialect: one compilation serves the database, its transactions and pinned connections.
   const compiled = new WeakMap<object, { query: CompiledQuery<R>; positions: number[] }>();
   const compile = (db: Kysely<DB>) => {

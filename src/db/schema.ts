@@ -1,4 +1,11 @@
-import type { AccountTable, AggregationEventTable, InstitutionLoginTable, LinkSessionTable, PositionTable, TransactionTable } from '../domain/aggregation/table.js';
+import type {
+  AccountTable,
+  AggregationEventTable,
+  InstitutionLoginTable,
+  LinkSessionTable,
+  PositionTable,
+  TransactionTable,
+} from '../domain/aggregation/table.js';
 import type { DashboardSessionTable } from '../domain/dashboard/table.js';
 import type { DeliveryAttemptTable, DeliveryTable, MailboxTable, SandboxListenerTable } from '../delivery/table.js';
 import type { ConnectExperienceTable, ConnectLinkTable } from '../domain/connect/table.js';

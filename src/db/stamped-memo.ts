@@ -12,7 +12,10 @@ export class StampedMemo<V extends object> {
   private stamp: string | undefined;
   private readonly values = new Map<string, Readonly<V>>();
 
-  constructor(private readonly database: Database, private readonly maxEntries = 10_000) {}
+  constructor(
+    private readonly database: Database,
+    private readonly maxEntries = 10_000,
+  ) {}
 
   /**
    * The value for `key`, from memory while the database is unchanged, else from `load` (undefined is not kept).
@@ -20,7 +23,11 @@ export class StampedMemo<V extends object> {
    * the database as it was then or later); by default it is taken now. A value kept in memory is returned as it is,
    * not in a promise, so a request that finds everything in memory never waits for a later turn.
    */
-  read(key: string, load: () => Promise<V | undefined>, stamp: string | undefined = this.database.changeStamp?.()): Readonly<V> | undefined | Promise<Readonly<V> | undefined> {
+  read(
+    key: string,
+    load: () => Promise<V | undefined>,
+    stamp: string | undefined = this.database.changeStamp?.(),
+  ): Readonly<V> | undefined | Promise<Readonly<V> | undefined> {
     if (stamp === undefined) return load();
     if (stamp !== this.stamp) {
       this.values.clear();

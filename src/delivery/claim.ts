@@ -42,7 +42,15 @@ export async function claimDueDeliveries(db: Executor, options: ClaimOptions): P
   const { now, limit } = options;
   const token = `${options.workerId}#${randomBytes(4).toString('hex')}`;
   const until = now + options.leaseSeconds;
-  let due = db.selectFrom('deliveries').select('id').where(OPEN).where('next_attempt_at', '<=', now).where(IN_SESSION_ORDER).orderBy('next_attempt_at').orderBy('id').limit(limit);
+  let due = db
+    .selectFrom('deliveries')
+    .select('id')
+    .where(OPEN)
+    .where('next_attempt_at', '<=', now)
+    .where(IN_SESSION_ORDER)
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(limit);
   if (isPostgresExecutor(db)) due = due.forUpdate().skipLocked();
   const rows = await db
     .updateTable('deliveries')

@@ -14,11 +14,19 @@ const EMAIL = sql<boolean>`kind = 'email'`;
  */
 export async function assertEmailAllowance(db: Executor, partnerId: string, now: number, limit: number): Promise<void> {
   // The limit-th newest e-mail of the hour: when it leaves the hour, one more may go.
-  const row = await db.selectFrom('deliveries').select('created_at')
-    .where(EMAIL).where('partner_id', '=', partnerId).where('created_at', '>', now - HOUR)
-    .orderBy('created_at', 'desc').limit(1).offset(limit - 1)
+  const row = await db
+    .selectFrom('deliveries')
+    .select('created_at')
+    .where(EMAIL)
+    .where('partner_id', '=', partnerId)
+    .where('created_at', '>', now - HOUR)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .offset(limit - 1)
     .executeTakeFirst();
   if (!row) return;
   const wait = Math.max(1, Number(row.created_at) + HOUR - now);
-  throw new ServiceError('EmailLimitReached', `This partner has queued ${limit} e-mails in the last hour, as many as it may; retry in ${wait} s.`, { 'retry-after': String(wait) });
+  throw new ServiceError('EmailLimitReached', `This partner has queued ${limit} e-mails in the last hour, as many as it may; retry in ${wait} s.`, {
+    'retry-after': String(wait),
+  });
 }

@@ -80,7 +80,7 @@ export function sealHeaders(keys: Keys, headers: Record<string, string>): string
 export function headersOf(keys: Keys, row: Pick<DeliveryRow, 'headers' | 'headers_encrypted'>): Record<string, string> {
   return {
     ...(JSON.parse(row.headers) as Record<string, string>),
-    ...(row.headers_encrypted ? JSON.parse(decryptValue(headersKey(keys), row.headers_encrypted)) as Record<string, string> : {}),
+    ...(row.headers_encrypted ? (JSON.parse(decryptValue(headersKey(keys), row.headers_encrypted)) as Record<string, string>) : {}),
   };
 }
 
@@ -89,7 +89,19 @@ const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 // Set by the transport itself (webhook-*, the signature headers, too), or about the connection rather than the
 // message (hop-by-hop): Node refuses `Trailer` on a body with a length, `Upgrade` or `Expect` change the exchange.
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade', 'expect']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+]);
 // What Node's http.validateHeaderValue refuses: control characters but tab, DEL, and anything above Latin-1.
 const UNSENDABLE_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
@@ -113,9 +125,13 @@ export function deliveryHeaders(input: Record<string, unknown>, field = 'headers
     const lower = name.toLowerCase();
     const shown = JSON.stringify(name).slice(0, 80);
     if (!HEADER_NAME.test(name)) throw invalid(`Invalid parameter (${field}): ${shown} is not a header name (letters, digits and !#$%&'*+-.^_\`|~ only)`);
-    if (RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-')) throw invalid(`Invalid parameter (${field}): ${shown} is set by Ledgerlink itself or belongs to the connection`);
+    if (RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-'))
+      throw invalid(`Invalid parameter (${field}): ${shown} is set by Ledgerlink itself or belongs to the connection`);
     if (typeof value !== 'string') throw invalid(`Invalid parameter (${field}): the value of ${shown} must be a string`);
-    if (UNSENDABLE_VALUE.test(value)) throw invalid(`Invalid parameter (${field}): the value of ${shown} has a character HTTP cannot carry (a control character, a line break, or one above U+00FF)`);
+    if (UNSENDABLE_VALUE.test(value))
+      throw invalid(
+        `Invalid parameter (${field}): the value of ${shown} has a character HTTP cannot carry (a control character, a line break, or one above U+00FF)`,
+      );
     headers[lower] = value;
   }
   return headers;
@@ -147,7 +163,8 @@ function rowFor(ctx: EnqueueContext, input: EnqueueInput, now: number): NewDeliv
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`"${input.url}" is not an http or https URL`);
   const headers = deliveryHeaders(input.headers ?? {});
-  if (input.signingSecret !== undefined && !isSigningSecret(input.signingSecret)) throw invalid('the signing secret must be whsec_ followed by base64 of at least 24 bytes');
+  if (input.signingSecret !== undefined && !isSigningSecret(input.signingSecret))
+    throw invalid('the signing secret must be whsec_ followed by base64 of at least 24 bytes');
   return {
     ...common,
     target: url.toString(),
@@ -171,7 +188,11 @@ export async function enqueueDelivery(executor: Executor, ctx: EnqueueContext, i
   // Listeners registered by `ledgerlink listen --partner` get their own copy (same event id, body and signature).
   if (input.kind !== 'email') {
     for (const url of await sandboxListenerUrls(executor, input.partnerId, now)) {
-      if (url !== row.target) await executor.insertInto('deliveries').values({ ...row, target: url }).execute();
+      if (url !== row.target)
+        await executor
+          .insertInto('deliveries')
+          .values({ ...row, target: url })
+          .execute();
     }
   }
   await signalDeliveriesDue(executor);

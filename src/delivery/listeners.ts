@@ -10,15 +10,21 @@ export const LISTENER_LEASE_SECONDS = 60;
 
 /** Registers a listener URL for the partner; returns its id. The caller checks the partner may use the sandbox. */
 export async function registerSandboxListener(db: Executor, partnerId: string, url: string, now: number): Promise<number> {
-  const { id } = await db.insertInto('sandbox_listeners')
+  const { id } = await db
+    .insertInto('sandbox_listeners')
     .values({ partner_id: partnerId, url, created_at: now, expires_at: now + LISTENER_LEASE_SECONDS })
-    .returning('id').executeTakeFirstOrThrow();
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return Number(id);
 }
 
 /** Renews a registration; false when it is gone (removed, or its partner was). */
 export async function renewSandboxListener(db: Executor, id: number, now: number): Promise<boolean> {
-  const result = await db.updateTable('sandbox_listeners').set({ expires_at: now + LISTENER_LEASE_SECONDS }).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .updateTable('sandbox_listeners')
+    .set({ expires_at: now + LISTENER_LEASE_SECONDS })
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -28,7 +34,6 @@ export async function removeSandboxListener(db: Executor, id: number): Promise<v
 
 /** The URLs of the partner's live registrations (what enqueueing copies a delivery to). */
 export async function sandboxListenerUrls(db: Executor, partnerId: string, now: number): Promise<string[]> {
-  const rows = await db.selectFrom('sandbox_listeners').select('url')
-    .where('partner_id', '=', partnerId).where('expires_at', '>', now).orderBy('id').execute();
+  const rows = await db.selectFrom('sandbox_listeners').select('url').where('partner_id', '=', partnerId).where('expires_at', '>', now).orderBy('id').execute();
   return [...new Set(rows.map((r) => r.url))];
 }

@@ -41,11 +41,19 @@ export async function purgeFinishedDeliveries(db: Executor, before: number): Pro
 export async function encryptClearHeaders(db: Executor, keys: Keys): Promise<number> {
   let total = 0;
   for (;;) {
-    const rows = await db.selectFrom('deliveries').select(['id', 'headers', 'headers_encrypted']).where('headers', '<>', '{}').orderBy('id').limit(BATCH).execute();
+    const rows = await db
+      .selectFrom('deliveries')
+      .select(['id', 'headers', 'headers_encrypted'])
+      .where('headers', '<>', '{}')
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
     for (const row of rows) {
-      await db.updateTable('deliveries')
+      await db
+        .updateTable('deliveries')
         .set({ headers: '{}', headers_encrypted: sealHeaders(keys, headersOf(keys, row)) })
-        .where('id', '=', row.id).where('headers', '=', row.headers)
+        .where('id', '=', row.id)
+        .where('headers', '=', row.headers)
         .execute();
     }
     total += rows.length;

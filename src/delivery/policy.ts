@@ -99,11 +99,13 @@ export function listenerUrlProblem(value: string, rules: ListenerUrlRules): List
     return { rule: 'url', reason: 'it is not a URL' };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { rule: 'url', reason: 'it must be an https URL' };
-  if (url.protocol === 'http:' && !rules.allowHttp) return { rule: 'https', reason: 'it must use https (http is only for test institution accounts on the Test Drive plan)' };
+  if (url.protocol === 'http:' && !rules.allowHttp)
+    return { rule: 'https', reason: 'it must use https (http is only for test institution accounts on the Test Drive plan)' };
   if (url.username || url.password) return { rule: 'url', reason: 'it must not contain credentials' };
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   const standard = url.protocol === 'https:' ? 443 : 80;
-  if (port !== standard && !rules.extraPorts.includes(port)) return { rule: 'port', reason: `only port ${standard} is allowed for ${url.protocol.slice(0, -1)} (got ${port})` };
+  if (port !== standard && !rules.extraPorts.includes(port))
+    return { rule: 'port', reason: `only port ${standard} is allowed for ${url.protocol.slice(0, -1)} (got ${port})` };
   return undefined;
 }
 

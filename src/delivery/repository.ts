@@ -45,7 +45,16 @@ export async function attemptsOf(db: Executor, deliveryIds: number[]): Promise<D
 export async function resetForRedelivery(db: Executor, id: number, now: number, partnerId?: string): Promise<boolean> {
   let q = db
     .updateTable('deliveries')
-    .set({ status: 'pending', next_attempt_at: now, attempts: 0, first_attempt_at: null, delivered_at: null, cancelled_at: null, locked_by: null, locked_until: null })
+    .set({
+      status: 'pending',
+      next_attempt_at: now,
+      attempts: 0,
+      first_attempt_at: null,
+      delivered_at: null,
+      cancelled_at: null,
+      locked_by: null,
+      locked_until: null,
+    })
     .where('id', '=', id)
     .where((eb) => eb.or([eb('status', '!=', 'delivering'), eb('locked_until', '<=', now)]));
   if (partnerId !== undefined) q = q.where('partner_id', '=', partnerId);

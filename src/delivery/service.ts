@@ -66,9 +66,13 @@ export const MAX_LIST_LIMIT = 1000;
 /** Deliveries with their attempts, newest first; scoped to a partner when partnerId is given. */
 export async function listDeliveries(db: Executor, filter: Partial<repo.DeliveryFilter> = {}): Promise<DeliveryView[]> {
   const limit = filter.limit ?? 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new ServiceError('InvalidParameter', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT)
+    throw new ServiceError('InvalidParameter', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
   const rows = await repo.listDeliveryRows(db, { ...filter, limit });
-  const attempts = await repo.attemptsOf(db, rows.map((r) => r.id));
+  const attempts = await repo.attemptsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   const byDelivery = new Map<number, DeliveryAttemptRow[]>();
   for (const a of attempts) {
     let list = byDelivery.get(a.delivery_id);
@@ -114,12 +118,24 @@ export interface MailView {
 }
 
 function mailView(m: MailboxRow): MailView {
-  return { id: m.id, partnerId: m.partner_id, deliveryId: m.delivery_id, eventId: m.event_id, to: m.to_address, from: m.from_address, subject: m.subject, text: m.text_body, html: m.html_body, createdAt: m.created_at };
+  return {
+    id: m.id,
+    partnerId: m.partner_id,
+    deliveryId: m.delivery_id,
+    eventId: m.event_id,
+    to: m.to_address,
+    from: m.from_address,
+    subject: m.subject,
+    text: m.text_body,
+    html: m.html_body,
+    createdAt: m.created_at,
+  };
 }
 
 /** The local mailbox (e-mail kept when no SMTP server is configured), newest first. */
 export async function listMail(db: Executor, filter: { partnerId?: string; limit?: number } = {}): Promise<MailView[]> {
   const limit = filter.limit ?? 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new ServiceError('InvalidParameter', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT)
+    throw new ServiceError('InvalidParameter', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
   return (await repo.listMailRows(db, { ...filter, limit })).map(mailView);
 }

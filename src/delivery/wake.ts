@@ -43,13 +43,17 @@ export async function subscribeToWakeups(database: Database, onWake: () => void,
     if (stopped || !database.listen) return;
     try {
       schema ??= (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.kysely)).rows[0]?.schema;
-      const stop = await database.listen(DELIVERY_CHANNEL, (payload) => {
-        if (payload === schema) onWake();
-      }, (e) => {
-        unlisten = undefined;
-        onListenError(e);
-        scheduleRetry();
-      });
+      const stop = await database.listen(
+        DELIVERY_CHANNEL,
+        (payload) => {
+          if (payload === schema) onWake();
+        },
+        (e) => {
+          unlisten = undefined;
+          onListenError(e);
+          scheduleRetry();
+        },
+      );
       if (stopped) await stop();
       else {
         unlisten = stop;

@@ -76,12 +76,32 @@ function createDeliverer(runtime: Runtime, options: DeliveryWorkerOptions): Deli
       const outcome = await attempt(delivery);
       const latencyMs = Math.round(performance.now() - started);
       const now = epochSeconds(clock);
-      const log = { deliveryId: delivery.id, eventId: delivery.event_id, kind: delivery.kind, attempt: delivery.attempts, statusCode: outcome.statusCode, latencyMs };
+      const log = {
+        deliveryId: delivery.id,
+        eventId: delivery.event_id,
+        kind: delivery.kind,
+        attempt: delivery.attempts,
+        statusCode: outcome.statusCode,
+        latencyMs,
+      };
       try {
         const result = await database.kysely.transaction().execute(async (tx) => {
-          await insertAttempt(tx, { delivery_id: delivery.id, attempted_at: attemptedAt, worker_id: workerId, status_code: outcome.statusCode, latency_ms: latencyMs, error: outcome.error });
+          await insertAttempt(tx, {
+            delivery_id: delivery.id,
+            attempted_at: attemptedAt,
+            worker_id: workerId,
+            status_code: outcome.statusCode,
+            latency_ms: latencyMs,
+            error: outcome.error,
+          });
           if (outcome.ok) return (await completeDelivery(tx, delivery, { now, statusCode: outcome.statusCode })) ? 'delivered' : 'claim-lost';
-          return failDelivery(tx, delivery, { now, statusCode: outcome.statusCode, error: outcome.error ?? 'failed', permanent: outcome.permanent, random: options.random });
+          return failDelivery(tx, delivery, {
+            now,
+            statusCode: outcome.statusCode,
+            error: outcome.error ?? 'failed',
+            permanent: outcome.permanent,
+            random: options.random,
+          });
         });
         if (result === 'cancelled') logger.warn({ ...log, error: outcome.error }, 'delivery cancelled');
         else if (result === 'retry') logger.info({ ...log, error: outcome.error }, 'delivery attempt failed; will retry');
@@ -154,7 +174,9 @@ export async function startDeliveryWorker(runtime: Runtime, options: DeliveryWor
     notify();
   };
 
-  const unsubscribe = await subscribeToWakeups(runtime.database, wake, (e) => logger.warn({ err: e }, 'delivery wake-up channel lost; polling until it is back'));
+  const unsubscribe = await subscribeToWakeups(runtime.database, wake, (e) =>
+    logger.warn({ err: e }, 'delivery wake-up channel lost; polling until it is back'),
+  );
   const maintenance = startMaintenance(runtime, logger, options.maintenanceIntervalMs ?? MAINTENANCE_INTERVAL_MS);
 
   // Working through a backlog, claim for several free slots at once rather than one row per finished delivery:
@@ -210,16 +232,17 @@ export async function startDeliveryWorker(runtime: Runtime, options: DeliveryWor
   return {
     workerId: deliverer.workerId,
     wake,
-    stop: () => (stopped ??= (async () => {
-      stopping = true;
-      notify();
-      await running;
-      await Promise.all(inFlight);
-      await maintenance.stop();
-      await unsubscribe();
-      deliverer.close();
-      logger.info({ workerId: deliverer.workerId }, 'delivery worker stopped');
-    })()),
+    stop: () =>
+      (stopped ??= (async () => {
+        stopping = true;
+        notify();
+        await running;
+        await Promise.all(inFlight);
+        await maintenance.stop();
+        await unsubscribe();
+        deliverer.close();
+        logger.info({ workerId: deliverer.workerId }, 'delivery worker stopped');
+      })()),
   };
 }
 
@@ -241,7 +264,8 @@ function startMaintenance(runtime: Runtime, logger: Logger, intervalMs: number):
         if (encrypted > 0) logger.info({ encrypted }, 'encrypted the clear extra headers of older deliveries');
       }
       const purged = await purgeExpiredDeliveries(runtime);
-      if (purged > 0) logger.info({ purged, retentionDays: runtime.config.deliveryRetentionSeconds / 86_400 }, 'deleted deliveries past their retention period');
+      if (purged > 0)
+        logger.info({ purged, retentionDays: runtime.config.deliveryRetentionSeconds / 86_400 }, 'deleted deliveries past their retention period');
     } catch (e) {
       logger.error({ err: e }, 'delivery housekeeping failed; trying again at the next interval');
     }

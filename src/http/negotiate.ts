@@ -42,7 +42,14 @@ function negotiate(accept: string): WireFormat | undefined {
   for (const c of CANDIDATES) {
     let match: { q: number; specificity: number } | undefined;
     for (const r of ranges) {
-      const specificity = r.type === c.type && (r.subtype === c.subtype || r.subtype.endsWith(`+${c.subtype}`)) ? 2 : r.type === c.type && r.subtype === '*' ? 1 : r.type === '*' ? 0 : -1;
+      const specificity =
+        r.type === c.type && (r.subtype === c.subtype || r.subtype.endsWith(`+${c.subtype}`))
+          ? 2
+          : r.type === c.type && r.subtype === '*'
+            ? 1
+            : r.type === '*'
+              ? 0
+              : -1;
       if (specificity >= 0 && (!match || specificity > match.specificity)) match = { q: r.q, specificity };
     }
     if (!match || match.q <= 0) continue;

@@ -78,7 +78,13 @@ export class ResponseCache {
  * (JSON by the route's response schema, or XML) and keeps the bytes. The key holds everything the bytes depend on
  * besides the data: the partner, the wire format and the URL with its query. Errors are never cached.
  */
-export function cachedRead<T>(cache: ResponseCache, request: FastifyRequest, reply: FastifyReply, version: string | number, compute: () => Promise<T>): T | Promise<T> {
+export function cachedRead<T>(
+  cache: ResponseCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  version: string | number,
+  compute: () => Promise<T>,
+): T | Promise<T> {
   if (cache.maxBytes === 0) return compute();
   const key = `${request.caller?.partnerId ?? ''} ${request.wireFormat} ${request.url}`;
   const v = String(version);
@@ -102,8 +108,15 @@ export function cachedRead<T>(cache: ResponseCache, request: FastifyRequest, rep
  * cachedRead of data of one of the calling partner's customers, versioned by the customer's `data_version`
  * (404 for a customer the partner does not have). `compute` gets the customer.
  */
-export function cachedCustomerRead<T>(app: App, request: FastifyRequest, reply: FastifyReply, customerId: string, compute: (customer: Readonly<CustomerRow>) => Promise<T>): T | Promise<T> {
+export function cachedCustomerRead<T>(
+  app: App,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  customerId: string,
+  compute: (customer: Readonly<CustomerRow>) => Promise<T>,
+): T | Promise<T> {
   const { database } = app.engine.runtime;
   return whenReady(readCustomerForPartner(database, request.caller.partnerId, customerId, request.dataStamp), (customer) =>
-    cachedRead(app.responseCache, request, reply, customer.data_version, () => compute(customer)));
+    cachedRead(app.responseCache, request, reply, customer.data_version, () => compute(customer)),
+  );
 }

@@ -36,8 +36,7 @@ export function looseDataPermissions(dir: string): Array<{ path: string; mode: s
     // A file removed meanwhile (SQLite's -journal, say) is simply not checked.
     try {
       if (entry.isFile() || entry.isDirectory()) check(p, fs.statSync(p));
-    } catch {
-    }
+    } catch {}
   }
   return loose;
 }
@@ -48,8 +47,8 @@ export function warnAboutDataPermissions(dir: string, logger: { warn(obj: object
   if (loose.length === 0) return false;
   logger.warn(
     { dataDir: dir, loose },
-    `the data directory is readable by other users of this machine (${loose.map((l) => `${path.basename(l.path)} ${l.mode}`).join(', ')}); `
-      + `it holds the database and the master key: chmod 700 '${dir}' && chmod 600 '${dir}'/*`,
+    `the data directory is readable by other users of this machine (${loose.map((l) => `${path.basename(l.path)} ${l.mode}`).join(', ')}); ` +
+      `it holds the database and the master key: chmod 700 '${dir}' && chmod 600 '${dir}'/*`,
   );
   return true;
 }

@@ -144,4 +144,3 @@ export function classifyPeerAddress(ip: string): AddressClass {
   }
   return classifyOwn(address, family);
 }
-

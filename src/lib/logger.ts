@@ -56,12 +56,24 @@ class LazyChildLogger {
     (this.real()[level] as (...a: unknown[]) => void)(...args);
   }
 
-  fatal(...args: unknown[]): void { this.write('fatal', args); }
-  error(...args: unknown[]): void { this.write('error', args); }
-  warn(...args: unknown[]): void { this.write('warn', args); }
-  info(...args: unknown[]): void { this.write('info', args); }
-  debug(...args: unknown[]): void { this.write('debug', args); }
-  trace(...args: unknown[]): void { this.write('trace', args); }
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
   silent(): void {}
 
   child(bindings: Record<string, unknown>, options?: Record<string, unknown>): Logger {

@@ -1,7 +1,12 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -109,13 +114,15 @@ export async function verifySecretRemembered(secret: string, stored: string): Pr
   const running = `${stored}\n${tag.toString('base64')}`;
   let verification = verifying.get(running);
   if (!verification) {
-    verification = verifySecret(secret, stored).then((ok) => {
-      if (ok) {
-        if (verified.size >= VERIFIED_MAX) verified.clear();
-        verified.set(stored, tag);
-      }
-      return ok;
-    }).finally(() => verifying.delete(running));
+    verification = verifySecret(secret, stored)
+      .then((ok) => {
+        if (ok) {
+          if (verified.size >= VERIFIED_MAX) verified.clear();
+          verified.set(stored, tag);
+        }
+        return ok;
+      })
+      .finally(() => verifying.delete(running));
     verifying.set(running, verification);
   }
   return verification;

@@ -2,7 +2,9 @@
  * Longest pauses between tries, about five seconds in all. An attempt that ends in this process wakes the next
  * waiter at once; the pauses are for slots freed by other processes.
  */
-const PAUSES_MS = [5, 10, 20, 40, 80, 160, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200];
+const PAUSES_MS = [
+  5, 10, 20, 40, 80, 160, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200,
+];
 
 /** Waiters of this process by key, first come first served. */
 const waiting = new Map<string, Array<() => void>>();

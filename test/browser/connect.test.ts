@@ -44,7 +44,8 @@ describe('Connect in a browser', () => {
     await waitFor('onDone', async () => (await sdkEvents(page)).some((e) => e.name === 'done'));
   }
 
-  const linkProfileAt = (customerId: string, profile: string, institutionId = 101732) => linkProfile(world.ctx, world.partner, customerId, profile, institutionId);
+  const linkProfileAt = (customerId: string, profile: string, institutionId = 101732) =>
+    linkProfile(world.ctx, world.partner, customerId, profile, institutionId);
   const refreshed = (customerId: string) => refresh(world.ctx, world.partner, customerId);
 
   async function accountsOf(customerId: string): Promise<{ id: string; name: string; institutionLoginId: number }[]> {
@@ -89,7 +90,16 @@ describe('Connect in a browser', () => {
     expect(page.url()).toBe(`${world.partnerUrl}/published.html`);
     await shot(page, 'partner-after-done');
     expect((await accountsOf(customerId)).map((a) => a.name)).toEqual(['Everyday Checking', 'High Yield Savings']);
-    expect(await webhookTypes(world, customerId)).toEqual(['started', 'institutionSelected', 'credentialsSubmitted', 'mfa', 'mfaAnswered', 'discovered', 'added', 'done']);
+    expect(await webhookTypes(world, customerId)).toEqual([
+      'started',
+      'institutionSelected',
+      'credentialsSubmitted',
+      'mfa',
+      'mfaAnswered',
+      'discovered',
+      'added',
+      'done',
+    ]);
     await page.close();
   });
 
@@ -138,7 +148,16 @@ describe('Connect in a browser', () => {
     expect(await connect.getByRole('button', { name: 'Connect another institution' }).count()).toBe(0);
     await pressDone(connect, page);
     expect((await accountsOf(customerId)).length).toBe(7);
-    expect(await webhookTypes(world, customerId)).toEqual(['started', 'institutionSelected', 'credentialsSubmitted', 'invalidCredentials', 'credentialsSubmitted', 'discovered', 'added', 'done']);
+    expect(await webhookTypes(world, customerId)).toEqual([
+      'started',
+      'institutionSelected',
+      'credentialsSubmitted',
+      'invalidCredentials',
+      'credentialsSubmitted',
+      'discovered',
+      'added',
+      'done',
+    ]);
     await page.close();
   });
 

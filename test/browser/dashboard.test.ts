@@ -47,7 +47,12 @@ describe('the dashboard in a browser', () => {
   }
 
   async function token(appKey: string): Promise<string> {
-    const res = await api('POST', '/aggregation/v2/partners/authentication', { 'service-app-key': appKey }, { partnerId: partner.partnerId, partnerSecret: SECRET });
+    const res = await api(
+      'POST',
+      '/aggregation/v2/partners/authentication',
+      { 'service-app-key': appKey },
+      { partnerId: partner.partnerId, partnerSecret: SECRET },
+    );
     expect(res.statusCode, res.body).toBe(200);
     return res.json().token;
   }
@@ -116,7 +121,11 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Rotate app key' }).click();
     await page.getByRole('button', { name: 'Rotate now' }).click();
     await page.getByText('The previous key is refused from now on').waitFor();
-    await page.getByTestId('app-key').filter({ hasText: /^[0-9a-f]{32}$/ }).filter({ hasNotText: partner.appKey }).waitFor();
+    await page
+      .getByTestId('app-key')
+      .filter({ hasText: /^[0-9a-f]{32}$/ })
+      .filter({ hasNotText: partner.appKey })
+      .waitFor();
     const newKey = (await page.getByTestId('app-key').textContent())!;
     expect(newKey).toMatch(/^[0-9a-f]{32}$/);
     expect(newKey).not.toBe(partner.appKey);
@@ -169,7 +178,12 @@ describe('the dashboard in a browser', () => {
     await page.reload();
     await page.getByRole('heading', { level: 3, name: /FinBank/ }).waitFor();
     const accountName = linked.json().accounts[0].name as string;
-    await expect(page.getByRole('cell', { name: new RegExp(accountName) }).first().isVisible()).resolves.toBe(true);
+    await expect(
+      page
+        .getByRole('cell', { name: new RegExp(accountName) })
+        .first()
+        .isVisible(),
+    ).resolves.toBe(true);
     await expect(page.getByRole('heading', { name: /^Transactions \(latest \d+ of \d+\)$/ }).isVisible()).resolves.toBe(true);
     await expectAccessible();
     await shot(page, 'customer');
@@ -177,7 +191,11 @@ describe('the dashboard in a browser', () => {
     // A Connect link with a webhook to the local listener; opening the session sends `started`.
     const generated = await api('POST', '/connect/v2/generate', headers, { partnerId: partner.partnerId, customerId, webhook: world.listener.url });
     expect(generated.statusCode, generated.body).toBe(200);
-    const opened = await world.ctx.app.inject({ method: 'POST', url: '/connect/api/session', headers: { 'connect-link': new URL(generated.json().link).search, accept: 'application/json' } });
+    const opened = await world.ctx.app.inject({
+      method: 'POST',
+      url: '/connect/api/session',
+      headers: { 'connect-link': new URL(generated.json().link).search, accept: 'application/json' },
+    });
     expect(opened.statusCode, opened.body).toBe(200);
     await drainDeliveries(world.ctx.runtime);
     const delivered = world.listener.requests.filter((r) => JSON.parse(r.body).customerId === customerId);
@@ -193,7 +211,12 @@ describe('the dashboard in a browser', () => {
     await page.getByText(/queued for redelivery/).waitFor();
     await drainDeliveries(world.ctx.runtime);
     await card.getByText('2 attempts', { exact: true }).waitFor();
-    await expect(card.getByRole('list', { name: /Attempts of delivery/ }).getByRole('listitem').count()).resolves.toBe(2);
+    await expect(
+      card
+        .getByRole('list', { name: /Attempts of delivery/ })
+        .getByRole('listitem')
+        .count(),
+    ).resolves.toBe(2);
     const again = world.listener.requests.filter((r) => JSON.parse(r.body).customerId === customerId);
     expect(again).toHaveLength(2);
     expect(again[1]!.headers['webhook-id']).toBe(again[0]!.headers['webhook-id']);
@@ -209,7 +232,11 @@ describe('the dashboard in a browser', () => {
     await loginForm.getByRole('button', { name: 'Set error state' }).click();
     await page.getByText(/now fails with 103/).waitFor();
     await page.getByRole('region', { name: 'Institution logins' }).getByText('Credentials wrong (103)').first().waitFor();
-    const login = await world.ctx.runtime.database.kysely.selectFrom('institution_logins').select('aggregation_status_code').where('customer_id', '=', Number(partner.linkedCustomerId)).executeTakeFirstOrThrow();
+    const login = await world.ctx.runtime.database.kysely
+      .selectFrom('institution_logins')
+      .select('aggregation_status_code')
+      .where('customer_id', '=', Number(partner.linkedCustomerId))
+      .executeTakeFirstOrThrow();
     expect(Number(login.aggregation_status_code)).toBe(103);
     await expectAccessible();
     await shot(page, 'sandbox-error-state');
@@ -254,8 +281,21 @@ describe('the dashboard in a browser', () => {
   it('shows a Connect e-mail from the local mailbox', async () => {
     const headers = { 'service-app-key': partner.appKey, 'service-app-token': await token(partner.appKey) };
     const customer = await api('POST', '/aggregation/v2/customers/testing', headers, { username: 'dash-customer-03' });
-    const email = { to: 'dana@example.com', subject: 'Verify your income', firstName: 'Dana', institutionName: 'Acme Lending', institutionAddress: '1 Main St', supportPhone: '800-555-0100', signature: ['Pat Lee'] };
-    const sent = await api('POST', '/connect/v2/send/email', headers, { partnerId: partner.partnerId, customerId: customer.json().id, experience: 'default', email });
+    const email = {
+      to: 'dana@example.com',
+      subject: 'Verify your income',
+      firstName: 'Dana',
+      institutionName: 'Acme Lending',
+      institutionAddress: '1 Main St',
+      supportPhone: '800-555-0100',
+      signature: ['Pat Lee'],
+    };
+    const sent = await api('POST', '/connect/v2/send/email', headers, {
+      partnerId: partner.partnerId,
+      customerId: customer.json().id,
+      experience: 'default',
+      email,
+    });
     expect(sent.statusCode, sent.body).toBe(200);
     await drainDeliveries(world.ctx.runtime);
     await go('/mail', 'E-mails');
@@ -268,7 +308,12 @@ describe('the dashboard in a browser', () => {
 
   it('shows a lock-out caused through the API and lifts it with the current secret', async () => {
     for (let i = 0; i < 5; i++) {
-      await api('POST', '/aggregation/v2/partners/authentication', { 'service-app-key': partner.appKey }, { partnerId: partner.partnerId, partnerSecret: 'Guessed-secret-1' });
+      await api(
+        'POST',
+        '/aggregation/v2/partners/authentication',
+        { 'service-app-key': partner.appKey },
+        { partnerId: partner.partnerId, partnerSecret: 'Guessed-secret-1' },
+      );
     }
     await go('/credentials', 'Credentials');
     const lock = page.getByRole('region', { name: 'Lock state' });
@@ -285,7 +330,7 @@ describe('the dashboard in a browser', () => {
     expect(await token(partner.appKey)).toMatch(/\S+/);
   });
 
-  it('keeps another partner\'s customer out of sight: its id is not found', async () => {
+  it("keeps another partner's customer out of sight: its id is not found", async () => {
     const other = world.partner;
     const theirs = await api('POST', '/aggregation/v2/customers/testing', other.headers, { username: 'someone-elses-01' });
     await page.goto(`${world.serviceUrl}/dashboard#/customers/${theirs.json().id}`);

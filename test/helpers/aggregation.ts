@@ -56,11 +56,23 @@ export async function refresh(ctx: TestContext, partner: TestPartner, customerId
 }
 
 /** Every transaction of the customer in [from, to], read page by page. */
-export async function allTransactions(ctx: TestContext, partner: TestPartner, customerId: string, query: { fromDate: number; toDate: number; sort?: 'asc' | 'desc'; includePending?: boolean; limit?: number }): Promise<TransactionJson[]> {
+export async function allTransactions(
+  ctx: TestContext,
+  partner: TestPartner,
+  customerId: string,
+  query: { fromDate: number; toDate: number; sort?: 'asc' | 'desc'; includePending?: boolean; limit?: number },
+): Promise<TransactionJson[]> {
   const out: TransactionJson[] = [];
   const limit = query.limit ?? 1000;
   for (let start = 1; ; start += limit) {
-    const qs = new URLSearchParams({ fromDate: String(query.fromDate), toDate: String(query.toDate), start: String(start), limit: String(limit), sort: query.sort ?? 'asc', includePending: String(query.includePending ?? true) });
+    const qs = new URLSearchParams({
+      fromDate: String(query.fromDate),
+      toDate: String(query.toDate),
+      start: String(start),
+      limit: String(limit),
+      sort: query.sort ?? 'asc',
+      includePending: String(query.includePending ?? true),
+    });
     const res = await ctx.app.inject({ method: 'GET', url: `/aggregation/v3/customers/${customerId}/transactions?${qs}`, headers: partner.headers });
     if (res.statusCode !== 200) throw new Error(`transactions failed: ${res.statusCode} ${res.body}`);
     const body = res.json<{ transactions: TransactionJson[]; moreAvailable: string }>();

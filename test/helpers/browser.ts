@@ -68,8 +68,10 @@ export async function startBrowserWorld(): Promise<BrowserWorld> {
       return res.end(fs.readFileSync(PUBLISHED_SDK));
     }
     if (url.pathname === '/published.html') return res.writeHead(200, { 'content-type': 'text/html' }).end(partnerPage('/published-sdk.js'));
-    if (url.pathname === '/ours.html') return res.writeHead(200, { 'content-type': 'text/html' }).end(partnerPage(`${serviceUrl}/connect/assets/sdk/connect.js`));
-    if (url.pathname === '/back') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Back at the partner</title><h1>Back at the partner</h1>');
+    if (url.pathname === '/ours.html')
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(partnerPage(`${serviceUrl}/connect/assets/sdk/connect.js`));
+    if (url.pathname === '/back')
+      return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Back at the partner</title><h1>Back at the partner</h1>');
     res.writeHead(404).end();
   });
   // "localhost" rather than 127.0.0.1: another origin than the service, as a partner site would be.
@@ -79,7 +81,12 @@ export async function startBrowserWorld(): Promise<BrowserWorld> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   return {
-    ctx, partner, serviceUrl, partnerUrl, listener, browser,
+    ctx,
+    partner,
+    serviceUrl,
+    partnerUrl,
+    listener,
+    browser,
     close: async () => {
       await browser.close();
       await listener.close();
@@ -91,8 +98,17 @@ export async function startBrowserWorld(): Promise<BrowserWorld> {
 }
 
 /** Generates a link through the API. */
-export async function generateLink(world: BrowserWorld, variant: 'generate' | 'generate/lite' | 'generate/fix', body: Record<string, unknown>): Promise<string> {
-  const res = await world.ctx.app.inject({ method: 'POST', url: `/connect/v2/${variant}`, headers: world.partner.headers, payload: { partnerId: world.partner.partnerId, webhook: world.listener.url, ...body } });
+export async function generateLink(
+  world: BrowserWorld,
+  variant: 'generate' | 'generate/lite' | 'generate/fix',
+  body: Record<string, unknown>,
+): Promise<string> {
+  const res = await world.ctx.app.inject({
+    method: 'POST',
+    url: `/connect/v2/${variant}`,
+    headers: world.partner.headers,
+    payload: { partnerId: world.partner.partnerId, webhook: world.listener.url, ...body },
+  });
   if (res.statusCode !== 200) throw new Error(`generate failed: ${res.statusCode} ${res.body}`);
   return res.json().link as string;
 }
@@ -114,7 +130,10 @@ export function sdkEvents(page: Page): Promise<{ name: string; event: any }[]> {
 /** Webhook event types the receiver got for a customer, after delivering everything due. */
 export async function webhookTypes(world: BrowserWorld, customerId: string): Promise<string[]> {
   await drainDeliveries(world.ctx.runtime);
-  return world.listener.requests.map((r) => JSON.parse(r.body)).filter((b) => b.customerId === customerId).map((b) => b.eventType);
+  return world.listener.requests
+    .map((r) => JSON.parse(r.body))
+    .filter((b) => b.customerId === customerId)
+    .map((b) => b.eventType);
 }
 
 /** Where Connect runs: the iframe (FrameLocator) or a popup page. */

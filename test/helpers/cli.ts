@@ -51,10 +51,21 @@ export interface ServerProcess {
  * Starts a process (by default `ledgerlink serve --port 0`) and waits until its stdout matches `ready`
  * (by default the line reporting its URL; `url` is the first group, or the whole match without one).
  */
-export function startProcess(argv: string[], env: Record<string, string | undefined> = {}, timeoutMs = 60_000, ready = /listening on (https?:\/\/\S+)/, options: { group?: boolean } = {}): Promise<ServerProcess> {
+export function startProcess(
+  argv: string[],
+  env: Record<string, string | undefined> = {},
+  timeoutMs = 60_000,
+  ready = /listening on (https?:\/\/\S+)/,
+  options: { group?: boolean } = {},
+): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     // group: the process leads a process group and signals go to the whole group (npm's children included).
-    const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.group === true });
+    const child = spawn(process.execPath, argv, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: options.group === true,
+    });
     const signal = (s: NodeJS.Signals) => {
       if (options.group && child.pid !== undefined) {
         try {
@@ -100,7 +111,11 @@ export function startWorker(args: string[], env: Record<string, string | undefin
 }
 
 /** POST partner authentication to a running server (JSON); `secret` defaults to the partner's own. */
-export function authenticateAt(url: string, creds: { partnerId: string; partnerSecret: string; appKey: string }, secret = creds.partnerSecret): Promise<Response> {
+export function authenticateAt(
+  url: string,
+  creds: { partnerId: string; partnerSecret: string; appKey: string },
+  secret = creds.partnerSecret,
+): Promise<Response> {
   return fetch(url + '/aggregation/v2/partners/authentication', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', 'service-app-key': creds.appKey },

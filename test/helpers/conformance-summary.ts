@@ -94,7 +94,10 @@ export interface ConformanceSummary {
 /** Merges the per-file counts of a run into test-artifacts/conformance-summary-<dialect>.json. */
 export function mergePartials(dir: string, dialect: string, referenceFile: string, allowListFile: string, mode: string): ConformanceSummary | undefined {
   if (!fs.existsSync(dir)) return undefined;
-  const parts = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as ConformanceTally & { file: string });
+  const parts = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as ConformanceTally & { file: string });
   fs.rmSync(dir, { recursive: true, force: true });
   if (fs.readdirSync(path.dirname(dir)).length === 0) fs.rmdirSync(path.dirname(dir));
   if (parts.length === 0) return undefined;
@@ -111,14 +114,21 @@ export function mergePartials(dir: string, dialect: string, referenceFile: strin
     for (const [op, statuses] of Object.entries(p.unchecked)) add((total.unchecked[op] ??= {}), statuses);
     add(total.allowListHits, p.allowListHits);
     for (const d of p.drifts) {
-      const same = total.drifts.find((x) => x.operation === d.operation && x.status === d.status && x.format === d.format && x.pointer === d.pointer && x.keyword === d.keyword);
+      const same = total.drifts.find(
+        (x) => x.operation === d.operation && x.status === d.status && x.format === d.format && x.pointer === d.pointer && x.keyword === d.keyword,
+      );
       if (same) same.count += d.count;
       else total.drifts.push({ ...d });
     }
   }
   const reference = fs.existsSync(referenceFile) ? JSON.parse(fs.readFileSync(referenceFile, 'utf8')) : { paths: {} };
-  const listed = new Map<string, string[]>(Object.values(reference.paths as Record<string, Record<string, { operationId?: string; responses?: object }>>)
-    .flatMap((item) => Object.entries(item).filter(([m]) => ['get', 'post', 'put', 'delete', 'patch'].includes(m)).map(([, op]) => [op.operationId!, Object.keys(op.responses ?? {})] as [string, string[]])));
+  const listed = new Map<string, string[]>(
+    Object.values(reference.paths as Record<string, Record<string, { operationId?: string; responses?: object }>>).flatMap((item) =>
+      Object.entries(item)
+        .filter(([m]) => ['get', 'post', 'put', 'delete', 'patch'].includes(m))
+        .map(([, op]) => [op.operationId!, Object.keys(op.responses ?? {})] as [string, string[]]),
+    ),
+  );
   const referenceOps = [...listed.keys()].sort();
   const notSeen: Record<string, string[]> = {};
   for (const op of referenceOps) {
@@ -147,7 +157,12 @@ export function mergePartials(dir: string, dialect: string, referenceFile: strin
     checked: Object.fromEntries(Object.entries(total.checked).sort(([a], [b]) => a.localeCompare(b))),
     statusesNotInReference: total.unchecked,
     allowListEntries: (allowList.differences as Array<{ operation: string | string[]; status: string; pointer: string; reason: string }>).map((e, index) => ({
-      index, operation: e.operation, status: e.status, pointer: e.pointer, reason: e.reason, responses: total.allowListHits[String(index)] ?? 0,
+      index,
+      operation: e.operation,
+      status: e.status,
+      pointer: e.pointer,
+      reason: e.reason,
+      responses: total.allowListHits[String(index)] ?? 0,
     })),
     drifts: total.drifts.sort((a, b) => (a.operation + a.status + a.pointer).localeCompare(b.operation + b.status + b.pointer)),
   };

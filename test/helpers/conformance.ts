@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { emptyTally, type ConformanceTally, } from './conformance-summary.js';
+import { emptyTally, type ConformanceTally } from './conformance-summary.js';
 
 /**
  * The conformance check (docs/compatibility.md, "Conformance check"): every response an integration test receives
@@ -127,7 +127,10 @@ function pointerGet(doc: Json, pointer: string): any {
 }
 
 function pointerSet(doc: Json, pointer: string, value: unknown): void {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   const last = parts.pop();
   const parent = pointerGet(doc, parts.length ? `/${parts.join('/')}` : '');
   if (last === undefined || !parent || typeof parent !== 'object') throw new Error(`reference correction: no schema at ${pointer}`);
@@ -192,7 +195,10 @@ export class ConformanceChecker {
   private readonly errorSpec: ResponseSpec;
   private readonly ajv: Ajv;
 
-  constructor(reference: Json, readonly allowList: AllowList) {
+  constructor(
+    reference: Json,
+    readonly allowList: AllowList,
+  ) {
     const doc = toJsonSchema(structuredClone(reference)) as Json;
     for (const c of allowList.referenceCorrections) pointerSet(doc, c.schema, toJsonSchema(c.replace));
     this.doc = doc;
@@ -263,16 +269,33 @@ export class ConformanceChecker {
     const spec = responseKey === 'error' ? this.errorSpec : op.responses[responseKey]!;
     const problems: Problem[] = [];
     if (spec.mediaTypes.length === 0) {
-      if (res.body.length > 0) problems.push({ format, pointer: '', keyword: 'noContent', message: `the reference declares no body for ${responseKey}, got ${res.contentType || 'a body'}` });
+      if (res.body.length > 0)
+        problems.push({
+          format,
+          pointer: '',
+          keyword: 'noContent',
+          message: `the reference declares no body for ${responseKey}, got ${res.contentType || 'a body'}`,
+        });
     } else if (format === 'empty') {
       if (spec.jsonSchema) problems.push({ format, pointer: '', keyword: 'body', message: 'no body, where the reference declares one' });
     } else if (format === 'json') {
       if (spec.jsonSchema) problems.push(...this.validateJson(spec, res.body));
-      else problems.push({ format, pointer: '', keyword: 'contentType', message: `${res.contentType} where the reference declares ${spec.mediaTypes.join(', ')}` });
+      else
+        problems.push({
+          format,
+          pointer: '',
+          keyword: 'contentType',
+          message: `${res.contentType} where the reference declares ${spec.mediaTypes.join(', ')}`,
+        });
     } else if (format === 'xml') {
       if (spec.jsonSchema) problems.push(...this.validateXml(op, status, spec, res.body));
     } else if (!spec.mediaTypes.some((t) => res.contentType.toLowerCase().startsWith(t))) {
-      problems.push({ format, pointer: '', keyword: 'contentType', message: `${res.contentType || 'no content type'} where the reference declares ${spec.mediaTypes.join(', ')}` });
+      problems.push({
+        format,
+        pointer: '',
+        keyword: 'contentType',
+        message: `${res.contentType || 'no content type'} where the reference declares ${spec.mediaTypes.join(', ')}`,
+      });
     }
     for (const problem of problems) {
       const entry = this.allowListed(op.operationId, status, problem);
@@ -399,7 +422,13 @@ export class ConformanceChecker {
     const stated = names[where.replace(/\/\d+(?=\/|$)/g, '/*')];
     if (stated && !(stated in src)) {
       const other = [key, singular(key)].find((n) => n !== stated && n in src);
-      if (other) problems.push({ format: 'xml', pointer: where, keyword: 'xmlName', message: `items are <${other}> elements, where the interface states repeated <${stated}> elements` });
+      if (other)
+        problems.push({
+          format: 'xml',
+          pointer: where,
+          keyword: 'xmlName',
+          message: `items are <${other}> elements, where the interface states repeated <${stated}> elements`,
+        });
     }
     const candidates = stated ? [stated] : [...new Set([key, singular(key)])];
     for (const name of candidates) {
@@ -430,12 +459,14 @@ export class ConformanceChecker {
 
   /** The index of the allow-list entry that covers a problem, or -1. */
   allowListed(operationId: string, status: number, problem: Problem): number {
-    return this.allowList.differences.findIndex((e) =>
-      [e.operation].flat().some((o) => o === operationId || o === '*') &&
-      statusMatches(e.status, status) &&
-      (!e.format || e.format === problem.format) &&
-      (!e.keyword || e.keyword === problem.keyword) &&
-      pointerMatches(e.pointer, problem.pointer));
+    return this.allowList.differences.findIndex(
+      (e) =>
+        [e.operation].flat().some((o) => o === operationId || o === '*') &&
+        statusMatches(e.status, status) &&
+        (!e.format || e.format === problem.format) &&
+        (!e.keyword || e.keyword === problem.keyword) &&
+        pointerMatches(e.pointer, problem.pointer),
+    );
   }
 }
 
@@ -471,7 +502,9 @@ export function loadAllowList(file = ALLOWLIST_FILE): AllowList {
 
 export function loadReference(file = REFERENCE_FILE): Json {
   if (!fs.existsSync(file)) {
-    throw new Error(`conformance check: the reference description is not at ${file} (shared/ must sit beside the clone; LEDGERLINK_CONFORMANCE=off turns the check off)`);
+    throw new Error(
+      `conformance check: the reference description is not at ${file} (shared/ must sit beside the clone; LEDGERLINK_CONFORMANCE=off turns the check off)`,
+    );
   }
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Json;
 }
@@ -540,7 +573,18 @@ export function record(result: CheckResult | undefined): CheckResult | undefined
     seen.add(key);
     const same = tally.drifts.find((d) => d.operation === result.operationId && d.status === status && `${d.format} ${d.pointer} ${d.keyword}` === key);
     if (same) same.count += 1;
-    else tally.drifts.push({ operation: result.operationId, method: result.method, path: result.path, status, format: p.format, pointer, keyword: p.keyword, message: p.message, count: 1 });
+    else
+      tally.drifts.push({
+        operation: result.operationId,
+        method: result.method,
+        path: result.path,
+        status,
+        format: p.format,
+        pointer,
+        keyword: p.keyword,
+        message: p.message,
+        count: 1,
+      });
   }
   return result;
 }
@@ -557,13 +601,15 @@ function inspect(res: InjectedResponse): void {
   if (typeof res.body !== 'string') return;
   const method = res.raw.req.method ?? 'GET';
   if (method === 'HEAD' || method === 'OPTIONS') return;
-  const result = record(sharedChecker().check({
-    method,
-    url: res.raw.req.url ?? '/',
-    statusCode: res.statusCode,
-    contentType: String(res.headers['content-type'] ?? ''),
-    body: res.body,
-  }));
+  const result = record(
+    sharedChecker().check({
+      method,
+      url: res.raw.req.url ?? '/',
+      statusCode: res.statusCode,
+      contentType: String(res.headers['content-type'] ?? ''),
+      body: res.body,
+    }),
+  );
   if (!result) return;
   recentDrifts.push(result);
   if (conformanceMode() === 'fail') throw new ConformanceDrift(result);

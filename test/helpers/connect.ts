@@ -2,7 +2,12 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { TestContext, TestPartner } from './context.js';
 
 export type LinkVariant = 'full' | 'lite' | 'fix' | 'email';
-const PATHS: Record<LinkVariant, string> = { full: '/connect/v2/generate', lite: '/connect/v2/generate/lite', fix: '/connect/v2/generate/fix', email: '/connect/v2/send/email' };
+const PATHS: Record<LinkVariant, string> = {
+  full: '/connect/v2/generate',
+  lite: '/connect/v2/generate/lite',
+  fix: '/connect/v2/generate/fix',
+  email: '/connect/v2/send/email',
+};
 
 /** Calls a generate operation (the partner's own id filled in); answers the raw response. */
 export function generate(ctx: TestContext, partner: TestPartner, variant: LinkVariant, body: Record<string, unknown>): Promise<LightMyRequestResponse> {
@@ -24,7 +29,12 @@ export function pathOf(link: string): string {
 
 /** A call of the Connect app's JSON API, carrying the link as the app does. */
 export function appCall(ctx: TestContext, link: string, method: 'GET' | 'POST' | 'DELETE', path: string, payload?: object): Promise<LightMyRequestResponse> {
-  return ctx.app.inject({ method, url: `/connect/api${path}`, headers: { 'connect-link': new URL(link).search, accept: 'application/json' }, ...(payload ? { payload } : {}) });
+  return ctx.app.inject({
+    method,
+    url: `/connect/api${path}`,
+    headers: { 'connect-link': new URL(link).search, accept: 'application/json' },
+    ...(payload ? { payload } : {}),
+  });
 }
 
 /** The same, failing the test unless the call succeeds; answers the JSON body. */
@@ -35,7 +45,10 @@ export async function appOk<T = any>(ctx: TestContext, link: string, method: 'GE
 }
 
 /** The sign-in form of a test institution filled in with a profile. */
-export const profileForm = (institutionId: number, profile: string) => [{ id: `${institutionId}001`, value: profile }, { id: `${institutionId}002`, value: profile }];
+export const profileForm = (institutionId: number, profile: string) => [
+  { id: `${institutionId}001`, value: profile },
+  { id: `${institutionId}002`, value: profile },
+];
 
 /** Decodes a quoted-printable MIME part (what nodemailer uses for long lines). */
 export function decodeQuotedPrintable(text: string): string {

@@ -10,7 +10,11 @@ export function uniqueUsername(prefix = 'customer'): string {
 }
 
 /** Adds a customer through the API (testing by default) and returns its id. */
-export async function addCustomer(ctx: TestContext, partner: TestPartner, options: { type?: 'testing' | 'active'; username?: string; firstName?: string; lastName?: string } = {}): Promise<string> {
+export async function addCustomer(
+  ctx: TestContext,
+  partner: TestPartner,
+  options: { type?: 'testing' | 'active'; username?: string; firstName?: string; lastName?: string } = {},
+): Promise<string> {
   const { type = 'testing', username = uniqueUsername(), ...names } = options;
   const res = await ctx.app.inject({ method: 'POST', url: `/aggregation/v2/customers/${type}`, headers: partner.headers, payload: { username, ...names } });
   if (res.statusCode !== 201) throw new Error(`adding a customer failed: ${res.statusCode} ${res.body}`);

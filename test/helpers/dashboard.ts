@@ -31,11 +31,12 @@ export function dashboardClient(ctx: TestContext, cookie: string, csrfToken: str
   return {
     cookie,
     csrfToken,
-    call: (method, url, payload, headers = {}) => ctx.app.inject({
-      method,
-      url,
-      headers: { ...SAME_ORIGIN, cookie: `ledgerlink_dashboard=${cookie}`, ...(method === 'GET' ? {} : { 'x-csrf-token': csrfToken }), ...headers },
-      ...(payload ? { payload } : {}),
-    }),
+    call: (method, url, payload, headers = {}) =>
+      ctx.app.inject({
+        method,
+        url,
+        headers: { ...SAME_ORIGIN, cookie: `ledgerlink_dashboard=${cookie}`, ...(method === 'GET' ? {} : { 'x-csrf-token': csrfToken }), ...headers },
+        ...(payload ? { payload } : {}),
+      }),
   };
 }

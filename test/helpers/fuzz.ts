@@ -11,11 +11,39 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.constantFrom(
-    '', ' ', '\t', '0', '-1', '1e309', 'NaN', 'Infinity', 'null', 'undefined', 'true', '[]', '{}',
+    '',
+    ' ',
+    '\t',
+    '0',
+    '-1',
+    '1e309',
+    'NaN',
+    'Infinity',
+    'null',
+    'undefined',
+    'true',
+    '[]',
+    '{}',
+    "' OR '1'='1",
+    '1; DROP TABLE customers; --',
+    '../../../etc/passwd',
+    '%00',
+    '\u0000',
+    '%2e%2e%2f',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a log-injection probe, meant literally
-    "' OR '1'='1", '1; DROP TABLE customers; --', '../../../etc/passwd', '%00', '\u0000', '%2e%2e%2f', '${jndi:ldap://x}',
-    '<script>alert(1)</script>', '\u202Eevil', '💸💸💸', 'Ａ'.repeat(64), '9'.repeat(400), 'x'.repeat(5000),
-    '__proto__', 'constructor', '1.5', '0x10', '-0', '99999999999999999999999999',
+    '${jndi:ldap://x}',
+    '<script>alert(1)</script>',
+    '\u202Eevil',
+    '💸💸💸',
+    'Ａ'.repeat(64),
+    '9'.repeat(400),
+    'x'.repeat(5000),
+    '__proto__',
+    'constructor',
+    '1.5',
+    '0x10',
+    '-0',
+    '99999999999999999999999999',
   ),
 );
 
@@ -101,7 +129,9 @@ export function hostileQuery(schema: Schema | undefined): fc.Arbitrary<string> {
   const props: Record<string, Schema> = schema?.properties ?? {};
   const names = Object.keys(props);
   const key = names.length > 0 ? fc.oneof(fc.constantFrom(...names), hostileString) : hostileString;
-  const pair = fc.tuple(key, fc.oneof(hostileString, fc.constantFrom('-5', '0', '1001', '99999999999', 'abc'))).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+  const pair = fc
+    .tuple(key, fc.oneof(hostileString, fc.constantFrom('-5', '0', '1001', '99999999999', 'abc')))
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
   const duplicate = names.length > 0 ? fc.constantFrom(...names).map((n) => `${n}=1&${n}=2`) : fc.constant('a=1&a=2');
   return fc.array(fc.oneof(pair, duplicate), { minLength: 1, maxLength: 4 }).map((parts) => parts.join('&'));
 }
@@ -110,9 +140,16 @@ export function hostileQuery(schema: Schema | undefined): fc.Arbitrary<string> {
 export async function databaseFingerprint(database: Database, ignore: readonly string[] = []): Promise<string> {
   // On PostgreSQL, Kysely's introspection reads every schema's tables, and tests running alongside create and drop
   // their own schemas (which can even make it fail): list only this database's schema.
-  const names = database.dialect === 'postgres'
-    ? (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(database.kysely)).rows.map((r) => r.name)
-    : (await database.kysely.introspection.getTables()).map((t) => t.name);
+  const names =
+    database.dialect === 'postgres'
+      ? (
+          await sql<{
+            name: string;
+          }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(
+            database.kysely,
+          )
+        ).rows.map((r) => r.name)
+      : (await database.kysely.introspection.getTables()).map((t) => t.name);
   const tables = names.filter((n) => !n.startsWith('kysely_') && !ignore.includes(n)).sort();
   const hash = createHash('sha256');
   for (const table of tables) {

@@ -63,7 +63,13 @@ export function processHarness(dialect: DialectName): ProcessHarness {
       const data = tempDataDir();
       let database: TestDatabase | undefined;
       if (dialect === 'postgres') database = await createTestDatabase('postgres');
-      const env = { ...WORKER_ENV, ...extraEnv, LEDGERLINK_MASTER_KEY: randomBytes(32).toString('hex'), DATABASE_URL: database?.url, LEDGERLINK_DATA_DIR: data };
+      const env = {
+        ...WORKER_ENV,
+        ...extraEnv,
+        LEDGERLINK_MASTER_KEY: randomBytes(32).toString('hex'),
+        DATABASE_URL: database?.url,
+        LEDGERLINK_DATA_DIR: data,
+      };
       const runtime = await openRuntime(loadConfig(env), database ? { database: database.database } : {});
       cleanups.push(() => (database ? database.drop() : runtime.database.close()));
       const partner = await createPartner(runtime, { name: 'Acme' });
@@ -83,7 +89,18 @@ export async function enqueueTestEvents(store: ProcessStore, url: string, n: num
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
       const body = JSON.stringify({ event: { class: 'transaction', type: 'created', records: [{ id: 1000 + i }] } });
-      ids.push((await enqueueDelivery(tx, store.runtime, { kind: 'txpush', partnerId: store.partnerId, url, body, contentType: 'application/json', signingSecret: secret })).eventId);
+      ids.push(
+        (
+          await enqueueDelivery(tx, store.runtime, {
+            kind: 'txpush',
+            partnerId: store.partnerId,
+            url,
+            body,
+            contentType: 'application/json',
+            signingSecret: secret,
+          })
+        ).eventId,
+      );
     }
     return ids;
   });

@@ -54,7 +54,14 @@ export async function accounts(session: ConnectorSession, institutionId = 101732
   return value(await connector(institutionId).listAccounts(ctx(institutionId, now), session));
 }
 
-export async function transactions(session: ConnectorSession, accountRef: string, from: number, to: number, institutionId = 101732, now = NOW): Promise<ConnectorTransaction[]> {
+export async function transactions(
+  session: ConnectorSession,
+  accountRef: string,
+  from: number,
+  to: number,
+  institutionId = 101732,
+  now = NOW,
+): Promise<ConnectorTransaction[]> {
   return value(await connector(institutionId).fetchTransactions(ctx(institutionId, now), session, accountRef, from, to));
 }
 

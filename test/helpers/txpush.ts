@@ -15,8 +15,12 @@ export function correctVerification(request: Received): Answer {
 }
 
 /** A listener that answers verification requests correctly and notifications as `notification` says (200 by default). */
-export async function startPushListener(notification: (request: Received, index: number) => Answer = () => ({ status: 200 })): Promise<Listener & { notifications(): Received[] }> {
-  const listener = await startListener((req, i) => (req.method === 'GET' && verificationCodeOf(req) !== undefined ? correctVerification(req) : notification(req, i)));
+export async function startPushListener(
+  notification: (request: Received, index: number) => Answer = () => ({ status: 200 }),
+): Promise<Listener & { notifications(): Received[] }> {
+  const listener = await startListener((req, i) =>
+    req.method === 'GET' && verificationCodeOf(req) !== undefined ? correctVerification(req) : notification(req, i),
+  );
   return Object.assign(listener, { notifications: () => listener.requests.filter((r) => r.method === 'POST') });
 }
 
@@ -29,7 +33,14 @@ export interface SubscriptionJson {
 }
 
 /** Calls Subscribe to TxPUSH Notifications and returns the raw response. */
-export function subscribeRequest(ctx: TestContext, partner: TestPartner, customerId: string, accountId: string, callbackUrl: string, accept = 'application/json') {
+export function subscribeRequest(
+  ctx: TestContext,
+  partner: TestPartner,
+  customerId: string,
+  accountId: string,
+  callbackUrl: string,
+  accept = 'application/json',
+) {
   return ctx.app.inject({
     method: 'POST',
     url: `/aggregation/v1/customers/${customerId}/accounts/${accountId}/txpush`,
@@ -39,19 +50,47 @@ export function subscribeRequest(ctx: TestContext, partner: TestPartner, custome
 }
 
 /** Subscribes (failing the test on anything but 201) and returns the account and the transaction subscription. */
-export async function subscribe(ctx: TestContext, partner: TestPartner, customerId: string, accountId: string, callbackUrl: string, accept = 'application/json'): Promise<{ account: SubscriptionJson; transaction: SubscriptionJson }> {
+export async function subscribe(
+  ctx: TestContext,
+  partner: TestPartner,
+  customerId: string,
+  accountId: string,
+  callbackUrl: string,
+  accept = 'application/json',
+): Promise<{ account: SubscriptionJson; transaction: SubscriptionJson }> {
   const res = await subscribeRequest(ctx, partner, customerId, accountId, callbackUrl, accept);
   if (res.statusCode !== 201) throw new Error(`subscribing failed: ${res.statusCode} ${res.body}`);
   const subs: SubscriptionJson[] = accept.includes('xml')
-    ? (new XMLParser({ parseTagValue: false, isArray: (name) => name === 'subscription' }).parse(res.body).subscriptions.subscription as Record<string, string>[])
-      .map((s) => ({ id: Number(s.id), accountId: Number(s.accountId), type: s.type as SubscriptionJson['type'], callbackUrl: s.callbackUrl!, signingKey: s.signingKey! }))
+    ? (
+        new XMLParser({ parseTagValue: false, isArray: (name) => name === 'subscription' }).parse(res.body).subscriptions.subscription as Record<
+          string,
+          string
+        >[]
+      ).map((s) => ({
+        id: Number(s.id),
+        accountId: Number(s.accountId),
+        type: s.type as SubscriptionJson['type'],
+        callbackUrl: s.callbackUrl!,
+        signingKey: s.signingKey!,
+      }))
     : res.json<{ subscriptions: SubscriptionJson[] }>().subscriptions;
   return { account: subs.find((s) => s.type === 'account')!, transaction: subs.find((s) => s.type === 'transaction')! };
 }
 
 /** Creates a TxPUSH test transaction (failing the test on anything but 201). */
-export async function createTestTransaction(ctx: TestContext, partner: TestPartner, customerId: string, accountId: string, body: Record<string, unknown>): Promise<{ id: number; createdDate: number }> {
-  const res = await ctx.app.inject({ method: 'POST', url: `/aggregation/v1/customers/${customerId}/accounts/${accountId}/transactions`, headers: partner.headers, payload: body });
+export async function createTestTransaction(
+  ctx: TestContext,
+  partner: TestPartner,
+  customerId: string,
+  accountId: string,
+  body: Record<string, unknown>,
+): Promise<{ id: number; createdDate: number }> {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: `/aggregation/v1/customers/${customerId}/accounts/${accountId}/transactions`,
+    headers: partner.headers,
+    payload: body,
+  });
   if (res.statusCode !== 201) throw new Error(`creating a test transaction failed: ${res.statusCode} ${res.body}`);
   return res.json();
 }

@@ -26,10 +26,12 @@ describe('accounts and transactions API', () => {
   });
   afterAll(() => ctx.close());
 
-  const get = (url: string, who: TestPartner = partner, accept = 'application/json') => ctx.app.inject({ method: 'GET', url, headers: { ...who.headers, accept } });
+  const get = (url: string, who: TestPartner = partner, accept = 'application/json') =>
+    ctx.app.inject({ method: 'GET', url, headers: { ...who.headers, accept } });
   const db = () => ctx.runtime.database.kysely;
   const effective = (t: TransactionJson) => t.transactionDate ?? t.postedDate!;
-  const ordered = (list: TransactionJson[], sort: 'asc' | 'desc') => [...list].sort((a, b) => (effective(a) - effective(b) || a.id - b.id) * (sort === 'asc' ? 1 : -1));
+  const ordered = (list: TransactionJson[], sort: 'asc' | 'desc') =>
+    [...list].sort((a, b) => (effective(a) - effective(b) || a.id - b.id) * (sort === 'asc' ? 1 : -1));
 
   describe('accounts', () => {
     it('lists all accounts, by institution login, by institution, and one by id, full and simple', async () => {
@@ -44,7 +46,22 @@ describe('accounts and transactions API', () => {
       const one = (await get(`/aggregation/v2/customers/${customerId}/accounts/${list[0]!.id}`)).json();
       expect(one).toEqual(list[0]);
 
-      const simpleKeys = ['accountNumberDisplay', 'aggregationAttemptDate', 'aggregationStatusCode', 'aggregationSuccessDate', 'createdDate', 'currency', 'customerId', 'displayPosition', 'id', 'institutionId', 'institutionLoginId', 'name', 'status', 'type'];
+      const simpleKeys = [
+        'accountNumberDisplay',
+        'aggregationAttemptDate',
+        'aggregationStatusCode',
+        'aggregationSuccessDate',
+        'createdDate',
+        'currency',
+        'customerId',
+        'displayPosition',
+        'id',
+        'institutionId',
+        'institutionLoginId',
+        'name',
+        'status',
+        'type',
+      ];
       const simple = (await get(`/aggregation/v1/customers/${customerId}/accounts/simple`)).json().accounts;
       expect(simple.map((a: AccountJson) => a.id)).toEqual(list.map((a) => a.id));
       expect(Object.keys(simple[0]).sort()).toEqual(simpleKeys);
@@ -52,7 +69,9 @@ describe('accounts and transactions API', () => {
       expect((await get(`/aggregation/v1/customers/${customerId}/institutions/101732/accounts/simple`)).json().accounts).toHaveLength(9);
       expect(Object.keys((await get(`/aggregation/v1/customers/${customerId}/accounts/${list[0]!.id}/simple`)).json()).sort()).toEqual(simpleKeys);
       // Filters of Get Customer Accounts.
-      expect((await get(`/aggregation/v1/customers/${customerId}/accounts?account_type=creditCard`)).json().accounts.map((a: AccountJson) => a.name)).toEqual(list.filter((a) => a.type === 'creditCard').map((a) => a.name));
+      expect((await get(`/aggregation/v1/customers/${customerId}/accounts?account_type=creditCard`)).json().accounts.map((a: AccountJson) => a.name)).toEqual(
+        list.filter((a) => a.type === 'creditCard').map((a) => a.name),
+      );
       expect((await get(`/aggregation/v1/customers/${customerId}/accounts?status=closed`)).json().accounts).toEqual([]);
     });
 
@@ -79,16 +98,24 @@ describe('accounts and transactions API', () => {
     });
 
     it.each([
-      ['asc', true], ['asc', false], ['desc', true], ['desc', false],
+      ['asc', true],
+      ['asc', false],
+      ['desc', true],
+      ['desc', false],
     ] as const)('pages exactly (sort %s, includePending %s): no transaction twice, none skipped', async (sort, includePending) => {
       const from = effective(all[Math.floor(all.length / 5)]!);
       const to = effective(all[Math.floor((all.length * 4) / 5)]!);
-      const expected = ordered(all.filter((t) => effective(t) >= from && effective(t) <= to && (includePending || t.status === 'active')), sort);
+      const expected = ordered(
+        all.filter((t) => effective(t) >= from && effective(t) <= to && (includePending || t.status === 'active')),
+        sort,
+      );
       expect(expected.length).toBeGreaterThan(100);
       const seen: number[] = [];
       const limit = 37;
       for (let start = 1; ; start += limit) {
-        const res = await get(`/aggregation/v3/customers/${customerId}/transactions?fromDate=${from}&toDate=${to}&start=${start}&limit=${limit}&sort=${sort}&includePending=${includePending}`);
+        const res = await get(
+          `/aggregation/v3/customers/${customerId}/transactions?fromDate=${from}&toDate=${to}&start=${start}&limit=${limit}&sort=${sort}&includePending=${includePending}`,
+        );
         const body = res.json();
         expect(body).toMatchObject({ found: expected.length, fromDate: String(from), toDate: String(to), sort });
         expect(body.displaying).toBe(body.transactions.length);
@@ -100,7 +127,11 @@ describe('accounts and transactions API', () => {
       // The same pages in XML.
       const xmlSeen: number[] = [];
       for (let start = 1; start <= expected.length; start += 250) {
-        const res = await get(`/aggregation/v3/customers/${customerId}/transactions?fromDate=${from}&toDate=${to}&start=${start}&limit=250&sort=${sort}&includePending=${includePending}`, partner, 'application/xml');
+        const res = await get(
+          `/aggregation/v3/customers/${customerId}/transactions?fromDate=${from}&toDate=${to}&start=${start}&limit=250&sort=${sort}&includePending=${includePending}`,
+          partner,
+          'application/xml',
+        );
         const doc = xml.parse(res.body).transactions;
         expect(doc.found).toBe(String(expected.length));
         xmlSeen.push(...(doc.transaction ?? []).map((t: { id: string }) => Number(t.id)));
@@ -114,7 +145,11 @@ describe('accounts and transactions API', () => {
       for (const sort of ['asc', 'desc'] as const) {
         const ids: number[] = [];
         for (let start = 1; start <= mine.length; start += 10) {
-          const body = (await get(`/aggregation/v4/customers/${customerId}/accounts/${card.id}/transactions?fromDate=0&toDate=${nowOf(ctx) + DAY}&start=${start}&limit=10&sort=${sort}&includePending=true`)).json();
+          const body = (
+            await get(
+              `/aggregation/v4/customers/${customerId}/accounts/${card.id}/transactions?fromDate=0&toDate=${nowOf(ctx) + DAY}&start=${start}&limit=10&sort=${sort}&includePending=true`,
+            )
+          ).json();
           expect(body.found).toBe(mine.length);
           ids.push(...body.transactions.map((t: TransactionJson) => t.id));
         }
@@ -124,8 +159,15 @@ describe('accounts and transactions API', () => {
 
     it('filters dates inclusively on the transaction date', async () => {
       const t = all[100]!;
-      const body = (await get(`/aggregation/v3/customers/${customerId}/transactions?fromDate=${effective(t)}&toDate=${effective(t)}&includePending=true&limit=1000`)).json();
-      expect(body.transactions.map((x: TransactionJson) => x.id)).toEqual(ordered(all.filter((x) => effective(x) === effective(t)), 'desc').map((x) => x.id));
+      const body = (
+        await get(`/aggregation/v3/customers/${customerId}/transactions?fromDate=${effective(t)}&toDate=${effective(t)}&includePending=true&limit=1000`)
+      ).json();
+      expect(body.transactions.map((x: TransactionJson) => x.id)).toEqual(
+        ordered(
+          all.filter((x) => effective(x) === effective(t)),
+          'desc',
+        ).map((x) => x.id),
+      );
       expect(body.transactions.every((x: TransactionJson) => x.transactionDate === t.transactionDate)).toBe(true);
       const none = (await get(`/aggregation/v3/customers/${customerId}/transactions?fromDate=0&toDate=1`)).json();
       expect(none).toEqual({ found: 0, displaying: 0, moreAvailable: 'false', fromDate: '0', toDate: '1', sort: 'desc', transactions: [] });
@@ -135,7 +177,10 @@ describe('accounts and transactions API', () => {
 
     it('uses the documented defaults: sort desc, limit 25, start 1, no pending', async () => {
       const body = (await get(`/aggregation/v3/customers/${customerId}/transactions?fromDate=0&toDate=${nowOf(ctx) + DAY}`)).json();
-      const posted = ordered(all.filter((t) => t.status === 'active'), 'desc');
+      const posted = ordered(
+        all.filter((t) => t.status === 'active'),
+        'desc',
+      );
       expect(body).toMatchObject({ found: posted.length, displaying: 25, moreAvailable: 'true', sort: 'desc' });
       expect(body.transactions.map((t: TransactionJson) => t.id)).toEqual(posted.slice(0, 25).map((t) => t.id));
     });
@@ -170,7 +215,7 @@ describe('accounts and transactions API', () => {
   });
 
   describe('isolation', () => {
-    it('answers 404 for another partner\'s or another customer\'s ids on every route, and changes nothing', async () => {
+    it("answers 404 for another partner's or another customer's ids on every route, and changes nothing", async () => {
       const stranger = await addCustomer(ctx, other);
       const neighbour = await addCustomer(ctx, partner);
       const account = accounts[0]!;
@@ -178,7 +223,11 @@ describe('accounts and transactions API', () => {
       const tx = all[0]!;
       const routes: Array<[string, string, TestPartner, string]> = [];
       // Our customer's ids used by another partner (with its own customer, and with ours), and by another customer of ours.
-      for (const [who, cust] of [[other, stranger], [other, customerId], [partner, neighbour]] as const) {
+      for (const [who, cust] of [
+        [other, stranger],
+        [other, customerId],
+        [partner, neighbour],
+      ] as const) {
         routes.push(
           ['GET', `/aggregation/v2/customers/${cust}/accounts/${account.id}`, who, 'account'],
           ['GET', `/aggregation/v1/customers/${cust}/accounts/${account.id}/simple`, who, 'account'],
@@ -195,19 +244,47 @@ describe('accounts and transactions API', () => {
       }
       // Customer-level routes with our customer's id, called by another partner.
       for (const [method, url] of [
-        ['GET', `/aggregation/v1/customers/${customerId}/accounts`], ['GET', `/aggregation/v1/customers/${customerId}/accounts/simple`],
-        ['GET', `/aggregation/v1/customers/${customerId}/institutions/101732/accounts`], ['GET', `/aggregation/v1/customers/${customerId}/institutions/101732/accounts/simple`],
-        ['POST', `/aggregation/v1/customers/${customerId}/accounts`], ['POST', `/aggregation/v2/customers/${customerId}/accounts`],
+        ['GET', `/aggregation/v1/customers/${customerId}/accounts`],
+        ['GET', `/aggregation/v1/customers/${customerId}/accounts/simple`],
+        ['GET', `/aggregation/v1/customers/${customerId}/institutions/101732/accounts`],
+        ['GET', `/aggregation/v1/customers/${customerId}/institutions/101732/accounts/simple`],
+        ['POST', `/aggregation/v1/customers/${customerId}/accounts`],
+        ['POST', `/aggregation/v2/customers/${customerId}/accounts`],
         ['GET', `/aggregation/v3/customers/${customerId}/transactions?fromDate=0&toDate=${nowOf(ctx)}`],
         ['POST', `/aggregation/v1/customers/${customerId}/institutions/101732/accounts/addall`],
-      ] as const) routes.push([method, url, other, 'customer']);
-      const marks = await db().selectFrom('aggregation_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      ] as const)
+        routes.push([method, url, other, 'customer']);
+      const marks = await db()
+        .selectFrom('aggregation_events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       for (const [method, url, who] of routes) {
-        const res = await ctx.app.inject({ method: method as 'GET', url, headers: who.headers, ...(method === 'POST' ? { payload: url.endsWith('addall') ? { credentials: [{ id: '101732001', value: 'profile_01' }, { id: '101732002', value: 'profile_01' }] } : {} } : {}) });
+        const res = await ctx.app.inject({
+          method: method as 'GET',
+          url,
+          headers: who.headers,
+          ...(method === 'POST'
+            ? {
+                payload: url.endsWith('addall')
+                  ? {
+                      credentials: [
+                        { id: '101732001', value: 'profile_01' },
+                        { id: '101732002', value: 'profile_01' },
+                      ],
+                    }
+                  : {},
+              }
+            : {}),
+        });
         expect([url, res.statusCode, res.json().code]).toEqual([url, 404, '14001']);
       }
       await ctx.app.engine.idle();
-      expect(await db().selectFrom('aggregation_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).toEqual(marks);
+      expect(
+        await db()
+          .selectFrom('aggregation_events')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow(),
+      ).toEqual(marks);
       expect((await get(`/aggregation/v1/customers/${customerId}/accounts`)).json().accounts).toEqual(accounts);
       expect(await allTransactions(ctx, partner, customerId, { fromDate: 0, toDate: nowOf(ctx) + DAY })).toEqual(all);
     });
@@ -228,7 +305,9 @@ describe('accounts and transactions API', () => {
       const last = await db().selectFrom('aggregation_events').selectAll().where('customer_id', '=', Number(c)).orderBy('id', 'desc').executeTakeFirstOrThrow();
       expect(last).toMatchObject({ class: 'account', type: 'deleted', account_id: Number(card!.id) });
       expect(JSON.parse(last.record).id).toBe(card!.id);
-      expect((await ctx.app.inject({ method: 'DELETE', url: `/aggregation/v1/customers/${c}/accounts/${card!.id}`, headers: partner.headers })).statusCode).toBe(404);
+      expect(
+        (await ctx.app.inject({ method: 'DELETE', url: `/aggregation/v1/customers/${c}/accounts/${card!.id}`, headers: partner.headers })).statusCode,
+      ).toBe(404);
       // Nothing left to read: v3 answers an empty list, not 409.
       expect((await get(`/aggregation/v3/customers/${c}/transactions?fromDate=0&toDate=${nowOf(ctx)}`)).json().found).toBe(0);
     });
@@ -254,7 +333,14 @@ describe('accounts and transactions API', () => {
       for (const table of ['institution_logins', 'accounts', 'transactions', 'aggregation_events', 'link_sessions'] as const) {
         expect(await db().selectFrom(table).select('customer_id').where('customer_id', '=', Number(c)).execute()).toEqual([]);
       }
-      expect(await db().selectFrom('positions').innerJoin('accounts', 'accounts.id', 'positions.account_id').select('positions.id').where('accounts.customer_id', '=', Number(c)).execute()).toEqual([]);
+      expect(
+        await db()
+          .selectFrom('positions')
+          .innerJoin('accounts', 'accounts.id', 'positions.account_id')
+          .select('positions.id')
+          .where('accounts.customer_id', '=', Number(c))
+          .execute(),
+      ).toEqual([]);
     });
   });
 });

@@ -33,7 +33,10 @@ describe('the linking contract (Connect)', () => {
 
   it('links a chosen subset of accounts, marking already linked ones on the next sign-in', async () => {
     const customerId = await addCustomer(ctx, partner);
-    const step = expectStep(await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 101732, credentials: form(101732, 'profile_03') }), 'accounts');
+    const step = expectStep(
+      await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 101732, credentials: form(101732, 'profile_03') }),
+      'accounts',
+    );
     expect(step.accounts.every((a) => !a.alreadyLinked)).toBe(true);
     const chosen = step.accounts.slice(0, 2).map((a) => a.ref);
     const saved = await finishLink(engine, { partnerId: partner.partnerId, sessionId: step.sessionId, accountRefs: chosen });
@@ -41,10 +44,19 @@ describe('the linking contract (Connect)', () => {
     expect(saved.institutionId).toBe(101732);
     await expect(finishLink(engine, { partnerId: partner.partnerId, sessionId: step.sessionId })).rejects.toMatchObject({ code: '14065', status: 409 });
 
-    const again = expectStep(await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 101732, credentials: form(101732, 'profile_03') }), 'accounts');
+    const again = expectStep(
+      await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 101732, credentials: form(101732, 'profile_03') }),
+      'accounts',
+    );
     expect(again.accounts.map((a) => a.alreadyLinked)).toEqual(step.accounts.map((_, i) => i < 2));
-    await expect(finishLink(engine, { partnerId: partner.partnerId, sessionId: again.sessionId, accountRefs: ['nope'] })).rejects.toMatchObject({ code: '10010' });
-    const more = await finishLink(engine, { partnerId: partner.partnerId, sessionId: again.sessionId, accountRefs: step.accounts.slice(1, 4).map((a) => a.ref) });
+    await expect(finishLink(engine, { partnerId: partner.partnerId, sessionId: again.sessionId, accountRefs: ['nope'] })).rejects.toMatchObject({
+      code: '10010',
+    });
+    const more = await finishLink(engine, {
+      partnerId: partner.partnerId,
+      sessionId: again.sessionId,
+      accountRefs: step.accounts.slice(1, 4).map((a) => a.ref),
+    });
     expect(more.institutionLoginId).toBe(saved.institutionLoginId);
     expect(more.accounts[0]!.id).toBe(saved.accounts[1]!.id);
     const logins = await listInstitutionLogins(engine, partner.partnerId, customerId);
@@ -69,50 +81,117 @@ describe('the linking contract (Connect)', () => {
     await expect(completeLinkOAuth(engine, { partnerId: partner.partnerId, sessionId: step.sessionId, code })).rejects.toMatchObject({ code: '14065' });
     const saved = await finishLink(engine, { partnerId: partner.partnerId, sessionId: accounts.sessionId });
     expect(saved.accounts).toHaveLength(2);
-    const login = await ctx.runtime.database.kysely.selectFrom('institution_logins').selectAll().where('id', '=', saved.institutionLoginId).executeTakeFirstOrThrow();
+    const login = await ctx.runtime.database.kysely
+      .selectFrom('institution_logins')
+      .selectAll()
+      .where('id', '=', saved.institutionLoginId)
+      .executeTakeFirstOrThrow();
     expect(login.credentials_encrypted).toBeNull();
 
     const bad = expectStep(await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 102168, redirectUri }), 'oauth');
-    expect(await completeLinkOAuth(engine, { partnerId: partner.partnerId, sessionId: bad.sessionId, code: 'forged' })).toMatchObject({ step: 'failed', code: 103 });
+    expect(await completeLinkOAuth(engine, { partnerId: partner.partnerId, sessionId: bad.sessionId, code: 'forged' })).toMatchObject({
+      step: 'failed',
+      code: 103,
+    });
   });
 
   it('repairs a login with Fix: new sign-in, error cleared, refreshes work again', async () => {
     const customerId = await addCustomer(ctx, partner);
-    const first = expectStep(await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 101732, credentials: form(101732, 'mfa_refresh') }), 'mfa');
-    const linked = await finishLink(engine, { partnerId: partner.partnerId, sessionId: expectStep(await answerLinkMfa(engine, { partnerId: partner.partnerId, sessionId: first.sessionId, answers: [{ id: 'teacher', value: 'smith' }] }), 'accounts').sessionId });
+    const first = expectStep(
+      await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 101732, credentials: form(101732, 'mfa_refresh') }),
+      'mfa',
+    );
+    const linked = await finishLink(engine, {
+      partnerId: partner.partnerId,
+      sessionId: expectStep(
+        await answerLinkMfa(engine, { partnerId: partner.partnerId, sessionId: first.sessionId, answers: [{ id: 'teacher', value: 'smith' }] }),
+        'accounts',
+      ).sessionId,
+    });
     await advanceCustomerClock(engine, partner.partnerId, customerId, 2 * DAY);
     expect((await refreshCustomerAccounts(engine, partner.partnerId, customerId)).map((a) => a.aggregationStatusCode)).toEqual([185, 185, 185]);
     expect((await listInstitutionLogins(engine, partner.partnerId, customerId))[0]!.aggregationStatusCode).toBe(185);
 
-    const fix = expectStep(await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 101732, institutionLoginId: linked.institutionLoginId, credentials: form(101732, 'mfa_refresh') }), 'mfa');
-    const chosen = expectStep(await answerLinkMfa(engine, { partnerId: partner.partnerId, sessionId: fix.sessionId, answers: [{ id: 'What was the last name of your favourite teacher?', value: 'Smith' }] }), 'accounts');
+    const fix = expectStep(
+      await startLink(engine, {
+        partnerId: partner.partnerId,
+        customerId,
+        institutionId: 101732,
+        institutionLoginId: linked.institutionLoginId,
+        credentials: form(101732, 'mfa_refresh'),
+      }),
+      'mfa',
+    );
+    const chosen = expectStep(
+      await answerLinkMfa(engine, {
+        partnerId: partner.partnerId,
+        sessionId: fix.sessionId,
+        answers: [{ id: 'What was the last name of your favourite teacher?', value: 'Smith' }],
+      }),
+      'accounts',
+    );
     expect(chosen.accounts.every((a) => a.alreadyLinked)).toBe(true);
     const repaired = await finishLink(engine, { partnerId: partner.partnerId, sessionId: chosen.sessionId });
     expect(repaired.institutionLoginId).toBe(linked.institutionLoginId);
     expect(repaired.accounts.map((a) => a.id)).toEqual(linked.accounts.map((a) => a.id));
     expect((await refreshCustomerAccounts(engine, partner.partnerId, customerId)).map((a) => a.aggregationStatusCode)).toEqual([0, 0, 0]);
     // A Fix for a login at another institution, or of another customer, is refused.
-    await expect(startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 102105, institutionLoginId: linked.institutionLoginId, credentials: form(102105, 'mfa_refresh') })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      startLink(engine, {
+        partnerId: partner.partnerId,
+        customerId,
+        institutionId: 102105,
+        institutionLoginId: linked.institutionLoginId,
+        credentials: form(102105, 'mfa_refresh'),
+      }),
+    ).rejects.toMatchObject({ status: 400 });
     const neighbour = await addCustomer(ctx, partner);
-    await expect(startLink(engine, { partnerId: partner.partnerId, customerId: neighbour, institutionId: 101732, institutionLoginId: linked.institutionLoginId, credentials: form(101732, 'mfa_refresh') })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      startLink(engine, {
+        partnerId: partner.partnerId,
+        customerId: neighbour,
+        institutionId: 101732,
+        institutionLoginId: linked.institutionLoginId,
+        credentials: form(101732, 'mfa_refresh'),
+      }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 
   it('keeps sessions to their partner, customer and lifetime', async () => {
     const customerId = await addCustomer(ctx, partner);
-    const step = expectStep(await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 101732, credentials: form(101732, 'mfa_text') }), 'mfa');
-    await expect(answerLinkMfa(engine, { partnerId: other.partnerId, sessionId: step.sessionId, answers: [{ id: 'pet', value: 'rex' }] })).rejects.toMatchObject({ status: 404 });
-    await expect(answerLinkMfa(engine, { partnerId: partner.partnerId, sessionId: step.sessionId, customerId: await addCustomer(ctx, partner), answers: [{ id: 'pet', value: 'rex' }] })).rejects.toMatchObject({ status: 404 });
+    const step = expectStep(
+      await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 101732, credentials: form(101732, 'mfa_text') }),
+      'mfa',
+    );
+    await expect(
+      answerLinkMfa(engine, { partnerId: other.partnerId, sessionId: step.sessionId, answers: [{ id: 'pet', value: 'rex' }] }),
+    ).rejects.toMatchObject({ status: 404 });
+    await expect(
+      answerLinkMfa(engine, {
+        partnerId: partner.partnerId,
+        sessionId: step.sessionId,
+        customerId: await addCustomer(ctx, partner),
+        answers: [{ id: 'pet', value: 'rex' }],
+      }),
+    ).rejects.toMatchObject({ status: 404 });
     await expect(finishLink(engine, { partnerId: partner.partnerId, sessionId: step.sessionId })).rejects.toMatchObject({ code: '14065' });
     ctx.clock.advance((engine.settings.linkSessionTtlSeconds + 1) * 1000);
-    await expect(answerLinkMfa(engine, { partnerId: partner.partnerId, sessionId: step.sessionId, answers: [{ id: 'pet', value: 'rex' }] })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      answerLinkMfa(engine, { partnerId: partner.partnerId, sessionId: step.sessionId, answers: [{ id: 'pet', value: 'rex' }] }),
+    ).rejects.toMatchObject({ status: 404 });
     const failed = await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 101732, credentials: form(101732, 'error_109') });
     expect(failed).toMatchObject({ step: 'failed', code: 109, message: expect.any(String) });
-    await expect(startLink(engine, { partnerId: other.partnerId, customerId, institutionId: 101732, credentials: form(101732, 'profile_01') })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      startLink(engine, { partnerId: other.partnerId, customerId, institutionId: 101732, credentials: form(101732, 'profile_01') }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 
   it('deletes through the domain functions with 404 for unknown ids', async () => {
     const customerId = await addCustomer(ctx, partner);
-    const step = expectStep(await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 101732, credentials: form(101732, 'profile_01') }), 'accounts');
+    const step = expectStep(
+      await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 101732, credentials: form(101732, 'profile_01') }),
+      'accounts',
+    );
     const saved = await finishLink(engine, { partnerId: partner.partnerId, sessionId: step.sessionId });
     await expect(deleteAccount(engine, other.partnerId, customerId, saved.accounts[0]!.id)).rejects.toMatchObject({ status: 404 });
     await deleteAccount(engine, partner.partnerId, customerId, saved.accounts[0]!.id);

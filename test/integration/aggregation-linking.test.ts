@@ -20,19 +20,33 @@ describe('linking accounts (addall)', () => {
 
   const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
     ctx.app.inject({ method: 'POST', url, headers: { ...partner.headers, ...headers }, payload: payload as Record<string, unknown> });
-  const accountsOf = async (customerId: string) => (await ctx.app.inject({ url: `/aggregation/v1/customers/${customerId}/accounts`, headers: partner.headers })).json<{ accounts: AccountJson[] }>().accounts;
-  const eventsOf = (customerId: string) => ctx.runtime.database.kysely.selectFrom('aggregation_events').selectAll().where('customer_id', '=', Number(customerId)).orderBy('id').execute();
+  const accountsOf = async (customerId: string) =>
+    (await ctx.app.inject({ url: `/aggregation/v1/customers/${customerId}/accounts`, headers: partner.headers })).json<{ accounts: AccountJson[] }>().accounts;
+  const eventsOf = (customerId: string) =>
+    ctx.runtime.database.kysely.selectFrom('aggregation_events').selectAll().where('customer_id', '=', Number(customerId)).orderBy('id').execute();
 
   it('links profile_03 at 102105 exactly as public setup scripts call it', async () => {
     const customerId = await addCustomer(ctx, partner);
-    const res = await post(addall(customerId, 102105), { credentials: [{ id: '102105001', name: 'Banking Userid', value: 'profile_03' }, { id: '102105002', name: 'Banking Password', value: 'profile_03' }] });
+    const res = await post(addall(customerId, 102105), {
+      credentials: [
+        { id: '102105001', name: 'Banking Userid', value: 'profile_03' },
+        { id: '102105002', name: 'Banking Password', value: 'profile_03' },
+      ],
+    });
     expect(res.statusCode).toBe(200);
     const { accounts } = res.json<{ accounts: AccountJson[] }>();
     expect(accounts.map((a) => a.type)).toEqual(['checking', 'savings', 'creditCard', 'creditCard', 'loan', 'mortgage', 'investmentTaxDeferred']);
     const loginIds = new Set(accounts.map((a) => a.institutionLoginId));
     expect(loginIds.size).toBe(1);
     for (const a of accounts) {
-      expect(a).toMatchObject({ customerId, institutionId: '102105', status: 'active', aggregationStatusCode: 0, currency: 'USD', financialinstitutionAccountStatus: 'OPEN' });
+      expect(a).toMatchObject({
+        customerId,
+        institutionId: '102105',
+        status: 'active',
+        aggregationStatusCode: 0,
+        currency: 'USD',
+        financialinstitutionAccountStatus: 'OPEN',
+      });
       expect(a.id).toMatch(/^\d{10}$/);
       // Linking loads no transactions and is no aggregation yet.
       expect(a.aggregationAttemptDate).toBeUndefined();
@@ -47,18 +61,73 @@ describe('linking accounts (addall)', () => {
     const customerId = await addCustomer(ctx, partner);
     const accounts = await linkProfile(ctx, partner, customerId, 'profile_02');
     const byType = new Map(accounts.map((a) => [a.type, a]));
-    expect([...byType.keys()].sort()).toEqual(['checking', 'creditCard', 'investment', 'investmentTaxDeferred', 'lineOfCredit', 'loan', 'mortgage', 'roth', 'savings']);
+    expect([...byType.keys()].sort()).toEqual([
+      'checking',
+      'creditCard',
+      'investment',
+      'investmentTaxDeferred',
+      'lineOfCredit',
+      'loan',
+      'mortgage',
+      'roth',
+      'savings',
+    ]);
     expect(Object.keys(byType.get('checking')!.detail!).sort()).toEqual(['availableBalanceAmount', 'periodInterestRate']);
     expect(Object.keys(byType.get('savings')!.detail!).sort()).toEqual(['availableBalanceAmount', 'periodInterestRate']);
     expect(byType.get('creditCard')!.detail).toBeUndefined();
-    const loanKeys = ['payoffAmount', 'principalBalance', 'escrowBalance', 'interestRate', 'autoPayEnrolled', 'collateral', 'currentSchool', 'firstMortgage', 'originalSchool', 'recurringPaymentAmount', 'lender', 'availableBalanceAmount', 'endingBalanceAmount', 'loanTermType', 'paymentsMade', 'balloonAmount', 'projectedInterest', 'interestPaidLtd', 'interestRateType', 'loanPaymentType', 'paymentsRemaining', 'loanMinAmtDue', 'loanPaymentFreq', 'paymentMinAmount', 'loanMinAmtDueDate', 'firstPaymentDate'];
+    const loanKeys = [
+      'payoffAmount',
+      'principalBalance',
+      'escrowBalance',
+      'interestRate',
+      'autoPayEnrolled',
+      'collateral',
+      'currentSchool',
+      'firstMortgage',
+      'originalSchool',
+      'recurringPaymentAmount',
+      'lender',
+      'availableBalanceAmount',
+      'endingBalanceAmount',
+      'loanTermType',
+      'paymentsMade',
+      'balloonAmount',
+      'projectedInterest',
+      'interestPaidLtd',
+      'interestRateType',
+      'loanPaymentType',
+      'paymentsRemaining',
+      'loanMinAmtDue',
+      'loanPaymentFreq',
+      'paymentMinAmount',
+      'loanMinAmtDueDate',
+      'firstPaymentDate',
+    ];
     for (const t of ['loan', 'mortgage']) expect(Object.keys(byType.get(t)!.detail!).sort()).toEqual([...loanKeys].sort());
-    expect(Object.keys(byType.get('lineOfCredit')!.detail!).sort()).toEqual(['creditAvailableAmount', 'interestRate', 'locPrincipalBalance', 'paymentDueDate', 'paymentMinAmount', 'statementCloseBalance', 'statementEndDate']);
+    expect(Object.keys(byType.get('lineOfCredit')!.detail!).sort()).toEqual([
+      'creditAvailableAmount',
+      'interestRate',
+      'locPrincipalBalance',
+      'paymentDueDate',
+      'paymentMinAmount',
+      'statementCloseBalance',
+      'statementEndDate',
+    ]);
     for (const t of ['investment', 'investmentTaxDeferred', 'roth']) {
       const a = byType.get(t)!;
-      expect(a.detail).toMatchObject({ availableCashBalance: expect.any(Number), marginAllowed: expect.any(Boolean), allowedCheckWriting: expect.stringMatching(/ALLOW|DENY/) });
+      expect(a.detail).toMatchObject({
+        availableCashBalance: expect.any(Number),
+        marginAllowed: expect.any(Boolean),
+        allowedCheckWriting: expect.stringMatching(/ALLOW|DENY/),
+      });
       expect(a.position!.length).toBeGreaterThan(0);
-      for (const p of a.position!) expect(p).toMatchObject({ id: expect.any(Number), symbol: expect.any(String), marketValue: expect.stringMatching(/^-?\d+(\.\d+)?$/), originalPurchaseDate: expect.any(Number) });
+      for (const p of a.position!)
+        expect(p).toMatchObject({
+          id: expect.any(Number),
+          symbol: expect.any(String),
+          marketValue: expect.stringMatching(/^-?\d+(\.\d+)?$/),
+          originalPurchaseDate: expect.any(Number),
+        });
       expect(a.position![0]).not.toHaveProperty('ref');
     }
     expect(byType.get('checking')!.position).toBeUndefined();
@@ -70,7 +139,8 @@ describe('linking accounts (addall)', () => {
   });
 
   it('gives two customers with the same profile identical accounts', async () => {
-    const strip = (accounts: AccountJson[]) => accounts.map(({ id: _i, customerId: _c, institutionLoginId: _l, position, ...rest }) => ({ ...rest, position: position?.map(({ id: _p, ...p }) => p) }));
+    const strip = (accounts: AccountJson[]) =>
+      accounts.map(({ id: _i, customerId: _c, institutionLoginId: _l, position, ...rest }) => ({ ...rest, position: position?.map(({ id: _p, ...p }) => p) }));
     const a = await linkProfile(ctx, partner, await addCustomer(ctx, partner), 'many_accounts');
     const b = await linkProfile(ctx, partner, await addCustomer(ctx, partner), 'many_accounts');
     expect(a).toHaveLength(12);
@@ -120,12 +190,25 @@ describe('linking accounts (addall)', () => {
     expect(session).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(first.json()).toEqual({ questions: [{ id: 'city', text: 'In what city were you born?' }] });
     const mfa = `${addall(customerId, 101732)}/mfa`;
-    const second = await post(mfa, { mfaChallenges: { questions: [{ text: 'In what city were you born?', answer: 'Springfield' }] } }, { 'mfa-session': session });
+    const second = await post(
+      mfa,
+      { mfaChallenges: { questions: [{ text: 'In what city were you born?', answer: 'Springfield' }] } },
+      { 'mfa-session': session },
+    );
     expect(second.statusCode).toBe(203);
     const questions = second.json().questions;
     expect(questions.map((q: { id: string }) => q.id)).toEqual(['color', 'phone']);
     expect(questions[0].choices).toContainEqual({ value: 'blue', choice: 'Blue' });
-    const done = await post(mfa, { questions: [{ id: 'color', answer: 'blue' }, { id: 'phone', answer: '0199' }] }, { 'mfa-session': second.headers['mfa-session'] as string });
+    const done = await post(
+      mfa,
+      {
+        questions: [
+          { id: 'color', answer: 'blue' },
+          { id: 'phone', answer: '0199' },
+        ],
+      },
+      { 'mfa-session': second.headers['mfa-session'] as string },
+    );
     expect(done.statusCode).toBe(200);
     expect(done.json().accounts).toHaveLength(3);
     // The session is finished: using it again is a 409, another customer's path a 404.
@@ -137,18 +220,27 @@ describe('linking accounts (addall)', () => {
   it('answers MFA in XML, and a wrong answer ends in 187', async () => {
     const customerId = await addCustomer(ctx, partner);
     const xmlHeaders = { accept: 'application/xml', 'content-type': 'application/xml' };
-    const form = '<accounts><credentials><loginField><id>101732001</id><name>Banking Userid</name><value>mfa_image</value></loginField><loginField><id>101732002</id><name>Banking Password</name><value>mfa_image</value></loginField></credentials></accounts>';
+    const form =
+      '<accounts><credentials><loginField><id>101732001</id><name>Banking Userid</name><value>mfa_image</value></loginField><loginField><id>101732002</id><name>Banking Password</name><value>mfa_image</value></loginField></credentials></accounts>';
     const first = await post(addall(customerId, 101732), form, xmlHeaders);
     expect(first.statusCode).toBe(203);
     const body = xml.parse(first.body);
     expect(body.mfaChallenges.questions.question[0].image).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(body.mfaChallenges.questions.question[0].choices.choice.map((c: { value: string }) => c.value)).toContain('sun');
-    const wrong = await post(`${addall(customerId, 101732)}/mfa`, '<accounts><mfaChallenges><questions><question><id>picture</id><answer>tree</answer></question></questions></mfaChallenges></accounts>', { ...xmlHeaders, 'mfa-session': first.headers['mfa-session'] as string });
+    const wrong = await post(
+      `${addall(customerId, 101732)}/mfa`,
+      '<accounts><mfaChallenges><questions><question><id>picture</id><answer>tree</answer></question></questions></mfaChallenges></accounts>',
+      { ...xmlHeaders, 'mfa-session': first.headers['mfa-session'] as string },
+    );
     expect(wrong.statusCode).toBe(400);
     expect(xml.parse(wrong.body).error.code).toBe('187');
 
     const again = await post(addall(customerId, 101732), form, xmlHeaders);
-    const right = await post(`${addall(customerId, 101732)}/mfa`, '<accounts><mfaChallenges><questions><question><id>picture</id><answer>sun</answer></question></questions></mfaChallenges></accounts>', { ...xmlHeaders, 'mfa-session': again.headers['mfa-session'] as string });
+    const right = await post(
+      `${addall(customerId, 101732)}/mfa`,
+      '<accounts><mfaChallenges><questions><question><id>picture</id><answer>sun</answer></question></questions></mfaChallenges></accounts>',
+      { ...xmlHeaders, 'mfa-session': again.headers['mfa-session'] as string },
+    );
     expect(right.statusCode).toBe(200);
     expect(xml.parse(right.body).accounts.account).toHaveLength(3);
   });
@@ -158,7 +250,11 @@ describe('linking accounts (addall)', () => {
     const first = await post(addall(customerId, 102175), loginForm(102175, 'profile_01'));
     expect(first.json().questions[0].id).toBe('otp');
     await advanceCustomerClock(ctx.app.engine, partner.partnerId, customerId, 601);
-    const late = await post(`${addall(customerId, 102175)}/mfa`, { questions: [{ id: 'otp', answer: '123456' }] }, { 'mfa-session': first.headers['mfa-session'] as string });
+    const late = await post(
+      `${addall(customerId, 102175)}/mfa`,
+      { questions: [{ id: 'otp', answer: '123456' }] },
+      { 'mfa-session': first.headers['mfa-session'] as string },
+    );
     expect(late.statusCode).toBe(400);
     expect(late.json().code).toBe('185');
     expect(await accountsOf(customerId)).toEqual([]);
@@ -186,7 +282,11 @@ describe('linking accounts (addall)', () => {
   it('stores the saved sign-in encrypted', async () => {
     const customerId = await addCustomer(ctx, partner);
     await linkProfile(ctx, partner, customerId, 'profile_01');
-    const login = await ctx.runtime.database.kysely.selectFrom('institution_logins').selectAll().where('customer_id', '=', Number(customerId)).executeTakeFirstOrThrow();
+    const login = await ctx.runtime.database.kysely
+      .selectFrom('institution_logins')
+      .selectAll()
+      .where('customer_id', '=', Number(customerId))
+      .executeTakeFirstOrThrow();
     expect(login.session_encrypted).toMatch(/^v1\./);
     expect(login.credentials_encrypted).toMatch(/^v1\./);
     expect(login.credentials_encrypted).not.toContain('profile_01');

@@ -18,9 +18,18 @@ describe('refreshing accounts', () => {
   const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
     ctx.app.inject({ method, url, headers: partner.headers, ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}) });
   const eventsOf = async (customerId: string, afterId = 0) =>
-    (await db().selectFrom('aggregation_events').selectAll().where('customer_id', '=', Number(customerId)).where('id', '>', afterId).orderBy('id').execute())
-      .map((e) => ({ ...e, record: JSON.parse(e.record) as Record<string, unknown> }));
-  const lastEventId = async () => Number((await db().selectFrom('aggregation_events').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
+    (
+      await db().selectFrom('aggregation_events').selectAll().where('customer_id', '=', Number(customerId)).where('id', '>', afterId).orderBy('id').execute()
+    ).map((e) => ({ ...e, record: JSON.parse(e.record) as Record<string, unknown> }));
+  const lastEventId = async () =>
+    Number(
+      (
+        await db()
+          .selectFrom('aggregation_events')
+          .select((eb) => eb.fn.max('id').as('m'))
+          .executeTakeFirst()
+      )?.m ?? 0,
+    );
   const window = (customerNow: number) => ({ fromDate: customerNow - 800 * DAY, toDate: customerNow + DAY });
   const customerNow = (customerId: string) => customerClockNow(ctx.app.engine, partner.partnerId, customerId);
 
@@ -45,7 +54,12 @@ describe('refreshing accounts', () => {
     const txs = await allTransactions(ctx, partner, customerId, window(now));
     expect(txs.length).toBeGreaterThan(50);
     for (const t of txs) {
-      expect(t.categorization).toMatchObject({ normalizedPayeeName: expect.any(String), category: expect.any(String), bestRepresentation: expect.any(String), country: expect.stringMatching(/^[A-Z]{3}$/) });
+      expect(t.categorization).toMatchObject({
+        normalizedPayeeName: expect.any(String),
+        category: expect.any(String),
+        bestRepresentation: expect.any(String),
+        country: expect.stringMatching(/^[A-Z]{3}$/),
+      });
       expect(t.createdDate).toBe(now);
     }
     const one = await inject('GET', `/aggregation/v2/customers/${customerId}/transactions/${txs[0]!.id}`);
@@ -54,10 +68,18 @@ describe('refreshing accounts', () => {
     // Every stored transaction has a `created` event carrying the push-only amounts.
     const created = (await eventsOf(customerId)).filter((e) => e.class === 'transaction' && e.type === 'created');
     expect(created).toHaveLength(txs.length);
-    expect(created[0]!.record).toMatchObject({ bonusAmount: expect.any(Number), escrowAmount: expect.any(Number), feeAmount: expect.any(Number), interestAmount: expect.any(Number), principalAmount: expect.any(Number), unitQuantity: expect.any(Number), unitValue: expect.any(Number) });
+    expect(created[0]!.record).toMatchObject({
+      bonusAmount: expect.any(Number),
+      escrowAmount: expect.any(Number),
+      feeAmount: expect.any(Number),
+      interestAmount: expect.any(Number),
+      principalAmount: expect.any(Number),
+      unitQuantity: expect.any(Number),
+      unitValue: expect.any(Number),
+    });
   });
 
-  it('moves a customer\'s clock ahead only, for that partner\'s customer only', async () => {
+  it("moves a customer's clock ahead only, for that partner's customer only", async () => {
     const customerId = await addCustomer(ctx, partner);
     const other = await partnerWithToken(ctx);
     expect(await advanceCustomerClock(ctx.app.engine, partner.partnerId, customerId, 3 * DAY)).toBe(nowOf(ctx) + 3 * DAY);
@@ -69,7 +91,10 @@ describe('refreshing accounts', () => {
   });
 
   it('gives two customers with the same profile identical transactions', async () => {
-    const strip = (t: TransactionJson) => { const { id: _i, accountId: _a, customerId: _c, ...rest } = t; return rest; };
+    const strip = (t: TransactionJson) => {
+      const { id: _i, accountId: _a, customerId: _c, ...rest } = t;
+      return rest;
+    };
     const a = await addCustomer(ctx, partner);
     const b = await addCustomer(ctx, partner);
     await linkProfile(ctx, partner, a, 'retiree');
@@ -110,7 +135,11 @@ describe('refreshing accounts', () => {
 
     const events = await eventsOf(customerId, mark);
     const kinds = (cls: string, type: string) => events.filter((e) => e.class === cls && e.type === type);
-    expect(kinds('transaction', 'created').map((e) => e.record.id).sort()).toEqual(fresh.map((t) => t.id).sort());
+    expect(
+      kinds('transaction', 'created')
+        .map((e) => e.record.id)
+        .sort(),
+    ).toEqual(fresh.map((t) => t.id).sort());
     const modified = kinds('transaction', 'modified');
     expect(modified.length).toBeGreaterThan(0);
     for (const e of modified) expect(afterById.get(e.record.id as number)).toMatchObject({ status: e.record.status, amount: e.record.amount });
@@ -143,7 +172,11 @@ describe('refreshing accounts', () => {
   it('answers 409 (325) when another refresh holds the login longer than the wait, and v2 then leaves it alone', async () => {
     const customerId = await addCustomer(ctx, partner);
     const [account] = await linkProfile(ctx, partner, customerId, 'profile_01');
-    await db().updateTable('institution_logins').set({ refresh_lease_until: nowOf(ctx) + 60, refresh_lease_owner: 'another-process' }).where('id', '=', account!.institutionLoginId).execute();
+    await db()
+      .updateTable('institution_logins')
+      .set({ refresh_lease_until: nowOf(ctx) + 60, refresh_lease_owner: 'another-process' })
+      .where('id', '=', account!.institutionLoginId)
+      .execute();
     const wait = ctx.app.engine.settings.refreshWaitMs;
     ctx.app.engine.settings.refreshWaitMs = 100;
     try {
@@ -155,7 +188,11 @@ describe('refreshing accounts', () => {
       const row = await db().selectFrom('accounts').selectAll().where('id', '=', Number(account!.id)).executeTakeFirstOrThrow();
       expect(row.first_aggregated_at).toBeNull();
       // A lease that ran out (its process died) is taken over.
-      await db().updateTable('institution_logins').set({ refresh_lease_until: nowOf(ctx) - 1 }).where('id', '=', account!.institutionLoginId).execute();
+      await db()
+        .updateTable('institution_logins')
+        .set({ refresh_lease_until: nowOf(ctx) - 1 })
+        .where('id', '=', account!.institutionLoginId)
+        .execute();
       expect((await refresh(ctx, partner, customerId))[0]!.aggregationStatusCode).toBe(0);
     } finally {
       ctx.app.engine.settings.refreshWaitMs = wait;
@@ -225,7 +262,10 @@ describe('refreshing accounts', () => {
     const account = (await inject('GET', `/aggregation/v2/customers/${customerId}/accounts/${checking!.id}`)).json<AccountJson>();
     expect(account.oldestTransactionDate as number).toBeLessThan(now - 700 * DAY);
     expect(account.oldestTransactionDate as number).toBeGreaterThanOrEqual(now - 730 * DAY);
-    const v4 = await inject('GET', `/aggregation/v4/customers/${customerId}/accounts/${checking!.id}/transactions?fromDate=0&toDate=${now}&limit=1&includePending=true`);
+    const v4 = await inject(
+      'GET',
+      `/aggregation/v4/customers/${customerId}/accounts/${checking!.id}/transactions?fromDate=0&toDate=${now}&limit=1&includePending=true`,
+    );
     expect(v4.statusCode).toBe(200);
     // The other account is still waiting for its initial aggregation.
     expect((await inject('GET', `/aggregation/v4/customers/${customerId}/accounts/${savings!.id}/transactions?fromDate=0&toDate=${now}`)).statusCode).toBe(409);
@@ -241,8 +281,18 @@ describe('refreshing accounts', () => {
 
   it('asks the MFA question again with 203 for a historic load once the remembered device expired', async () => {
     const customerId = await addCustomer(ctx, partner);
-    const first = await inject('POST', `/aggregation/v1/customers/${customerId}/institutions/101732/accounts/addall`, { credentials: [{ id: '101732001', value: 'mfa_refresh' }, { id: '101732002', value: 'mfa_refresh' }] });
-    const linked = await ctx.app.inject({ method: 'POST', url: `/aggregation/v1/customers/${customerId}/institutions/101732/accounts/addall/mfa`, headers: { ...partner.headers, 'mfa-session': first.headers['mfa-session'] as string }, payload: { questions: [{ id: 'teacher', answer: 'smith' }] } });
+    const first = await inject('POST', `/aggregation/v1/customers/${customerId}/institutions/101732/accounts/addall`, {
+      credentials: [
+        { id: '101732001', value: 'mfa_refresh' },
+        { id: '101732002', value: 'mfa_refresh' },
+      ],
+    });
+    const linked = await ctx.app.inject({
+      method: 'POST',
+      url: `/aggregation/v1/customers/${customerId}/institutions/101732/accounts/addall/mfa`,
+      headers: { ...partner.headers, 'mfa-session': first.headers['mfa-session'] as string },
+      payload: { questions: [{ id: 'teacher', answer: 'smith' }] },
+    });
     expect([first.statusCode, linked.statusCode]).toEqual([203, 200]);
     await advanceCustomerClock(ctx.app.engine, partner.partnerId, customerId, 2 * DAY);
     const accounts = await refresh(ctx, partner, customerId);
@@ -251,7 +301,12 @@ describe('refreshing accounts', () => {
     const asked = await inject('POST', url, {});
     expect(asked.statusCode).toBe(203);
     expect(asked.json().questions[0]).toMatchObject({ id: 'teacher' });
-    const answered = await ctx.app.inject({ method: 'POST', url: `${url}/mfa`, headers: { ...partner.headers, 'mfa-session': asked.headers['mfa-session'] as string }, payload: { questions: [{ id: 'teacher', answer: 'Smith' }] } });
+    const answered = await ctx.app.inject({
+      method: 'POST',
+      url: `${url}/mfa`,
+      headers: { ...partner.headers, 'mfa-session': asked.headers['mfa-session'] as string },
+      payload: { questions: [{ id: 'teacher', answer: 'Smith' }] },
+    });
     expect(answered.statusCode).toBe(204);
     const after = (await inject('GET', `/aggregation/v2/customers/${customerId}/accounts/${accounts[0]!.id}`)).json<AccountJson>();
     expect(after.aggregationStatusCode).toBe(0);

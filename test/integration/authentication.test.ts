@@ -110,7 +110,7 @@ describe('partner authentication', () => {
   it('requires both headers and a token of the same partner on protected routes', async () => {
     const { token } = (await authenticate()).json();
     const other = await createPartner(ctx.runtime, { name: 'Other' });
-        const call = (headers: Record<string, string>) => ctx.app.inject({ method: 'GET', url: ME, headers });
+    const call = (headers: Record<string, string>) => ctx.app.inject({ method: 'GET', url: ME, headers });
     expect((await call({ 'service-app-token': token })).json().code).toBe('10026');
     expect((await call({ 'service-app-key': creds.appKey })).json().code).toBe('10024');
     expect((await call({ 'service-app-key': creds.appKey, 'service-app-token': 'nope' })).json().code).toBe('10022');
@@ -158,7 +158,7 @@ describe('partner authentication', () => {
     });
 
     it('accepts the longest and all allowed special characters', async () => {
-      const secret = ('!@#$%&*_-+aZ9').padEnd(255, 'x');
+      const secret = '!@#$%&*_-+aZ9'.padEnd(255, 'x');
       expect((await modify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret, newPartnerSecret: secret })).statusCode).toBe(204);
       expect((await authenticate(secret)).statusCode).toBe(200);
     });
@@ -189,7 +189,12 @@ describe('alternative header names', () => {
   it('accepts configured brand-named headers in place of Service-App-Key and Service-App-Token', async () => {
     ctx = await createTestContext({ LEDGERLINK_APP_KEY_HEADERS: 'Acme-App-Key', LEDGERLINK_APP_TOKEN_HEADERS: 'Acme-App-Token' });
     const creds = await createPartner(ctx.runtime, { name: 'Acme' });
-    const auth = await ctx.app.inject({ method: 'POST', url: AUTH, headers: { 'acme-app-key': creds.appKey }, payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret } });
+    const auth = await ctx.app.inject({
+      method: 'POST',
+      url: AUTH,
+      headers: { 'acme-app-key': creds.appKey },
+      payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret },
+    });
     expect(auth.statusCode).toBe(200);
     const me = await ctx.app.inject({ method: 'GET', url: ME, headers: { 'acme-app-key': creds.appKey, 'acme-app-token': auth.json().token } });
     expect(me.statusCode).toBe(200);
@@ -199,7 +204,12 @@ describe('alternative header names', () => {
   it('ignores brand-named headers unless configured', async () => {
     ctx = await createTestContext();
     const creds = await createPartner(ctx.runtime, { name: 'Acme' });
-    const auth = await ctx.app.inject({ method: 'POST', url: AUTH, headers: { 'acme-app-key': creds.appKey }, payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret } });
+    const auth = await ctx.app.inject({
+      method: 'POST',
+      url: AUTH,
+      headers: { 'acme-app-key': creds.appKey },
+      payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret },
+    });
     expect(auth.statusCode).toBe(401);
     expect(auth.json().code).toBe('10026');
   });

@@ -41,10 +41,15 @@ describe('requests Node refuses before any route sees them', () => {
       const socket = net.connect(port, '127.0.0.1');
       let received = '';
       let next = 0;
-      const send = () => { if (next < chunks.length) socket.write(chunks[next++]!); };
+      const send = () => {
+        if (next < chunks.length) socket.write(chunks[next++]!);
+      };
       socket.setEncoding('latin1');
       socket.on('connect', send);
-      socket.on('data', (data: string) => { received += data; if (received.endsWith('}')) send(); });
+      socket.on('data', (data: string) => {
+        received += data;
+        if (received.endsWith('}')) send();
+      });
       socket.on('error', reject);
       socket.on('close', () => resolve(received));
       socket.setTimeout(10_000, () => socket.destroy(new Error(`no close; received ${JSON.stringify(received.slice(0, 300))}`)));
@@ -63,11 +68,23 @@ describe('requests Node refuses before any route sees them', () => {
     ['an unknown method', 'FETCH /health HTTP/1.1\r\nHost: x\r\n\r\n', bad(400, '10400')],
     ['a space in a header name', 'GET /health HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n', bad(400, '10400')],
     ['a control character in a header value', 'GET /health HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n', bad(400, '10400')],
-    ['both Content-Length and Transfer-Encoding', 'POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', bad(400, '10400')],
-    ['an invalid chunk size', 'POST /aggregation/v2/partners/authentication HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', bad(400, '10400')],
+    [
+      'both Content-Length and Transfer-Encoding',
+      'POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      bad(400, '10400'),
+    ],
+    [
+      'an invalid chunk size',
+      'POST /aggregation/v2/partners/authentication HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+      bad(400, '10400'),
+    ],
     ['a header over 16 KiB', `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, bad(431, '10431')],
     ['a URL over 16 KiB', `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, bad(431, '10431')],
-    ['many headers adding up to over 16 KiB', `GET /health HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'b'.repeat(40)}\r\n`).join('')}\r\n`, bad(431, '10431')],
+    [
+      'many headers adding up to over 16 KiB',
+      `GET /health HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'b'.repeat(40)}\r\n`).join('')}\r\n`,
+      bad(431, '10431'),
+    ],
   ])('answers %s in the documented error format and closes', async (_name, raw, expected) => {
     const res = await oneAnswer(raw);
     expect(res.status).toBe(expected.status);

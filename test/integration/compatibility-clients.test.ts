@@ -39,7 +39,10 @@ describe('client code written for the reference', () => {
     });
 
     it('reads showDailyBalance=False on account transactions, and still refuses spellings that are not true or false', async () => {
-      expect((await get(`/aggregation/v4/customers/${customerId}/accounts/${accountId}/transactions?${window()}&showDailyBalance=False&includePending=True`)).statusCode).toBe(200);
+      expect(
+        (await get(`/aggregation/v4/customers/${customerId}/accounts/${accountId}/transactions?${window()}&showDailyBalance=False&includePending=True`))
+          .statusCode,
+      ).toBe(200);
       for (const bad of ['yes', '1', 'truthy']) {
         const res = await get(`/aggregation/v3/customers/${customerId}/transactions?${window()}&includePending=${bad}`);
         expect(res.statusCode).toBe(400);
@@ -50,7 +53,12 @@ describe('client code written for the reference', () => {
 
   describe('pending transactions', () => {
     it('carry a postedDate: their transaction date until they post', async () => {
-      const created = await createTestTransaction(ctx, partner, customerId, accountId, { amount: -12.5, description: 'pending coffee', status: 'pending', transactionDate: nowOf(ctx) - 3600 });
+      const created = await createTestTransaction(ctx, partner, customerId, accountId, {
+        amount: -12.5,
+        description: 'pending coffee',
+        status: 'pending',
+        transactionDate: nowOf(ctx) - 3600,
+      });
       const res = await get(`/aggregation/v2/customers/${customerId}/transactions/${created.id}`);
       expect(res.json()).toMatchObject({ status: 'pending', transactionDate: nowOf(ctx) - 3600, postedDate: nowOf(ctx) - 3600 });
       const all = await get(`/aggregation/v3/customers/${customerId}/transactions?${window()}&limit=1000&includePending=true`);
@@ -61,8 +69,14 @@ describe('client code written for the reference', () => {
       expect(xml.body).toContain(`<postedDate>${nowOf(ctx) - 3600}</postedDate>`);
     });
 
-    it('accepts the reference\'s own test-transaction example: pending with a postedDate', async () => {
-      const body = { amount: -4.25, description: 'a testing transaction description', status: 'pending', postedDate: nowOf(ctx) + 2 * DAY, transactionDate: nowOf(ctx) };
+    it("accepts the reference's own test-transaction example: pending with a postedDate", async () => {
+      const body = {
+        amount: -4.25,
+        description: 'a testing transaction description',
+        status: 'pending',
+        postedDate: nowOf(ctx) + 2 * DAY,
+        transactionDate: nowOf(ctx),
+      };
       const res = await post(`/aggregation/v1/customers/${customerId}/accounts/${accountId}/transactions`, body);
       expect(res.statusCode).toBe(201);
       const read = await get(`/aggregation/v2/customers/${customerId}/transactions/${res.json().id}`);
@@ -90,7 +104,12 @@ describe('client code written for the reference', () => {
 
     it('serves POST v1 customers/active as its v2 twin: production partners only', async () => {
       const production = await partnerWithToken(ctx, 'production');
-      const res = await ctx.app.inject({ method: 'POST', url: '/aggregation/v1/customers/active', headers: production.headers, payload: { username: 'v1_active_customer', firstName: 'Ada' } });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/aggregation/v1/customers/active',
+        headers: production.headers,
+        payload: { username: 'v1_active_customer', firstName: 'Ada' },
+      });
       expect(res.statusCode).toBe(201);
       expect(Object.keys(res.json()).sort()).toEqual(['createdDate', 'id']);
       const testDrive = await post('/aggregation/v1/customers/active', { username: 'v1_active_other' });
@@ -113,7 +132,13 @@ describe('client code written for the reference', () => {
     const v1 = (body: object, path = '/connect/v1/generate') => post(path, { partnerId: partner.partnerId, customerId, ...body });
 
     it('maps type aggregation to a Full link with the default experience, whatever experience is sent', async () => {
-      const res = await v1({ type: 'aggregation', experience: 'not-an-experience', redirectUrl: 'https://partner.example/done', webhook: 'https://partner.example/hook', webhookContentType: 'application/json' });
+      const res = await v1({
+        type: 'aggregation',
+        experience: 'not-an-experience',
+        redirectUrl: 'https://partner.example/done',
+        webhook: 'https://partner.example/hook',
+        webhookContentType: 'application/json',
+      });
       expect(res.statusCode).toBe(200);
       const link = res.json().link as string;
       expect(new URL(link).searchParams.get('experience')).toBe('default');
@@ -142,7 +167,14 @@ describe('client code written for the reference', () => {
     });
 
     it('e-mails a link through send/email, as v2 does', async () => {
-      const email = { to: 'consumer@example.com', from: 'Acme Lending', subject: 'Link your accounts', firstName: 'Ada', institutionName: 'Acme Lending', signature: ['Acme Lending'] };
+      const email = {
+        to: 'consumer@example.com',
+        from: 'Acme Lending',
+        subject: 'Link your accounts',
+        firstName: 'Ada',
+        institutionName: 'Acme Lending',
+        signature: ['Acme Lending'],
+      };
       const res = await v1({ type: 'aggregation', email }, '/connect/v1/send/email');
       expect(res.statusCode).toBe(200);
       expect(res.json().emailConfig).toEqual(email);
@@ -155,7 +187,7 @@ describe('client code written for the reference', () => {
   });
 
   describe('ids the reference uses in its own examples', () => {
-    it('has institution 4222, the reference\'s example institution', async () => {
+    it("has institution 4222, the reference's example institution", async () => {
       const res = await get('/institution/v2/institutions/4222');
       expect(res.statusCode).toBe(200);
       expect(res.json().institution).toMatchObject({ id: 4222, name: 'FinBank Example' });
@@ -170,7 +202,7 @@ describe('client code written for the reference', () => {
       expect(full.statusCode).toBe(200);
       const addall = await post(`/aggregation/v1/customers/${customerId}/institutions/6000000000/accounts/addall`, loginForm(6000000000, 'profile_03'));
       expect(addall.statusCode, addall.body).toBe(404);
-      const lite = await post("/connect/v2/generate/lite", { partnerId: partner.partnerId, customerId, institutionId: 6000000000 });
+      const lite = await post('/connect/v2/generate/lite', { partnerId: partner.partnerId, customerId, institutionId: 6000000000 });
       expect(lite.statusCode, lite.body).toBe(404);
     });
   });

@@ -34,7 +34,12 @@ describe('the Connect app API', () => {
     const link = await linkFor(ctx, partner, 'full', { customerId });
     const page = await appOk(ctx, link, 'GET', '/institutions?search=finbank&limit=10');
     expect(page.found).toBeGreaterThanOrEqual(6);
-    expect(page.institutions.find((i: { id: number }) => i.id === 101732)).toMatchObject({ name: 'FinBank', available: true, oauth: false, logo: expect.stringContaining('/institution/assets/101732/') });
+    expect(page.institutions.find((i: { id: number }) => i.id === 101732)).toMatchObject({
+      name: 'FinBank',
+      available: true,
+      oauth: false,
+      logo: expect.stringContaining('/institution/assets/101732/'),
+    });
     expect(page.institutions.find((i: { id: number }) => i.id === 102168)).toMatchObject({ oauth: true, available: true });
     const real = await appOk(ctx, link, 'GET', '/institutions?search=chase&limit=3');
     expect(real.institutions.length).toBeGreaterThan(0);
@@ -46,8 +51,17 @@ describe('the Connect app API', () => {
     const customerId = await addCustomer(ctx, partner);
     const link = await linkFor(ctx, partner, 'full', { customerId });
     const form = await appOk(ctx, link, 'POST', '/institutions/101732');
-    expect(form).toMatchObject({ oauth: false, loginForm: [{ id: '101732001', kind: 'text' }, { id: '101732002', kind: 'password' }] });
-    for (const [profile, id, answer] of [['mfa_choice', 'street', 'oak'], ['mfa_image', 'picture', 'sun']] as const) {
+    expect(form).toMatchObject({
+      oauth: false,
+      loginForm: [
+        { id: '101732001', kind: 'text' },
+        { id: '101732002', kind: 'password' },
+      ],
+    });
+    for (const [profile, id, answer] of [
+      ['mfa_choice', 'street', 'oak'],
+      ['mfa_image', 'picture', 'sun'],
+    ] as const) {
       const mfa = await appOk(ctx, link, 'POST', '/signin', { institutionId: 101732, credentials: profileForm(101732, profile) });
       expect(mfa.challenges[0]).toMatchObject({ id, kind: profile === 'mfa_image' ? 'image' : 'choice', options: expect.any(Array) });
       if (profile === 'mfa_image') expect(mfa.challenges[0].image).toMatch(/^data:image\/svg\+xml;base64,/);
@@ -71,8 +85,12 @@ describe('the Connect app API', () => {
     const authorize = await ctx.app.inject({ url: new URL(step.authorizeUrl).pathname + new URL(step.authorizeUrl).search });
     expect(authorize.statusCode).toBe(200);
     expect(authorize.body).toContain('<label for="profile">');
-    const fields = Object.fromEntries([...authorize.body.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]!.replace(/&amp;/g, '&')]));
-    const approve = await ctx.app.inject({ url: `/connect/testbank/oauth/approve?${new URLSearchParams({ ...fields, profile: 'profile_02', decision: 'allow' })}` });
+    const fields = Object.fromEntries(
+      [...authorize.body.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]!.replace(/&amp;/g, '&')]),
+    );
+    const approve = await ctx.app.inject({
+      url: `/connect/testbank/oauth/approve?${new URLSearchParams({ ...fields, profile: 'profile_02', decision: 'allow' })}`,
+    });
     expect(approve.statusCode).toBe(302);
     const back = new URL(approve.headers.location as string);
     expect(back.pathname).toBe('/connect/oauth/callback');
@@ -104,7 +122,12 @@ describe('the Connect app API', () => {
     const customerId = await addCustomer(ctx, partner);
     const link = await linkFor(ctx, partner, 'lite', { customerId, institutionId: 102105 });
     expect(await appOk(ctx, link, 'POST', '/session')).toMatchObject({ mode: 'lite', institution: { id: 102105, available: true } });
-    for (const [method, path, body] of [['GET', '/institutions?search=finbank'], ['GET', '/logins'], ['POST', '/institutions/101732'], ['POST', '/signin', { institutionId: 101732, credentials: profileForm(101732, 'profile_01') }]] as const) {
+    for (const [method, path, body] of [
+      ['GET', '/institutions?search=finbank'],
+      ['GET', '/logins'],
+      ['POST', '/institutions/101732'],
+      ['POST', '/signin', { institutionId: 101732, credentials: profileForm(101732, 'profile_01') }],
+    ] as const) {
       const res = await appCall(ctx, link, method, path, body);
       expect([res.statusCode, res.json().code], path).toEqual([403, '14074']);
     }
@@ -146,7 +169,10 @@ describe('the Connect app API', () => {
       expect.objectContaining({ eventType: 'accountsDeleted', payload: { accounts: [first.accounts[0].id] } }),
       expect.objectContaining({ eventType: 'accountsDeleted', payload: { accounts: [first.accounts[1].id] } }),
       expect.objectContaining({ eventType: 'institutionLoginDeleted', payload: { institutionLoginId: first.institutionLoginId } }),
-      expect.objectContaining({ eventType: 'institutionLoginDeleted', payload: { institutionLoginId: second.institutionLoginId, accounts: second.accounts.map((x: { id: string }) => x.id) } }),
+      expect.objectContaining({
+        eventType: 'institutionLoginDeleted',
+        payload: { institutionLoginId: second.institutionLoginId, accounts: second.accounts.map((x: { id: string }) => x.id) },
+      }),
     ]);
     const accounts = await ctx.app.inject({ url: `/aggregation/v1/customers/${customerId}/accounts`, headers: partner.headers });
     expect(accounts.json().accounts).toEqual([]);
@@ -156,6 +182,6 @@ describe('the Connect app API', () => {
     const customerId = await addCustomer(ctx, partner);
     const link = await linkFor(ctx, partner, 'full', { customerId, webhook: listener.url, redirectUri: 'https://partner.example/back' });
     expect(await appOk(ctx, link, 'POST', '/cancel', { reason: 'exit' })).toEqual({ redirectUri: 'https://partner.example/back' });
-    expect((await eventsOf(customerId))).toEqual([expect.objectContaining({ eventType: 'cancelled', payload: { reason: 'exit' } })]);
+    expect(await eventsOf(customerId)).toEqual([expect.objectContaining({ eventType: 'cancelled', payload: { reason: 'exit' } })]);
   });
 });

@@ -18,7 +18,16 @@ const EMAIL = {
 
 function expectConnectEmail(text: string, html: string, link: string): void {
   for (const part of [text, html]) {
-    for (const field of ['Marvin and Jenny', 'Acme Lending', '222 Winnipeg Drive SLC UT, 84109', '800-555-5555', 'Cindy Mayfield', 'Senior Loan Officer', 'Direct 123-456-7890']) expect(part).toContain(field);
+    for (const field of [
+      'Marvin and Jenny',
+      'Acme Lending',
+      '222 Winnipeg Drive SLC UT, 84109',
+      '800-555-5555',
+      'Cindy Mayfield',
+      'Senior Loan Officer',
+      'Direct 123-456-7890',
+    ])
+      expect(part).toContain(field);
   }
   expect(text).toContain(link);
   // The button: a link to the Connect URL (HTML-escaped in the attribute).
@@ -74,7 +83,7 @@ describe('the Connect e-mail', () => {
     expect((await listMail(ctx.runtime.database.kysely))[0]).toMatchObject({ to: 'pat@example.com', subject: 'Verify your Financial Information' });
   });
 
-  it('delivers a production partner\'s e-mail to the SMTP server of SMTP_URL', async () => {
+  it("delivers a production partner's e-mail to the SMTP server of SMTP_URL", async () => {
     sink = await startSmtpSink();
     const received = sink.received;
     // A production partner: Test Drive partners' e-mail stays in the local mailbox (email-relay.test.ts).
@@ -87,7 +96,14 @@ describe('the Connect e-mail', () => {
     expect(raw).toMatch(/^Subject: Verify your income$/m);
     const boundary = /boundary="?([^"\r\n;]+)"?/.exec(raw)![1]!;
     const parts = raw.split(`--${boundary}`).slice(1, -1);
-    const body = (type: string) => decodeQuotedPrintable(parts.find((p) => p.includes(`Content-Type: ${type}`))!.split(/\r?\n\r?\n/).slice(1).join('\n\n'));
+    const body = (type: string) =>
+      decodeQuotedPrintable(
+        parts
+          .find((p) => p.includes(`Content-Type: ${type}`))!
+          .split(/\r?\n\r?\n/)
+          .slice(1)
+          .join('\n\n'),
+      );
     expectConnectEmail(body('text/plain'), body('text/html'), link);
     expect(await listMail(ctx.runtime.database.kysely)).toEqual([]);
   });

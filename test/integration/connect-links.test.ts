@@ -42,7 +42,14 @@ describe('Connect links', () => {
     const url = new URL(res.json().link);
     expect(`${url.origin}${url.pathname}`).toBe(`${ctx.runtime.config.publicUrl}/connect`);
     const q = Object.fromEntries(url.searchParams);
-    expect(q).toMatchObject({ customerId, partnerId: partner.partnerId, origin: 'url', type: 'full', experience: 'default', redirectUri: 'https://partner.example/done' });
+    expect(q).toMatchObject({
+      customerId,
+      partnerId: partner.partnerId,
+      origin: 'url',
+      type: 'full',
+      experience: 'default',
+      redirectUri: 'https://partner.example/done',
+    });
     expect(q.signature).toMatch(/^[0-9a-f]{64}$/);
     expect(Number(q.timestamp)).toBe(ctx.clock.now());
     expect(Number(q.ttl) - Number(q.timestamp)).toBe(TWO_HOURS);
@@ -53,7 +60,9 @@ describe('Connect links', () => {
 
   it('answers in XML when asked, and reads XML bodies', async () => {
     const res = await ctx.app.inject({
-      method: 'POST', url: '/connect/v2/generate', headers: { ...partner.headers, accept: 'application/xml', 'content-type': 'application/xml' },
+      method: 'POST',
+      url: '/connect/v2/generate',
+      headers: { ...partner.headers, accept: 'application/xml', 'content-type': 'application/xml' },
       payload: `<connect><partnerId>${partner.partnerId}</partnerId><customerId>${customerId}</customerId><singleUseUrl>true</singleUseUrl></connect>`,
     });
     expect(res.statusCode).toBe(200);
@@ -118,7 +127,8 @@ describe('Connect links', () => {
   });
 
   it('checks every field when the link is made', async () => {
-    const realInstitution = (await ctx.app.inject({ url: '/institution/v2/institutions?search=chase&limit=1', headers: partner.headers })).json().institutions[0].id;
+    const realInstitution = (await ctx.app.inject({ url: '/institution/v2/institutions?search=chase&limit=1', headers: partner.headers })).json()
+      .institutions[0].id;
     const neighbourOfOther = await addCustomer(ctx, other);
     const cases: [string, Record<string, unknown>, number, string][] = [
       ['full', { customerId, partnerId: other.partnerId }, 400, '10010'],
@@ -153,10 +163,28 @@ describe('Connect links', () => {
 
   it('refuses webhookHeaders HTTP cannot carry or Ledgerlink sets itself when the link is made, and delivers those it accepts', async () => {
     const refused: Record<string, string>[] = [
-      { 'X-A': '\u2028' }, { 'X-A': 'a\u007fb' }, { 'X-A': 'a\u0001b' }, { 'X-A': 'a\u0000b' }, { 'X-A': '\u{1F600}' }, { 'X-A': 'ok\u0100' },
-      { 'X A': '1' }, { 'X:A': '1' }, { '': '1' }, { 'Ümlaut': '1' }, { 'X-A\r\nX-B': '1' },
-      { Host: 'evil.example' }, { 'Content-Length': '1' }, { 'Transfer-Encoding': 'chunked' }, { Connection: 'close' }, { 'Keep-Alive': '5' },
-      { Trailer: 'X-A' }, { TE: 'trailers' }, { Upgrade: 'websocket' }, { Expect: '100-continue' }, { 'Webhook-Signature': 'v1,x' }, { 'webhook-id': 'evt_1' },
+      { 'X-A': '\u2028' },
+      { 'X-A': 'a\u007fb' },
+      { 'X-A': 'a\u0001b' },
+      { 'X-A': 'a\u0000b' },
+      { 'X-A': '\u{1F600}' },
+      { 'X-A': 'ok\u0100' },
+      { 'X A': '1' },
+      { 'X:A': '1' },
+      { '': '1' },
+      { Ümlaut: '1' },
+      { 'X-A\r\nX-B': '1' },
+      { Host: 'evil.example' },
+      { 'Content-Length': '1' },
+      { 'Transfer-Encoding': 'chunked' },
+      { Connection: 'close' },
+      { 'Keep-Alive': '5' },
+      { Trailer: 'X-A' },
+      { TE: 'trailers' },
+      { Upgrade: 'websocket' },
+      { Expect: '100-continue' },
+      { 'Webhook-Signature': 'v1,x' },
+      { 'webhook-id': 'evt_1' },
     ];
     const before = await deliveries();
     for (const webhookHeaders of refused) {
@@ -172,24 +200,49 @@ describe('Connect links', () => {
     await appOk(ctx, link, 'POST', '/session');
     await drainDeliveries(ctx.runtime);
     expect(listener.requests.map((r) => r.status)).toEqual([200]);
-    expect(listener.requests[0]!.headers).toMatchObject({ 'x-latin1': 'café ÿ', 'x-tab': 'a\tb', "!#$%&'*+.^_`|~": 'every token character', 'x-empty': '', 'user-agent': 'partner-agent/2' });
+    expect(listener.requests[0]!.headers).toMatchObject({
+      'x-latin1': 'café ÿ',
+      'x-tab': 'a\tb',
+      "!#$%&'*+.^_`|~": 'every token character',
+      'x-empty': '',
+      'user-agent': 'partner-agent/2',
+    });
   });
 
-  it('uses the partner\'s own experiences, and default always', async () => {
-    await saveExperience(ctx.runtime.database.kysely, partner.partnerId, { name: 'gold', appName: 'Gold Lending', logoUrl: 'https://partner.example/logo.png', primaryColor: '#AA7700' }, 1);
+  it("uses the partner's own experiences, and default always", async () => {
+    await saveExperience(
+      ctx.runtime.database.kysely,
+      partner.partnerId,
+      { name: 'gold', appName: 'Gold Lending', logoUrl: 'https://partner.example/logo.png', primaryColor: '#AA7700' },
+      1,
+    );
     const link = await linkFor(ctx, partner, 'full', { customerId, experience: 'gold' });
-    expect((await appOk(ctx, link, 'POST', '/session')).experience).toEqual({ name: 'gold', appName: 'Gold Lending', logoUrl: 'https://partner.example/logo.png', primaryColor: '#aa7700' });
-    expect((await appOk(ctx, await linkFor(ctx, partner, 'full', { customerId }), 'POST', '/session')).experience).toMatchObject({ name: 'default', appName: 'Test partner' });
+    expect((await appOk(ctx, link, 'POST', '/session')).experience).toEqual({
+      name: 'gold',
+      appName: 'Gold Lending',
+      logoUrl: 'https://partner.example/logo.png',
+      primaryColor: '#aa7700',
+    });
+    expect((await appOk(ctx, await linkFor(ctx, partner, 'full', { customerId }), 'POST', '/session')).experience).toMatchObject({
+      name: 'default',
+      appName: 'Test partner',
+    });
     const otherCustomer = await addCustomer(ctx, other);
     expect((await generate(ctx, other, 'full', { customerId: otherCustomer, experience: 'gold' })).json().code).toBe('14070');
   });
 
   it('makes Lite links for one institution and Fix links for one login', async () => {
-    const lite = new URL(await linkFor(ctx, partner, 'lite', { customerId, institutionId: 102105, webhook: listener.url, webhookContentType: 'application/json' }));
+    const lite = new URL(
+      await linkFor(ctx, partner, 'lite', { customerId, institutionId: 102105, webhook: listener.url, webhookContentType: 'application/json' }),
+    );
     expect(Object.fromEntries(lite.searchParams)).toMatchObject({ type: 'lite', institutionId: '102105', webhookContentType: 'application/json' });
     const accounts = await linkProfile(ctx, partner, customerId, 'profile_01');
     const fix = new URL(await linkFor(ctx, partner, 'fix', { customerId, institutionLoginId: String(accounts[0]!.institutionLoginId) }));
-    expect(Object.fromEntries(fix.searchParams)).toMatchObject({ type: 'fix', institutionLoginId: String(accounts[0]!.institutionLoginId), institutionId: '101732' });
+    expect(Object.fromEntries(fix.searchParams)).toMatchObject({
+      type: 'fix',
+      institutionLoginId: String(accounts[0]!.institutionLoginId),
+      institutionId: '101732',
+    });
     // Another customer of the same partner cannot repair it.
     const neighbour = await addCustomer(ctx, partner);
     expect((await generate(ctx, partner, 'fix', { customerId: neighbour, institutionLoginId: String(accounts[0]!.institutionLoginId) })).statusCode).toBe(404);
@@ -199,24 +252,44 @@ describe('Connect links', () => {
     listener.requests.length = 0;
     const customer = await addCustomer(ctx, partner);
     const link = await linkFor(ctx, partner, 'full', {
-      customerId: customer, webhook: listener.url, webhookData: { applicationId: 'app-77', nested: { a: 1 } }, webhookHeaders: { 'X-Partner-Token': 'tok-123' },
+      customerId: customer,
+      webhook: listener.url,
+      webhookData: { applicationId: 'app-77', nested: { a: 1 } },
+      webhookHeaders: { 'X-Partner-Token': 'tok-123' },
     });
     await appOk(ctx, link, 'POST', '/session');
     await appOk(ctx, link, 'POST', '/institutions/101732');
-    const wrong = await appOk(ctx, link, 'POST', '/signin', { institutionId: 101732, credentials: [{ id: '101732001', value: 'mfa_text' }, { id: '101732002', value: 'nope' }] });
+    const wrong = await appOk(ctx, link, 'POST', '/signin', {
+      institutionId: 101732,
+      credentials: [
+        { id: '101732001', value: 'mfa_text' },
+        { id: '101732002', value: 'nope' },
+      ],
+    });
     expect(wrong).toMatchObject({ step: 'failed', code: 103 });
     const mfa = await appOk(ctx, link, 'POST', '/signin', { institutionId: 101732, credentials: profileForm(101732, 'mfa_text') });
     expect(mfa).toMatchObject({ step: 'mfa', challenges: [{ id: 'pet' }] });
     const accounts = await appOk(ctx, link, 'POST', `/signin/${mfa.sessionId}/mfa`, { answers: [{ id: 'pet', value: 'Rex' }] });
     expect(accounts.step).toBe('accounts');
-    const added = await appOk(ctx, link, 'POST', `/signin/${mfa.sessionId}/accounts`, { accountRefs: accounts.accounts.slice(0, 2).map((a: { ref: string }) => a.ref) });
+    const added = await appOk(ctx, link, 'POST', `/signin/${mfa.sessionId}/accounts`, {
+      accountRefs: accounts.accounts.slice(0, 2).map((a: { ref: string }) => a.ref),
+    });
     expect(added.accounts).toHaveLength(2);
     await appOk(ctx, link, 'POST', '/done', {});
     await drainDeliveries(ctx.runtime);
 
     const bodies = listener.requests.map((r) => JSON.parse(r.body));
     expect(bodies.map((b) => b.eventType)).toEqual([
-      'started', 'institutionSelected', 'credentialsSubmitted', 'invalidCredentials', 'credentialsSubmitted', 'mfa', 'mfaAnswered', 'discovered', 'added', 'done',
+      'started',
+      'institutionSelected',
+      'credentialsSubmitted',
+      'invalidCredentials',
+      'credentialsSubmitted',
+      'mfa',
+      'mfaAnswered',
+      'discovered',
+      'added',
+      'done',
     ]);
     const { signingKey } = (await ctx.app.inject({ url: '/connect/v2/webhooks/signingKey', headers: partner.headers })).json();
     for (const [i, r] of listener.requests.entries()) {
@@ -225,7 +298,11 @@ describe('Connect links', () => {
       expect(bodies[i]).toMatchObject({ customerId: customer, eventId: r.headers['webhook-id'], webhookData: { applicationId: 'app-77', nested: { a: 1 } } });
       expect(() => new Webhook(signingKey).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
     }
-    expect(bodies[8].payload).toEqual({ institutionId: '101732', institutionLoginId: added.institutionLoginId, accounts: added.accounts.map((a: { id: string }) => a.id) });
+    expect(bodies[8].payload).toEqual({
+      institutionId: '101732',
+      institutionLoginId: added.institutionLoginId,
+      accounts: added.accounts.map((a: { id: string }) => a.id),
+    });
     const otherKey = (await ctx.app.inject({ url: '/connect/v2/webhooks/signingKey', headers: other.headers })).json().signingKey;
     expect(() => new Webhook(otherKey).verify(listener.requests[0]!.body, listener.requests[0]!.headers as Record<string, string>)).toThrow();
   });
@@ -237,6 +314,10 @@ describe('Connect links', () => {
     await drainDeliveries(ctx.runtime);
     expect(listener.requests).toHaveLength(1);
     expect(listener.requests[0]!.headers['content-type']).toBe('application/xml');
-    expect(listener.requests[0]!.body).toMatch(new RegExp(`^<\\?xml[^>]*\\?><webhook><customerId>${customerId}</customerId><eventType>started</eventType><eventId>evt_\\w+</eventId><payload><type>full</type><experience>default</experience></payload><webhookData><ref>r&amp;1</ref></webhookData></webhook>$`));
+    expect(listener.requests[0]!.body).toMatch(
+      new RegExp(
+        `^<\\?xml[^>]*\\?><webhook><customerId>${customerId}</customerId><eventType>started</eventType><eventId>evt_\\w+</eventId><payload><type>full</type><experience>default</experience></payload><webhookData><ref>r&amp;1</ref></webhookData></webhook>$`,
+      ),
+    );
   });
 });

@@ -31,18 +31,28 @@ describe('content negotiation, XML and errors', () => {
     const json = JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret });
     const a = await post(json, 'application/json', 'application/xml');
     expect(xml.parse(a.body).access.token).toMatch(/^[A-Za-z0-9]{20}$/);
-    const b = await post(`<credentials><partnerId>${creds.partnerId}</partnerId><partnerSecret>${creds.partnerSecret}</partnerSecret></credentials>`, 'text/xml; charset=utf-8', 'application/json');
+    const b = await post(
+      `<credentials><partnerId>${creds.partnerId}</partnerId><partnerSecret>${creds.partnerSecret}</partnerSecret></credentials>`,
+      'text/xml; charset=utf-8',
+      'application/json',
+    );
     expect(b.json().token).toMatch(/^[A-Za-z0-9]{20}$/);
   });
 
   it('accepts numeric partnerId values and ignores unknown extra fields', async () => {
-    const res = await post(JSON.stringify({ partnerId: Number(creds.partnerId), partnerSecret: creds.partnerSecret, clientVersion: '1.2', extra: { nested: true } }), 'application/json');
+    const res = await post(
+      JSON.stringify({ partnerId: Number(creds.partnerId), partnerSecret: creds.partnerSecret, clientVersion: '1.2', extra: { nested: true } }),
+      'application/json',
+    );
     expect(res.statusCode).toBe(200);
-    const x = await post(`<credentials><partnerId>${creds.partnerId}</partnerId><partnerSecret>${creds.partnerSecret}</partnerSecret><unknown><deep>1</deep></unknown></credentials>`, 'application/xml');
+    const x = await post(
+      `<credentials><partnerId>${creds.partnerId}</partnerId><partnerSecret>${creds.partnerSecret}</partnerSecret><unknown><deep>1</deep></unknown></credentials>`,
+      'application/xml',
+    );
     expect(x.statusCode).toBe(200);
   });
 
-  it('renders errors in the caller\'s format', async () => {
+  it("renders errors in the caller's format", async () => {
     const res = await post('<credentials><partnerId>1</partnerId></credentials>', 'application/xml', 'application/xml');
     expect(res.statusCode).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/xml/);
@@ -150,7 +160,12 @@ describe('content negotiation, XML and errors', () => {
 
   it('takes path and query integers only as plain decimal numbers (code 10010), never as 1e309, 0x10 or " 5"', async () => {
     const p = await partnerWithToken(ctx);
-    const customer = await ctx.app.inject({ method: 'POST', url: '/aggregation/v2/customers/testing', headers: p.headers, payload: { username: 'integers', firstName: 'A', lastName: 'B' } });
+    const customer = await ctx.app.inject({
+      method: 'POST',
+      url: '/aggregation/v2/customers/testing',
+      headers: p.headers,
+      payload: { username: 'integers', firstName: 'A', lastName: 'B' },
+    });
     expect(customer.statusCode).toBe(201);
     const id = customer.json<{ id: string }>().id;
     for (const text of ['1e309', '-1e309', '1e3', '1.5', 'NaN', 'Infinity', '0x10', '%205', '99999999999999999999']) {

@@ -25,10 +25,12 @@ describe('customers', () => {
   });
   afterAll(() => ctx.close());
 
-  const post = (url: string, payload: unknown, who: TestPartner = partner) => ctx.app.inject({ method: 'POST', url, headers: who.headers, payload: payload as Record<string, unknown> });
+  const post = (url: string, payload: unknown, who: TestPartner = partner) =>
+    ctx.app.inject({ method: 'POST', url, headers: who.headers, payload: payload as Record<string, unknown> });
   const postXml = (url: string, body: string, who: TestPartner = partner) =>
     ctx.app.inject({ method: 'POST', url, headers: { ...who.headers, 'content-type': 'application/xml', accept: 'application/xml' }, payload: body });
-  const get = (url: string, who: TestPartner = partner, accept = 'application/json') => ctx.app.inject({ method: 'GET', url, headers: { ...who.headers, accept } });
+  const get = (url: string, who: TestPartner = partner, accept = 'application/json') =>
+    ctx.app.inject({ method: 'GET', url, headers: { ...who.headers, accept } });
 
   describe('adding', () => {
     it('adds a testing customer with v1: 201 with a numeric id and createdDate only', async () => {
@@ -56,7 +58,10 @@ describe('customers', () => {
 
     it('reads and answers XML with the root element customer', async () => {
       const username = uniqueUsername();
-      const res = await postXml(V2_TESTING, `<?xml version="1.0"?><customer><username>${username}</username><firstName>Grace</firstName><lastName>Hopper</lastName></customer>`);
+      const res = await postXml(
+        V2_TESTING,
+        `<?xml version="1.0"?><customer><username>${username}</username><firstName>Grace</firstName><lastName>Hopper</lastName></customer>`,
+      );
       expect(res.statusCode).toBe(201);
       expect(res.headers['content-type']).toMatch(/^application\/xml/);
       const doc = xml.parse(res.body);
@@ -98,7 +103,10 @@ describe('customers', () => {
         expect(res.statusCode, ok).toBe(201);
         expect(res.json().username).toBe(ok);
       }
-      for (const [bad, count] of [['abcde', 5], ['z'.repeat(256), 256]] as const) {
+      for (const [bad, count] of [
+        ['abcde', 5],
+        ['z'.repeat(256), 256],
+      ] as const) {
         const res = await attempt(bad);
         expect(res.statusCode).toBe(400);
         expect(res.json()).toEqual({ code: '110039', message: `Username is not as per the policy: it must be 6 to 255 characters long (it has ${count}).` });
@@ -112,22 +120,28 @@ describe('customers', () => {
       expect((await get(`${CUSTOMERS}/${res.json().id}`)).json().username).toBe(username);
     });
 
-    it.each([' ', '/', '?', '=', ',', ':', ';', '"', "'", '<', '>', '(', ')', '[', ']', '{', '}', '~', '^', '|', '\\', '`'])('refuses %j with 400 code 110039', async (c) => {
-      const res = await attempt(`abc${c}def`);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().code).toBe('110039');
-      expect(res.json().message).toMatch(/may contain only ASCII letters, digits and ! @ \. # \$ % & \* _ - \+/);
-    });
+    it.each([' ', '/', '?', '=', ',', ':', ';', '"', "'", '<', '>', '(', ')', '[', ']', '{', '}', '~', '^', '|', '\\', '`'])(
+      'refuses %j with 400 code 110039',
+      async (c) => {
+        const res = await attempt(`abc${c}def`);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().code).toBe('110039');
+        expect(res.json().message).toMatch(/may contain only ASCII letters, digits and ! @ \. # \$ % & \* _ - \+/);
+      },
+    );
 
-    it.each(['josé_garcia', 'müller.hans', 'иван_петров', 'user😀name', '山田太郎さん'])('refuses the non-ASCII %s with a clear 400, never 500', async (username) => {
-      const res = await attempt(username);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().code).toBe('110039');
-      expect(res.json().message).toMatch(/non-ASCII characters such as "[^"]+" are not allowed/);
-      const viaXml = await postXml(V2_TESTING, `<customer><username>${username}</username></customer>`);
-      expect(viaXml.statusCode).toBe(400);
-      expect(xml.parse(viaXml.body).error.code).toBe('110039');
-    });
+    it.each(['josé_garcia', 'müller.hans', 'иван_петров', 'user😀name', '山田太郎さん'])(
+      'refuses the non-ASCII %s with a clear 400, never 500',
+      async (username) => {
+        const res = await attempt(username);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().code).toBe('110039');
+        expect(res.json().message).toMatch(/non-ASCII characters such as "[^"]+" are not allowed/);
+        const viaXml = await postXml(V2_TESTING, `<customer><username>${username}</username></customer>`);
+        expect(viaXml.statusCode).toBe(400);
+        expect(xml.parse(viaXml.body).error.code).toBe('110039');
+      },
+    );
 
     it('refuses a username the partner already has with 409 code 110002, also across v1, v2 and types', async () => {
       const username = uniqueUsername();
@@ -159,12 +173,27 @@ describe('customers', () => {
   describe('names and other fields', () => {
     it('stores optional names, phone, e-mail and application id, and leaves absent ones out', async () => {
       const username = uniqueUsername();
-      const res = await post(V2_TESTING, { username, firstName: ' José ', lastName: "O'Brien-Smith", phone: '1-801-555-0100', email: 'jose@example.com', applicationId: 'app-123' });
+      const res = await post(V2_TESTING, {
+        username,
+        firstName: ' José ',
+        lastName: "O'Brien-Smith",
+        phone: '1-801-555-0100',
+        email: 'jose@example.com',
+        applicationId: 'app-123',
+      });
       const id = res.json().id;
       const body = (await get(`${CUSTOMERS}/${id}`)).json();
       expect(body).toEqual({
-        id, username, firstName: 'José', lastName: "O'Brien-Smith", phone: '1-801-555-0100', email: 'jose@example.com',
-        type: 'testing', createdDate: expect.any(Number), lastModifiedDate: expect.any(Number), applicationId: 'app-123',
+        id,
+        username,
+        firstName: 'José',
+        lastName: "O'Brien-Smith",
+        phone: '1-801-555-0100',
+        email: 'jose@example.com',
+        type: 'testing',
+        createdDate: expect.any(Number),
+        lastModifiedDate: expect.any(Number),
+        applicationId: 'app-123',
       });
       const bare = (await get(`${CUSTOMERS}/${await addCustomer(ctx, partner)}`)).json();
       expect(Object.keys(bare).sort()).toEqual(['createdDate', 'id', 'lastModifiedDate', 'type', 'username']);
@@ -191,7 +220,11 @@ describe('customers', () => {
       const json = (await get(`${CUSTOMERS}/${id}`)).json();
       expect(json).toMatchObject({ id, username, firstName: 'Alan', lastName: 'Turing', type: 'testing' });
       const res = await get(`${CUSTOMERS}/${id}`, partner, 'application/xml');
-      expect(res.body).toMatch(new RegExp(`^<\\?xml[^>]*\\?><customer><id>${id}</id><username>${username}</username><firstName>Alan</firstName><lastName>Turing</lastName><type>testing</type>`));
+      expect(res.body).toMatch(
+        new RegExp(
+          `^<\\?xml[^>]*\\?><customer><id>${id}</id><username>${username}</username><firstName>Alan</firstName><lastName>Turing</lastName><type>testing</type>`,
+        ),
+      );
     });
 
     it('answers 404 code 14001 "Customer not found." for unknown and malformed ids', async () => {
@@ -206,7 +239,8 @@ describe('customers', () => {
 
     it('modifies first and last name (204), one at a time or both, and moves lastModifiedDate', async () => {
       const id = await addCustomer(ctx, partner, { firstName: 'Old', lastName: 'Name' });
-      const put = (payload: unknown) => ctx.app.inject({ method: 'PUT', url: `${CUSTOMERS}/${id}`, headers: partner.headers, payload: payload as Record<string, unknown> });
+      const put = (payload: unknown) =>
+        ctx.app.inject({ method: 'PUT', url: `${CUSTOMERS}/${id}`, headers: partner.headers, payload: payload as Record<string, unknown> });
       ctx.clock.advance(60_000);
       const res = await put({ firstName: 'New' });
       expect(res.statusCode).toBe(204);
@@ -224,7 +258,12 @@ describe('customers', () => {
 
     it('modifies through XML too', async () => {
       const id = await addCustomer(ctx, partner);
-      const res = await ctx.app.inject({ method: 'PUT', url: `${CUSTOMERS}/${id}`, headers: { ...partner.headers, 'content-type': 'application/xml', accept: 'application/xml' }, payload: '<customer><firstName>Xml</firstName><lastName>Writer</lastName></customer>' });
+      const res = await ctx.app.inject({
+        method: 'PUT',
+        url: `${CUSTOMERS}/${id}`,
+        headers: { ...partner.headers, 'content-type': 'application/xml', accept: 'application/xml' },
+        payload: '<customer><firstName>Xml</firstName><lastName>Writer</lastName></customer>',
+      });
       expect(res.statusCode).toBe(204);
       expect((await get(`${CUSTOMERS}/${id}`)).json()).toMatchObject({ firstName: 'Xml', lastName: 'Writer' });
     });
@@ -263,10 +302,14 @@ describe('customers', () => {
   });
 
   describe('isolation between partners', () => {
-    it('answers another partner\'s customer id exactly like an unknown id, on every operation', async () => {
+    it("answers another partner's customer id exactly like an unknown id, on every operation", async () => {
       const theirs = await addCustomer(ctx, other, { firstName: 'Private' });
       const unknown = '1999999998';
-      for (const [method, payload] of [['GET', undefined], ['PUT', { firstName: 'Hijack' }], ['DELETE', undefined]] as const) {
+      for (const [method, payload] of [
+        ['GET', undefined],
+        ['PUT', { firstName: 'Hijack' }],
+        ['DELETE', undefined],
+      ] as const) {
         const call = (id: string) => ctx.app.inject({ method, url: `${CUSTOMERS}/${id}`, headers: partner.headers, ...(payload ? { payload } : {}) });
         const [a, b] = [await call(theirs), await call(unknown)];
         expect(a.statusCode, method).toBe(404);
@@ -275,7 +318,7 @@ describe('customers', () => {
       expect((await get(`${CUSTOMERS}/${theirs}`, other)).json()).toMatchObject({ id: theirs, firstName: 'Private' });
     });
 
-    it('lists only the calling partner\'s customers', async () => {
+    it("lists only the calling partner's customers", async () => {
       const mine = await addCustomer(ctx, partner);
       const theirs = await addCustomer(ctx, other);
       const ids = (await get(`${CUSTOMERS}?limit=1000`)).json().customers.map((c: { id: string }) => c.id);
@@ -287,7 +330,11 @@ describe('customers', () => {
       const id = await addCustomer(ctx, partner);
       const customer = await getCustomerForPartner(ctx.runtime.database.kysely, partner.partnerId, id);
       expect(customer.id).toBe(Number(id));
-      await expect(getCustomerForPartner(ctx.runtime.database.kysely, other.partnerId, id)).rejects.toMatchObject({ status: 404, code: '14001', message: 'Customer not found.' });
+      await expect(getCustomerForPartner(ctx.runtime.database.kysely, other.partnerId, id)).rejects.toMatchObject({
+        status: 404,
+        code: '14001',
+        message: 'Customer not found.',
+      });
       expect((await assertCanLinkAt(ctx.runtime.database, customer, 102105)).name).toBe('FinBank Profiles - A');
       await expect(assertCanLinkAt(ctx.runtime.database, customer, 999_999_999)).rejects.toMatchObject({ status: 404, code: '14006' });
       const chase = (await get('/institution/v2/institutions?search=chase&limit=1')).json().institutions[0];
@@ -319,7 +366,16 @@ describe('customers', () => {
 
     beforeAll(async () => {
       lister = await partnerWithToken(ctx, 'production');
-      const people = [['Ada', 'Lovelace'], ['Alan', 'Turing'], ['Grace', 'Hopper'], ['Edsger', 'Dijkstra'], ['Barbara', 'Liskov'], ['Donald', 'Knuth'], ['Frances', 'Allen'], ['John', 'Backus']];
+      const people = [
+        ['Ada', 'Lovelace'],
+        ['Alan', 'Turing'],
+        ['Grace', 'Hopper'],
+        ['Edsger', 'Dijkstra'],
+        ['Barbara', 'Liskov'],
+        ['Donald', 'Knuth'],
+        ['Frances', 'Allen'],
+        ['John', 'Backus'],
+      ];
       for (const [i, [firstName, lastName]] of people.entries()) {
         const username = `${firstName!.toLowerCase()}_${i}%x`;
         usernames.push(username);

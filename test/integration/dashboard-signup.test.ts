@@ -11,9 +11,18 @@ describe('dashboard sign-up as an operator setting', () => {
     ctx = undefined;
   });
 
-  const signUp = (c: TestContext) => c.app.inject({ method: 'POST', url: '/dashboard/api/signup', headers: SAME_ORIGIN, payload: { name: 'Stranger', partnerSecret: SECRET } });
+  const signUp = (c: TestContext) =>
+    c.app.inject({ method: 'POST', url: '/dashboard/api/signup', headers: SAME_ORIGIN, payload: { name: 'Stranger', partnerSecret: SECRET } });
   const settings = async (c: TestContext) => (await c.app.inject({ url: '/dashboard/api/settings', headers: { accept: 'application/json' } })).json();
-  const partners = async (c: TestContext) => Number((await c.runtime.database.kysely.selectFrom('partners').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const partners = async (c: TestContext) =>
+    Number(
+      (
+        await c.runtime.database.kysely
+          .selectFrom('partners')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('refuses sign-up in production mode by default with 403 14104, creating no partner and no session', async () => {
     ctx = await createTestContext({ LEDGERLINK_MODE: 'production' });

@@ -15,7 +15,12 @@ const SECRET = 'Chosen-secret-2026';
 
 /** Authenticates through the partner API; answers the status and error code. */
 async function apiAuthenticate(ctx: TestContext, appKey: string, partnerId: string, partnerSecret: string): Promise<{ status: number; code?: string }> {
-  const res = await ctx.app.inject({ method: 'POST', url: '/aggregation/v2/partners/authentication', headers: { 'service-app-key': appKey, accept: 'application/json' }, payload: { partnerId, partnerSecret } });
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/aggregation/v2/partners/authentication',
+    headers: { 'service-app-key': appKey, accept: 'application/json' },
+    payload: { partnerId, partnerSecret },
+  });
   return { status: res.statusCode, code: res.json().code };
 }
 
@@ -24,7 +29,10 @@ async function signUp(ctx: TestContext, name = 'Acme Lending', partnerSecret = S
 }
 
 async function partnerCount(ctx: TestContext): Promise<number> {
-  const row = await ctx.runtime.database.kysely.selectFrom('partners').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await ctx.runtime.database.kysely
+    .selectFrom('partners')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -80,7 +88,12 @@ describe('dashboard sign-up, sign-in and sessions', () => {
   it('marks the cookie Secure when the dashboard is served over TLS', async () => {
     const tls = await createTestContext({ LEDGERLINK_TRUST_PROXY: 'true' });
     try {
-      const res = await tls.app.inject({ method: 'POST', url: '/dashboard/api/signup', headers: { 'x-forwarded-proto': 'https', origin: 'https://localhost:80', accept: 'application/json' }, payload: { name: 'Tls', partnerSecret: SECRET } });
+      const res = await tls.app.inject({
+        method: 'POST',
+        url: '/dashboard/api/signup',
+        headers: { 'x-forwarded-proto': 'https', origin: 'https://localhost:80', accept: 'application/json' },
+        payload: { name: 'Tls', partnerSecret: SECRET },
+      });
       expect(res.statusCode).toBe(200);
       expect([res.headers['set-cookie']].flat()[0]!.split('; ')).toEqual(expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Strict', 'Path=/dashboard']));
     } finally {
@@ -90,11 +103,21 @@ describe('dashboard sign-up, sign-in and sessions', () => {
 
   it('signs in with partner id and secret; a wrong secret or an unknown id is 401 without a cookie', async () => {
     const creds = await createPartner(ctx.runtime, { name: 'Sign-in partner' });
-    const wrong = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/signin', headers: SAME_ORIGIN, payload: { partnerId: creds.partnerId, partnerSecret: 'Wrong-secret-1234' } });
+    const wrong = await ctx.app.inject({
+      method: 'POST',
+      url: '/dashboard/api/signin',
+      headers: SAME_ORIGIN,
+      payload: { partnerId: creds.partnerId, partnerSecret: 'Wrong-secret-1234' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().code).toBe('10001');
     expect(sessionCookie(wrong)).toBeUndefined();
-    const unknown = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/signin', headers: SAME_ORIGIN, payload: { partnerId: '1234567890123', partnerSecret: creds.partnerSecret } });
+    const unknown = await ctx.app.inject({
+      method: 'POST',
+      url: '/dashboard/api/signin',
+      headers: SAME_ORIGIN,
+      payload: { partnerId: '1234567890123', partnerSecret: creds.partnerSecret },
+    });
     expect(unknown.statusCode).toBe(401);
     expect(unknown.json().code).toBe('10001');
     const browser = await dashboardSignIn(ctx, creds.partnerId, creds.partnerSecret);
@@ -111,18 +134,24 @@ describe('dashboard sign-up, sign-in and sessions', () => {
     expect(madeUp.json().code).toBe('14100');
     const creds = await createPartner(ctx.runtime, { name: 'Login CSRF' });
     for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, {}]) {
-      const res = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/signin', headers, payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret } });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/dashboard/api/signin',
+        headers,
+        payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret },
+      });
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('14103');
     }
   });
 
-  it('refuses state changes without the CSRF token, with another session\'s token, or from another origin; GETs change nothing', async () => {
+  it("refuses state changes without the CSRF token, with another session's token, or from another origin; GETs change nothing", async () => {
     const creds = await createPartner(ctx.runtime, { name: 'CSRF partner' });
     const browser = await dashboardSignIn(ctx, creds.partnerId, creds.partnerSecret);
     const other = await dashboardSignIn(ctx, creds.partnerId, creds.partnerSecret);
     expect(other.csrfToken).not.toBe(browser.csrfToken);
-    const rotate = (headers: Record<string, string | undefined>) => browser.call('POST', '/dashboard/api/app-key/rotate', undefined, headers as Record<string, string>);
+    const rotate = (headers: Record<string, string | undefined>) =>
+      browser.call('POST', '/dashboard/api/app-key/rotate', undefined, headers as Record<string, string>);
     const refusals: [Record<string, string>, string][] = [
       [{ 'x-csrf-token': '' }, '14102'],
       [{ 'x-csrf-token': other.csrfToken }, '14102'],
@@ -137,7 +166,11 @@ describe('dashboard sign-up, sign-in and sessions', () => {
       expect(res.json().code, JSON.stringify(headers)).toBe(code);
     }
     // Neither Origin nor Sec-Fetch-Site: not a same-origin browser call.
-    const bare = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/app-key/rotate', headers: { cookie: `ledgerlink_dashboard=${browser.cookie}`, 'x-csrf-token': browser.csrfToken } });
+    const bare = await ctx.app.inject({
+      method: 'POST',
+      url: '/dashboard/api/app-key/rotate',
+      headers: { cookie: `ledgerlink_dashboard=${browser.cookie}`, 'x-csrf-token': browser.csrfToken },
+    });
     expect(bare.statusCode).toBe(403);
     expect(bare.json().code).toBe('14103');
     // Nothing changed: the original key still works.
@@ -213,18 +246,24 @@ describe('dashboard lock-out and secret', () => {
   afterAll(() => ctx?.close());
 
   // Each test signs in from an address of its own, so the address throttle of one does not reach the others.
-  const signIn = (partnerId: string, partnerSecret: string, remoteAddress: string) => ctx.app.inject({ method: 'POST', url: '/dashboard/api/signin', headers: SAME_ORIGIN, remoteAddress, payload: { partnerId, partnerSecret } });
+  const signIn = (partnerId: string, partnerSecret: string, remoteAddress: string) =>
+    ctx.app.inject({ method: 'POST', url: '/dashboard/api/signin', headers: SAME_ORIGIN, remoteAddress, payload: { partnerId, partnerSecret } });
 
   it('never counts dashboard sign-in failures into the API lock-out: five of them cool the sign-in down, the API still authenticates', async () => {
     const creds = await createPartner(ctx.runtime, { name: 'Lock partner' });
     for (let i = 0; i < 3; i++) expect((await apiAuthenticate(ctx, creds.appKey, creds.partnerId, 'Wrong-secret-1234')).code).toBe('10001');
-    for (let i = 0; i < 5; i++) expect((await signIn(creds.partnerId, 'Wrong-secret-1234', '127.0.0.7')).json()).toEqual({ code: '10001', message: 'Invalid credentials' });
+    for (let i = 0; i < 5; i++)
+      expect((await signIn(creds.partnerId, 'Wrong-secret-1234', '127.0.0.7')).json()).toEqual({ code: '10001', message: 'Invalid credentials' });
     const cooling = await signIn(creds.partnerId, creds.partnerSecret, '127.0.0.7');
     expect(cooling.statusCode).toBe(429);
     expect(cooling.json().code).toBe('14105');
     expect(cooling.headers['retry-after']).toBe('60');
     expect(await apiAuthenticate(ctx, creds.appKey, creds.partnerId, creds.partnerSecret)).toEqual({ status: 200, code: undefined });
-    const row = await ctx.runtime.database.kysely.selectFrom('partners').select(['failed_auth_count', 'locked_at']).where('id', '=', creds.partnerId).executeTakeFirstOrThrow();
+    const row = await ctx.runtime.database.kysely
+      .selectFrom('partners')
+      .select(['failed_auth_count', 'locked_at'])
+      .where('id', '=', creds.partnerId)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ failed_auth_count: 0, locked_at: null });
   });
 
@@ -246,7 +285,9 @@ describe('dashboard lock-out and secret', () => {
 
   it('lifts the cool-down after a minute and doubles it each time it is served again', async () => {
     const creds = await createPartner(ctx.runtime, { name: 'Cool-down partner' });
-    const fiveWrong = async () => { for (let i = 0; i < 5; i++) expect((await signIn(creds.partnerId, 'Wrong-secret-1234', '127.0.0.10')).statusCode).toBe(401); };
+    const fiveWrong = async () => {
+      for (let i = 0; i < 5; i++) expect((await signIn(creds.partnerId, 'Wrong-secret-1234', '127.0.0.10')).statusCode).toBe(401);
+    };
     await fiveWrong();
     ctx.clock.advance(59_000);
     expect((await signIn(creds.partnerId, creds.partnerSecret, '127.0.0.10')).headers['retry-after']).toBe('1');
@@ -272,8 +313,16 @@ describe('dashboard lock-out and secret', () => {
     expect((await signIn(creds.partnerId, creds.partnerSecret, '127.0.0.11')).statusCode).toBe(200);
     for (let i = 0; i < 4; i++) expect((await signIn(creds.partnerId, 'Wrong-secret-1234', '127.0.0.11')).statusCode).toBe(401);
     expect((await signIn(creds.partnerId, creds.partnerSecret, '127.0.0.11')).statusCode).toBe(200);
-    const throttle = await ctx.runtime.database.kysely.selectFrom('sign_in_throttle').select(['key', 'failures']).where('key', 'in', [`partner:${creds.partnerId}`, 'address:127.0.0.11']).orderBy('key').execute();
-    expect(throttle).toEqual([{ key: 'address:127.0.0.11', failures: 8 }, { key: `partner:${creds.partnerId}`, failures: 0 }]);
+    const throttle = await ctx.runtime.database.kysely
+      .selectFrom('sign_in_throttle')
+      .select(['key', 'failures'])
+      .where('key', 'in', [`partner:${creds.partnerId}`, 'address:127.0.0.11'])
+      .orderBy('key')
+      .execute();
+    expect(throttle).toEqual([
+      { key: 'address:127.0.0.11', failures: 8 },
+      { key: `partner:${creds.partnerId}`, failures: 0 },
+    ]);
   });
 
   it('lets a partner whose API is locked sign in, to see the lock and lift it with its secret', async () => {
@@ -329,7 +378,19 @@ describe('dashboard data is scoped to the signed-in partner', () => {
 
   /** A Connect e-mail: one e-mail delivery and, once delivered, one message in the local mailbox. */
   async function sendConnectEmail(partner: TestPartner, customerId: string, to: string): Promise<void> {
-    const res = await generate(ctx, partner, 'email', { customerId, experience: 'default', email: { to, subject: `For ${to}`, firstName: 'Pat', institutionName: 'Acme', institutionAddress: '1 Main St', supportPhone: '800-555-0000', signature: ['Pat'] } });
+    const res = await generate(ctx, partner, 'email', {
+      customerId,
+      experience: 'default',
+      email: {
+        to,
+        subject: `For ${to}`,
+        firstName: 'Pat',
+        institutionName: 'Acme',
+        institutionAddress: '1 Main St',
+        supportPhone: '800-555-0000',
+        signature: ['Pat'],
+      },
+    });
     if (res.statusCode !== 200) throw new Error(res.body);
   }
 
@@ -342,7 +403,10 @@ describe('dashboard data is scoped to the signed-in partner', () => {
     await sendConnectEmail(mine, myCustomer, 'mine@example.com');
     await sendConnectEmail(theirs, theirCustomer, 'theirs@example.com');
     await drainDeliveries(ctx.runtime);
-    for (const [partner, name] of [[mine, 'Mine Inc'], [theirs, 'Theirs Ltd']] as const) {
+    for (const [partner, name] of [
+      [mine, 'Mine Inc'],
+      [theirs, 'Theirs Ltd'],
+    ] as const) {
       const b = await dashboardSignIn(ctx, partner.partnerId, partner.partnerSecret);
       expect((await b.call('PUT', '/dashboard/api/experiences/default', { appName: name, logoUrl: null, primaryColor: '#112233' })).statusCode).toBe(200);
     }
@@ -351,7 +415,7 @@ describe('dashboard data is scoped to the signed-in partner', () => {
   });
   afterAll(() => ctx?.close());
 
-  it('lists only the partner\'s customers and 404s another partner\'s customer exactly like an unknown one', async () => {
+  it("lists only the partner's customers and 404s another partner's customer exactly like an unknown one", async () => {
     const list = (await browser.call('GET', '/dashboard/api/customers')).json();
     expect(list.customers.map((c: { id: string }) => c.id)).toEqual([myCustomer]);
     expect((await browser.call('GET', '/dashboard/api/customers?search=their')).json().customers).toEqual([]);
@@ -364,7 +428,7 @@ describe('dashboard data is scoped to the signed-in partner', () => {
     expect(other.json()).toEqual(unknown.json());
   });
 
-  it('shows a customer\'s institution logins, accounts and latest transactions, once aggregated', async () => {
+  it("shows a customer's institution logins, accounts and latest transactions, once aggregated", async () => {
     await ensureInstitutionCatalog(ctx.runtime.database);
     const linked = await addCustomer(ctx, mine, { username: 'linked-customer', firstName: 'Lin' });
     const accounts = await linkProfile(ctx, mine, linked, 'profile_03');
@@ -385,13 +449,17 @@ describe('dashboard data is scoped to the signed-in partner', () => {
     expect((await theirView.call('GET', `/dashboard/api/customers/${linked}`)).statusCode).toBe(404);
   });
 
-  it('shows only the partner\'s deliveries and mail, and 404s redelivering another partner\'s delivery', async () => {
+  it("shows only the partner's deliveries and mail, and 404s redelivering another partner's delivery", async () => {
     const deliveries = (await browser.call('GET', '/dashboard/api/deliveries')).json().deliveries;
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ kind: 'email', partnerId: mine.partnerId, status: 'delivered', attempts: [expect.any(Object)] });
     const mail = (await browser.call('GET', '/dashboard/api/mail')).json().messages;
     expect(mail.map((m: { to: string }) => m.to)).toEqual(['mine@example.com']);
-    const theirDelivery = await ctx.runtime.database.kysely.selectFrom('deliveries').select('id').where('partner_id', '=', theirs.partnerId).executeTakeFirstOrThrow();
+    const theirDelivery = await ctx.runtime.database.kysely
+      .selectFrom('deliveries')
+      .select('id')
+      .where('partner_id', '=', theirs.partnerId)
+      .executeTakeFirstOrThrow();
     const refused = await browser.call('POST', `/dashboard/api/deliveries/${theirDelivery.id}/redeliver`);
     expect(refused.statusCode).toBe(404);
     expect(refused.json().code).toBe('14001');
@@ -403,7 +471,7 @@ describe('dashboard data is scoped to the signed-in partner', () => {
     expect(after[0].attempts).toHaveLength(2);
   });
 
-  it('shows only the partner\'s API requests, and new ones after a given id', async () => {
+  it("shows only the partner's API requests, and new ones after a given id", async () => {
     await ctx.app.requestLog.flush();
     const requests = (await browser.call('GET', '/dashboard/api/requests')).json().requests;
     expect(requests.length).toBeGreaterThan(0);
@@ -418,16 +486,28 @@ describe('dashboard data is scoped to the signed-in partner', () => {
     expect(fresh).toEqual([expect.objectContaining({ method: 'GET', path: `/aggregation/v1/customers/${theirCustomer}`, status: 404, errorCode: '14001' })]);
   });
 
-  it('shows and edits only the partner\'s experiences; the change reaches Connect links', async () => {
+  it("shows and edits only the partner's experiences; the change reaches Connect links", async () => {
     const list = (await browser.call('GET', '/dashboard/api/experiences')).json().experiences;
     expect(list).toEqual([{ name: 'default', appName: 'Mine Inc', logoUrl: null, primaryColor: '#112233' }]);
-    const saved = await browser.call('PUT', '/dashboard/api/experiences/branded', { appName: 'Branded', logoUrl: 'https://example.com/logo.png', primaryColor: '#AA5500' });
+    const saved = await browser.call('PUT', '/dashboard/api/experiences/branded', {
+      appName: 'Branded',
+      logoUrl: 'https://example.com/logo.png',
+      primaryColor: '#AA5500',
+    });
     expect(saved.json().experience).toEqual({ name: 'branded', appName: 'Branded', logoUrl: 'https://example.com/logo.png', primaryColor: '#aa5500' });
-    const bad = await browser.call('PUT', '/dashboard/api/experiences/branded', { appName: 'Branded', logoUrl: 'javascript:alert(1)', primaryColor: '#AA5500' });
+    const bad = await browser.call('PUT', '/dashboard/api/experiences/branded', {
+      appName: 'Branded',
+      logoUrl: 'javascript:alert(1)',
+      primaryColor: '#AA5500',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().code).toBe('10010');
     expect((await browser.call('PUT', '/dashboard/api/experiences/default', { appName: 'X', logoUrl: null, primaryColor: 'red' })).json().code).toBe('10010');
-    const theirsNow = await ctx.runtime.database.kysely.selectFrom('connect_experiences').select(['name', 'app_name']).where('partner_id', '=', theirs.partnerId).execute();
+    const theirsNow = await ctx.runtime.database.kysely
+      .selectFrom('connect_experiences')
+      .select(['name', 'app_name'])
+      .where('partner_id', '=', theirs.partnerId)
+      .execute();
     expect(theirsNow).toEqual([{ name: 'default', app_name: 'Theirs Ltd' }]);
     const link = await linkFor(ctx, mine, 'full', { customerId: myCustomer, experience: 'branded' });
     const session = await appOk(ctx, link, 'POST', '/session');
@@ -443,7 +523,7 @@ describe('dashboard sandbox controls', () => {
   });
   afterAll(() => ctx?.close());
 
-  it('drive a customer of the signed-in Test Drive partner, need the CSRF token, and 404 another partner\'s customer', async () => {
+  it("drive a customer of the signed-in Test Drive partner, need the CSRF token, and 404 another partner's customer", async () => {
     const mine = await partnerWithToken(ctx);
     const theirs = await partnerWithToken(ctx);
     const customerId = await addCustomer(ctx, mine);
@@ -498,14 +578,22 @@ describe('dashboard API under hostile input', () => {
     for (const route of routes) {
       const schema = (route.schema ?? {}) as Record<string, any>;
       const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-      const path = fc.tuple(...names.map(() => hostileString)).map((values) => names.reduce((url, name, i) => url.replace(`:${name}`, encodeURIComponent(String(values[i]))), route.url));
-      const body = route.method === 'GET' ? fc.constant(undefined) : invalidBody(schema.body ?? { type: 'object', required: ['x'], properties: { x: { type: 'string' } } });
-      await fc.assert(fc.asyncProperty(path, fc.option(hostileQuery(schema.querystring), { nil: '' }), body, async (url, query, payload) => {
-        const res = await browser.call(route.method as 'GET', query ? `${url}?${query}` : url, payload as object | undefined);
-        const where = `${route.method} ${url}?${query} [${res.statusCode}] ${res.body.slice(0, 200)}`;
-        expect(res.statusCode, where).toBeLessThan(500);
-        if (res.statusCode >= 400) expect(CODE_STATUS.get(res.json().code), where).toBe(res.statusCode);
-      }), { numRuns: 15 });
+      const path = fc
+        .tuple(...names.map(() => hostileString))
+        .map((values) => names.reduce((url, name, i) => url.replace(`:${name}`, encodeURIComponent(String(values[i]))), route.url));
+      const body =
+        route.method === 'GET'
+          ? fc.constant(undefined)
+          : invalidBody(schema.body ?? { type: 'object', required: ['x'], properties: { x: { type: 'string' } } });
+      await fc.assert(
+        fc.asyncProperty(path, fc.option(hostileQuery(schema.querystring), { nil: '' }), body, async (url, query, payload) => {
+          const res = await browser.call(route.method as 'GET', query ? `${url}?${query}` : url, payload as object | undefined);
+          const where = `${route.method} ${url}?${query} [${res.statusCode}] ${res.body.slice(0, 200)}`;
+          expect(res.statusCode, where).toBeLessThan(500);
+          if (res.statusCode >= 400) expect(CODE_STATUS.get(res.json().code), where).toBe(res.statusCode);
+        }),
+        { numRuns: 15 },
+      );
     }
   });
 });

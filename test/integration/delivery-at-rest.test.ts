@@ -30,7 +30,7 @@ describe('webhook headers at rest', () => {
 
   const rows = () => ctx.runtime.database.kysely.selectFrom('deliveries').selectAll().orderBy('id').execute();
 
-  it('stores a Connect link\'s webhookHeaders encrypted in the outbox, and still sends them', async () => {
+  it("stores a Connect link's webhookHeaders encrypted in the outbox, and still sends them", async () => {
     const partner = await partnerWithToken(ctx);
     const customerId = await addCustomer(ctx, partner);
     const link = await linkFor(ctx, partner, 'full', { customerId, webhook: listener.url, webhookHeaders: { Authorization: SECRET_HEADER } });
@@ -50,12 +50,20 @@ describe('webhook headers at rest', () => {
     const db = ctx.runtime.database.kysely;
     // Rows as the code before migration 0015 wrote them: headers in clear, nothing encrypted.
     const sent = await enqueueDelivery(db, ctx.runtime, input);
-    await db.updateTable('deliveries').set({ headers: JSON.stringify({ authorization: SECRET_HEADER }) }).where('id', '=', sent.id).execute();
+    await db
+      .updateTable('deliveries')
+      .set({ headers: JSON.stringify({ authorization: SECRET_HEADER }) })
+      .where('id', '=', sent.id)
+      .execute();
     await drainDeliveries(ctx.runtime);
     expect(listener.requests.map((r) => r.headers.authorization)).toEqual([SECRET_HEADER]);
 
     const queued = await enqueueDelivery(db, ctx.runtime, input);
-    await db.updateTable('deliveries').set({ headers: JSON.stringify({ authorization: SECRET_HEADER }) }).where('id', '=', queued.id).execute();
+    await db
+      .updateTable('deliveries')
+      .set({ headers: JSON.stringify({ authorization: SECRET_HEADER }) })
+      .where('id', '=', queued.id)
+      .execute();
     const worker = await startDeliveryWorker(ctx.runtime, { pollIntervalMs: 20 });
     try {
       await waitFor('the clear headers to be encrypted', async () => !JSON.stringify(await rows()).includes('receiver-credential'));

@@ -44,14 +44,26 @@ describe('the delivery outbox', () => {
   const row = (id: number) => db().selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   it('writes nothing when the producing transaction rolls back, and a due row when it commits', async () => {
-    await expect(db().transaction().execute(async (tx) => {
-      await enqueueDelivery(tx, ctx.runtime, push());
-      throw new Error('the change failed');
-    })).rejects.toThrow('the change failed');
+    await expect(
+      db()
+        .transaction()
+        .execute(async (tx) => {
+          await enqueueDelivery(tx, ctx.runtime, push());
+          throw new Error('the change failed');
+        }),
+    ).rejects.toThrow('the change failed');
     expect(await db().selectFrom('deliveries').selectAll().execute()).toEqual([]);
 
-    const { id, eventId } = await db().transaction().execute((tx) => enqueueDelivery(tx, ctx.runtime, push()));
-    expect(await row(id)).toMatchObject({ status: 'pending', event_id: eventId, attempts: 0, next_attempt_at: epochSeconds(ctx.clock), first_attempt_at: null });
+    const { id, eventId } = await db()
+      .transaction()
+      .execute((tx) => enqueueDelivery(tx, ctx.runtime, push()));
+    expect(await row(id)).toMatchObject({
+      status: 'pending',
+      event_id: eventId,
+      attempts: 0,
+      next_attempt_at: epochSeconds(ctx.clock),
+      first_attempt_at: null,
+    });
   });
 
   it('delivers to a listener with the event id and a signature the standardwebhooks library verifies', async () => {
@@ -68,7 +80,9 @@ describe('the delivery outbox', () => {
 
     const delivered = await getDelivery(db(), id);
     expect(delivered).toMatchObject({ status: 'delivered', deliveredAt: epochSeconds(ctx.clock), lastStatusCode: 200, lastError: null, nextAttemptAt: null });
-    expect(delivered.attempts).toEqual([{ attemptedAt: epochSeconds(ctx.clock), workerId: 'test-worker', statusCode: 200, latencyMs: expect.any(Number), error: null }]);
+    expect(delivered.attempts).toEqual([
+      { attemptedAt: epochSeconds(ctx.clock), workerId: 'test-worker', statusCode: 200, latencyMs: expect.any(Number), error: null },
+    ]);
     expect((await row(id)).locked_by).toBeNull();
   });
 
@@ -93,7 +107,13 @@ describe('the delivery outbox', () => {
     const start = epochSeconds(ctx.clock);
     await drain();
     const afterFirst = await row(id);
-    expect(afterFirst).toMatchObject({ status: 'pending', attempts: 1, first_attempt_at: start, last_status_code: 500, last_error: 'HTTP 500: listener broke badly; the listener must answer 200' });
+    expect(afterFirst).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      first_attempt_at: start,
+      last_status_code: 500,
+      last_error: 'HTTP 500: listener broke badly; the listener must answer 200',
+    });
     expect(afterFirst.next_attempt_at - start).toBeGreaterThanOrEqual(8);
     expect(afterFirst.next_attempt_at - start).toBeLessThanOrEqual(10);
 
@@ -204,10 +224,13 @@ describe('the delivery outbox', () => {
     expect(listener.requests.filter((r) => r.status === 200)).toHaveLength(2);
   });
 
-  it('refuses to redeliver a delivery in flight, and hides other partners\' deliveries', async () => {
+  it("refuses to redeliver a delivery in flight, and hides other partners' deliveries", async () => {
     const { id } = await enqueue();
     const [claimed] = await claimDueDeliveries(db(), { workerId: 'w', limit: 10, now: epochSeconds(ctx.clock), leaseSeconds: 30 });
-    await expect(redeliverDelivery(db(), ctx.clock, id)).rejects.toMatchObject({ errorName: 'BadRequest', message: expect.stringMatching(/being delivered right now/) });
+    await expect(redeliverDelivery(db(), ctx.clock, id)).rejects.toMatchObject({
+      errorName: 'BadRequest',
+      message: expect.stringMatching(/being delivered right now/),
+    });
     // Once the claim has run out (its worker died), it can be sent again.
     ctx.clock.advance(31_000);
     await expect(redeliverDelivery(db(), ctx.clock, id)).resolves.toMatchObject({ status: 'pending' });
@@ -241,7 +264,9 @@ describe('the delivery outbox', () => {
     await expect(enqueue({ signingSecret: 'plain' })).rejects.toMatchObject({ errorName: 'InvalidParameter' });
     await expect(enqueue({ headers: { 'webhook-id': 'x' } })).rejects.toMatchObject({ errorName: 'InvalidParameter' });
     await expect(enqueue({ headers: { 'x-a': 'b\r\nx-injected: 1' } })).rejects.toMatchObject({ errorName: 'InvalidParameter' });
-    await expect(enqueueDelivery(db(), ctx.runtime, { kind: 'email', partnerId, to: 'nobody', subject: 's', text: 't' })).rejects.toMatchObject({ errorName: 'InvalidParameter' });
+    await expect(enqueueDelivery(db(), ctx.runtime, { kind: 'email', partnerId, to: 'nobody', subject: 's', text: 't' })).rejects.toMatchObject({
+      errorName: 'InvalidParameter',
+    });
   });
 
   describe('claims', () => {
@@ -271,9 +296,16 @@ describe('the delivery outbox', () => {
       const { id } = await enqueue();
       const now = epochSeconds(ctx.clock);
       const [first] = await claimDueDeliveries(db(), { workerId: 'dead', limit: 1, now, leaseSeconds: 20 });
-      expect(first).toMatchObject({ id, status: 'delivering', attempts: 1, first_attempt_at: now, locked_until: now + 20, locked_by: expect.stringMatching(/^dead#/) });
+      expect(first).toMatchObject({
+        id,
+        status: 'delivering',
+        attempts: 1,
+        first_attempt_at: now,
+        locked_until: now + 20,
+        locked_by: expect.stringMatching(/^dead#/),
+      });
       expect(await claimDueDeliveries(db(), { workerId: 'live', limit: 1, now: now + 19, leaseSeconds: 20 })).toEqual([]);
-      const [second] = await claimDueDeliveries(db(), { workerId: 'live', limit: 1, now: now + 20, leaseSeconds: 20 }) as ClaimedDelivery[];
+      const [second] = (await claimDueDeliveries(db(), { workerId: 'live', limit: 1, now: now + 20, leaseSeconds: 20 })) as ClaimedDelivery[];
       expect(second).toMatchObject({ id, attempts: 2, first_attempt_at: now, locked_by: expect.stringMatching(/^live#/) });
       // The dead worker's late answer no longer counts; the live one's does.
       expect(await completeDelivery(db(), first!, { now: now + 21, statusCode: 200 })).toBe(false);
@@ -292,14 +324,22 @@ describe('the delivery outbox', () => {
 
     it('refuses loopback listeners, by address and by name, and records the refusal as a failed attempt', async () => {
       const byAddress = await enqueueDelivery(prod.runtime.database.kysely, prod.runtime, push({ partnerId: prodPartner }));
-      const byName = await enqueueDelivery(prod.runtime.database.kysely, prod.runtime, push({ partnerId: prodPartner, url: `http://localhost:${listener.port}/hook` }));
+      const byName = await enqueueDelivery(
+        prod.runtime.database.kysely,
+        prod.runtime,
+        push({ partnerId: prodPartner, url: `http://localhost:${listener.port}/hook` }),
+      );
       await drainDeliveries(prod.runtime, { workerId: 'prod' });
       expect(listener.requests).toHaveLength(0);
       const a = await getDelivery(prod.runtime.database.kysely, byAddress.id);
       expect(a).toMatchObject({ status: 'pending', lastStatusCode: null });
-      expect(a.attempts).toEqual([expect.objectContaining({ statusCode: null, error: '127.0.0.1 is a loopback address, which the outbound target policy refuses in production mode' })]);
+      expect(a.attempts).toEqual([
+        expect.objectContaining({ statusCode: null, error: '127.0.0.1 is a loopback address, which the outbound target policy refuses in production mode' }),
+      ]);
       const b = await getDelivery(prod.runtime.database.kysely, byName.id);
-      expect(b.attempts[0]!.error).toMatch(/^localhost: (127\.0\.0\.1|::1) is a loopback address, which the outbound target policy refuses in production mode$/);
+      expect(b.attempts[0]!.error).toMatch(
+        /^localhost: (127\.0\.0\.1|::1) is a loopback address, which the outbound target policy refuses in production mode$/,
+      );
     });
   });
 
@@ -309,7 +349,9 @@ describe('the delivery outbox', () => {
       try {
         const a = await enqueue();
         await waitFor('the first delivery', () => listener.acknowledged().has(a.eventId));
-        const b = await db().transaction().execute((tx) => enqueueDelivery(tx, ctx.runtime, push()));
+        const b = await db()
+          .transaction()
+          .execute((tx) => enqueueDelivery(tx, ctx.runtime, push()));
         await waitFor('the delivery made in a transaction', () => listener.acknowledged().has(b.eventId));
       } finally {
         await worker.stop();
@@ -350,11 +392,13 @@ describe('the delivery outbox', () => {
         }
         return { status: 200, after: current.promise };
       });
-      const events = await db().transaction().execute(async (tx) => {
-        const list = [];
-        for (let i = 0; i < 10; i++) list.push((await enqueueDelivery(tx, ctx.runtime, push())).eventId);
-        return list;
-      });
+      const events = await db()
+        .transaction()
+        .execute(async (tx) => {
+          const list = [];
+          for (let i = 0; i < 10; i++) list.push((await enqueueDelivery(tx, ctx.runtime, push())).eventId);
+          return list;
+        });
       const worker = await startDeliveryWorker(ctx.runtime, { workerId: 'loop', concurrency: 4, pollIntervalMs: 60_000 });
       try {
         await waitFor('all ten', () => events.every((e) => listener.acknowledged().has(e)));

@@ -30,7 +30,7 @@ describe('Connect e-mail is no open relay', () => {
     return generate(ctx, partner, 'email', { customerId, email });
   }
 
-  it('keeps a Test Drive partner\'s e-mail in the local mailbox although SMTP_URL is set', async () => {
+  it("keeps a Test Drive partner's e-mail in the local mailbox although SMTP_URL is set", async () => {
     ctx = await createTestContext({ SMTP_URL: smtpUrl });
     const stranger = await partnerWithToken(ctx, 'testdrive');
     expect((await sendAs(stranger)).statusCode).toBe(200);

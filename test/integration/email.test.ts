@@ -34,20 +34,27 @@ describe('e-mail without SMTP_URL', () => {
     await enqueueDelivery(db, ctx.runtime, email(other, { to: 'someone@example.org', subject: 'Other', html: undefined }));
     await drainDeliveries(ctx.runtime);
 
-    expect(await listMail(db, { partnerId })).toEqual([{
-      id: expect.any(Number),
-      partnerId,
-      deliveryId: id,
-      eventId,
-      to: 'consumer@example.com',
-      from: ctx.runtime.config.mailFrom,
-      subject: 'Connect your bank',
-      text: 'Open https://connect.example/abc to link your accounts.',
-      html: '<p>Open <a href="https://connect.example/abc">Connect</a></p>',
-      createdAt: epochSeconds(ctx.clock),
-    }]);
+    expect(await listMail(db, { partnerId })).toEqual([
+      {
+        id: expect.any(Number),
+        partnerId,
+        deliveryId: id,
+        eventId,
+        to: 'consumer@example.com',
+        from: ctx.runtime.config.mailFrom,
+        subject: 'Connect your bank',
+        text: 'Open https://connect.example/abc to link your accounts.',
+        html: '<p>Open <a href="https://connect.example/abc">Connect</a></p>',
+        createdAt: epochSeconds(ctx.clock),
+      },
+    ]);
     expect((await listMail(db)).map((m) => m.subject)).toEqual(['Other', 'Connect your bank']);
-    expect(await getDelivery(db, id)).toMatchObject({ status: 'delivered', kind: 'email', target: 'consumer@example.com', attempts: [{ statusCode: null, error: null }] });
+    expect(await getDelivery(db, id)).toMatchObject({
+      status: 'delivered',
+      kind: 'email',
+      target: 'consumer@example.com',
+      attempts: [{ statusCode: null, error: null }],
+    });
   });
 });
 

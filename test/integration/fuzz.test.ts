@@ -71,17 +71,19 @@ function attemptFor(route: RegisteredRoute): fc.Arbitrary<Attempt> {
   const query = fc.option(hostileQuery(schema.querystring), { nil: '' });
   const bodySchema = schema.body ?? { type: 'object', required: ['x'], properties: { x: { type: 'string' } } };
   const body = MUTATING.has(route.method)
-    ? fc.oneof(
-        invalidBody(bodySchema).map((b) => ({ payload: JSON.stringify(b), contentType: 'application/json' })),
-        hostileXml.map((x) => ({ payload: x, contentType: 'application/xml' })),
-        fc.constantFrom(
-          { payload: '{"a":', contentType: 'application/json' },
-          { payload: '[' .repeat(20000), contentType: 'application/json' },
-          { payload: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded' },
-          { payload: '{}', contentType: 'text/plain' },
-          { payload: '{}', contentType: 'application/json; charset=utf-7' },
-        ),
-      ).map((b) => b as Attempt['body'])
+    ? fc
+        .oneof(
+          invalidBody(bodySchema).map((b) => ({ payload: JSON.stringify(b), contentType: 'application/json' })),
+          hostileXml.map((x) => ({ payload: x, contentType: 'application/xml' })),
+          fc.constantFrom(
+            { payload: '{"a":', contentType: 'application/json' },
+            { payload: '['.repeat(20000), contentType: 'application/json' },
+            { payload: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded' },
+            { payload: '{}', contentType: 'text/plain' },
+            { payload: '{}', contentType: 'application/json; charset=utf-7' },
+          ),
+        )
+        .map((b) => b as Attempt['body'])
     : fc.constant(undefined);
   return fc.record({ path: pathFor(route), query, accept, body });
 }
@@ -111,7 +113,9 @@ describe('hostile input on every route', () => {
           expect(res.statusCode, where).toBeLessThan(500);
           if (MUTATING.has(route.method)) expect(res.statusCode, where).toBeGreaterThanOrEqual(400);
           if (isApi && res.statusCode >= 400) {
-            const code = String(res.headers['content-type'] ?? '').includes('xml') ? /<code>(\d+)<\/code>/.exec(res.body)?.[1] : (res.json() as { code?: string }).code;
+            const code = String(res.headers['content-type'] ?? '').includes('xml')
+              ? /<code>(\d+)<\/code>/.exec(res.body)?.[1]
+              : (res.json() as { code?: string }).code;
             expect(CODE_STATUS.has(code ?? ''), `${where}: undocumented code ${code}`).toBe(true);
             expect(CODE_STATUS.get(code!), `${where}: status does not match code ${code}`).toBe(res.statusCode);
           }

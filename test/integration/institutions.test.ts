@@ -30,10 +30,18 @@ describe('institutions', () => {
   afterAll(() => ctx.close());
 
   const get = (url: string, accept = 'application/json') => ctx.app.inject({ method: 'GET', url, headers: { ...partner.headers, accept } });
-  const search = async (query: string) => (await get(`${LIST}?${query}`)).json() as { found: number; displaying: number; moreAvailable: boolean; createdDate: number; institutions: Institution[] };
+  const search = async (query: string) =>
+    (await get(`${LIST}?${query}`)).json() as { found: number; displaying: number; moreAvailable: boolean; createdDate: number; institutions: Institution[] };
   const namesFor = async (query: string) => (await search(query)).institutions.map((i) => i.name);
   type Certified = { id: number; name: string; trans_agg: boolean; voa: boolean; voi: boolean; state_agg: boolean; ach: boolean; aha: boolean };
-  const certified = async (query: string) => (await get(`${CERTIFIED}?${query}`)).json() as { found: number; displaying: number; moreAvailable: boolean; requestedDate: number; institutions: Certified[] };
+  const certified = async (query: string) =>
+    (await get(`${CERTIFIED}?${query}`)).json() as {
+      found: number;
+      displaying: number;
+      moreAvailable: boolean;
+      requestedDate: number;
+      institutions: Certified[];
+    };
 
   describe('search', () => {
     it('lists every institution without search: at least 10,000', async () => {
@@ -137,8 +145,19 @@ describe('institutions', () => {
     it('fills every field, with branding served by Ledgerlink at its public URL', async () => {
       const { institution } = (await get(`${LIST}/101732`)).json() as { institution: Institution };
       expect(institution).toMatchObject({
-        id: 101732, name: 'FinBank', class: 'testfi', accountTypeDescription: 'TestFI', status: 'online', currency: 'USD',
-        oauthEnabled: false, transAgg: true, voa: true, voi: true, stateAgg: true, ach: true, aha: true,
+        id: 101732,
+        name: 'FinBank',
+        class: 'testfi',
+        accountTypeDescription: 'TestFI',
+        status: 'online',
+        currency: 'USD',
+        oauthEnabled: false,
+        transAgg: true,
+        voa: true,
+        voi: true,
+        stateAgg: true,
+        ach: true,
+        aha: true,
         address: { city: 'Salt Lake City', state: 'UT', country: 'USA' },
         branding: {
           logo: 'https://ledgerlink.example.org/institution/assets/101732/logo.svg',
@@ -149,7 +168,8 @@ describe('institutions', () => {
         },
         productionStatus: { overallStatus: 'online', transAgg: 'online' },
       });
-      for (const key of ['phone', 'urlHomeApp', 'urlLogonApp', 'urlForgotPassword', 'urlOnlineRegistration', 'email', 'specialText']) expect(institution[key], key).toMatch(/\S/);
+      for (const key of ['phone', 'urlHomeApp', 'urlLogonApp', 'urlForgotPassword', 'urlOnlineRegistration', 'email', 'specialText'])
+        expect(institution[key], key).toMatch(/\S/);
     });
 
     it('describes the OAuth, MFA and down test institutions', async () => {
@@ -187,7 +207,12 @@ describe('institutions', () => {
         expect(res.body).toContain('FinBank');
         expect(res.body).toContain('#0167AE');
       }
-      for (const url of ['/institution/assets/101732/banner.svg', '/institution/assets/101732/logo.png', '/institution/assets/999999999/logo.svg', '/institution/assets/abc/logo.svg']) {
+      for (const url of [
+        '/institution/assets/101732/banner.svg',
+        '/institution/assets/101732/logo.png',
+        '/institution/assets/999999999/logo.svg',
+        '/institution/assets/abc/logo.svg',
+      ]) {
         const res = await ctx.app.inject({ method: 'GET', url });
         expect(res.statusCode, url).toBe(404);
         expect(res.json().code).toBe('14001');
@@ -200,10 +225,18 @@ describe('institutions', () => {
       const res = await get(`${LIST}?search=finbank&limit=2`, 'application/xml');
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/xml/);
-      expect(res.body).toMatch(/^<\?xml version="1.0" encoding="UTF-8" standalone="yes"\?><root><found>7<\/found><displaying>2<\/displaying><moreAvailable>true<\/moreAvailable><createdDate>\d+<\/createdDate><institutions><id>101732<\/id><name>FinBank<\/name>/);
+      expect(res.body).toMatch(
+        /^<\?xml version="1.0" encoding="UTF-8" standalone="yes"\?><root><found>7<\/found><displaying>2<\/displaying><moreAvailable>true<\/moreAvailable><createdDate>\d+<\/createdDate><institutions><id>101732<\/id><name>FinBank<\/name>/,
+      );
       const doc = xml.parse(res.body);
       expect(doc.root.institutions).toHaveLength(2);
-      expect(doc.root.institutions[0]).toMatchObject({ id: '101732', name: 'FinBank', address: { state: 'UT' }, branding: { primaryColor: '#0167AE' }, productionStatus: { overallStatus: 'online' } });
+      expect(doc.root.institutions[0]).toMatchObject({
+        id: '101732',
+        name: 'FinBank',
+        address: { state: 'UT' },
+        branding: { primaryColor: '#0167AE' },
+        productionStatus: { overallStatus: 'online' },
+      });
     });
 
     it('renders one institution and its branding under root', async () => {
@@ -215,7 +248,6 @@ describe('institutions', () => {
   });
 
   describe('certified institutions', () => {
-
     it('returns every certified institution for search=*, ignoring start and limit', async () => {
       const all = await certified('search=*&start=3&limit=2');
       expect(all.found).toBeGreaterThanOrEqual(10_000);
@@ -228,7 +260,18 @@ describe('institutions', () => {
     it('uses snake_case flag names, with the OAuth flag and production status the reference requires', async () => {
       const res = await certified('search=finbank&limit=1');
       const status = { overallStatus: 'online', transAgg: 'online', voa: 'online', voi: 'online', stateAgg: 'online', ach: 'online', aha: 'online' };
-      expect(res.institutions[0]).toEqual({ name: 'FinBank', id: 101732, trans_agg: true, voa: true, voi: true, state_agg: true, ach: true, aha: true, oauthEnabled: false, productionStatus: status });
+      expect(res.institutions[0]).toEqual({
+        name: 'FinBank',
+        id: 101732,
+        trans_agg: true,
+        voa: true,
+        voi: true,
+        state_agg: true,
+        ach: true,
+        aha: true,
+        oauthEnabled: false,
+        productionStatus: status,
+      });
     });
 
     it.each(['voa', 'voi', 'state_agg', 'ach', 'aha'])('filters on the %s flag', async (type) => {
@@ -256,7 +299,17 @@ describe('institutions', () => {
     it('renders XML with root root and repeated institutions elements', async () => {
       const doc = xml.parse((await get(`${CERTIFIED}?search=finbank&limit=2`, 'application/xml')).body);
       expect(doc.root).toMatchObject({ found: '7', displaying: '2', moreAvailable: 'true' });
-      expect(doc.root.institutions[0]).toMatchObject({ name: 'FinBank', id: '101732', trans_agg: 'true', voa: 'true', voi: 'true', state_agg: 'true', ach: 'true', aha: 'true', oauthEnabled: 'false' });
+      expect(doc.root.institutions[0]).toMatchObject({
+        name: 'FinBank',
+        id: '101732',
+        trans_agg: 'true',
+        voa: 'true',
+        voi: 'true',
+        state_agg: 'true',
+        ach: 'true',
+        aha: 'true',
+        oauthEnabled: 'false',
+      });
       expect(doc.root.institutions[0].productionStatus).toMatchObject({ overallStatus: 'online' });
     });
   });
@@ -265,7 +318,15 @@ describe('institutions', () => {
     it('loads it once into a new database, also when asked several times at once', async () => {
       const fresh = await createTestDatabase();
       try {
-        const count = async () => Number((await fresh.database.kysely.selectFrom('institutions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+        const count = async () =>
+          Number(
+            (
+              await fresh.database.kysely
+                .selectFrom('institutions')
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
         expect(await count()).toBe(0);
         await Promise.all([ensureInstitutionCatalog(fresh.database), ensureInstitutionCatalog(fresh.database), ensureInstitutionCatalog(fresh.database)]);
         expect(await count()).toBe(generateCatalog().length);
@@ -303,7 +364,9 @@ describe('institutions', () => {
         // What another process sharing the database does: change the row and move the version on, together.
         await ctx.runtime.database.kysely.transaction().execute(async (tx) => {
           await sql`update institution_catalog set version = version + 1`.execute(tx);
-          await sql`update institutions set ps_overall = 'investigating', changed_version = (select version from institution_catalog) where id = 102105`.execute(tx);
+          await sql`update institutions set ps_overall = 'investigating', changed_version = (select version from institution_catalog) where id = 102105`.execute(
+            tx,
+          );
         });
         const stale = ((await get(`${LIST}/102105`)).json() as { institution: Institution }).institution;
         expect((stale.productionStatus as Record<string, string>).overallStatus).toBe('online');

@@ -41,7 +41,13 @@ async function world(partner: TestPartner): Promise<World> {
   const now = nowOf(ctx);
   const [tx] = await allTransactions(ctx, partner, customerId, { fromDate: now - 30 * DAY, toDate: now, limit: 1 });
   const subscriptions = await subscribe(ctx, partner, customerId, accounts[0]!.id, listener.url);
-  return { customerId, accountId: accounts[0]!.id, institutionLoginId: String(accounts[0]!.institutionLoginId), transactionId: String(tx!.id), subscriptionId: String(subscriptions.account.id) };
+  return {
+    customerId,
+    accountId: accounts[0]!.id,
+    institutionLoginId: String(accounts[0]!.institutionLoginId),
+    transactionId: String(tx!.id),
+    subscriptionId: String(subscriptions.account.id),
+  };
 }
 
 beforeAll(async () => {
@@ -63,8 +69,10 @@ afterAll(async () => {
 });
 
 function routesWithIds(): RegisteredRoute[] {
-  return ctx.app.registeredRoutes.filter((r) => r.method !== 'HEAD' && r.config.auth !== 'none' && r.config.negotiate !== false
-    && [...r.url.matchAll(/:(\w+)/g)].some((m) => !(m[1]! in PUBLIC_PARAMS)));
+  return ctx.app.registeredRoutes.filter(
+    (r) =>
+      r.method !== 'HEAD' && r.config.auth !== 'none' && r.config.negotiate !== false && [...r.url.matchAll(/:(\w+)/g)].some((m) => !(m[1]! in PUBLIC_PARAMS)),
+  );
 }
 
 function fill(url: string, ids: Record<string, string>): string {
@@ -111,7 +119,9 @@ function queryFor(route: RegisteredRoute): string {
   const schema = (route.schema?.querystring ?? {}) as { properties?: Record<string, { type?: string }>; required?: string[] };
   const now = nowOf(ctx);
   const values: Record<string, string> = { fromDate: String(now - 90 * DAY), toDate: String(now) };
-  const parts = (schema.required ?? []).map((name) => `${name}=${encodeURIComponent(values[name] ?? (schema.properties?.[name]?.type === 'integer' ? '1' : 'x'))}`);
+  const parts = (schema.required ?? []).map(
+    (name) => `${name}=${encodeURIComponent(values[name] ?? (schema.properties?.[name]?.type === 'integer' ? '1' : 'x'))}`,
+  );
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
@@ -119,7 +129,12 @@ async function expectNotFoundAndNoChange(route: RegisteredRoute, partner: TestPa
   const before = await databaseFingerprint(ctx.runtime.database, IGNORED_TABLES);
   const body = bodyFor(route);
   const url = fill(route.url, ids) + queryFor(route);
-  const res = await ctx.app.inject({ method: route.method as 'GET', url, headers: { ...partner.headers, ...headersFor(route) }, ...(body !== undefined ? { payload: body as object } : {}) });
+  const res = await ctx.app.inject({
+    method: route.method as 'GET',
+    url,
+    headers: { ...partner.headers, ...headersFor(route) },
+    ...(body !== undefined ? { payload: body as object } : {}),
+  });
   expect(res.statusCode, `${route.method} ${url}: ${res.body.slice(0, 200)}`).toBe(404);
   expect(await databaseFingerprint(ctx.runtime.database, IGNORED_TABLES), `${route.method} ${url} changed the database`).toBe(before);
 }
@@ -128,7 +143,12 @@ describe('isolation on every route with ids', () => {
   it('covers the partner-scoped routes', () => {
     expect(routesWithIds().length).toBeGreaterThanOrEqual(20);
     // The sandbox controls are partner-scoped too: every one of them is probed.
-    expect(routesWithIds().filter((r) => r.url.startsWith('/sandbox/v1/')).map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+    expect(
+      routesWithIds()
+        .filter((r) => r.url.startsWith('/sandbox/v1/'))
+        .map((r) => `${r.method} ${r.url}`)
+        .sort(),
+    ).toEqual([
       'DELETE /sandbox/v1/customers/:customerId/institutionLogins/:institutionLoginId/error',
       'POST /sandbox/v1/customers/:customerId/accounts/:accountId/txpush/events',
       'POST /sandbox/v1/customers/:customerId/clock',
@@ -138,7 +158,7 @@ describe('isolation on every route with ids', () => {
     ]);
   });
 
-  it('answers 404 to another partner\'s ids, changing nothing', async () => {
+  it("answers 404 to another partner's ids, changing nothing", async () => {
     const routes = routesWithIds();
     probes.routes = routes.length;
     for (const route of routes) {
@@ -147,7 +167,7 @@ describe('isolation on every route with ids', () => {
     }
   });
 
-  it('answers 404 to another customer\'s ids under the same partner, changing nothing', async () => {
+  it("answers 404 to another customer's ids under the same partner, changing nothing", async () => {
     for (const route of routesWithIds()) {
       const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!).filter((n) => !(n in PUBLIC_PARAMS));
       if (names.length < 2) continue; // only a customer id: nothing of another customer's to borrow
@@ -173,12 +193,17 @@ describe('isolation in Connect', () => {
   ];
 
   async function link(partner: TestPartner, w: World): Promise<string> {
-    const res = await ctx.app.inject({ method: 'POST', url: '/connect/v2/generate', headers: partner.headers, payload: { partnerId: partner.partnerId, customerId: w.customerId } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/connect/v2/generate',
+      headers: partner.headers,
+      payload: { partnerId: partner.partnerId, customerId: w.customerId },
+    });
     expect(res.statusCode).toBe(200);
     return new URL(res.json().link).search;
   }
 
-  it('answers 404 to links for another partner\'s customer or login, changing nothing', async () => {
+  it("answers 404 to links for another partner's customer or login, changing nothing", async () => {
     // Every route with another partner's customer; Fix also with another customer's login under the same partner.
     const cases = [
       ...generateRoutes.map(([url, extra]) => ({ url, customerId: b1.customerId, extra: extra(b1) })),
@@ -193,11 +218,22 @@ describe('isolation in Connect', () => {
     }
   });
 
-  it('keeps a Connect link to its own customer\'s accounts, logins and sign-ins', async () => {
+  it("keeps a Connect link to its own customer's accounts, logins and sign-ins", async () => {
     const mine = await link(a, a1);
     const theirs = await link(b, b1);
     const headers = (l: string) => ({ 'connect-link': l, accept: 'application/json' });
-    const signIn = await ctx.app.inject({ method: 'POST', url: '/connect/api/signin', headers: headers(theirs), payload: { institutionId: 101732, credentials: [{ id: '101732001', value: 'mfa_text' }, { id: '101732002', value: 'mfa_text' }] } });
+    const signIn = await ctx.app.inject({
+      method: 'POST',
+      url: '/connect/api/signin',
+      headers: headers(theirs),
+      payload: {
+        institutionId: 101732,
+        credentials: [
+          { id: '101732001', value: 'mfa_text' },
+          { id: '101732002', value: 'mfa_text' },
+        ],
+      },
+    });
     const sessionId = signIn.json().sessionId as string;
     const before = await databaseFingerprint(ctx.runtime.database, IGNORED_TABLES);
     for (const other of [a2, b1]) {

@@ -40,7 +40,7 @@ describe('the JSON nesting limit on request bodies', () => {
       const res = await post(url, payload);
       expect([res.statusCode, res.json()], url).toEqual([400, { code: '10048', message: 'JSON nested deeper than 32 levels' }]);
     }
-    expect((await ctx.runtime.database.kysely.selectFrom('deliveries').select('id').execute())).toHaveLength(0);
+    expect(await ctx.runtime.database.kysely.selectFrom('deliveries').select('id').execute()).toHaveLength(0);
   });
 
   it('counts the body itself as level 1: 32 levels pass, 33 are refused', async () => {
@@ -58,7 +58,10 @@ describe('the JSON nesting limit on request bodies', () => {
   });
 
   it('applies to every JSON media type, and answers in XML when asked', async () => {
-    const res = await post(sandboxWebhook(), `{"eventType":"done","payload":${nestedText(40)}}`, { 'content-type': 'application/vnd.partner+json; charset=utf-8', accept: 'application/xml' });
+    const res = await post(sandboxWebhook(), `{"eventType":"done","payload":${nestedText(40)}}`, {
+      'content-type': 'application/vnd.partner+json; charset=utf-8',
+      accept: 'application/xml',
+    });
     expect(res.statusCode).toBe(400);
     expect(new XMLParser({ parseTagValue: false }).parse(res.body).error.code).toBe('10048');
   });

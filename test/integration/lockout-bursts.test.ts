@@ -5,10 +5,18 @@ import { SAME_ORIGIN } from '../helpers/dashboard.js';
 
 const WRONG = 'Wrong-secret-1234';
 
-interface Answer { status: number; code: string | undefined; message: string | undefined }
+interface Answer {
+  status: number;
+  code: string | undefined;
+  message: string | undefined;
+}
 
 /** Fires `size` authentications at once, all with wrong secrets except the one in the middle; answers in order. */
-async function burst(size: number, send: (secret: string, i: number) => Promise<{ statusCode: number; json(): { code?: string; message?: string } }>, rightSecret: string): Promise<{ answers: Answer[]; right: Answer }> {
+async function burst(
+  size: number,
+  send: (secret: string, i: number) => Promise<{ statusCode: number; json(): { code?: string; message?: string } }>,
+  rightSecret: string,
+): Promise<{ answers: Answer[]; right: Answer }> {
   const middle = Math.floor(size / 2);
   const responses = await Promise.all(Array.from({ length: size }, (_, i) => send(i === middle ? rightSecret : WRONG, i)));
   const answers = responses.map((r) => ({ status: r.statusCode, code: r.json().code, message: r.json().message }));
@@ -23,49 +31,75 @@ describe('parallel guesses against the lock-out', () => {
   });
   afterAll(() => ctx.close());
 
-  const apiAuth = (creds: PartnerCredentials) => (partnerSecret: string) => ctx.app.inject({
-    method: 'POST', url: '/aggregation/v2/partners/authentication',
-    headers: { 'service-app-key': creds.appKey, accept: 'application/json' }, payload: { partnerId: creds.partnerId, partnerSecret },
-  });
-  const partnerRow = (id: string) => ctx.runtime.database.kysely.selectFrom('partners').select(['failed_auth_count', 'locked_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  const apiAuth = (creds: PartnerCredentials) => (partnerSecret: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/aggregation/v2/partners/authentication',
+      headers: { 'service-app-key': creds.appKey, accept: 'application/json' },
+      payload: { partnerId: creds.partnerId, partnerSecret },
+    });
+  const partnerRow = (id: string) =>
+    ctx.runtime.database.kysely.selectFrom('partners').select(['failed_auth_count', 'locked_at']).where('id', '=', id).executeTakeFirstOrThrow();
 
   it.each([
-    [50, false], [300, false], [50, true], [300, true],
-  ])('API: %i parallel wrong secrets with the right one in the middle (signed in just before: %s) check five, then all get 10027', async (size, signedInBefore) => {
-    const creds = await createPartner(ctx.runtime, { name: 'Burst partner' });
-    const send = apiAuth(creds);
-    // A right secret checked just before is remembered: that fast path may bypass neither the lock nor the count.
-    if (signedInBefore) expect((await send(creds.partnerSecret)).statusCode).toBe(200);
-    const { answers, right } = await burst(size, send, creds.partnerSecret);
-    const checked = answers.filter((a) => a.code === '10001');
-    expect(checked).toHaveLength(5);
-    // Each checked guess was told how many were left, in whatever order their checks ended.
-    expect(checked.map((a) => a.message).sort()).toEqual([
-      'Invalid credentials (1 attempt left before the partner is locked)', 'Invalid credentials (2 attempts left before the partner is locked)',
-      'Invalid credentials (3 attempts left before the partner is locked)', 'Invalid credentials (4 attempts left before the partner is locked)',
-      'Invalid credentials; the partner is now locked',
-    ]);
-    expect(answers.filter((a) => a.code !== '10001').every((a) => a.status === 401 && a.code === '10027')).toBe(true);
-    expect(right).toMatchObject({ status: 401, code: '10027' });
-    expect(await partnerRow(creds.partnerId)).toMatchObject({ failed_auth_count: 5, locked_at: expect.anything() });
-  });
+    [50, false],
+    [300, false],
+    [50, true],
+    [300, true],
+  ])(
+    'API: %i parallel wrong secrets with the right one in the middle (signed in just before: %s) check five, then all get 10027',
+    async (size, signedInBefore) => {
+      const creds = await createPartner(ctx.runtime, { name: 'Burst partner' });
+      const send = apiAuth(creds);
+      // A right secret checked just before is remembered: that fast path may bypass neither the lock nor the count.
+      if (signedInBefore) expect((await send(creds.partnerSecret)).statusCode).toBe(200);
+      const { answers, right } = await burst(size, send, creds.partnerSecret);
+      const checked = answers.filter((a) => a.code === '10001');
+      expect(checked).toHaveLength(5);
+      // Each checked guess was told how many were left, in whatever order their checks ended.
+      expect(checked.map((a) => a.message).sort()).toEqual([
+        'Invalid credentials (1 attempt left before the partner is locked)',
+        'Invalid credentials (2 attempts left before the partner is locked)',
+        'Invalid credentials (3 attempts left before the partner is locked)',
+        'Invalid credentials (4 attempts left before the partner is locked)',
+        'Invalid credentials; the partner is now locked',
+      ]);
+      expect(answers.filter((a) => a.code !== '10001').every((a) => a.status === 401 && a.code === '10027')).toBe(true);
+      expect(right).toMatchObject({ status: 401, code: '10027' });
+      expect(await partnerRow(creds.partnerId)).toMatchObject({ failed_auth_count: 5, locked_at: expect.anything() });
+    },
+  );
 
-  it.each([50, 300])('dashboard: %i parallel wrong sign-ins with the right one in the middle check five, then all get 429; the API stays open', async (size) => {
-    const creds = await createPartner(ctx.runtime, { name: 'Dashboard burst partner' });
-    expect((await apiAuth(creds)(creds.partnerSecret)).statusCode).toBe(200);
-    // Addresses of their own per request, so the partner id's throttle is the one under test.
-    const send = (partnerSecret: string, i: number) => ctx.app.inject({ method: 'POST', url: '/dashboard/api/signin', headers: SAME_ORIGIN, remoteAddress: `127.0.${size === 50 ? 2 : 3}.${i % 250}`, payload: { partnerId: creds.partnerId, partnerSecret } });
-    const { answers, right } = await burst(size, send, creds.partnerSecret);
-    expect(answers.filter((a) => a.code === '10001')).toHaveLength(5);
-    expect(answers.filter((a) => a.code !== '10001').every((a) => a.status === 429 && a.code === '14105')).toBe(true);
-    expect(right).toMatchObject({ status: 429, code: '14105' });
-    expect(await partnerRow(creds.partnerId)).toEqual({ failed_auth_count: 0, locked_at: null });
-    expect((await apiAuth(creds)(creds.partnerSecret)).statusCode).toBe(200);
-    const throttle = await ctx.runtime.database.kysely.selectFrom('sign_in_throttle').select(['failures', 'pending', 'rounds']).where('key', '=', `partner:${creds.partnerId}`).executeTakeFirstOrThrow();
-    expect(throttle).toEqual({ failures: 0, pending: 0, rounds: 1 });
-  });
+  it.each([50, 300])(
+    'dashboard: %i parallel wrong sign-ins with the right one in the middle check five, then all get 429; the API stays open',
+    async (size) => {
+      const creds = await createPartner(ctx.runtime, { name: 'Dashboard burst partner' });
+      expect((await apiAuth(creds)(creds.partnerSecret)).statusCode).toBe(200);
+      // Addresses of their own per request, so the partner id's throttle is the one under test.
+      const send = (partnerSecret: string, i: number) =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/dashboard/api/signin',
+          headers: SAME_ORIGIN,
+          remoteAddress: `127.0.${size === 50 ? 2 : 3}.${i % 250}`,
+          payload: { partnerId: creds.partnerId, partnerSecret },
+        });
+      const { answers, right } = await burst(size, send, creds.partnerSecret);
+      expect(answers.filter((a) => a.code === '10001')).toHaveLength(5);
+      expect(answers.filter((a) => a.code !== '10001').every((a) => a.status === 429 && a.code === '14105')).toBe(true);
+      expect(right).toMatchObject({ status: 429, code: '14105' });
+      expect(await partnerRow(creds.partnerId)).toEqual({ failed_auth_count: 0, locked_at: null });
+      expect((await apiAuth(creds)(creds.partnerSecret)).statusCode).toBe(200);
+      const throttle = await ctx.runtime.database.kysely
+        .selectFrom('sign_in_throttle')
+        .select(['failures', 'pending', 'rounds'])
+        .where('key', '=', `partner:${creds.partnerId}`)
+        .executeTakeFirstOrThrow();
+      expect(throttle).toEqual({ failures: 0, pending: 0, rounds: 1 });
+    },
+  );
 
-  it('a burst of the same right secret from the partner\'s own clients all succeed: they wait for a slot, none is refused', async () => {
+  it("a burst of the same right secret from the partner's own clients all succeed: they wait for a slot, none is refused", async () => {
     const creds = await createPartner(ctx.runtime, { name: 'Busy partner' });
     const answers = await Promise.all(Array.from({ length: 40 }, () => apiAuth(creds)(creds.partnerSecret)));
     expect(answers.map((a) => a.statusCode)).toEqual(Array(40).fill(200));

@@ -12,7 +12,12 @@ describe('secrets in query strings', () => {
   let logs: string;
   beforeEach(async () => {
     logs = '';
-    const sink = new Writable({ write(chunk, _enc, done) { logs += String(chunk); done(); } });
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        logs += String(chunk);
+        done();
+      },
+    });
     ctx = await createTestContext({}, { logger: redactedLogger('info', sink) });
   });
   afterEach(() => ctx.close());

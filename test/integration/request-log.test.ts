@@ -27,7 +27,7 @@ describe('the API request log', () => {
     expect(rows.some((r) => r.path === '/health')).toBe(false);
   });
 
-  it('lists one partner\'s entries only, and entries after an id in order', async () => {
+  it("lists one partner's entries only, and entries after an id in order", async () => {
     const a = await partnerWithToken(ctx);
     const b = await partnerWithToken(ctx);
     for (const p of [a, b, a]) await ctx.app.inject({ method: 'GET', url: '/aggregation/v1/partners/me', headers: p.headers });

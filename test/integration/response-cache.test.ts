@@ -45,7 +45,8 @@ afterAll(() => ctx.close());
 
 const cache = () => ctx.app.responseCache;
 const db = () => ctx.db.database.kysely;
-const get = (url: string, who: TestPartner = partner, accept = JSON_ACCEPT, app: App = ctx.app) => app.inject({ method: 'GET', url, headers: { ...who.headers, accept } });
+const get = (url: string, who: TestPartner = partner, accept = JSON_ACCEPT, app: App = ctx.app) =>
+  app.inject({ method: 'GET', url, headers: { ...who.headers, accept } });
 
 async function call(method: 'POST' | 'DELETE', url: string, payload?: object): Promise<LightMyRequestResponse> {
   const res = await ctx.app.inject({ method, url, headers: partner.headers, ...(payload !== undefined ? { payload } : {}) });
@@ -60,8 +61,10 @@ async function linkedCustomer(profile = 'profile_03', who = partner): Promise<{ 
   return { customerId, accounts: await refresh(ctx, who, customerId) };
 }
 
-const transactionsUrl = (customerId: string) => `/aggregation/v3/customers/${customerId}/transactions?fromDate=0&toDate=${toDate}&limit=300&includePending=true`;
-const accountTransactionsUrl = (customerId: string, accountId: string) => `/aggregation/v4/customers/${customerId}/accounts/${accountId}/transactions?fromDate=0&toDate=${toDate}&limit=300&includePending=true`;
+const transactionsUrl = (customerId: string) =>
+  `/aggregation/v3/customers/${customerId}/transactions?fromDate=0&toDate=${toDate}&limit=300&includePending=true`;
+const accountTransactionsUrl = (customerId: string, accountId: string) =>
+  `/aggregation/v4/customers/${customerId}/accounts/${accountId}/transactions?fromDate=0&toDate=${toDate}&limit=300&includePending=true`;
 const accountsUrl = (customerId: string) => `/aggregation/v1/customers/${customerId}/accounts`;
 
 /** Reads `url` and checks the answer was built, not served from the cache (a miss, then stored). */
@@ -139,7 +142,12 @@ describe('response cache: hits', () => {
     try {
       await uncached.ready();
       checkConformance(uncached);
-      const urls = [transactionsUrl(customerId), accountsUrl(customerId), `${accountsUrl(customerId)}/simple`, accountTransactionsUrl(customerId, accounts[1]!.id)];
+      const urls = [
+        transactionsUrl(customerId),
+        accountsUrl(customerId),
+        `${accountsUrl(customerId)}/simple`,
+        accountTransactionsUrl(customerId, accounts[1]!.id),
+      ];
       for (const url of urls) {
         for (const accept of [JSON_ACCEPT, XML_ACCEPT]) {
           const first = await get(url, partner, accept, uncached);
@@ -154,9 +162,15 @@ describe('response cache: hits', () => {
       }
       // Writes show at once without a cache, too.
       const account = accounts.find((a) => a.type === 'checking') ?? accounts[0]!;
-      const created = await createTestTransaction(ctx, partner, customerId, account.id, { amount: -1.5, description: 'seen without a cache', transactionDate: nowOf(ctx) - 30 });
+      const created = await createTestTransaction(ctx, partner, customerId, account.id, {
+        amount: -1.5,
+        description: 'seen without a cache',
+        transactionDate: nowOf(ctx) - 30,
+      });
       expect(ids(transactionsOf((await get(transactionsUrl(customerId), partner, JSON_ACCEPT, uncached)).json()))).toContain(String(created.id));
-      expect([uncached.responseCache.hits, uncached.responseCache.misses, uncached.responseCache.size, uncached.responseCache.storedBytes]).toEqual([0, 0, 0, 0]);
+      expect([uncached.responseCache.hits, uncached.responseCache.misses, uncached.responseCache.size, uncached.responseCache.storedBytes]).toEqual([
+        0, 0, 0, 0,
+      ]);
     } finally {
       await uncached.close();
     }
@@ -193,7 +207,11 @@ describe('response cache: every write shows on the next read', () => {
     const before = await prime<{ transactions: TransactionJson[] }>(transactionsUrl(customerId));
     const perAccount = await prime<{ transactions: TransactionJson[] }>(accountTransactionsUrl(customerId, account.id));
     const list = await prime<{ accounts: AccountJson[] }>(accountsUrl(customerId));
-    const created = await createTestTransaction(ctx, partner, customerId, account.id, { amount: -12.34, description: 'cache test purchase', transactionDate: nowOf(ctx) - 60 });
+    const created = await createTestTransaction(ctx, partner, customerId, account.id, {
+      amount: -12.34,
+      description: 'cache test purchase',
+      transactionDate: nowOf(ctx) - 60,
+    });
     expect(ids(transactionsOf(before))).not.toContain(String(created.id));
     expect(ids(transactionsOf(perAccount))).not.toContain(String(created.id));
 
@@ -222,7 +240,12 @@ describe('response cache: every write shows on the next read', () => {
   it('a refresh (v1 and v2)', async () => {
     const account = accounts.find((a) => a.type === 'checking') ?? accounts[0]!;
     // A pending test transaction the institution does not show: a refresh drops it.
-    const pending = await createTestTransaction(ctx, partner, customerId, account.id, { amount: -3, description: 'vanishing', transactionDate: nowOf(ctx), status: 'pending' });
+    const pending = await createTestTransaction(ctx, partner, customerId, account.id, {
+      amount: -3,
+      description: 'vanishing',
+      transactionDate: nowOf(ctx),
+      status: 'pending',
+    });
     expect(ids(transactionsOf(await readTwice(transactionsUrl(customerId))))).toContain(String(pending.id));
     const accountsBefore = await readTwice<{ accounts: AccountJson[] }>(accountsUrl(customerId));
     ctx.clock.advance(120_000);
@@ -330,7 +353,8 @@ describe('data_version triggers', () => {
     const { id: _id, ...rest } = row;
     return { ...rest, ...('ref' in rest ? { ref: `copy-${randomBytes(4).toString('hex')}` } : {}), ...changes };
   };
-  const one = async (table: string, column: string, value: unknown) => k().selectFrom(table).selectAll().where(column, '=', value).orderBy('id').executeTakeFirstOrThrow();
+  const one = async (table: string, column: string, value: unknown) =>
+    k().selectFrom(table).selectAll().where(column, '=', value).orderBy('id').executeTakeFirstOrThrow();
   const insertCopy = async (table: string, row: Row) => Number((await k().insertInto(table).values(copyOf(row)).returning('id').executeTakeFirstOrThrow()).id);
 
   for (const table of ['institution_logins', 'accounts', 'transactions', 'positions'] as const) {
@@ -343,7 +367,12 @@ describe('data_version triggers', () => {
       await expectMoves(`insert into ${table}`, [mine.customerId], async () => {
         id = await insertCopy(table, source);
       });
-      const set: Row = { institution_logins: { aggregation_status_message: 'touched' }, accounts: { name: 'touched' }, transactions: { description: 'touched' }, positions: { record: '{"touched":true}' } }[table];
+      const set: Row = {
+        institution_logins: { aggregation_status_message: 'touched' },
+        accounts: { name: 'touched' },
+        transactions: { description: 'touched' },
+        positions: { record: '{"touched":true}' },
+      }[table];
       await expectMoves(`update ${table}`, [mine.customerId], () => k().updateTable(table).set(set).where('id', '=', id).execute());
       // An update that changes no value still counts: the row was written.
       await expectMoves(`idempotent update ${table}`, [mine.customerId], () => k().updateTable(table).set(set).where('id', '=', id).execute());
@@ -360,36 +389,84 @@ describe('data_version triggers', () => {
     const toAccount = theirs.accounts.find((a) => a.id !== fromAccount.id)!;
     const login = await one('institution_logins', 'customer_id', from);
     const loginId = await insertCopy('institution_logins', login);
-    await expectMoves('institution login moved', [mine.customerId, theirs.customerId], () => k().updateTable('institution_logins').set({ customer_id: to }).where('id', '=', loginId).execute());
+    await expectMoves('institution login moved', [mine.customerId, theirs.customerId], () =>
+      k().updateTable('institution_logins').set({ customer_id: to }).where('id', '=', loginId).execute(),
+    );
     const accountId = await insertCopy('accounts', { ...(await one('accounts', 'customer_id', from)), institution_login_id: loginId, customer_id: to });
-    await expectMoves('account moved', [mine.customerId, theirs.customerId], () => k().updateTable('accounts').set({ customer_id: from }).where('id', '=', accountId).execute());
+    await expectMoves('account moved', [mine.customerId, theirs.customerId], () =>
+      k().updateTable('accounts').set({ customer_id: from }).where('id', '=', accountId).execute(),
+    );
     const transaction = await one('transactions', 'account_id', Number(fromAccount.id));
-    await expectMoves('transaction moved', [mine.customerId, theirs.customerId], () => k().updateTable('transactions').set({ customer_id: to, account_id: Number(toAccount.id) }).where('id', '=', Number(transaction.id)).execute());
+    await expectMoves('transaction moved', [mine.customerId, theirs.customerId], () =>
+      k()
+        .updateTable('transactions')
+        .set({ customer_id: to, account_id: Number(toAccount.id) })
+        .where('id', '=', Number(transaction.id))
+        .execute(),
+    );
     const position = await one('positions', 'account_id', Number(fromAccount.id));
-    await expectMoves('position moved', [mine.customerId, theirs.customerId], () => k().updateTable('positions').set({ account_id: Number(toAccount.id) }).where('id', '=', Number(position.id)).execute());
+    await expectMoves('position moved', [mine.customerId, theirs.customerId], () =>
+      k()
+        .updateTable('positions')
+        .set({ account_id: Number(toAccount.id) })
+        .where('id', '=', Number(position.id))
+        .execute(),
+    );
     // And through the HTTP API: the transaction is gone from the list of the customer it left, at once.
     const list = await prime<{ transactions: TransactionJson[] }>(transactionsUrl(mine.customerId));
     const moving = list.transactions[0]!;
-    await db().updateTable('transactions').set({ customer_id: to, account_id: Number(toAccount.id) }).where('id', '=', moving.id).execute();
+    await db()
+      .updateTable('transactions')
+      .set({ customer_id: to, account_id: Number(toAccount.id) })
+      .where('id', '=', moving.id)
+      .execute();
     expect(ids((await get(transactionsUrl(mine.customerId))).json().transactions)).not.toContain(String(moving.id));
   });
 
   it('a statement over many rows of several customers moves each of them, and no one else', async () => {
     const customers = [Number(mine.customerId), Number(theirs.customerId)];
-    await expectMoves('update of many transactions', [mine.customerId, theirs.customerId], () => k().updateTable('transactions').set({ memo: 'bulk' }).where('customer_id', 'in', customers).execute());
-    await expectMoves('update of one customer\'s accounts', [theirs.customerId], () => k().updateTable('accounts').set({ account_nickname: 'bulk' }).where('customer_id', '=', Number(theirs.customerId)).execute());
-    const positions = await k().selectFrom('positions').innerJoin('accounts', 'accounts.id', 'positions.account_id').select('positions.id').where('accounts.customer_id', 'in', customers).execute();
+    await expectMoves('update of many transactions', [mine.customerId, theirs.customerId], () =>
+      k().updateTable('transactions').set({ memo: 'bulk' }).where('customer_id', 'in', customers).execute(),
+    );
+    await expectMoves("update of one customer's accounts", [theirs.customerId], () =>
+      k().updateTable('accounts').set({ account_nickname: 'bulk' }).where('customer_id', '=', Number(theirs.customerId)).execute(),
+    );
+    const positions = await k()
+      .selectFrom('positions')
+      .innerJoin('accounts', 'accounts.id', 'positions.account_id')
+      .select('positions.id')
+      .where('accounts.customer_id', 'in', customers)
+      .execute();
     expect(positions.length).toBeGreaterThan(1);
-    await expectMoves('update of positions of two customers', [mine.customerId, theirs.customerId], () => k().updateTable('positions').set({ record: '{}' }).where('id', 'in', positions.map((p) => p.id)).execute());
+    await expectMoves('update of positions of two customers', [mine.customerId, theirs.customerId], () =>
+      k()
+        .updateTable('positions')
+        .set({ record: '{}' })
+        .where(
+          'id',
+          'in',
+          positions.map((p) => p.id),
+        )
+        .execute(),
+    );
     // Raw SQL, as any other writer would send it.
-    await expectMoves('raw SQL delete', [theirs.customerId], () => sql`delete from transactions where customer_id = ${Number(theirs.customerId)} and status = 'pending'`.execute(db()));
+    await expectMoves('raw SQL delete', [theirs.customerId], () =>
+      sql`delete from transactions where customer_id = ${Number(theirs.customerId)} and status = 'pending'`.execute(db()),
+    );
     expect(bystander.accounts.length).toBeGreaterThan(0);
   });
 
-  it('the API\'s own writes move it too, and a cascade (deleting an account with transactions and positions) as well', async () => {
+  it("the API's own writes move it too, and a cascade (deleting an account with transactions and positions) as well", async () => {
     const investment = theirs.accounts.find((a) => (a.position?.length ?? 0) > 0)!;
-    await expectMoves('account delete through the API', [theirs.customerId], () => call('DELETE', `/aggregation/v1/customers/${theirs.customerId}/accounts/${investment.id}`));
-    await expectMoves('account delete by SQL cascading to its rows', [theirs.customerId], () => k().deleteFrom('accounts').where('id', '=', Number(theirs.accounts.find((a) => a.id !== investment.id)!.id)).execute());
+    await expectMoves('account delete through the API', [theirs.customerId], () =>
+      call('DELETE', `/aggregation/v1/customers/${theirs.customerId}/accounts/${investment.id}`),
+    );
+    await expectMoves('account delete by SQL cascading to its rows', [theirs.customerId], () =>
+      k()
+        .deleteFrom('accounts')
+        .where('id', '=', Number(theirs.accounts.find((a) => a.id !== investment.id)!.id))
+        .execute(),
+    );
   });
 });
 

@@ -31,10 +31,15 @@ async function ok<T = any>(who: TestPartner, method: 'GET' | 'POST' | 'PUT' | 'D
   return res.json<T>();
 }
 
-const accountsOf = async (who: TestPartner, customerId: string) => (await ok<{ accounts: AccountJson[] }>(who, 'GET', `/aggregation/v1/customers/${customerId}/accounts`)).accounts;
-const customerClock = async (customerId: string) => Number((await ctx.runtime.database.kysely.selectFrom('customers').select('clock_offset_seconds').where('id', '=', Number(customerId)).executeTakeFirstOrThrow()).clock_offset_seconds);
+const accountsOf = async (who: TestPartner, customerId: string) =>
+  (await ok<{ accounts: AccountJson[] }>(who, 'GET', `/aggregation/v1/customers/${customerId}/accounts`)).accounts;
+const customerClock = async (customerId: string) =>
+  Number(
+    (await ctx.runtime.database.kysely.selectFrom('customers').select('clock_offset_seconds').where('id', '=', Number(customerId)).executeTakeFirstOrThrow())
+      .clock_offset_seconds,
+  );
 const window = (now: number) => ({ fromDate: now - 200 * DAY, toDate: now + DAY });
-const nowOfCustomer = async (customerId: string) => Math.floor(ctx.clock.now() / 1000) + await customerClock(customerId);
+const nowOfCustomer = async (customerId: string) => Math.floor(ctx.clock.now() / 1000) + (await customerClock(customerId));
 
 /** A customer that linked a test-bank profile and had its first refresh. */
 async function linkedCustomer(profile = 'profile_01', who = partner): Promise<{ customerId: string; accounts: AccountJson[]; loginId: string }> {
@@ -60,17 +65,18 @@ afterAll(async () => {
 });
 
 describe('sandbox controls: scope and refusals', () => {
-  it('refuses production-plan partners with 403 14090 on every control, and answers 404 for another partner\'s customer', async () => {
+  it("refuses production-plan partners with 403 14090 on every control, and answers 404 for another partner's customer", async () => {
     const mine = await linkedCustomer();
     const prodCustomer = await addCustomer(ctx, production, { type: 'active' });
-    const requests = (customerId: string, loginId: string, accountId: string) => [
-      ['POST', `/sandbox/v1/customers/${customerId}/clock`, { days: 1 }],
-      ['PUT', `/sandbox/v1/customers/${customerId}/institutionLogins/${loginId}/error`, { code: 103 }],
-      ['DELETE', `/sandbox/v1/customers/${customerId}/institutionLogins/${loginId}/error`, undefined],
-      ['POST', `/sandbox/v1/customers/${customerId}/reset`, undefined],
-      ['POST', `/sandbox/v1/customers/${customerId}/webhooks/connect`, { eventType: 'done', webhook: listener.url }],
-      ['POST', `/sandbox/v1/customers/${customerId}/accounts/${accountId}/txpush/events`, { eventType: 'account.modified' }],
-    ] as const;
+    const requests = (customerId: string, loginId: string, accountId: string) =>
+      [
+        ['POST', `/sandbox/v1/customers/${customerId}/clock`, { days: 1 }],
+        ['PUT', `/sandbox/v1/customers/${customerId}/institutionLogins/${loginId}/error`, { code: 103 }],
+        ['DELETE', `/sandbox/v1/customers/${customerId}/institutionLogins/${loginId}/error`, undefined],
+        ['POST', `/sandbox/v1/customers/${customerId}/reset`, undefined],
+        ['POST', `/sandbox/v1/customers/${customerId}/webhooks/connect`, { eventType: 'done', webhook: listener.url }],
+        ['POST', `/sandbox/v1/customers/${customerId}/accounts/${accountId}/txpush/events`, { eventType: 'account.modified' }],
+      ] as const;
     for (const [method, url, body] of requests(prodCustomer, '6000000000', '5011000000')) {
       const res = await call(production, method, url, body);
       expect([res.statusCode, res.json().code], `${method} ${url}`).toEqual([403, '14090']);
@@ -84,7 +90,7 @@ describe('sandbox controls: scope and refusals', () => {
     expect(await customerClock(mine.customerId)).toBe(0);
   });
 
-  it('answers bad input with a documented 4xx in the caller\'s format', async () => {
+  it("answers bad input with a documented 4xx in the caller's format", async () => {
     const { customerId, loginId, accounts } = await linkedCustomer();
     const cases = [
       ['POST', `/sandbox/v1/customers/${customerId}/clock`, { days: 0 }, 400, '10010'],
@@ -103,7 +109,9 @@ describe('sandbox controls: scope and refusals', () => {
       const res = await call(partner, method, url, body);
       expect([res.statusCode, res.json().code], `${method} ${url} ${JSON.stringify(body)}: ${res.body}`).toEqual([status, code]);
     }
-    const asXml = await call(partner, 'PUT', `/sandbox/v1/customers/${customerId}/institutionLogins/${loginId}/error`, undefined, { accept: 'application/xml' });
+    const asXml = await call(partner, 'PUT', `/sandbox/v1/customers/${customerId}/institutionLogins/${loginId}/error`, undefined, {
+      accept: 'application/xml',
+    });
     expect(asXml.statusCode).toBe(400);
     expect(xml.parse(asXml.body).error.code).toBe('10005');
   });
@@ -111,8 +119,10 @@ describe('sandbox controls: scope and refusals', () => {
   it('speaks XML in and out like every other route', async () => {
     const { customerId, loginId } = await linkedCustomer();
     const res = await ctx.app.inject({
-      method: 'PUT', url: `/sandbox/v1/customers/${customerId}/institutionLogins/${loginId}/error`,
-      headers: { ...partner.headers, accept: 'application/xml', 'content-type': 'application/xml' }, payload: '<error><code>108</code></error>',
+      method: 'PUT',
+      url: `/sandbox/v1/customers/${customerId}/institutionLogins/${loginId}/error`,
+      headers: { ...partner.headers, accept: 'application/xml', 'content-type': 'application/xml' },
+      payload: '<error><code>108</code></error>',
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('application/xml');
@@ -132,7 +142,11 @@ describe('sandbox clock', () => {
     const seen = listener.notifications().length;
 
     const result = await ok(partner, 'POST', `/sandbox/v1/customers/${customerId}/clock`, { days: 5 });
-    expect(result).toMatchObject({ customerId, days: 5, institutionLogins: [{ institutionLoginId: String(accounts[0]!.institutionLoginId), aggregationStatusCode: 0 }] });
+    expect(result).toMatchObject({
+      customerId,
+      days: 5,
+      institutionLogins: [{ institutionLoginId: String(accounts[0]!.institutionLoginId), aggregationStatusCode: 0 }],
+    });
     expect(await customerClock(customerId)).toBe(5 * DAY);
     expect(result.customerDate).toBe(await nowOfCustomer(customerId));
 
@@ -202,7 +216,12 @@ describe('sandbox error states and Connect Fix', () => {
   it('clears an error state through the API, after which refreshes reach the institution again', async () => {
     const { customerId, loginId } = await linkedCustomer();
     await ok(partner, 'PUT', `/sandbox/v1/customers/${customerId}/institutionLogins/${loginId}/error`, { code: 109 });
-    const historic = await call(partner, 'POST', `/aggregation/v1/customers/${customerId}/accounts/${(await accountsOf(partner, customerId))[0]!.id}/transactions/historic`, {});
+    const historic = await call(
+      partner,
+      'POST',
+      `/aggregation/v1/customers/${customerId}/accounts/${(await accountsOf(partner, customerId))[0]!.id}/transactions/historic`,
+      {},
+    );
     expect([historic.statusCode, historic.json().code]).toEqual([400, '109']);
     const cleared = await ok(partner, 'DELETE', `/sandbox/v1/customers/${customerId}/institutionLogins/${loginId}/error`);
     expect(cleared).toEqual({ customerId, institutionLoginId: loginId, aggregationStatusCode: 0, message: null });
@@ -213,7 +232,7 @@ describe('sandbox error states and Connect Fix', () => {
 });
 
 describe('events on demand', () => {
-  it('fires every Connect webhook event type to the listener, signed, in order, with the link\'s settings by default', async () => {
+  it("fires every Connect webhook event type to the listener, signed, in order, with the link's settings by default", async () => {
     const { customerId } = await linkedCustomer();
     const start = listener.requests.length;
     const ids: string[] = [];
@@ -243,10 +262,15 @@ describe('events on demand', () => {
     await drain();
     const last = listener.requests.at(-1)!;
     expect(last.headers['content-type']).toContain('application/xml');
-    expect(xml.parse(last.body).webhook).toMatchObject({ eventType: 'done', eventId: fired.json().eventId, payload: { reason: 'custom' }, webhookData: { tag: 'sandbox' } });
+    expect(xml.parse(last.body).webhook).toMatchObject({
+      eventType: 'done',
+      eventId: fired.json().eventId,
+      payload: { reason: 'custom' },
+      webhookData: { tag: 'sandbox' },
+    });
   });
 
-  it('fires TxPUSH events to the account\'s subscriptions through the normal path, changing nothing', async () => {
+  it("fires TxPUSH events to the account's subscriptions through the normal path, changing nothing", async () => {
     const { customerId, accounts } = await linkedCustomer();
     const account = accounts[0]!;
     const subs = await subscribe(ctx, partner, customerId, account.id, listener.url);
@@ -260,7 +284,10 @@ describe('events on demand', () => {
       expect(res.json()).toMatchObject({ eventType, customerId, accountId: account.id, notifications: 1 });
       fired.push(eventType);
     }
-    const chosen = await ok(partner, 'POST', `/sandbox/v1/customers/${customerId}/accounts/${account.id}/txpush/events`, { eventType: 'transaction.modified', transactionId: String(latest!.id) });
+    const chosen = await ok(partner, 'POST', `/sandbox/v1/customers/${customerId}/accounts/${account.id}/txpush/events`, {
+      eventType: 'transaction.modified',
+      transactionId: String(latest!.id),
+    });
     expect(chosen.transactionId).toBe(String(latest!.id));
     fired.push('transaction.modified');
     await drain();
@@ -275,8 +302,13 @@ describe('events on demand', () => {
     expect(String(JSON.parse(got.at(-1)!.body).event.records[0].id)).toBe(String(latest!.id));
     // Nothing changed: the account is still there, still subscribed.
     expect((await accountsOf(partner, customerId)).map((a) => a.id)).toContain(account.id);
-    expect((await ctx.runtime.database.kysely.selectFrom('txpush_subscriptions').select('id').where('account_id', '=', Number(account.id)).execute()).length).toBe(2);
-    const unknownTx = await call(partner, 'POST', `/sandbox/v1/customers/${customerId}/accounts/${account.id}/txpush/events`, { eventType: 'transaction.created', transactionId: '1' });
+    expect(
+      (await ctx.runtime.database.kysely.selectFrom('txpush_subscriptions').select('id').where('account_id', '=', Number(account.id)).execute()).length,
+    ).toBe(2);
+    const unknownTx = await call(partner, 'POST', `/sandbox/v1/customers/${customerId}/accounts/${account.id}/txpush/events`, {
+      eventType: 'transaction.created',
+      transactionId: '1',
+    });
     expect([unknownTx.statusCode, unknownTx.json().code]).toEqual([404, '14001']);
   });
 });
@@ -300,7 +332,10 @@ describe('sandbox reset', () => {
     }
     // The subscribed account's listener got its last notification: the account was deleted.
     await drain();
-    const last = listener.notifications().slice(seen).map((r: Received) => JSON.parse(r.body).event);
+    const last = listener
+      .notifications()
+      .slice(seen)
+      .map((r: Received) => JSON.parse(r.body).event);
     expect(last).toEqual([expect.objectContaining({ class: 'account', type: 'deleted' })]);
     // The customer can link again from scratch.
     await linkProfile(ctx, partner, customerId, 'profile_01');

@@ -20,12 +20,34 @@ describe('seeding customers with a linked test profile', () => {
     const res = await ctx.app.inject({ method: 'GET', url: `/aggregation/v1/customers/${id}/accounts`, headers: p.headers });
     return { status: res.statusCode, accounts: res.statusCode === 200 ? res.json<{ accounts: AccountJson[] }>().accounts : [] };
   };
-  const comparable = (a: AccountJson) => ({ name: a.name, type: a.type, balance: a.balance, number: a.number, detail: a.detail, position: (a.position ?? []).map(({ id: _id, ...rest }) => rest) });
-  const sameTransaction = (t: TransactionJson) => ({ amount: t.amount, status: t.status, transactionDate: t.transactionDate, postedDate: t.postedDate, description: t.description, categorization: t.categorization });
+  const comparable = (a: AccountJson) => ({
+    name: a.name,
+    type: a.type,
+    balance: a.balance,
+    number: a.number,
+    detail: a.detail,
+    position: (a.position ?? []).map(({ id: _id, ...rest }) => rest),
+  });
+  const sameTransaction = (t: TransactionJson) => ({
+    amount: t.amount,
+    status: t.status,
+    transactionDate: t.transactionDate,
+    postedDate: t.postedDate,
+    description: t.description,
+    categorization: t.categorization,
+  });
 
   it('adds N customers whose accounts and transactions equal those of a customer that linked the profile', async () => {
     const progress: SeedProgress[] = [];
-    const result = await seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 23, profile: 'profile_02', batchSize: 5, usernamePrefix: 'seeded', onProgress: (p) => progress.push(p) });
+    const result = await seedCustomers(ctx.runtime, {
+      partnerId: partner.partnerId,
+      plan: 'testdrive',
+      customers: 23,
+      profile: 'profile_02',
+      batchSize: 5,
+      usernamePrefix: 'seeded',
+      onProgress: (p) => progress.push(p),
+    });
     expect(result.customers).toBe(23);
     expect(result.accountsPerCustomer).toBeGreaterThan(3);
     expect(result.transactionsPerCustomer).toBeGreaterThan(50);
@@ -53,7 +75,13 @@ describe('seeding customers with a linked test profile', () => {
   });
 
   it('leaves seeded customers working like any other: they refresh, and other partners cannot see them', async () => {
-    const result = await seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 3, profile: 'profile_01', usernamePrefix: 'refreshable' });
+    const result = await seedCustomers(ctx.runtime, {
+      partnerId: partner.partnerId,
+      plan: 'testdrive',
+      customers: 3,
+      profile: 'profile_01',
+      usernamePrefix: 'refreshable',
+    });
     await advanceCustomerClock(ctx.app.engine, partner.partnerId, result.lastCustomerId, 3 * DAY);
     const accounts = await refresh(ctx, partner, String(result.lastCustomerId));
     expect(accounts.length).toBe(result.accountsPerCustomer);
@@ -61,9 +89,23 @@ describe('seeding customers with a linked test profile', () => {
     expect((await accountsOf(other, result.lastCustomerId)).status).toBe(404);
   });
 
-  it('keeps only each customer\'s N most recent transactions when asked, and copies accounts with none at all', async () => {
-    const full = await seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 1, profile: 'profile_01', usernamePrefix: 'untrimmed' });
-    const trimmed = await seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 4, profile: 'profile_01', usernamePrefix: 'trimmed', transactionsPerCustomer: 30, batchSize: 2 });
+  it("keeps only each customer's N most recent transactions when asked, and copies accounts with none at all", async () => {
+    const full = await seedCustomers(ctx.runtime, {
+      partnerId: partner.partnerId,
+      plan: 'testdrive',
+      customers: 1,
+      profile: 'profile_01',
+      usernamePrefix: 'untrimmed',
+    });
+    const trimmed = await seedCustomers(ctx.runtime, {
+      partnerId: partner.partnerId,
+      plan: 'testdrive',
+      customers: 4,
+      profile: 'profile_01',
+      usernamePrefix: 'trimmed',
+      transactionsPerCustomer: 30,
+      batchSize: 2,
+    });
     expect(trimmed.transactionsPerCustomer).toBe(30);
     expect(trimmed.transactions).toBe(120);
     const range = { fromDate: nowOf(ctx) - 365 * DAY, toDate: nowOf(ctx), includePending: true, sort: 'desc' as const };
@@ -75,17 +117,32 @@ describe('seeding customers with a linked test profile', () => {
       expect(tx.map(sameTransaction)).toEqual(newest);
     }
 
-    const none = await seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 3, profile: 'profile_01', usernamePrefix: 'empty', transactionsPerCustomer: 0 });
+    const none = await seedCustomers(ctx.runtime, {
+      partnerId: partner.partnerId,
+      plan: 'testdrive',
+      customers: 3,
+      profile: 'profile_01',
+      usernamePrefix: 'empty',
+      transactionsPerCustomer: 0,
+    });
     expect(none.transactions).toBe(0);
     const last = await accountsOf(partner, none.lastCustomerId);
     expect(last.accounts).toHaveLength(none.accountsPerCustomer);
     expect(await allTransactions(ctx, partner, String(none.lastCustomerId), range)).toEqual([]);
-    await expect(seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 1, profile: 'profile_01', transactionsPerCustomer: -1 })).rejects.toThrow(/0 or more/);
+    await expect(
+      seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 1, profile: 'profile_01', transactionsPerCustomer: -1 }),
+    ).rejects.toThrow(/0 or more/);
   });
 
   it('refuses a profile that asks for MFA or cannot sign in, and a count that is not positive', async () => {
-    await expect(seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 2, profile: 'mfa_text', usernamePrefix: 'mfa' })).rejects.toThrow(/asks for MFA/);
-    await expect(seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 2, profile: 'nobody_here', usernamePrefix: 'nobody' })).rejects.toThrow(/cannot sign in/);
-    await expect(seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 0, profile: 'profile_01' })).rejects.toThrow(/positive/);
+    await expect(
+      seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 2, profile: 'mfa_text', usernamePrefix: 'mfa' }),
+    ).rejects.toThrow(/asks for MFA/);
+    await expect(
+      seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 2, profile: 'nobody_here', usernamePrefix: 'nobody' }),
+    ).rejects.toThrow(/cannot sign in/);
+    await expect(seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 0, profile: 'profile_01' })).rejects.toThrow(
+      /positive/,
+    );
   });
 });

@@ -22,7 +22,12 @@ const ME = '/aggregation/v1/partners/me';
 
 /** A second token of the same partner, from its credentials. */
 async function anotherToken(ctx: TestContext, p: TestPartner): Promise<string> {
-  const res = await ctx.app.inject({ method: 'POST', url: AUTH, headers: { 'service-app-key': p.appKey }, payload: { partnerId: p.partnerId, partnerSecret: p.partnerSecret } });
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: AUTH,
+    headers: { 'service-app-key': p.appKey },
+    payload: { partnerId: p.partnerId, partnerSecret: p.partnerSecret },
+  });
   return res.json<{ token: string }>().token;
 }
 
@@ -32,7 +37,7 @@ const me = (ctx: TestContext, p: TestPartner, token = p.token, appKey = p.appKey
 const revoke = (ctx: TestContext, p: TestPartner, partnerId = p.partnerId, headers: Record<string, string> = p.headers) =>
   ctx.app.inject({ method: 'DELETE', url: AUTH, headers, payload: { partnerId } });
 
-describe('revoking a partner\'s tokens', () => {
+describe("revoking a partner's tokens", () => {
   let ctx: TestContext;
   beforeEach(async () => {
     ctx = await createTestContext();
@@ -59,14 +64,16 @@ describe('revoking a partner\'s tokens', () => {
   it('takes an XML body too', async () => {
     const p = await partnerWithToken(ctx);
     const res = await ctx.app.inject({
-      method: 'DELETE', url: AUTH, headers: { ...p.headers, 'content-type': 'application/xml', accept: 'application/xml' },
+      method: 'DELETE',
+      url: AUTH,
+      headers: { ...p.headers, 'content-type': 'application/xml', accept: 'application/xml' },
       payload: `<credentials><partnerId>${p.partnerId}</partnerId></credentials>`,
     });
     expect(res.statusCode).toBe(204);
     expect((await me(ctx, p)).json().code).toBe('10022');
   });
 
-  it('leaves other partners\' tokens alone, and refuses a body naming another partner, changing nothing', async () => {
+  it("leaves other partners' tokens alone, and refuses a body naming another partner, changing nothing", async () => {
     const a = await partnerWithToken(ctx);
     const b = await partnerWithToken(ctx);
     const wrong = await revoke(ctx, a, b.partnerId);
@@ -95,14 +102,19 @@ describe('revoking a partner\'s tokens', () => {
   it('is not done by a secret change or a key rotation: tokens issued before both keep working', async () => {
     const p = await partnerWithToken(ctx);
     const newSecret = 'Changed-Secret-2026-x';
-    const changed = await ctx.app.inject({ method: 'PUT', url: AUTH, headers: { 'service-app-key': p.appKey }, payload: { partnerId: p.partnerId, partnerSecret: p.partnerSecret, newPartnerSecret: newSecret } });
+    const changed = await ctx.app.inject({
+      method: 'PUT',
+      url: AUTH,
+      headers: { 'service-app-key': p.appKey },
+      payload: { partnerId: p.partnerId, partnerSecret: p.partnerSecret, newPartnerSecret: newSecret },
+    });
     expect(changed.statusCode).toBe(204);
     expect((await me(ctx, p)).statusCode).toBe(200);
     const appKey = await rotateAppKey(ctx.runtime, p.partnerId);
     expect((await me(ctx, p, p.token, appKey)).statusCode).toBe(200);
   });
 
-  it('the dashboard\'s button revokes every token with the CSRF token, and is refused without it', async () => {
+  it("the dashboard's button revokes every token with the CSRF token, and is refused without it", async () => {
     const p = await partnerWithToken(ctx);
     const second = await anotherToken(ctx, p);
     const browser = await dashboardSignIn(ctx, p.partnerId, p.partnerSecret);

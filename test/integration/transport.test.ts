@@ -25,7 +25,12 @@ describe('transport and caller rules', () => {
     it('ignores X-Forwarded-Proto from a proxy that is not trusted', async () => {
       ctx = await createTestContext();
       const p = await partnerWithToken(ctx);
-      const res = await ctx.app.inject({ method: 'GET', url: ME, headers: { ...p.headers, 'x-forwarded-proto': 'https', 'x-forwarded-for': '8.8.8.8' }, remoteAddress: '8.8.4.4' });
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: ME,
+        headers: { ...p.headers, 'x-forwarded-proto': 'https', 'x-forwarded-for': '8.8.8.8' },
+        remoteAddress: '8.8.4.4',
+      });
       expect(res.json().code).toBe('10050');
     });
 
@@ -53,13 +58,22 @@ describe('transport and caller rules', () => {
   });
 
   describe('permitted regions', () => {
-    it.each([['8.8.8.8', 'US'], ['24.48.0.1', 'CA'], ['81.2.69.160', 'GB'], ['10.1.2.3', 'private'], ['192.168.1.20', 'private']])('allows %s (%s)', async (ip) => {
+    it.each([
+      ['8.8.8.8', 'US'],
+      ['24.48.0.1', 'CA'],
+      ['81.2.69.160', 'GB'],
+      ['10.1.2.3', 'private'],
+      ['192.168.1.20', 'private'],
+    ])('allows %s (%s)', async (ip) => {
       ctx = await createTestContext({ LEDGERLINK_TRUST_PROXY: '127.0.0.1' });
       const p = await partnerWithToken(ctx);
       expect((await viaProxy(ip, p.headers)).statusCode).toBe(200);
     });
 
-    it.each([['193.0.6.139', 'NL'], ['202.12.27.33', 'JP']])('refuses %s (%s) with 403 code 10051 naming the country', async (ip, country) => {
+    it.each([
+      ['193.0.6.139', 'NL'],
+      ['202.12.27.33', 'JP'],
+    ])('refuses %s (%s) with 403 code 10051 naming the country', async (ip, country) => {
       ctx = await createTestContext({ LEDGERLINK_TRUST_PROXY: '127.0.0.1' });
       const p = await partnerWithToken(ctx);
       const res = await viaProxy(ip, p.headers);
@@ -97,10 +111,19 @@ describe('transport and caller rules', () => {
 
   describe('authentication rate limits', () => {
     const attempt = (appKey: string, ip: string, partnerId = '1', partnerSecret = 'x') =>
-      ctx.app.inject({ method: 'POST', url: AUTH, headers: { 'service-app-key': appKey, 'x-forwarded-for': ip, 'x-forwarded-proto': 'https' }, payload: { partnerId, partnerSecret } });
+      ctx.app.inject({
+        method: 'POST',
+        url: AUTH,
+        headers: { 'service-app-key': appKey, 'x-forwarded-for': ip, 'x-forwarded-proto': 'https' },
+        payload: { partnerId, partnerSecret },
+      });
 
     it('limits attempts per IP with 429, code 10429 and Retry-After, and lets them through again later', async () => {
-      ctx = await createTestContext({ LEDGERLINK_TRUST_PROXY: '127.0.0.1', LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '3', LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY: '100' });
+      ctx = await createTestContext({
+        LEDGERLINK_TRUST_PROXY: '127.0.0.1',
+        LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '3',
+        LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY: '100',
+      });
       for (let i = 0; i < 3; i++) expect((await attempt(`key${i}`, '8.8.8.8')).statusCode).toBe(401);
       const limited = await attempt('key9', '8.8.8.8');
       expect(limited.statusCode).toBe(429);
@@ -114,7 +137,11 @@ describe('transport and caller rules', () => {
     });
 
     it('limits attempts per app key across addresses, without locking the partner by itself', async () => {
-      ctx = await createTestContext({ LEDGERLINK_TRUST_PROXY: '127.0.0.1', LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '100', LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY: '2' });
+      ctx = await createTestContext({
+        LEDGERLINK_TRUST_PROXY: '127.0.0.1',
+        LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '100',
+        LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY: '2',
+      });
       const creds = await createPartner(ctx.runtime, { name: 'Acme' });
       expect((await attempt(creds.appKey, '8.8.8.8', creds.partnerId, creds.partnerSecret)).statusCode).toBe(200);
       expect((await attempt(creds.appKey, '8.8.4.4', creds.partnerId, creds.partnerSecret)).statusCode).toBe(200);
@@ -124,11 +151,20 @@ describe('transport and caller rules', () => {
     });
 
     it('limits attempts per app key whichever header carries it, a LEDGERLINK_APP_KEY_HEADERS alias included', async () => {
-      ctx = await createTestContext({ LEDGERLINK_TRUST_PROXY: '127.0.0.1', LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '100', LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY: '3', LEDGERLINK_APP_KEY_HEADERS: 'x-api-key,x-app-key' });
-      const creds = await createPartner(ctx.runtime, { name: 'Acme' });
-      const viaHeader = (header: string, value: string, ip: string) => ctx.app.inject({
-        method: 'POST', url: AUTH, headers: { [header]: value, 'x-forwarded-for': ip, 'x-forwarded-proto': 'https' }, payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret },
+      ctx = await createTestContext({
+        LEDGERLINK_TRUST_PROXY: '127.0.0.1',
+        LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '100',
+        LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY: '3',
+        LEDGERLINK_APP_KEY_HEADERS: 'x-api-key,x-app-key',
       });
+      const creds = await createPartner(ctx.runtime, { name: 'Acme' });
+      const viaHeader = (header: string, value: string, ip: string) =>
+        ctx.app.inject({
+          method: 'POST',
+          url: AUTH,
+          headers: { [header]: value, 'x-forwarded-for': ip, 'x-forwarded-proto': 'https' },
+          payload: { partnerId: creds.partnerId, partnerSecret: creds.partnerSecret },
+        });
       expect((await viaHeader('x-api-key', creds.appKey, '8.8.8.8')).statusCode).toBe(200);
       expect((await viaHeader('x-app-key', `  ${creds.appKey} `, '8.8.4.4')).statusCode).toBe(200);
       expect((await viaHeader('service-app-key', creds.appKey, '24.48.0.1')).statusCode).toBe(200);

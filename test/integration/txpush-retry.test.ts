@@ -33,9 +33,18 @@ afterAll(async () => {
 describe('retries of a notification the listener does not acknowledge', () => {
   it('retry on the schedule for six hours from the first attempt, then the delivery is cancelled; the transaction stays retrievable', async () => {
     await subscribe(ctx, partner, customerId, accountId, listener.url);
-    const created = await createTestTransaction(ctx, partner, customerId, accountId, { amount: -9.99, description: 'never acknowledged', transactionDate: nowOf(ctx) });
+    const created = await createTestTransaction(ctx, partner, customerId, accountId, {
+      amount: -9.99,
+      description: 'never acknowledged',
+      transactionDate: nowOf(ctx),
+    });
     const db = ctx.runtime.database.kysely;
-    const [delivery] = await db.selectFrom('deliveries').selectAll().where('subscription_id', 'is not', null).where('body', 'like', '%"class":"transaction"%').execute();
+    const [delivery] = await db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('subscription_id', 'is not', null)
+      .where('body', 'like', '%"class":"transaction"%')
+      .execute();
     expect(delivery).toBeDefined();
     const id = Number(delivery!.id);
     // Without jitter (random 0) the waits are exactly the schedule's.
@@ -71,15 +80,30 @@ describe('retries of a notification the listener does not acknowledge', () => {
     expect(view.cancelledAt).toBe(first + RETRY_WINDOW_SECONDS);
     expect(view.attempts.length).toBe(listener.notifications().filter((r) => r.eventId === delivery!.event_id).length);
     // Every attempt carried the same event id.
-    expect(new Set(listener.notifications().filter((r) => JSON.parse(r.body).event.class === 'transaction').map((r) => r.eventId))).toEqual(new Set([delivery!.event_id]));
+    expect(
+      new Set(
+        listener
+          .notifications()
+          .filter((r) => JSON.parse(r.body).event.class === 'transaction')
+          .map((r) => r.eventId),
+      ),
+    ).toEqual(new Set([delivery!.event_id]));
 
     // Nothing more is attempted after cancellation.
     ctx.clock.advance(3600_000);
     expect(await drain()).toBe(0);
 
     // The transaction itself is still there (a new token: the first one expired hours ago).
-    const auth = await ctx.app.inject({ method: 'POST', url: '/aggregation/v2/partners/authentication', headers: { 'service-app-key': partner.appKey }, payload: { partnerId: partner.partnerId, partnerSecret: partner.partnerSecret } });
-    const read = await ctx.app.inject({ url: `/aggregation/v2/customers/${customerId}/transactions/${created.id}`, headers: { ...partner.headers, 'service-app-token': auth.json<{ token: string }>().token } });
+    const auth = await ctx.app.inject({
+      method: 'POST',
+      url: '/aggregation/v2/partners/authentication',
+      headers: { 'service-app-key': partner.appKey },
+      payload: { partnerId: partner.partnerId, partnerSecret: partner.partnerSecret },
+    });
+    const read = await ctx.app.inject({
+      url: `/aggregation/v2/customers/${customerId}/transactions/${created.id}`,
+      headers: { ...partner.headers, 'service-app-token': auth.json<{ token: string }>().token },
+    });
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ id: created.id, amount: -9.99, description: 'never acknowledged' });
   });

@@ -66,7 +66,13 @@ describe('subscribing: the verification handshake', () => {
     const { subscriptions } = res.json<{ subscriptions: Array<Record<string, unknown>> }>();
     expect(subscriptions.map((s) => s.type).sort()).toEqual(['account', 'transaction']);
     for (const s of subscriptions) {
-      expect(s).toEqual({ id: expect.any(Number), accountId: Number(checking().id), type: s.type, callbackUrl: good.url, signingKey: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/) });
+      expect(s).toEqual({
+        id: expect.any(Number),
+        accountId: Number(checking().id),
+        type: s.type,
+        callbackUrl: good.url,
+        signingKey: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
+      });
     }
     expect(subscriptions[0]!.signingKey).not.toBe(subscriptions[1]!.signingKey);
   });
@@ -81,9 +87,24 @@ describe('subscribing: the verification handshake', () => {
 
   const failures: Array<[string, () => Parameters<Listener['setBehaviour']>[0], string, RegExp]> = [
     ['a status other than 200', () => () => ({ status: 404, body: 'no such hook' }), '14085', /HTTP 404/],
-    ['a redirect, which is not followed', () => () => ({ status: 302, headers: { location: 'http://elsewhere.example/hook' } }), '14085', /HTTP 302.*redirects are not followed/],
-    ['a Content-Type other than text/plain', () => (r: Received) => ({ ...correctVerification(r), headers: { 'content-type': 'application/json' } }), '14086', /Content-Type "application\/json"/],
-    ['a body other than exactly the code (a trailing line break)', () => (r: Received) => ({ ...correctVerification(r), body: `${verificationCodeOf(r)}\n` }), '14087', /33 bytes/],
+    [
+      'a redirect, which is not followed',
+      () => () => ({ status: 302, headers: { location: 'http://elsewhere.example/hook' } }),
+      '14085',
+      /HTTP 302.*redirects are not followed/,
+    ],
+    [
+      'a Content-Type other than text/plain',
+      () => (r: Received) => ({ ...correctVerification(r), headers: { 'content-type': 'application/json' } }),
+      '14086',
+      /Content-Type "application\/json"/,
+    ],
+    [
+      'a body other than exactly the code (a trailing line break)',
+      () => (r: Received) => ({ ...correctVerification(r), body: `${verificationCodeOf(r)}\n` }),
+      '14087',
+      /33 bytes/,
+    ],
     ['a different code', () => () => ({ status: 200, body: 'not-the-code', headers: { 'content-type': 'text/plain' } }), '14087', /"not-the-code"/],
   ];
 
@@ -120,7 +141,9 @@ describe('subscribing: the verification handshake', () => {
     const first = await subscribe(ctx, partner, customerId, checking().id, good.url);
     const again = await subscribe(ctx, partner, customerId, checking().id, good.url);
     expect(again.account.id).not.toBe(first.account.id);
-    expect((await db().selectFrom('txpush_subscriptions').select('id').execute()).map((r) => Number(r.id)).sort()).toEqual([again.account.id, again.transaction.id].sort());
+    expect((await db().selectFrom('txpush_subscriptions').select('id').execute()).map((r) => Number(r.id)).sort()).toEqual(
+      [again.account.id, again.transaction.id].sort(),
+    );
     for (let i = 2; i <= 5; i++) await subscribe(ctx, partner, customerId, checking().id, `${good.url}?listener=${i}`);
     const sixth = await subscribeRequest(ctx, partner, customerId, checking().id, `${good.url}?listener=6`);
     expect(sixth.statusCode).toBe(409);
@@ -169,7 +192,10 @@ describe('subscribing: target rules', () => {
       for (const url of ['http://127.0.0.1/hook', 'http://localhost/hook']) {
         const res = await subscribeRequest(prod, p, c, account!.id, url);
         expect(res.statusCode, url).toBe(400);
-        expect(errorOf(res), url).toEqual({ code: '14083', message: expect.stringMatching(/loopback address, which the outbound target policy refuses in production mode/) });
+        expect(errorOf(res), url).toEqual({
+          code: '14083',
+          message: expect.stringMatching(/loopback address, which the outbound target policy refuses in production mode/),
+        });
       }
       const port = await subscribeRequest(prod, p, c, account!.id, good.url);
       expect(errorOf(port).code).toBe('14082');
@@ -184,9 +210,15 @@ describe('notifications', () => {
     const account = checking();
     const subs = await subscribe(ctx, partner, customerId, account.id, good.url);
     const before = good.notifications().length;
-    const balance = (await ctx.app.inject({ url: `/aggregation/v2/customers/${customerId}/accounts/${account.id}`, headers: partner.headers })).json<AccountJson>().balance;
+    const balance = (
+      await ctx.app.inject({ url: `/aggregation/v2/customers/${customerId}/accounts/${account.id}`, headers: partner.headers })
+    ).json<AccountJson>().balance;
     const now = nowOf(ctx);
-    const created = await createTestTransaction(ctx, partner, customerId, account.id, { amount: -4.25, description: 'a testing transaction', transactionDate: now - 60 });
+    const created = await createTestTransaction(ctx, partner, customerId, account.id, {
+      amount: -4.25,
+      description: 'a testing transaction',
+      transactionDate: now - 60,
+    });
     expect(created).toEqual({ id: expect.any(Number), createdDate: expect.any(Number) });
     expect(await drain()).toBe(2);
 
@@ -207,18 +239,40 @@ describe('notifications', () => {
       event: {
         class: 'transaction',
         type: 'created',
-        records: [{
-          id: created.id, amount: -4.25, accountId: Number(account.id), customerId: Number(customerId), status: 'active', description: 'a testing transaction',
-          transactionDate: now - 60, postedDate: now - 60, createdDate: created.createdDate,
-          categorization: { normalizedPayeeName: 'a testing transaction', category: 'Uncategorized', bestRepresentation: 'a testing transaction', country: 'USA' },
-          bonusAmount: 0, escrowAmount: 0, feeAmount: 0, interestAmount: 0, principalAmount: 0, unitQuantity: 0, unitValue: 0,
-        }],
+        records: [
+          {
+            id: created.id,
+            amount: -4.25,
+            accountId: Number(account.id),
+            customerId: Number(customerId),
+            status: 'active',
+            description: 'a testing transaction',
+            transactionDate: now - 60,
+            postedDate: now - 60,
+            createdDate: created.createdDate,
+            categorization: {
+              normalizedPayeeName: 'a testing transaction',
+              category: 'Uncategorized',
+              bestRepresentation: 'a testing transaction',
+              country: 'USA',
+            },
+            bonusAmount: 0,
+            escrowAmount: 0,
+            feeAmount: 0,
+            interestAmount: 0,
+            principalAmount: 0,
+            unitQuantity: 0,
+            unitValue: 0,
+          },
+        ],
       },
     });
     const accountEvent = JSON.parse(acc.body).event;
     expect(accountEvent).toMatchObject({ class: 'account', type: 'modified' });
     expect(accountEvent.records).toHaveLength(1);
-    const after = (await ctx.app.inject({ url: `/aggregation/v2/customers/${customerId}/accounts/${account.id}`, headers: partner.headers })).json<AccountJson>();
+    const after = (
+      await ctx.app.inject({ url: `/aggregation/v2/customers/${customerId}/accounts/${account.id}`, headers: partner.headers })
+    ).json<AccountJson>();
     expect(after.balance).toBeCloseTo(balance - 4.25, 2);
     expect(accountEvent.records[0]).toEqual(after);
 
@@ -232,7 +286,12 @@ describe('notifications', () => {
     const account = checking();
     const subs = await subscribe(ctx, partner, customerId, account.id, good.url, 'application/xml');
     const before = good.notifications().length;
-    const created = await createTestTransaction(ctx, partner, customerId, account.id, { amount: 12.5, description: 'Refund & <credit>', transactionDate: nowOf(ctx) - 10, status: 'pending' });
+    const created = await createTestTransaction(ctx, partner, customerId, account.id, {
+      amount: 12.5,
+      description: 'Refund & <credit>',
+      transactionDate: nowOf(ctx) - 10,
+      status: 'pending',
+    });
     await drain();
     const got = notificationsSince(good, before);
     expect(got).toHaveLength(2);
@@ -240,12 +299,22 @@ describe('notifications', () => {
       expect(r.headers['content-type']).toBe('application/xml');
       expect(r.body.startsWith('<?xml')).toBe(true);
     }
-    const parsed = got.map((r) => ({ r, doc: xml.parse(r.body) as { event: { class: string; type: string; records: Record<string, Array<Record<string, unknown>>> } } }));
+    const parsed = got.map((r) => ({
+      r,
+      doc: xml.parse(r.body) as { event: { class: string; type: string; records: Record<string, Array<Record<string, unknown>>> } },
+    }));
     const tx = parsed.find((p) => p.doc.event.class === 'transaction')!;
     const acc = parsed.find((p) => p.doc.event.class === 'account')!;
     expect(tx.doc.event.type).toBe('created');
     expect(tx.doc.event.records.transaction).toHaveLength(1);
-    expect(tx.doc.event.records.transaction![0]).toMatchObject({ id: String(created.id), amount: '12.5', status: 'pending', description: 'Refund & <credit>', feeAmount: '0', unitValue: '0' });
+    expect(tx.doc.event.records.transaction![0]).toMatchObject({
+      id: String(created.id),
+      amount: '12.5',
+      status: 'pending',
+      description: 'Refund & <credit>',
+      feeAmount: '0',
+      unitValue: '0',
+    });
     // Pending: its transaction date stands for the posting date until it posts.
     expect(tx.doc.event.records.transaction![0]).toMatchObject({ postedDate: String(nowOf(ctx) - 10) });
     expect(acc.doc.event.type).toBe('modified');
@@ -257,20 +326,24 @@ describe('notifications', () => {
 
   it('accepts the subscription in XML and answers in XML', async () => {
     const res = await ctx.app.inject({
-      method: 'POST', url: `/aggregation/v1/customers/${customerId}/accounts/${checking().id}/txpush`,
+      method: 'POST',
+      url: `/aggregation/v1/customers/${customerId}/accounts/${checking().id}/txpush`,
       headers: { ...partner.headers, accept: 'application/xml', 'content-type': 'application/xml' },
       payload: `<subscription><callbackUrl>${good.url}</callbackUrl></subscription>`,
     });
     expect(res.statusCode, res.body).toBe(201);
     const doc = new XMLParser({ parseTagValue: false, isArray: (n) => n === 'subscription' }).parse(res.body);
     expect(doc.subscriptions.subscription.map((s: { type: string }) => s.type).sort()).toEqual(['account', 'transaction']);
-    for (const s of doc.subscriptions.subscription) expect(s).toMatchObject({ accountId: checking().id, callbackUrl: good.url, signingKey: expect.stringMatching(/^whsec_/) });
+    for (const s of doc.subscriptions.subscription)
+      expect(s).toMatchObject({ accountId: checking().id, callbackUrl: good.url, signingKey: expect.stringMatching(/^whsec_/) });
   });
 
   it('sends XML when the enabling call carried no Accept header', async () => {
     const res = await ctx.app.inject({
-      method: 'POST', url: `/aggregation/v1/customers/${customerId}/accounts/${checking().id}/txpush`,
-      headers: { 'service-app-key': partner.appKey, 'service-app-token': partner.token }, payload: { callbackUrl: good.url },
+      method: 'POST',
+      url: `/aggregation/v1/customers/${customerId}/accounts/${checking().id}/txpush`,
+      headers: { 'service-app-key': partner.appKey, 'service-app-token': partner.token },
+      payload: { callbackUrl: good.url },
     });
     expect(res.statusCode).toBe(201);
     const before = good.notifications().length;
@@ -284,11 +357,17 @@ describe('notifications', () => {
     const [account] = (await linkProfile(ctx, partner, customer, 'profile_03', 102105)).filter((a) => a.type === 'checking');
     await refresh(ctx, partner, customer);
     const subs = await subscribe(ctx, partner, customer, account!.id, good.url);
-    const seen = () => notificationsSince(good, before).map((r) => JSON.parse(r.body).event as { class: string; type: string; records: Array<Record<string, unknown>> });
+    const seen = () =>
+      notificationsSince(good, before).map((r) => JSON.parse(r.body).event as { class: string; type: string; records: Array<Record<string, unknown>> });
     let before = good.notifications().length;
 
     // A pending test transaction the institution does not show: the next refresh drops it (transaction deleted).
-    const pending = await createTestTransaction(ctx, partner, customer, account!.id, { amount: -3, description: 'vanishing', transactionDate: nowOf(ctx), status: 'pending' });
+    const pending = await createTestTransaction(ctx, partner, customer, account!.id, {
+      amount: -3,
+      description: 'vanishing',
+      transactionDate: nowOf(ctx),
+      status: 'pending',
+    });
     await drain();
     before = good.notifications().length;
     await refresh(ctx, partner, customer);
@@ -342,9 +421,15 @@ describe('notifications', () => {
     const other = accounts.find((a) => a.id !== checking().id)!;
     await subscribe(ctx, partner, customerId, checking().id, good.url);
     const before = good.notifications().length;
-    const enqueued = await db().selectFrom('deliveries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const enqueued = await db()
+      .selectFrom('deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     await createTestTransaction(ctx, partner, customerId, other.id, { amount: 1, description: 'unsubscribed', transactionDate: nowOf(ctx) });
-    const after = await db().selectFrom('deliveries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await db()
+      .selectFrom('deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(enqueued.n));
     await drain();
     expect(good.notifications().length).toBe(before);
@@ -355,7 +440,11 @@ describe('disabling', () => {
   it('DELETE .../txpush removes both subscriptions and cancels notifications not yet delivered', async () => {
     await subscribe(ctx, partner, customerId, checking().id, good.url);
     await createTestTransaction(ctx, partner, customerId, checking().id, { amount: 2, description: 'undelivered', transactionDate: nowOf(ctx) });
-    const res = await ctx.app.inject({ method: 'DELETE', url: `/aggregation/v1/customers/${customerId}/accounts/${checking().id}/txpush`, headers: partner.headers });
+    const res = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/aggregation/v1/customers/${customerId}/accounts/${checking().id}/txpush`,
+      headers: partner.headers,
+    });
     expect(res.statusCode).toBe(204);
     expect(await db().selectFrom('txpush_subscriptions').selectAll().execute()).toEqual([]);
     const open = await db().selectFrom('deliveries').select('status').where('status', 'in', ['pending', 'delivering']).execute();
@@ -365,19 +454,33 @@ describe('disabling', () => {
     await drain();
     expect(good.notifications().length).toBe(before);
     // Disabling an account without subscriptions is fine; an unknown account is 404.
-    expect((await ctx.app.inject({ method: 'DELETE', url: `/aggregation/v1/customers/${customerId}/accounts/${checking().id}/txpush`, headers: partner.headers })).statusCode).toBe(204);
-    expect((await ctx.app.inject({ method: 'DELETE', url: `/aggregation/v1/customers/${customerId}/accounts/5011999999/txpush`, headers: partner.headers })).statusCode).toBe(404);
+    expect(
+      (await ctx.app.inject({ method: 'DELETE', url: `/aggregation/v1/customers/${customerId}/accounts/${checking().id}/txpush`, headers: partner.headers }))
+        .statusCode,
+    ).toBe(204);
+    expect(
+      (await ctx.app.inject({ method: 'DELETE', url: `/aggregation/v1/customers/${customerId}/accounts/5011999999/txpush`, headers: partner.headers }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('DELETE .../subscriptions/{id} removes one subscription; the other class keeps arriving', async () => {
     const subs = await subscribe(ctx, partner, customerId, checking().id, good.url);
-    const res = await ctx.app.inject({ method: 'DELETE', url: `/aggregation/v1/customers/${customerId}/subscriptions/${subs.account.id}`, headers: partner.headers });
+    const res = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/aggregation/v1/customers/${customerId}/subscriptions/${subs.account.id}`,
+      headers: partner.headers,
+    });
     expect(res.statusCode).toBe(204);
     const before = good.notifications().length;
     await createTestTransaction(ctx, partner, customerId, checking().id, { amount: 2, description: 'one class', transactionDate: nowOf(ctx) });
     await drain();
     expect(notificationsSince(good, before).map((r) => JSON.parse(r.body).event.class)).toEqual(['transaction']);
-    const again = await ctx.app.inject({ method: 'DELETE', url: `/aggregation/v1/customers/${customerId}/subscriptions/${subs.account.id}`, headers: partner.headers });
+    const again = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/aggregation/v1/customers/${customerId}/subscriptions/${subs.account.id}`,
+      headers: partner.headers,
+    });
     expect(again.statusCode).toBe(404);
   });
 });
@@ -385,10 +488,15 @@ describe('disabling', () => {
 describe('test transactions', () => {
   const url = (accountId: string) => `/aggregation/v1/customers/${customerId}/accounts/${accountId}/transactions`;
 
-  it('are refused before the account\'s initial aggregation (409)', async () => {
+  it("are refused before the account's initial aggregation (409)", async () => {
     const customer = await addCustomer(ctx, partner);
     const [account] = await linkProfile(ctx, partner, customer, 'profile_03', 102105);
-    const res = await ctx.app.inject({ method: 'POST', url: `/aggregation/v1/customers/${customer}/accounts/${account!.id}/transactions`, headers: partner.headers, payload: { amount: 1, description: 'x', transactionDate: nowOf(ctx) } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/aggregation/v1/customers/${customer}/accounts/${account!.id}/transactions`,
+      headers: partner.headers,
+      payload: { amount: 1, description: 'x', transactionDate: nowOf(ctx) },
+    });
     expect(res.statusCode).toBe(409);
     expect(errorOf(res).code).toBe('14064');
   });
@@ -409,7 +517,8 @@ describe('test transactions', () => {
 
   it('accept an XML body and answer in XML', async () => {
     const res = await ctx.app.inject({
-      method: 'POST', url: url(checking().id),
+      method: 'POST',
+      url: url(checking().id),
       headers: { ...partner.headers, accept: 'application/xml', 'content-type': 'application/xml' },
       payload: `<transaction><amount>-1.5</amount><description>xml test</description><transactionDate>${nowOf(ctx)}</transactionDate></transaction>`,
     });

@@ -21,12 +21,18 @@ describe('hostile XML against a listening server', () => {
   const postXml = (body: string) => {
     const started = performance.now();
     let sent!: () => void;
-    const whenSent = new Promise<void>((resolve) => { sent = resolve; });
+    const whenSent = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
     const answered = new Promise<{ status: number; ms: number }>((resolve, reject) => {
-      const req = http.request(`${base}/connect/api/session`, { method: 'POST', headers: { 'content-type': 'application/xml', accept: 'application/json' } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode!, ms: performance.now() - started }));
-      });
+      const req = http.request(
+        `${base}/connect/api/session`,
+        { method: 'POST', headers: { 'content-type': 'application/xml', accept: 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, ms: performance.now() - started }));
+        },
+      );
       req.on('error', reject);
       req.end(body, sent);
     });

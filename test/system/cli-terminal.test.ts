@@ -26,15 +26,36 @@ describe('CLI output of text from outside', () => {
     const listener = await startListener(() => ({ status: 500, body: `nope ${EVIL}` }));
     afterTest(() => listener.close());
     await enqueueDelivery(db, store.runtime, { kind: 'webhook', partnerId: store.partnerId, url: listener.url, body: '{}', contentType: 'application/json' });
-    await enqueueDelivery(db, store.runtime, { kind: 'email', partnerId: store.partnerId, to: 'consumer@example.com', subject: `Hello ${EVIL}`, text: `line one\r\nline ${EVIL}` });
+    await enqueueDelivery(db, store.runtime, {
+      kind: 'email',
+      partnerId: store.partnerId,
+      to: 'consumer@example.com',
+      subject: `Hello ${EVIL}`,
+      text: `line one\r\nline ${EVIL}`,
+    });
     expect(await runDeliveriesOnce(store.runtime)).toBe(2);
-    await db.insertInto('request_log').values({
-      partner_id: store.partnerId, method: 'GET', path: `/aggregation/v1/customers/${EVIL}`, route: null, status: 404, latency_ms: 1,
-      error_code: '14001', request_id: 'req-1', ip: '127.0.0.1', created_at_ms: Date.now(),
-    }).execute();
+    await db
+      .insertInto('request_log')
+      .values({
+        partner_id: store.partnerId,
+        method: 'GET',
+        path: `/aggregation/v1/customers/${EVIL}`,
+        route: null,
+        status: 404,
+        latency_ms: 1,
+        error_code: '14001',
+        request_id: 'req-1',
+        ip: '127.0.0.1',
+        created_at_ms: Date.now(),
+      })
+      .execute();
 
     const shownBy: Record<string, string> = {};
-    for (const [args, shown] of [[['deliveries', 'list'], SHOWN_FOLDED], [['mail', 'list'], SHOWN], [['logs', 'tail'], SHOWN]] as const) {
+    for (const [args, shown] of [
+      [['deliveries', 'list'], SHOWN_FOLDED],
+      [['mail', 'list'], SHOWN],
+      [['logs', 'tail'], SHOWN],
+    ] as const) {
       const text = await runCli([...args, '--data', store.data], store.env);
       expect(text.code, args.join(' ')).toBe(0);
       expect(text.stdout, args.join(' ')).not.toMatch(RAW_CONTROL);
@@ -62,7 +83,12 @@ describe('listen printing what it receives', () => {
       const { hostname, port } = new URL(p.url);
       const answer = await new Promise<string>((resolve, reject) => {
         const socket = net.connect(Number(port), hostname, () => {
-          socket.write(Buffer.from(`POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nwebhook-id: msg_\u009b1m\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n`, 'latin1'));
+          socket.write(
+            Buffer.from(
+              `POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nwebhook-id: msg_\u009b1m\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n`,
+              'latin1',
+            ),
+          );
           socket.end(body);
         });
         let text = '';

@@ -96,7 +96,8 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
     const server = await startServe(['--data', data], env);
     try {
       const tokenOf = async (c: typeof creds) => ((await (await authenticate(server.url, c)).json()) as { token: string }).token;
-      const me = (c: typeof creds, token: string) => fetch(server.url + '/aggregation/v1/partners/me', { headers: { 'service-app-key': c.appKey, 'service-app-token': token } });
+      const me = (c: typeof creds, token: string) =>
+        fetch(server.url + '/aggregation/v1/partners/me', { headers: { 'service-app-key': c.appKey, 'service-app-token': token } });
       const tokens = [await tokenOf(creds), await tokenOf(creds)];
       const othersToken = await tokenOf(other);
       // The server has seen (and keeps in memory) the caller of each token.
@@ -129,11 +130,20 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
     const body = JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret });
     const { hostname, port } = new URL(server.url);
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({ hostname, port, path: AUTH, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'service-app-key': creds.appKey } }, (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-      });
+      const req = http.request(
+        {
+          hostname,
+          port,
+          path: AUTH,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'service-app-key': creds.appKey },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
       req.on('error', reject);
       // Send half the body, signal the server, then finish the request.
       req.write(body.slice(0, 10));
@@ -188,7 +198,9 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
     const server = await startServe(['--data', data], env);
     try {
       const { token } = (await (await authenticate(server.url, result)).json()) as { token: string };
-      const accounts = await fetch(`${server.url}/aggregation/v1/customers/${result.lastCustomerId}/accounts`, { headers: { accept: 'application/json', 'service-app-key': result.appKey, 'service-app-token': token } });
+      const accounts = await fetch(`${server.url}/aggregation/v1/customers/${result.lastCustomerId}/accounts`, {
+        headers: { accept: 'application/json', 'service-app-key': result.appKey, 'service-app-token': token },
+      });
       expect(accounts.status).toBe(200);
       expect(((await accounts.json()) as { accounts: unknown[] }).accounts).toHaveLength(result.accountsPerCustomer);
     } finally {
@@ -204,7 +216,10 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
     const res = await runCli(['partner', 'frobnicate']);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^error: unknown partner action "frobnicate"\nhint: usage: ledgerlink partner/);
-    const unknown = await runCli(['partner', 'unlock', '123', '--data', tempDataDir()], dialect === 'postgres' ? { DATABASE_URL: (await freshStore()).env.DATABASE_URL } : {});
+    const unknown = await runCli(
+      ['partner', 'unlock', '123', '--data', tempDataDir()],
+      dialect === 'postgres' ? { DATABASE_URL: (await freshStore()).env.DATABASE_URL } : {},
+    );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe('error: Partner 123 not found\n');
   });

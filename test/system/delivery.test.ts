@@ -81,15 +81,25 @@ describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes o
     expect(again.stderr).toBe('');
     expect(again.stdout).toBe(`Delivery ${id} (event ${eventId}) will be sent again now.\n`);
     await waitFor('the redelivery recorded', async () => (await row()).status === 'delivered');
-    expect(listener.requests.map((r) => [r.eventId, r.status])).toEqual([[eventId, 503], [eventId, 200]]);
+    expect(listener.requests.map((r) => [r.eventId, r.status])).toEqual([
+      [eventId, 503],
+      [eventId, 200],
+    ]);
 
     const listed = await runCli(['deliveries', 'list', '--json', '--data', store.data], store.env);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual({
-      deliveries: [expect.objectContaining({ id, eventId, status: 'delivered', attempts: [
-        expect.objectContaining({ statusCode: 503, error: 'HTTP 503: warming up; the listener must answer 200' }),
-        expect.objectContaining({ statusCode: 200, error: null }),
-      ] })],
+      deliveries: [
+        expect.objectContaining({
+          id,
+          eventId,
+          status: 'delivered',
+          attempts: [
+            expect.objectContaining({ statusCode: 503, error: 'HTTP 503: warming up; the listener must answer 200' }),
+            expect.objectContaining({ statusCode: 200, error: null }),
+          ],
+        }),
+      ],
     });
     const text = await runCli(['deliveries', 'list', '--partner', store.partnerId, '--data', store.data], store.env);
     expect(text.stdout).toContain(`#${id}  txpush  delivered`);
@@ -108,7 +118,13 @@ describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes o
 
   it('mail list shows the local mailbox', { timeout: 60_000 }, async () => {
     const store = await openStore();
-    await enqueueDelivery(store.runtime.database.kysely, store.runtime, { kind: 'email', partnerId: store.partnerId, to: 'consumer@example.com', subject: 'Connect your bank', text: 'Open https://connect.example/abc' });
+    await enqueueDelivery(store.runtime.database.kysely, store.runtime, {
+      kind: 'email',
+      partnerId: store.partnerId,
+      to: 'consumer@example.com',
+      subject: 'Connect your bank',
+      text: 'Open https://connect.example/abc',
+    });
     const w = await worker(store, 'mailer');
     await waitFor('the message stored', async () => (await store.runtime.database.kysely.selectFrom('mailbox').select('id').execute()).length === 1);
     w.kill('SIGTERM');
@@ -116,7 +132,9 @@ describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes o
 
     const json = await runCli(['mail', 'list', '--json', '--partner', store.partnerId, '--data', store.data], store.env);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout).messages).toEqual([expect.objectContaining({ to: 'consumer@example.com', subject: 'Connect your bank', text: 'Open https://connect.example/abc' })]);
+    expect(JSON.parse(json.stdout).messages).toEqual([
+      expect.objectContaining({ to: 'consumer@example.com', subject: 'Connect your bank', text: 'Open https://connect.example/abc' }),
+    ]);
     const text = await runCli(['mail', 'list', '--data', store.data], store.env);
     expect(text.stdout).toContain('Subject: Connect your bank');
     expect(text.stdout).toContain('  Open https://connect.example/abc');

@@ -6,7 +6,24 @@ describe('ledgerlink experience', () => {
     const data = tempDataDir();
     const env = { DATABASE_URL: undefined };
     const creds = JSON.parse((await runCli(['partner', 'create', '--json', '--data', data], env)).stdout);
-    const set = await runCli(['experience', 'set', creds.partnerId, 'gold', '--app-name', 'Gold Lending', '--color', '#AA7700', '--logo', 'https://gold.example/logo.png', '--json', '--data', data], env);
+    const set = await runCli(
+      [
+        'experience',
+        'set',
+        creds.partnerId,
+        'gold',
+        '--app-name',
+        'Gold Lending',
+        '--color',
+        '#AA7700',
+        '--logo',
+        'https://gold.example/logo.png',
+        '--json',
+        '--data',
+        data,
+      ],
+      env,
+    );
     expect(set.code).toBe(0);
     expect(JSON.parse(set.stdout)).toEqual({ name: 'gold', appName: 'Gold Lending', logoUrl: 'https://gold.example/logo.png', primaryColor: '#aa7700' });
     const show = await runCli(['experience', 'show', creds.partnerId, 'default', '--data', data], env);

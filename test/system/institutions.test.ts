@@ -32,7 +32,11 @@ describe.each(['sqlite', 'postgres'] as const)('a new %s store', (dialect) => {
       expect(all.found).toBeGreaterThanOrEqual(10_000);
       const res = await fetch(`${server.url}/institution/v2/institutions?search=finbank%20oauth`, { headers });
       const body = (await res.json()) as { institutions: Array<{ id: number; oauthEnabled: boolean; branding: { logo: string } }> };
-      expect(body.institutions[0]).toMatchObject({ id: 102168, oauthEnabled: true, branding: { logo: 'https://bank-data.example.net/institution/assets/102168/logo.svg' } });
+      expect(body.institutions[0]).toMatchObject({
+        id: 102168,
+        oauthEnabled: true,
+        branding: { logo: 'https://bank-data.example.net/institution/assets/102168/logo.svg' },
+      });
       const logo = await fetch(`${server.url}/institution/assets/102168/logo.svg`);
       expect(logo.status).toBe(200);
       expect(logo.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');

@@ -10,7 +10,9 @@ const UNLIMITED = { LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '1000000', LEDGERLINK_AUT
 describe.each(['sqlite', 'postgres'] as const)('parallel guesses spread over two serving processes (%s)', (dialect) => {
   const { openStore, processes } = processHarness(dialect);
 
-  it('API and dashboard: 300 guesses with the right secret in the middle check five wrong ones at most and never answer it differently', { timeout: 120_000 }, async () => {
+  it('API and dashboard: 300 guesses with the right secret in the middle check five wrong ones at most and never answer it differently', {
+    timeout: 120_000,
+  }, async () => {
     const store = await openStore(UNLIMITED);
     const urls: string[] = [];
     for (let i = 0; i < 2; i++) {
@@ -23,19 +25,26 @@ describe.each(['sqlite', 'postgres'] as const)('parallel guesses spread over two
     const victim = await createPartner(store.runtime, { name: 'Victim' });
     // The partner's own client signed in just before, so its right secret is remembered by both processes.
     for (const url of urls) expect((await authenticateAt(url, victim)).status).toBe(200);
-    const api = await Promise.all(Array.from({ length: 300 }, (_, i) => authenticateAt(urls[i % 2]!, victim, i === 150 ? victim.partnerSecret : WRONG).then(codeOf)));
+    const api = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => authenticateAt(urls[i % 2]!, victim, i === 150 ? victim.partnerSecret : WRONG).then(codeOf)),
+    );
     expect(api.filter((c) => c === '10001')).toHaveLength(5);
     expect(api.filter((c) => c !== '10001')).toEqual(Array(295).fill('10027'));
     expect(api[150]).toBe('10027');
-    const row = await store.runtime.database.kysely.selectFrom('partners').select('failed_auth_count').where('id', '=', victim.partnerId).executeTakeFirstOrThrow();
+    const row = await store.runtime.database.kysely
+      .selectFrom('partners')
+      .select('failed_auth_count')
+      .where('id', '=', victim.partnerId)
+      .executeTakeFirstOrThrow();
     expect(row.failed_auth_count).toBe(5);
 
     const other = await createPartner(store.runtime, { name: 'Dashboard victim' });
-    const signIn = (url: string, partnerSecret: string) => fetch(url + '/dashboard/api/signin', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', origin: url, 'sec-fetch-site': 'same-origin' },
-      body: JSON.stringify({ partnerId: other.partnerId, partnerSecret }),
-    }).then(codeOf);
+    const signIn = (url: string, partnerSecret: string) =>
+      fetch(url + '/dashboard/api/signin', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', origin: url, 'sec-fetch-site': 'same-origin' },
+        body: JSON.stringify({ partnerId: other.partnerId, partnerSecret }),
+      }).then(codeOf);
     const dashboard = await Promise.all(Array.from({ length: 300 }, (_, i) => signIn(urls[i % 2]!, i === 150 ? other.partnerSecret : WRONG)));
     expect(dashboard.filter((c) => c === '10001')).toHaveLength(5);
     expect(dashboard.filter((c) => c !== '10001')).toEqual(Array(295).fill('14105'));

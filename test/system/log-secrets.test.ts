@@ -17,13 +17,17 @@ describe('logs of a full run', () => {
     try {
       const call = (path: string, init: RequestInit = {}) => fetch(server.url + path, init);
       const json = { 'content-type': 'application/json', 'service-app-key': creds.appKey };
-      const auth = await (await call(AUTH, { method: 'POST', headers: json, body: JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret }) })).json() as { token: string };
+      const auth = (await (
+        await call(AUTH, { method: 'POST', headers: json, body: JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret }) })
+      ).json()) as { token: string };
       secrets.push(auth.token);
-      const xml = await (await call(AUTH, {
-        method: 'POST',
-        headers: { ...json, 'content-type': 'application/xml', accept: 'application/xml' },
-        body: `<credentials><partnerId>${creds.partnerId}</partnerId><partnerSecret>${creds.partnerSecret}</partnerSecret></credentials>`,
-      })).text();
+      const xml = await (
+        await call(AUTH, {
+          method: 'POST',
+          headers: { ...json, 'content-type': 'application/xml', accept: 'application/xml' },
+          body: `<credentials><partnerId>${creds.partnerId}</partnerId><partnerSecret>${creds.partnerSecret}</partnerSecret></credentials>`,
+        })
+      ).text();
       secrets.push(/<token>(\w+)<\/token>/.exec(xml)![1]!);
       const headers = { 'service-app-key': creds.appKey, 'service-app-token': auth.token };
       // Failures log more than successes.
@@ -31,9 +35,17 @@ describe('logs of a full run', () => {
       await call(AUTH, { method: 'POST', headers: json, body: `{"partnerId":"${creds.partnerId}","partnerSecret":"${creds.partnerSecret}"` });
       await call('/aggregation/v1/partners/me', { headers });
       await call('/aggregation/v1/partners/me', { headers: { ...headers, 'service-app-token': `${auth.token}x` } });
-      await call('/aggregation/v2/customers/testing', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ username: 'log_scan_user', firstName: 'Log' }) });
+      await call('/aggregation/v2/customers/testing', {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'log_scan_user', firstName: 'Log' }),
+      });
       const newSecret = 'Changed-Secret-2026-x';
-      await call(AUTH, { method: 'PUT', headers: json, body: JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret, newPartnerSecret: newSecret }) });
+      await call(AUTH, {
+        method: 'PUT',
+        headers: json,
+        body: JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret, newPartnerSecret: newSecret }),
+      });
       secrets.push(newSecret);
       const rotated = JSON.parse((await runCli(['partner', 'rotate-key', creds.partnerId, '--json', '--data', data], env)).stdout);
       secrets.push(rotated.appKey);

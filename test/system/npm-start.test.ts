@@ -9,7 +9,13 @@ describe.each(['sqlite', 'postgres'] as const)('npm start on %s', (dialect) => {
   it('builds, serves, and prints first-partner credentials that authenticate', async () => {
     const data = tempDataDir();
     const db = dialect === 'postgres' ? await createTestDatabase('postgres') : undefined;
-    const server = await startProcess([NPM_CLI, 'start', '--silent', '--', '--port', '0', '--data', data, '--log-level', 'warn'], { DATABASE_URL: db?.url, npm_config_loglevel: 'silent' }, 120_000, undefined, { group: true });
+    const server = await startProcess(
+      [NPM_CLI, 'start', '--silent', '--', '--port', '0', '--data', data, '--log-level', 'warn'],
+      { DATABASE_URL: db?.url, npm_config_loglevel: 'silent' },
+      120_000,
+      undefined,
+      { group: true },
+    );
     try {
       const out = server.stdout();
       const partnerId = /partnerId\s+(\S+)/.exec(out)?.[1];
@@ -30,7 +36,10 @@ describe.each(['sqlite', 'postgres'] as const)('npm start on %s', (dialect) => {
       await server.exited;
       let stopped = false;
       for (let i = 0; i < 100 && !stopped; i++) {
-        stopped = await fetch(server.url + '/health').then(() => false, () => true);
+        stopped = await fetch(server.url + '/health').then(
+          () => false,
+          () => true,
+        );
         if (!stopped) await new Promise((r) => setTimeout(r, 100));
       }
       expect(stopped).toBe(true);

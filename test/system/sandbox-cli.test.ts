@@ -30,7 +30,12 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink sandbox, trigger and 
   /** A customer of the store's partner with linked test-bank accounts and transactions. */
   async function seeded(store: ProcessStore): Promise<{ customerId: string; accountId: string }> {
     const seed = await seedCustomers(store.runtime, { partnerId: store.partnerId, plan: 'testdrive', customers: 1, profile: 'profile_01' });
-    const account = await store.runtime.database.kysely.selectFrom('accounts').select('id').where('customer_id', '=', seed.firstCustomerId).orderBy('id').executeTakeFirstOrThrow();
+    const account = await store.runtime.database.kysely
+      .selectFrom('accounts')
+      .select('id')
+      .where('customer_id', '=', seed.firstCustomerId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     return { customerId: String(seed.firstCustomerId), accountId: String(account.id) };
   }
 
@@ -43,11 +48,17 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink sandbox, trigger and 
     expect(listen.url).toBe(`http://127.0.0.1:${port}/`);
 
     // The partner subscribes listen's URL: the handshake is answered by listen itself.
-    const subs = await subscribe(store.runtime, { partnerId: store.partnerId, plan: 'testdrive' }, customerId, accountId, { callbackUrl: listen.url, format: 'json' });
+    const subs = await subscribe(store.runtime, { partnerId: store.partnerId, plan: 'testdrive' }, customerId, accountId, {
+      callbackUrl: listen.url,
+      format: 'json',
+    });
     await waitFor('the handshake line', () => /verification +answered the handshake/.test(listen.stdout()));
 
     await worker(store, 'sandbox-worker');
-    const fired = await runCli(['trigger', 'transaction.created', '--partner', store.partnerId, '--customer', customerId, '--account', accountId, '--json', '--data', store.data], store.env);
+    const fired = await runCli(
+      ['trigger', 'transaction.created', '--partner', store.partnerId, '--customer', customerId, '--account', accountId, '--json', '--data', store.data],
+      store.env,
+    );
     expect(fired.code, fired.stderr).toBe(0);
     expect(JSON.parse(fired.stdout)).toMatchObject({ eventType: 'transaction.created', customerId, accountId, notifications: 1 });
 
@@ -60,11 +71,16 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink sandbox, trigger and 
     const key = subs.find((s) => s.type === 'transaction')!.signingKey;
     expect(() => new Webhook(key).verify(got.body, got.headers as Record<string, string>)).not.toThrow();
     await waitFor('the forward report', () => listen.stdout().includes(`→ ${forward.url}  200`));
-    const line = listen.stdout().split('\n').find((l) => l.includes('transaction.created'))!;
-    expect(line).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  txpush   transaction\\.created  ${got.eventId}  account ${accountId}  transaction ${event.records[0].id}$`));
+    const line = listen
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('transaction.created'))!;
+    expect(line).toMatch(
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  txpush   transaction\\.created  ${got.eventId}  account ${accountId}  transaction ${event.records[0].id}$`),
+    );
   });
 
-  it('listen --partner receives the partner\'s webhooks without reconfiguring anything, and stops receiving when it ends', { timeout: 120_000 }, async () => {
+  it("listen --partner receives the partner's webhooks without reconfiguring anything, and stops receiving when it ends", { timeout: 120_000 }, async () => {
     const store = await openStore();
     const { customerId } = await seeded(store);
     const partnerWebhook = await target();
@@ -77,11 +93,14 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink sandbox, trigger and 
     expect(fired.code, fired.stderr).toBe(0);
     expect(fired.stdout).toMatch(/^Queued Connect webhook added \(event evt_\w+\) for customer \d+ to /);
 
-    await waitFor('the webhook at the partner and at listen\'s forward target', () => partnerWebhook.requests.length === 1 && forward.requests.length === 1);
+    await waitFor("the webhook at the partner and at listen's forward target", () => partnerWebhook.requests.length === 1 && forward.requests.length === 1);
     const [atPartner, atForward] = [partnerWebhook.requests[0]!, forward.requests[0]!];
     expect(atForward.body).toBe(atPartner.body);
     expect(atForward.eventId).toBe(atPartner.eventId);
-    const body = new Webhook(connectWebhookSecret(store.runtime, store.partnerId)).verify(atForward.body, atForward.headers as Record<string, string>) as { eventType: string; customerId: string };
+    const body = new Webhook(connectWebhookSecret(store.runtime, store.partnerId)).verify(atForward.body, atForward.headers as Record<string, string>) as {
+      eventType: string;
+      customerId: string;
+    };
     expect(body).toMatchObject({ eventType: 'added', customerId });
     await waitFor('the printed line', () => listen.stdout().includes(`webhook  connect.added  ${atPartner.eventId}  customer ${customerId}`));
 
@@ -98,7 +117,11 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink sandbox, trigger and 
   it('sandbox clock, error and reset work from the command line', { timeout: 150_000 }, async () => {
     const store = await openStore();
     const { customerId } = await seeded(store);
-    const login = await store.runtime.database.kysely.selectFrom('institution_logins').select('id').where('customer_id', '=', Number(customerId)).executeTakeFirstOrThrow();
+    const login = await store.runtime.database.kysely
+      .selectFrom('institution_logins')
+      .select('id')
+      .where('customer_id', '=', Number(customerId))
+      .executeTakeFirstOrThrow();
     const run = (args: string[]) => runCli(['sandbox', ...args, '--data', store.data], store.env);
 
     const clock = await run(['clock', customerId, '--days', '3']);
@@ -120,7 +143,9 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink sandbox, trigger and 
 
   it('sandbox and trigger report mistakes as one line plus a hint, and refuse production-plan partners', { timeout: 150_000 }, async () => {
     const store = await openStore();
-    const customerId = String((await seedCustomers(store.runtime, { partnerId: store.partnerId, plan: 'testdrive', customers: 1, profile: 'profile_01' })).firstCustomerId);
+    const customerId = String(
+      (await seedCustomers(store.runtime, { partnerId: store.partnerId, plan: 'testdrive', customers: 1, profile: 'profile_01' })).firstCustomerId,
+    );
     const run = (args: string[]) => runCli(['sandbox', ...args, '--data', store.data], store.env);
     const unknown = await runCli(['trigger', 'account.exploded', '--customer', customerId, '--data', store.data], store.env);
     expect([unknown.code, unknown.stderr]).toEqual([2, 'error: unknown event "account.exploded"\nhint: run `ledgerlink trigger --help` for the list\n']);
@@ -129,9 +154,16 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink sandbox, trigger and 
     expect(noDays.stderr).toMatch(/^error: sandbox clock needs --days N\nhint: usage: ledgerlink sandbox /);
     // Production-plan partners are refused by every sandbox command, listen --partner included.
     const prod = await createPartner(store.runtime, { name: 'Production', plan: 'production' });
-    for (const args of [['sandbox', 'reset', customerId], ['trigger', 'connect.done', '--customer', customerId, '--webhook', 'http://127.0.0.1:9/hook'], ['listen', '--port', '0']]) {
+    for (const args of [
+      ['sandbox', 'reset', customerId],
+      ['trigger', 'connect.done', '--customer', customerId, '--webhook', 'http://127.0.0.1:9/hook'],
+      ['listen', '--port', '0'],
+    ]) {
       const refused = await runCli([...args, '--partner', prod.partnerId, '--data', store.data], store.env);
-      expect([refused.code, refused.stderr], args.join(' ')).toEqual([1, `error: Partner ${prod.partnerId} is on the production plan: sandbox controls are only for partners on the Test Drive plan.\n`]);
+      expect([refused.code, refused.stderr], args.join(' ')).toEqual([
+        1,
+        `error: Partner ${prod.partnerId} is on the production plan: sandbox controls are only for partners on the Test Drive plan.\n`,
+      ]);
     }
     const list = await runCli(['trigger', '--help']);
     expect(list.stdout).toContain('transaction.created');

@@ -11,7 +11,11 @@ import { enqueueTestEvents, processHarness } from '../helpers/process-store.js';
 /** Child process ids of a process (Linux `ps`). */
 function childPids(pid: number): number[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)]).toString().split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)])
+      .toString()
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter((n) => n > 0);
   } catch {
     return [];
   }
@@ -20,10 +24,12 @@ function childPids(pid: number): number[] {
 /** The status of a GET over a new connection (fetch would reuse a pooled keep-alive connection). */
 function freshConnectionStatus(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    }).on('error', reject);
+    http
+      .get(url, { headers, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      })
+      .on('error', reject);
   });
 }
 
@@ -44,9 +50,14 @@ describe('scale-out on one PostgreSQL: several API processes and several deliver
     return p;
   }
 
-  it('two API and two worker processes: tokens hold across processes, the lock-out counts across them, no event is delivered twice at once', { timeout: 180_000 }, async () => {
+  it('two API and two worker processes: tokens hold across processes, the lock-out counts across them, no event is delivered twice at once', {
+    timeout: 180_000,
+  }, async () => {
     const store = await openStore({ LEDGERLINK_WORKER_POLL_MS: '100', LEDGERLINK_WORKER_CONCURRENCY: '8' });
-    const [a, b] = [(await serve(['--data', store.data, '--no-worker'], store.env)).url, (await serve(['--data', store.data, '--no-worker'], store.env)).url] as [string, string];
+    const [a, b] = [
+      (await serve(['--data', store.data, '--no-worker'], store.env)).url,
+      (await serve(['--data', store.data, '--no-worker'], store.env)).url,
+    ] as [string, string];
     expect(a).not.toBe(b);
 
     // A token from one process works on the other.

@@ -7,10 +7,13 @@ import { runCli, startServe, tempDataDir, type ServerProcess } from '../helpers/
 
 function handshake(port: number, ca: string, version: tls.SecureVersion): Promise<string> {
   return new Promise((resolve) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, ca, servername: 'localhost', minVersion: version, maxVersion: version, ciphers: 'DEFAULT@SECLEVEL=0' }, () => {
-      resolve(`ok ${socket.getProtocol()}`);
-      socket.end();
-    });
+    const socket = tls.connect(
+      { host: '127.0.0.1', port, ca, servername: 'localhost', minVersion: version, maxVersion: version, ciphers: 'DEFAULT@SECLEVEL=0' },
+      () => {
+        resolve(`ok ${socket.getProtocol()}`);
+        socket.end();
+      },
+    );
     socket.on('error', (e) => resolve(`refused: ${e.message}`));
   });
 }
@@ -38,10 +41,12 @@ describe('native HTTPS', () => {
   it('listens on https and sends HSTS', async () => {
     expect(server.url).toMatch(/^https:\/\//);
     const res = await new Promise<{ status: number; hsts: string | undefined }>((resolve, reject) => {
-      https.get({ host: '127.0.0.1', port, path: '/health', ca, servername: 'localhost' }, (r) => {
-        r.resume();
-        resolve({ status: r.statusCode!, hsts: r.headers['strict-transport-security'] as string | undefined });
-      }).on('error', reject);
+      https
+        .get({ host: '127.0.0.1', port, path: '/health', ca, servername: 'localhost' }, (r) => {
+          r.resume();
+          resolve({ status: r.statusCode!, hsts: r.headers['strict-transport-security'] as string | undefined });
+        })
+        .on('error', reject);
     });
     expect(res).toEqual({ status: 200, hsts: 'max-age=31536000; includeSubDomains' });
   });

@@ -27,7 +27,12 @@ describe.each(['sqlite', 'postgres'] as const)('TxPUSH from real processes on %s
     const call = async (method: string, path: string, body?: unknown, expected = 200) => {
       const res = await fetch(baseUrl + path, {
         method,
-        headers: { 'service-app-key': partner.appKey, ...(token ? { 'service-app-token': token } : {}), accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          'service-app-key': partner.appKey,
+          ...(token ? { 'service-app-token': token } : {}),
+          accept: 'application/json',
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       const text = await res.text();
@@ -39,7 +44,9 @@ describe.each(['sqlite', 'postgres'] as const)('TxPUSH from real processes on %s
     return call;
   }
 
-  it('loses no notification when the process delivering it is killed mid-delivery; on PostgreSQL two workers never deliver one event at once', { timeout: 240_000 }, async () => {
+  it('loses no notification when the process delivering it is killed mid-delivery; on PostgreSQL two workers never deliver one event at once', {
+    timeout: 240_000,
+  }, async () => {
     // The listener verifies correctly; its first notifications fail with 500, then it accepts them and never answers.
     let posts = 0;
     listener = await startPushListener(() => (posts++ < 4 ? { status: 500 } : { hang: true }));
@@ -56,13 +63,27 @@ describe.each(['sqlite', 'postgres'] as const)('TxPUSH from real processes on %s
     const { accounts } = await api('POST', `/aggregation/v1/customers/${customerId}/institutions/102105/accounts/addall`, loginForm(102105, 'profile_03'));
     const accountId = (accounts as Array<{ id: string; type: string }>).find((a) => a.type === 'checking')!.id;
     await api('POST', `/aggregation/v1/customers/${customerId}/accounts`, {});
-    const { subscriptions } = await api('POST', `/aggregation/v1/customers/${customerId}/accounts/${accountId}/txpush`, { callbackUrl: listener.url }, 201) as { subscriptions: SubscriptionJson[] };
+    const { subscriptions } = (await api(
+      'POST',
+      `/aggregation/v1/customers/${customerId}/accounts/${accountId}/txpush`,
+      { callbackUrl: listener.url },
+      201,
+    )) as { subscriptions: SubscriptionJson[] };
     const keys = new Map(subscriptions.map((s) => [s.type, s.signingKey]));
 
     const created: number[] = [];
     const now = Math.floor(Date.now() / 1000);
     for (let i = 0; i < TRANSACTIONS; i++) {
-      created.push((await api('POST', `/aggregation/v1/customers/${customerId}/accounts/${accountId}/transactions`, { amount: -(i + 1), description: `crash test ${i}`, transactionDate: now - i }, 201)).id);
+      created.push(
+        (
+          await api(
+            'POST',
+            `/aggregation/v1/customers/${customerId}/accounts/${accountId}/transactions`,
+            { amount: -(i + 1), description: `crash test ${i}`, transactionDate: now - i },
+            201,
+          )
+        ).id,
+      );
     }
 
     // Every delivering process has its slots full of notifications the listener holds open: kill one in the middle.
@@ -100,7 +121,9 @@ describe.each(['sqlite', 'postgres'] as const)('TxPUSH from real processes on %s
     // Every test transaction reached the listener, in a notification signed with the transaction subscription's key.
     const delivered = new Set<number>();
     for (const r of acknowledged) {
-      const { event } = new Webhook(keys.get(JSON.parse(r.body).event.class)!).verify(r.body, r.headers as Record<string, string>) as { event: { class: string; records: Array<{ id: number }> } };
+      const { event } = new Webhook(keys.get(JSON.parse(r.body).event.class)!).verify(r.body, r.headers as Record<string, string>) as {
+        event: { class: string; records: Array<{ id: number }> };
+      };
       if (event.class === 'transaction') for (const record of event.records) delivered.add(record.id);
     }
     expect([...delivered].sort()).toEqual([...created].sort());

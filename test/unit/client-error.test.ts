@@ -7,10 +7,21 @@ const nodeError = (code: string, reason?: string) => Object.assign(new Error(cod
 
 /** A socket that records what the handler does to it. */
 function fakeSocket(extra: Record<string, unknown> = {}) {
-  const socket = { writable: true, destroyed: false, written: [] as string[], destroyedWith: undefined as unknown,
-    write(data: string) { this.written.push(data); return true; },
-    destroy(e: unknown) { this.destroyedWith = e; this.destroyed = true; },
-    ...extra };
+  const socket = {
+    writable: true,
+    destroyed: false,
+    written: [] as string[],
+    destroyedWith: undefined as unknown,
+    write(data: string) {
+      this.written.push(data);
+      return true;
+    },
+    destroy(e: unknown) {
+      this.destroyedWith = e;
+      this.destroyed = true;
+    },
+    ...extra,
+  };
   return socket;
 }
 const app = { log: { trace: () => undefined } } as unknown as FastifyInstance;

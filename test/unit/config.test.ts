@@ -5,7 +5,15 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('configuration', () => {
   it('defaults to 127.0.0.1:8080, ./data, SQLite, sandbox mode, two-hour tokens', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ host: '127.0.0.1', port: 8080, dataDir: path.resolve('./data'), databaseUrl: undefined, mode: 'sandbox', tokenTtlSeconds: 7200, maxFailedAuthentications: 5 });
+    expect(c).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      mode: 'sandbox',
+      tokenTtlSeconds: 7200,
+      maxFailedAuthentications: 5,
+    });
     expect(c.publicUrl).toBe('http://127.0.0.1:8080');
     expect(Object.isFrozen(c)).toBe(true);
   });

@@ -25,7 +25,11 @@ const ACCOUNTS = `${CUSTOMER}/accounts`;
 
 function resolve(node: Json): Json {
   let n = node;
-  while (n?.$ref) n = n.$ref.split('/').slice(1).reduce((x: Json, p: string) => x[p.replace(/~1/g, '/')], reference);
+  while (n?.$ref)
+    n = n.$ref
+      .split('/')
+      .slice(1)
+      .reduce((x: Json, p: string) => x[p.replace(/~1/g, '/')], reference);
   return n;
 }
 
@@ -44,7 +48,11 @@ function sample(schema: Json): unknown {
   }
   if (s.format === 'date') return '2022-02-16';
   const kind = typeof s.example === 'number' && Number.isInteger(s.example) && s.type === 'integer' ? 'integer' : typeof s.example;
-  if (s.example !== undefined && (kind === s.type || (kind === 'integer' && s.type === 'number') || (kind === 'number' && s.type === 'number') || s.type === undefined)) return s.example;
+  if (
+    s.example !== undefined &&
+    (kind === s.type || (kind === 'integer' && s.type === 'number') || (kind === 'number' && s.type === 'number') || s.type === undefined)
+  )
+    return s.example;
   return ({ integer: 1, number: 1.5, boolean: true, string: 'text' } as Json)[s.type] ?? 'text';
 }
 
@@ -52,10 +60,20 @@ function responseSchema(method: string, path: string, status: string): Json {
   return resolve(resolve(reference.paths[path][method].responses[status]).content['application/json'].schema);
 }
 
-const json = (method: string, url: string, statusCode: number, body: unknown): ObservedResponse =>
-  ({ method, url, statusCode, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
-const xml = (method: string, url: string, statusCode: number, body: string): ObservedResponse =>
-  ({ method, url, statusCode, contentType: 'application/xml; charset=utf-8', body });
+const json = (method: string, url: string, statusCode: number, body: unknown): ObservedResponse => ({
+  method,
+  url,
+  statusCode,
+  contentType: 'application/json; charset=utf-8',
+  body: JSON.stringify(body),
+});
+const xml = (method: string, url: string, statusCode: number, body: string): ObservedResponse => ({
+  method,
+  url,
+  statusCode,
+  contentType: 'application/xml; charset=utf-8',
+  body,
+});
 
 describe('the conformance check', () => {
   it('finds the reference operation of a concrete request, the most specific template first', () => {
@@ -68,10 +86,16 @@ describe('the conformance check', () => {
     expect(checker.check(json('GET', '/health', 200, { ok: true }))).toBeUndefined();
   });
 
-  it('passes answers made of the reference\'s own examples, in JSON and in XML', () => {
+  it("passes answers made of the reference's own examples, in JSON and in XML", () => {
     const cases: Array<[string, string, string, string, number]> = [
       ['get', '/aggregation/v1/customers/{customerId}/accounts', 'GetCustomerAccounts', ACCOUNTS, 200],
-      ['get', '/aggregation/v4/customers/{customerId}/accounts/{accountId}/transactions', 'GetCustomerAccountTransactions', `/aggregation/v4/customers/1/accounts/2/transactions`, 200],
+      [
+        'get',
+        '/aggregation/v4/customers/{customerId}/accounts/{accountId}/transactions',
+        'GetCustomerAccountTransactions',
+        `/aggregation/v4/customers/1/accounts/2/transactions`,
+        200,
+      ],
       ['get', '/aggregation/v1/customers/{customerId}', 'GetCustomer', CUSTOMER, 200],
       ['get', '/institution/v2/institutions', 'GetInstitutions', '/institution/v2/institutions?search=x', 200],
       ['post', '/aggregation/v2/customers/testing', 'AddTestingCustomer', '/aggregation/v2/customers/testing', 201],
@@ -89,11 +113,15 @@ describe('the conformance check', () => {
   });
 
   it('passes every error example of the reference (its error code, a number or a string, by the correction)', () => {
-    const examples = Object.values(reference.components.examples as Json).map((e) => (e as Json).value).filter((v) => v && 'code' in v && 'message' in v);
+    const examples = Object.values(reference.components.examples as Json)
+      .map((e) => (e as Json).value)
+      .filter((v) => v && 'code' in v && 'message' in v);
     expect(examples.length).toBeGreaterThan(10);
     for (const value of examples) expect(checker.check(json('GET', ACCOUNTS, 400, value))!.problems, JSON.stringify(value)).toEqual([]);
     expect(checker.check(json('GET', ACCOUNTS, 404, { code: 14001, message: 'Customer not found' }))!.problems).toEqual([]);
-    expect(checker.check(xml('GET', ACCOUNTS, 404, '<?xml version="1.0"?><error><code>14001</code><message>Customer not found</message></error>'))!.problems).toEqual([]);
+    expect(
+      checker.check(xml('GET', ACCOUNTS, 404, '<?xml version="1.0"?><error><code>14001</code><message>Customer not found</message></error>'))!.problems,
+    ).toEqual([]);
   });
 
   it('catches a drifted JSON answer: a missing required field, a wrong type, an error without code', () => {
@@ -119,7 +147,9 @@ describe('the conformance check', () => {
     expect(strict.check({ ...json('GET', ACCOUNTS, 200, {}), body: '{"accounts":' })!.problems[0]!.keyword).toBe('parse');
     expect(strict.check(json('DELETE', CUSTOMER, 204, { deleted: true }))!.problems[0]!.keyword).toBe('noContent');
     expect(strict.check({ method: 'GET', url: ACCOUNTS, statusCode: 200, contentType: '', body: '' })!.problems[0]!.keyword).toBe('body');
-    expect(strict.check({ method: 'GET', url: ACCOUNTS, statusCode: 200, contentType: 'text/html', body: '<html/>' })!.problems[0]!.keyword).toBe('contentType');
+    expect(strict.check({ method: 'GET', url: ACCOUNTS, statusCode: 200, contentType: 'text/html', body: '<html/>' })!.problems[0]!.keyword).toBe(
+      'contentType',
+    );
   });
 
   it('catches a drifted XML answer: the wrong root where the interface states one, misnamed items, a wrong type', () => {
@@ -127,8 +157,14 @@ describe('the conformance check', () => {
     const wrongRoot = strict.check(xml('GET', '/institution/v2/institutions', 200, toXml(list, undefined, 'institutions')))!;
     expect(wrongRoot.problems.map((p) => [p.pointer, p.keyword])).toEqual([['', 'xmlRoot']]);
     // The interface states repeated <institutions> elements: <institution> items are not that.
-    const renamed = toXml(list, { type: 'object', properties: { institutions: { type: 'array', items: { xml: { name: 'institution' } } } }, additionalProperties: {} }, 'root');
-    expect(strict.check(xml('GET', '/institution/v2/institutions', 200, renamed))!.problems.map((p) => [p.pointer, p.keyword])).toEqual([['/institutions', 'xmlName']]);
+    const renamed = toXml(
+      list,
+      { type: 'object', properties: { institutions: { type: 'array', items: { xml: { name: 'institution' } } } }, additionalProperties: {} },
+      'root',
+    );
+    expect(strict.check(xml('GET', '/institution/v2/institutions', 200, renamed))!.problems.map((p) => [p.pointer, p.keyword])).toEqual([
+      ['/institutions', 'xmlName'],
+    ]);
     expect(strict.check(xml('GET', '/institution/v2/institutions', 200, '<root><found>1</found>'))!.problems.map((p) => p.keyword)).toEqual(['parse']);
     const wrongType = toXml({ ...list, found: 'many' }, undefined, 'root');
     expect(strict.check(xml('GET', '/institution/v2/institutions', 200, wrongType))!.problems.map((p) => [p.pointer, p.keyword])).toEqual([['/found', 'type']]);
@@ -137,10 +173,18 @@ describe('the conformance check', () => {
     const missing = strict.check(xml('GET', ACCOUNTS, 200, toXml(accounts, undefined, 'accounts')))!;
     expect(missing.problems.map((p) => [p.pointer, p.keyword])).toEqual([['/accounts/0/name', 'required']]);
     // Items named by the singular (how Ledgerlink names them) and wrapped lists are read as the same list.
-    const singular = toXml(accounts, { type: 'object', properties: { accounts: { type: 'array', items: { xml: { name: 'account' } } } }, additionalProperties: {} }, 'accounts');
+    const singular = toXml(
+      accounts,
+      { type: 'object', properties: { accounts: { type: 'array', items: { xml: { name: 'account' } } } }, additionalProperties: {} },
+      'accounts',
+    );
     expect(singular).toContain('<accounts><account><id>');
     expect(strict.check(xml('GET', ACCOUNTS, 200, singular))!.problems.map((p) => p.pointer)).toEqual(['/accounts/0/name']);
-    const wrapped = toXml(accounts, { type: 'object', properties: { accounts: { type: 'array', xml: { wrapped: true }, items: { xml: { name: 'account' } } } }, additionalProperties: {} }, 'root');
+    const wrapped = toXml(
+      accounts,
+      { type: 'object', properties: { accounts: { type: 'array', xml: { wrapped: true }, items: { xml: { name: 'account' } } } }, additionalProperties: {} },
+      'root',
+    );
     expect(wrapped).toContain('<root><accounts><account><id>');
     expect(strict.check(xml('GET', ACCOUNTS, 200, wrapped))!.problems.map((p) => p.pointer)).toEqual(['/accounts/0/name']);
   });
@@ -159,10 +203,19 @@ describe('the conformance check', () => {
     // Another problem at the same place, another field, another status, another operation: still drift.
     expect(allowing.check(json('GET', CUSTOMER, 200, { ...customer, createdDate: undefined }))!.problems.map((p) => p.keyword)).toEqual(['required']);
     expect(allowing.check(json('GET', CUSTOMER, 200, { ...customer, lastModifiedDate: 1 }))!.problems.map((p) => p.pointer)).toEqual(['/lastModifiedDate']);
-    expect(allowing.check(json('GET', '/aggregation/v1/customers?search=x', 200, { displaying: 1, moreAvailable: false, customers: [customer] }))!.problems.map((p) => p.pointer)).toEqual(['/customers/0/createdDate']);
+    expect(
+      allowing
+        .check(json('GET', '/aggregation/v1/customers?search=x', 200, { displaying: 1, moreAvailable: false, customers: [customer] }))!
+        .problems.map((p) => p.pointer),
+    ).toEqual(['/customers/0/createdDate']);
     // `*` stands for any one segment, a status class for its statuses; an entry may name several operations.
-    const wildcard = new ConformanceChecker(reference, { ...list, differences: [{ operation: ['GetCustomer', 'GetCustomers'], status: '2XX', pointer: '/customers/*/createdDate', reason: 'test' }] });
-    expect(wildcard.check(json('GET', '/aggregation/v1/customers', 200, { displaying: 2, moreAvailable: false, customers: [customer, customer] }))!.problems).toEqual([]);
+    const wildcard = new ConformanceChecker(reference, {
+      ...list,
+      differences: [{ operation: ['GetCustomer', 'GetCustomers'], status: '2XX', pointer: '/customers/*/createdDate', reason: 'test' }],
+    });
+    expect(
+      wildcard.check(json('GET', '/aggregation/v1/customers', 200, { displaying: 2, moreAvailable: false, customers: [customer, customer] }))!.problems,
+    ).toEqual([]);
     expect(wildcard.check(json('GET', CUSTOMER, 200, customer))!.problems.map((p) => p.pointer)).toEqual(['/createdDate']);
   });
 });
@@ -224,7 +277,10 @@ describe('the allow-list (test/fixtures/compatibility-allowlist.json)', () => {
       for (const op of [e.operation].flat()) {
         if (op === '*') continue;
         expect(operations.has(op), where).toBe(true);
-        expect(operations.get(op)!.some((s) => s === e.status || (/^\dXX$/.test(e.status) && s[0] === e.status[0])), where).toBe(true);
+        expect(
+          operations.get(op)!.some((s) => s === e.status || (/^\dXX$/.test(e.status) && s[0] === e.status[0])),
+          where,
+        ).toBe(true);
         if (!/^to fix\b/i.test(e.reason)) expect(COMPAT_DOC, where).toContain(op);
       }
     }
@@ -233,7 +289,10 @@ describe('the allow-list (test/fixtures/compatibility-allowlist.json)', () => {
   it('corrects only schemas the reference has, each with a reason', () => {
     for (const c of allowList.referenceCorrections) {
       expect(c.reason.trim()).toBeTruthy();
-      const target = c.schema.split('/').slice(1).reduce((x: Json | undefined, p) => x?.[p], reference);
+      const target = c.schema
+        .split('/')
+        .slice(1)
+        .reduce((x: Json | undefined, p) => x?.[p], reference);
       expect(target, c.schema).toBeDefined();
     }
   });

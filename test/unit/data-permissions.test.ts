@@ -32,12 +32,30 @@ describe.skipIf(process.platform === 'win32')('permissions of the data directory
     runtime = await openRuntime(loadConfig({ LEDGERLINK_DATA_DIR: dir }));
     // Something in the request log, so its file has a WAL too.
     const writer = new RequestLogWriter(runtime.database, new ManualClock());
-    writer.record({ partner_id: null, method: 'GET', path: '/health', route: '/health', status: 200, latency_ms: 1, error_code: null, request_id: 'r1', ip: '127.0.0.1', created_at_ms: 1 });
+    writer.record({
+      partner_id: null,
+      method: 'GET',
+      path: '/health',
+      route: '/health',
+      status: 200,
+      latency_ms: 1,
+      error_code: null,
+      request_id: 'r1',
+      ip: '127.0.0.1',
+      created_at_ms: 1,
+    });
     await writer.close();
     const files = fs.readdirSync(dir).sort();
-    expect(files).toEqual(expect.arrayContaining([
-      'ledgerlink.request-log.sqlite', 'ledgerlink.request-log.sqlite-wal', 'ledgerlink.sqlite', 'ledgerlink.sqlite-shm', 'ledgerlink.sqlite-wal', 'master.key',
-    ]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'ledgerlink.request-log.sqlite',
+        'ledgerlink.request-log.sqlite-wal',
+        'ledgerlink.sqlite',
+        'ledgerlink.sqlite-shm',
+        'ledgerlink.sqlite-wal',
+        'master.key',
+      ]),
+    );
     expect(modeOf(dir).toString(8)).toBe('700');
     for (const file of files) expect([file, modeOf(path.join(dir, file)).toString(8)]).toEqual([file, '600']);
   });
@@ -60,7 +78,12 @@ describe.skipIf(process.platform === 'win32')('permissions of the data directory
     expect(named[0]).toEqual({ path: dir, mode: '0755' });
     expect(named).toContainEqual({ path: path.join(dir, 'ledgerlink.sqlite'), mode: '0644' });
     // SQLite made the WAL and SHM files anew with their database file's mode; the others stayed private.
-    expect(named.map((l) => path.basename(l.path)).slice(1).sort()).toEqual(['ledgerlink.sqlite', 'ledgerlink.sqlite-shm', 'ledgerlink.sqlite-wal']);
+    expect(
+      named
+        .map((l) => path.basename(l.path))
+        .slice(1)
+        .sort(),
+    ).toEqual(['ledgerlink.sqlite', 'ledgerlink.sqlite-shm', 'ledgerlink.sqlite-wal']);
     expect(loose.warnings[0]!.msg).toMatch(/readable by other users.*chmod 700/);
   });
 });

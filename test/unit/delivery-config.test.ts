@@ -11,8 +11,24 @@ describe('delivery configuration', () => {
   });
 
   it('reads SMTP_URL, the worker settings and extra sandbox ports', () => {
-    const c = loadConfig({ SMTP_URL: 'smtp://mail.local:2525', LEDGERLINK_DELIVERY_TIMEOUT_MS: '2500', LEDGERLINK_WORKER_POLL_MS: '50', LEDGERLINK_WORKER_CONCURRENCY: '2', LEDGERLINK_WORKER_ID: 'w1', LEDGERLINK_PUSH_EXTRA_PORTS: '8443, 3000', LEDGERLINK_MAIL_FROM: 'a@b.c' });
-    expect(c).toMatchObject({ smtpUrl: 'smtp://mail.local:2525', deliveryTimeoutMs: 2500, workerPollMs: 50, workerConcurrency: 2, workerId: 'w1', pushExtraPorts: [8443, 3000], mailFrom: 'a@b.c' });
+    const c = loadConfig({
+      SMTP_URL: 'smtp://mail.local:2525',
+      LEDGERLINK_DELIVERY_TIMEOUT_MS: '2500',
+      LEDGERLINK_WORKER_POLL_MS: '50',
+      LEDGERLINK_WORKER_CONCURRENCY: '2',
+      LEDGERLINK_WORKER_ID: 'w1',
+      LEDGERLINK_PUSH_EXTRA_PORTS: '8443, 3000',
+      LEDGERLINK_MAIL_FROM: 'a@b.c',
+    });
+    expect(c).toMatchObject({
+      smtpUrl: 'smtp://mail.local:2525',
+      deliveryTimeoutMs: 2500,
+      workerPollMs: 50,
+      workerConcurrency: 2,
+      workerId: 'w1',
+      pushExtraPorts: [8443, 3000],
+      mailFrom: 'a@b.c',
+    });
   });
 
   it.each([

@@ -118,12 +118,16 @@ describe('the outbound target policy', () => {
     const table = {
       'listener.example': [{ address: '93.184.216.34', family: 4 }],
       'rebind.example': [{ address: '127.0.0.1', family: 4 }],
-      'mixed.example': [{ address: '10.0.0.5', family: 4 }, { address: '93.184.216.35', family: 4 }],
+      'mixed.example': [
+        { address: '10.0.0.5', family: 4 },
+        { address: '93.184.216.35', family: 4 },
+      ],
       'metadata.example': [{ address: '169.254.169.254', family: 4 }],
     };
     const lookup = (mode: 'sandbox' | 'production', host: string, all: boolean) =>
       new Promise<{ err: Error | null; address: unknown; family?: number }>((resolve) =>
-        policyLookup(mode, resolver(table))(host, { all }, (err, address, family) => resolve({ err, address, family })));
+        policyLookup(mode, resolver(table))(host, { all }, (err, address, family) => resolve({ err, address, family })),
+      );
 
     it('passes a public address through', async () => {
       expect(await lookup('production', 'listener.example', false)).toMatchObject({ err: null, address: '93.184.216.34', family: 4 });

@@ -28,7 +28,12 @@ describe('institution catalogue generator', () => {
       expect(row.class).toBe('testfi');
       expect(row.account_type_description).toBe('TestFI');
     }
-    expect(rows.filter((r) => r.class === 'testfi').map((r) => r.id).sort()).toEqual(TEST_INSTITUTIONS.map((t) => t.id).sort());
+    expect(
+      rows
+        .filter((r) => r.class === 'testfi')
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(TEST_INSTITUTIONS.map((t) => t.id).sort());
     expect(byId.get(102168)!.oauth_enabled).toBe(1);
     expect(byId.get(101732)!.oauth_enabled).toBe(0);
     const down = byId.get(102176)!;
@@ -52,7 +57,28 @@ describe('institution catalogue generator', () => {
   });
 
   it('fills every field of every institution', () => {
-    const required = ['name', 'display_name', 'account_type_description', 'class', 'status', 'url_home_app', 'url_logon_app', 'url_product_app', 'url_forgot_password', 'url_online_registration', 'phone', 'email', 'currency', 'special_text', 'city', 'state', 'postal_code', 'country', 'primary_color', 'ps_overall'] as const;
+    const required = [
+      'name',
+      'display_name',
+      'account_type_description',
+      'class',
+      'status',
+      'url_home_app',
+      'url_logon_app',
+      'url_product_app',
+      'url_forgot_password',
+      'url_online_registration',
+      'phone',
+      'email',
+      'currency',
+      'special_text',
+      'city',
+      'state',
+      'postal_code',
+      'country',
+      'primary_color',
+      'ps_overall',
+    ] as const;
     const problems: string[] = [];
     const check = (ok: boolean, row: InstitutionTable, what: string) => {
       if (!ok) problems.push(`${row.id} ${row.name}: ${what}`);
@@ -66,7 +92,11 @@ describe('institution catalogue generator', () => {
       check(/^[a-z]+@[a-z0-9.-]+$/.test(row.email), row, 'e-mail');
       check(Object.values(ACCOUNT_TYPE_DESCRIPTIONS).includes(row.account_type_description), row, 'account type description');
       check(/^(America|Pacific)\//.test(row.time_zone ?? ''), row, 'time zone');
-      check(PRODUCT_FLAGS.every((flag) => row[flag] === 0 || row[flag] === 1), row, 'flags');
+      check(
+        PRODUCT_FLAGS.every((flag) => row[flag] === 0 || row[flag] === 1),
+        row,
+        'flags',
+      );
       check(!row.oauth_enabled || Boolean(row.special_instructions), row, 'OAuth instructions');
       check(row.currency === (row.country === 'CAN' ? 'CAD' : 'USD'), row, 'currency');
     }

@@ -3,7 +3,11 @@ import { generateCatalog } from '../../src/domain/institutions/catalog/generate.
 import { Prng } from '../../src/domain/institutions/catalog/prng.js';
 import { foldText, normalizeQuery, SearchIndex, urlKey, type SearchableInstitution } from '../../src/domain/institutions/search-index.js';
 
-const entry = (name: string, home = `https://www.${name.toLowerCase().replace(/[^a-z]/g, '')}.example`, logon = `${home}/login`): SearchableInstitution => ({ name, urlHomeApp: home, urlLogonApp: logon });
+const entry = (name: string, home = `https://www.${name.toLowerCase().replace(/[^a-z]/g, '')}.example`, logon = `${home}/login`): SearchableInstitution => ({
+  name,
+  urlHomeApp: home,
+  urlLogonApp: logon,
+});
 
 function names(index: SearchIndex, entries: SearchableInstitution[], query: string | undefined, offset = 0, limit = 100): string[] {
   return index.search(query, { offset, limit }).indices.map((i) => entries[i]!.name);
@@ -28,7 +32,10 @@ function reference(entries: SearchableInstitution[], query: string): number[] {
     const keys = [urlKey(e.urlHomeApp), urlKey(e.urlLogonApp)];
     return Math.min(tierOf(foldText(e.name), false), ...keys.map((k) => tierOf(k, true)));
   });
-  return entries.map((_e, i) => i).filter((i) => tiers[i]! < 255).sort((a, b) => tiers[a]! - tiers[b]! || a - b);
+  return entries
+    .map((_e, i) => i)
+    .filter((i) => tiers[i]! < 255)
+    .sort((a, b) => tiers[a]! - tiers[b]! || a - b);
 }
 
 describe('institution search index', () => {
@@ -93,7 +100,29 @@ describe('institution search index', () => {
     const catalog = generateCatalog().map((r) => ({ name: r.name, urlHomeApp: r.url_home_app, urlLogonApp: r.url_logon_app }));
     const big = new SearchIndex(catalog);
     const p = new Prng(7);
-    const queries = ['a', 'b', 'z', 'an', 'td', 'q', '&', 'bank', 'credit union', 'first national', 'chase', 'chase.com', 'https://www.chase.com', 'of spr', '-', '.example', 'caisse desjardins de l', 'x', 'st.', "'", 'union bank'];
+    const queries = [
+      'a',
+      'b',
+      'z',
+      'an',
+      'td',
+      'q',
+      '&',
+      'bank',
+      'credit union',
+      'first national',
+      'chase',
+      'chase.com',
+      'https://www.chase.com',
+      'of spr',
+      '-',
+      '.example',
+      'caisse desjardins de l',
+      'x',
+      'st.',
+      "'",
+      'union bank',
+    ];
     for (let i = 0; i < 40; i++) {
       const name = foldText(p.pick(catalog).name);
       const from = p.int(0, name.length - 1);

@@ -43,12 +43,22 @@ describe('the JSON nesting limit', () => {
   it('agrees with the depth JSON.parse builds for any JSON, compact or indented, with any strings', () => {
     const text = fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', ',', ':', 'a', ' ', '\u2028', '\u{1F600}') });
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.constant(null), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(text, tie('node'), { maxKeys: 3 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.integer(),
+        fc.constant(null),
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(text, tie('node'), { maxKeys: 3 }),
+      ),
     })).node;
-    fc.assert(fc.property(value, fc.integer({ min: 0, max: 6 }), fc.boolean(), (v, max, indent) => {
-      const body = JSON.stringify(v, null, indent ? 2 : undefined);
-      expect(jsonDeeperThan(body, max)).toBe(depthOf(JSON.parse(body)) > max);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(value, fc.integer({ min: 0, max: 6 }), fc.boolean(), (v, max, indent) => {
+        const body = JSON.stringify(v, null, indent ? 2 : undefined);
+        expect(jsonDeeperThan(body, max)).toBe(depthOf(JSON.parse(body)) > max);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -78,7 +88,9 @@ describe('the cost of checking hostile JSON bodies', () => {
   }
 
   let plain: number;
-  beforeAll(() => { plain = Math.max(cost(plainBody), 1); });
+  beforeAll(() => {
+    plain = Math.max(cost(plainBody), 1);
+  });
 
   it.each(Object.keys(hostile))('%s costs at most three times a plain body of the same size', (name) => {
     const took = cost(hostile[name]!);

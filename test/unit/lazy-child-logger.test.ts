@@ -5,7 +5,12 @@ import { lazyChildLogger, REDACT_PATHS } from '../../src/lib/logger.js';
 
 function capture(level: string) {
   const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk))); done(); } });
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
   const parent = pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, stream);
   let children = 0;
   const original = parent.child;
@@ -34,7 +39,10 @@ describe('lazy request logger', () => {
     log.info({ body: { partnerSecret: 'hunter2-secret-1' } }, 'first');
     log.warn('second');
     expect(children()).toBe(1);
-    expect(lines.map((l) => [l.msg, l.reqId])).toEqual([['first', 'req-2'], ['second', 'req-2']]);
+    expect(lines.map((l) => [l.msg, l.reqId])).toEqual([
+      ['first', 'req-2'],
+      ['second', 'req-2'],
+    ]);
     expect(JSON.stringify(lines[0])).not.toContain('hunter2');
     expect((lines[0]!.body as Record<string, unknown>).partnerSecret).toBe('[redacted]');
   });

@@ -4,13 +4,22 @@ import { memoryEnv, withMemoryFlags } from '../../src/cli/memory-settings.js';
 describe('memory settings of the processes Ledgerlink starts', () => {
   it('adds the young-generation limit, single-threaded collection and the heap limit to node flags that do not set them', () => {
     expect(withMemoryFlags([])).toEqual(['--max-semi-space-size=4', '--single-threaded-gc', '--max-old-space-size=1024']);
-    expect(withMemoryFlags(['--enable-source-maps'])).toEqual(['--enable-source-maps', '--max-semi-space-size=4', '--single-threaded-gc', '--max-old-space-size=1024']);
+    expect(withMemoryFlags(['--enable-source-maps'])).toEqual([
+      '--enable-source-maps',
+      '--max-semi-space-size=4',
+      '--single-threaded-gc',
+      '--max-old-space-size=1024',
+    ]);
   });
 
-  it('keeps an operator\'s own choice', () => {
+  it("keeps an operator's own choice", () => {
     expect(withMemoryFlags(['--max-semi-space-size=16'])).toEqual(['--max-semi-space-size=16', '--single-threaded-gc', '--max-old-space-size=1024']);
     expect(withMemoryFlags(['--no-single-threaded-gc'])).toEqual(['--no-single-threaded-gc', '--max-semi-space-size=4', '--max-old-space-size=1024']);
-    expect(withMemoryFlags(['--max_semi_space_size=8', '--single-threaded-gc', '--max_old_space_size=4096'])).toEqual(['--max_semi_space_size=8', '--single-threaded-gc', '--max_old_space_size=4096']);
+    expect(withMemoryFlags(['--max_semi_space_size=8', '--single-threaded-gc', '--max_old_space_size=4096'])).toEqual([
+      '--max_semi_space_size=8',
+      '--single-threaded-gc',
+      '--max_old_space_size=4096',
+    ]);
     expect(memoryEnv({ MALLOC_MMAP_THRESHOLD_: '131072' })).toEqual({});
   });
 

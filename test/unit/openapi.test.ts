@@ -20,8 +20,7 @@ const INTENDED_DIFFERENCES: Record<string, string> = {
 };
 
 /** Operations of the reference that later work will add; the test fails once one exists, so the list only shrinks. */
-const PENDING = new Set<string>([
-]);
+const PENDING = new Set<string>([]);
 
 let doc: Json;
 beforeAll(async () => {
@@ -31,7 +30,10 @@ beforeAll(async () => {
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
 function operations(d: Json): Array<{ method: string; path: string; op: Json }> {
   return Object.entries(d.paths as Json).flatMap(([path, item]) =>
-    Object.entries(item as Json).filter(([m]) => METHODS.includes(m)).map(([m, op]) => ({ method: m.toUpperCase(), path, op: op as Json })));
+    Object.entries(item as Json)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([m, op]) => ({ method: m.toUpperCase(), path, op: op as Json })),
+  );
 }
 
 /** Whether a schema or media type object shows an example somewhere inside it (following $refs). */
@@ -66,7 +68,10 @@ describe('the OpenAPI description', () => {
       expect(op.tags?.length, where).toBeGreaterThan(0);
       expect(op.security ?? doc.security, where).toBeDefined();
       const statuses = Object.keys(op.responses);
-      expect(statuses.some((s) => s.startsWith('4')), where).toBe(true);
+      expect(
+        statuses.some((s) => s.startsWith('4')),
+        where,
+      ).toBe(true);
       if (op.requestBody) expect(hasExample(op.requestBody, doc), `${where} request body example`).toBe(true);
       for (const [status, res] of Object.entries(op.responses as Json)) {
         if (status === '204') continue;
@@ -123,19 +128,25 @@ describe('the OpenAPI description', () => {
 describe('compatibility with the real-world service', () => {
   const ours = () => new Map(operations(doc).map((o) => [`${o.method} ${o.path}`, o.op]));
 
-  it.each(REFERENCE.map((r) => [r.operationId, r] as const))('%s has the same method, path, parameters and success status, or a documented difference', (_id, ref) => {
-    const op = ours().get(`${ref.method} ${ref.path}`);
-    if (!op && PENDING.has(ref.operationId)) return;
-    expect(PENDING.has(ref.operationId), `${ref.operationId} is implemented: remove it from PENDING`).toBe(false);
-    if (!op) {
-      expect(INTENDED_DIFFERENCES[ref.operationId], `${ref.operationId} (${ref.method} ${ref.path}) is missing and not listed as an intended difference`).toBeDefined();
-      expect(COMPAT_DOC).toContain(ref.operationId);
-      return;
-    }
-    expect(INTENDED_DIFFERENCES[ref.operationId], `${ref.operationId} is implemented: remove it from the intended differences`).toBeUndefined();
-    const params = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'query' || p.in === 'path').map((p) => `${p.in}:${p.name}`);
-    for (const p of ref.parameters as Json[]) expect(params, `${ref.operationId} lacks ${p.in} parameter ${p.name}`).toContain(`${p.in}:${p.name}`);
-    const success = Object.keys(op.responses).filter((s) => s.startsWith('2'));
-    for (const s of ref.success as string[]) expect(success, `${ref.operationId} success status`).toContain(s);
-  });
+  it.each(REFERENCE.map((r) => [r.operationId, r] as const))(
+    '%s has the same method, path, parameters and success status, or a documented difference',
+    (_id, ref) => {
+      const op = ours().get(`${ref.method} ${ref.path}`);
+      if (!op && PENDING.has(ref.operationId)) return;
+      expect(PENDING.has(ref.operationId), `${ref.operationId} is implemented: remove it from PENDING`).toBe(false);
+      if (!op) {
+        expect(
+          INTENDED_DIFFERENCES[ref.operationId],
+          `${ref.operationId} (${ref.method} ${ref.path}) is missing and not listed as an intended difference`,
+        ).toBeDefined();
+        expect(COMPAT_DOC).toContain(ref.operationId);
+        return;
+      }
+      expect(INTENDED_DIFFERENCES[ref.operationId], `${ref.operationId} is implemented: remove it from the intended differences`).toBeUndefined();
+      const params = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'query' || p.in === 'path').map((p) => `${p.in}:${p.name}`);
+      for (const p of ref.parameters as Json[]) expect(params, `${ref.operationId} lacks ${p.in} parameter ${p.name}`).toContain(`${p.in}:${p.name}`);
+      const success = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+      for (const s of ref.success as string[]) expect(success, `${ref.operationId} success status`).toContain(s);
+    },
+  );
 });

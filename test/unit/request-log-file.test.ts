@@ -10,8 +10,16 @@ import { insertSizes, listRequestLog, RequestLogWriter, type RequestLogEntry } f
 import { ManualClock } from '../../src/lib/clock.js';
 
 const entry = (n: number, at: number, partner = 'p1'): RequestLogEntry => ({
-  partner_id: partner, method: 'GET', path: `/aggregation/v1/partners/me?n=${n}`, route: '/aggregation/v1/partners/me', status: 200,
-  latency_ms: 0.25, error_code: null, request_id: `req-${n}`, ip: '127.0.0.1', created_at_ms: at,
+  partner_id: partner,
+  method: 'GET',
+  path: `/aggregation/v1/partners/me?n=${n}`,
+  route: '/aggregation/v1/partners/me',
+  status: 200,
+  latency_ms: 0.25,
+  error_code: null,
+  request_id: `req-${n}`,
+  ip: '127.0.0.1',
+  created_at_ms: at,
 });
 
 async function tables(database: Database, schema: string): Promise<string[]> {
@@ -129,7 +137,10 @@ describe('the request log of a SQLite file database', () => {
     expect(before.error).toBeUndefined();
     expect(await tables(database, 'main')).toContain('request_log');
     const k = database.kysely;
-    await k.insertInto('request_log').values([entry(1, 5), entry(2, 6)]).execute();
+    await k
+      .insertInto('request_log')
+      .values([entry(1, 5), entry(2, 6)])
+      .execute();
     const ids = (await listRequestLog(k, {})).map((r) => r.id);
 
     await migrateToLatest(database);

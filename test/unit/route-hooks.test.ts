@@ -34,11 +34,14 @@ function appWithTaggingHook() {
 }
 
 describe('per-route hooks', () => {
-  it('makes each route\'s hook once, on its first request, from the route\'s final options', async () => {
+  it("makes each route's hook once, on its first request, from the route's final options", async () => {
     const { app, made, ran } = appWithTaggingHook();
     for (let i = 0; i < 3; i++) expect((await app.inject({ url: '/a' })).headers['x-hook']).toBe('first /a');
     expect((await app.inject({ url: '/late' })).headers['x-hook']).toBe('late /late');
-    expect(made).toEqual([{ url: '/a', tag: 'first', notFound: false }, { url: '/late', tag: 'late', notFound: false }]);
+    expect(made).toEqual([
+      { url: '/a', tag: 'first', notFound: false },
+      { url: '/late', tag: 'late', notFound: false },
+    ]);
     expect(ran).toEqual(['GET first /a', 'GET first /a', 'GET first /a', 'GET late /late']);
   });
 
@@ -66,7 +69,7 @@ describe('per-route hooks', () => {
     expect(ran).toEqual(['HEAD first /a']);
   });
 
-  it('passes a throw on as the request\'s error', async () => {
+  it("passes a throw on as the request's error", async () => {
     const { app } = appWithTaggingHook();
     const res = await app.inject({ url: '/a', headers: { 'x-fail': 'yes' } });
     expect(res.statusCode).toBe(500);

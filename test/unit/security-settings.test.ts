@@ -17,8 +17,11 @@ describe('security settings of sign-up, e-mail and stored deliveries', () => {
 
   it('keeps Test Drive e-mail local, allows 100 e-mails an hour and keeps finished deliveries 30 days by default', () => {
     expect(loadConfig({})).toMatchObject({ testDriveSmtp: false, emailLimitPerHour: 100, deliveryRetentionSeconds: 30 * 86_400 });
-    expect(loadConfig({ LEDGERLINK_TESTDRIVE_SMTP: '1', LEDGERLINK_EMAIL_LIMIT_PER_HOUR: '5', LEDGERLINK_DELIVERY_RETENTION_DAYS: '7' }))
-      .toMatchObject({ testDriveSmtp: true, emailLimitPerHour: 5, deliveryRetentionSeconds: 7 * 86_400 });
+    expect(loadConfig({ LEDGERLINK_TESTDRIVE_SMTP: '1', LEDGERLINK_EMAIL_LIMIT_PER_HOUR: '5', LEDGERLINK_DELIVERY_RETENTION_DAYS: '7' })).toMatchObject({
+      testDriveSmtp: true,
+      emailLimitPerHour: 5,
+      deliveryRetentionSeconds: 7 * 86_400,
+    });
   });
 
   it.each([

@@ -9,13 +9,18 @@ describe('SQLite result rows', () => {
   beforeAll(async () => {
     database = openDatabase({});
     await sql`create table t (id integer primary key, name text, amount real, note text, "__proto__" text, "quote""d" text)`.execute(database.kysely);
-    await sql`insert into t (id, name, amount, note, "__proto__", "quote""d") values (1, 'a', 1.5, null, 'p', 'q'), (2, 'b', -2, 'x', null, null)`.execute(database.kysely);
+    await sql`insert into t (id, name, amount, note, "__proto__", "quote""d") values (1, 'a', 1.5, null, 'p', 'q'), (2, 'b', -2, 'x', null, null)`.execute(
+      database.kysely,
+    );
   });
   afterAll(() => database.close());
 
   it('have one property per column, in order, with SQLite values and nulls', async () => {
     const rows = await sql<Record<string, unknown>>`select id, name, amount, note from t order by id`.execute(database.kysely);
-    expect(rows.rows).toEqual([{ id: 1, name: 'a', amount: 1.5, note: null }, { id: 2, name: 'b', amount: -2, note: 'x' }]);
+    expect(rows.rows).toEqual([
+      { id: 1, name: 'a', amount: 1.5, note: null },
+      { id: 2, name: 'b', amount: -2, note: 'x' },
+    ]);
     expect(Object.keys(rows.rows[0]!)).toEqual(['id', 'name', 'amount', 'note']);
     expect(Object.getPrototypeOf(rows.rows[0])).toBe(Object.prototype);
   });
@@ -34,8 +39,16 @@ describe('SQLite result rows', () => {
 
   it('stream as objects too, and writes still report changes and ids', async () => {
     const streamed: unknown[] = [];
-    for await (const row of database.kysely.selectFrom('t' as never).select(['id' as never, 'name' as never]).orderBy('id' as never).stream()) streamed.push(row);
-    expect(streamed).toEqual([{ id: 1, name: 'a' }, { id: 2, name: 'b' }]);
+    for await (const row of database.kysely
+      .selectFrom('t' as never)
+      .select(['id' as never, 'name' as never])
+      .orderBy('id' as never)
+      .stream())
+      streamed.push(row);
+    expect(streamed).toEqual([
+      { id: 1, name: 'a' },
+      { id: 2, name: 'b' },
+    ]);
     const inserted = await sql`insert into t (id, name, amount) values (3, 'c', 0)`.execute(database.kysely);
     expect(inserted.numAffectedRows).toBe(1n);
     expect(inserted.insertId).toBe(3n);

@@ -43,7 +43,13 @@ describe('StampedMemo on SQLite', () => {
 
   beforeEach(async () => {
     await k(first).deleteFrom('items').execute();
-    await k(first).insertInto('items').values([{ name: 'a', value: 1 }, { name: 'b', value: 2 }]).execute();
+    await k(first)
+      .insertInto('items')
+      .values([
+        { name: 'a', value: 1 },
+        { name: 'b', value: 2 },
+      ])
+      .execute();
     memo = new StampedMemo<Item>(first);
     loads = 0;
   });
@@ -125,12 +131,14 @@ describe('StampedMemo on SQLite', () => {
     before = stamp();
     await k(first).updateTable('items').set({ value: 7 }).where('name', '=', 'nobody').execute();
     expect(stamp(), 'a write that changed no row may still count; it must never be missed').not.toBe(before);
-    await k(first).transaction().execute(async (trx) => {
-      before = stamp();
-      await trx.deleteFrom('items').where('name', '=', 'r').execute();
-      // Uncommitted, but visible to this connection's later reads: the stamp has moved already.
-      expect(stamp()).not.toBe(before);
-    });
+    await k(first)
+      .transaction()
+      .execute(async (trx) => {
+        before = stamp();
+        await trx.deleteFrom('items').where('name', '=', 'r').execute();
+        // Uncommitted, but visible to this connection's later reads: the stamp has moved already.
+        expect(stamp()).not.toBe(before);
+      });
     expect(await read('r')).toBeUndefined();
   });
 
@@ -144,16 +152,20 @@ describe('StampedMemo on SQLite', () => {
     expect(await read('a')).toEqual({ name: 'a', value: 20 });
     expect(loads).toBe(2);
     // A commit of an explicit transaction of the other connection, to an unrelated table.
-    await k(second).transaction().execute(async (trx) => {
-      await trx.insertInto('other').values({ n: 2 }).execute();
-    });
+    await k(second)
+      .transaction()
+      .execute(async (trx) => {
+        await trx.insertInto('other').values({ n: 2 }).execute();
+      });
     await read('a');
     expect(loads).toBe(3);
     // The other connection's uncommitted change is invisible, and once committed, it shows at once.
-    await k(second).transaction().execute(async (trx) => {
-      await trx.updateTable('items').set({ value: 21 }).where('name', '=', 'a').execute();
-      expect(await read('a')).toEqual({ name: 'a', value: 20 });
-    });
+    await k(second)
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('items').set({ value: 21 }).where('name', '=', 'a').execute();
+        expect(await read('a')).toEqual({ name: 'a', value: 20 });
+      });
     expect(await read('a')).toEqual({ name: 'a', value: 21 });
   });
 
@@ -174,7 +186,13 @@ describe('StampedMemo on SQLite', () => {
   it('does not keep a value loaded under an older stamp once a newer read has forgotten everything', async () => {
     // A read that started before the change, whose load answers only after a newer read completed.
     let release!: (v: Item) => void;
-    const slow = memo.read('a', () => new Promise<Item>((resolve) => { release = resolve; }));
+    const slow = memo.read(
+      'a',
+      () =>
+        new Promise<Item>((resolve) => {
+          release = resolve;
+        }),
+    );
     await k(second).updateTable('items').set({ value: 30 }).where('name', '=', 'a').execute();
     expect(await read('a')).toEqual({ name: 'a', value: 30 });
     // The slow one read before the change: its (old) value must not replace the newer one.

@@ -26,9 +26,17 @@ describe('text from outside printed to a terminal', () => {
     expect(JSON.parse(line)).toEqual(value);
   });
 
-  it('leaves nothing a terminal acts on in the server\'s log lines, which still parse to the logged text', () => {
+  it("leaves nothing a terminal acts on in the server's log lines, which still parse to the logged text", () => {
     let out = '';
-    const logger = redactedLogger('info', new Writable({ write(chunk, _enc, done) { out += String(chunk); done(); } }));
+    const logger = redactedLogger(
+      'info',
+      new Writable({
+        write(chunk, _enc, done) {
+          out += String(chunk);
+          done();
+        },
+      }),
+    );
     const text = 'GET /x\u009b2J\x1b[31m\x7f\u202e';
     logger.info({ url: text }, text);
     expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);

@@ -39,9 +39,15 @@ describe('test bank sign-in', () => {
 
   it('accepts lenient forms: fields named but without ids, two bare values, any case of the username', async () => {
     const c = connector(TEST_BANK);
-    const byName = await c.authenticate(ctx(), [{ id: 'password', name: 'Password', value: 'profile_01' }, { id: 'username', name: 'Username', value: 'profile_01' }]);
+    const byName = await c.authenticate(ctx(), [
+      { id: 'password', name: 'Password', value: 'profile_01' },
+      { id: 'username', name: 'Username', value: 'profile_01' },
+    ]);
     expect(byName).toMatchObject({ ok: true, kind: 'authenticated' });
-    const bare = await c.authenticate(ctx(), [{ id: 'a', value: 'profile_01' }, { id: 'b', value: 'profile_01' }]);
+    const bare = await c.authenticate(ctx(), [
+      { id: 'a', value: 'profile_01' },
+      { id: 'b', value: 'profile_01' },
+    ]);
     expect(bare).toMatchObject({ ok: true, kind: 'authenticated' });
     expect(await authenticate('PROFILE_01 ', 'profile_01')).toMatchObject({ ok: true, kind: 'authenticated' });
   });
@@ -133,9 +139,23 @@ describe('test bank MFA', () => {
     const first = challenged(await authenticate('mfa_multi'));
     expect(first.challenges.map((c) => c.id)).toEqual(['city']);
     const second = challenged(await answer(first.state, [{ id: 'city', value: 'Springfield' }]));
-    expect(second.challenges.map((c) => [c.id, c.kind])).toEqual([['color', 'choice'], ['phone', 'text']]);
-    expectFailure(await answer(second.state, [{ id: 'color', value: 'blue' }, { id: 'phone', value: '1234' }]), 187);
-    expect(await answer(second.state, [{ id: 'phone', value: '0199' }, { id: 'color', value: 'blue' }])).toMatchObject({ ok: true, kind: 'authenticated' });
+    expect(second.challenges.map((c) => [c.id, c.kind])).toEqual([
+      ['color', 'choice'],
+      ['phone', 'text'],
+    ]);
+    expectFailure(
+      await answer(second.state, [
+        { id: 'color', value: 'blue' },
+        { id: 'phone', value: '1234' },
+      ]),
+      187,
+    );
+    expect(
+      await answer(second.state, [
+        { id: 'phone', value: '0199' },
+        { id: 'color', value: 'blue' },
+      ]),
+    ).toMatchObject({ ok: true, kind: 'authenticated' });
   });
 
   it('times MFA states out after ten minutes and refuses altered or foreign ones with 185', async () => {
@@ -215,7 +235,13 @@ describe('test bank OAuth', () => {
   it('points the user at the test bank authorize page with a signed request', async () => {
     const { url, request } = await authorize();
     expect(url.pathname).toBe(TEST_BANK_AUTHORIZE_PATH);
-    expect(Object.fromEntries(url.searchParams)).toMatchObject({ institutionId: '102168', redirect_uri: redirectUri, state: 'st-123', response_type: 'code', signature: expect.any(String) });
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      institutionId: '102168',
+      redirect_uri: redirectUri,
+      state: 'st-123',
+      response_type: 'code',
+      signature: expect.any(String),
+    });
     expect(request).toEqual({ institutionId: OAUTH_BANK, redirectUri, state: 'st-123' });
     const tampered = { ...Object.fromEntries(url.searchParams), redirect_uri: 'https://evil.example/' };
     expect(registry.testBankOAuth.parseAuthorizeRequest(tampered)).toMatchObject({ ok: false });

@@ -30,29 +30,105 @@ const N = 'number';
 const S = 'string';
 const B = 'boolean';
 const LOAN_FIELDS = {
-  payoffAmount: N, principalBalance: N, escrowBalance: N, interestRate: S, autoPayEnrolled: S, collateral: S, currentSchool: S,
-  firstMortgage: S, originalSchool: S, recurringPaymentAmount: N, lender: S, availableBalanceAmount: N, endingBalanceAmount: N,
-  loanTermType: S, paymentsMade: N, balloonAmount: N, projectedInterest: N, interestPaidLtd: N, interestRateType: S, loanPaymentType: S,
-  paymentsRemaining: N, loanMinAmtDue: N, loanPaymentFreq: S, paymentMinAmount: N, loanMinAmtDueDate: N, firstPaymentDate: N,
+  payoffAmount: N,
+  principalBalance: N,
+  escrowBalance: N,
+  interestRate: S,
+  autoPayEnrolled: S,
+  collateral: S,
+  currentSchool: S,
+  firstMortgage: S,
+  originalSchool: S,
+  recurringPaymentAmount: N,
+  lender: S,
+  availableBalanceAmount: N,
+  endingBalanceAmount: N,
+  loanTermType: S,
+  paymentsMade: N,
+  balloonAmount: N,
+  projectedInterest: N,
+  interestPaidLtd: N,
+  interestRateType: S,
+  loanPaymentType: S,
+  paymentsRemaining: N,
+  loanMinAmtDue: N,
+  loanPaymentFreq: S,
+  paymentMinAmount: N,
+  loanMinAmtDueDate: N,
+  firstPaymentDate: N,
 };
 const INVESTMENT_FIELDS = {
-  marginBalance: N, availableCashBalance: N, currentBalance: N, vestedBalance: N, currentLoanBalance: N, loanRate: N, marginAllowed: B,
-  cashAccountAllowed: B, employeeDeferPreTaxAmount: N, employeePreTaxAmount: N, employeePreTaxPercentage: N, employerYearToDate: N,
-  rolloverContributionAmount: N, allowedCheckWriting: S, allowedOptionTrade: S, dailyChange: N, margin: N, percentageChange: N,
-  loanPaymentAmount: N, loanNextPaymentDate: N,
+  marginBalance: N,
+  availableCashBalance: N,
+  currentBalance: N,
+  vestedBalance: N,
+  currentLoanBalance: N,
+  loanRate: N,
+  marginAllowed: B,
+  cashAccountAllowed: B,
+  employeeDeferPreTaxAmount: N,
+  employeePreTaxAmount: N,
+  employeePreTaxPercentage: N,
+  employerYearToDate: N,
+  rolloverContributionAmount: N,
+  allowedCheckWriting: S,
+  allowedOptionTrade: S,
+  dailyChange: N,
+  margin: N,
+  percentageChange: N,
+  loanPaymentAmount: N,
+  loanNextPaymentDate: N,
 };
 const LINE_FIELDS = {
-  interestRate: S, creditAvailableAmount: N, paymentMinAmount: N, statementCloseBalance: N, locPrincipalBalance: N, paymentDueDate: N,
+  interestRate: S,
+  creditAvailableAmount: N,
+  paymentMinAmount: N,
+  statementCloseBalance: N,
+  locPrincipalBalance: N,
+  paymentDueDate: N,
   statementEndDate: N,
 };
 const DEPOSIT_FIELDS = { availableBalanceAmount: N, periodInterestRate: S };
 // The Position fields the interface lists (id is assigned by the service).
 const POSITION_FIELDS = {
-  symbol: S, fundName: S, quantity: N, marketValue: S, changePercent: N, costBasis: N, dailyChange: N, memo: S, empPretaxContribAmount: N,
-  heldInAccount: S, holdType: S, maturityValue: N, units: N, unitPrice: N, type: S, status: S, invSecurityType: S, securityCurrencyRate: S,
-  averageCost: N, cashAccount: B, faceValue: N, holdingId: S, securitySubType: S, rate: N, unitType: S, todayGLDollar: N, todayGLPercent: N,
-  totalGLDollar: N, totalGLPercent: N, costBasisPerShare: N, enterpriseSymbol: S, localMarketValue: N, localPrice: N, securityId: S,
-  reinvestmentCapGains: S, reinvestmentDividend: S, expirationDate: N, originalPurchaseDate: N,
+  symbol: S,
+  fundName: S,
+  quantity: N,
+  marketValue: S,
+  changePercent: N,
+  costBasis: N,
+  dailyChange: N,
+  memo: S,
+  empPretaxContribAmount: N,
+  heldInAccount: S,
+  holdType: S,
+  maturityValue: N,
+  units: N,
+  unitPrice: N,
+  type: S,
+  status: S,
+  invSecurityType: S,
+  securityCurrencyRate: S,
+  averageCost: N,
+  cashAccount: B,
+  faceValue: N,
+  holdingId: S,
+  securitySubType: S,
+  rate: N,
+  unitType: S,
+  todayGLDollar: N,
+  todayGLPercent: N,
+  totalGLDollar: N,
+  totalGLPercent: N,
+  costBasisPerShare: N,
+  enterpriseSymbol: S,
+  localMarketValue: N,
+  localPrice: N,
+  securityId: S,
+  reinvestmentCapGains: S,
+  reinvestmentDividend: S,
+  expirationDate: N,
+  originalPurchaseDate: N,
 };
 
 function expectFields(record: object | undefined, fields: Record<string, string>, label: string): void {
@@ -111,7 +187,23 @@ describe('test bank accounts', () => {
     ['student', ['creditCard']],
     ['small_business', ['checking', 'savings', 'creditCard', 'loan']],
     ['retiree', ['checking', 'savings', 'creditCard', 'investment', 'roth']],
-    ['many_accounts', ['checking', 'checking', 'checking', 'savings', 'savings', 'savings', 'creditCard', 'creditCard', 'creditCard', 'investment', 'investmentTaxDeferred', 'roth']],
+    [
+      'many_accounts',
+      [
+        'checking',
+        'checking',
+        'checking',
+        'savings',
+        'savings',
+        'savings',
+        'creditCard',
+        'creditCard',
+        'creditCard',
+        'investment',
+        'investmentTaxDeferred',
+        'roth',
+      ],
+    ],
     ['no_accounts', []],
   ])('%s has the accounts its description promises', async (profile, types) => {
     const list = await accounts(await signIn(profile));
@@ -144,7 +236,8 @@ describe('test bank accounts', () => {
   it('signs balances: positive for deposits and investments, negative for cards, loans and credit lines', async () => {
     for (const profile of DATA_PROFILES) {
       for (const a of await accounts(await signIn(profile))) {
-        if (['checking', 'savings', 'investment', 'investmentTaxDeferred', 'roth'].includes(a.type)) expect(a.balance, `${profile} ${a.name}`).toBeGreaterThan(0);
+        if (['checking', 'savings', 'investment', 'investmentTaxDeferred', 'roth'].includes(a.type))
+          expect(a.balance, `${profile} ${a.name}`).toBeGreaterThan(0);
         else expect(a.balance, `${profile} ${a.name}`).toBeLessThan(0);
       }
     }
@@ -203,7 +296,15 @@ describe('test bank accounts', () => {
   });
 
   it('gives well-formed records at any date, including months where a loan is paid off and renewed', async () => {
-    const dates = ['2022-02-27T08:00:00Z', '2024-02-29T23:59:59Z', '2029-04-03T10:00:00Z', '2029-04-20T12:00:00Z', '2029-07-10T12:00:00Z', '2029-11-02T12:00:00Z', '2031-12-31T23:00:00Z'];
+    const dates = [
+      '2022-02-27T08:00:00Z',
+      '2024-02-29T23:59:59Z',
+      '2029-04-03T10:00:00Z',
+      '2029-04-20T12:00:00Z',
+      '2029-07-10T12:00:00Z',
+      '2029-11-02T12:00:00Z',
+      '2031-12-31T23:00:00Z',
+    ];
     const bad: string[] = [];
     const walk = (v: unknown, path: string): void => {
       if (typeof v === 'number' && !Number.isFinite(v)) bad.push(path);
@@ -261,7 +362,25 @@ describe('test bank transactions', () => {
   });
 
   it('gives transactions stable unique refs, types, money amounts and consistent dates and status, oldest first', async () => {
-    const types = new Set(['atm', 'cash', 'check', 'credit', 'debit', 'deposit', 'directDebit', 'directDeposit', 'dividend', 'fee', 'interest', 'other', 'payment', 'pointOfSale', 'repeatPayment', 'serviceCharge', 'transfer']);
+    const types = new Set([
+      'atm',
+      'cash',
+      'check',
+      'credit',
+      'debit',
+      'deposit',
+      'directDebit',
+      'directDeposit',
+      'dividend',
+      'fee',
+      'interest',
+      'other',
+      'payment',
+      'pointOfSale',
+      'repeatPayment',
+      'serviceCharge',
+      'transfer',
+    ]);
     const { txs } = await everything('profile_02');
     for (const [ref, list] of txs) {
       expect(new Set(list.map((t) => t.ref)).size).toBe(list.length);

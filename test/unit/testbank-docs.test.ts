@@ -37,7 +37,11 @@ describe('docs/test-profiles.md', () => {
   it('names the status code of every error and refresh-failure profile', () => {
     for (const p of TEST_PROFILES) {
       const code = p.signInFailure?.code ?? p.refreshFailure?.code;
-      if (code !== undefined) expect(doc.split('\n').some((line) => line.startsWith(`| \`${code}\``) && line.includes(`\`${p.id}\``)), p.id).toBe(true);
+      if (code !== undefined)
+        expect(
+          doc.split('\n').some((line) => line.startsWith(`| \`${code}\``) && line.includes(`\`${p.id}\``)),
+          p.id,
+        ).toBe(true);
     }
   });
 });

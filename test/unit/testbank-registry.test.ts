@@ -5,7 +5,7 @@ import { TEST_INSTITUTIONS } from '../../src/aggregation/connectors/testbank/ins
 import { registry } from '../helpers/testbank.js';
 
 describe('connector registry', () => {
-  it('serves every test institution with the test bank connector and that institution\'s behaviour', () => {
+  it("serves every test institution with the test bank connector and that institution's behaviour", () => {
     for (const institution of TEST_INSTITUTIONS) {
       const lookup = registry.connectorFor(institution.id);
       if (!lookup.available) throw new Error(lookup.reason);
@@ -27,7 +27,10 @@ describe('connector registry', () => {
     const other = createConnectorRegistry({ key: Buffer.alloc(32, 9) }).connectorFor(101732);
     const mine = registry.connectorFor(101732);
     if (!other.available || !mine.available) throw new Error('no connector');
-    const signedIn = await mine.connector.authenticate({ institutionId: 101732, now: 1_768_000_000 }, [{ id: '101732001', value: 'profile_01' }, { id: '101732002', value: 'profile_01' }]);
+    const signedIn = await mine.connector.authenticate({ institutionId: 101732, now: 1_768_000_000 }, [
+      { id: '101732001', value: 'profile_01' },
+      { id: '101732002', value: 'profile_01' },
+    ]);
     if (!signedIn.ok || signedIn.kind !== 'authenticated') throw new Error('no session');
     expect(await other.connector.listAccounts({ institutionId: 101732, now: 1_768_000_000 }, signedIn.session)).toMatchObject({ ok: false, code: 103 });
   });

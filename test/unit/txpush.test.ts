@@ -21,7 +21,16 @@ describe('the notification format', () => {
 });
 
 describe('notification bodies', () => {
-  const transaction = { id: 20000000001, amount: -4.25, accountId: 5011000000, customerId: 1005000000, status: 'active', description: 'Coffee & <cake>', createdDate: 1, feeAmount: 0 };
+  const transaction = {
+    id: 20000000001,
+    amount: -4.25,
+    accountId: 5011000000,
+    customerId: 1005000000,
+    status: 'active',
+    description: 'Coffee & <cake>',
+    createdDate: 1,
+    feeAmount: 0,
+  };
 
   it('render JSON as {event: {class, type, records}}', () => {
     const { body, contentType } = renderNotification({ class: 'transaction', type: 'created', records: [transaction] }, 'json');
@@ -30,7 +39,10 @@ describe('notification bodies', () => {
   });
 
   it('render XML with root event and one record element per record, escaped', () => {
-    const { body, contentType } = renderNotification({ class: 'transaction', type: 'modified', records: [transaction, { ...transaction, id: 20000000002 }] }, 'xml');
+    const { body, contentType } = renderNotification(
+      { class: 'transaction', type: 'modified', records: [transaction, { ...transaction, id: 20000000002 }] },
+      'xml',
+    );
     expect(contentType).toBe('application/xml');
     expect(body).toContain('<description>Coffee &amp; &lt;cake&gt;</description>');
     const doc = new XMLParser({ parseTagValue: false, isArray: (n) => n === 'transaction' }).parse(body);
@@ -40,8 +52,13 @@ describe('notification bodies', () => {
   });
 
   it('render account records as account elements', () => {
-    const { body } = renderNotification({ class: 'account', type: 'deleted', records: [{ id: '5011000000', name: 'Checking', balance: 10.5, detail: { availableBalanceAmount: 9 } }] }, 'xml');
-    expect(body).toMatch(/^<\?xml[^>]*\?><event><class>account<\/class><type>deleted<\/type><records><account><id>5011000000<\/id><name>Checking<\/name><balance>10.5<\/balance><detail><availableBalanceAmount>9<\/availableBalanceAmount><\/detail><\/account><\/records><\/event>$/);
+    const { body } = renderNotification(
+      { class: 'account', type: 'deleted', records: [{ id: '5011000000', name: 'Checking', balance: 10.5, detail: { availableBalanceAmount: 9 } }] },
+      'xml',
+    );
+    expect(body).toMatch(
+      /^<\?xml[^>]*\?><event><class>account<\/class><type>deleted<\/type><records><account><id>5011000000<\/id><name>Checking<\/name><balance>10.5<\/balance><detail><availableBalanceAmount>9<\/availableBalanceAmount><\/detail><\/account><\/records><\/event>$/,
+    );
   });
 });
 
@@ -66,7 +83,7 @@ describe('listener URL rules', () => {
 });
 
 describe('the verification URL', () => {
-  it('adds the code to the query and keeps the listener\'s own parameters', () => {
+  it("adds the code to the query and keeps the listener's own parameters", () => {
     expect(verificationUrl('https://listener.example/hook?tenant=7', 'abc')).toBe('https://listener.example/hook?tenant=7&txpush_verification_code=abc');
   });
 });

@@ -22,7 +22,11 @@ function cost(text: string): number {
   let best = Infinity;
   for (let i = 0; i < 3; i++) {
     const started = performance.now();
-    try { parseXmlDocument(text); } catch { /* refused is fine: only the time matters here */ }
+    try {
+      parseXmlDocument(text);
+    } catch {
+      /* refused is fine: only the time matters here */
+    }
     best = Math.min(best, performance.now() - started);
   }
   return best;
@@ -30,7 +34,9 @@ function cost(text: string): number {
 
 describe('the cost of hostile XML bodies', () => {
   let plain: number;
-  beforeAll(() => { plain = cost(plainBody); });
+  beforeAll(() => {
+    plain = cost(plainBody);
+  });
 
   it.each(Object.keys(hostileXmlBodies))('%s costs at most three times a plain body of the same size', (name) => {
     const hostile = cost(hostileXmlBodies[name]!);
@@ -52,12 +58,20 @@ describe('the XML nesting limit', () => {
   });
 
   it('cannot be bypassed with /> inside attribute values', () => {
-    const text = nested(99, (i) => `<a${i} x="/>">`, (i) => `</a${i}>`);
+    const text = nested(
+      99,
+      (i) => `<a${i} x="/>">`,
+      (i) => `</a${i}>`,
+    );
     expect(() => parseXmlDocument(text)).toThrow(expect.objectContaining({ code: '10045' }));
   });
 
   it('cannot be bypassed with > inside attribute values', () => {
-    const text = nested(99, (i) => `<a${i} x="a>b" y='/>'>`, (i) => `</a${i}>`);
+    const text = nested(
+      99,
+      (i) => `<a${i} x="a>b" y='/>'>`,
+      (i) => `</a${i}>`,
+    );
     expect(() => parseXmlDocument(text)).toThrow(expect.objectContaining({ code: '10045' }));
   });
 

@@ -6,26 +6,45 @@ import type { XmlSchema } from '../../src/http/xml/schema-walk.js';
 
 const Institution = Type.Object({ id: Type.Integer(), name: Type.String(), oauthEnabled: Type.Boolean(), note: Type.Union([Type.String(), Type.Null()]) });
 const Page = Type.Object({ found: Type.Integer(), moreAvailable: Type.Boolean(), institutions: Type.Array(Institution) }, { xml: { name: 'root' } });
-const Event = Type.Object({
-  class: Type.String(),
-  records: Type.Array(Type.Object({ id: Type.Integer() }, { xml: { name: 'account' } }), { xml: { wrapped: true } }),
-}, { xml: { name: 'event' } });
+const Event = Type.Object(
+  {
+    class: Type.String(),
+    records: Type.Array(Type.Object({ id: Type.Integer() }, { xml: { name: 'account' } }), { xml: { wrapped: true } }),
+  },
+  { xml: { name: 'event' } },
+);
 const s = (x: unknown) => x as XmlSchema;
 
 describe('XML from schemas', () => {
   it('renders unwrapped arrays as repeated elements under the schema root', () => {
-    const out = toXml({ found: 2, moreAvailable: false, institutions: [{ id: 1, name: 'A & B <bank>', oauthEnabled: true, note: null }, { id: 2, name: 'C', oauthEnabled: false, note: 'x' }] }, s(Page));
-    expect(out).toBe('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><root><found>2</found><moreAvailable>false</moreAvailable>'
-      + '<institutions><id>1</id><name>A &amp; B &lt;bank&gt;</name><oauthEnabled>true</oauthEnabled><note/></institutions>'
-      + '<institutions><id>2</id><name>C</name><oauthEnabled>false</oauthEnabled><note>x</note></institutions></root>');
+    const out = toXml(
+      {
+        found: 2,
+        moreAvailable: false,
+        institutions: [
+          { id: 1, name: 'A & B <bank>', oauthEnabled: true, note: null },
+          { id: 2, name: 'C', oauthEnabled: false, note: 'x' },
+        ],
+      },
+      s(Page),
+    );
+    expect(out).toBe(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><root><found>2</found><moreAvailable>false</moreAvailable>' +
+        '<institutions><id>1</id><name>A &amp; B &lt;bank&gt;</name><oauthEnabled>true</oauthEnabled><note/></institutions>' +
+        '<institutions><id>2</id><name>C</name><oauthEnabled>false</oauthEnabled><note>x</note></institutions></root>',
+    );
   });
 
   it('renders wrapped arrays with item names from items.xml.name', () => {
-    expect(toXml({ class: 'account', records: [{ id: 1 }, { id: 2 }] }, s(Event))).toContain('<event><class>account</class><records><account><id>1</id></account><account><id>2</id></account></records></event>');
+    expect(toXml({ class: 'account', records: [{ id: 1 }, { id: 2 }] }, s(Event))).toContain(
+      '<event><class>account</class><records><account><id>1</id></account><account><id>2</id></account></records></event>',
+    );
   });
 
   it('renders only the fields the schema names, in schema order', () => {
-    expect(toXml({ name: 'n', secret: 's', id: 3, oauthEnabled: true }, s(Institution), 'institution')).toContain('<institution><id>3</id><name>n</name><oauthEnabled>true</oauthEnabled></institution>');
+    expect(toXml({ name: 'n', secret: 's', id: 3, oauthEnabled: true }, s(Institution), 'institution')).toContain(
+      '<institution><id>3</id><name>n</name><oauthEnabled>true</oauthEnabled></institution>',
+    );
   });
 
   it('drops characters XML cannot carry', () => {
@@ -47,7 +66,9 @@ describe('XML to values', () => {
   });
 
   it('wraps single elements into arrays where the schema wants arrays and drops empty non-strings', () => {
-    const parsed = parseXmlDocument('<customer><username>u&amp;1</username><credentials><id>1</id><value>v</value></credentials><signature>line</signature><limit></limit></customer>');
+    const parsed = parseXmlDocument(
+      '<customer><username>u&amp;1</username><credentials><id>1</id><value>v</value></credentials><signature>line</signature><limit></limit></customer>',
+    );
     expect(shapeBySchema(parsed, s(Body))).toEqual({ username: 'u&1', credentials: [{ id: '1', value: 'v' }], signature: ['line'] });
   });
 

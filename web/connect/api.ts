@@ -1,7 +1,11 @@
 /** The Connect app's calls to Ledgerlink: every call carries the link it was opened with. */
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

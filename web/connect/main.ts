@@ -7,22 +7,75 @@ import { api, ApiError } from './api.js';
 import { h, money, busy } from './dom.js';
 import { emit, hasSdk, inIframe, onSdkMessage } from './sdk-bridge.js';
 
-interface Experience { name: string; appName: string; logoUrl: string | null; primaryColor: string }
-interface Institution { id: number; name: string; url: string; logo: string; color: string; oauth: boolean; available: boolean }
-interface Session { mode: 'full' | 'lite' | 'fix'; customerId: string; experience: Experience; redirectUri: string | null; institution: Institution | null; institutionLoginId: string | null }
-interface LoginField { id: string; name: string; label: string; kind: 'text' | 'password'; displayOrder: number }
-interface Option { value: string; label: string }
+interface Experience {
+  name: string;
+  appName: string;
+  logoUrl: string | null;
+  primaryColor: string;
+}
+interface Institution {
+  id: number;
+  name: string;
+  url: string;
+  logo: string;
+  color: string;
+  oauth: boolean;
+  available: boolean;
+}
+interface Session {
+  mode: 'full' | 'lite' | 'fix';
+  customerId: string;
+  experience: Experience;
+  redirectUri: string | null;
+  institution: Institution | null;
+  institutionLoginId: string | null;
+}
+interface LoginField {
+  id: string;
+  name: string;
+  label: string;
+  kind: 'text' | 'password';
+  displayOrder: number;
+}
+interface Option {
+  value: string;
+  label: string;
+}
 type Challenge = { id: string; kind: 'text' | 'choice' | 'image'; prompt: string; image?: string; options?: Option[] };
-interface Discovered { ref: string; name: string; type: string; accountNumberDisplay: string; balance: number; currency: string; alreadyLinked: boolean }
+interface Discovered {
+  ref: string;
+  name: string;
+  type: string;
+  accountNumberDisplay: string;
+  balance: number;
+  currency: string;
+  alreadyLinked: boolean;
+}
 type Step =
   | { step: 'mfa'; sessionId: string; challenges: Challenge[] }
   | { step: 'oauth'; sessionId: string; authorizeUrl?: string }
   | { step: 'accounts'; sessionId: string; accounts: Discovered[] }
   | { step: 'failed'; sessionId: string; code: number; message: string }
   | { step: 'finished'; sessionId: string };
-interface AccountSummary { id: string; name: string; type: string; accountNumberDisplay: string; balance: number; currency: string }
-interface Added { institutionLoginId: string; institution: { id: number; name: string }; accounts: AccountSummary[] }
-interface Login { institutionLoginId: string; institution: { id: number; name: string }; aggregationStatusCode: number; accounts: AccountSummary[] }
+interface AccountSummary {
+  id: string;
+  name: string;
+  type: string;
+  accountNumberDisplay: string;
+  balance: number;
+  currency: string;
+}
+interface Added {
+  institutionLoginId: string;
+  institution: { id: number; name: string };
+  accounts: AccountSummary[];
+}
+interface Login {
+  institutionLoginId: string;
+  institution: { id: number; name: string };
+  aggregationStatusCode: number;
+  accounts: AccountSummary[];
+}
 
 const screen = document.getElementById('screen') as HTMLElement;
 let session: Session;
@@ -46,14 +99,24 @@ function alertBox(message: string): HTMLElement {
 }
 
 function institutionHeader(inst: Institution): HTMLElement {
-  return h('div', { class: 'institution' }, h('img', { src: inst.logo, alt: '' }), h('div', {}, h('strong', {}, inst.name), h('span', { class: 'sub muted' }, inst.url.replace(/^https?:\/\//, ''))));
+  return h(
+    'div',
+    { class: 'institution' },
+    h('img', { src: inst.logo, alt: '' }),
+    h('div', {}, h('strong', {}, inst.name), h('span', { class: 'sub muted' }, inst.url.replace(/^https?:\/\//, ''))),
+  );
 }
 
 /** A failure the user cannot fix here: reported to the SDK as `error`. */
 function fatal(error: unknown): void {
   const e = error instanceof ApiError ? error : new ApiError(0, 'client', String(error));
-  show('error', 'Something went wrong', { code: e.code }, alertBox(e.message),
-    h('p', { class: 'muted' }, 'Close this window and ask for a new link if the problem continues.'));
+  show(
+    'error',
+    'Something went wrong',
+    { code: e.code },
+    alertBox(e.message),
+    h('p', { class: 'muted' }, 'Close this window and ask for a new link if the problem continues.'),
+  );
   emit('error', { code: Number(e.code) || e.status || 500, reason: e.message });
 }
 
@@ -84,10 +147,31 @@ function searchScreen(): void {
     try {
       const page = await api<{ found: number; institutions: Institution[] }>('GET', `/institutions?search=${encodeURIComponent(text)}&limit=20`);
       if (mine !== seq) return;
-      results.replaceChildren(...page.institutions.map((inst) => h('li', {}, h('button', {
-        type: 'button', class: 'row', 'aria-disabled': inst.available ? undefined : 'true', 'aria-label': inst.available ? inst.name : `${inst.name} (not available for this account)`,
-        onclick: () => (inst.available ? selectInstitution(inst) : undefined),
-      }, h('img', { src: inst.logo, alt: '' }), h('span', { class: 'grow' }, inst.name, h('span', { class: 'sub' }, inst.available ? inst.url.replace(/^https?:\/\//, '') : 'Not available for this account'))))));
+      results.replaceChildren(
+        ...page.institutions.map((inst) =>
+          h(
+            'li',
+            {},
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'row',
+                'aria-disabled': inst.available ? undefined : 'true',
+                'aria-label': inst.available ? inst.name : `${inst.name} (not available for this account)`,
+                onclick: () => (inst.available ? selectInstitution(inst) : undefined),
+              },
+              h('img', { src: inst.logo, alt: '' }),
+              h(
+                'span',
+                { class: 'grow' },
+                inst.name,
+                h('span', { class: 'sub' }, inst.available ? inst.url.replace(/^https?:\/\//, '') : 'Not available for this account'),
+              ),
+            ),
+          ),
+        ),
+      );
       if (page.institutions.length === 0) results.replaceChildren(h('li', { class: 'muted' }, `No institution matches “${text}”.`));
       hint.textContent = `${page.found} institution${page.found === 1 ? '' : 's'} found.`;
     } catch (e) {
@@ -104,9 +188,19 @@ function searchScreen(): void {
       void run();
     }
   });
-  const manage = session.mode === 'full' ? h('button', { type: 'button', class: 'link-button', onclick: () => void manageScreen() }, 'Manage connected accounts') : null;
-  show('search', 'Find your bank', {}, h('p', { class: 'muted' }, 'Search among thousands of banks, card issuers and brokers.'),
-    h('label', { for: 'search' }, 'Search for your institution'), input, hint, results, manage);
+  const manage =
+    session.mode === 'full' ? h('button', { type: 'button', class: 'link-button', onclick: () => void manageScreen() }, 'Manage connected accounts') : null;
+  show(
+    'search',
+    'Find your bank',
+    {},
+    h('p', { class: 'muted' }, 'Search among thousands of banks, card issuers and brokers.'),
+    h('label', { for: 'search' }, 'Search for your institution'),
+    input,
+    hint,
+    results,
+    manage,
+  );
   input.focus();
 }
 
@@ -123,24 +217,49 @@ async function selectInstitution(inst: Institution): Promise<void> {
 // ---------- sign-in ----------
 
 function signInScreen(inst: Institution, fields: LoginField[], oauth: boolean, error?: string): void {
-  const back = session.mode === 'full' ? h('button', { type: 'button', class: 'secondary', onclick: () => searchScreen() }, 'Choose another institution') : null;
+  const back =
+    session.mode === 'full' ? h('button', { type: 'button', class: 'secondary', onclick: () => searchScreen() }, 'Choose another institution') : null;
   const title = session.mode === 'fix' ? `Sign in again to ${inst.name}` : `Sign in to ${inst.name}`;
   if (oauth) {
     const go = h('button', { type: 'button', class: 'primary', id: 'oauth-continue' }, `Continue to ${inst.name}`);
     go.addEventListener('click', () => void busy(go, 'Waiting for sign-in…', () => oauthSignIn(inst)));
-    show('oauth', title, { institutionId: inst.id }, institutionHeader(inst),
+    show(
+      'oauth',
+      title,
+      { institutionId: inst.id },
+      institutionHeader(inst),
       h('p', {}, `You will sign in on ${inst.name}'s own site in a new window. ${session.experience.appName} never sees your password.`),
-      error ? alertBox(error) : null, go, back);
+      error ? alertBox(error) : null,
+      go,
+      back,
+    );
     return;
   }
-  const inputs = [...fields].sort((a, b) => a.displayOrder - b.displayOrder).map((f) => ({ f, input: h('input', {
-    id: `field-${f.id}`, name: f.name, type: f.kind === 'password' ? 'password' : 'text', required: true,
-    // After a refused sign-in the user id stays filled in; passwords never do.
-    value: f.kind === 'password' ? undefined : typed.get(f.id),
-    autocomplete: f.kind === 'password' ? 'current-password' : 'username', autocapitalize: 'off', spellcheck: 'false',
-  }) }));
+  const inputs = [...fields]
+    .sort((a, b) => a.displayOrder - b.displayOrder)
+    .map((f) => ({
+      f,
+      input: h('input', {
+        id: `field-${f.id}`,
+        name: f.name,
+        type: f.kind === 'password' ? 'password' : 'text',
+        required: true,
+        // After a refused sign-in the user id stays filled in; passwords never do.
+        value: f.kind === 'password' ? undefined : typed.get(f.id),
+        autocomplete: f.kind === 'password' ? 'current-password' : 'username',
+        autocapitalize: 'off',
+        spellcheck: 'false',
+      }),
+    }));
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Sign in');
-  const form = h('form', { novalidate: true }, ...inputs.flatMap(({ f, input }) => [h('label', { for: input.id }, f.label), input]), error ? alertBox(error) : null, submit, back);
+  const form = h(
+    'form',
+    { novalidate: true },
+    ...inputs.flatMap(({ f, input }) => [h('label', { for: input.id }, f.label), input]),
+    error ? alertBox(error) : null,
+    submit,
+    back,
+  );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const missing = inputs.find(({ input }) => !input.value);
@@ -151,7 +270,10 @@ function signInScreen(inst: Institution, fields: LoginField[], oauth: boolean, e
     }
     for (const { f, input } of inputs) if (f.kind !== 'password') typed.set(f.id, input.value);
     void busy(submit, 'Signing in…', async () => {
-      const step = await api<Step>('POST', '/signin', { institutionId: inst.id, credentials: inputs.map(({ f, input }) => ({ id: f.id, value: input.value })) });
+      const step = await api<Step>('POST', '/signin', {
+        institutionId: inst.id,
+        credentials: inputs.map(({ f, input }) => ({ id: f.id, value: input.value })),
+      });
       nextStep(inst, fields, step);
     }).catch(fatal);
   });
@@ -200,12 +322,37 @@ function mfaScreen(inst: Institution, fields: LoginField[], sessionId: string, c
     const options = c.options ?? [];
     if (options.length > 0) {
       const name = `mfa-${i}`;
-      return { c, read: () => (document.querySelector(`input[name="${name}"]:checked`) as HTMLInputElement | null)?.value ?? '',
-        node: h('fieldset', {}, h('legend', {}, c.prompt), c.image ? h('img', { class: 'mfa-image', src: c.image, alt: 'Your security image' }) : null,
-          ...options.map((o, j) => h('label', { class: 'choice', for: `${name}-${j}` }, h('input', { type: 'radio', id: `${name}-${j}`, name, value: o.value, required: true }), o.label))) };
+      return {
+        c,
+        read: () => (document.querySelector(`input[name="${name}"]:checked`) as HTMLInputElement | null)?.value ?? '',
+        node: h(
+          'fieldset',
+          {},
+          h('legend', {}, c.prompt),
+          c.image ? h('img', { class: 'mfa-image', src: c.image, alt: 'Your security image' }) : null,
+          ...options.map((o, j) =>
+            h(
+              'label',
+              { class: 'choice', for: `${name}-${j}` },
+              h('input', { type: 'radio', id: `${name}-${j}`, name, value: o.value, required: true }),
+              o.label,
+            ),
+          ),
+        ),
+      };
     }
     const input = h('input', { type: 'text', id: `mfa-${i}`, autocomplete: 'one-time-code', required: true });
-    return { c, read: () => input.value, node: h('div', {}, c.image ? h('img', { class: 'mfa-image', src: c.image, alt: 'Security image' }) : null, h('label', { for: input.id }, c.prompt), input) };
+    return {
+      c,
+      read: () => input.value,
+      node: h(
+        'div',
+        {},
+        c.image ? h('img', { class: 'mfa-image', src: c.image, alt: 'Security image' }) : null,
+        h('label', { for: input.id }, c.prompt),
+        input,
+      ),
+    };
   });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Continue');
   const form = h('form', { novalidate: true }, ...controls.map((x) => x.node), submit);
@@ -219,25 +366,54 @@ function mfaScreen(inst: Institution, fields: LoginField[], sessionId: string, c
     }
     void busy(submit, 'Checking…', async () => nextStep(inst, fields, await api<Step>('POST', `/signin/${sessionId}/mfa`, { answers }))).catch(fatal);
   });
-  show('mfa', 'Verify it is you', { institutionId: inst.id, questions: challenges.length }, institutionHeader(inst),
-    h('p', { class: 'muted' }, `${inst.name} asks a security question.`), form);
+  show(
+    'mfa',
+    'Verify it is you',
+    { institutionId: inst.id, questions: challenges.length },
+    institutionHeader(inst),
+    h('p', { class: 'muted' }, `${inst.name} asks a security question.`),
+    form,
+  );
 }
 
 // ---------- account choice ----------
 
 function accountsScreen(inst: Institution, sessionId: string, accounts: Discovered[]): void {
   if (accounts.length === 0) {
-    show('noAccounts', 'No accounts found', {}, institutionHeader(inst), h('p', {}, `${inst.name} shows no accounts for this sign-in, so there is nothing to connect.`),
-      session.mode === 'full' ? h('button', { type: 'button', class: 'primary', onclick: () => searchScreen() }, 'Choose another institution') : h('button', { type: 'button', class: 'primary', onclick: () => void cancel('noAccounts') }, 'Close'));
+    show(
+      'noAccounts',
+      'No accounts found',
+      {},
+      institutionHeader(inst),
+      h('p', {}, `${inst.name} shows no accounts for this sign-in, so there is nothing to connect.`),
+      session.mode === 'full'
+        ? h('button', { type: 'button', class: 'primary', onclick: () => searchScreen() }, 'Choose another institution')
+        : h('button', { type: 'button', class: 'primary', onclick: () => void cancel('noAccounts') }, 'Close'),
+    );
     return;
   }
   const fix = session.mode === 'fix';
   const boxes = accounts.map((a, i) => ({ a, box: h('input', { type: 'checkbox', id: `account-${i}`, value: a.ref, checked: a.alreadyLinked || !fix }) }));
   const submit = h('button', { type: 'submit', class: 'primary' }, fix ? 'Save' : 'Connect accounts');
-  const form = h('form', {}, h('fieldset', {}, h('legend', {}, fix ? 'Your connected accounts' : 'Choose the accounts to share'),
-    ...boxes.map(({ a, box }) => h('label', { class: 'choice', for: box.id }, box,
-      h('span', { class: 'grow' }, a.name, h('span', { class: 'sub' }, `${a.accountNumberDisplay}${a.alreadyLinked ? ' · already connected' : ''}`)),
-      h('span', { class: 'amount' }, money(a.balance, a.currency))))), submit);
+  const form = h(
+    'form',
+    {},
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, fix ? 'Your connected accounts' : 'Choose the accounts to share'),
+      ...boxes.map(({ a, box }) =>
+        h(
+          'label',
+          { class: 'choice', for: box.id },
+          box,
+          h('span', { class: 'grow' }, a.name, h('span', { class: 'sub' }, `${a.accountNumberDisplay}${a.alreadyLinked ? ' · already connected' : ''}`)),
+          h('span', { class: 'amount' }, money(a.balance, a.currency)),
+        ),
+      ),
+    ),
+    submit,
+  );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const refs = boxes.filter(({ box }) => box.checked).map(({ box }) => box.value);
@@ -261,12 +437,31 @@ function accountsScreen(inst: Institution, sessionId: string, accounts: Discover
 function successScreen(result: Added): void {
   const done = h('button', { type: 'button', class: 'primary', id: 'done' }, 'Done');
   done.addEventListener('click', () => void busy(done, 'Finishing…', () => finish()).catch(fatal));
-  show('success', session.mode === 'fix' ? 'Connection repaired' : 'Accounts connected', { institutionId: result.institution.id, accounts: result.accounts.length },
+  show(
+    'success',
+    session.mode === 'fix' ? 'Connection repaired' : 'Accounts connected',
+    { institutionId: result.institution.id, accounts: result.accounts.length },
     h('div', { class: 'success', 'aria-hidden': 'true' }, '✓'),
-    h('p', {}, `${result.institution.name}: ${result.accounts.length} account${result.accounts.length === 1 ? '' : 's'} ${session.mode === 'fix' ? 'working again' : 'connected'}.`),
-    h('ul', { class: 'list', 'aria-label': 'Connected accounts' }, ...result.accounts.map((a) => h('li', { class: 'row' }, h('span', { class: 'grow' }, a.name, h('span', { class: 'sub' }, a.accountNumberDisplay)), h('span', {}, money(a.balance, a.currency))))),
+    h(
+      'p',
+      {},
+      `${result.institution.name}: ${result.accounts.length} account${result.accounts.length === 1 ? '' : 's'} ${session.mode === 'fix' ? 'working again' : 'connected'}.`,
+    ),
+    h(
+      'ul',
+      { class: 'list', 'aria-label': 'Connected accounts' },
+      ...result.accounts.map((a) =>
+        h(
+          'li',
+          { class: 'row' },
+          h('span', { class: 'grow' }, a.name, h('span', { class: 'sub' }, a.accountNumberDisplay)),
+          h('span', {}, money(a.balance, a.currency)),
+        ),
+      ),
+    ),
     done,
-    session.mode === 'full' ? h('button', { type: 'button', class: 'secondary', onclick: () => searchScreen() }, 'Connect another institution') : null);
+    session.mode === 'full' ? h('button', { type: 'button', class: 'secondary', onclick: () => searchScreen() }, 'Connect another institution') : null,
+  );
 }
 
 /**
@@ -289,7 +484,9 @@ async function finish(): Promise<void> {
   const { redirectUri } = await api<{ redirectUri: string | null }>('POST', '/done', { reason: 'done' });
   finished = true;
   show('done', 'All set', {}, h('div', { class: 'success', 'aria-hidden': 'true' }, '✓'), h('p', {}, 'You can close this window now.'));
-  leave(redirectUri, { code: '200', reason: 'done' }, () => emit('done', { code: 200, reason: 'done', reportData: [], institutionLoginIds: added.map((a) => a.institutionLoginId) }));
+  leave(redirectUri, { code: '200', reason: 'done' }, () =>
+    emit('done', { code: 200, reason: 'done', reportData: [], institutionLoginIds: added.map((a) => a.institutionLoginId) }),
+  );
 }
 
 async function cancel(reason: string): Promise<void> {
@@ -312,35 +509,82 @@ async function manageScreen(): Promise<void> {
   const confirmRemove = (container: HTMLElement, what: string, action: () => Promise<void>) => {
     container.querySelector('.confirm')?.remove();
     const yes = h('button', { type: 'button', class: 'danger' }, `Yes, remove ${what}`);
-    yes.addEventListener('click', () => void busy(yes, 'Removing…', action).then(() => manageScreen()).catch(fatal));
-    const box = h('div', { class: 'confirm', role: 'group', 'aria-label': `Confirm removing ${what}` }, h('span', {}, `Remove ${what}? Its data stops being shared.`), yes,
-      h('button', { type: 'button', class: 'link-button', onclick: () => box.remove() }, 'Keep'));
+    yes.addEventListener(
+      'click',
+      () =>
+        void busy(yes, 'Removing…', action)
+          .then(() => manageScreen())
+          .catch(fatal),
+    );
+    const box = h(
+      'div',
+      { class: 'confirm', role: 'group', 'aria-label': `Confirm removing ${what}` },
+      h('span', {}, `Remove ${what}? Its data stops being shared.`),
+      yes,
+      h('button', { type: 'button', class: 'link-button', onclick: () => box.remove() }, 'Keep'),
+    );
     container.append(box);
     yes.focus();
   };
   const cards = logins.map((login) => {
     const card = h('section', { class: 'login-card', 'aria-label': login.institution.name });
-    card.append(h('h3', {}, login.institution.name),
+    card.append(
+      h('h3', {}, login.institution.name),
       h('p', { class: 'status-bad', hidden: login.aggregationStatusCode === 0 }, `Needs attention (status ${login.aggregationStatusCode})`),
-      h('ul', { class: 'list' }, ...login.accounts.map((a) => {
-        const li = h('li', {});
-        li.append(h('div', { class: 'row' }, h('span', { class: 'grow' }, a.name, h('span', { class: 'sub' }, `${a.accountNumberDisplay} · ${money(a.balance, a.currency)}`)),
-          h('button', { type: 'button', class: 'danger', 'aria-label': `Remove ${a.name}`, onclick: () => confirmRemove(li, a.name, async () => {
-            await api('DELETE', `/accounts/${a.id}`);
-            emit('user', { action: 'accountDeleted', accountId: a.id });
-          }) }, 'Remove')));
-        return li;
-      })),
-      h('button', { type: 'button', class: 'danger', onclick: () => confirmRemove(card, `all accounts at ${login.institution.name}`, async () => {
-        await api('DELETE', `/logins/${login.institutionLoginId}`);
-        emit('user', { action: 'institutionLoginDeleted', institutionLoginId: login.institutionLoginId });
-      }) }, `Remove all accounts at ${login.institution.name}`));
+      h(
+        'ul',
+        { class: 'list' },
+        ...login.accounts.map((a) => {
+          const li = h('li', {});
+          li.append(
+            h(
+              'div',
+              { class: 'row' },
+              h('span', { class: 'grow' }, a.name, h('span', { class: 'sub' }, `${a.accountNumberDisplay} · ${money(a.balance, a.currency)}`)),
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'danger',
+                  'aria-label': `Remove ${a.name}`,
+                  onclick: () =>
+                    confirmRemove(li, a.name, async () => {
+                      await api('DELETE', `/accounts/${a.id}`);
+                      emit('user', { action: 'accountDeleted', accountId: a.id });
+                    }),
+                },
+                'Remove',
+              ),
+            ),
+          );
+          return li;
+        }),
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'danger',
+          onclick: () =>
+            confirmRemove(card, `all accounts at ${login.institution.name}`, async () => {
+              await api('DELETE', `/logins/${login.institutionLoginId}`);
+              emit('user', { action: 'institutionLoginDeleted', institutionLoginId: login.institutionLoginId });
+            }),
+        },
+        `Remove all accounts at ${login.institution.name}`,
+      ),
+    );
     return card;
   });
-  show('manage', 'Connected accounts', { logins: logins.length },
-    logins.length === 0 ? h('p', { class: 'muted' }, 'No accounts are connected yet.') : null, ...cards,
+  show(
+    'manage',
+    'Connected accounts',
+    { logins: logins.length },
+    logins.length === 0 ? h('p', { class: 'muted' }, 'No accounts are connected yet.') : null,
+    ...cards,
     h('button', { type: 'button', class: 'primary', onclick: () => searchScreen() }, 'Connect an institution'),
-    h('button', { type: 'button', class: 'secondary', onclick: () => void finish().catch(fatal) }, 'Done'));
+    h('button', { type: 'button', class: 'secondary', onclick: () => void finish().catch(fatal) }, 'Done'),
+  );
 }
 
 // ---------- start ----------

@@ -1,7 +1,11 @@
 /** The dashboard's calls to /dashboard/api: the session cookie goes by itself; changes carry the CSRF token. */
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -19,13 +19,28 @@ export async function credentialsPage(main: HTMLElement, refreshSession: () => P
 }
 
 function identity(partner: Partner, session: Session): HTMLElement {
-  return section('Partner',
-    h('dl', { class: 'credentials' },
-      h('dt', {}, 'Partner ID'), h('dd', {}, h('code', { 'data-testid': 'partner-id' }, partner.partnerId), copyButton('Copy partner ID', () => partner.partnerId)),
-      h('dt', {}, 'Name'), h('dd', {}, partner.name),
-      h('dt', {}, 'Plan'), h('dd', {}, partner.plan === 'testdrive' ? badge('Test Drive', 'info') : badge('Production', 'ok')),
-      h('dt', {}, 'Created'), h('dd', {}, dateTime(partner.createdDate)),
-      h('dt', {}, 'This session ends'), h('dd', {}, dateTime(session.expiresAt))));
+  return section(
+    'Partner',
+    h(
+      'dl',
+      { class: 'credentials' },
+      h('dt', {}, 'Partner ID'),
+      h(
+        'dd',
+        {},
+        h('code', { 'data-testid': 'partner-id' }, partner.partnerId),
+        copyButton('Copy partner ID', () => partner.partnerId),
+      ),
+      h('dt', {}, 'Name'),
+      h('dd', {}, partner.name),
+      h('dt', {}, 'Plan'),
+      h('dd', {}, partner.plan === 'testdrive' ? badge('Test Drive', 'info') : badge('Production', 'ok')),
+      h('dt', {}, 'Created'),
+      h('dd', {}, dateTime(partner.createdDate)),
+      h('dt', {}, 'This session ends'),
+      h('dd', {}, dateTime(session.expiresAt)),
+    ),
+  );
 }
 
 function appKeySection(): HTMLElement {
@@ -33,11 +48,13 @@ function appKeySection(): HTMLElement {
   const value = h('code', { 'data-testid': 'app-key', 'aria-live': 'polite' }, MASK);
   const reveal = h('button', { type: 'button', class: 'button small secondary', 'aria-pressed': 'false' }, 'Reveal');
   const fetchKey = async () => (key ??= (await api<{ appKey: string }>('GET', '/app-key')).appKey);
-  reveal.addEventListener('click', () => withBusy(reveal, 'Loading…', async () => {
-    const shown = reveal.getAttribute('aria-pressed') === 'true';
-    value.textContent = shown ? MASK : await fetchKey();
-    reveal.setAttribute('aria-pressed', String(!shown));
-  }).then(() => (reveal.textContent = reveal.getAttribute('aria-pressed') === 'true' ? 'Hide' : 'Reveal')));
+  reveal.addEventListener('click', () =>
+    withBusy(reveal, 'Loading…', async () => {
+      const shown = reveal.getAttribute('aria-pressed') === 'true';
+      value.textContent = shown ? MASK : await fetchKey();
+      reveal.setAttribute('aria-pressed', String(!shown));
+    }).then(() => (reveal.textContent = reveal.getAttribute('aria-pressed') === 'true' ? 'Hide' : 'Reveal')),
+  );
 
   const confirmArea = h('div', { class: 'confirm-area' });
   const rotate = h('button', { type: 'button', class: 'button danger' }, 'Rotate app key');
@@ -48,22 +65,36 @@ function appKeySection(): HTMLElement {
       confirmArea.replaceChildren();
       rotate.focus();
     });
-    yes.addEventListener('click', () => withBusy(yes, 'Rotating…', async () => {
-      key = (await api<{ appKey: string }>('POST', '/app-key/rotate')).appKey;
-      value.textContent = key;
-      reveal.setAttribute('aria-pressed', 'true');
-      reveal.textContent = 'Hide';
-      confirmArea.replaceChildren(h('div', { class: 'notice ok', role: 'status' }, 'A new app key is in use. The previous key is refused from now on: update your application.'));
-      toast('App key rotated.');
-    }));
-    confirmArea.replaceChildren(h('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm rotation' },
-      h('p', {}, 'The current app key stops working immediately, for every running integration. Rotate?'), yes, no));
+    yes.addEventListener('click', () =>
+      withBusy(yes, 'Rotating…', async () => {
+        key = (await api<{ appKey: string }>('POST', '/app-key/rotate')).appKey;
+        value.textContent = key;
+        reveal.setAttribute('aria-pressed', 'true');
+        reveal.textContent = 'Hide';
+        confirmArea.replaceChildren(
+          h('div', { class: 'notice ok', role: 'status' }, 'A new app key is in use. The previous key is refused from now on: update your application.'),
+        );
+        toast('App key rotated.');
+      }),
+    );
+    confirmArea.replaceChildren(
+      h(
+        'div',
+        { class: 'confirm', role: 'group', 'aria-label': 'Confirm rotation' },
+        h('p', {}, 'The current app key stops working immediately, for every running integration. Rotate?'),
+        yes,
+        no,
+      ),
+    );
     yes.focus();
   });
-  return section('App key',
+  return section(
+    'App key',
     h('p', { class: 'muted' }, 'Send it as the Service-App-Key header. Keep it out of browsers and source control.'),
     h('div', { class: 'key-row' }, value, reveal, copyButton('Copy app key', fetchKey)),
-    h('div', { class: 'row-actions' }, rotate), confirmArea);
+    h('div', { class: 'row-actions' }, rotate),
+    confirmArea,
+  );
 }
 
 function tokensSection(): HTMLElement {
@@ -76,41 +107,83 @@ function tokensSection(): HTMLElement {
       confirmArea.replaceChildren();
       revoke.focus();
     });
-    yes.addEventListener('click', () => withBusy(yes, 'Revoking…', async () => {
-      const { revoked } = await api<{ revoked: number }>('POST', '/tokens/revoke');
-      confirmArea.replaceChildren(h('div', { class: 'notice ok', role: 'status', 'data-testid': 'tokens-revoked' },
-        `${revoked} token${revoked === 1 ? '' : 's'} revoked. Every earlier token is refused from now on: your application authenticates again for a new one.`));
-      toast('API tokens revoked.');
-    }));
-    confirmArea.replaceChildren(h('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm revocation' },
-      h('p', {}, 'Every API token of this partner stops working immediately, for every running integration. Revoke?'), yes, no));
+    yes.addEventListener('click', () =>
+      withBusy(yes, 'Revoking…', async () => {
+        const { revoked } = await api<{ revoked: number }>('POST', '/tokens/revoke');
+        confirmArea.replaceChildren(
+          h(
+            'div',
+            { class: 'notice ok', role: 'status', 'data-testid': 'tokens-revoked' },
+            `${revoked} token${revoked === 1 ? '' : 's'} revoked. Every earlier token is refused from now on: your application authenticates again for a new one.`,
+          ),
+        );
+        toast('API tokens revoked.');
+      }),
+    );
+    confirmArea.replaceChildren(
+      h(
+        'div',
+        { class: 'confirm', role: 'group', 'aria-label': 'Confirm revocation' },
+        h('p', {}, 'Every API token of this partner stops working immediately, for every running integration. Revoke?'),
+        yes,
+        no,
+      ),
+    );
     yes.focus();
   });
-  return section('API tokens',
-    h('p', { class: 'muted' }, 'Tokens come from partner authentication and live two hours. Changing the secret or rotating the app key leaves them valid; if a token may have leaked, revoke them all here.'),
-    h('div', { class: 'row-actions' }, revoke), confirmArea);
+  return section(
+    'API tokens',
+    h(
+      'p',
+      { class: 'muted' },
+      'Tokens come from partner authentication and live two hours. Changing the secret or rotating the app key leaves them valid; if a token may have leaked, revoke them all here.',
+    ),
+    h('div', { class: 'row-actions' }, revoke),
+    confirmArea,
+  );
 }
 
 function lockSection(partner: Partner, reload: () => Promise<void>): HTMLElement {
   if (partner.lockedAt === null) {
-    return section('Lock state',
-      h('p', {}, badge('Active', 'ok'), ' ', partner.failedAuthentications === 0
-        ? 'No failed authentications since the last success.'
-        : `${partner.failedAuthentications} failed authentication${partner.failedAuthentications === 1 ? '' : 's'} since the last success; the partner locks at 5.`));
+    return section(
+      'Lock state',
+      h(
+        'p',
+        {},
+        badge('Active', 'ok'),
+        ' ',
+        partner.failedAuthentications === 0
+          ? 'No failed authentications since the last success.'
+          : `${partner.failedAuthentications} failed authentication${partner.failedAuthentications === 1 ? '' : 's'} since the last success; the partner locks at 5.`,
+      ),
+    );
   }
   const secret = h('input', { type: 'password', autocomplete: 'current-password', required: true });
   const errors = h('div', {});
   const submit = h('button', { type: 'submit', class: 'button primary' }, 'Unlock partner');
-  return section('Lock state',
-    h('p', {}, badge('Locked', 'bad'), ` since ${dateTime(partner.lockedAt)} after ${partner.failedAuthentications} failed authentications. Every authentication is refused; tokens issued before the lock keep working.`),
-    h('form', {
-      class: 'inline-form',
-      onsubmit: onSubmit(submit, errors, 'Unlocking…', async () => {
-        await api('POST', '/unlock', { partnerSecret: secret.value });
-        toast('Partner unlocked.');
-        await reload();
-      }),
-    }, errors, field('Current partner secret', secret, 'Proves it is you: a session alone cannot lift a lock.'), submit));
+  return section(
+    'Lock state',
+    h(
+      'p',
+      {},
+      badge('Locked', 'bad'),
+      ` since ${dateTime(partner.lockedAt)} after ${partner.failedAuthentications} failed authentications. Every authentication is refused; tokens issued before the lock keep working.`,
+    ),
+    h(
+      'form',
+      {
+        class: 'inline-form',
+        onsubmit: onSubmit(submit, errors, 'Unlocking…', async () => {
+          await api('POST', '/unlock', { partnerSecret: secret.value });
+          toast('Partner unlocked.');
+          await reload();
+        }),
+      },
+      errors,
+      field('Current partner secret', secret, 'Proves it is you: a session alone cannot lift a lock.'),
+      submit,
+    ),
+  );
 }
 
 function secretSection(): HTMLElement {
@@ -118,13 +191,20 @@ function secretSection(): HTMLElement {
   const next = h('input', { type: 'password', autocomplete: 'new-password', required: true });
   const errors = h('div', {});
   const submit = h('button', { type: 'submit', class: 'button primary' }, 'Change secret');
-  const form = h('form', {
-    class: 'inline-form',
-    onsubmit: onSubmit(submit, errors, 'Changing…', async () => {
-      await api('POST', '/secret', { partnerSecret: current.value, newPartnerSecret: next.value });
-      form.reset();
-      toast('Partner secret changed. Other dashboard sessions were signed out; API tokens stay valid.');
-    }),
-  }, errors, field('Current secret', current), field('New secret', next, '12 to 255 characters: letters, digits and ! @ # $ % & * _ - +, at least one letter and one digit.'), submit);
+  const form = h(
+    'form',
+    {
+      class: 'inline-form',
+      onsubmit: onSubmit(submit, errors, 'Changing…', async () => {
+        await api('POST', '/secret', { partnerSecret: current.value, newPartnerSecret: next.value });
+        form.reset();
+        toast('Partner secret changed. Other dashboard sessions were signed out; API tokens stay valid.');
+      }),
+    },
+    errors,
+    field('Current secret', current),
+    field('New secret', next, '12 to 255 characters: letters, digits and ! @ # $ % & * _ - +, at least one letter and one digit.'),
+    submit,
+  );
   return section('Partner secret', h('p', { class: 'muted' }, 'A wrong current secret counts towards the lock-out, as in API authentication.'), form);
 }

@@ -10,12 +10,24 @@ function preview(x: { appName: string; logoUrl: string | null; primaryColor: str
   if (COLOR.test(x.primaryColor)) mark.style.background = x.primaryColor;
   const button = h('span', { class: 'preview-button' }, 'Continue');
   if (COLOR.test(x.primaryColor)) button.style.background = x.primaryColor;
-  return h('div', { class: 'preview', 'aria-hidden': 'true' },
-    h('div', { class: 'preview-bar' }, x.logoUrl ? h('img', { src: x.logoUrl, alt: '' }) : mark, h('strong', {}, x.appName || 'Untitled')), button);
+  return h(
+    'div',
+    { class: 'preview', 'aria-hidden': 'true' },
+    h('div', { class: 'preview-bar' }, x.logoUrl ? h('img', { src: x.logoUrl, alt: '' }) : mark, h('strong', {}, x.appName || 'Untitled')),
+    button,
+  );
 }
 
 function experienceForm(x: Experience | null, onSaved: () => Promise<void>): HTMLElement {
-  const name = h('input', { name: 'name', value: x?.name ?? '', required: true, maxlength: '64', pattern: '[A-Za-z0-9._-]{1,64}', readonly: x !== null, spellcheck: 'false' });
+  const name = h('input', {
+    name: 'name',
+    value: x?.name ?? '',
+    required: true,
+    maxlength: '64',
+    pattern: '[A-Za-z0-9._-]{1,64}',
+    readonly: x !== null,
+    spellcheck: 'false',
+  });
   const appName = h('input', { name: 'appName', value: x?.appName ?? '', required: true, maxlength: '255' });
   const logoUrl = h('input', { name: 'logoUrl', type: 'url', value: x?.logoUrl ?? '', maxlength: '2048', placeholder: 'https://…' });
   const color = h('input', { name: 'primaryColor', value: x?.primaryColor ?? '#1f5fbf', required: true, maxlength: '7', spellcheck: 'false' });
@@ -30,22 +42,43 @@ function experienceForm(x: Experience | null, onSaved: () => Promise<void>): HTM
   update();
   const submit = h('button', { type: 'submit', class: 'button primary' }, x ? 'Save changes' : 'Create experience');
   const label = x ? `Experience ${x.name}` : 'New experience';
-  return h('form', {
-    class: 'experience', 'aria-label': label,
-    onsubmit: onSubmit(submit, errors, 'Saving…', async () => {
-      await api('PUT', `/experiences/${encodeURIComponent(name.value.trim())}`, { appName: appName.value, logoUrl: logoUrl.value.trim() || null, primaryColor: color.value.trim() });
-      toast(`Experience “${name.value.trim()}” saved. New Connect sessions use it.`);
-      await onSaved();
-    }),
-  },
-  h('div', { class: 'experience-fields' },
-    errors,
-    x ? (x.name === 'default' ? h('p', { class: 'muted' }, 'Used when a link names no experience.') : null) : field('Experience name', name, 'Letters, digits, dots, dashes or underscores; links choose it with "experience".'),
-    field('Application name', appName),
-    field('Logo URL', logoUrl, 'An https image shown at the top of Connect; leave empty for the initial.'),
-    h('div', { class: 'field' }, h('label', { for: color.id || (color.id = `c-${Math.random().toString(36).slice(2, 8)}`) }, 'Brand colour'), h('div', { class: 'color-row' }, picker, color), h('p', { class: 'hint' }, 'A hex colour such as #1f5fbf, used for buttons and focus rings.')),
-    submit),
-  h('div', {}, h('p', { class: 'hint' }, 'Preview'), shown));
+  return h(
+    'form',
+    {
+      class: 'experience',
+      'aria-label': label,
+      onsubmit: onSubmit(submit, errors, 'Saving…', async () => {
+        await api('PUT', `/experiences/${encodeURIComponent(name.value.trim())}`, {
+          appName: appName.value,
+          logoUrl: logoUrl.value.trim() || null,
+          primaryColor: color.value.trim(),
+        });
+        toast(`Experience “${name.value.trim()}” saved. New Connect sessions use it.`);
+        await onSaved();
+      }),
+    },
+    h(
+      'div',
+      { class: 'experience-fields' },
+      errors,
+      x
+        ? x.name === 'default'
+          ? h('p', { class: 'muted' }, 'Used when a link names no experience.')
+          : null
+        : field('Experience name', name, 'Letters, digits, dots, dashes or underscores; links choose it with "experience".'),
+      field('Application name', appName),
+      field('Logo URL', logoUrl, 'An https image shown at the top of Connect; leave empty for the initial.'),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: color.id || (color.id = `c-${Math.random().toString(36).slice(2, 8)}`) }, 'Brand colour'),
+        h('div', { class: 'color-row' }, picker, color),
+        h('p', { class: 'hint' }, 'A hex colour such as #1f5fbf, used for buttons and focus rings.'),
+      ),
+      submit,
+    ),
+    h('div', {}, h('p', { class: 'hint' }, 'Preview'), shown),
+  );
 }
 
 export async function experiencesPage(main: HTMLElement): Promise<void> {
@@ -53,7 +86,9 @@ export async function experiencesPage(main: HTMLElement): Promise<void> {
   const reload = () => experiencesPage(main);
   main.replaceChildren(
     pageHeader('Connect experiences', 'How Connect looks to your customers: application name, logo and brand colour.'),
-    ...(experiences.length === 0 ? [emptyState('No experiences.', 'Create one below.')] : experiences.map((x) => section(`Experience: ${x.name}`, experienceForm(x, reload)))),
+    ...(experiences.length === 0
+      ? [emptyState('No experiences.', 'Create one below.')]
+      : experiences.map((x) => section(`Experience: ${x.name}`, experienceForm(x, reload)))),
     section('New experience', experienceForm(null, reload)),
   );
 }

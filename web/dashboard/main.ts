@@ -46,7 +46,10 @@ function focusTitle(): void {
 /** Whether the server offers sign-up (GET /settings), asked once; when it cannot say, sign-up is not offered. */
 let signUpOffered: Promise<boolean> | undefined;
 function offersSignUp(): Promise<boolean> {
-  signUpOffered ??= api<{ signUp: boolean }>('GET', '/settings').then((s) => s.signUp === true, () => false);
+  signUpOffered ??= api<{ signUp: boolean }>('GET', '/settings').then(
+    (s) => s.signUp === true,
+    () => false,
+  );
   return signUpOffered;
 }
 
@@ -59,23 +62,33 @@ async function showSignedOut(notice?: string): Promise<void> {
   const signUp = await offersSignUp();
   const { path } = route();
   if (path === '/signup' && signUp) {
-    app.replaceChildren(signUpPage((created) => {
-      session = created;
-      app.replaceChildren(welcomePage(created, () => {
-        location.hash = '#/credentials';
-        void render();
-      }));
-      document.title = 'Your partner is ready – Ledgerlink dashboard';
-      focusTitle();
-    }));
+    app.replaceChildren(
+      signUpPage((created) => {
+        session = created;
+        app.replaceChildren(
+          welcomePage(created, () => {
+            location.hash = '#/credentials';
+            void render();
+          }),
+        );
+        document.title = 'Your partner is ready – Ledgerlink dashboard';
+        focusTitle();
+      }),
+    );
     document.title = 'Create a Test Drive partner – Ledgerlink dashboard';
   } else {
-    app.replaceChildren(signInPage((s) => {
-      session = s;
-      toast(`Signed in as ${s.partner.name}.`);
-      if (route().path === '/signin') location.hash = '#/credentials';
-      void render();
-    }, notice ?? (path === '/signup' ? SIGN_UP_OFF : undefined), signUp));
+    app.replaceChildren(
+      signInPage(
+        (s) => {
+          session = s;
+          toast(`Signed in as ${s.partner.name}.`);
+          if (route().path === '/signin') location.hash = '#/credentials';
+          void render();
+        },
+        notice ?? (path === '/signup' ? SIGN_UP_OFF : undefined),
+        signUp,
+      ),
+    );
     document.title = 'Sign in – Ledgerlink dashboard';
   }
   focusTitle();
@@ -93,18 +106,45 @@ function shell(current: string, s: Session): HTMLElement {
     void showSignedOut('You are signed out.');
   });
   const main = h('main', { id: 'main', tabindex: '-1', class: 'content' }, h('p', { class: 'muted' }, 'Loading…'));
-  return h('div', { class: 'shell' },
-    h('header', { class: 'topbar' },
-      h('a', { class: 'brand', href: '#/credentials' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, 'L'), h('span', {}, 'Ledgerlink'), h('span', { class: 'brand-sub' }, 'Dashboard')),
-      h('div', { class: 'who' },
+  return h(
+    'div',
+    { class: 'shell' },
+    h(
+      'header',
+      { class: 'topbar' },
+      h(
+        'a',
+        { class: 'brand', href: '#/credentials' },
+        h('span', { class: 'logo', 'aria-hidden': 'true' }, 'L'),
+        h('span', {}, 'Ledgerlink'),
+        h('span', { class: 'brand-sub' }, 'Dashboard'),
+      ),
+      h(
+        'div',
+        { class: 'who' },
         s.partner.plan === 'testdrive' ? badge('Test Drive', 'info') : badge('Production', 'ok'),
         s.partner.lockedAt !== null ? badge('Locked', 'bad') : null,
         h('span', { class: 'partner-name' }, s.partner.name, h('span', { class: 'sub' }, s.partner.partnerId)),
-        signOut)),
-    h('div', { class: 'layout' },
-      h('nav', { class: 'sidenav', 'aria-label': 'Dashboard' },
-        h('ul', {}, ...NAV.map((n) => h('li', {}, h('a', { href: `#${n.path}`, 'aria-current': current === n.path || current.startsWith(`${n.path}/`) ? 'page' : undefined }, n.label))))),
-      main));
+        signOut,
+      ),
+    ),
+    h(
+      'div',
+      { class: 'layout' },
+      h(
+        'nav',
+        { class: 'sidenav', 'aria-label': 'Dashboard' },
+        h(
+          'ul',
+          {},
+          ...NAV.map((n) =>
+            h('li', {}, h('a', { href: `#${n.path}`, 'aria-current': current === n.path || current.startsWith(`${n.path}/`) ? 'page' : undefined }, n.label)),
+          ),
+        ),
+      ),
+      main,
+    ),
+  );
 }
 
 async function render(): Promise<void> {
@@ -138,7 +178,11 @@ async function render(): Promise<void> {
     else if (current === '/deliveries') stopPage = await deliveriesPage(main);
     else if (current === '/mail') await mailPage(main);
     else if (current === '/experiences') await experiencesPage(main);
-    else main.replaceChildren(h('h1', { tabindex: '-1', id: 'page-title' }, 'Page not found'), h('p', {}, h('a', { href: '#/credentials' }, 'Back to your credentials')));
+    else
+      main.replaceChildren(
+        h('h1', { tabindex: '-1', id: 'page-title' }, 'Page not found'),
+        h('p', {}, h('a', { href: '#/credentials' }, 'Back to your credentials')),
+      );
   } catch (e) {
     if (e instanceof ApiError && (e.code === '14100' || e.code === '14101')) return;
     const notFound = e instanceof ApiError && e.status === 404;

@@ -3,8 +3,29 @@ import { api } from './api.js';
 import type { CustomerOverview, Session } from './types.js';
 import { alertBox, field, h, onSubmit, section, toast } from './ui.js';
 
-const ERROR_STATES: [number, string][] = [[103, '103 – credentials wrong'], [108, '108 – action needed at institution'], [109, '109 – password change required'], [185, '185 – MFA answer required'], [102, '102 – institution unavailable']];
-const CONNECT_EVENTS = ['started', 'institutionSelected', 'credentialsSubmitted', 'oauthStarted', 'mfa', 'mfaAnswered', 'discovered', 'added', 'invalidCredentials', 'error', 'done', 'cancelled', 'accountsDeleted', 'institutionLoginDeleted'];
+const ERROR_STATES: [number, string][] = [
+  [103, '103 – credentials wrong'],
+  [108, '108 – action needed at institution'],
+  [109, '109 – password change required'],
+  [185, '185 – MFA answer required'],
+  [102, '102 – institution unavailable'],
+];
+const CONNECT_EVENTS = [
+  'started',
+  'institutionSelected',
+  'credentialsSubmitted',
+  'oauthStarted',
+  'mfa',
+  'mfaAnswered',
+  'discovered',
+  'added',
+  'invalidCredentials',
+  'error',
+  'done',
+  'cancelled',
+  'accountsDeleted',
+  'institutionLoginDeleted',
+];
 const TXPUSH_EVENTS = ['transaction.created', 'transaction.modified', 'transaction.deleted', 'account.created', 'account.modified', 'account.deleted'];
 
 function select(label: string, options: [string, string][]): { el: HTMLElement; input: HTMLSelectElement } {
@@ -16,59 +37,122 @@ function select(label: string, options: [string, string][]): { el: HTMLElement; 
 function control(label: string, button: string, fields: HTMLElement[], call: () => Promise<string>, reload: () => Promise<void>): HTMLElement {
   const errors = h('div', {});
   const submit = h('button', { type: 'submit', class: 'button secondary' }, button);
-  return h('form', {
-    'aria-label': label,
-    onsubmit: onSubmit(submit, errors, 'Working…', async () => {
-      toast(await call());
-      await reload();
-    }),
-  }, ...fields, submit, errors);
+  return h(
+    'form',
+    {
+      'aria-label': label,
+      onsubmit: onSubmit(submit, errors, 'Working…', async () => {
+        toast(await call());
+        await reload();
+      }),
+    },
+    ...fields,
+    submit,
+    errors,
+  );
 }
 
 export function sandboxPanel(session: Session, overview: CustomerOverview, reload: () => Promise<void>): HTMLElement {
   if (session.partner.plan !== 'testdrive') return section('Sandbox controls', alertBox('Sandbox controls are only for partners on the Test Drive plan.'));
   const base = `/customers/${encodeURIComponent(overview.customer.id)}/sandbox`;
   const days = h('input', { type: 'number', min: '1', max: '3660', value: '7', inputmode: 'numeric' });
-  const connectEvent = select('Connect webhook event', CONNECT_EVENTS.map((e) => [e, e]));
+  const connectEvent = select(
+    'Connect webhook event',
+    CONNECT_EVENTS.map((e) => [e, e]),
+  );
   const accounts = overview.institutionLogins.flatMap((l) => l.accounts);
   const controls: HTMLElement[] = [
-    control('Advance the customer clock', 'Advance clock', [field('Days ahead', days)], async () => {
-      const r = await api<{ days: number; institutionLogins: unknown[] }>('POST', `${base}/clock`, { days: Number(days.value) });
-      return `Clock moved ${r.days} days ahead; ${r.institutionLogins.length} institution login${r.institutionLogins.length === 1 ? '' : 's'} refreshed.`;
-    }, reload),
-    control('Fire a Connect webhook', 'Fire webhook', [connectEvent.el], async () => {
-      await api('POST', `${base}/webhook`, { eventType: connectEvent.input.value });
-      return `Connect webhook “${connectEvent.input.value}” queued: see Deliveries.`;
-    }, reload),
+    control(
+      'Advance the customer clock',
+      'Advance clock',
+      [field('Days ahead', days)],
+      async () => {
+        const r = await api<{ days: number; institutionLogins: unknown[] }>('POST', `${base}/clock`, { days: Number(days.value) });
+        return `Clock moved ${r.days} days ahead; ${r.institutionLogins.length} institution login${r.institutionLogins.length === 1 ? '' : 's'} refreshed.`;
+      },
+      reload,
+    ),
+    control(
+      'Fire a Connect webhook',
+      'Fire webhook',
+      [connectEvent.el],
+      async () => {
+        await api('POST', `${base}/webhook`, { eventType: connectEvent.input.value });
+        return `Connect webhook “${connectEvent.input.value}” queued: see Deliveries.`;
+      },
+      reload,
+    ),
   ];
   if (accounts.length > 0) {
-    const account = select('Account', accounts.map((a) => [a.id, `${a.name} (${a.id})`]));
-    const event = select('TxPUSH event', TXPUSH_EVENTS.map((e) => [e, e]));
-    controls.push(control('Fire a TxPUSH event', 'Fire event', [account.el, event.el], async () => {
-      const r = await api<{ notifications: number }>('POST', `${base}/txpush`, { accountId: account.input.value, eventType: event.input.value });
-      return `${event.input.value} sent to ${r.notifications} subscription${r.notifications === 1 ? '' : 's'}: see Deliveries.`;
-    }, reload));
+    const account = select(
+      'Account',
+      accounts.map((a) => [a.id, `${a.name} (${a.id})`]),
+    );
+    const event = select(
+      'TxPUSH event',
+      TXPUSH_EVENTS.map((e) => [e, e]),
+    );
+    controls.push(
+      control(
+        'Fire a TxPUSH event',
+        'Fire event',
+        [account.el, event.el],
+        async () => {
+          const r = await api<{ notifications: number }>('POST', `${base}/txpush`, { accountId: account.input.value, eventType: event.input.value });
+          return `${event.input.value} sent to ${r.notifications} subscription${r.notifications === 1 ? '' : 's'}: see Deliveries.`;
+        },
+        reload,
+      ),
+    );
   }
   const logins = overview.institutionLogins.map((l) => {
-    const code = select(`Error state for ${l.institution.name} login ${l.institutionLoginId}`, ERROR_STATES.map(([c, t]) => [String(c), t]));
-    return h('div', { class: 'controls' },
-      control(`Put login ${l.institutionLoginId} into an error state`, 'Set error state', [code.el], async () => {
-        await api('POST', `${base}/logins/${l.institutionLoginId}/error`, { code: Number(code.input.value) });
-        return `Login ${l.institutionLoginId} now fails with ${code.input.value}: try Connect Fix.`;
-      }, reload),
-      l.aggregationStatusCode !== 0 ? control(`Clear the error of login ${l.institutionLoginId}`, `Clear error (${l.aggregationStatusCode})`, [], async () => {
-        await api('POST', `${base}/logins/${l.institutionLoginId}/clear`);
-        return `Login ${l.institutionLoginId} is healthy again.`;
-      }, reload) : null);
+    const code = select(
+      `Error state for ${l.institution.name} login ${l.institutionLoginId}`,
+      ERROR_STATES.map(([c, t]) => [String(c), t]),
+    );
+    return h(
+      'div',
+      { class: 'controls' },
+      control(
+        `Put login ${l.institutionLoginId} into an error state`,
+        'Set error state',
+        [code.el],
+        async () => {
+          await api('POST', `${base}/logins/${l.institutionLoginId}/error`, { code: Number(code.input.value) });
+          return `Login ${l.institutionLoginId} now fails with ${code.input.value}: try Connect Fix.`;
+        },
+        reload,
+      ),
+      l.aggregationStatusCode !== 0
+        ? control(
+            `Clear the error of login ${l.institutionLoginId}`,
+            `Clear error (${l.aggregationStatusCode})`,
+            [],
+            async () => {
+              await api('POST', `${base}/logins/${l.institutionLoginId}/clear`);
+              return `Login ${l.institutionLoginId} is healthy again.`;
+            },
+            reload,
+          )
+        : null,
+    );
   });
-  const reset = control('Reset the customer', 'Reset customer', [], async () => {
-    if (!window.confirm('Remove every institution login, account and transaction of this customer?')) throw new Error('Reset cancelled.');
-    const r = await api<{ institutionLogins: number; accounts: number }>('POST', `${base}/reset`);
-    return `Customer reset: ${r.institutionLogins} login${r.institutionLogins === 1 ? '' : 's'} and ${r.accounts} account${r.accounts === 1 ? '' : 's'} removed.`;
-  }, reload);
-  return section('Sandbox controls',
+  const reset = control(
+    'Reset the customer',
+    'Reset customer',
+    [],
+    async () => {
+      if (!window.confirm('Remove every institution login, account and transaction of this customer?')) throw new Error('Reset cancelled.');
+      const r = await api<{ institutionLogins: number; accounts: number }>('POST', `${base}/reset`);
+      return `Customer reset: ${r.institutionLogins} login${r.institutionLogins === 1 ? '' : 's'} and ${r.accounts} account${r.accounts === 1 ? '' : 's'} removed.`;
+    },
+    reload,
+  );
+  return section(
+    'Sandbox controls',
     h('p', { class: 'muted' }, 'Exercise your integration without waiting: move time, break a login, send events on demand, start over.'),
     h('div', { class: 'controls' }, ...controls),
     ...logins,
-    h('div', { class: 'controls' }, reset));
+    h('div', { class: 'controls' }, reset),
+  );
 }

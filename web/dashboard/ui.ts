@@ -27,9 +27,12 @@ export function alertBox(message: string): HTMLElement {
 
 /** The page heading (focused after navigation, so screen readers announce the new page) with optional actions. */
 export function pageHeader(title: string, lead?: string, ...actions: Child[]): HTMLElement {
-  return h('div', { class: 'page-header' },
+  return h(
+    'div',
+    { class: 'page-header' },
     h('div', {}, h('h1', { tabindex: '-1', id: 'page-title' }, title), lead ? h('p', { class: 'lead' }, lead) : null),
-    actions.some(Boolean) ? h('div', { class: 'actions' }, ...actions) : null);
+    actions.some(Boolean) ? h('div', { class: 'actions' }, ...actions) : null,
+  );
 }
 
 /** A titled section (a card). */
@@ -44,37 +47,54 @@ export function emptyState(title: string, hint: Child, ...more: Child[]): HTMLEl
 }
 
 /** A data table with a caption (visually hidden when asked) and column headers. */
-export function table(caption: string, headers: string[], rows: Child[][], options: { hideCaption?: boolean; rowAttrs?: (i: number) => Record<string, string> } = {}): HTMLElement {
-  return h('div', { class: 'table-wrap' },
-    h('table', {},
+export function table(
+  caption: string,
+  headers: string[],
+  rows: Child[][],
+  options: { hideCaption?: boolean; rowAttrs?: (i: number) => Record<string, string> } = {},
+): HTMLElement {
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      {},
       h('caption', { class: options.hideCaption ? 'visually-hidden' : '' }, caption),
       h('thead', {}, h('tr', {}, ...headers.map((t) => h('th', { scope: 'col' }, t)))),
-      h('tbody', {}, ...rows.map((cells, i) => h('tr', options.rowAttrs?.(i) ?? {}, ...cells.map((c) => h('td', {}, c)))))));
+      h('tbody', {}, ...rows.map((cells, i) => h('tr', options.rowAttrs?.(i) ?? {}, ...cells.map((c) => h('td', {}, c))))),
+    ),
+  );
 }
 
 /** A button that copies a value (or what a function answers) to the clipboard, and says so. */
 export function copyButton(label: string, value: () => string | Promise<string>): HTMLButtonElement {
-  return h('button', {
-    type: 'button', class: 'button small secondary', 'aria-label': label,
-    onclick: async () => {
-      try {
-        const text = await value();
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'button small secondary',
+      'aria-label': label,
+      onclick: async () => {
         try {
-          await navigator.clipboard.writeText(text);
-        } catch {
-          // Without clipboard permission (plain HTTP on another host than localhost): copy through a selection.
-          const area = h('textarea', { readonly: true, class: 'visually-hidden' }, text);
-          document.body.append(area);
-          area.select();
-          document.execCommand('copy');
-          area.remove();
+          const text = await value();
+          try {
+            await navigator.clipboard.writeText(text);
+          } catch {
+            // Without clipboard permission (plain HTTP on another host than localhost): copy through a selection.
+            const area = h('textarea', { readonly: true, class: 'visually-hidden' }, text);
+            document.body.append(area);
+            area.select();
+            document.execCommand('copy');
+            area.remove();
+          }
+          toast('Copied to the clipboard.');
+        } catch (e) {
+          toast(messageOf(e), 'error');
         }
-        toast('Copied to the clipboard.');
-      } catch (e) {
-        toast(messageOf(e), 'error');
-      }
+      },
     },
-  }, 'Copy');
+    'Copy',
+  );
 }
 
 /** Runs an action from a button: busy state while it runs, its error shown as a toast. */

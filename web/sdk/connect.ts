@@ -5,8 +5,15 @@
  * (done, cancel, error, route, user, url, closePopup). Only messages from the Connect URL's origin are heard.
  */
 
-export interface ConnectEvent { code: number; reason: string; [key: string]: unknown }
-export interface ConnectRouteEvent { screen: string; params: unknown }
+export interface ConnectEvent {
+  code: number;
+  reason: string;
+  [key: string]: unknown;
+}
+export interface ConnectRouteEvent {
+  screen: string;
+  params: unknown;
+}
 
 export interface ConnectEventHandlers {
   onDone: (event: ConnectEvent) => void;
@@ -69,8 +76,14 @@ function listen(options: ConnectOptions, handlers: ConnectEventHandlers): void {
   const origin = new URL(connectUrl).origin;
   pingTimer = setInterval(() => {
     const ping: Record<string, unknown> = {
-      type: 'ping', sdkVersion: SDK_VERSION, platform: options.popup ? 'web' : 'iframe', attachedEventHandlers: Object.keys(handlers),
-      isEmbedded: !!options.selector, isPopup: !!options.popup, isNodeAttached: !!options.node, overlay: options.overlay,
+      type: 'ping',
+      sdkVersion: SDK_VERSION,
+      platform: options.popup ? 'web' : 'iframe',
+      attachedEventHandlers: Object.keys(handlers),
+      isEmbedded: !!options.selector,
+      isPopup: !!options.popup,
+      isNodeAttached: !!options.node,
+      overlay: options.overlay,
     };
     if (options.redirectUrl) ping.redirectUrl = options.redirectUrl;
     post(ping);

@@ -64,10 +64,19 @@ export async function runPartnerApp(client: LedgerlinkClient, listener: { url: s
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const env = (name: string) => process.env[name] ?? (console.error(`set ${name}`), process.exit(2));
-  const client = new LedgerlinkClient({ baseUrl: env('LEDGERLINK_URL'), appKey: env('APP_KEY'), partnerId: env('PARTNER_ID'), partnerSecret: env('PARTNER_SECRET') });
+  const client = new LedgerlinkClient({
+    baseUrl: env('LEDGERLINK_URL'),
+    appKey: env('APP_KEY'),
+    partnerId: env('PARTNER_ID'),
+    partnerSecret: env('PARTNER_SECRET'),
+  });
   const listener = await startPushListener(Number(process.env.LISTENER_PORT ?? 3000));
   const { customer, accounts } = await runPartnerApp(client, listener);
   // A test transaction makes the service push to the listener at once.
-  await client.createTxPushTestTransaction(customer.id, accounts[0]!.id, { amount: -4.25, description: 'Coffee', transactionDate: Math.floor(Date.now() / 1000) });
+  await client.createTxPushTestTransaction(customer.id, accounts[0]!.id, {
+    amount: -4.25,
+    description: 'Coffee',
+    transactionDate: Math.floor(Date.now() / 1000),
+  });
   console.log(`listening for pushes on ${listener.url}; Ctrl-C to stop`);
 }

@@ -3,7 +3,18 @@ import { systemClock, type Clock } from './clock.js';
 import type { paths } from './schema.js';
 import { TOKEN_RENEWAL_MS, TokenKeeper } from './tokens.js';
 import { AUTHENTICATION_PATH, createTransport, type RetryOptions } from './transport.js';
-import type { Account, CreatedCustomer, LoginField, MfaChallenges, Query, RequestBody, ResponseBody, Transaction, TransactionPage, TxPushSubscription } from './types.js';
+import type {
+  Account,
+  CreatedCustomer,
+  LoginField,
+  MfaChallenges,
+  Query,
+  RequestBody,
+  ResponseBody,
+  Transaction,
+  TransactionPage,
+  TxPushSubscription,
+} from './types.js';
 
 export interface LedgerlinkClientOptions {
   /** The service's base URL, e.g. http://127.0.0.1:8080. */
@@ -23,9 +34,7 @@ export interface LedgerlinkClientOptions {
 }
 
 /** What linking answers: the linked accounts, or the institution's MFA questions to answer with `addAllAccountsMfa`. */
-export type LinkResult =
-  | { status: 'linked'; accounts: Account[] }
-  | { status: 'mfa'; mfaSession: string; questions: MfaChallenges['questions'] };
+export type LinkResult = { status: 'linked'; accounts: Account[] } | { status: 'mfa'; mfaSession: string; questions: MfaChallenges['questions'] };
 
 /** The data of a successful openapi-fetch call; failures never get here, the transport throws them. */
 async function dataOf<T>(call: Promise<{ data?: T; response: Response }>): Promise<T> {
@@ -69,10 +78,12 @@ export class LedgerlinkClient {
    * signing in with user id and password in the institution's form fields `<institutionId>001` and `002`.
    */
   async addAllAccounts(customerId: string, institutionId: number, signIn: { username: string; password: string } | LoginField[]): Promise<LinkResult> {
-    const credentials = Array.isArray(signIn) ? signIn : [
-      { id: `${institutionId}001`, name: 'Banking Userid', value: signIn.username },
-      { id: `${institutionId}002`, name: 'Banking Password', value: signIn.password },
-    ];
+    const credentials = Array.isArray(signIn)
+      ? signIn
+      : [
+          { id: `${institutionId}001`, name: 'Banking Userid', value: signIn.username },
+          { id: `${institutionId}002`, name: 'Banking Password', value: signIn.password },
+        ];
     const { data, response } = await this.api.POST('/aggregation/v1/customers/{customerId}/institutions/{institutionId}/accounts/addall', {
       params: { path: { customerId, institutionId } },
       body: { credentials },
@@ -105,7 +116,9 @@ export class LedgerlinkClient {
   async *getAllCustomerTransactions(customerId: string, query: Query<'GetAllCustomerTransactions'>): AsyncGenerator<TransactionPage> {
     let start = query.start ?? 1;
     for (;;) {
-      const page = await dataOf(this.api.GET('/aggregation/v3/customers/{customerId}/transactions', { params: { path: { customerId }, query: { ...query, start } } }));
+      const page = await dataOf(
+        this.api.GET('/aggregation/v3/customers/{customerId}/transactions', { params: { path: { customerId }, query: { ...query, start } } }),
+      );
       yield page;
       // moreAvailable is rendered as a string ("true"/"false") like the real-world service does.
       if (String(page.moreAvailable) !== 'true' || page.displaying === 0) return;
@@ -124,10 +137,12 @@ export class LedgerlinkClient {
    * `signingKey` its notifications are signed with.
    */
   async subscribeToTxPushNotifications(customerId: string, accountId: string, callbackUrl: string): Promise<TxPushSubscription[]> {
-    const { subscriptions } = await dataOf(this.api.POST('/aggregation/v1/customers/{customerId}/accounts/{accountId}/txpush', {
-      params: { path: { customerId, accountId } },
-      body: { callbackUrl },
-    }));
+    const { subscriptions } = await dataOf(
+      this.api.POST('/aggregation/v1/customers/{customerId}/accounts/{accountId}/txpush', {
+        params: { path: { customerId, accountId } },
+        body: { callbackUrl },
+      }),
+    );
     return subscriptions;
   }
 
@@ -142,8 +157,17 @@ export class LedgerlinkClient {
   }
 
   /** Adds a transaction to an account at a test institution, which fires its pushes. */
-  createTxPushTestTransaction(customerId: string, accountId: string, transaction: RequestBody<'CreateTxPushTestTransaction'>): Promise<ResponseBody<'CreateTxPushTestTransaction', 201>> {
-    return dataOf(this.api.POST('/aggregation/v1/customers/{customerId}/accounts/{accountId}/transactions', { params: { path: { customerId, accountId } }, body: transaction }));
+  createTxPushTestTransaction(
+    customerId: string,
+    accountId: string,
+    transaction: RequestBody<'CreateTxPushTestTransaction'>,
+  ): Promise<ResponseBody<'CreateTxPushTestTransaction', 201>> {
+    return dataOf(
+      this.api.POST('/aggregation/v1/customers/{customerId}/accounts/{accountId}/transactions', {
+        params: { path: { customerId, accountId } },
+        body: transaction,
+      }),
+    );
   }
 }
 

@@ -1,13 +1,18 @@
 import type { operations } from './schema.js';
 
 /** The JSON body of an operation's answer with the given status. */
-export type ResponseBody<Id extends keyof operations, Status extends number> =
-  operations[Id]['responses'] extends { [S in Status]: { content: { 'application/json': infer Body } } } ? Body : never;
+export type ResponseBody<Id extends keyof operations, Status extends number> = operations[Id]['responses'] extends {
+  [S in Status]: { content: { 'application/json': infer Body } };
+}
+  ? Body
+  : never;
 
 /** The JSON request body of an operation. */
-export type RequestBody<Id extends keyof operations> =
-  operations[Id] extends { requestBody: { content: { 'application/json': infer Body } } } ? Body
-    : operations[Id] extends { requestBody?: { content: { 'application/json': infer Body } } } ? Body : never;
+export type RequestBody<Id extends keyof operations> = operations[Id] extends { requestBody: { content: { 'application/json': infer Body } } }
+  ? Body
+  : operations[Id] extends { requestBody?: { content: { 'application/json': infer Body } } }
+    ? Body
+    : never;
 
 /** The query parameters of an operation. */
 export type Query<Id extends keyof operations> = operations[Id]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : never;

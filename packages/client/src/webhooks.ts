@@ -32,7 +32,8 @@ export interface VerifiedMessage {
 }
 
 /** A transaction as push notifications carry it: the Transaction record plus amounts only pushes show. */
-export type PushTransaction = Transaction & Record<'bonusAmount' | 'escrowAmount' | 'feeAmount' | 'interestAmount' | 'principalAmount' | 'unitQuantity' | 'unitValue', number>;
+export type PushTransaction = Transaction &
+  Record<'bonusAmount' | 'escrowAmount' | 'feeAmount' | 'interestAmount' | 'principalAmount' | 'unitQuantity' | 'unitValue', number>;
 
 /** A TxPUSH notification (JSON): new, changed or deleted accounts or transactions of a subscribed account. */
 export interface TxPushNotification {
@@ -71,7 +72,12 @@ export function signWebhook(signingKey: string, id: string, timestamp: number, b
  * throws WebhookVerificationError when headers are missing, the timestamp is too far from now, or no signature
  * matches. `body` must be the raw body exactly as received.
  */
-export function verifyWebhook(signingKeys: string | Iterable<string>, body: string | Buffer, headers: HeaderSource, options: VerifyOptions = {}): VerifiedMessage {
+export function verifyWebhook(
+  signingKeys: string | Iterable<string>,
+  body: string | Buffer,
+  headers: HeaderSource,
+  options: VerifyOptions = {},
+): VerifiedMessage {
   const id = header(headers, 'webhook-id');
   const stamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
@@ -82,7 +88,10 @@ export function verifyWebhook(signingKeys: string | Iterable<string>, body: stri
   const tolerance = options.toleranceSeconds ?? 300;
   if (Math.abs(now - timestamp) > tolerance) throw new WebhookVerificationError(`Message timestamp ${timestamp} is more than ${tolerance} s from now (${now})`);
   const text = typeof body === 'string' ? body : body.toString('utf8');
-  const offered = signatures.split(' ').filter((s) => s.startsWith('v1,')).map((s) => Buffer.from(s));
+  const offered = signatures
+    .split(' ')
+    .filter((s) => s.startsWith('v1,'))
+    .map((s) => Buffer.from(s));
   for (const key of typeof signingKeys === 'string' ? [signingKeys] : signingKeys) {
     const expected = Buffer.from(signWebhook(key, id, timestamp, text));
     if (offered.some((s) => s.length === expected.length && timingSafeEqual(s, expected))) return { id, timestamp, body: text };
@@ -91,12 +100,22 @@ export function verifyWebhook(signingKeys: string | Iterable<string>, body: stri
 }
 
 /** Verifies a TxPUSH notification sent as JSON and answers its event. */
-export function verifyTxPush(signingKeys: string | Iterable<string>, body: string | Buffer, headers: HeaderSource, options?: VerifyOptions): TxPushNotification & { id: string } {
+export function verifyTxPush(
+  signingKeys: string | Iterable<string>,
+  body: string | Buffer,
+  headers: HeaderSource,
+  options?: VerifyOptions,
+): TxPushNotification & { id: string } {
   const message = verifyWebhook(signingKeys, body, headers, options);
   return { id: message.id, ...(JSON.parse(message.body) as TxPushNotification) };
 }
 
 /** Verifies a Connect webhook and answers it. */
-export function verifyConnectWebhook(signingKeys: string | Iterable<string>, body: string | Buffer, headers: HeaderSource, options?: VerifyOptions): ConnectWebhook {
+export function verifyConnectWebhook(
+  signingKeys: string | Iterable<string>,
+  body: string | Buffer,
+  headers: HeaderSource,
+  options?: VerifyOptions,
+): ConnectWebhook {
   return JSON.parse(verifyWebhook(signingKeys, body, headers, options).body) as ConnectWebhook;
 }

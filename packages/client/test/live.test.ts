@@ -76,21 +76,34 @@ describe('the example partner app against a running ledgerlink serve', () => {
     // The subscription the example made: a test transaction is pushed, signed, and verified by the listener.
     expect(result.subscriptions.map((s) => s.type).sort()).toEqual(['account', 'transaction']);
     const account = result.accounts[0]!;
-    const created = await client.createTxPushTestTransaction(result.customer.id, account.id, { amount: -4.25, description: 'Client test coffee', transactionDate: Math.floor(Date.now() / 1000) });
+    const created = await client.createTxPushTestTransaction(result.customer.id, account.id, {
+      amount: -4.25,
+      description: 'Client test coffee',
+      transactionDate: Math.floor(Date.now() / 1000),
+    });
     await waitFor('the pushed transaction', () => listener.pushes.some((p) => p.event.class === 'transaction'));
     const pushed = listener.pushes.find((p) => p.event.class === 'transaction')!;
     expect(pushed.event.type).toBe('created');
-    expect(pushed.event.records).toEqual([expect.objectContaining({ id: created.id, amount: -4.25, description: 'Client test coffee', accountId: Number(account.id) })]);
+    expect(pushed.event.records).toEqual([
+      expect.objectContaining({ id: created.id, amount: -4.25, description: 'Client test coffee', accountId: Number(account.id) }),
+    ]);
     expect(log.some((l) => /^push evt_\w+: transaction created \(1 records\)$/.test(l))).toBe(true);
 
     // A delivery signed with a key the listener does not know is refused (401) and never handled.
     runtime = await openRuntime(loadConfig(env));
     const pushesBefore = listener.pushes.length;
-    const forged = await runtime.database.kysely.transaction().execute((tx) => enqueueDelivery(tx, runtime!, {
-      kind: 'txpush', partnerId: printedCredentials(server.stdout()).partnerId, url: listener.url, contentType: 'application/json',
-      body: JSON.stringify({ ...pushed, event: { ...pushed.event, records: [{ ...pushed.event.records[0], amount: -4250 }] } }), signingSecret: generateSigningSecret(),
-    }));
-    const outcome = () => runtime!.database.kysely.selectFrom('deliveries').select(['status', 'last_status_code']).where('event_id', '=', forged.eventId).executeTakeFirstOrThrow();
+    const forged = await runtime.database.kysely.transaction().execute((tx) =>
+      enqueueDelivery(tx, runtime!, {
+        kind: 'txpush',
+        partnerId: printedCredentials(server.stdout()).partnerId,
+        url: listener.url,
+        contentType: 'application/json',
+        body: JSON.stringify({ ...pushed, event: { ...pushed.event, records: [{ ...pushed.event.records[0], amount: -4250 }] } }),
+        signingSecret: generateSigningSecret(),
+      }),
+    );
+    const outcome = () =>
+      runtime!.database.kysely.selectFrom('deliveries').select(['status', 'last_status_code']).where('event_id', '=', forged.eventId).executeTakeFirstOrThrow();
     await waitFor('the forged delivery answered', async () => (await outcome()).last_status_code !== null);
     expect(await outcome()).toEqual({ status: 'pending', last_status_code: 401 });
     expect(listener.pushes.slice(pushesBefore).filter((p) => p.event.class === 'transaction')).toEqual([]);
@@ -103,7 +116,7 @@ describe('the client against an in-process server whose clock moves', () => {
     await ctx?.close();
   });
 
-  it('authenticates again once when the service finds the token expired before the client\'s renewal age', async () => {
+  it("authenticates again once when the service finds the token expired before the client's renewal age", async () => {
     ctx = await createTestContext();
     const baseUrl = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
     const credentials = await createPartner(ctx.runtime, { name: 'Acme' });
@@ -128,7 +141,10 @@ describe('the client against an in-process server whose clock moves', () => {
 
   it('links a profile that asks an MFA question, answers it, and gets the wrong answer as a typed error', async () => {
     ctx = await createTestContext();
-    const client = new LedgerlinkClient({ baseUrl: await ctx.app.listen({ host: '127.0.0.1', port: 0 }), ...(await createPartner(ctx.runtime, { name: 'Acme' })) });
+    const client = new LedgerlinkClient({
+      baseUrl: await ctx.app.listen({ host: '127.0.0.1', port: 0 }),
+      ...(await createPartner(ctx.runtime, { name: 'Acme' })),
+    });
     const customer = await client.addTestingCustomer({ username: 'mfa_check_01' });
     const signIn = { username: 'mfa_text', password: 'mfa_text' };
     const asked = await client.addAllAccounts(customer.id, 101732, signIn);
@@ -139,6 +155,9 @@ describe('the client against an in-process server whose clock moves', () => {
     expect(linked.status === 'linked' && linked.accounts.length).toBeGreaterThan(0);
     const again = await client.addAllAccounts(customer.id, 101732, signIn);
     if (again.status !== 'mfa') throw new Error('expected an MFA question');
-    await expect(client.addAllAccountsMfa(customer.id, 101732, again.mfaSession, [{ id: 'pet', answer: 'felix' }])).rejects.toMatchObject({ status: 400, code: '187' });
+    await expect(client.addAllAccountsMfa(customer.id, 101732, again.mfaSession, [{ id: 'pet', answer: 'felix' }])).rejects.toMatchObject({
+      status: 400,
+      code: '187',
+    });
   });
 });

@@ -16,8 +16,7 @@ function clientFor(service: ReturnType<typeof fakeService>, extra: { clock?: Man
   });
 }
 
-const getCustomer = (client: LedgerlinkClient) =>
-  client.api.GET('/aggregation/v1/customers/{customerId}', { params: { path: { customerId: '1005000000' } } });
+const getCustomer = (client: LedgerlinkClient) => client.api.GET('/aggregation/v1/customers/{customerId}', { params: { path: { customerId: '1005000000' } } });
 
 describe('the client transport', () => {
   it('authenticates with the app key and partner credentials, then sends both headers on every call', async () => {
@@ -38,10 +37,13 @@ describe('the client transport', () => {
   it('shares one token across concurrent calls: one authentication for ten calls', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const service = fakeService(() => json(200, customer), async () => {
-      await gate;
-      return json(200, {});
-    });
+    const service = fakeService(
+      () => json(200, customer),
+      async () => {
+        await gate;
+        return json(200, {});
+      },
+    );
     const client = clientFor(service);
     const calls = Array.from({ length: 10 }, () => getCustomer(client));
     release();
@@ -66,7 +68,8 @@ describe('the client transport', () => {
 
   it('authenticates again once when the service says the token expired (401, 10023), and repeats the call', async () => {
     const service = fakeService((req) =>
-      req.headers.get('service-app-token') === 'tok-1' ? json(401, { code: '10023', message: 'Token expired' }) : json(200, customer));
+      req.headers.get('service-app-token') === 'tok-1' ? json(401, { code: '10023', message: 'Token expired' }) : json(200, customer),
+    );
     const { data } = await getCustomer(clientFor(service));
     expect(data?.id).toBe('1005000000');
     expect(service.authentications()).toHaveLength(2);
@@ -89,7 +92,9 @@ describe('the client transport', () => {
 
   it('retries 429 after the Retry-After seconds, with the same body', async () => {
     const sleeps: number[] = [];
-    const service = fakeService((_req, i) => (i === 0 ? json(429, { code: '10429', message: 'Too many requests' }, { 'retry-after': '2' }) : json(201, customer)));
+    const service = fakeService((_req, i) =>
+      i === 0 ? json(429, { code: '10429', message: 'Too many requests' }, { 'retry-after': '2' }) : json(201, customer),
+    );
     const created = await clientFor(service, { sleeps }).addTestingCustomer({ username: 'customer_0001' });
     expect(created.id).toBe('1005000000');
     expect(sleeps).toEqual([2000]);
@@ -100,7 +105,9 @@ describe('the client transport', () => {
     const sleeps: number[] = [];
     const clock = new ManualClock();
     const at = new Date(clock.now() + 7000).toUTCString();
-    const service = fakeService((_req, i) => (i === 0 ? json(503, { code: '10503', message: 'Service unavailable' }, { 'retry-after': at }) : json(200, customer)));
+    const service = fakeService((_req, i) =>
+      i === 0 ? json(503, { code: '10503', message: 'Service unavailable' }, { 'retry-after': at }) : json(200, customer),
+    );
     await getCustomer(clientFor(service, { sleeps, clock }));
     expect(sleeps).toEqual([7000]);
   });
@@ -136,14 +143,21 @@ describe('the client transport', () => {
     expect(service.calls()).toHaveLength(1);
   });
 
-  it('keeps the status and text of an error body that is not the service\'s JSON', async () => {
+  it("keeps the status and text of an error body that is not the service's JSON", async () => {
     const service = fakeService(() => new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }));
     await expect(getCustomer(clientFor(service))).rejects.toMatchObject({ status: 502, code: '', message: '<html>Bad gateway</html>' });
   });
 
   it('reports failed authentication as the error of the call that needed it', async () => {
-    const service = fakeService(() => json(200, customer), () => json(401, { code: '10020', message: 'App key unknown' }));
-    await expect(getCustomer(clientFor(service))).rejects.toMatchObject({ status: 401, code: '10020', operation: 'POST /aggregation/v2/partners/authentication' });
+    const service = fakeService(
+      () => json(200, customer),
+      () => json(401, { code: '10020', message: 'App key unknown' }),
+    );
+    await expect(getCustomer(clientFor(service))).rejects.toMatchObject({
+      status: 401,
+      code: '10020',
+      operation: 'POST /aggregation/v2/partners/authentication',
+    });
     expect(service.calls()).toHaveLength(0);
   });
 
@@ -157,7 +171,15 @@ describe('the client transport', () => {
       const limit = Number(url.searchParams.get('limit'));
       starts.push(`${start}/${limit}/${url.searchParams.get('fromDate')}`);
       const page = all.slice(start - 1, start - 1 + limit);
-      return json(200, { found: all.length, displaying: page.length, moreAvailable: String(start - 1 + page.length < all.length), fromDate: '1', toDate: '2', sort: 'desc', transactions: page });
+      return json(200, {
+        found: all.length,
+        displaying: page.length,
+        moreAvailable: String(start - 1 + page.length < all.length),
+        fromDate: '1',
+        toDate: '2',
+        sort: 'desc',
+        transactions: page,
+      });
     };
     const client = new LedgerlinkClient({ ...CREDENTIALS, fetch });
     const ids: number[] = [];

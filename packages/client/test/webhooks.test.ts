@@ -2,7 +2,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerTxPushVerification, createPushListener, signWebhook, verifyConnectWebhook, verifyTxPush, verifyWebhook, WebhookVerificationError, type VerifiedMessage } from '@ledgerlink/client';
+import {
+  answerTxPushVerification,
+  createPushListener,
+  signWebhook,
+  verifyConnectWebhook,
+  verifyTxPush,
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifiedMessage,
+} from '@ledgerlink/client';
 import { generateSigningSecret, newEventId, signatureHeaders } from '../../../src/delivery/sign.js';
 import { ManualClock } from './fake-service.js';
 
@@ -45,7 +54,14 @@ describe('webhook signature verification', () => {
     const key = generateSigningSecret();
     const headers = signatureHeaders(key, 'evt_1', now(), body);
     expect(verifyWebhook(key, Buffer.from(body), new Headers(headers), { clock }).body).toBe(body);
-    expect(verifyWebhook(key, body, { 'Webhook-Id': 'evt_1', 'Webhook-Timestamp': headers['webhook-timestamp'], 'Webhook-Signature': headers['webhook-signature'] }, { clock }).id).toBe('evt_1');
+    expect(
+      verifyWebhook(
+        key,
+        body,
+        { 'Webhook-Id': 'evt_1', 'Webhook-Timestamp': headers['webhook-timestamp'], 'Webhook-Signature': headers['webhook-signature'] },
+        { clock },
+      ).id,
+    ).toBe('evt_1');
   });
 
   it('accepts any of several keys and any of several signatures', () => {
@@ -78,7 +94,10 @@ describe('webhook signature verification', () => {
   it('verifies Connect webhooks', () => {
     const key = generateSigningSecret();
     const hook = JSON.stringify({ customerId: '1005000000', eventType: 'accountsDeleted', eventId: 'evt_6', payload: { accounts: ['5011000001'] } });
-    expect(verifyConnectWebhook(key, hook, signatureHeaders(key, 'evt_6', now(), hook), { clock })).toMatchObject({ eventType: 'accountsDeleted', payload: { accounts: ['5011000001'] } });
+    expect(verifyConnectWebhook(key, hook, signatureHeaders(key, 'evt_6', now(), hook), { clock })).toMatchObject({
+      eventType: 'accountsDeleted',
+      payload: { accounts: ['5011000001'] },
+    });
   });
 });
 
@@ -111,8 +130,11 @@ describe('the push listener handler (node:http)', () => {
     const key = generateSigningSecret();
     const handled: VerifiedMessage[] = [];
     const rejected: string[] = [];
-    const url = await serve(createPushListener({ signingKeys: () => [key], onMessage: (m) => void handled.push(m), onRejected: (e) => void rejected.push(e.message) }));
-    const post = (headers: Record<string, string>, payload = body) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload });
+    const url = await serve(
+      createPushListener({ signingKeys: () => [key], onMessage: (m) => void handled.push(m), onRejected: (e) => void rejected.push(e.message) }),
+    );
+    const post = (headers: Record<string, string>, payload = body) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload });
     const headers = signatureHeaders(key, 'evt_7', Math.floor(Date.now() / 1000), body);
     expect((await post(headers)).status).toBe(200);
     expect((await post(headers)).status).toBe(200);
@@ -139,13 +161,15 @@ describe('the push listener handler (node:http)', () => {
     const key = generateSigningSecret();
     let failures = 1;
     const handled: string[] = [];
-    const url = await serve(createPushListener({
-      signingKeys: () => [key],
-      onMessage: async (m) => {
-        if (failures-- > 0) throw new Error('database down');
-        handled.push(m.id);
-      },
-    }));
+    const url = await serve(
+      createPushListener({
+        signingKeys: () => [key],
+        onMessage: async (m) => {
+          if (failures-- > 0) throw new Error('database down');
+          handled.push(m.id);
+        },
+      }),
+    );
     const headers = signatureHeaders(key, 'evt_9', Math.floor(Date.now() / 1000), body);
     expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(500);
     expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(200);

@@ -97,19 +97,9 @@ export type AuthResult =
 
 export type ConnectorResult<T> =
   /** `session`, when present, replaces the stored session (e.g. a rotated token). */
-  | { ok: true; value: T; session?: ConnectorSession }
-  | ConnectorFailure;
+  { ok: true; value: T; session?: ConnectorSession } | ConnectorFailure;
 
-export type AccountType =
-  | 'checking'
-  | 'savings'
-  | 'creditCard'
-  | 'loan'
-  | 'mortgage'
-  | 'lineOfCredit'
-  | 'investment'
-  | 'investmentTaxDeferred'
-  | 'roth';
+export type AccountType = 'checking' | 'savings' | 'creditCard' | 'loan' | 'mortgage' | 'lineOfCredit' | 'investment' | 'investmentTaxDeferred' | 'roth';
 
 /** Detail of checking and savings accounts. */
 export interface DepositDetail {
@@ -259,7 +249,11 @@ export type DepositAccount = AccountBase & { type: 'checking' | 'savings'; detai
 export type CardAccount = AccountBase & { type: 'creditCard' };
 export type LoanAccount = AccountBase & { type: 'loan' | 'mortgage'; detail: LoanDetail };
 export type LineOfCreditAccount = AccountBase & { type: 'lineOfCredit'; detail: LineOfCreditDetail };
-export type InvestmentAccount = AccountBase & { type: 'investment' | 'investmentTaxDeferred' | 'roth'; detail: InvestmentDetail; position: ConnectorPosition[] };
+export type InvestmentAccount = AccountBase & {
+  type: 'investment' | 'investmentTaxDeferred' | 'roth';
+  detail: InvestmentDetail;
+  position: ConnectorPosition[];
+};
 
 export type ConnectorAccount = DepositAccount | CardAccount | LoanAccount | LineOfCreditAccount | InvestmentAccount;
 

@@ -7,9 +7,7 @@ import { TEST_INSTITUTIONS } from './testbank/institutions.js';
 import type { InstitutionConnector } from './connector.js';
 import { TestBankConnector, TestBankOAuthPages, type TestBankOptions } from './testbank/connector.js';
 
-export type ConnectorLookup =
-  | { available: true; connector: InstitutionConnector }
-  | { available: false; reason: string };
+export type ConnectorLookup = { available: true; connector: InstitutionConnector } | { available: false; reason: string };
 
 export interface ConnectorRegistry {
   connectorFor(institutionId: number): ConnectorLookup;
@@ -26,9 +24,7 @@ export function createConnectorRegistry(options: TestBankOptions): ConnectorRegi
   return {
     connectorFor(institutionId) {
       const connector = connectors.get(institutionId);
-      return connector
-        ? { available: true, connector }
-        : { available: false, reason: `No connector is available for institution ${institutionId} yet.` };
+      return connector ? { available: true, connector } : { available: false, reason: `No connector is available for institution ${institutionId} yet.` };
     },
     testBankOAuth: new TestBankOAuthPages(options),
   };

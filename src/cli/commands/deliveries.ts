@@ -11,13 +11,20 @@ export function isoTime(seconds: number | null): string {
 }
 
 function describe(d: DeliveryView): string[] {
-  const when = d.status === 'delivered' ? `delivered ${isoTime(d.deliveredAt)}`
-    : d.status === 'cancelled' ? `cancelled ${isoTime(d.cancelledAt)}`
-    : d.status === 'pending' ? `next attempt ${isoTime(d.nextAttemptAt)}` : 'attempt in progress';
+  const when =
+    d.status === 'delivered'
+      ? `delivered ${isoTime(d.deliveredAt)}`
+      : d.status === 'cancelled'
+        ? `cancelled ${isoTime(d.cancelledAt)}`
+        : d.status === 'pending'
+          ? `next attempt ${isoTime(d.nextAttemptAt)}`
+          : 'attempt in progress';
   // The target, the event id and the error (which quotes the listener's answer) come from outside.
   const lines = [`#${d.id}  ${d.kind}  ${d.status}  ${when}  partner ${oneLine(d.partnerId)}  event ${oneLine(d.eventId)}`, `    to ${oneLine(d.target)}`];
   for (const a of d.attempts) {
-    lines.push(`    ${isoTime(a.attemptedAt)}  ${a.statusCode ?? '---'}  ${String(a.latencyMs).padStart(5)} ms  ${oneLine(a.error ?? 'ok')}  (${oneLine(a.workerId)})`);
+    lines.push(
+      `    ${isoTime(a.attemptedAt)}  ${a.statusCode ?? '---'}  ${String(a.latencyMs).padStart(5)} ms  ${oneLine(a.error ?? 'ok')}  (${oneLine(a.workerId)})`,
+    );
   }
   if (d.attempts.length === 0) lines.push('    no attempt yet');
   return lines;
@@ -31,14 +38,18 @@ function oneOf<T extends string>(name: string, value: string | undefined, allowe
 
 /** `ledgerlink deliveries ...`: list outbox deliveries with their attempts, and send one again. */
 export async function deliveries(argv: string[]): Promise<void> {
-  const { values, positionals } = parse(argv, {
-    ...dataOptions,
-    partner: { type: 'string' },
-    status: { type: 'string' },
-    kind: { type: 'string' },
-    event: { type: 'string' },
-    limit: { type: 'string' },
-  }, USAGE);
+  const { values, positionals } = parse(
+    argv,
+    {
+      ...dataOptions,
+      partner: { type: 'string' },
+      status: { type: 'string' },
+      kind: { type: 'string' },
+      event: { type: 'string' },
+      limit: { type: 'string' },
+    },
+    USAGE,
+  );
   const [action, id] = positionals;
   const json = values.json ?? false;
   switch (action) {
@@ -46,7 +57,9 @@ export async function deliveries(argv: string[]): Promise<void> {
       const status = oneOf<DeliveryStatus>('status', values.status, DELIVERY_STATUSES);
       const kind = oneOf<DeliveryKind>('kind', values.kind, DELIVERY_KINDS);
       const limit = positiveInteger('--limit', values.limit, USAGE) ?? 50;
-      const list = await withRuntime(values.data, (rt) => listDeliveries(rt.database.kysely, { partnerId: values.partner, status, kind, eventId: values.event, limit }));
+      const list = await withRuntime(values.data, (rt) =>
+        listDeliveries(rt.database.kysely, { partnerId: values.partner, status, kind, eventId: values.event, limit }),
+      );
       if (json) printJson({ deliveries: list });
       else print(list.length === 0 ? 'No deliveries.' : list.flatMap(describe).join('\n'));
       return;

@@ -17,7 +17,18 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /** How long a forward may take before it counts as failed. */
 const FORWARD_TIMEOUT_MS = 10_000;
 /** Request headers not passed on to the forward target: they describe this hop, not the delivery. */
-const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'expect', 'upgrade', 'te', 'trailer', 'proxy-connection']);
+const HOP_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'expect',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+]);
 
 const xml = new XMLParser({ parseTagValue: false, ignoreAttributes: true });
 
@@ -27,17 +38,23 @@ type Json = Record<string, any>;
 export function describeDelivery(body: string, contentType: string | undefined): { kind: string; type: string; ids: string } {
   let doc: Json | undefined;
   try {
-    doc = (contentType ?? '').includes('xml') ? xml.parse(body) as Json : JSON.parse(body) as Json;
+    doc = (contentType ?? '').includes('xml') ? (xml.parse(body) as Json) : (JSON.parse(body) as Json);
   } catch {
     doc = undefined;
   }
   if (doc?.event && typeof doc.event === 'object') {
     const e = doc.event as Json;
-    const records: Json[] = Array.isArray(e.records) ? e.records : e.records ? Object.values(e.records as Json).flat() as Json[] : [];
+    const records: Json[] = Array.isArray(e.records) ? e.records : e.records ? (Object.values(e.records as Json).flat() as Json[]) : [];
     const recordIds = records.map((r) => String(r?.id ?? '?'));
     const account = records[0]?.accountId ?? (e.class === 'account' ? records[0]?.id : undefined);
-    const ids = [account !== undefined ? `account ${account}` : '', e.class === 'transaction' ? `transaction${recordIds.length === 1 ? '' : 's'} ${recordIds.slice(0, 5).join(',')}${recordIds.length > 5 ? `,… (${recordIds.length})` : ''}` : '']
-      .filter(Boolean).join('  ');
+    const ids = [
+      account !== undefined ? `account ${account}` : '',
+      e.class === 'transaction'
+        ? `transaction${recordIds.length === 1 ? '' : 's'} ${recordIds.slice(0, 5).join(',')}${recordIds.length > 5 ? `,… (${recordIds.length})` : ''}`
+        : '',
+    ]
+      .filter(Boolean)
+      .join('  ');
     return { kind: 'txpush', type: `${e.class}.${e.type}`, ids };
   }
   const w = (doc?.webhook ?? doc) as Json | undefined;
@@ -80,7 +97,8 @@ function checkForwardUrl(value: string | undefined): string | undefined {
   } catch {
     throw new UsageError(`--forward-to "${value}" is not a URL`, 'give a full URL, e.g. --forward-to http://localhost:3000/webhooks');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--forward-to must be an http or https URL (got ${url.protocol})`, 'e.g. --forward-to http://localhost:3000/webhooks');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--forward-to must be an http or https URL (got ${url.protocol})`, 'e.g. --forward-to http://localhost:3000/webhooks');
   return url.toString();
 }
 
@@ -95,15 +113,19 @@ function out(line: string): void {
  * registers itself on the data store, so every push and webhook of that partner is also queued to it.
  */
 export async function listen(argv: string[]): Promise<void> {
-  const { values } = parse(argv, {
-    'forward-to': { type: 'string' },
-    port: { type: 'string' },
-    host: { type: 'string', default: '127.0.0.1' },
-    partner: { type: 'string' },
-    data: { type: 'string' },
-  }, USAGE);
+  const { values } = parse(
+    argv,
+    {
+      'forward-to': { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      partner: { type: 'string' },
+      data: { type: 'string' },
+    },
+    USAGE,
+  );
   const forwardTo = checkForwardUrl(values['forward-to']);
-  const port = values.port === '0' ? 0 : positiveInteger('--port', values.port, USAGE) ?? 0;
+  const port = values.port === '0' ? 0 : (positiveInteger('--port', values.port, USAGE) ?? 0);
   if (port > 65535) throw new UsageError(`--port must be at most 65535 (got ${port})`, `usage: ${USAGE}`);
 
   const server = http.createServer((req, res) => {
@@ -141,7 +163,13 @@ export async function listen(argv: string[]): Promise<void> {
     }
     const started = Date.now();
     try {
-      const answer = await fetch(forwardTo, { method: 'POST', headers: forwardHeaders(req), body, signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS), redirect: 'manual' });
+      const answer = await fetch(forwardTo, {
+        method: 'POST',
+        headers: forwardHeaders(req),
+        body,
+        signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+        redirect: 'manual',
+      });
       const text = await answer.text();
       out(`    → ${forwardTo}  ${answer.status}  ${Date.now() - started} ms`);
       res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
@@ -178,13 +206,19 @@ export async function listen(argv: string[]): Promise<void> {
   if (values.partner !== undefined) {
     try {
       runtime = await openRuntime(loadConfig(process.env, { data: values.data }));
-      if (runtime.config.mode !== 'sandbox') throw new UsageError('listen --partner works on a sandbox-mode store only', 'production mode refuses loopback delivery targets');
+      if (runtime.config.mode !== 'sandbox')
+        throw new UsageError('listen --partner works on a sandbox-mode store only', 'production mode refuses loopback delivery targets');
       const caller = await sandboxPartner(runtime.database.kysely, values.partner, USAGE);
       registration = await registerSandboxListener(runtime.database.kysely, caller.partnerId, ownUrl, epochSeconds(runtime.clock));
       const rt = runtime;
-      renew = setInterval(() => {
-        void renewSandboxListener(rt.database.kysely, registration!, epochSeconds(rt.clock)).catch((e: unknown) => out(`could not renew the registration: ${oneLine((e as Error).message)}`));
-      }, (LISTENER_LEASE_SECONDS / 3) * 1000);
+      renew = setInterval(
+        () => {
+          void renewSandboxListener(rt.database.kysely, registration!, epochSeconds(rt.clock)).catch((e: unknown) =>
+            out(`could not renew the registration: ${oneLine((e as Error).message)}`),
+          );
+        },
+        (LISTENER_LEASE_SECONDS / 3) * 1000,
+      );
     } catch (e) {
       await stop();
       throw e;
@@ -192,13 +226,15 @@ export async function listen(argv: string[]): Promise<void> {
   }
 
   // One write, so whoever reads the output (a script waiting for the URL) gets the whole banner at once.
-  out([
-    `listen: listening on ${ownUrl}`,
-    values.partner !== undefined
-      ? `Receiving every TxPUSH notification and Connect webhook of partner ${values.partner} (registered on the data store until listen stops).`
-      : `Subscribe this URL as a TxPUSH callbackUrl or use it as a Connect webhook; the verification handshake is answered here.`,
-    forwardTo ? `Forwarding each delivery to ${forwardTo}. Ctrl-C stops.` : 'Printing each delivery (no --forward-to). Ctrl-C stops.',
-  ].join('\n'));
+  out(
+    [
+      `listen: listening on ${ownUrl}`,
+      values.partner !== undefined
+        ? `Receiving every TxPUSH notification and Connect webhook of partner ${values.partner} (registered on the data store until listen stops).`
+        : `Subscribe this URL as a TxPUSH callbackUrl or use it as a Connect webhook; the verification handshake is answered here.`,
+      forwardTo ? `Forwarding each delivery to ${forwardTo}. Ctrl-C stops.` : 'Printing each delivery (no --forward-to). Ctrl-C stops.',
+    ].join('\n'),
+  );
 
   await new Promise<void>((resolve) => {
     const onSignal = () => {

@@ -19,7 +19,11 @@ function printRows(rows: RequestLogRow[], json: boolean): void {
 
 /** `ledgerlink logs tail`: the latest API requests, oldest first; `--follow` keeps printing new ones. */
 export async function logs(argv: string[]): Promise<void> {
-  const { values, positionals } = parse(argv, { ...dataOptions, partner: { type: 'string' }, limit: { type: 'string' }, follow: { type: 'boolean', default: false } }, USAGE);
+  const { values, positionals } = parse(
+    argv,
+    { ...dataOptions, partner: { type: 'string' }, limit: { type: 'string' }, follow: { type: 'boolean', default: false } },
+    USAGE,
+  );
   if (positionals[0] !== 'tail') throw new UsageError(positionals[0] ? `unknown logs action "${positionals[0]}"` : 'logs needs an action', `usage: ${USAGE}`);
   const limit = positiveInteger('--limit', values.limit, USAGE) ?? 20;
   const json = values.json ?? false;

@@ -12,7 +12,9 @@ function describe(m: MailView): string[] {
     `To:      ${oneLine(m.to)}`,
     `Subject: ${oneLine(m.subject)}`,
     '',
-    ...multiLine(m.text).split('\n').map((l) => `  ${l}`),
+    ...multiLine(m.text)
+      .split('\n')
+      .map((l) => `  ${l}`),
     '',
   ];
 }

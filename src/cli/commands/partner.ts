@@ -32,7 +32,9 @@ export async function partner(argv: string[]): Promise<void> {
     case 'revoke-tokens': {
       if (!id) throw new UsageError('partner revoke-tokens needs a partner id', `usage: ${USAGE}`);
       const { revoked } = await withRuntime(values.data, (rt) => revokePartnerTokens(rt, id));
-      print(json, { partnerId: id, revoked }, [`Revoked ${revoked} live token${revoked === 1 ? '' : 's'} of partner ${id}, also for running servers. Its clients authenticate again for new ones.`]);
+      print(json, { partnerId: id, revoked }, [
+        `Revoked ${revoked} live token${revoked === 1 ? '' : 's'} of partner ${id}, also for running servers. Its clients authenticate again for new ones.`,
+      ]);
       return;
     }
     case 'unlock': {

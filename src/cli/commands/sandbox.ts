@@ -5,17 +5,22 @@ import { sandboxPartner } from '../sandbox-partner.js';
 import { print, printJson } from '../../lib/terminal-text.js';
 import { isoTime } from './deliveries.js';
 
-const USAGE = 'ledgerlink sandbox clock CUSTOMER_ID --days N | error CUSTOMER_ID LOGIN_ID (--code N | --clear) | reset CUSTOMER_ID  [--partner ID] [--json] [--data DIR]';
+const USAGE =
+  'ledgerlink sandbox clock CUSTOMER_ID --days N | error CUSTOMER_ID LOGIN_ID (--code N | --clear) | reset CUSTOMER_ID  [--partner ID] [--json] [--data DIR]';
 
 /** `ledgerlink sandbox ...`: the sandbox controls on the data store (docs/sandbox.md). */
 export async function sandbox(argv: string[]): Promise<void> {
-  const { values, positionals } = parse(argv, {
-    ...dataOptions,
-    partner: { type: 'string' },
-    days: { type: 'string' },
-    code: { type: 'string' },
-    clear: { type: 'boolean', default: false },
-  }, USAGE);
+  const { values, positionals } = parse(
+    argv,
+    {
+      ...dataOptions,
+      partner: { type: 'string' },
+      days: { type: 'string' },
+      code: { type: 'string' },
+      clear: { type: 'boolean', default: false },
+    },
+    USAGE,
+  );
   const [action, customerId, loginId] = positionals;
   if (!action) throw new UsageError('sandbox needs an action: clock, error or reset', `usage: ${USAGE}`);
   if (!['clock', 'error', 'reset'].includes(action)) throw new UsageError(`unknown sandbox action "${action}"`, `usage: ${USAGE}`);
@@ -25,7 +30,8 @@ export async function sandbox(argv: string[]): Promise<void> {
   let code: number | undefined;
   if (action === 'error') {
     if (!loginId) throw new UsageError('sandbox error needs a customer id and an institution login id', `usage: ${USAGE}`);
-    if ((values.code === undefined) === !values.clear) throw new UsageError('sandbox error needs either --code N or --clear', `codes: ${SANDBOX_ERROR_CODES.join(', ')}`);
+    if ((values.code === undefined) === !values.clear)
+      throw new UsageError('sandbox error needs either --code N or --clear', `codes: ${SANDBOX_ERROR_CODES.join(', ')}`);
     code = values.code === undefined ? undefined : Number(values.code);
   }
   const result = await withRuntime(values.data, async (runtime) => {
@@ -34,12 +40,25 @@ export async function sandbox(argv: string[]): Promise<void> {
     switch (action) {
       case 'clock': {
         const r = await advanceClock(engine, caller, customerId, days!);
-        const logins = r.institutionLogins.map((l) => `  institution login ${l.institutionLoginId}: ${l.aggregationStatusCode === 0 ? 'refreshed' : `failed with ${l.aggregationStatusCode}`}`);
-        return { json: r, text: [`Customer ${r.customerId}'s clock moved ahead ${r.days} days; it is now ${isoTime(r.customerDate)} for this customer.`, ...logins] };
+        const logins = r.institutionLogins.map(
+          (l) => `  institution login ${l.institutionLoginId}: ${l.aggregationStatusCode === 0 ? 'refreshed' : `failed with ${l.aggregationStatusCode}`}`,
+        );
+        return {
+          json: r,
+          text: [`Customer ${r.customerId}'s clock moved ahead ${r.days} days; it is now ${isoTime(r.customerDate)} for this customer.`, ...logins],
+        };
       }
       case 'error': {
-        const r = code === undefined ? await clearLoginError(engine, caller, customerId, loginId!) : await setLoginError(engine, caller, customerId, loginId!, code);
-        return { json: r, text: [r.aggregationStatusCode === 0 ? `Institution login ${r.institutionLoginId} is healthy again.` : `Institution login ${r.institutionLoginId} is now in error ${r.aggregationStatusCode}: ${r.message}`] };
+        const r =
+          code === undefined ? await clearLoginError(engine, caller, customerId, loginId!) : await setLoginError(engine, caller, customerId, loginId!, code);
+        return {
+          json: r,
+          text: [
+            r.aggregationStatusCode === 0
+              ? `Institution login ${r.institutionLoginId} is healthy again.`
+              : `Institution login ${r.institutionLoginId} is now in error ${r.aggregationStatusCode}: ${r.message}`,
+          ],
+        };
       }
       default: {
         const r = await resetCustomer(engine, caller, customerId);

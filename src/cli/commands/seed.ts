@@ -15,15 +15,19 @@ const MAX_SEED_CUSTOMERS = 1_000_000;
  * transactions, for demos and load tests. Shows a progress bar on stderr.
  */
 export async function seed(argv: string[]): Promise<void> {
-  const { values } = parse(argv, {
-    ...dataOptions,
-    customers: { type: 'string' },
-    profile: { type: 'string', default: 'profile_03' },
-    partner: { type: 'string' },
-    institution: { type: 'string' },
-    history: { type: 'boolean', default: false },
-    transactions: { type: 'string' },
-  }, USAGE);
+  const { values } = parse(
+    argv,
+    {
+      ...dataOptions,
+      customers: { type: 'string' },
+      profile: { type: 'string', default: 'profile_03' },
+      partner: { type: 'string' },
+      institution: { type: 'string' },
+      history: { type: 'boolean', default: false },
+      transactions: { type: 'string' },
+    },
+    USAGE,
+  );
   const customers = positiveInteger('--customers', values.customers, USAGE);
   if (customers === undefined) throw new UsageError('seed needs --customers N', `usage: ${USAGE}`);
   if (customers > MAX_SEED_CUSTOMERS) throw new UsageError(`--customers must be at most ${MAX_SEED_CUSTOMERS.toLocaleString('en-US')}`, `usage: ${USAGE}`);
@@ -43,7 +47,11 @@ export async function seed(argv: string[]): Promise<void> {
     }
     const bar = progressBar('seeding', customers);
     const outcome = await seedCustomers(runtime, {
-      partnerId, plan, customers, profile: values.profile, history: values.history,
+      partnerId,
+      plan,
+      customers,
+      profile: values.profile,
+      history: values.history,
       ...(institutionId !== undefined ? { institutionId } : {}),
       ...(transactionsPerCustomer !== undefined ? { transactionsPerCustomer } : {}),
       onProgress: (p) => bar.update(p.customers, `${p.transactions.toLocaleString('en-US')} transactions`),
@@ -55,9 +63,18 @@ export async function seed(argv: string[]): Promise<void> {
     printJson(result);
     return;
   }
-  print([
-    `Seeded ${result.customers.toLocaleString('en-US')} customers of partner ${result.partnerId} (ids ${result.firstCustomerId} to ${result.lastCustomerId}),`,
-    `${result.accountsPerCustomer} accounts and ${result.transactionsPerCustomer.toLocaleString('en-US')} transactions each, ${result.transactions.toLocaleString('en-US')} transactions in all.`,
-    ...(result.partnerSecret ? ['New partner credentials (the secret is not shown again):', `  partnerId     ${result.partnerId}`, `  partnerSecret ${result.partnerSecret}`, `  appKey        ${result.appKey}`] : []),
-  ].join('\n'));
+  print(
+    [
+      `Seeded ${result.customers.toLocaleString('en-US')} customers of partner ${result.partnerId} (ids ${result.firstCustomerId} to ${result.lastCustomerId}),`,
+      `${result.accountsPerCustomer} accounts and ${result.transactionsPerCustomer.toLocaleString('en-US')} transactions each, ${result.transactions.toLocaleString('en-US')} transactions in all.`,
+      ...(result.partnerSecret
+        ? [
+            'New partner credentials (the secret is not shown again):',
+            `  partnerId     ${result.partnerId}`,
+            `  partnerSecret ${result.partnerSecret}`,
+            `  appKey        ${result.appKey}`,
+          ]
+        : []),
+    ].join('\n'),
+  );
 }

@@ -11,7 +11,8 @@ import { startServer } from '../../server.js';
 import { parse, positiveInteger, UsageError } from '../args.js';
 import { onShutdownSignal } from '../shutdown.js';
 
-const USAGE = 'ledgerlink serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--public-url URL] [--mode sandbox|production] [--tls-cert FILE --tls-key FILE] [--trust-proxy true|N|ADDRS] [--insecure-http] [--dashboard-signup on|off] [--first-partner] [--no-worker] [--workers N]';
+const USAGE =
+  'ledgerlink serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--public-url URL] [--mode sandbox|production] [--tls-cert FILE --tls-key FILE] [--trust-proxy true|N|ADDRS] [--insecure-http] [--dashboard-signup on|off] [--first-partner] [--no-worker] [--workers N]';
 
 /** Most HTTP processes `serve --workers` starts. */
 const MAX_WORKERS = 64;
@@ -21,22 +22,26 @@ const MAX_WORKERS = 64;
  * then drains requests and in-flight deliveries and exits 0.
  */
 export async function serve(argv: string[]): Promise<void> {
-  const { values } = parse(argv, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    data: { type: 'string' },
-    'public-url': { type: 'string' },
-    'log-level': { type: 'string' },
-    mode: { type: 'string' },
-    'first-partner': { type: 'boolean', default: false },
-    'tls-cert': { type: 'string' },
-    'tls-key': { type: 'string' },
-    'trust-proxy': { type: 'string' },
-    'insecure-http': { type: 'boolean' },
-    'dashboard-signup': { type: 'string' },
-    'no-worker': { type: 'boolean', default: false },
-    workers: { type: 'string' },
-  }, USAGE);
+  const { values } = parse(
+    argv,
+    {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      'public-url': { type: 'string' },
+      'log-level': { type: 'string' },
+      mode: { type: 'string' },
+      'first-partner': { type: 'boolean', default: false },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'trust-proxy': { type: 'string' },
+      'insecure-http': { type: 'boolean' },
+      'dashboard-signup': { type: 'string' },
+      'no-worker': { type: 'boolean', default: false },
+      workers: { type: 'string' },
+    },
+    USAGE,
+  );
   const { 'insecure-http': insecureHttp, 'first-partner': _firstPartner, 'no-worker': _noWorker, workers: _workers, ...stringFlags } = values;
   const workers = positiveInteger('--workers', values.workers, USAGE) ?? 1;
   if (workers > MAX_WORKERS) throw new UsageError(`--workers must be at most ${MAX_WORKERS} (got ${workers})`, `usage: ${USAGE}`);
@@ -102,11 +107,19 @@ async function startHttpWorkers(argv: string[], count: number, logger: Logger): 
   cluster.setupPrimary({ args: ['serve', ...argv], execArgv: withMemoryFlags(process.execArgv), silent: false });
   let stopping = false;
   const fork = () => cluster.fork({ ...memoryEnv(process.env), LEDGERLINK_HTTP_WORKER: '1' });
-  const urls = await Promise.all(Array.from({ length: count }, () => new Promise<string>((resolve, reject) => {
-    const w = fork();
-    w.on('message', (m: { type?: string; url?: string }) => { if (m?.type === 'listening' && m.url) resolve(m.url); });
-    w.once('exit', (code) => reject(new Error(`an HTTP process exited with code ${code} while starting`)));
-  })));
+  const urls = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const w = fork();
+          w.on('message', (m: { type?: string; url?: string }) => {
+            if (m?.type === 'listening' && m.url) resolve(m.url);
+          });
+          w.once('exit', (code) => reject(new Error(`an HTTP process exited with code ${code} while starting`)));
+        }),
+    ),
+  );
   cluster.on('exit', (w, code, signal) => {
     if (stopping) return;
     logger.error({ pid: w.process.pid, code, signal }, 'an HTTP process died; starting a replacement');
@@ -117,11 +130,16 @@ async function startHttpWorkers(argv: string[], count: number, logger: Logger): 
     stop: async () => {
       stopping = true;
       const all = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
-      await Promise.all(all.map((w) => new Promise<void>((resolve) => {
-        if (w.isDead()) return resolve();
-        w.once('exit', () => resolve());
-        w.process.kill('SIGTERM');
-      })));
+      await Promise.all(
+        all.map(
+          (w) =>
+            new Promise<void>((resolve) => {
+              if (w.isDead()) return resolve();
+              w.once('exit', () => resolve());
+              w.process.kill('SIGTERM');
+            }),
+        ),
+      );
     },
   };
 }

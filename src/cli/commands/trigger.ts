@@ -13,7 +13,7 @@ function eventList(): string {
   return [
     'TxPUSH events (need --customer and --account; the account needs a subscription):',
     ...TXPUSH_EVENT_TYPES.map((e) => `  ${e}`),
-    'Connect webhook events (need --customer; --webhook URL or the customer\'s latest Connect link\'s webhook):',
+    "Connect webhook events (need --customer; --webhook URL or the customer's latest Connect link's webhook):",
     ...CONNECT_EVENT_TYPES.map((e) => `  ${CONNECT_PREFIX}${e}`),
   ].join('\n');
 }
@@ -23,15 +23,19 @@ function eventList(): string {
  * data store; a running `ledgerlink serve` or `ledgerlink worker` on the same store delivers it.
  */
 export async function trigger(argv: string[]): Promise<void> {
-  const { values, positionals } = parse(argv, {
-    ...dataOptions,
-    partner: { type: 'string' },
-    customer: { type: 'string' },
-    account: { type: 'string' },
-    transaction: { type: 'string' },
-    webhook: { type: 'string' },
-    help: { type: 'boolean', short: 'h', default: false },
-  }, USAGE);
+  const { values, positionals } = parse(
+    argv,
+    {
+      ...dataOptions,
+      partner: { type: 'string' },
+      customer: { type: 'string' },
+      account: { type: 'string' },
+      transaction: { type: 'string' },
+      webhook: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    USAGE,
+  );
   const [event] = positionals;
   if (values.help || !event) {
     process.stdout.write(`usage: ${USAGE}\n\n${eventList()}\n`);
@@ -47,15 +51,23 @@ export async function trigger(argv: string[]): Promise<void> {
     const engine = createEngine(runtime);
     if (isConnect) {
       const r = await fireConnectWebhook(engine, caller, {
-        customerId: values.customer!, eventType: event.slice(CONNECT_PREFIX.length), ...(values.webhook ? { webhook: values.webhook } : {}),
+        customerId: values.customer!,
+        eventType: event.slice(CONNECT_PREFIX.length),
+        ...(values.webhook ? { webhook: values.webhook } : {}),
       });
       return { json: r, text: `Queued Connect webhook ${r.eventType} (event ${r.eventId}) for customer ${r.customerId} to ${oneLine(r.webhook)}.` };
     }
     const r = await fireTxPushEvent(engine, caller, {
-      customerId: values.customer!, accountId: values.account!, eventType: event, ...(values.transaction ? { transactionId: values.transaction } : {}),
+      customerId: values.customer!,
+      accountId: values.account!,
+      eventType: event,
+      ...(values.transaction ? { transactionId: values.transaction } : {}),
     });
     const tx = r.transactionId ? ` transaction ${r.transactionId}` : '';
-    return { json: r, text: `Queued ${r.eventType} for account ${r.accountId}${tx} of customer ${r.customerId}: ${r.notifications} notification${r.notifications === 1 ? '' : 's'}.` };
+    return {
+      json: r,
+      text: `Queued ${r.eventType} for account ${r.accountId}${tx} of customer ${r.customerId}: ${r.notifications} notification${r.notifications === 1 ? '' : 's'}.`,
+    };
   });
   if (values.json) printJson(out.json);
   else print(`${out.text}\nA running \`ledgerlink serve\` or \`ledgerlink worker\` on this data store delivers it.`);

@@ -17,7 +17,9 @@ export async function worker(argv: string[]): Promise<void> {
   const logger = redactedLogger(config.logLevel);
   const runtime = await openRuntime(config, { logger });
   const running = await startDeliveryWorker(runtime, { logger });
-  process.stdout.write(`Ledgerlink worker ${running.workerId} started (database: ${runtime.database.dialect}${runtime.database.dialect === 'sqlite' ? `, data: ${config.dataDir}` : ''})\n`);
+  process.stdout.write(
+    `Ledgerlink worker ${running.workerId} started (database: ${runtime.database.dialect}${runtime.database.dialect === 'sqlite' ? `, data: ${config.dataDir}` : ''})\n`,
+  );
   onShutdownSignal(logger, 'finishing in-flight deliveries', async () => {
     await running.stop();
     await runtime.database.close();

@@ -14,7 +14,10 @@ export const TRANSACTION_ID_START = 20000000000;
  * offset (sandbox time travel).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('customers').addColumn('clock_offset_seconds', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('customers')
+    .addColumn('clock_offset_seconds', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   await withIdentity(db, db.schema.createTable('institution_logins'), INSTITUTION_LOGIN_ID_START)
     .addColumn('partner_id', 'text', (c) => c.notNull())

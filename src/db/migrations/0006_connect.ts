@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 
 /** Connect: the links handed out (with their webhook settings) and the partners' experiences (branding). */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('connect_links')
+  await db.schema
+    .createTable('connect_links')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('partner_id', 'text', (c) => c.notNull().references('partners.id').onDelete('cascade'))
     .addColumn('customer_id', 'bigint', (c) => c.notNull().references('customers.id').onDelete('cascade'))
@@ -23,7 +24,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('connect_links_customer').on('connect_links').columns(['customer_id', 'created_at_ms']).execute();
 
-  await db.schema.createTable('connect_experiences')
+  await db.schema
+    .createTable('connect_experiences')
     .addColumn('partner_id', 'text', (c) => c.notNull().references('partners.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('app_name', 'text', (c) => c.notNull())
@@ -35,8 +37,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   // Connect webhooks are delivered in order per session: the claim looks for an earlier open one of the session.
-  await db.schema.createIndex('deliveries_connect_session').on('deliveries').columns(['connect_session', 'id'])
-    .where(sql.ref('connect_session'), 'is not', null).execute();
+  await db.schema
+    .createIndex('deliveries_connect_session')
+    .on('deliveries')
+    .columns(['connect_session', 'id'])
+    .where(sql.ref('connect_session'), 'is not', null)
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

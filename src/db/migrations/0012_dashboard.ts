@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 
 /** Dashboard sign-ins: the session id is stored only as its SHA-256, with its expiry. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('dashboard_sessions')
+  await db.schema
+    .createTable('dashboard_sessions')
     .addColumn('id_hash', 'text', (c) => c.primaryKey())
     .addColumn('partner_id', 'text', (c) => c.notNull().references('partners.id').onDelete('cascade'))
     .addColumn('created_at', 'bigint', (c) => c.notNull())

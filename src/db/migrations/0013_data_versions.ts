@@ -15,7 +15,10 @@ const CUSTOMER_TABLES = ['institution_logins', 'accounts', 'transactions'] as co
 const EVENTS = ['insert', 'update', 'delete'] as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('customers').addColumn('data_version', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('customers')
+    .addColumn('data_version', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
   if (isPostgres(db)) {
     // An update may move a row to another customer (or a position to another account): both owners move on.
     await sql`create function ledgerlink_bump_customers() returns trigger language plpgsql as $$
@@ -41,8 +44,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     for (const table of [...CUSTOMER_TABLES, 'positions'] as const) {
       const fn = table === 'positions' ? 'ledgerlink_bump_position_customers' : 'ledgerlink_bump_customers';
       for (const event of EVENTS) {
-        const transition = { insert: 'new table as changed', update: 'old table as changed_before new table as changed', delete: 'old table as changed' }[event];
-        await sql.raw(`create trigger ${table}_data_version_${event} after ${event} on ${table} referencing ${transition} for each statement execute function ${fn}()`).execute(db);
+        const transition = { insert: 'new table as changed', update: 'old table as changed_before new table as changed', delete: 'old table as changed' }[
+          event
+        ];
+        await sql
+          .raw(`create trigger ${table}_data_version_${event} after ${event} on ${table} referencing ${transition} for each statement execute function ${fn}()`)
+          .execute(db);
       }
     }
     return;
@@ -51,15 +58,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const rows = { insert: ['new'], update: ['old', 'new'], delete: ['old'] } as const;
   for (const table of CUSTOMER_TABLES) {
     for (const event of EVENTS) {
-      await sql.raw(`create trigger ${table}_data_version_${event} after ${event} on ${table} for each row begin
+      await sql
+        .raw(`create trigger ${table}_data_version_${event} after ${event} on ${table} for each row begin
         update customers set data_version = data_version + 1 where id in (${rows[event].map((r) => `${r}.customer_id`).join(', ')});
-      end`).execute(db);
+      end`)
+        .execute(db);
     }
   }
   for (const event of EVENTS) {
-    await sql.raw(`create trigger positions_data_version_${event} after ${event} on positions for each row begin
+    await sql
+      .raw(`create trigger positions_data_version_${event} after ${event} on positions for each row begin
       update customers set data_version = data_version + 1 where id in (select customer_id from accounts where id in (${rows[event].map((r) => `${r}.account_id`).join(', ')}));
-    end`).execute(db);
+    end`)
+      .execute(db);
   }
 }
 

@@ -11,13 +11,16 @@ async function logAttached(db: Kysely<unknown>): Promise<boolean> {
 }
 
 async function tableIn(db: Kysely<unknown>, schema: string): Promise<boolean> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.id(schema, 'sqlite_master')} where type = 'table' and name = 'request_log'`.execute(db);
+  const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.id(schema, 'sqlite_master')} where type = 'table' and name = 'request_log'`.execute(
+    db,
+  );
   return Number(rows[0]?.n) > 0;
 }
 
 /** The request log's table and indexes (as migration 0009 made them on SQLite) in `schema`, unless there. */
 async function createTable(db: Kysely<unknown>, schema: string): Promise<void> {
-  await sql.raw(`create table if not exists ${schema}.request_log (
+  await sql
+    .raw(`create table if not exists ${schema}.request_log (
     id integer primary key autoincrement,
     partner_id text,
     method text not null,
@@ -29,7 +32,8 @@ async function createTable(db: Kysely<unknown>, schema: string): Promise<void> {
     request_id text not null,
     ip text not null,
     created_at_ms bigint not null
-  )`).execute(db);
+  )`)
+    .execute(db);
   await sql.raw(`create index if not exists ${schema}.request_log_partner on request_log (partner_id, id)`).execute(db);
   await sql.raw(`create index if not exists ${schema}.request_log_created on request_log (created_at_ms)`).execute(db);
 }

@@ -8,7 +8,12 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('deliveries').addColumn('headers_encrypted', 'text').execute();
-  await db.schema.createIndex('deliveries_email_partner').on('deliveries').columns(['partner_id', 'created_at']).where(sql.ref('kind'), '=', sql.lit('email')).execute();
+  await db.schema
+    .createIndex('deliveries_email_partner')
+    .on('deliveries')
+    .columns(['partner_id', 'created_at'])
+    .where(sql.ref('kind'), '=', sql.lit('email'))
+    .execute();
   await db.schema.createIndex('deliveries_delivered_at').on('deliveries').column('delivered_at').where(sql.ref('status'), '=', sql.lit('delivered')).execute();
   await db.schema.createIndex('deliveries_cancelled_at').on('deliveries').column('cancelled_at').where(sql.ref('status'), '=', sql.lit('cancelled')).execute();
   await db.schema.createIndex('mailbox_delivery').on('mailbox').column('delivery_id').execute();

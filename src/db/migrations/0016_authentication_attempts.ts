@@ -6,9 +6,16 @@ import type { Kysely } from 'kysely';
  * throttles (by partner id as typed and by client address), which never lock the API.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('partners').addColumn('auth_pending', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('partners').addColumn('auth_pending_at', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.createTable('sign_in_throttle')
+  await db.schema
+    .alterTable('partners')
+    .addColumn('auth_pending', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('partners')
+    .addColumn('auth_pending_at', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .createTable('sign_in_throttle')
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('pending', 'integer', (c) => c.notNull().defaultTo(0))

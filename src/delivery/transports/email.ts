@@ -38,11 +38,11 @@ export function messageIdFor(eventId: string): string {
 export function createEmailTransport(options: EmailTransportOptions): EmailTransport {
   const smtp = options.smtpUrl
     ? nodemailer.createTransport({
-      url: options.smtpUrl,
-      connectionTimeout: options.timeoutMs,
-      greetingTimeout: options.timeoutMs,
-      socketTimeout: options.timeoutMs,
-    })
+        url: options.smtpUrl,
+        connectionTimeout: options.timeoutMs,
+        greetingTimeout: options.timeoutMs,
+        socketTimeout: options.timeoutMs,
+      })
     : undefined;
 
   const viaSmtp = async (delivery: ClaimedDelivery, content: EmailContent) => {

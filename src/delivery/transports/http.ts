@@ -58,17 +58,20 @@ export function requestWithPolicy(spec: PolicyRequest): Promise<PolicyResponse> 
   return new Promise<PolicyResponse>((resolve, reject) => {
     const req = url.protocol === 'https:' ? https.request(url, { ...options, minVersion: 'TLSv1.2' }) : http.request(url, options);
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${spec.timeoutMs} ms`)), spec.timeoutMs);
-    const settle = <T>(fn: (v: T) => void) => (v: T) => {
-      clearTimeout(timer);
-      fn(v);
-    };
+    const settle =
+      <T>(fn: (v: T) => void) =>
+      (v: T) => {
+        clearTimeout(timer);
+        fn(v);
+      };
     const done = settle(resolve);
     const failed = settle(reject);
     req.on('error', failed);
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      const finish = (truncated: boolean) => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), truncated });
+      const finish = (truncated: boolean) =>
+        done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), truncated });
       res.on('data', (chunk: Buffer) => {
         chunks.push(chunk.subarray(0, max - size));
         size += chunk.length;
@@ -109,10 +112,22 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       ...(secret ? signatureHeaders(secret, delivery.event_id, timestamp, delivery.body) : {}),
     };
     try {
-      const res = await requestWithPolicy({ url: delivery.target, method: delivery.method as 'POST', headers, body: delivery.body, timeoutMs: options.timeoutMs, mode: options.mode, maxResponseBytes: 4096 });
+      const res = await requestWithPolicy({
+        url: delivery.target,
+        method: delivery.method as 'POST',
+        headers,
+        body: delivery.body,
+        timeoutMs: options.timeoutMs,
+        mode: options.mode,
+        maxResponseBytes: 4096,
+      });
       if (res.status === 200) return { ok: true, statusCode: 200, error: null };
       if (res.status >= 300 && res.status < 400) {
-        return { ok: false, statusCode: res.status, error: `HTTP ${res.status} redirect${res.headers.location ? ` to ${excerpt(res.headers.location, 300)}` : ''} not followed; the listener must answer 200` };
+        return {
+          ok: false,
+          statusCode: res.status,
+          error: `HTTP ${res.status} redirect${res.headers.location ? ` to ${excerpt(res.headers.location, 300)}` : ''} not followed; the listener must answer 200`,
+        };
       }
       const text = excerpt(res.body);
       return { ok: false, statusCode: res.status, error: `HTTP ${res.status}${text ? `: ${text}` : ''}; the listener must answer 200` };

@@ -14,8 +14,6 @@ export type { AccountRecord, PositionRecord } from './records.js';
 import { MAX_STORED_INSTITUTION_ID } from '../institutions/table.js';
 import type { AccountRow, AccountTable, InstitutionLoginRow, PositionRow } from './table.js';
 
-
-
 /** The lighter record of the `simple` account routes (CustomerAccountSimple). */
 export interface AccountSimpleRecord {
   id: string;
@@ -94,7 +92,22 @@ export function toAccountSimpleRecord(row: AccountRow): AccountSimpleRecord {
 }
 
 /** The columns an institution's account record sets (balanceDate apart, a change in any is a modification). */
-type AccountDataColumns = Pick<AccountTable, 'number' | 'account_number_display' | 'real_account_number_last4' | 'name' | 'account_nickname' | 'type' | 'status' | 'currency' | 'balance' | 'market_segment' | 'display_position' | 'fi_account_status' | 'detail'>;
+type AccountDataColumns = Pick<
+  AccountTable,
+  | 'number'
+  | 'account_number_display'
+  | 'real_account_number_last4'
+  | 'name'
+  | 'account_nickname'
+  | 'type'
+  | 'status'
+  | 'currency'
+  | 'balance'
+  | 'market_segment'
+  | 'display_position'
+  | 'fi_account_status'
+  | 'detail'
+>;
 
 function accountData(a: ConnectorAccount): AccountDataColumns {
   return {
@@ -151,7 +164,12 @@ async function syncPositions(db: Executor, accountId: number, positions: readonl
 export async function positionsFor(db: Executor, accountIds: readonly number[]): Promise<Map<number, PositionRow[]>> {
   const out = new Map<number, PositionRow[]>();
   if (accountIds.length === 0) return out;
-  const rows = await db.selectFrom('positions').selectAll().where('account_id', 'in', [...accountIds]).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('positions')
+    .selectAll()
+    .where('account_id', 'in', [...accountIds])
+    .orderBy('id')
+    .execute();
   for (const row of rows) {
     const list = out.get(Number(row.account_id)) ?? [];
     list.push(row);
@@ -162,7 +180,10 @@ export async function positionsFor(db: Executor, accountIds: readonly number[]):
 
 /** Account rows as API records, with their positions (one query for all). */
 export async function accountRecords(db: Executor, rows: readonly AccountRow[]): Promise<AccountRecord[]> {
-  const positions = await positionsFor(db, rows.filter((r) => INVESTMENT_TYPES.has(r.type)).map((r) => r.id));
+  const positions = await positionsFor(
+    db,
+    rows.filter((r) => INVESTMENT_TYPES.has(r.type)).map((r) => r.id),
+  );
   return rows.map((r) => toAccountRecord(r, positions.get(r.id) ?? []));
 }
 
@@ -172,18 +193,22 @@ export async function accountRecord(db: Executor, row: AccountRow): Promise<Acco
 
 /** Creates an account under a login from the institution's record, with its positions. */
 export async function insertAccount(db: Executor, login: InstitutionLoginRow, a: ConnectorAccount, now: number): Promise<AccountRow> {
-  const row = await db.insertInto('accounts').values({
-    partner_id: login.partner_id,
-    customer_id: login.customer_id,
-    institution_login_id: login.id,
-    institution_id: login.institution_id,
-    ref: a.ref,
-    ...accountData(a),
-    balance_date: a.balanceDate,
-    aggregation_status_code: 0,
-    created_at: now,
-    updated_at: now,
-  }).returningAll().executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('accounts')
+    .values({
+      partner_id: login.partner_id,
+      customer_id: login.customer_id,
+      institution_login_id: login.id,
+      institution_id: login.institution_id,
+      ref: a.ref,
+      ...accountData(a),
+      balance_date: a.balanceDate,
+      aggregation_status_code: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   await syncPositions(db, row.id, positionsOf(a));
   return row;
 }
@@ -197,7 +222,8 @@ export async function updateAccountData(db: Executor, row: AccountRow, a: Connec
   const dataChanged = (Object.keys(data) as (keyof AccountDataColumns)[]).some((k) => data[k] !== row[k]);
   const positionsChanged = await syncPositions(db, row.id, positionsOf(a));
   const changed = dataChanged || positionsChanged;
-  const updated = await db.updateTable('accounts')
+  const updated = await db
+    .updateTable('accounts')
     .set({ ...data, balance_date: a.balanceDate, ...(changed ? { updated_at: now } : {}) })
     .where('id', '=', row.id)
     .returningAll()
@@ -232,8 +258,16 @@ export async function listAccountRows(db: Executor, customer: CustomerRow, filte
 /** One of the customer's accounts; 404 for unknown ids, malformed ids and other customers' accounts alike. */
 export async function getAccountRow(db: Executor, customer: CustomerRow, accountId: string | number): Promise<AccountRow> {
   const id = parseId(accountId);
-  const row = id === undefined ? undefined : await db.selectFrom('accounts').selectAll()
-    .where('id', '=', id).where('customer_id', '=', customer.id).where('partner_id', '=', customer.partner_id).executeTakeFirst();
+  const row =
+    id === undefined
+      ? undefined
+      : await db
+          .selectFrom('accounts')
+          .selectAll()
+          .where('id', '=', id)
+          .where('customer_id', '=', customer.id)
+          .where('partner_id', '=', customer.partner_id)
+          .executeTakeFirst();
   if (!row) throw new ServiceError('ResourceNotFound', 'Account not found.');
   return row;
 }
@@ -241,8 +275,16 @@ export async function getAccountRow(db: Executor, customer: CustomerRow, account
 /** One of the customer's institution logins; 404 like getAccountRow. */
 export async function getLoginRow(db: Executor, customer: CustomerRow, institutionLoginId: string | number): Promise<InstitutionLoginRow> {
   const id = parseId(institutionLoginId);
-  const row = id === undefined ? undefined : await db.selectFrom('institution_logins').selectAll()
-    .where('id', '=', id).where('customer_id', '=', customer.id).where('partner_id', '=', customer.partner_id).executeTakeFirst();
+  const row =
+    id === undefined
+      ? undefined
+      : await db
+          .selectFrom('institution_logins')
+          .selectAll()
+          .where('id', '=', id)
+          .where('customer_id', '=', customer.id)
+          .where('partner_id', '=', customer.partner_id)
+          .executeTakeFirst();
   if (!row) throw new ServiceError('ResourceNotFound', 'Institution login not found.');
   return row;
 }
@@ -252,9 +294,20 @@ export async function deleteAccountRows(engine: Engine, db: Executor, customer: 
   if (rows.length === 0) return;
   const records = await accountRecords(db, rows);
   const now = customerNow(engine, customer);
-  await db.deleteFrom('accounts').where('id', 'in', rows.map((r) => r.id)).execute();
+  await db
+    .deleteFrom('accounts')
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .execute();
   const events: AggregationEvent[] = records.map((record, i) => ({
-    class: 'account', type: 'deleted', partnerId: customer.partner_id, customerId: customer.id, accountId: rows[i]!.id,
+    class: 'account',
+    type: 'deleted',
+    partnerId: customer.partner_id,
+    customerId: customer.id,
+    accountId: rows[i]!.id,
     record: { ...record, lastUpdatedDate: now },
   }));
   await recordEvents(db, engine, events);
@@ -264,7 +317,13 @@ export async function deleteAccountRows(engine: Engine, db: Executor, customer: 
  * Deletes one account of the customer (204; 404 when unknown). When it was the last account of its institution
  * login, the login goes too: a login without accounts has nothing to show or refresh.
  */
-export async function deleteAccount(engine: Engine, partnerId: string, customerId: string | number, accountId: string | number, within?: (tx: Executor, deleted: { accountId: string; institutionLoginId: number; loginDeleted: boolean }) => Promise<void>): Promise<void> {
+export async function deleteAccount(
+  engine: Engine,
+  partnerId: string,
+  customerId: string | number,
+  accountId: string | number,
+  within?: (tx: Executor, deleted: { accountId: string; institutionLoginId: number; loginDeleted: boolean }) => Promise<void>,
+): Promise<void> {
   await engine.runtime.database.kysely.transaction().execute(async (tx) => {
     const customer = await getCustomerForPartner(tx, partnerId, customerId);
     const row = await getAccountRow(tx, customer, accountId);
@@ -277,7 +336,13 @@ export async function deleteAccount(engine: Engine, partnerId: string, customerI
 }
 
 /** Deletes an institution login with all its accounts (204; 404 when unknown). */
-export async function deleteInstitutionLogin(engine: Engine, partnerId: string, customerId: string | number, institutionLoginId: string | number, within?: (tx: Executor, deleted: { institutionLoginId: number; accountIds: string[] }) => Promise<void>): Promise<void> {
+export async function deleteInstitutionLogin(
+  engine: Engine,
+  partnerId: string,
+  customerId: string | number,
+  institutionLoginId: string | number,
+  within?: (tx: Executor, deleted: { institutionLoginId: number; accountIds: string[] }) => Promise<void>,
+): Promise<void> {
   await engine.runtime.database.kysely.transaction().execute(async (tx) => {
     const customer = await getCustomerForPartner(tx, partnerId, customerId);
     const login = await getLoginRow(tx, customer, institutionLoginId);

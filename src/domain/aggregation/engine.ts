@@ -58,7 +58,9 @@ export function createEngine(runtime: Runtime, options: EngineOptions = {}): Eng
     registry,
     settings: { ...DEFAULT_ENGINE_SETTINGS, ...options.settings },
     background(what, task) {
-      const p: Promise<unknown> = task().catch((e: unknown) => options.onBackgroundError?.(what, e)).finally(() => running.delete(p));
+      const p: Promise<unknown> = task()
+        .catch((e: unknown) => options.onBackgroundError?.(what, e))
+        .finally(() => running.delete(p));
       running.add(p);
     },
     async idle() {
@@ -114,11 +116,15 @@ export const MAX_CLOCK_ADVANCE_SECONDS = 10 * 366 * 86_400;
  */
 export async function advanceCustomerClock(engine: Engine, partnerId: string, customerId: string | number, seconds: number): Promise<number> {
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_CLOCK_ADVANCE_SECONDS) {
-    throw new ServiceError('InvalidParameter', `Invalid parameter (seconds): the clock moves ahead by a whole number of seconds from 0 to ${MAX_CLOCK_ADVANCE_SECONDS}.`);
+    throw new ServiceError(
+      'InvalidParameter',
+      `Invalid parameter (seconds): the clock moves ahead by a whole number of seconds from 0 to ${MAX_CLOCK_ADVANCE_SECONDS}.`,
+    );
   }
   const db = engine.runtime.database.kysely;
   const customer = await getCustomerForPartner(db, partnerId, customerId);
-  await db.updateTable('customers')
+  await db
+    .updateTable('customers')
     .set((eb) => ({ clock_offset_seconds: eb('clock_offset_seconds', '+', seconds) }))
     .where('id', '=', customer.id)
     .where('partner_id', '=', partnerId)
@@ -126,4 +132,3 @@ export async function advanceCustomerClock(engine: Engine, partnerId: string, cu
   const updated = await getCustomerForPartner(db, partnerId, customer.id);
   return customerNow(engine, updated);
 }
-

@@ -6,7 +6,7 @@
 import type { Executor } from '../../db/database.js';
 import { enqueuePushNotifications } from '../txpush/notify.js';
 import { serviceNow, type Engine } from './engine.js';
-import type { EventClass, } from './table.js';
+import type { EventClass } from './table.js';
 import type { AggregationEvent } from './records.js';
 
 export type { AggregationEvent } from './records.js';
@@ -21,15 +21,20 @@ const BATCH = 500;
 export async function recordEvents(db: Executor, engine: Engine, events: readonly AggregationEvent[]): Promise<void> {
   const createdAt = serviceNow(engine);
   for (let i = 0; i < events.length; i += BATCH) {
-    await db.insertInto('aggregation_events').values(events.slice(i, i + BATCH).map((e) => ({
-      partner_id: e.partnerId,
-      customer_id: e.customerId,
-      account_id: e.accountId,
-      class: e.class satisfies EventClass,
-      type: e.type,
-      record: JSON.stringify(e.record),
-      created_at: createdAt,
-    }))).execute();
+    await db
+      .insertInto('aggregation_events')
+      .values(
+        events.slice(i, i + BATCH).map((e) => ({
+          partner_id: e.partnerId,
+          customer_id: e.customerId,
+          account_id: e.accountId,
+          class: e.class satisfies EventClass,
+          type: e.type,
+          record: JSON.stringify(e.record),
+          created_at: createdAt,
+        })),
+      )
+      .execute();
   }
   await enqueuePushNotifications(db, engine.runtime, events);
 }

@@ -10,7 +10,14 @@
  * leaves nothing half-written; its lease expires and the next refresh does the work again.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AggregationStatus, type ConnectorAccount, type ConnectorSession, type ConnectorTransaction, type Credential, type MfaAnswer } from '../../aggregation/connectors/connector.js';
+import {
+  AggregationStatus,
+  type ConnectorAccount,
+  type ConnectorSession,
+  type ConnectorTransaction,
+  type Credential,
+  type MfaAnswer,
+} from '../../aggregation/connectors/connector.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { randomString } from '../../lib/secrets.js';
 import { getCustomerForPartner } from '../customers/service.js';
@@ -45,7 +52,8 @@ function db(engine: Engine) {
 async function acquireLease(engine: Engine, loginId: number): Promise<string | undefined> {
   const owner = randomString(16);
   const now = serviceNow(engine);
-  const result = await db(engine).updateTable('institution_logins')
+  const result = await db(engine)
+    .updateTable('institution_logins')
     .set({ refresh_lease_until: now + engine.settings.refreshLeaseSeconds, refresh_lease_owner: owner })
     .where('id', '=', loginId)
     .where((eb) => eb.or([eb('refresh_lease_until', 'is', null), eb('refresh_lease_until', '<', now)]))
@@ -73,8 +81,12 @@ async function windowStart(engine: Engine, account: AccountRow, mode: RefreshMod
   const oldestServed = now - historyDays * DAY;
   if (mode.kind === 'historic') return oldestServed;
   if (account.first_aggregated_at === null) return Math.max(oldestServed, now - INITIAL_HISTORY_DAYS * DAY);
-  const pending = await db(engine).selectFrom('transactions').select((eb) => eb.fn.min<number>('effective_date').as('d'))
-    .where('account_id', '=', account.id).where('status', '=', 'pending').executeTakeFirst();
+  const pending = await db(engine)
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.min<number>('effective_date').as('d'))
+    .where('account_id', '=', account.id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
   const candidates = [now - REFRESH_MIN_DAYS * DAY];
   if (account.aggregation_success_at !== null) candidates.push(Number(account.aggregation_success_at) - REFRESH_OVERLAP_DAYS * DAY);
   if (pending?.d !== null && pending?.d !== undefined) candidates.push(Number(pending.d) - REFRESH_OVERLAP_DAYS * DAY);
@@ -89,16 +101,43 @@ interface Fetched {
 }
 
 /** Records a failed (or skipped) attempt: the data stays, the status code says what went wrong. */
-async function recordFailure(engine: Engine, login: InstitutionLoginRow, accounts: readonly AccountRow[], owner: string, now: number, code: number, message: string): Promise<LoginRefreshOutcome> {
-  await db(engine).transaction().execute(async (tx) => {
-    await tx.updateTable('institution_logins')
-      .set({ aggregation_status_code: code, aggregation_status_message: message, aggregation_attempt_at: now, refresh_lease_until: null, refresh_lease_owner: null, updated_at: now })
-      .where('id', '=', login.id).where('refresh_lease_owner', '=', owner).execute();
-    if (accounts.length > 0) {
-      await tx.updateTable('accounts').set({ aggregation_status_code: code, aggregation_attempt_at: now })
-        .where('id', 'in', accounts.map((a) => a.id)).execute();
-    }
-  });
+async function recordFailure(
+  engine: Engine,
+  login: InstitutionLoginRow,
+  accounts: readonly AccountRow[],
+  owner: string,
+  now: number,
+  code: number,
+  message: string,
+): Promise<LoginRefreshOutcome> {
+  await db(engine)
+    .transaction()
+    .execute(async (tx) => {
+      await tx
+        .updateTable('institution_logins')
+        .set({
+          aggregation_status_code: code,
+          aggregation_status_message: message,
+          aggregation_attempt_at: now,
+          refresh_lease_until: null,
+          refresh_lease_owner: null,
+          updated_at: now,
+        })
+        .where('id', '=', login.id)
+        .where('refresh_lease_owner', '=', owner)
+        .execute();
+      if (accounts.length > 0) {
+        await tx
+          .updateTable('accounts')
+          .set({ aggregation_status_code: code, aggregation_attempt_at: now })
+          .where(
+            'id',
+            'in',
+            accounts.map((a) => a.id),
+          )
+          .execute();
+      }
+    });
   return { ran: true, code, message };
 }
 
@@ -112,10 +151,26 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
   // lock the user out there). Only the user can repair it, by signing in again (Connect Fix).
   // An error state set through the sandbox controls stands for the institution's answer until Fix or a clear.
   if (login.sandbox_failure_code !== null) {
-    return recordFailure(engine, login, targets, owner, now, Number(login.sandbox_failure_code), login.sandbox_failure_message ?? 'The institution refused the request.');
+    return recordFailure(
+      engine,
+      login,
+      targets,
+      owner,
+      now,
+      Number(login.sandbox_failure_code),
+      login.sandbox_failure_message ?? 'The institution refused the request.',
+    );
   }
   if (USER_FIXABLE_CODES.has(login.aggregation_status_code)) {
-    return recordFailure(engine, login, targets, owner, now, login.aggregation_status_code, login.aggregation_status_message ?? 'The institution login needs the user to sign in again.');
+    return recordFailure(
+      engine,
+      login,
+      targets,
+      owner,
+      now,
+      login.aggregation_status_code,
+      login.aggregation_status_message ?? 'The institution login needs the user to sign in again.',
+    );
   }
   const lookup = engine.registry.connectorFor(login.institution_id);
   if (!lookup.available) return recordFailure(engine, login, targets, owner, now, 102, lookup.reason);
@@ -140,35 +195,60 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
     fetched.push({ account, record, from, transactions: result.value });
   }
 
-  await db(engine).transaction().execute(async (tx) => {
-    const own = await tx.updateTable('institution_logins')
-      .set({
-        aggregation_status_code: 0, aggregation_status_message: null, aggregation_attempt_at: now, aggregation_success_at: now,
-        refresh_lease_until: null, refresh_lease_owner: null, updated_at: now,
-        ...(sessionChanged ? { session_encrypted: sealJson(engine, session) } : {}),
-      })
-      .where('id', '=', login.id).where('refresh_lease_owner', '=', owner).executeTakeFirst();
-    // The lease ran out and another refresh took over: store nothing, it does the work.
-    if (Number(own.numUpdatedRows) !== 1) throw new ServiceError('AggregationInProgress');
-    const events: AggregationEvent[] = [];
-    for (const f of fetched) {
-      const { row, changed } = await updateAccountData(tx, f.account, f.record, now);
-      const sync = await syncTransactions(tx, row, f.transactions, f.from, now, now);
-      const range = await transactionDateRange(tx, row.id);
-      const updated = await tx.updateTable('accounts').set({
-        aggregation_status_code: 0, aggregation_attempt_at: now, aggregation_success_at: now,
-        first_aggregated_at: row.first_aggregated_at ?? now,
-        history_from: row.history_from === null ? f.from : Math.min(Number(row.history_from), f.from),
-        ...(mode.kind === 'historic' ? { historic_loaded_at: now } : {}),
-        oldest_transaction_at: range.oldest, last_transaction_at: range.last,
-      }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
-      if (changed) {
-        events.push({ class: 'account', type: 'modified', partnerId: customer.partner_id, customerId: customer.id, accountId: row.id, record: await accountRecord(tx, updated) });
+  await db(engine)
+    .transaction()
+    .execute(async (tx) => {
+      const own = await tx
+        .updateTable('institution_logins')
+        .set({
+          aggregation_status_code: 0,
+          aggregation_status_message: null,
+          aggregation_attempt_at: now,
+          aggregation_success_at: now,
+          refresh_lease_until: null,
+          refresh_lease_owner: null,
+          updated_at: now,
+          ...(sessionChanged ? { session_encrypted: sealJson(engine, session) } : {}),
+        })
+        .where('id', '=', login.id)
+        .where('refresh_lease_owner', '=', owner)
+        .executeTakeFirst();
+      // The lease ran out and another refresh took over: store nothing, it does the work.
+      if (Number(own.numUpdatedRows) !== 1) throw new ServiceError('AggregationInProgress');
+      const events: AggregationEvent[] = [];
+      for (const f of fetched) {
+        const { row, changed } = await updateAccountData(tx, f.account, f.record, now);
+        const sync = await syncTransactions(tx, row, f.transactions, f.from, now, now);
+        const range = await transactionDateRange(tx, row.id);
+        const updated = await tx
+          .updateTable('accounts')
+          .set({
+            aggregation_status_code: 0,
+            aggregation_attempt_at: now,
+            aggregation_success_at: now,
+            first_aggregated_at: row.first_aggregated_at ?? now,
+            history_from: row.history_from === null ? f.from : Math.min(Number(row.history_from), f.from),
+            ...(mode.kind === 'historic' ? { historic_loaded_at: now } : {}),
+            oldest_transaction_at: range.oldest,
+            last_transaction_at: range.last,
+          })
+          .where('id', '=', row.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        if (changed) {
+          events.push({
+            class: 'account',
+            type: 'modified',
+            partnerId: customer.partner_id,
+            customerId: customer.id,
+            accountId: row.id,
+            record: await accountRecord(tx, updated),
+          });
+        }
+        events.push(...sync.events);
       }
-      events.push(...sync.events);
-    }
-    await recordEvents(tx, engine, events);
-  });
+      await recordEvents(tx, engine, events);
+    });
   return { ran: true, code: 0, message: null };
 }
 
@@ -177,7 +257,13 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
  * settings.refreshWaitMs) and, for a plain refresh, takes its result instead of asking the institution again;
  * a historic load then runs itself. Gives up with 409 (325) when the wait runs out; `wait: false` returns at once.
  */
-export async function refreshLogin(engine: Engine, customer: CustomerRow, login: InstitutionLoginRow, mode: RefreshMode, wait = true): Promise<LoginRefreshOutcome> {
+export async function refreshLogin(
+  engine: Engine,
+  customer: CustomerRow,
+  login: InstitutionLoginRow,
+  mode: RefreshMode,
+  wait = true,
+): Promise<LoginRefreshOutcome> {
   for (;;) {
     const owner = await acquireLease(engine, login.id);
     if (owner) {
@@ -186,19 +272,29 @@ export async function refreshLogin(engine: Engine, customer: CustomerRow, login:
         if (!fresh) return { ran: false };
         return await runLeased(engine, customer, fresh, mode, owner);
       } catch (e) {
-        await db(engine).updateTable('institution_logins').set({ refresh_lease_until: null, refresh_lease_owner: null })
-          .where('id', '=', login.id).where('refresh_lease_owner', '=', owner).execute();
+        await db(engine)
+          .updateTable('institution_logins')
+          .set({ refresh_lease_until: null, refresh_lease_owner: null })
+          .where('id', '=', login.id)
+          .where('refresh_lease_owner', '=', owner)
+          .execute();
         throw e;
       }
     }
     if (!wait) return { ran: false };
-    if (!(await waitForLease(engine, login.id))) throw new ServiceError('AggregationInProgress', `Institution login ${login.id} is currently being aggregated; try again later.`);
+    if (!(await waitForLease(engine, login.id)))
+      throw new ServiceError('AggregationInProgress', `Institution login ${login.id} is currently being aggregated; try again later.`);
     if (mode.kind === 'refresh') return { ran: false };
   }
 }
 
 /** Refresh Customer Accounts: every institution login of the customer, one after another; the accounts afterwards. */
-export async function refreshCustomerAccounts(engine: Engine, partnerId: string, customerId: string | number, options: { wait?: boolean } = {}): Promise<AccountRecord[]> {
+export async function refreshCustomerAccounts(
+  engine: Engine,
+  partnerId: string,
+  customerId: string | number,
+  options: { wait?: boolean } = {},
+): Promise<AccountRecord[]> {
   const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
   const logins = await db(engine).selectFrom('institution_logins').selectAll().where('customer_id', '=', customer.id).orderBy('id').execute();
   for (const login of logins) await refreshLogin(engine, customer, login, { kind: 'refresh' }, options.wait ?? true);
@@ -206,7 +302,13 @@ export async function refreshCustomerAccounts(engine: Engine, partnerId: string,
 }
 
 /** Refresh Customer Accounts by Institution Login: that login's accounts afterwards (404 for unknown logins). */
-export async function refreshInstitutionLoginAccounts(engine: Engine, partnerId: string, customerId: string | number, institutionLoginId: string | number, options: { wait?: boolean } = {}): Promise<AccountRecord[]> {
+export async function refreshInstitutionLoginAccounts(
+  engine: Engine,
+  partnerId: string,
+  customerId: string | number,
+  institutionLoginId: string | number,
+  options: { wait?: boolean } = {},
+): Promise<AccountRecord[]> {
   const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
   const login = await getLoginRow(db(engine), customer, institutionLoginId);
   await refreshLogin(engine, customer, login, { kind: 'refresh' }, options.wait ?? true);
@@ -223,7 +325,13 @@ export type HistoricOutcome = { done: true } | { done: false; mfa: Extract<LinkS
  * answer (185) and its credentials are saved, the engine signs in again with them: the institution's questions
  * come back (answer them with answerHistoricMfa), as the legacy service's 203 did.
  */
-export async function loadHistoricTransactions(engine: Engine, partnerId: string, customerId: string | number, accountId: string | number, options: { force?: boolean } = {}): Promise<HistoricOutcome> {
+export async function loadHistoricTransactions(
+  engine: Engine,
+  partnerId: string,
+  customerId: string | number,
+  accountId: string | number,
+  options: { force?: boolean } = {},
+): Promise<HistoricOutcome> {
   const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
   const account = await getAccountRow(db(engine), customer, accountId);
   if (account.historic_loaded_at !== null && !options.force) return { done: true };
@@ -232,7 +340,10 @@ export async function loadHistoricTransactions(engine: Engine, partnerId: string
   if (!outcome.ran || outcome.code === 0) return { done: true };
   if (outcome.code === AggregationStatus.MfaRequired && login.credentials_encrypted !== null) {
     const step = await startLink(engine, {
-      partnerId, customerId: String(customer.id), institutionId: login.institution_id, institutionLoginId: login.id,
+      partnerId,
+      customerId: String(customer.id),
+      institutionId: login.institution_id,
+      institutionLoginId: login.id,
       credentials: openJson<Credential[]>(engine, login.credentials_encrypted),
     });
     if (step.step === 'mfa') return { done: false, mfa: step };
@@ -242,7 +353,14 @@ export async function loadHistoricTransactions(engine: Engine, partnerId: string
 }
 
 /** Answers the MFA questions of a historic load (the MFA-Session of its 203); loads the history once signed in. */
-export async function answerHistoricMfa(engine: Engine, partnerId: string, customerId: string | number, accountId: string | number, sessionId: string, answers: MfaAnswer[]): Promise<HistoricOutcome> {
+export async function answerHistoricMfa(
+  engine: Engine,
+  partnerId: string,
+  customerId: string | number,
+  accountId: string | number,
+  sessionId: string,
+  answers: MfaAnswer[],
+): Promise<HistoricOutcome> {
   const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
   const account = await getAccountRow(db(engine), customer, accountId);
   const step = await answerLinkMfa(engine, { partnerId, sessionId, answers, customerId: String(customer.id), institutionId: account.institution_id });

@@ -1,4 +1,3 @@
-
 /**
  * Transactions: storing what the institution reports (new ones inserted, changed ones modified, vanished pending
  * ones deleted, each with its event), the API's Transaction records, and the paged, date-filtered lists.
@@ -11,9 +10,6 @@ import { getAccountRow, parseId } from './accounts.js';
 import type { AggregationEvent, TransactionEventRecord, TransactionRecord } from './records.js';
 export type { Categorization, TransactionEventRecord, TransactionRecord } from './records.js';
 import type { AccountRow, NewTransactionRow, TransactionRow, TransactionTable } from './table.js';
-
-
-
 
 const opt = <K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } =>
   (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
@@ -35,7 +31,14 @@ export function toTransactionRecord(row: TransactionRow): TransactionRecord {
     createdDate: Number(row.created_at),
     ...opt('checkNum', row.check_num),
     ...(row.category !== null
-      ? { categorization: { normalizedPayeeName: row.normalized_payee_name ?? '', category: row.category, bestRepresentation: row.best_representation ?? '', country: row.country ?? '' } }
+      ? {
+          categorization: {
+            normalizedPayeeName: row.normalized_payee_name ?? '',
+            category: row.category,
+            bestRepresentation: row.best_representation ?? '',
+            country: row.country ?? '',
+          },
+        }
       : {}),
     ...opt('investmentTransactionType', row.investment_transaction_type),
     ...opt('ticker', row.ticker),
@@ -87,10 +90,18 @@ function transactionData(t: ConnectorTransaction): TransactionDataColumns {
   };
 }
 
-const DATA_KEYS = Object.keys(transactionData({
-  ref: '', accountRef: '', amount: 0, status: 'active', description: '', type: 'other', transactionDate: 0,
-  categorization: { normalizedPayeeName: '', category: 'Uncategorized', bestRepresentation: '', country: '' },
-})) as (keyof TransactionDataColumns)[];
+const DATA_KEYS = Object.keys(
+  transactionData({
+    ref: '',
+    accountRef: '',
+    amount: 0,
+    status: 'active',
+    description: '',
+    type: 'other',
+    transactionDate: 0,
+    categorization: { normalizedPayeeName: '', category: 'Uncategorized', bestRepresentation: '', country: '' },
+  }),
+) as (keyof TransactionDataColumns)[];
 
 function differs(row: TransactionRow, data: TransactionDataColumns): boolean {
   return DATA_KEYS.some((k) => {
@@ -117,19 +128,41 @@ export interface TransactionSyncResult {
  * are deleted. Posted transactions are never deleted by a refresh. Runs inside the caller's transaction; the
  * unique (account, ref) constraint means a record cannot be stored twice, whatever runs concurrently.
  */
-export async function syncTransactions(db: Executor, account: AccountRow, fetched: readonly ConnectorTransaction[], from: number, to: number, now: number): Promise<TransactionSyncResult> {
+export async function syncTransactions(
+  db: Executor,
+  account: AccountRow,
+  fetched: readonly ConnectorTransaction[],
+  from: number,
+  to: number,
+  now: number,
+): Promise<TransactionSyncResult> {
   const result: TransactionSyncResult = { created: 0, modified: 0, deleted: 0, events: [] };
   const scope = { partnerId: account.partner_id, customerId: Number(account.customer_id), accountId: account.id };
-  const event = (type: AggregationEvent['type'], row: TransactionRow): AggregationEvent => ({ class: 'transaction', type, ...scope, record: toTransactionEventRecord(row) });
+  const event = (type: AggregationEvent['type'], row: TransactionRow): AggregationEvent => ({
+    class: 'transaction',
+    type,
+    ...scope,
+    record: toTransactionEventRecord(row),
+  });
 
-  const stored = await db.selectFrom('transactions').selectAll()
-    .where('account_id', '=', account.id).where('effective_date', '>=', from).where('effective_date', '<=', to).execute();
+  const stored = await db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('account_id', '=', account.id)
+    .where('effective_date', '>=', from)
+    .where('effective_date', '<=', to)
+    .execute();
   const storedByRef = new Map(stored.map((r) => [r.ref, r]));
   const fetchedRefs = new Set<string>();
 
   const update = async (row: TransactionRow, data: TransactionDataColumns) => {
     if (!differs(row, data)) return;
-    const updated = await db.updateTable('transactions').set({ ...data, updated_at: now }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+    const updated = await db
+      .updateTable('transactions')
+      .set({ ...data, updated_at: now })
+      .where('id', '=', row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     result.modified++;
     result.events.push(event('modified', updated));
   };
@@ -147,18 +180,36 @@ export async function syncTransactions(db: Executor, account: AccountRow, fetche
   for (let i = 0; i < fresh.length; i += BATCH) {
     const chunk = fresh.slice(i, i + BATCH);
     const values: NewTransactionRow[] = chunk.map(({ t, data }) => ({
-      partner_id: account.partner_id, customer_id: account.customer_id, account_id: account.id, ref: t.ref, ...data, created_at: now, updated_at: now,
+      partner_id: account.partner_id,
+      customer_id: account.customer_id,
+      account_id: account.id,
+      ref: t.ref,
+      ...data,
+      created_at: now,
+      updated_at: now,
     }));
-    const inserted = await db.insertInto('transactions').values(values)
+    const inserted = await db
+      .insertInto('transactions')
+      .values(values)
       .onConflict((oc) => oc.columns(['account_id', 'ref']).doNothing())
-      .returningAll().execute();
+      .returningAll()
+      .execute();
     result.created += inserted.length;
     for (const row of inserted) result.events.push(event('created', row));
     if (inserted.length < chunk.length) {
       // Stored already, outside the window this refresh loaded (its date moved): compare and update instead.
       const done = new Set(inserted.map((r) => r.ref));
       const rest = chunk.filter(({ t }) => !done.has(t.ref));
-      const rows = await db.selectFrom('transactions').selectAll().where('account_id', '=', account.id).where('ref', 'in', rest.map(({ t }) => t.ref)).execute();
+      const rows = await db
+        .selectFrom('transactions')
+        .selectAll()
+        .where('account_id', '=', account.id)
+        .where(
+          'ref',
+          'in',
+          rest.map(({ t }) => t.ref),
+        )
+        .execute();
       const byRef = new Map(rows.map((r) => [r.ref, r]));
       for (const { t, data } of rest) {
         const row = byRef.get(t.ref);
@@ -169,7 +220,14 @@ export async function syncTransactions(db: Executor, account: AccountRow, fetche
 
   const vanished = stored.filter((r) => r.status === 'pending' && !fetchedRefs.has(r.ref));
   if (vanished.length > 0) {
-    await db.deleteFrom('transactions').where('id', 'in', vanished.map((r) => r.id)).execute();
+    await db
+      .deleteFrom('transactions')
+      .where(
+        'id',
+        'in',
+        vanished.map((r) => r.id),
+      )
+      .execute();
     result.deleted += vanished.length;
     for (const row of vanished) result.events.push(event('deleted', { ...row, updated_at: now }));
   }
@@ -178,11 +236,22 @@ export async function syncTransactions(db: Executor, account: AccountRow, fetche
 
 /** The oldest and newest transaction dates of an account (read from the account-date index). */
 export async function transactionDateRange(db: Executor, accountId: number): Promise<{ oldest: number | null; last: number | null }> {
-  const oldest = await db.selectFrom('transactions').select('effective_date').where('account_id', '=', accountId).orderBy('effective_date', 'asc').limit(1).executeTakeFirst();
-  const last = await db.selectFrom('transactions').select('effective_date').where('account_id', '=', accountId).orderBy('effective_date', 'desc').limit(1).executeTakeFirst();
+  const oldest = await db
+    .selectFrom('transactions')
+    .select('effective_date')
+    .where('account_id', '=', accountId)
+    .orderBy('effective_date', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  const last = await db
+    .selectFrom('transactions')
+    .select('effective_date')
+    .where('account_id', '=', accountId)
+    .orderBy('effective_date', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return { oldest: oldest ? Number(oldest.effective_date) : null, last: last ? Number(last.effective_date) : null };
 }
-
 
 export interface TransactionQuery {
   fromDate: number;
@@ -205,7 +274,8 @@ export interface TransactionPage {
 }
 
 function checkQuery(q: TransactionQuery): void {
-  if (q.fromDate > q.toDate) throw new ServiceError('InvalidParameter', `Invalid parameter (fromDate): fromDate (${q.fromDate}) must not be after toDate (${q.toDate}).`);
+  if (q.fromDate > q.toDate)
+    throw new ServiceError('InvalidParameter', `Invalid parameter (fromDate): fromDate (${q.fromDate}) must not be after toDate (${q.toDate}).`);
 }
 
 /**
@@ -221,7 +291,9 @@ async function page(db: Executor, scope: { column: 'customer_id' | 'account_id';
     if (!q.includePending) s = s.where('status', '=', 'active');
     return s;
   };
-  const count = await filtered().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const count = await filtered()
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   const found = Number(count.n);
   const offset = q.start - 1;
   let rows: TransactionRow[] = [];
@@ -248,18 +320,26 @@ async function page(db: Executor, scope: { column: 'customer_id' | 'account_id';
  */
 export async function listCustomerTransactions(db: Executor, customer: CustomerRow, q: TransactionQuery): Promise<TransactionPage> {
   checkQuery(q);
-  const state = await db.selectFrom('accounts')
+  const state = await db
+    .selectFrom('accounts')
     .select((eb) => [eb.fn.countAll<number>().as('accounts'), eb.fn.count<number>('first_aggregated_at').as('aggregated')])
-    .where('customer_id', '=', customer.id).executeTakeFirstOrThrow();
+    .where('customer_id', '=', customer.id)
+    .executeTakeFirstOrThrow();
   if (Number(state.accounts) > 0 && Number(state.aggregated) === 0) {
-    throw new ServiceError('InitialAggregationRequired', 'None of the customer\'s accounts has been aggregated yet: refresh the customer\'s accounts (POST /aggregation/v1/customers/{customerId}/accounts) before reading transactions.');
+    throw new ServiceError(
+      'InitialAggregationRequired',
+      "None of the customer's accounts has been aggregated yet: refresh the customer's accounts (POST /aggregation/v1/customers/{customerId}/accounts) before reading transactions.",
+    );
   }
   return page(db, { column: 'customer_id', id: customer.id }, q);
 }
 
 function requireAggregated(account: AccountRow): void {
   if (account.first_aggregated_at === null) {
-    throw new ServiceError('InitialAggregationRequired', `Account ${account.id} has not been aggregated yet: refresh it (POST /aggregation/v1/customers/${account.customer_id}/accounts) before reading its transactions.`);
+    throw new ServiceError(
+      'InitialAggregationRequired',
+      `Account ${account.id} has not been aggregated yet: refresh it (POST /aggregation/v1/customers/${account.customer_id}/accounts) before reading its transactions.`,
+    );
   }
 }
 
@@ -273,8 +353,16 @@ export async function listAccountTransactions(db: Executor, customer: CustomerRo
 /** Get Customer Transaction: one of the customer's transactions (404 for unknown ids and other customers'). */
 export async function getTransaction(db: Executor, customer: CustomerRow, transactionId: string | number): Promise<TransactionRecord> {
   const id = parseId(transactionId);
-  const row = id === undefined ? undefined : await db.selectFrom('transactions').selectAll()
-    .where('id', '=', id).where('customer_id', '=', customer.id).where('partner_id', '=', customer.partner_id).executeTakeFirst();
+  const row =
+    id === undefined
+      ? undefined
+      : await db
+          .selectFrom('transactions')
+          .selectAll()
+          .where('id', '=', id)
+          .where('customer_id', '=', customer.id)
+          .where('partner_id', '=', customer.partner_id)
+          .executeTakeFirst();
   if (!row) throw new ServiceError('ResourceNotFound', 'Transaction not found.');
   return toTransactionRecord(row);
 }

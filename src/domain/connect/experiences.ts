@@ -29,24 +29,33 @@ export async function resolveExperience(db: Executor, partnerId: string, name: s
     const partner = await db.selectFrom('partners').select('name').where('id', '=', partnerId).executeTakeFirst();
     return { name: DEFAULT_EXPERIENCE, appName: partner?.name ?? 'Connect', logoUrl: null, primaryColor: DEFAULT_COLOR };
   }
-  throw new ServiceError('ConnectExperienceUnknown', `Invalid parameter (experience): "${wanted}" is not one of this partner's experiences; use "default" or create it with ledgerlink experience set.`);
+  throw new ServiceError(
+    'ConnectExperienceUnknown',
+    `Invalid parameter (experience): "${wanted}" is not one of this partner's experiences; use "default" or create it with ledgerlink experience set.`,
+  );
 }
 
 /** Creates or replaces an experience. */
 export async function saveExperience(db: Executor, partnerId: string, experience: Experience, now: number): Promise<void> {
-  if (!NAME.test(experience.name)) throw new ServiceError('InvalidParameter', 'Invalid parameter (name): 1 to 64 letters, digits, dots, dashes or underscores.');
+  if (!NAME.test(experience.name))
+    throw new ServiceError('InvalidParameter', 'Invalid parameter (name): 1 to 64 letters, digits, dots, dashes or underscores.');
   if (!COLOR.test(experience.primaryColor)) throw new ServiceError('InvalidParameter', 'Invalid parameter (color): a hex colour such as #1f5fbf.');
-  if (experience.appName.trim() === '' || experience.appName.length > 255) throw new ServiceError('InvalidParameter', 'Invalid parameter (appName): 1 to 255 characters.');
-  if (experience.logoUrl !== null && !/^https?:\/\/\S+$/.test(experience.logoUrl)) throw new ServiceError('InvalidParameter', 'Invalid parameter (logo): an http or https URL.');
+  if (experience.appName.trim() === '' || experience.appName.length > 255)
+    throw new ServiceError('InvalidParameter', 'Invalid parameter (appName): 1 to 255 characters.');
+  if (experience.logoUrl !== null && !/^https?:\/\/\S+$/.test(experience.logoUrl))
+    throw new ServiceError('InvalidParameter', 'Invalid parameter (logo): an http or https URL.');
   const values = { app_name: experience.appName.trim(), logo_url: experience.logoUrl, primary_color: experience.primaryColor.toLowerCase(), updated_at: now };
-  await db.insertInto('connect_experiences').values({ partner_id: partnerId, name: experience.name, ...values, created_at: now })
-    .onConflict((oc) => oc.columns(['partner_id', 'name']).doUpdateSet(values)).execute();
+  await db
+    .insertInto('connect_experiences')
+    .values({ partner_id: partnerId, name: experience.name, ...values, created_at: now })
+    .onConflict((oc) => oc.columns(['partner_id', 'name']).doUpdateSet(values))
+    .execute();
 }
 
 /** Every experience of a partner, `default` first (shown with its fallback look when it was never saved), then by name. */
 export async function listExperiences(db: Executor, partnerId: string): Promise<Experience[]> {
   const rows = await db.selectFrom('connect_experiences').selectAll().where('partner_id', '=', partnerId).orderBy('name').execute();
   const stored = rows.map((r) => ({ name: r.name, appName: r.app_name, logoUrl: r.logo_url, primaryColor: r.primary_color }));
-  const first = stored.find((x) => x.name === DEFAULT_EXPERIENCE) ?? await resolveExperience(db, partnerId, DEFAULT_EXPERIENCE);
+  const first = stored.find((x) => x.name === DEFAULT_EXPERIENCE) ?? (await resolveExperience(db, partnerId, DEFAULT_EXPERIENCE));
   return [first, ...stored.filter((x) => x.name !== DEFAULT_EXPERIENCE)];
 }

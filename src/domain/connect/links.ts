@@ -82,8 +82,10 @@ export async function insertLink(db: Executor, runtime: Runtime, link: NewLink):
     webhook: link.webhook ?? null,
     webhook_content_type: link.webhookContentType,
     webhook_data: link.webhookData !== undefined ? JSON.stringify(link.webhookData) : null,
-    webhook_headers_encrypted: link.webhookHeaders !== undefined && Object.keys(link.webhookHeaders).length > 0
-      ? encryptValue(runtime.keys.derive(HEADERS_PURPOSE), JSON.stringify(link.webhookHeaders)) : null,
+    webhook_headers_encrypted:
+      link.webhookHeaders !== undefined && Object.keys(link.webhookHeaders).length > 0
+        ? encryptValue(runtime.keys.derive(HEADERS_PURPOSE), JSON.stringify(link.webhookHeaders))
+        : null,
     single_use: link.singleUseUrl ? 1 : 0,
     created_at_ms: now,
     expires_at_ms: now + LINK_TTL_MS,
@@ -95,7 +97,9 @@ export async function insertLink(db: Executor, runtime: Runtime, link: NewLink):
 
 /** The extra webhook headers of a link. */
 export function webhookHeadersOf(runtime: Runtime, row: ConnectLinkRow): Record<string, string> {
-  return row.webhook_headers_encrypted ? JSON.parse(decryptValue(runtime.keys.derive(HEADERS_PURPOSE), row.webhook_headers_encrypted)) as Record<string, string> : {};
+  return row.webhook_headers_encrypted
+    ? (JSON.parse(decryptValue(runtime.keys.derive(HEADERS_PURPOSE), row.webhook_headers_encrypted)) as Record<string, string>)
+    : {};
 }
 
 /** Why a link cannot be used. */
@@ -114,9 +118,15 @@ export async function openLink(db: Executor, runtime: Runtime, query: Record<str
     params[k] = v;
   }
   if (!linkSignatureValid(runtime.keys, params)) throw new ServiceError('ConnectLinkInvalid');
-  const row = typeof params.linkId === 'string'
-    ? await db.selectFrom('connect_links').selectAll().where('id', '=', params.linkId).where('partner_id', '=', params.partnerId ?? '').executeTakeFirst()
-    : undefined;
+  const row =
+    typeof params.linkId === 'string'
+      ? await db
+          .selectFrom('connect_links')
+          .selectAll()
+          .where('id', '=', params.linkId)
+          .where('partner_id', '=', params.partnerId ?? '')
+          .executeTakeFirst()
+      : undefined;
   // The signature is ours, so a missing row means the link was deleted (its customer was): not valid any more.
   if (!row || String(row.customer_id) !== params.customerId) throw new ServiceError('ConnectLinkInvalid');
   if (runtime.clock.now() >= Number(row.expires_at_ms)) throw new ServiceError('ConnectLinkExpired');
@@ -126,13 +136,23 @@ export async function openLink(db: Executor, runtime: Runtime, query: Record<str
 
 /** A link row with its bigint columns as numbers (PostgreSQL answers them as strings). */
 export function linkRow(row: ConnectLinkRow): ConnectLinkRow {
-  return { ...row, customer_id: Number(row.customer_id), created_at_ms: Number(row.created_at_ms), expires_at_ms: Number(row.expires_at_ms), institution_login_id: row.institution_login_id === null ? null : Number(row.institution_login_id) };
+  return {
+    ...row,
+    customer_id: Number(row.customer_id),
+    created_at_ms: Number(row.created_at_ms),
+    expires_at_ms: Number(row.expires_at_ms),
+    institution_login_id: row.institution_login_id === null ? null : Number(row.institution_login_id),
+  };
 }
 
 /** Marks a single-use link used (Connect completed). Answers false when it already was (a concurrent finish). */
 export async function markLinkUsed(db: Executor, runtime: Runtime, row: ConnectLinkRow): Promise<boolean> {
   if (row.single_use !== 1) return true;
-  const result = await db.updateTable('connect_links').set({ used_at: epochSeconds(runtime.clock) })
-    .where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('connect_links')
+    .set({ used_at: epochSeconds(runtime.clock) })
+    .where('id', '=', row.id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

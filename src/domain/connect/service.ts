@@ -41,7 +41,8 @@ export function httpUrl(field: string, value: string, hint = ''): string {
   } catch {
     throw new ServiceError('InvalidParameter', `Invalid parameter (${field}): not an absolute URL.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ServiceError('InvalidParameter', `Invalid parameter (${field}): use an http or https URL.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ServiceError('InvalidParameter', `Invalid parameter (${field}): use an http or https URL.`);
   if (url.username || url.password) throw new ServiceError('InvalidParameter', `Invalid parameter (${field}): credentials in the URL are not accepted${hint}.`);
   return url.toString();
 }
@@ -116,7 +117,11 @@ export async function generateFixLink(engine: Engine, input: GenerateInput & { i
  * POST /connect/v2/send/email: a Full link (Connect 1.0: also Lite or Fix), e-mailed through the outbox (SMTP_URL, or the local mailbox; Test Drive
  * partners' always the mailbox unless the operator allows more), at most config.emailLimitPerHour an hour.
  */
-export async function sendConnectEmail(engine: Engine, input: GenerateInput & { email: ConnectEmailFields }, kind: 'email' | 'lite' | 'fix' = 'email'): Promise<{ link: string; emailConfig: ConnectEmailFields }> {
+export async function sendConnectEmail(
+  engine: Engine,
+  input: GenerateInput & { email: ConnectEmailFields },
+  kind: 'email' | 'lite' | 'fix' = 'email',
+): Promise<{ link: string; emailConfig: ConnectEmailFields }> {
   const { runtime } = engine;
   const to = typeof input.email?.to === 'string' ? input.email.to.trim() : '';
   if (!isEmailAddress(to)) throw new ServiceError('InvalidParameter', 'Invalid parameter (email.to): an e-mail address.');

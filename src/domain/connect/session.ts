@@ -7,7 +7,18 @@ import type { Executor } from '../../db/database.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { deleteAccount, deleteInstitutionLogin } from '../aggregation/accounts.js';
 import { connectorContext, connectorFor, type Engine } from '../aggregation/engine.js';
-import { answerLinkMfa, completeLinkOAuth, findOAuthSession, finishLink, getLinkStep, listInstitutionLogins, startLink, type Credential, type LinkStep, type MfaAnswer } from '../aggregation/linking.js';
+import {
+  answerLinkMfa,
+  completeLinkOAuth,
+  findOAuthSession,
+  finishLink,
+  getLinkStep,
+  listInstitutionLogins,
+  startLink,
+  type Credential,
+  type LinkStep,
+  type MfaAnswer,
+} from '../aggregation/linking.js';
 import { assertCanLinkAt, customerMayUseInstitution, getCustomerForPartner } from '../customers/service.js';
 import { brandingAssetUrl } from '../institutions/branding.js';
 import { findInstitution, getInstitution, searchInstitutions } from '../institutions/service.js';
@@ -47,8 +58,13 @@ function db(engine: Engine) {
 
 function summary(engine: Engine, row: InstitutionRow, available: boolean): InstitutionSummary {
   return {
-    id: row.id, name: row.name, url: row.url_home_app, logo: brandingAssetUrl(engine.runtime.config.publicUrl, row.id, 'icon'),
-    color: row.primary_color, oauth: row.oauth_enabled === 1, available,
+    id: row.id,
+    name: row.name,
+    url: row.url_home_app,
+    logo: brandingAssetUrl(engine.runtime.config.publicUrl, row.id, 'icon'),
+    color: row.primary_color,
+    oauth: row.oauth_enabled === 1,
+    available,
   };
 }
 
@@ -82,8 +98,17 @@ function requireFull(link: ConnectLinkRow, what: string): void {
 export async function searchConnectInstitutions(engine: Engine, link: ConnectLinkRow, query: { search?: string; start: number; limit: number }) {
   requireFull(link, 'institution search');
   const customer = await getCustomerForPartner(db(engine), link.partner_id, link.customer_id);
-  const page = await searchInstitutions(engine.runtime.database, { search: query.search?.trim() ? query.search : undefined, start: query.start, limit: query.limit });
-  return { found: page.found, displaying: page.displaying, moreAvailable: page.moreAvailable, institutions: page.institutions.map((row) => summary(engine, row, availableFor(engine, customer, row.id))) };
+  const page = await searchInstitutions(engine.runtime.database, {
+    search: query.search?.trim() ? query.search : undefined,
+    start: query.start,
+    limit: query.limit,
+  });
+  return {
+    found: page.found,
+    displaying: page.displaying,
+    moreAvailable: page.moreAvailable,
+    institutions: page.institutions.map((row) => summary(engine, row, availableFor(engine, customer, row.id))),
+  };
 }
 
 /** The institution a link may sign in at: any for Full, the named one for Lite and Fix. */
@@ -113,7 +138,11 @@ async function reportStep(engine: Engine, link: ConnectLinkRow, institutionId: n
   if (step.step === 'mfa') await emitConnectEvent(db(engine), engine.runtime, link, 'mfa', { ...common, questions: step.challenges.map((c) => c.id) });
   if (step.step === 'accounts') await emitConnectEvent(db(engine), engine.runtime, link, 'discovered', { ...common, accounts: step.accounts.length });
   if (step.step === 'failed') {
-    await emitConnectEvent(db(engine), engine.runtime, link, step.code === 103 ? 'invalidCredentials' : 'error', { ...common, code: step.code, reason: step.message });
+    await emitConnectEvent(db(engine), engine.runtime, link, step.code === 103 ? 'invalidCredentials' : 'error', {
+      ...common,
+      code: step.code,
+      reason: step.message,
+    });
   }
   if (step.step === 'oauth') await emitConnectEvent(db(engine), engine.runtime, link, 'oauthStarted', common);
   return step;
@@ -130,7 +159,8 @@ export async function signIn(engine: Engine, link: ConnectLinkRow, institutionId
     ...(oauth ? { redirectUri: `${engine.runtime.config.publicUrl}${OAUTH_CALLBACK_PATH}?linkId=${encodeURIComponent(link.id)}` } : { credentials }),
     ...(link.institution_login_id !== null ? { institutionLoginId: link.institution_login_id } : {}),
   });
-  if (!oauth) await emitConnectEvent(db(engine), engine.runtime, link, 'credentialsSubmitted', { institutionId: String(institutionId), sessionId: step.sessionId });
+  if (!oauth)
+    await emitConnectEvent(db(engine), engine.runtime, link, 'credentialsSubmitted', { institutionId: String(institutionId), sessionId: step.sessionId });
   return reportStep(engine, link, institutionId, step);
 }
 
@@ -139,20 +169,37 @@ export async function signIn(engine: Engine, link: ConnectLinkRow, institutionId
  * named by `state`, which must belong to the link's customer. The Connect app learns the outcome by asking for
  * the session's step. Answers what the popup page says.
  */
-export async function completeOAuthCallback(engine: Engine, query: { linkId?: string; state?: string; code?: string; error?: string }): Promise<{ ok: boolean; message: string }> {
+export async function completeOAuthCallback(
+  engine: Engine,
+  query: { linkId?: string; state?: string; code?: string; error?: string },
+): Promise<{ ok: boolean; message: string }> {
   const session = query.state ? await findOAuthSession(engine, query.state) : undefined;
-  const link = session && query.linkId
-    ? await db(engine).selectFrom('connect_links').selectAll().where('id', '=', query.linkId).where('partner_id', '=', session.partnerId).executeTakeFirst()
-    : undefined;
-  if (!session || !link || String(link.customer_id) !== session.customerId) return { ok: false, message: 'This sign-in is not in progress any more. Close this window and start again in Connect.' };
+  const link =
+    session && query.linkId
+      ? await db(engine).selectFrom('connect_links').selectAll().where('id', '=', query.linkId).where('partner_id', '=', session.partnerId).executeTakeFirst()
+      : undefined;
+  if (!session || !link || String(link.customer_id) !== session.customerId)
+    return { ok: false, message: 'This sign-in is not in progress any more. Close this window and start again in Connect.' };
   const row = linkRow(link);
   const institutionId = await sessionInstitution(engine, query.state!);
   if (!query.code) {
-    await emitConnectEvent(db(engine), engine.runtime, row, 'error', { institutionId: String(institutionId), sessionId: query.state, code: 0, reason: 'The user declined the authorization at the institution.' });
+    await emitConnectEvent(db(engine), engine.runtime, row, 'error', {
+      institutionId: String(institutionId),
+      sessionId: query.state,
+      code: 0,
+      reason: 'The user declined the authorization at the institution.',
+    });
     return { ok: false, message: 'You declined the authorization. Close this window to go back to Connect.' };
   }
-  const step = await reportStep(engine, row, institutionId, await completeLinkOAuth(engine, { partnerId: session.partnerId, customerId: session.customerId, sessionId: query.state!, code: query.code }));
-  return step.step === 'failed' ? { ok: false, message: step.message } : { ok: true, message: 'You are signed in. This window closes by itself; if it does not, close it to continue in Connect.' };
+  const step = await reportStep(
+    engine,
+    row,
+    institutionId,
+    await completeLinkOAuth(engine, { partnerId: session.partnerId, customerId: session.customerId, sessionId: query.state!, code: query.code }),
+  );
+  return step.step === 'failed'
+    ? { ok: false, message: step.message }
+    : { ok: true, message: 'You are signed in. This window closes by itself; if it does not, close it to continue in Connect.' };
 }
 
 /** Answers MFA questions. */
@@ -175,28 +222,54 @@ export async function currentStep(engine: Engine, link: ConnectLinkRow, sessionI
 
 /** Saves the chosen accounts (`added` webhook, in the same transaction). */
 export async function addAccounts(engine: Engine, link: ConnectLinkRow, sessionId: string, accountRefs: string[] | undefined) {
-  const result = await finishLink(engine, { partnerId: link.partner_id, customerId: String(link.customer_id), sessionId, ...(accountRefs ? { accountRefs } : {}) }, async (tx, saved) => {
-    await emitConnectEvent(tx, engine.runtime, link, 'added', {
-      institutionId: String(saved.institutionId), institutionLoginId: String(saved.institutionLoginId), accounts: saved.accounts.map((a) => a.id),
-    });
-  });
+  const result = await finishLink(
+    engine,
+    { partnerId: link.partner_id, customerId: String(link.customer_id), sessionId, ...(accountRefs ? { accountRefs } : {}) },
+    async (tx, saved) => {
+      await emitConnectEvent(tx, engine.runtime, link, 'added', {
+        institutionId: String(saved.institutionId),
+        institutionLoginId: String(saved.institutionLoginId),
+        accounts: saved.accounts.map((a) => a.id),
+      });
+    },
+  );
   const institution = await getInstitution(engine.runtime.database, result.institutionId);
-  return { institutionLoginId: String(result.institutionLoginId), institution: { id: institution.id, name: institution.name }, accounts: result.accounts.map((a) => ({ id: a.id, name: a.name, type: a.type, accountNumberDisplay: a.accountNumberDisplay, balance: a.balance, currency: a.currency })) };
+  return {
+    institutionLoginId: String(result.institutionLoginId),
+    institution: { id: institution.id, name: institution.name },
+    accounts: result.accounts.map((a) => ({
+      id: a.id,
+      name: a.name,
+      type: a.type,
+      accountNumberDisplay: a.accountNumberDisplay,
+      balance: a.balance,
+      currency: a.currency,
+    })),
+  };
 }
 
 /** Account management (Full only): the customer's logins with their accounts and institution names. */
 export async function listLogins(engine: Engine, link: ConnectLinkRow) {
   requireFull(link, 'account management');
   const logins = await listInstitutionLogins(engine, link.partner_id, String(link.customer_id));
-  return Promise.all(logins.map(async (l) => {
-    const institution = await findInstitution(engine.runtime.database, l.institutionId);
-    return {
-      institutionLoginId: String(l.institutionLoginId),
-      institution: { id: l.institutionId, name: institution?.name ?? String(l.institutionId) },
-      aggregationStatusCode: l.aggregationStatusCode,
-      accounts: l.accounts.map((a) => ({ id: a.id, name: a.name, type: a.type, accountNumberDisplay: a.accountNumberDisplay, balance: a.balance, currency: a.currency })),
-    };
-  }));
+  return Promise.all(
+    logins.map(async (l) => {
+      const institution = await findInstitution(engine.runtime.database, l.institutionId);
+      return {
+        institutionLoginId: String(l.institutionLoginId),
+        institution: { id: l.institutionId, name: institution?.name ?? String(l.institutionId) },
+        aggregationStatusCode: l.aggregationStatusCode,
+        accounts: l.accounts.map((a) => ({
+          id: a.id,
+          name: a.name,
+          type: a.type,
+          accountNumberDisplay: a.accountNumberDisplay,
+          balance: a.balance,
+          currency: a.currency,
+        })),
+      };
+    }),
+  );
 }
 
 /** Deletes one account (`accountsDeleted`; and `institutionLoginDeleted` when it was the login's last). */
@@ -204,7 +277,8 @@ export async function removeAccount(engine: Engine, link: ConnectLinkRow, accoun
   requireFull(link, 'account management');
   await deleteAccount(engine, link.partner_id, String(link.customer_id), accountId, async (tx, deleted) => {
     await emitConnectEvent(tx, engine.runtime, link, 'accountsDeleted', { accounts: [deleted.accountId] });
-    if (deleted.loginDeleted) await emitConnectEvent(tx, engine.runtime, link, 'institutionLoginDeleted', { institutionLoginId: String(deleted.institutionLoginId) });
+    if (deleted.loginDeleted)
+      await emitConnectEvent(tx, engine.runtime, link, 'institutionLoginDeleted', { institutionLoginId: String(deleted.institutionLoginId) });
   });
 }
 
@@ -212,16 +286,21 @@ export async function removeAccount(engine: Engine, link: ConnectLinkRow, accoun
 export async function removeLogin(engine: Engine, link: ConnectLinkRow, institutionLoginId: string): Promise<void> {
   requireFull(link, 'account management');
   await deleteInstitutionLogin(engine, link.partner_id, String(link.customer_id), institutionLoginId, async (tx, deleted) => {
-    await emitConnectEvent(tx, engine.runtime, link, 'institutionLoginDeleted', { institutionLoginId: String(deleted.institutionLoginId), accounts: deleted.accountIds });
+    await emitConnectEvent(tx, engine.runtime, link, 'institutionLoginDeleted', {
+      institutionLoginId: String(deleted.institutionLoginId),
+      accounts: deleted.accountIds,
+    });
   });
 }
 
 /** The user finished: a single-use link is spent, `done` is sent; answers where to send the browser (outside iframes). */
 export async function finishSession(engine: Engine, link: ConnectLinkRow, reason: string): Promise<{ redirectUri: string | null }> {
-  await db(engine).transaction().execute(async (tx: Executor) => {
-    if (!(await markLinkUsed(tx, engine.runtime, link))) throw new ServiceError('ConnectLinkUsed');
-    await emitConnectEvent(tx, engine.runtime, link, 'done', { reason });
-  });
+  await db(engine)
+    .transaction()
+    .execute(async (tx: Executor) => {
+      if (!(await markLinkUsed(tx, engine.runtime, link))) throw new ServiceError('ConnectLinkUsed');
+      await emitConnectEvent(tx, engine.runtime, link, 'done', { reason });
+    });
   return { redirectUri: link.redirect_uri };
 }
 

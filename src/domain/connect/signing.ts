@@ -10,8 +10,11 @@ import { safeEqual } from '../../lib/secrets.js';
 const PURPOSE = 'connect-links';
 
 function canonical(params: Record<string, string>): string {
-  return Object.keys(params).filter((k) => k !== 'signature').sort()
-    .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(params[k]!)}`).join('&');
+  return Object.keys(params)
+    .filter((k) => k !== 'signature')
+    .sort()
+    .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(params[k]!)}`)
+    .join('&');
 }
 
 /** The signature of a link's parameters (every one but `signature` itself). */

@@ -20,13 +20,16 @@ export { CONNECT_EVENT_TYPES, type ConnectEventType } from '../../http/schemas/c
 import type { ConnectEventType } from '../../http/schemas/connect.js';
 
 /** The XML shape of a webhook body: free-form payload and webhookData rendered element by element. */
-export const ConnectWebhookBody = Type.Object({
-  customerId: Type.String(),
-  eventType: Type.String(),
-  eventId: Type.String(),
-  payload: Type.Unknown(),
-  webhookData: Type.Optional(Type.Unknown()),
-}, { xml: { name: 'webhook' } });
+export const ConnectWebhookBody = Type.Object(
+  {
+    customerId: Type.String(),
+    eventType: Type.String(),
+    eventId: Type.String(),
+    payload: Type.Unknown(),
+    webhookData: Type.Optional(Type.Unknown()),
+  },
+  { xml: { name: 'webhook' } },
+);
 
 /**
  * The partner's Connect webhook signing key (`whsec_...`), derived from the master key and the partner id, so it
@@ -64,7 +67,13 @@ export function connectWebhookTarget(runtime: Runtime, link: ConnectLinkRow): Co
 }
 
 /** Queues one Connect webhook to a target, signed with the partner's Connect webhook signing key. Returns the event id. */
-export async function enqueueConnectWebhook(db: Executor, runtime: Runtime, target: ConnectWebhookTarget, eventType: ConnectEventType, payload: Record<string, unknown>): Promise<string> {
+export async function enqueueConnectWebhook(
+  db: Executor,
+  runtime: Runtime,
+  target: ConnectWebhookTarget,
+  eventType: ConnectEventType,
+  payload: Record<string, unknown>,
+): Promise<string> {
   const eventId = newEventId();
   const body: Record<string, unknown> = { customerId: String(target.customerId), eventType, eventId, payload };
   if (target.webhookData !== undefined) body.webhookData = target.webhookData;
@@ -85,7 +94,13 @@ export async function enqueueConnectWebhook(db: Executor, runtime: Runtime, targ
 }
 
 /** Queues one Connect webhook for the link (nothing when the link has no webhook URL). Returns the event id. */
-export async function emitConnectEvent(db: Executor, runtime: Runtime, link: ConnectLinkRow, eventType: ConnectEventType, payload: Record<string, unknown> = {}): Promise<string | undefined> {
+export async function emitConnectEvent(
+  db: Executor,
+  runtime: Runtime,
+  link: ConnectLinkRow,
+  eventType: ConnectEventType,
+  payload: Record<string, unknown> = {},
+): Promise<string | undefined> {
   const target = connectWebhookTarget(runtime, link);
   return target ? enqueueConnectWebhook(db, runtime, target, eventType, payload) : undefined;
 }

@@ -9,8 +9,9 @@ export async function insertCustomer(db: Executor, row: NewCustomerRow): Promise
   return db.insertInto('customers').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-const customerQuery = preparedQuery<[id: number, partnerId: string], CustomerRow>(2, (db, id, partnerId) => db
-  .selectFrom('customers').selectAll().where('id', '=', id).where('partner_id', '=', partnerId));
+const customerQuery = preparedQuery<[id: number, partnerId: string], CustomerRow>(2, (db, id, partnerId) =>
+  db.selectFrom('customers').selectAll().where('id', '=', id).where('partner_id', '=', partnerId),
+);
 
 /** The partner's customer with this id (every customer-scoped request starts here, so the query is prepared once). */
 export async function findCustomer(db: Executor, partnerId: string, id: number): Promise<CustomerRow | undefined> {
@@ -50,14 +51,33 @@ function filtered(db: Executor, partnerId: string, filter: CustomerFilter) {
 }
 
 /** One page of a partner's customers in creation order, and how many match in all. */
-export async function listCustomers(db: Executor, partnerId: string, filter: CustomerFilter, offset: number, limit: number): Promise<{ found: number; rows: CustomerRow[] }> {
-  const count = await filtered(db, partnerId, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+export async function listCustomers(
+  db: Executor,
+  partnerId: string,
+  filter: CustomerFilter,
+  offset: number,
+  limit: number,
+): Promise<{ found: number; rows: CustomerRow[] }> {
+  const count = await filtered(db, partnerId, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   const rows = await filtered(db, partnerId, filter).selectAll().orderBy('id').limit(limit).offset(offset).execute();
   return { found: Number(count.n), rows };
 }
 
-export async function updateCustomer(db: Executor, partnerId: string, id: number, changes: Partial<Pick<CustomerTable, 'first_name' | 'last_name'>>, now: number): Promise<boolean> {
-  const result = await db.updateTable('customers').set({ ...changes, updated_at: now }).where('id', '=', id).where('partner_id', '=', partnerId).executeTakeFirst();
+export async function updateCustomer(
+  db: Executor,
+  partnerId: string,
+  id: number,
+  changes: Partial<Pick<CustomerTable, 'first_name' | 'last_name'>>,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('customers')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', id)
+    .where('partner_id', '=', partnerId)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

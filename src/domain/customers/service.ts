@@ -48,7 +48,8 @@ function cleanName(field: string, value: string | undefined): string | null | un
   const v = value.trim();
   if (!v) return null;
   if (v.length > 255) throw new ServiceError('InvalidNameCharacters', `Invalid character in name fields: ${field} is longer than 255 characters.`);
-  if (!NAME.test(v)) throw new ServiceError('InvalidNameCharacters', `Invalid character in name fields: ${field} may contain only letters, digits, spaces and ' . , -`);
+  if (!NAME.test(v))
+    throw new ServiceError('InvalidNameCharacters', `Invalid character in name fields: ${field} may contain only letters, digits, spaces and ' . , -`);
   return v;
 }
 
@@ -120,13 +121,21 @@ export async function getCustomerForPartner(db: Executor, partnerId: string, cus
  * changes in the database (`stamp`: the change stamp the request took on arrival; now when absent), so the hot
  * reads (transaction and account lists) cost no statement for it, and get the row at once, without a promise.
  */
-export function readCustomerForPartner(database: Database, partnerId: string, customerId: string | number, stamp?: string): Readonly<CustomerRow> | Promise<Readonly<CustomerRow>> {
+export function readCustomerForPartner(
+  database: Database,
+  partnerId: string,
+  customerId: string | number,
+  stamp?: string,
+): Readonly<CustomerRow> | Promise<Readonly<CustomerRow>> {
   const id = parseCustomerId(customerId);
   if (id === undefined) throw customerNotFound();
-  return whenReady(stampedMemo<CustomerRow>(database, 'customer').read(`${partnerId}\n${id}`, () => repo.findCustomer(database.kysely, partnerId, id), stamp), (row) => {
-    if (!row) throw customerNotFound();
-    return row;
-  });
+  return whenReady(
+    stampedMemo<CustomerRow>(database, 'customer').read(`${partnerId}\n${id}`, () => repo.findCustomer(database.kysely, partnerId, id), stamp),
+    (row) => {
+      if (!row) throw customerNotFound();
+      return row;
+    },
+  );
 }
 
 /** A malformed id and a missing customer are the same 404. */
@@ -155,7 +164,8 @@ const isCustomerType = (t: string): t is CustomerType => t === 'testing' || t ==
 /** Get Customers: filters, then pages (start is the 1-based index of the first record). */
 export async function listCustomers(db: Executor, partnerId: string, query: CustomerQuery): Promise<CustomerPage> {
   const type = query.type?.trim() ?? '';
-  if (type !== '' && !isCustomerType(type)) throw new ServiceError('InvalidCustomerType', `Invalid customer type. Use testing, active, or leave type empty for all (got "${type}").`);
+  if (type !== '' && !isCustomerType(type))
+    throw new ServiceError('InvalidCustomerType', `Invalid customer type. Use testing, active, or leave type empty for all (got "${type}").`);
   const search = query.search?.trim() ? query.search.trim() : undefined;
   const filter = { search, username: query.username, type: type === '' ? undefined : type };
   const { found, rows } = await repo.listCustomers(db, partnerId, filter, query.start - 1, query.limit);
@@ -166,15 +176,26 @@ export async function listCustomers(db: Executor, partnerId: string, query: Cust
  * Modify Customer: sets firstName and/or lastName (a blank value clears it). At least one of them must be
  * present (10025 otherwise).
  */
-export async function modifyCustomer(ctx: CustomerContext, partnerId: string, customerId: string, changes: { firstName?: string | undefined; lastName?: string | undefined }): Promise<void> {
+export async function modifyCustomer(
+  ctx: CustomerContext,
+  partnerId: string,
+  customerId: string,
+  changes: { firstName?: string | undefined; lastName?: string | undefined },
+): Promise<void> {
   const customer = await getCustomerForPartner(ctx.database.kysely, partnerId, customerId);
   const firstName = cleanName('firstName', changes.firstName);
   const lastName = cleanName('lastName', changes.lastName);
   if (firstName === undefined && lastName === undefined) throw new ServiceError('NoDataToUpdate', 'No data to update: send firstName, lastName or both.');
-  await repo.updateCustomer(ctx.database.kysely, partnerId, customer.id, {
-    ...(firstName !== undefined ? { first_name: firstName } : {}),
-    ...(lastName !== undefined ? { last_name: lastName } : {}),
-  }, epochSeconds(ctx.clock));
+  await repo.updateCustomer(
+    ctx.database.kysely,
+    partnerId,
+    customer.id,
+    {
+      ...(firstName !== undefined ? { first_name: firstName } : {}),
+      ...(lastName !== undefined ? { last_name: lastName } : {}),
+    },
+    epochSeconds(ctx.clock),
+  );
 }
 
 /**
@@ -204,7 +225,10 @@ export function customerMayUseInstitution(customer: Pick<CustomerRow, 'type'>, i
 export async function assertCanLinkAt(database: Database, customer: Pick<CustomerRow, 'type'>, institutionId: number): Promise<InstitutionRow> {
   const institution = await getInstitution(database, institutionId);
   if (!customerMayUseInstitution(customer, institution.id)) {
-    throw new ServiceError('InstitutionNotAllowed', `Testing customers can link accounts only at test institutions (such as 101732 FinBank); ${institution.id} ${institution.name} is not one.`);
+    throw new ServiceError(
+      'InstitutionNotAllowed',
+      `Testing customers can link accounts only at test institutions (such as 101732 FinBank); ${institution.id} ${institution.name} is not one.`,
+    );
   }
   return institution;
 }

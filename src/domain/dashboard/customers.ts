@@ -24,7 +24,14 @@ export async function customerOverview(engine: Engine, partnerId: string, custom
   let found = 0;
   let aggregated = true;
   try {
-    const page = await listCustomerTransactions(db, customer, { fromDate: 0, toDate: now + 366 * 86_400, start: 1, limit: LATEST_TRANSACTIONS, sort: 'desc', includePending: true });
+    const page = await listCustomerTransactions(db, customer, {
+      fromDate: 0,
+      toDate: now + 366 * 86_400,
+      start: 1,
+      limit: LATEST_TRANSACTIONS,
+      sort: 'desc',
+      includePending: true,
+    });
     transactions = page.transactions;
     found = page.found;
   } catch (e) {
@@ -32,13 +39,31 @@ export async function customerOverview(engine: Engine, partnerId: string, custom
     aggregated = false;
   }
   return {
-    customer: { ...customerSummary(customer), email: customer.email, phone: customer.phone, clock: now, clockOffsetSeconds: Number(customer.clock_offset_seconds) },
-    institutionLogins: await Promise.all(logins.map(async (l) => ({
-      institutionLoginId: l.institutionLoginId,
-      institution: { id: l.institutionId, name: (await findInstitution(engine.runtime.database, l.institutionId))?.name ?? `Institution ${l.institutionId}` },
-      aggregationStatusCode: l.aggregationStatusCode,
-      accounts: l.accounts.map((a) => ({ id: a.id, name: a.name, type: a.type, accountNumberDisplay: a.accountNumberDisplay, balance: a.balance, currency: a.currency, status: a.status, aggregationStatusCode: a.aggregationStatusCode, aggregationSuccessDate: a.aggregationSuccessDate ?? null })),
-    }))),
+    customer: {
+      ...customerSummary(customer),
+      email: customer.email,
+      phone: customer.phone,
+      clock: now,
+      clockOffsetSeconds: Number(customer.clock_offset_seconds),
+    },
+    institutionLogins: await Promise.all(
+      logins.map(async (l) => ({
+        institutionLoginId: l.institutionLoginId,
+        institution: { id: l.institutionId, name: (await findInstitution(engine.runtime.database, l.institutionId))?.name ?? `Institution ${l.institutionId}` },
+        aggregationStatusCode: l.aggregationStatusCode,
+        accounts: l.accounts.map((a) => ({
+          id: a.id,
+          name: a.name,
+          type: a.type,
+          accountNumberDisplay: a.accountNumberDisplay,
+          balance: a.balance,
+          currency: a.currency,
+          status: a.status,
+          aggregationStatusCode: a.aggregationStatusCode,
+          aggregationSuccessDate: a.aggregationSuccessDate ?? null,
+        })),
+      })),
+    ),
     transactions: { aggregated, found, latest: transactions },
   };
 }

@@ -36,7 +36,10 @@ export async function startSession(ctx: SessionContext, partnerId: string): Prom
   const sessionId = randomBytes(32).toString('base64url');
   const now = epochSeconds(ctx.clock);
   const expiresAt = now + ctx.config.dashboardSessionTtlSeconds;
-  await ctx.database.kysely.insertInto('dashboard_sessions').values({ id_hash: sha256Hex(sessionId), partner_id: partnerId, created_at: now, expires_at: expiresAt }).execute();
+  await ctx.database.kysely
+    .insertInto('dashboard_sessions')
+    .values({ id_hash: sha256Hex(sessionId), partner_id: partnerId, created_at: now, expires_at: expiresAt })
+    .execute();
   // Every sign-in clears the expired sessions (an indexed range), so the table does not grow without bound.
   await ctx.database.kysely.deleteFrom('dashboard_sessions').where('expires_at', '<=', now).execute();
   return { sessionId, session: { partnerId, expiresAt, csrfToken: csrfTokenOf(ctx.keys, sessionId) } };

@@ -61,8 +61,10 @@ const FONT = 'font-family="Helvetica, Arial, sans-serif" font-weight="700"';
 
 function badge(x: number, y: number, size: number, fill: string, ink: string, initials: string): string {
   const fontSize = Math.round(size * (initials.length === 1 ? 0.5 : initials.length === 2 ? 0.42 : 0.34));
-  return `<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="${Math.round(size * 0.2)}" fill="${fill}"/>`
-    + `<text x="${x + size / 2}" y="${y + size / 2}" dy="0.35em" text-anchor="middle" font-size="${fontSize}" ${FONT} fill="${ink}">${escapeXml(initials)}</text>`;
+  return (
+    `<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="${Math.round(size * 0.2)}" fill="${fill}"/>` +
+    `<text x="${x + size / 2}" y="${y + size / 2}" dy="0.35em" text-anchor="middle" font-size="${fontSize}" ${FONT} fill="${ink}">${escapeXml(initials)}</text>`
+  );
 }
 
 function svg(width: number, height: number, title: string, body: string): string {
@@ -72,7 +74,12 @@ function svg(width: number, height: number, title: string, body: string): string
 /** A 375 x 72 image: the badge, then the name as large as fits. */
 function wide(name: string, badgeSvg: string, nameColor: string): string {
   const size = Math.max(14, Math.min(26, Math.floor(283 / (name.length * 0.56))));
-  return svg(375, 72, name, `${badgeSvg}<text x="80" y="36" dy="0.35em" font-size="${size}" ${FONT} fill="${nameColor}">${escapeXml(fitWidth(name, 283, size))}</text>`);
+  return svg(
+    375,
+    72,
+    name,
+    `${badgeSvg}<text x="80" y="36" dy="0.35em" font-size="${size}" ${FONT} fill="${nameColor}">${escapeXml(fitWidth(name, 283, size))}</text>`,
+  );
 }
 
 /** The SVG document of one branding image of an institution. */

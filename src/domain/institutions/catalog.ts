@@ -74,7 +74,9 @@ function searchOrder(rows: RowTableBuilder): Int32Array {
   const names = Array.from({ length: rows.size }, (_, i) => foldText(rows.value(i, 'name')));
   const rank = (i: number) => rows.value(i, 'search_rank');
   const id = (i: number) => rows.value(i, 'id');
-  return Int32Array.from({ length: rows.size }, (_, i) => i).sort((a, b) => rank(b) - rank(a) || (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : id(a) - id(b)));
+  return Int32Array.from({ length: rows.size }, (_, i) => i).sort(
+    (a, b) => rank(b) - rank(a) || (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : id(a) - id(b)),
+  );
 }
 
 /** What the search index depends on, per position. */

@@ -9,7 +9,7 @@ const LOAD_PAGE_ROWS = 1000;
  * reader who keeps the rows compactly never holds all 10,578 row objects at once.
  */
 export async function forEachInstitutionPage(db: Executor, visit: (rows: InstitutionRow[]) => void): Promise<void> {
-  for (let after: number | undefined; ;) {
+  for (let after: number | undefined; ; ) {
     let query = db.selectFrom('institutions').selectAll().orderBy('id').limit(LOAD_PAGE_ROWS);
     if (after !== undefined) query = query.where('id', '>', after);
     const rows = await query.execute();
@@ -44,7 +44,16 @@ export async function bumpCatalogVersion(db: Executor): Promise<number> {
   return Number(row.version);
 }
 
-export async function updateInstitutionRow(db: Executor, id: number, changes: Partial<Omit<InstitutionTable, 'id' | 'changed_version'>>, version: number): Promise<boolean> {
-  const result = await db.updateTable('institutions').set({ ...changes, changed_version: version }).where('id', '=', id).executeTakeFirst();
+export async function updateInstitutionRow(
+  db: Executor,
+  id: number,
+  changes: Partial<Omit<InstitutionTable, 'id' | 'changed_version'>>,
+  version: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('institutions')
+    .set({ ...changes, changed_version: version })
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

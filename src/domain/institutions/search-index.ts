@@ -47,7 +47,10 @@ export function foldText(text: string): string {
 
 /** A web address as it is indexed: folded, without scheme, leading "www." or trailing slashes. */
 export function urlKey(url: string): string {
-  return foldText(url).replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/^www\./, '').replace(/\/+$/, '');
+  return foldText(url)
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/^www\./, '')
+    .replace(/\/+$/, '');
 }
 
 /** The search text as it is matched: folded; when it looks like a web address, reduced like one. */
@@ -67,7 +70,7 @@ function isWordChar(code: number): boolean {
 const GRAM_BITS = 6;
 const OTHER = 63;
 const CHAR_CODE = new Uint8Array(128).fill(OTHER);
-'abcdefghijklmnopqrstuvwxyz0123456789 .-/&\'_'.split('').forEach((c, i) => (CHAR_CODE[c.charCodeAt(0)] = i + 1));
+"abcdefghijklmnopqrstuvwxyz0123456789 .-/&'_".split('').forEach((c, i) => (CHAR_CODE[c.charCodeAt(0)] = i + 1));
 const charCode = (c: number) => (c < 128 ? CHAR_CODE[c]! : OTHER);
 
 /** Entry numbers in as few bytes as they need: two while there are at most 65,536 entries, else four. */
@@ -88,7 +91,10 @@ class GramPostings {
   private readonly offsets: Int32Array;
   private readonly entries: EntryList;
 
-  constructor(texts: readonly string[], readonly n: number) {
+  constructor(
+    texts: readonly string[],
+    readonly n: number,
+  ) {
     const space = 1 << (n * GRAM_BITS);
     const last = new Int32Array(space).fill(-1);
     const forEach = (visit: (gram: number, entry: number) => void) => {
@@ -212,11 +218,15 @@ function wordStartsOf(names: readonly string[], urls: readonly string[]): WordSt
     flags: new Uint8Array(count),
   };
   let k = 0;
-  texts.forEach((list, url) => list.forEach((text, e) => forEachWordStart(text, (at, keyStart) => {
-    starts.entry[k] = e;
-    starts.start[k] = at;
-    starts.flags[k++] = (url ? FLAG_URL : 0) | (keyStart ? FLAG_KEY_START : 0);
-  })));
+  texts.forEach((list, url) =>
+    list.forEach((text, e) =>
+      forEachWordStart(text, (at, keyStart) => {
+        starts.entry[k] = e;
+        starts.start[k] = at;
+        starts.flags[k++] = (url ? FLAG_URL : 0) | (keyStart ? FLAG_KEY_START : 0);
+      }),
+    ),
+  );
   return starts;
 }
 
@@ -323,7 +333,10 @@ export class SearchIndex {
       tiers[e] = tier;
     }
     // Substring matches among the rest: names first, then web addresses.
-    for (const [index, tier] of [[this.names, Tier.SubstringName], [this.urls, Tier.SubstringUrl]] as const) {
+    for (const [index, tier] of [
+      [this.names, Tier.SubstringName],
+      [this.urls, Tier.SubstringUrl],
+    ] as const) {
       const { entries, exact } = index.candidates(q);
       for (let k = 0; k < entries.length; k++) {
         const e = entries[k]!;

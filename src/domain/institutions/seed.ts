@@ -44,7 +44,11 @@ export async function ensureInstitutionCatalog(database: Database): Promise<void
         }
       } else {
         for (let i = 0; i < rows.length; i += SQLITE_BATCH) {
-          await tx.insertInto('institutions').values(rows.slice(i, i + SQLITE_BATCH)).onConflict((oc) => oc.column('id').doNothing()).execute();
+          await tx
+            .insertInto('institutions')
+            .values(rows.slice(i, i + SQLITE_BATCH))
+            .onConflict((oc) => oc.column('id').doNothing())
+            .execute();
         }
       }
       await bumpCatalogVersion(tx);

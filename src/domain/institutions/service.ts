@@ -21,7 +21,11 @@ export function parseProductTypes(type: string | undefined): ProductFlag[] {
   if (type === undefined || !type.trim()) return [];
   return type.split(',').map((part) => {
     const flag = PRODUCT_TYPES[part.trim().toLowerCase().replace(/_/g, '')];
-    if (!flag) throw new ServiceError('InvalidParameter', `Invalid parameter (type): "${part.trim()}" is not a product; use voa, voi, state_agg, ach, aha, trans_agg, avail_balance or account_owner (several separated by commas)`);
+    if (!flag)
+      throw new ServiceError(
+        'InvalidParameter',
+        `Invalid parameter (type): "${part.trim()}" is not a product; use voa, voi, state_agg, ach, aha, trans_agg, avail_balance or account_owner (several separated by commas)`,
+      );
     return flag;
   });
 }
@@ -71,7 +75,8 @@ function filterFor(catalog: CatalogSnapshot, flags: readonly ProductFlag[], coun
   const required = flags.map((f) => catalog.table.reader(f));
   const country = catalog.table.reader('country');
   const certifications = CERTIFICATION_FLAGS.map((f) => catalog.table.reader(f));
-  return (p) => required.every((flag) => flag(p) === 1) && (!countries || countries.has(country(p))) && (!certifiedOnly || certifications.some((flag) => flag(p) === 1));
+  return (p) =>
+    required.every((flag) => flag(p) === 1) && (!countries || countries.has(country(p))) && (!certifiedOnly || certifications.some((flag) => flag(p) === 1));
 }
 
 /**
@@ -97,7 +102,13 @@ export async function searchCertifiedInstitutions(database: Database, query: Ins
   const countries = parseCountries(query.supportedCountries);
   const catalog = await catalogOf(database);
   const all = query.search?.trim() === '*';
-  return page(catalog, all ? undefined : query.search, all ? 1 : query.start, all ? Number.POSITIVE_INFINITY : query.limit, filterFor(catalog, flags, countries, true));
+  return page(
+    catalog,
+    all ? undefined : query.search,
+    all ? 1 : query.start,
+    all ? Number.POSITIVE_INFINITY : query.limit,
+    filterFor(catalog, flags, countries, true),
+  );
 }
 
 /** The institution with this id, or undefined. */

@@ -4,7 +4,10 @@ import { preparedQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/schema.js';
 import type { PartnerPlan, PartnerRow } from './table.js';
 
-export async function insertPartner(db: Executor, row: Omit<PartnerRow, 'failed_auth_count' | 'locked_at' | 'auth_pending' | 'auth_pending_at'>): Promise<void> {
+export async function insertPartner(
+  db: Executor,
+  row: Omit<PartnerRow, 'failed_auth_count' | 'locked_at' | 'auth_pending' | 'auth_pending_at'>,
+): Promise<void> {
   await db.insertInto('partners').values(row).execute();
 }
 
@@ -17,7 +20,10 @@ export async function findPartnerByAppKeyHash(db: Executor, appKeyHash: string):
 }
 
 export async function countPartners(db: Executor): Promise<number> {
-  const row = await db.selectFrom('partners').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('partners')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -28,11 +34,13 @@ export interface CallerRow {
   token_expires_at: number | null;
 }
 
-const callerQuery = preparedQuery<[appKeyHash: string, tokenHash: string], CallerRow>(2, (db, appKeyHash, tokenHash) => db
-  .selectFrom('partners as p')
-  .leftJoin('partner_tokens as t', (join) => join.on('t.token_hash', '=', tokenHash))
-  .select(['p.id', 'p.plan', 't.partner_id as token_partner_id', 't.expires_at as token_expires_at'])
-  .where('p.app_key_hash', '=', appKeyHash));
+const callerQuery = preparedQuery<[appKeyHash: string, tokenHash: string], CallerRow>(2, (db, appKeyHash, tokenHash) =>
+  db
+    .selectFrom('partners as p')
+    .leftJoin('partner_tokens as t', (join) => join.on('t.token_hash', '=', tokenHash))
+    .select(['p.id', 'p.plan', 't.partner_id as token_partner_id', 't.expires_at as token_expires_at'])
+    .where('p.app_key_hash', '=', appKeyHash),
+);
 
 /** One round trip for the per-request check: the app key's partner and, if it exists, the token. */
 export async function findCaller(db: Kysely<DB>, appKeyHash: string, tokenHash: string): Promise<CallerRow | undefined> {
@@ -48,8 +56,15 @@ const released = sql<number>`(case when auth_pending > 0 then auth_pending - 1 e
  * interleave (in one process or several) the failures counted plus the attempts in progress stay below `limit`.
  * 'locked' when the partner is locked, 'busy' when that many attempts are already being checked.
  */
-export async function reserveAuthentication(db: Executor, partnerId: string, limit: number, now: number, staleBefore: number): Promise<'reserved' | 'locked' | 'busy'> {
-  const reserved = await db.updateTable('partners')
+export async function reserveAuthentication(
+  db: Executor,
+  partnerId: string,
+  limit: number,
+  now: number,
+  staleBefore: number,
+): Promise<'reserved' | 'locked' | 'busy'> {
+  const reserved = await db
+    .updateTable('partners')
     .set({ auth_pending: sql<number>`${pendingSince(staleBefore)} + 1`, auth_pending_at: now })
     .where('id', '=', partnerId)
     .where('locked_at', 'is', null)
@@ -68,7 +83,12 @@ export async function recordFailedAuthentication(db: Executor, partnerId: string
     .set((eb) => ({
       auth_pending: released,
       failed_auth_count: eb('failed_auth_count', '+', 1),
-      locked_at: eb.case().when('failed_auth_count', '>=', lockAfter - 1).then(eb.fn.coalesce('locked_at', eb.val(now))).else(eb.ref('locked_at')).end(),
+      locked_at: eb
+        .case()
+        .when('failed_auth_count', '>=', lockAfter - 1)
+        .then(eb.fn.coalesce('locked_at', eb.val(now)))
+        .else(eb.ref('locked_at'))
+        .end(),
       updated_at: now,
     }))
     .where('id', '=', partnerId)
@@ -79,7 +99,8 @@ export async function recordFailedAuthentication(db: Executor, partnerId: string
 
 /** Decides a reserved attempt as a success: the failure count starts again. False when the partner is locked. */
 export async function recordSuccessfulAuthentication(db: Executor, partnerId: string): Promise<boolean> {
-  const row = await db.updateTable('partners')
+  const row = await db
+    .updateTable('partners')
     .set({ auth_pending: released, failed_auth_count: sql<number>`case when locked_at is null then 0 else failed_auth_count end` })
     .where('id', '=', partnerId)
     .returning('locked_at')
@@ -92,8 +113,17 @@ export async function releaseAuthentication(db: Executor, partnerId: string): Pr
   await db.updateTable('partners').set({ auth_pending: released }).where('id', '=', partnerId).execute();
 }
 
-export async function updatePartner(db: Executor, partnerId: string, changes: Partial<Pick<PartnerRow, 'secret_hash' | 'app_key_hash' | 'app_key_encrypted' | 'failed_auth_count' | 'locked_at' | 'name' | 'plan'>>, now: number): Promise<boolean> {
-  const result = await db.updateTable('partners').set({ ...changes, updated_at: now }).where('id', '=', partnerId).executeTakeFirst();
+export async function updatePartner(
+  db: Executor,
+  partnerId: string,
+  changes: Partial<Pick<PartnerRow, 'secret_hash' | 'app_key_hash' | 'app_key_encrypted' | 'failed_auth_count' | 'locked_at' | 'name' | 'plan'>>,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('partners')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', partnerId)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

@@ -141,7 +141,12 @@ async function failedAuthentication(ctx: PartnerContext, partnerId: string): Pro
   // Past the limit the partner was already locked: the same answer as for the right secret then.
   if (count > limit) return new ServiceError('PartnerLocked');
   const left = limit - count;
-  return new ServiceError('InvalidCredentials', left > 0 ? `Invalid credentials (${left} attempt${left === 1 ? '' : 's'} left before the partner is locked)` : 'Invalid credentials; the partner is now locked');
+  return new ServiceError(
+    'InvalidCredentials',
+    left > 0
+      ? `Invalid credentials (${left} attempt${left === 1 ? '' : 's'} left before the partner is locked)`
+      : 'Invalid credentials; the partner is now locked',
+  );
 }
 
 let unknownPartnerHash: Promise<string> | undefined;
@@ -168,7 +173,11 @@ export async function signInPartner(ctx: PartnerContext, partnerId: string, part
 }
 
 /** Partner authentication: returns a new token valid for the configured lifetime (two hours). */
-export async function authenticatePartner(ctx: PartnerContext, appKey: string, credentials: { partnerId: string; partnerSecret: string }): Promise<{ token: string; expiresAt: number }> {
+export async function authenticatePartner(
+  ctx: PartnerContext,
+  appKey: string,
+  credentials: { partnerId: string; partnerSecret: string },
+): Promise<{ token: string; expiresAt: number }> {
   const partner = await verifyPartner(ctx, appKey, credentials.partnerId, credentials.partnerSecret);
   const token = randomString(20);
   const now = epochSeconds(ctx.clock);
@@ -179,7 +188,11 @@ export async function authenticatePartner(ctx: PartnerContext, appKey: string, c
 }
 
 /** Modify Partner Secret. Existing tokens stay valid, so running integrations are not cut off. */
-export async function modifyPartnerSecret(ctx: PartnerContext, appKey: string, input: { partnerId: string; partnerSecret: string; newPartnerSecret: string }): Promise<void> {
+export async function modifyPartnerSecret(
+  ctx: PartnerContext,
+  appKey: string,
+  input: { partnerId: string; partnerSecret: string; newPartnerSecret: string },
+): Promise<void> {
   const partner = await verifyPartner(ctx, appKey, input.partnerId, input.partnerSecret);
   await replaceSecret(ctx, partner, input.partnerSecret, input.newPartnerSecret);
 }
@@ -203,7 +216,11 @@ export function resolveCaller(ctx: PartnerContext, appKey: string | undefined, t
   if (!token) throw new ServiceError('MissingToken');
   // Every request asks this: on SQLite the answer is kept in memory until anything changes in the database, and
   // then given at once, without a promise.
-  const row = stampedMemo<repo.CallerRow>(ctx.database, 'caller').read(`${appKey}\n${token}`, () => repo.findCaller(ctx.database.kysely, sha256Hex(appKey), sha256Hex(token)), stamp);
+  const row = stampedMemo<repo.CallerRow>(ctx.database, 'caller').read(
+    `${appKey}\n${token}`,
+    () => repo.findCaller(ctx.database.kysely, sha256Hex(appKey), sha256Hex(token)),
+    stamp,
+  );
   return whenReady(row, (found) => callerOf(ctx, found));
 }
 
@@ -218,7 +235,12 @@ function callerOf(ctx: PartnerContext, row: Readonly<repo.CallerRow> | undefined
 /** Issues a new app key; the old one stops working at once (lookups are by the stored hash). */
 export async function rotateAppKey(ctx: PartnerContext, partnerId: string): Promise<string> {
   const appKey = generateAppKey();
-  const ok = await repo.updatePartner(ctx.database.kysely, partnerId, { app_key_hash: sha256Hex(appKey), app_key_encrypted: encryptValue(appKeyCipherKey(ctx.keys), appKey) }, epochSeconds(ctx.clock));
+  const ok = await repo.updatePartner(
+    ctx.database.kysely,
+    partnerId,
+    { app_key_hash: sha256Hex(appKey), app_key_encrypted: encryptValue(appKeyCipherKey(ctx.keys), appKey) },
+    epochSeconds(ctx.clock),
+  );
   if (!ok) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
   return appKey;
 }
@@ -253,7 +275,10 @@ export async function getPartnerRecord(ctx: PartnerContext, partnerId: string): 
  * changes, and then given at once, without a promise.
  */
 export function readPartnerRecord(database: Database, partnerId: string, stamp?: string): Readonly<PartnerRow> | Promise<Readonly<PartnerRow>> {
-  return whenReady(stampedMemo<PartnerRow>(database, 'partner').read(partnerId, () => repo.findPartnerById(database.kysely, partnerId), stamp), (row) => partnerOrNotFound(partnerId, row));
+  return whenReady(
+    stampedMemo<PartnerRow>(database, 'partner').read(partnerId, () => repo.findPartnerById(database.kysely, partnerId), stamp),
+    (row) => partnerOrNotFound(partnerId, row),
+  );
 }
 
 function partnerOrNotFound<R extends Readonly<PartnerRow>>(partnerId: string, partner: R | undefined): R {

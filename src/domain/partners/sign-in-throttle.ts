@@ -36,16 +36,26 @@ export interface SignInAttempt {
 
 /** The throttle keys of a sign-in: the partner id as typed and the client's address. */
 export function signInKeys(partnerId: string, clientAddress: string): SignInAttempt {
-  return { keys: [{ key: `partner:${partnerId.slice(0, 64)}`, rule: PARTNER }, { key: `address:${clientAddress}`, rule: ADDRESS }] };
+  return {
+    keys: [
+      { key: `partner:${partnerId.slice(0, 64)}`, rule: PARTNER },
+      { key: `address:${clientAddress}`, rule: ADDRESS },
+    ],
+  };
 }
 
 const pendingNow = (staleBefore: number) => sql<number>`(case when pending_at < ${staleBefore} then 0 else pending end)`;
 const released = sql<number>`(case when pending > 0 then pending - 1 else 0 end)`;
 
 async function reserveKey(db: Executor, key: string, rule: Rule, now: number): Promise<'reserved' | 'busy' | { blockedUntil: number }> {
-  await db.insertInto('sign_in_throttle').values({ key, updated_at: now }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('sign_in_throttle')
+    .values({ key, updated_at: now })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   const staleBefore = now - STALE_RESERVATION_SECONDS;
-  const reserved = await db.updateTable('sign_in_throttle')
+  const reserved = await db
+    .updateTable('sign_in_throttle')
     .set({ pending: sql<number>`${pendingNow(staleBefore)} + 1`, pending_at: now, updated_at: now })
     .where('key', '=', key)
     .where('blocked_until', '<=', now)
@@ -89,12 +99,15 @@ export async function completeSignIn(ctx: ThrottleContext, attempt: SignInAttemp
   const now = epochSeconds(ctx.clock);
   for (const { key, rule } of attempt.keys) {
     if (succeeded) {
-      await db.updateTable('sign_in_throttle')
+      await db
+        .updateTable('sign_in_throttle')
         .set(rule.forgivenBySuccess ? { pending: released, failures: 0, rounds: 0, updated_at: now } : { pending: released, updated_at: now })
-        .where('key', '=', key).execute();
+        .where('key', '=', key)
+        .execute();
       continue;
     }
-    const row = await db.updateTable('sign_in_throttle')
+    const row = await db
+      .updateTable('sign_in_throttle')
       .set((eb) => ({ pending: released, failures: eb('failures', '+', 1), updated_at: now }))
       .where('key', '=', key)
       .returning(['failures', 'rounds', 'blocked_until'])
@@ -108,11 +121,17 @@ async function startCoolDown(db: Executor, key: string, rule: Rule, rounds: numb
   const served = lastBlockedUntil < now - ROUNDS_FORGOTTEN_AFTER_SECONDS ? 0 : rounds;
   const seconds = Math.min(FIRST_COOL_DOWN_SECONDS * 2 ** served, LONGEST_COOL_DOWN_SECONDS);
   // Only the failure that reached the limit starts it: reservations stop there, so no other can be counted.
-  await db.updateTable('sign_in_throttle')
+  await db
+    .updateTable('sign_in_throttle')
     .set({ failures: 0, rounds: served + 1, blocked_until: now + seconds, updated_at: now })
     .where('key', '=', key)
     .where('failures', '>=', rule.failures)
     .execute();
   // Rows of keys quiet for two days are forgotten, so ids typed at random do not pile up.
-  await db.deleteFrom('sign_in_throttle').where('updated_at', '<', now - 2 * ROUNDS_FORGOTTEN_AFTER_SECONDS).where('blocked_until', '<', now).where('pending', '=', 0).execute();
+  await db
+    .deleteFrom('sign_in_throttle')
+    .where('updated_at', '<', now - 2 * ROUNDS_FORGOTTEN_AFTER_SECONDS)
+    .where('blocked_until', '<', now)
+    .where('pending', '=', 0)
+    .execute();
 }

@@ -19,7 +19,18 @@ const BATCH = 1_000;
 /** Rows per INSERT; the event loop serves requests between two of them. */
 const CHUNK = 100;
 
-const COLUMNS = ['partner_id', 'method', 'path', 'route', 'status', 'latency_ms', 'error_code', 'request_id', 'ip', 'created_at_ms'] as const satisfies ReadonlyArray<keyof RequestLogEntry>;
+const COLUMNS = [
+  'partner_id',
+  'method',
+  'path',
+  'route',
+  'status',
+  'latency_ms',
+  'error_code',
+  'request_id',
+  'ip',
+  'created_at_ms',
+] as const satisfies ReadonlyArray<keyof RequestLogEntry>;
 
 /** The entries' values in COLUMNS order, one row after another: the parameters of a multi-row INSERT. */
 function valuesOf(entries: readonly RequestLogEntry[]): unknown[] {
@@ -54,9 +65,16 @@ export function insertSizes(rows: number): number[] {
 function insertOf(rows: number): InsertRows {
   let insert = inserts.get(rows);
   if (!insert) {
-    insert = preparedQuery<unknown[], unknown>(rows * COLUMNS.length, (db, ...p) => db.insertInto('request_log').values(
-      Array.from({ length: rows }, (_, r) => Object.fromEntries(COLUMNS.map((column, c) => [column, p[r * COLUMNS.length + c]])) as unknown as RequestLogEntry),
-    ));
+    insert = preparedQuery<unknown[], unknown>(rows * COLUMNS.length, (db, ...p) =>
+      db
+        .insertInto('request_log')
+        .values(
+          Array.from(
+            { length: rows },
+            (_, r) => Object.fromEntries(COLUMNS.map((column, c) => [column, p[r * COLUMNS.length + c]])) as unknown as RequestLogEntry,
+          ),
+        ),
+    );
     inserts.set(rows, insert);
   }
   return insert;

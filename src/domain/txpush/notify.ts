@@ -27,9 +27,8 @@ const CONTENT_TYPES: Record<NotificationFormat, string> = { json: 'application/j
 
 /** A notification body in a subscription's format: JSON `{"event": {...}}` or XML `<event>...</event>`. */
 export function renderNotification(event: NotificationEvent, format: NotificationFormat): { body: string; contentType: string } {
-  const body = format === 'json'
-    ? JSON.stringify({ event })
-    : toXml(event, (event.class === 'account' ? AccountEvent : TransactionEvent) as unknown as XmlSchema);
+  const body =
+    format === 'json' ? JSON.stringify({ event }) : toXml(event, (event.class === 'account' ? AccountEvent : TransactionEvent) as unknown as XmlSchema);
   return { body, contentType: CONTENT_TYPES[format] };
 }
 
@@ -50,7 +49,12 @@ function groupEvents(events: readonly AggregationEvent[]): Map<string, Aggregati
  * notification exists exactly when its change does. An account's `deleted` event is the last its subscriptions
  * receive: they are removed with it.
  */
-export async function enqueuePushNotifications(db: Executor, runtime: Pick<Runtime, 'clock' | 'keys'>, events: readonly AggregationEvent[], options: { keepSubscriptions?: boolean } = {}): Promise<void> {
+export async function enqueuePushNotifications(
+  db: Executor,
+  runtime: Pick<Runtime, 'clock' | 'keys'>,
+  events: readonly AggregationEvent[],
+  options: { keepSubscriptions?: boolean } = {},
+): Promise<void> {
   if (events.length === 0) return;
   const accountIds = [...new Set(events.map((e) => e.accountId))];
   const subscriptions = await subscriptionsOfAccounts(db, accountIds);
@@ -74,8 +78,14 @@ export async function enqueuePushNotifications(db: Executor, runtime: Pick<Runti
       for (const s of targets) {
         const { body, contentType } = renderNotification(event, s.format);
         await enqueueDelivery(db, runtime, {
-          kind: 'txpush', partnerId: s.partner_id, url: s.callback_url, body, contentType,
-          signingSecret: signingKey(s), customerId: Number(s.customer_id), subscriptionId: s.id,
+          kind: 'txpush',
+          partnerId: s.partner_id,
+          url: s.callback_url,
+          body,
+          contentType,
+          signingSecret: signingKey(s),
+          customerId: Number(s.customer_id),
+          subscriptionId: s.id,
         });
       }
     }

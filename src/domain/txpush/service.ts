@@ -39,7 +39,13 @@ const RULE_ERRORS: Record<ListenerRule, ErrorName> = { url: 'ListenerUrlInvalid'
  * encrypted). Subscribing a callback URL the account already has replaces those two subscriptions. Notifications
  * go out in `format`, the Accept of this call.
  */
-export async function subscribe(runtime: Runtime, caller: Caller, customerId: string, accountId: string, input: { callbackUrl: string; format: NotificationFormat }): Promise<SubscriptionRecord[]> {
+export async function subscribe(
+  runtime: Runtime,
+  caller: Caller,
+  customerId: string,
+  accountId: string,
+  input: { callbackUrl: string; format: NotificationFormat },
+): Promise<SubscriptionRecord[]> {
   const db = runtime.database.kysely;
   const customer = await getCustomerForPartner(db, caller.partnerId, customerId);
   const account = await getAccountRow(db, customer, accountId);
@@ -61,11 +67,21 @@ export async function subscribe(runtime: Runtime, caller: Caller, customerId: st
     const replaced = existing.filter((s) => s.callback_url === callbackUrl).map((s) => s.id);
     const listeners = new Set(existing.filter((s) => s.callback_url !== callbackUrl).map((s) => s.callback_url));
     if (listeners.size >= MAX_LISTENERS_PER_ACCOUNT) {
-      throw new ServiceError('TooManyListeners', `Account ${account.id} already has ${listeners.size} TxPUSH listeners, the most it may have: disable one (DELETE .../subscriptions/{subscriptionId}) first.`);
+      throw new ServiceError(
+        'TooManyListeners',
+        `Account ${account.id} already has ${listeners.size} TxPUSH listeners, the most it may have: disable one (DELETE .../subscriptions/{subscriptionId}) first.`,
+      );
     }
     await deleteSubscriptions(tx, replaced);
     await cancelSubscriptionDeliveries(tx, replaced, { now, reason: 'the subscription was replaced' });
-    const common = { partner_id: caller.partnerId, customer_id: customer.id, account_id: account.id, callback_url: callbackUrl, format: input.format, created_at: now };
+    const common = {
+      partner_id: caller.partnerId,
+      customer_id: customer.id,
+      account_id: account.id,
+      callback_url: callbackUrl,
+      format: input.format,
+      created_at: now,
+    };
     return insertSubscriptions(tx, [
       { ...common, class: 'account', signing_key_encrypted: accountKey.sealed },
       { ...common, class: 'transaction', signing_key_encrypted: transactionKey.sealed },

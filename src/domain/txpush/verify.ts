@@ -36,22 +36,41 @@ export async function verifyListener(callbackUrl: string, options: VerificationO
   const where = `the listener at ${callbackUrl}`;
   let res: Awaited<ReturnType<typeof requestWithPolicy>>;
   try {
-    res = await requestWithPolicy({ url: verificationUrl(callbackUrl, code), method: 'GET', headers: { accept: 'text/plain' }, timeoutMs: options.timeoutMs, mode: options.mode, maxResponseBytes: 4096 });
+    res = await requestWithPolicy({
+      url: verificationUrl(callbackUrl, code),
+      method: 'GET',
+      headers: { accept: 'text/plain' },
+      timeoutMs: options.timeoutMs,
+      mode: options.mode,
+      maxResponseBytes: 4096,
+    });
   } catch (e) {
     const message = (e as Error).message;
     if (e instanceof TargetRefusedError) throw new ServiceError('ListenerAddressRefused', `Verification of ${where} was not attempted: ${message}.`);
     throw new ServiceError('ListenerUnreachable', `Verification of ${where} failed: it could not be reached (${message}).`);
   }
   if (res.status !== 200) {
-    const redirect = res.status >= 300 && res.status < 400 ? ` (a redirect${res.headers.location ? ` to ${excerpt(String(res.headers.location), 300)}` : ''}; redirects are not followed)` : '';
-    throw new ServiceError('ListenerVerificationStatus', `Verification of ${where} failed: it answered HTTP ${res.status}${redirect}; it must answer 200 with Content-Type text/plain and the value of ${VERIFICATION_PARAMETER} as the body.`);
+    const redirect =
+      res.status >= 300 && res.status < 400
+        ? ` (a redirect${res.headers.location ? ` to ${excerpt(String(res.headers.location), 300)}` : ''}; redirects are not followed)`
+        : '';
+    throw new ServiceError(
+      'ListenerVerificationStatus',
+      `Verification of ${where} failed: it answered HTTP ${res.status}${redirect}; it must answer 200 with Content-Type text/plain and the value of ${VERIFICATION_PARAMETER} as the body.`,
+    );
   }
   const type = mediaType(res.headers['content-type']);
   if (type !== 'text/plain') {
-    throw new ServiceError('ListenerVerificationContentType', `Verification of ${where} failed: it answered with Content-Type ${type ? `"${excerpt(type, 100)}"` : 'absent'}; it must be text/plain.`);
+    throw new ServiceError(
+      'ListenerVerificationContentType',
+      `Verification of ${where} failed: it answered with Content-Type ${type ? `"${excerpt(type, 100)}"` : 'absent'}; it must be text/plain.`,
+    );
   }
   if (res.body !== code) {
     const got = res.body === '' ? 'an empty body' : `"${excerpt(res.body, 100)}" (${Buffer.byteLength(res.body)} bytes)`;
-    throw new ServiceError('ListenerVerificationBody', `Verification of ${where} failed: its body was ${got}, not exactly the ${code.length}-character value of ${VERIFICATION_PARAMETER} sent (no extra white space or line breaks).`);
+    throw new ServiceError(
+      'ListenerVerificationBody',
+      `Verification of ${where} failed: its body was ${got}, not exactly the ${code.length}-character value of ${VERIFICATION_PARAMETER} sent (no extra white space or line breaks).`,
+    );
   }
 }

@@ -54,9 +54,12 @@ function ownOrigins(request: FastifyRequest, publicUrl: string): Set<string> {
 function checkSameOrigin(request: FastifyRequest, publicUrl: string): void {
   const site = request.headers['sec-fetch-site'];
   const origin = request.headers.origin;
-  if (site === undefined && origin === undefined) throw new ServiceError('DashboardOriginRefused', 'Dashboard changes must come from the dashboard page (no Origin or Sec-Fetch-Site header).');
-  if (site !== undefined && site !== 'same-origin') throw new ServiceError('DashboardOriginRefused', `Cross-site requests to the dashboard are refused (Sec-Fetch-Site: ${String(site).slice(0, 40)}).`);
-  if (origin !== undefined && !ownOrigins(request, publicUrl).has(origin)) throw new ServiceError('DashboardOriginRefused', 'Cross-site requests to the dashboard are refused (the Origin is not the dashboard\'s).');
+  if (site === undefined && origin === undefined)
+    throw new ServiceError('DashboardOriginRefused', 'Dashboard changes must come from the dashboard page (no Origin or Sec-Fetch-Site header).');
+  if (site !== undefined && site !== 'same-origin')
+    throw new ServiceError('DashboardOriginRefused', `Cross-site requests to the dashboard are refused (Sec-Fetch-Site: ${String(site).slice(0, 40)}).`);
+  if (origin !== undefined && !ownOrigins(request, publicUrl).has(origin))
+    throw new ServiceError('DashboardOriginRefused', "Cross-site requests to the dashboard are refused (the Origin is not the dashboard's).");
 }
 
 const SECURITY_HEADERS = {

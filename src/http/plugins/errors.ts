@@ -66,7 +66,24 @@ const FASTIFY_CODES: Record<string, ErrorName> = {
 
 // Database failures that are about availability, not about the request: connection refused or lost, the
 // server shutting down or starting up, SQLite's disk full or I/O errors, a lock held too long.
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_BUSY', 'SQLITE_CANTOPEN', 'SQLITE_READONLY', 'ENOSPC']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'SQLITE_FULL',
+  'SQLITE_IOERR',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+  'SQLITE_READONLY',
+  'ENOSPC',
+]);
 
 /** Whether an error means the database (or its disk) is unavailable for now. */
 export function isUnavailable(error: unknown): boolean {
@@ -84,9 +101,10 @@ export function toServiceError(error: FastifyError | ServiceError | Error, reque
   if (fe.validation) return validationError(fe.validation, fe.validationContext, request);
   const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped) {
-    const message = mapped === 'UnsupportedMediaType'
-      ? `Unsupported Content-Type${request.headers['content-type'] ? ` "${request.headers['content-type']}"` : ' (none given)'}: send application/json or application/xml`
-      : undefined;
+    const message =
+      mapped === 'UnsupportedMediaType'
+        ? `Unsupported Content-Type${request.headers['content-type'] ? ` "${request.headers['content-type']}"` : ' (none given)'}: send application/json or application/xml`
+        : undefined;
     return new ServiceError(mapped, message);
   }
   if (fe.statusCode === 429) return new ServiceError('RateLimited', fe.message);
@@ -95,7 +113,8 @@ export function toServiceError(error: FastifyError | ServiceError | Error, reque
     return new ServiceError(byStatus ?? 'BadRequest', fe.message);
   }
   if (fe.statusCode === 503) return new ServiceError('ServiceUnavailable');
-  if (isUnavailable(error)) return new ServiceError('ServiceUnavailable', 'The database is unavailable or its disk is full; retry shortly', { 'retry-after': '5' });
+  if (isUnavailable(error))
+    return new ServiceError('ServiceUnavailable', 'The database is unavailable or its disk is full; retry shortly', { 'retry-after': '5' });
   return new ServiceError('InternalError');
 }
 
@@ -104,12 +123,18 @@ export function toServiceError(error: FastifyError | ServiceError | Error, reque
  * rendered in the catalogue format, negotiated from Accept here because no hook has run.
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const err = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ServiceError('PathTooLong')
-    : error.code === 'FST_ERR_BAD_URL' ? new ServiceError('MalformedUrl')
-    : toServiceError(error, request);
+  const err =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ServiceError('PathTooLong')
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new ServiceError('MalformedUrl')
+        : toServiceError(error, request);
   const body = { code: err.code, message: err.message };
   if (negotiateFormat(request.headers.accept) === 'xml') {
-    void reply.code(err.status).type('application/xml; charset=utf-8').send(toXml(body, ErrorBody as unknown as XmlSchema));
+    void reply
+      .code(err.status)
+      .type('application/xml; charset=utf-8')
+      .send(toXml(body, ErrorBody as unknown as XmlSchema));
   } else {
     void reply.code(err.status).type('application/json; charset=utf-8').send(JSON.stringify(body));
   }
@@ -146,7 +171,9 @@ function booleanNames(schema: unknown): string[] {
   let names = booleanNamesCache.get(schema);
   if (!names) {
     const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
-    names = Object.entries(properties).filter(([, p]) => p.type === 'boolean').map(([name]) => name);
+    names = Object.entries(properties)
+      .filter(([, p]) => p.type === 'boolean')
+      .map(([name]) => name);
     booleanNamesCache.set(schema, names);
   }
   return names;
@@ -179,7 +206,11 @@ export function checkIntegerText(schema: unknown, values: unknown): void {
 function checkIntegerValue(name: string, value: unknown): void {
   if (typeof value !== 'string') return;
   if (!INTEGER_TEXT.test(value)) throw new ServiceError('InvalidParameter', `Invalid parameter (${name}): must be integer`);
-  if (!Number.isSafeInteger(Number(value))) throw new ServiceError('InvalidParameter', `Invalid parameter (${name}): must be an integer between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`);
+  if (!Number.isSafeInteger(Number(value)))
+    throw new ServiceError(
+      'InvalidParameter',
+      `Invalid parameter (${name}): must be an integer between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
+    );
 }
 
 /**
@@ -229,7 +260,9 @@ export const errorsPlugin = fp(
         done();
       };
     });
-    app.setNotFoundHandler((request, reply) => send(reply, new ServiceError('RouteNotFound', `Route not found: ${request.method} ${request.url.split('?')[0]}`)));
+    app.setNotFoundHandler((request, reply) =>
+      send(reply, new ServiceError('RouteNotFound', `Route not found: ${request.method} ${request.url.split('?')[0]}`)),
+    );
   },
   { name: 'ledgerlink-errors' },
 );

@@ -11,11 +11,21 @@ const MEDIA_TYPES = ['application/json', 'application/xml'];
 const NAME_MARK = 'x-component';
 const MEDIA_MARK = 'x-media-type';
 const STATUS_TEXT: Record<string, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 203: 'Non-authoritative information', 204: 'No content',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  203: 'Non-authoritative information',
+  204: 'No content',
   400: 'Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md)',
   401: 'Unauthorized: missing, invalid or expired credentials, or a locked partner',
-  403: 'Forbidden', 404: 'Not found (another partner\'s ids look exactly like unknown ids)', 406: 'Not acceptable: Accept allows neither JSON nor XML',
-  409: 'Conflict', 413: 'Request body too large', 415: 'Unsupported Content-Type', 429: 'Too many requests (see Retry-After)', 503: 'Service unavailable',
+  403: 'Forbidden',
+  404: "Not found (another partner's ids look exactly like unknown ids)",
+  406: 'Not acceptable: Accept allows neither JSON nor XML',
+  409: 'Conflict',
+  413: 'Request body too large',
+  415: 'Unsupported Content-Type',
+  429: 'Too many requests (see Retry-After)',
+  503: 'Service unavailable',
 };
 
 /** Copies a route schema, turning TypeBox `$id`s into a mark that survives the swagger conversion. */
@@ -32,8 +42,8 @@ function markNamedSchemas(node: unknown): unknown {
 
 /** Moves every marked schema into components.schemas and points to it with `$ref`. */
 function hoistNamedSchemas(doc: Json): void {
-  const components = ((doc.components ??= {}) as Json);
-  const schemas = ((components.schemas ??= {}) as Record<string, Json>);
+  const components = (doc.components ??= {}) as Json;
+  const schemas = (components.schemas ??= {}) as Record<string, Json>;
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
     if (!node || typeof node !== 'object') return node;
@@ -86,7 +96,8 @@ export const openapiPlugin = fp(
         info: {
           title: 'Ledgerlink API',
           version: opts.version,
-          description: 'Financial data aggregation: partner authentication, customers, institutions, accounts, transactions, Connect and TxPUSH. Every operation reads and writes JSON or XML (Content-Type / Accept). Errors are `{code, message}`; the codes are listed in docs/errors.md.',
+          description:
+            'Financial data aggregation: partner authentication, customers, institutions, accounts, transactions, Connect and TxPUSH. Every operation reads and writes JSON or XML (Content-Type / Accept). Errors are `{code, message}`; the codes are listed in docs/errors.md.',
           license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
         },
         servers: [{ url: opts.runtime.config.publicUrl }],
@@ -124,7 +135,8 @@ export const openapiPlugin = fp(
 
     app.get('/openapi.json', { config: { auth: 'none', negotiate: false }, schema: { hide: true } }, async () => app.swagger());
     app.get('/openapi.yaml', { config: { auth: 'none', negotiate: false }, schema: { hide: true } }, async (_req, reply) =>
-      reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })));
+      reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
+    );
 
     // The docs page and its assets are served from the package itself, never from a CDN.
     await app.register(async (docs) => {

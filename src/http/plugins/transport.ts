@@ -76,13 +76,19 @@ export const transportPlugin = fp(
         if (request.protocol === 'https') {
           reply.header('strict-transport-security', HSTS);
         } else if (!config.insecureHttp && !caller.loopback && !operational) {
-          throw new ServiceError('TlsRequired', 'TLS 1.2 or higher is required: use https:// (plain HTTP is accepted only from loopback, or through a proxy trusted with --trust-proxy that terminated TLS)');
+          throw new ServiceError(
+            'TlsRequired',
+            'TLS 1.2 or higher is required: use https:// (plain HTTP is accepted only from loopback, or through a proxy trusted with --trust-proxy that terminated TLS)',
+          );
         }
 
         if (regionChecked && !caller.local) {
           const country = caller.country;
           if (!country || !allowed.has(country)) {
-            throw new ServiceError('RegionNotPermitted', `Requests from ${country ? `country ${country}` : 'an unknown location'} (${request.ip}) are not permitted; permitted: ${[...allowed].join(', ')}`);
+            throw new ServiceError(
+              'RegionNotPermitted',
+              `Requests from ${country ? `country ${country}` : 'an unknown location'} (${request.ip}) are not permitted; permitted: ${[...allowed].join(', ')}`,
+            );
           }
         }
 

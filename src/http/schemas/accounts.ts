@@ -13,20 +13,58 @@ export const AccountDetail = Type.Object(
     availableBalanceAmount: O(Num('checking, savings, loan: the balance minus pending debits')),
     periodInterestRate: O(Str('checking, savings: APY in percent, as a decimal string')),
     // loan, mortgage
-    payoffAmount: O(Num()), principalBalance: O(Num()), escrowBalance: O(Num()), interestRate: O(Str('loan, mortgage, lineOfCredit: percent, as a decimal string')),
-    autoPayEnrolled: O(Str('Y or N')), collateral: O(Str()), currentSchool: O(Str()), firstMortgage: O(Str('Y or N')), originalSchool: O(Str()),
-    recurringPaymentAmount: O(Num()), lender: O(Str()), endingBalanceAmount: O(Num()), loanTermType: O(Str()), paymentsMade: O(Type.Integer()),
-    balloonAmount: O(Num()), projectedInterest: O(Num()), interestPaidLtd: O(Num()), interestRateType: O(Str()), loanPaymentType: O(Str()),
-    paymentsRemaining: O(Type.Integer()), loanMinAmtDue: O(Num()), loanPaymentFreq: O(Str()), paymentMinAmount: O(Num('loan, lineOfCredit')),
-    loanMinAmtDueDate: O(Epoch()), firstPaymentDate: O(Epoch()),
+    payoffAmount: O(Num()),
+    principalBalance: O(Num()),
+    escrowBalance: O(Num()),
+    interestRate: O(Str('loan, mortgage, lineOfCredit: percent, as a decimal string')),
+    autoPayEnrolled: O(Str('Y or N')),
+    collateral: O(Str()),
+    currentSchool: O(Str()),
+    firstMortgage: O(Str('Y or N')),
+    originalSchool: O(Str()),
+    recurringPaymentAmount: O(Num()),
+    lender: O(Str()),
+    endingBalanceAmount: O(Num()),
+    loanTermType: O(Str()),
+    paymentsMade: O(Type.Integer()),
+    balloonAmount: O(Num()),
+    projectedInterest: O(Num()),
+    interestPaidLtd: O(Num()),
+    interestRateType: O(Str()),
+    loanPaymentType: O(Str()),
+    paymentsRemaining: O(Type.Integer()),
+    loanMinAmtDue: O(Num()),
+    loanPaymentFreq: O(Str()),
+    paymentMinAmount: O(Num('loan, lineOfCredit')),
+    loanMinAmtDueDate: O(Epoch()),
+    firstPaymentDate: O(Epoch()),
     // investment, investmentTaxDeferred, roth
-    marginBalance: O(Num()), availableCashBalance: O(Num()), currentBalance: O(Num()), vestedBalance: O(Num()), currentLoanBalance: O(Num()),
-    loanRate: O(Num()), marginAllowed: O(Type.Boolean()), cashAccountAllowed: O(Type.Boolean()), employeeDeferPreTaxAmount: O(Num()),
-    employeePreTaxAmount: O(Num()), employeePreTaxPercentage: O(Num()), employerYearToDate: O(Num()), rolloverContributionAmount: O(Num()),
-    allowedCheckWriting: O(Str('ALLOW or DENY')), allowedOptionTrade: O(Str('ALLOW or DENY')), dailyChange: O(Num()), margin: O(Num()),
-    percentageChange: O(Num()), loanPaymentAmount: O(Num()), loanNextPaymentDate: O(Epoch()),
+    marginBalance: O(Num()),
+    availableCashBalance: O(Num()),
+    currentBalance: O(Num()),
+    vestedBalance: O(Num()),
+    currentLoanBalance: O(Num()),
+    loanRate: O(Num()),
+    marginAllowed: O(Type.Boolean()),
+    cashAccountAllowed: O(Type.Boolean()),
+    employeeDeferPreTaxAmount: O(Num()),
+    employeePreTaxAmount: O(Num()),
+    employeePreTaxPercentage: O(Num()),
+    employerYearToDate: O(Num()),
+    rolloverContributionAmount: O(Num()),
+    allowedCheckWriting: O(Str('ALLOW or DENY')),
+    allowedOptionTrade: O(Str('ALLOW or DENY')),
+    dailyChange: O(Num()),
+    margin: O(Num()),
+    percentageChange: O(Num()),
+    loanPaymentAmount: O(Num()),
+    loanNextPaymentDate: O(Epoch()),
     // lineOfCredit
-    creditAvailableAmount: O(Num()), statementCloseBalance: O(Num()), locPrincipalBalance: O(Num()), paymentDueDate: O(Epoch()), statementEndDate: O(Epoch()),
+    creditAvailableAmount: O(Num()),
+    statementCloseBalance: O(Num()),
+    locPrincipalBalance: O(Num()),
+    paymentDueDate: O(Epoch()),
+    statementEndDate: O(Epoch()),
   },
   { description: 'Fields that depend on the account type; credit cards have no detail object' },
 );
@@ -35,13 +73,44 @@ export const AccountDetail = Type.Object(
 export const Position = Type.Object(
   {
     id: Type.Integer({ description: 'Service-assigned, stable while the holding exists' }),
-    symbol: Str(), fundName: Str(), quantity: Num(), marketValue: Str('Decimal string'), changePercent: Num(), costBasis: Num(), dailyChange: Num(),
-    memo: Str(), empPretaxContribAmount: Num(), heldInAccount: Str('Decimal string'), holdType: Str(), maturityValue: Num(), units: Num(), unitPrice: Num(),
-    type: Str(), status: Str(), invSecurityType: Str(), securityCurrencyRate: Str('Decimal string'), averageCost: Num(), cashAccount: Type.Boolean(),
-    faceValue: Num(), holdingId: Str(), securitySubType: Str(), rate: Num(), unitType: Str(), todayGLDollar: Num(), todayGLPercent: Num(),
-    totalGLDollar: Num(), totalGLPercent: Num(), costBasisPerShare: Num(), enterpriseSymbol: Str(), localMarketValue: Num(), localPrice: Num(),
-    securityId: Str(), reinvestmentCapGains: Str('Decimal string'), reinvestmentDividend: Str('Decimal string'),
-    expirationDate: O(Epoch('Only for securities that mature or expire')), originalPurchaseDate: Epoch(),
+    symbol: Str(),
+    fundName: Str(),
+    quantity: Num(),
+    marketValue: Str('Decimal string'),
+    changePercent: Num(),
+    costBasis: Num(),
+    dailyChange: Num(),
+    memo: Str(),
+    empPretaxContribAmount: Num(),
+    heldInAccount: Str('Decimal string'),
+    holdType: Str(),
+    maturityValue: Num(),
+    units: Num(),
+    unitPrice: Num(),
+    type: Str(),
+    status: Str(),
+    invSecurityType: Str(),
+    securityCurrencyRate: Str('Decimal string'),
+    averageCost: Num(),
+    cashAccount: Type.Boolean(),
+    faceValue: Num(),
+    holdingId: Str(),
+    securitySubType: Str(),
+    rate: Num(),
+    unitType: Str(),
+    todayGLDollar: Num(),
+    todayGLPercent: Num(),
+    totalGLDollar: Num(),
+    totalGLPercent: Num(),
+    costBasisPerShare: Num(),
+    enterpriseSymbol: Str(),
+    localMarketValue: Num(),
+    localPrice: Num(),
+    securityId: Str(),
+    reinvestmentCapGains: Str('Decimal string'),
+    reinvestmentDividend: Str('Decimal string'),
+    expirationDate: O(Epoch('Only for securities that mature or expire')),
+    originalPurchaseDate: Epoch(),
   },
   { xml: { name: 'position' } },
 );
@@ -100,7 +169,10 @@ export const AccountSimpleList = Type.Object({ accounts: Type.Array(Type.Object(
 
 export const CustomerIdParam = { customerId: Type.String({ description: 'Customer id', examples: ['1005061234'] }) };
 export const AccountParams = Type.Object({ ...CustomerIdParam, accountId: Type.String({ description: 'Account id', examples: ['5011648377'] }) });
-export const InstitutionLoginParams = Type.Object({ ...CustomerIdParam, institutionLoginId: Type.String({ description: 'Institution login id', examples: ['6000000000'] }) });
+export const InstitutionLoginParams = Type.Object({
+  ...CustomerIdParam,
+  institutionLoginId: Type.String({ description: 'Institution login id', examples: ['6000000000'] }),
+});
 /** Institution ids are 32-bit integers. */
 // Institution ids are 64-bit in the reference: any safe integer is a well-formed id (an unknown one names nothing).
 export const InstitutionIdParam = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Institution id', examples: [102105] });
@@ -117,7 +189,7 @@ export const LoginField = Type.Object(
 );
 
 export const AddAllBody = Type.Object(
-  { credentials: Type.Array(LoginField, { minItems: 1, xml: { wrapped: true }, description: 'The institution\'s sign-in form, filled in' }) },
+  { credentials: Type.Array(LoginField, { minItems: 1, xml: { wrapped: true }, description: "The institution's sign-in form, filled in" }) },
   { xml: { name: 'accounts' } },
 );
 
@@ -127,7 +199,12 @@ export const MfaQuestion = Type.Object(
     id: Type.String({ description: 'Question id; send it back with the answer', examples: ['pet'] }),
     text: Type.String({ description: 'The question', examples: ['What is the name of your first pet?'] }),
     image: O(Type.String({ description: 'An image to look at (data URL)' })),
-    choices: O(Type.Array(Type.Object({ value: Type.String(), choice: Type.String() }, { xml: { name: 'choice' } }), { xml: { wrapped: true }, description: 'Options: answer with a value' })),
+    choices: O(
+      Type.Array(Type.Object({ value: Type.String(), choice: Type.String() }, { xml: { name: 'choice' } }), {
+        xml: { wrapped: true },
+        description: 'Options: answer with a value',
+      }),
+    ),
   },
   { xml: { name: 'question' } },
 );
@@ -139,10 +216,22 @@ export const MfaChallenges = Type.Object(
 
 export const MfaAnswersBody = Type.Object(
   {
-    mfaChallenges: O(Type.Object({
-      questions: Type.Array(Type.Object({ id: O(Type.String({ examples: ['pet'] })), text: O(Type.String()), answer: Type.String({ examples: ['rex'] }) }, { xml: { name: 'question' } }), { xml: { wrapped: true } }),
-    })),
-    questions: O(Type.Array(Type.Object({ id: O(Type.String()), text: O(Type.String()), answer: Type.String() }, { xml: { name: 'question' } }), { xml: { wrapped: true } })),
+    mfaChallenges: O(
+      Type.Object({
+        questions: Type.Array(
+          Type.Object(
+            { id: O(Type.String({ examples: ['pet'] })), text: O(Type.String()), answer: Type.String({ examples: ['rex'] }) },
+            { xml: { name: 'question' } },
+          ),
+          { xml: { wrapped: true } },
+        ),
+      }),
+    ),
+    questions: O(
+      Type.Array(Type.Object({ id: O(Type.String()), text: O(Type.String()), answer: Type.String() }, { xml: { name: 'question' } }), {
+        xml: { wrapped: true },
+      }),
+    ),
   },
   { xml: { name: 'accounts' }, description: 'The answers, each with its question id (or its text), under mfaChallenges.questions (or questions)' },
 );

@@ -3,8 +3,20 @@ import { RequiredString } from './common.js';
 
 /** The Connect webhook events, in the order a session may send them. */
 export const CONNECT_EVENT_TYPES = [
-  'started', 'institutionSelected', 'credentialsSubmitted', 'oauthStarted', 'mfa', 'mfaAnswered', 'discovered',
-  'added', 'invalidCredentials', 'error', 'done', 'cancelled', 'accountsDeleted', 'institutionLoginDeleted',
+  'started',
+  'institutionSelected',
+  'credentialsSubmitted',
+  'oauthStarted',
+  'mfa',
+  'mfaAnswered',
+  'discovered',
+  'added',
+  'invalidCredentials',
+  'error',
+  'done',
+  'cancelled',
+  'accountsDeleted',
+  'institutionLoginDeleted',
 ] as const;
 export type ConnectEventType = (typeof CONNECT_EVENT_TYPES)[number];
 
@@ -31,16 +43,22 @@ const common = {
 };
 
 export const ConnectParameters = Type.Object(common, { xml: { name: 'connect' } });
-export const LiteConnectParameters = Type.Object({ ...common, institutionId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The institution to sign in at' }) }, { xml: { name: 'connect' } });
-export const FixConnectParameters = Type.Object({ ...common, institutionLoginId: RequiredString({ maxLength: 20, description: 'The institution login to repair' }) }, { xml: { name: 'connect' } });
+export const LiteConnectParameters = Type.Object(
+  { ...common, institutionId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The institution to sign in at' }) },
+  { xml: { name: 'connect' } },
+);
+export const FixConnectParameters = Type.Object(
+  { ...common, institutionLoginId: RequiredString({ maxLength: 20, description: 'The institution login to repair' }) },
+  { xml: { name: 'connect' } },
+);
 
 export const EmailOptions = Type.Object({
-  to: RequiredString({ maxLength: 320, description: 'The consumer\'s e-mail address' }),
+  to: RequiredString({ maxLength: 320, description: "The consumer's e-mail address" }),
   from: O(Type.String({ maxLength: 255, description: 'Name of the person or business sending (shown in the text)' })),
   supportPhone: O(Type.String({ maxLength: 64 })),
   subject: O(Type.String({ maxLength: 255, description: 'Default "Verify your Financial Information"' })),
   firstName: O(Type.String({ maxLength: 255 })),
-  institutionName: O(Type.String({ maxLength: 255, description: 'Name of the partner\'s company' })),
+  institutionName: O(Type.String({ maxLength: 255, description: "Name of the partner's company" })),
   institutionAddress: O(Type.String({ maxLength: 512, description: 'Footer address' })),
   signature: O(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 10, description: 'One line each' })),
 });
@@ -53,7 +71,11 @@ export const CONNECT_V1_TYPES = ['aggregation', 'lite', 'fix'] as const;
 /** Connect 1.0 generation: `type` chooses the product; the look is always the `default` experience. */
 const v1 = {
   ...common,
-  type: RequiredString({ maxLength: 64, description: `The Connect 1.0 product: ${CONNECT_V1_TYPES.join(', ')} (others, such as voa or voi, are refused with 400)`, examples: ['aggregation'] }),
+  type: RequiredString({
+    maxLength: 64,
+    description: `The Connect 1.0 product: ${CONNECT_V1_TYPES.join(', ')} (others, such as voa or voi, are refused with 400)`,
+    examples: ['aggregation'],
+  }),
   redirectUrl: O(Type.String({ maxLength: 2048, description: 'The Connect 1.0 name of redirectUri' })),
   institutionId: O(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'lite: the institution to sign in at' })),
   institutionLoginId: O(Type.String({ maxLength: 20, description: 'fix: the institution login to repair' })),
@@ -61,18 +83,49 @@ const v1 = {
 export const ConnectV1Parameters = Type.Object(v1, { xml: { name: 'connect' } });
 export const ConnectV1EmailParameters = Type.Object({ ...v1, email: EmailOptions }, { xml: { name: 'connect' } });
 
-export const ConnectUrl = Type.Object({ link: Type.String({ description: 'The signed Connect URL', examples: ['http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000'] }) }, { xml: { name: 'connectUrl' } });
-export const ConnectEmailUrl = Type.Object({ link: Type.String({ examples: ['http://127.0.0.1:8080/connect?customerId=1005061234&origin=email&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000'] }), emailConfig: EmailOptions }, { xml: { name: 'connectEmailUrl' } });
-export const ConnectWebhookSigningKey = Type.Object({ signingKey: Type.String({ description: 'whsec_ secret that signs this partner\'s Connect webhooks (Standard Webhooks)', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }) }, { xml: { name: 'signingKey' } });
+export const ConnectUrl = Type.Object(
+  {
+    link: Type.String({
+      description: 'The signed Connect URL',
+      examples: [
+        'http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000',
+      ],
+    }),
+  },
+  { xml: { name: 'connectUrl' } },
+);
+export const ConnectEmailUrl = Type.Object(
+  {
+    link: Type.String({
+      examples: [
+        'http://127.0.0.1:8080/connect?customerId=1005061234&origin=email&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000',
+      ],
+    }),
+    emailConfig: EmailOptions,
+  },
+  { xml: { name: 'connectEmailUrl' } },
+);
+export const ConnectWebhookSigningKey = Type.Object(
+  {
+    signingKey: Type.String({
+      description: "whsec_ secret that signs this partner's Connect webhooks (Standard Webhooks)",
+      examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+    }),
+  },
+  { xml: { name: 'signingKey' } },
+);
 
-export const MailMessage = Type.Object({
-  id: Type.Integer(),
-  eventId: Type.String({ description: 'The delivery\'s event id', examples: ['evt_2KWPBgLlAfxdpx2AI54pPJ85f4W'] }),
-  to: Type.String(),
-  from: Type.String(),
-  subject: Type.String(),
-  text: Type.String({ description: 'Plain-text part' }),
-  html: Type.Union([Type.String(), Type.Null()], { description: 'HTML part, when there is one' }),
-  createdDate: Type.Integer({ description: 'Epoch seconds' }),
-}, { xml: { name: 'message' } });
+export const MailMessage = Type.Object(
+  {
+    id: Type.Integer(),
+    eventId: Type.String({ description: "The delivery's event id", examples: ['evt_2KWPBgLlAfxdpx2AI54pPJ85f4W'] }),
+    to: Type.String(),
+    from: Type.String(),
+    subject: Type.String(),
+    text: Type.String({ description: 'Plain-text part' }),
+    html: Type.Union([Type.String(), Type.Null()], { description: 'HTML part, when there is one' }),
+    createdDate: Type.Integer({ description: 'Epoch seconds' }),
+  },
+  { xml: { name: 'message' } },
+);
 export const MailList = Type.Object({ messages: Type.Array(MailMessage) }, { xml: { name: 'mailbox' } });

@@ -1,7 +1,8 @@
 import Type from 'typebox';
 import { RequiredString } from './common.js';
 
-const USERNAME_DESCRIPTION = '6 to 255 characters: ASCII letters, digits and ! @ . # $ % & * _ - +. Unique among the partner\'s customers. An e-mail address is discouraged.';
+const USERNAME_DESCRIPTION =
+  "6 to 255 characters: ASCII letters, digits and ! @ . # $ % & * _ - +. Unique among the partner's customers. An e-mail address is discouraged.";
 
 export const NewCustomer = Type.Object(
   {
@@ -9,7 +10,14 @@ export const NewCustomer = Type.Object(
     firstName: Type.Optional(Type.String({ description: 'Optional', examples: ['John'] })),
     lastName: Type.Optional(Type.String({ description: 'Optional', examples: ['Smith'] })),
     phone: Type.Optional(Type.String({ maxLength: 20, pattern: '^[0-9+()\\-. ]*$', description: 'Optional phone number', examples: ['1-801-555-0100'] })),
-    email: Type.Optional(Type.String({ maxLength: 255, pattern: '^$|^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', description: 'Optional e-mail address', examples: ['john.smith@example.com'] })),
+    email: Type.Optional(
+      Type.String({
+        maxLength: 255,
+        pattern: '^$|^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$',
+        description: 'Optional e-mail address',
+        examples: ['john.smith@example.com'],
+      }),
+    ),
     applicationId: Type.Optional(Type.String({ maxLength: 255, description: 'Optional registered application id, stored and returned as given' })),
   },
   { xml: { name: 'customer' } },
@@ -47,7 +55,9 @@ const customerFields = {
   lastName: Type.Optional(Type.String()),
   phone: Type.Optional(Type.String()),
   email: Type.Optional(Type.String()),
-  type: Type.Union([Type.Literal('testing'), Type.Literal('active')], { description: 'testing: test institutions only; active: a billable customer (production plan)' }),
+  type: Type.Union([Type.Literal('testing'), Type.Literal('active')], {
+    description: 'testing: test institutions only; active: a billable customer (production plan)',
+  }),
   createdDate: Type.Integer({ description: 'Epoch seconds' }),
   lastModifiedDate: Type.Integer({ description: 'Epoch seconds' }),
   applicationId: Type.Optional(Type.String()),

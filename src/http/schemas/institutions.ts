@@ -5,7 +5,10 @@ const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type
 
 export const Branding = Type.Object(
   {
-    logo: Type.String({ description: 'Logo for white backgrounds, 375 x 72 SVG served by Ledgerlink', examples: ['http://127.0.0.1:8080/institution/assets/101732/logo.svg'] }),
+    logo: Type.String({
+      description: 'Logo for white backgrounds, 375 x 72 SVG served by Ledgerlink',
+      examples: ['http://127.0.0.1:8080/institution/assets/101732/logo.svg'],
+    }),
     alternateLogo: Type.String({ description: 'Logo for coloured backgrounds, 375 x 72 SVG' }),
     icon: Type.String({ description: 'Square icon, SVG' }),
     primaryColor: Type.String({ description: 'Primary brand colour, hex', examples: ['#0167AE'] }),
@@ -43,7 +46,9 @@ export const Institution = Type.Object(
     loanPaymentDetails: Flag('Loan Payment Details'),
     liabilityData: Flag('Liability Data'),
     billPayData: Flag('Bill Pay Data'),
-    accountTypeDescription: Type.String({ description: 'Banking, Investments, Credit Cards/Accounts, Workplace Retirement, Mortgages and Loans, Insurance, or TestFI for test institutions' }),
+    accountTypeDescription: Type.String({
+      description: 'Banking, Investments, Credit Cards/Accounts, Workplace Retirement, Mortgages and Loans, Insurance, or TestFI for test institutions',
+    }),
     phone: Type.String({ examples: ['1-801-555-0100'] }),
     urlHomeApp: Type.String({ description: 'Home page' }),
     urlLogonApp: Type.String({ description: 'Login page' }),
@@ -127,11 +132,23 @@ export const PagingQuery = {
 };
 
 export const InstitutionQuery = Type.Object({
-  search: Type.Optional(Type.String({ maxLength: 255, description: 'Text found in the name, home page or login page (case and accents ignored). Omit to list all; blank is an error.', examples: ['finbank'] })),
+  search: Type.Optional(
+    Type.String({
+      maxLength: 255,
+      description: 'Text found in the name, home page or login page (case and accents ignored). Omit to list all; blank is an error.',
+      examples: ['finbank'],
+    }),
+  ),
   ...PagingQuery,
-  type: Type.Optional(Type.String({ maxLength: 200, description: 'Only institutions certified for these products, comma separated: voa, voi, state_agg, ach, aha, trans_agg, avail_balance, account_owner' })),
-  supportedCountries: Type.Optional(Type.String({ pattern: '^(\\*|[a-zA-Z]{2}(,[a-zA-Z]{2})*)$', description: 'Two-letter country codes, comma separated (us, ca), or * for all' })),
+  type: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: 'Only institutions certified for these products, comma separated: voa, voi, state_agg, ach, aha, trans_agg, avail_balance, account_owner',
+    }),
+  ),
+  supportedCountries: Type.Optional(
+    Type.String({ pattern: '^(\\*|[a-zA-Z]{2}(,[a-zA-Z]{2})*)$', description: 'Two-letter country codes, comma separated (us, ca), or * for all' }),
+  ),
 });
-
 
 export const InstitutionIdParams = Type.Object({ institutionId: Type.Integer({ description: 'Institution id', examples: [101732] }) });

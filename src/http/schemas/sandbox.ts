@@ -12,12 +12,17 @@ export type SandboxErrorCode = (typeof SANDBOX_ERROR_CODES)[number];
 
 /** The TxPUSH events the sandbox fires on demand. */
 export const TXPUSH_EVENT_TYPES = [
-  'account.created', 'account.modified', 'account.deleted', 'transaction.created', 'transaction.modified', 'transaction.deleted',
+  'account.created',
+  'account.modified',
+  'account.deleted',
+  'transaction.created',
+  'transaction.modified',
+  'transaction.deleted',
 ] as const;
 export type TxPushEventType = (typeof TXPUSH_EVENT_TYPES)[number];
 
 export const ClockAdvanceRequest = Type.Object(
-  { days: Type.Integer({ minimum: 1, maximum: MAX_ADVANCE_DAYS, description: 'How many days the customer\'s clock moves ahead', examples: [7] }) },
+  { days: Type.Integer({ minimum: 1, maximum: MAX_ADVANCE_DAYS, description: "How many days the customer's clock moves ahead", examples: [7] }) },
   { xml: { name: 'clock' } },
 );
 
@@ -33,7 +38,7 @@ export const ClockAdvanceResult = Type.Object(
   {
     customerId: Type.String({ description: 'Customer id', examples: ['1005061234'] }),
     days: Type.Integer({ description: 'Days the clock moved ahead', examples: [7] }),
-    customerDate: Type.Integer({ description: 'The customer\'s clock afterwards, epoch seconds', examples: [1767225600] }),
+    customerDate: Type.Integer({ description: "The customer's clock afterwards, epoch seconds", examples: [1767225600] }),
     institutionLogins: Type.Array(LoginOutcome, { description: 'Each institution login, refreshed at the new time' }),
   },
   { xml: { name: 'clock' } },
@@ -49,7 +54,10 @@ export const LoginErrorState = Type.Object(
     customerId: Type.String({ description: 'Customer id', examples: ['1005061234'] }),
     institutionLoginId: Type.String({ description: 'Institution login id', examples: ['6000000000'] }),
     aggregationStatusCode: Type.Integer({ description: 'The status code the login now shows; 0 when healthy', examples: [103] }),
-    message: Type.Union([Type.String(), Type.Null()], { description: 'The institution\'s words for the error state; null when healthy', examples: ['The institution rejected the saved credentials. Sign in again.'] }),
+    message: Type.Union([Type.String(), Type.Null()], {
+      description: "The institution's words for the error state; null when healthy",
+      examples: ['The institution rejected the saved credentials. Sign in again.'],
+    }),
   },
   { xml: { name: 'institutionLogin' } },
 );
@@ -66,9 +74,22 @@ export const CustomerResetResult = Type.Object(
 export const ConnectWebhookRequest = Type.Object(
   {
     eventType: RequiredString({ maxLength: 64, description: `The Connect event type: ${CONNECT_EVENT_TYPES.join(', ')}`, examples: ['added'] }),
-    webhook: Type.Optional(Type.String({ maxLength: 2048, description: 'Where to send it; defaults to the webhook URL of the customer\'s latest Connect link that had one', examples: ['https://www.example.com/connect/webhook'] })),
-    webhookContentType: Type.Optional(Type.String({ maxLength: 64, description: 'With webhook: application/json (default) or application/xml', examples: ['application/json'] })),
-    payload: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'The payload to send; defaults to an example like the one Connect sends, with the customer\'s own ids' })),
+    webhook: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description: "Where to send it; defaults to the webhook URL of the customer's latest Connect link that had one",
+        examples: ['https://www.example.com/connect/webhook'],
+      }),
+    ),
+    webhookContentType: Type.Optional(
+      Type.String({ maxLength: 64, description: 'With webhook: application/json (default) or application/xml', examples: ['application/json'] }),
+    ),
+    payload: Type.Optional(
+      Type.Object(
+        {},
+        { additionalProperties: true, description: "The payload to send; defaults to an example like the one Connect sends, with the customer's own ids" },
+      ),
+    ),
   },
   { xml: { name: 'webhook' } },
 );
@@ -86,7 +107,9 @@ export const FiredConnectWebhook = Type.Object(
 export const TxPushEventRequest = Type.Object(
   {
     eventType: RequiredString({ maxLength: 64, description: `The event: ${TXPUSH_EVENT_TYPES.join(', ')}`, examples: ['transaction.created'] }),
-    transactionId: Type.Optional(Type.String({ maxLength: 64, description: 'For transaction events: which transaction; defaults to the account\'s latest', examples: ['20000012345'] })),
+    transactionId: Type.Optional(
+      Type.String({ maxLength: 64, description: "For transaction events: which transaction; defaults to the account's latest", examples: ['20000012345'] }),
+    ),
   },
   { xml: { name: 'event' } },
 );
@@ -97,7 +120,7 @@ export const FiredTxPushEvent = Type.Object(
     customerId: Type.String({ description: 'Customer id', examples: ['1005061234'] }),
     accountId: Type.String({ description: 'Account id', examples: ['5011648377'] }),
     transactionId: Type.Optional(Type.String({ description: 'The transaction the notification carries (transaction events)', examples: ['20000012345'] })),
-    notifications: Type.Integer({ description: 'Notifications queued: one per subscription of the account for the event\'s class', examples: [1] }),
+    notifications: Type.Integer({ description: "Notifications queued: one per subscription of the account for the event's class", examples: [1] }),
   },
   { xml: { name: 'event' } },
 );

@@ -50,7 +50,11 @@ export const TransactionList = Type.Object(
 );
 
 export const TransactionQuery = {
-  fromDate: Type.Integer({ minimum: 0, maximum: MAX_EPOCH, description: 'Transactions dated at or after this (epoch seconds); see docs/aggregation.md for which date' }),
+  fromDate: Type.Integer({
+    minimum: 0,
+    maximum: MAX_EPOCH,
+    description: 'Transactions dated at or after this (epoch seconds); see docs/aggregation.md for which date',
+  }),
   toDate: Type.Integer({ minimum: 0, maximum: MAX_EPOCH, description: 'Transactions dated at or before this (epoch seconds)' }),
   start: O(Type.Integer({ minimum: 1, maximum: 2147483647, default: 1, description: 'Index of the first transaction of the page, from 1' })),
   limit: O(Type.Integer({ minimum: 1, maximum: MAX_TRANSACTIONS_LIMIT, default: 25, description: `Largest page (1 to ${MAX_TRANSACTIONS_LIMIT})` })),

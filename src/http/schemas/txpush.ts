@@ -43,18 +43,27 @@ export const SubscriptionRecord = Type.Object(
     accountId: Type.Integer({ description: 'The account', examples: [5011648377] }),
     type: Type.String({ description: '"account" or "transaction": the class of events this subscription receives' }),
     callbackUrl: Type.String({ description: 'The listener URL', examples: ['https://www.example.com/txpush/listener'] }),
-    signingKey: Type.String({ description: 'Standard Webhooks signing key (`whsec_` + base64) for the webhook-signature header of every notification', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }),
+    signingKey: Type.String({
+      description: 'Standard Webhooks signing key (`whsec_` + base64) for the webhook-signature header of every notification',
+      examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+    }),
   },
   { xml: { name: 'subscription' } },
 );
 
 export const TxPushSubscriptions = Type.Object(
   { subscriptions: Type.Array(SubscriptionRecord) },
-  { xml: { name: 'subscriptions' }, description: 'The account\'s two new subscriptions, one per event class' },
+  { xml: { name: 'subscriptions' }, description: "The account's two new subscriptions, one per event class" },
 );
 
 export const TxPushSubscriptionParameters = Type.Object(
-  { callbackUrl: RequiredString({ maxLength: 2048, description: 'The listener URL: https on port 443 (http on port 80 for test institution accounts on the Test Drive plan)', examples: ['https://www.example.com/txpush/listener'] }) },
+  {
+    callbackUrl: RequiredString({
+      maxLength: 2048,
+      description: 'The listener URL: https on port 443 (http on port 80 for test institution accounts on the Test Drive plan)',
+      examples: ['https://www.example.com/txpush/listener'],
+    }),
+  },
   { xml: { name: 'subscription' } },
 );
 
@@ -73,7 +82,7 @@ export const TestTxPushTransaction = Type.Object(
 
 export const CreatedTestTxPushTransaction = Type.Object(
   {
-    id: Type.Integer({ description: 'The new transaction\'s id', examples: [20000012345] }),
+    id: Type.Integer({ description: "The new transaction's id", examples: [20000012345] }),
     createdDate: Type.Integer({ description: 'Epoch seconds' }),
   },
   { xml: { name: 'transaction' } },

@@ -52,7 +52,14 @@ export function toInstitution(row: InstitutionRow, publicUrl: string): Static<ty
     specialInstructions: row.special_instructions,
     specialInstructionsTitle: row.special_instructions_title,
     timeZone: row.time_zone,
-    address: { addressLine1: row.address_line1, addressLine2: row.address_line2, city: row.city, state: row.state, postalCode: row.postal_code, country: row.country },
+    address: {
+      addressLine1: row.address_line1,
+      addressLine2: row.address_line2,
+      city: row.city,
+      state: row.state,
+      postalCode: row.postal_code,
+      country: row.country,
+    },
     currency: row.currency,
     email: row.email,
     status: row.status,
@@ -67,12 +74,28 @@ export function toInstitution(row: InstitutionRow, publicUrl: string): Static<ty
 }
 
 function productionStatusOf(row: InstitutionRow): Static<typeof ProductionStatus> {
-  return { overallStatus: row.ps_overall, transAgg: row.ps_trans_agg, voa: row.ps_voa, voi: row.ps_voi, stateAgg: row.ps_state_agg, ach: row.ps_ach, aha: row.ps_aha };
+  return {
+    overallStatus: row.ps_overall,
+    transAgg: row.ps_trans_agg,
+    voa: row.ps_voa,
+    voi: row.ps_voi,
+    stateAgg: row.ps_state_agg,
+    ach: row.ps_ach,
+    aha: row.ps_aha,
+  };
 }
 
 export function toCertifiedInstitution(row: InstitutionRow): Static<typeof CertifiedInstitution> {
   return {
-    name: row.name, id: row.id, trans_agg: flag(row.trans_agg), voa: flag(row.voa), voi: flag(row.voi), state_agg: flag(row.state_agg), ach: flag(row.ach), aha: flag(row.aha),
-    oauthEnabled: flag(row.oauth_enabled), productionStatus: productionStatusOf(row),
+    name: row.name,
+    id: row.id,
+    trans_agg: flag(row.trans_agg),
+    voa: flag(row.voa),
+    voi: flag(row.voi),
+    state_agg: flag(row.state_agg),
+    ach: flag(row.ach),
+    aha: flag(row.aha),
+    oauthEnabled: flag(row.oauth_enabled),
+    productionStatus: productionStatusOf(row),
   };
 }

@@ -26,9 +26,8 @@ export class Amortisation {
     this.rate = annualRatePercent / 100 / 12;
     this.term = termMonths;
     this.start = parseMonth(startMonth);
-    this.payment = this.rate === 0
-      ? Math.ceil(principalCents / termMonths)
-      : Math.round((principalCents * this.rate) / (1 - Math.pow(1 + this.rate, -termMonths)));
+    this.payment =
+      this.rate === 0 ? Math.ceil(principalCents / termMonths) : Math.round((principalCents * this.rate) / (1 - Math.pow(1 + this.rate, -termMonths)));
   }
 
   /** Position of a month in its cycle: 0 is the disbursement month, 1..term the payment months. */

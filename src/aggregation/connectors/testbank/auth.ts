@@ -63,16 +63,19 @@ export function readCredentials(institutionId: number, credentials: readonly Cre
 }
 
 const PICTURES: Record<NonNullable<MfaQuestionSpec['picture']>, string> = {
-  sun: '<circle cx="60" cy="60" r="22" fill="#f5b400"/>'
-    + Array.from({ length: 8 }, (_, i) => {
+  sun:
+    '<circle cx="60" cy="60" r="22" fill="#f5b400"/>' +
+    Array.from({ length: 8 }, (_, i) => {
       const a = (i * Math.PI) / 4;
       const [x1, y1, x2, y2] = [60 + 30 * Math.cos(a), 60 + 30 * Math.sin(a), 60 + 44 * Math.cos(a), 60 + 44 * Math.sin(a)].map((v) => v.toFixed(1));
       return `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="#f5b400" stroke-width="6" stroke-linecap="round"/>`;
     }).join(''),
-  anchor: '<circle cx="60" cy="24" r="9" fill="none" stroke="#1f3a60" stroke-width="6"/><line x1="60" y1="33" x2="60" y2="98" stroke="#1f3a60" stroke-width="6"/>'
-    + '<line x1="40" y1="46" x2="80" y2="46" stroke="#1f3a60" stroke-width="6"/><path d="M24 70 Q30 100 60 100 Q90 100 96 70" fill="none" stroke="#1f3a60" stroke-width="6"/>',
+  anchor:
+    '<circle cx="60" cy="24" r="9" fill="none" stroke="#1f3a60" stroke-width="6"/><line x1="60" y1="33" x2="60" y2="98" stroke="#1f3a60" stroke-width="6"/>' +
+    '<line x1="40" y1="46" x2="80" y2="46" stroke="#1f3a60" stroke-width="6"/><path d="M24 70 Q30 100 60 100 Q90 100 96 70" fill="none" stroke="#1f3a60" stroke-width="6"/>',
   tree: '<rect x="52" y="78" width="16" height="30" fill="#7a4a1e"/><polygon points="60,10 96,80 24,80" fill="#2e8b3d"/>',
-  house: '<rect x="28" y="54" width="64" height="52" fill="#c0392b"/><polygon points="60,16 102,56 18,56" fill="#6d4c41"/><rect x="52" y="78" width="16" height="28" fill="#fbe9e7"/>',
+  house:
+    '<rect x="28" y="54" width="64" height="52" fill="#c0392b"/><polygon points="60,16 102,56 18,56" fill="#6d4c41"/><rect x="52" y="78" width="16" height="28" fill="#fbe9e7"/>',
 };
 
 /** A small SVG picture as a data URL, for image challenges. */

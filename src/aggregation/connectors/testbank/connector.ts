@@ -72,7 +72,10 @@ export class TestBankConnector implements InstitutionConnector {
   private readonly signer: Signer;
   private readonly authorizeUrl: string;
 
-  constructor(readonly institution: TestInstitution, options: TestBankOptions) {
+  constructor(
+    readonly institution: TestInstitution,
+    options: TestBankOptions,
+  ) {
     this.signer = new Signer(options.key);
     this.authorizeUrl = options.authorizeUrl ?? TEST_BANK_AUTHORIZE_PATH;
     this.capabilities = { authMode: institution.behaviour === 'oauth' ? 'oauth' : 'credentials', historyDays: HISTORY_DAYS };
@@ -194,7 +197,13 @@ export class TestBankConnector implements InstitutionConnector {
     return { ok: true, value: ledger.models.map((model) => accountRecord(ledger, model, ctx.now)) };
   }
 
-  async fetchTransactions(ctx: ConnectorContext, session: ConnectorSession, accountRef: string, from: number, to: number): Promise<ConnectorResult<ConnectorTransaction[]>> {
+  async fetchTransactions(
+    ctx: ConnectorContext,
+    session: ConnectorSession,
+    accountRef: string,
+    from: number,
+    to: number,
+  ): Promise<ConnectorResult<ConnectorTransaction[]>> {
     const profile = this.open(ctx, session);
     if ('ok' in profile) return profile;
     const ledger = ledgerFor(profile, this.institution.id);
@@ -253,7 +262,11 @@ export class TestBankOAuthPages {
     const profile = findProfile(profileId);
     if (!profile) throw new ConnectorUsageError(`No test profile ${profileId}`);
     return this.signer.sign('code', {
-      i: request.institutionId, p: profile.id, u: request.redirectUri, e: now + OAUTH_CODE_TTL_SECONDS, n: randomBytes(9).toString('base64url'),
+      i: request.institutionId,
+      p: profile.id,
+      u: request.redirectUri,
+      e: now + OAUTH_CODE_TTL_SECONDS,
+      n: randomBytes(9).toString('base64url'),
     });
   }
 

@@ -12,13 +12,7 @@
  */
 import type { TransactionCategory } from '../categories.js';
 import { Amortisation } from './amortisation.js';
-import {
-  ACH_TIME,
-  type LedgerEntry,
-  masked,
-  POSTING_HOUR,
-  sumCents,
-} from './entries.js';
+import { ACH_TIME, type LedgerEntry, masked, POSTING_HOUR, sumCents } from './entries.js';
 import {
   businessDayInMonth,
   dayInMonth,
@@ -109,7 +103,11 @@ interface Flow {
 export abstract class AccountModel<S extends AccountSpec = AccountSpec> {
   readonly identity: AccountIdentity;
 
-  constructor(readonly ledger: Ledger, readonly spec: S, readonly position: number) {
+  constructor(
+    readonly ledger: Ledger,
+    readonly spec: S,
+    readonly position: number,
+  ) {
     this.identity = identityOf(ledger.seed, spec);
   }
 
@@ -158,13 +156,29 @@ export class CheckingModel extends AccountModel<CheckingSpec> {
       const where = `${1000 + rng.int(0, 8999)} ${this.ledger.spec.owner.city} ${this.ledger.spec.owner.state}`;
       const time = rng.int(9 * 3600, 22 * 3600);
       out.push({
-        day, time, lag: 0, cents: -amount, type: 'atm', description: `ATM WITHDRAWAL ${foreign ? 'NON-FINBANK ' : ''}${where}`,
-        payee: 'ATM Withdrawal', category: 'Cash & ATM', country: 'USA',
+        day,
+        time,
+        lag: 0,
+        cents: -amount,
+        type: 'atm',
+        description: `ATM WITHDRAWAL ${foreign ? 'NON-FINBANK ' : ''}${where}`,
+        payee: 'ATM Withdrawal',
+        category: 'Cash & ATM',
+        country: 'USA',
       });
       if (foreign) {
         out.push({
-          day, time: time + 1, lag: 0, cents: -350, feeCents: 350, type: 'fee', description: 'NON-FINBANK ATM FEE',
-          memo: where, payee: 'FinBank', category: 'ATM Fee', country: 'USA',
+          day,
+          time: time + 1,
+          lag: 0,
+          cents: -350,
+          feeCents: 350,
+          type: 'fee',
+          description: 'NON-FINBANK ATM FEE',
+          memo: where,
+          payee: 'FinBank',
+          category: 'ATM Fee',
+          country: 'USA',
         });
       }
     }
@@ -173,20 +187,39 @@ export class CheckingModel extends AccountModel<CheckingSpec> {
       const interest = Math.round((start * this.spec.apy) / 100 / 12);
       if (interest > 0) {
         out.push({
-          day: lastBusinessDay, time: 3600, lag: 0, cents: interest, interestCents: interest, type: 'interest',
-          description: 'INTEREST PAYMENT', payee: 'FinBank', category: 'Interest Income', country: 'USA',
+          day: lastBusinessDay,
+          time: 3600,
+          lag: 0,
+          cents: interest,
+          interestCents: interest,
+          type: 'interest',
+          description: 'INTEREST PAYMENT',
+          payee: 'FinBank',
+          category: 'Interest Income',
+          country: 'USA',
         });
       }
     }
     if (this.spec.fee && start < this.spec.fee.waiveAbove * 100) {
       const fee = Math.round(this.spec.fee.amount * 100);
       out.push({
-        day: lastBusinessDay, time: 3600, lag: 0, cents: -fee, feeCents: fee, type: 'serviceCharge',
-        description: 'MONTHLY MAINTENANCE FEE', memo: `Balance below $${this.spec.fee.waiveAbove}`, payee: 'FinBank', category: 'Service Fee', country: 'USA',
+        day: lastBusinessDay,
+        time: 3600,
+        lag: 0,
+        cents: -fee,
+        feeCents: fee,
+        type: 'serviceCharge',
+        description: 'MONTHLY MAINTENANCE FEE',
+        memo: `Balance below $${this.spec.fee.waiveAbove}`,
+        payee: 'FinBank',
+        category: 'Service Fee',
+        country: 'USA',
       });
     }
     const flex = this.startCents(month + 1) - start - sumCents(out);
-    out.push(...spendMonth(MIXES[this.spec.spend.mix], spendingPlace(this.ledger, false), month, flex, this.spec.spend.typical * 100, this.rng(month, 'spend')));
+    out.push(
+      ...spendMonth(MIXES[this.spec.spend.mix], spendingPlace(this.ledger, false), month, flex, this.spec.spend.typical * 100, this.rng(month, 'spend')),
+    );
     return out;
   }
 }
@@ -217,7 +250,7 @@ export class SavingsModel extends AccountModel<SavingsSpec> {
 
   private cycleLevel(cycle: number): number {
     const level = this.spec.level * 100;
-    const amplitude = Math.min(0.1 * level, 0.3 * 12 * Math.max(this.deposit, 0.1 * level / 12));
+    const amplitude = Math.min(0.1 * level, 0.3 * 12 * Math.max(this.deposit, (0.1 * level) / 12));
     return Math.round(level + amplitude * noiseOf(this.ledger.seed, this.key, 'cycle', cycle));
   }
 
@@ -246,8 +279,17 @@ export class SavingsModel extends AccountModel<SavingsSpec> {
     const interest = this.startCents(month + 1) - this.startCents(month) - sumCents(out);
     if (interest !== 0) {
       out.push({
-        day: businessDayInMonth(month, 31), time: 3600, lag: 0, cents: interest, interestCents: interest, type: 'interest',
-        description: 'INTEREST PAYMENT', memo: `APY ${this.spec.apy.toFixed(2)}%`, payee: 'FinBank', category: 'Interest Income', country: 'USA',
+        day: businessDayInMonth(month, 31),
+        time: 3600,
+        lag: 0,
+        cents: interest,
+        interestCents: interest,
+        type: 'interest',
+        description: 'INTEREST PAYMENT',
+        memo: `APY ${this.spec.apy.toFixed(2)}%`,
+        payee: 'FinBank',
+        category: 'Interest Income',
+        country: 'USA',
       });
     }
     return out;
@@ -279,29 +321,63 @@ export class CardModel extends AccountModel<CardSpec> {
     const interest = this.interestCents(month);
     if (interest > 0) {
       out.push({
-        day: first, time: 3600, lag: 0, cents: -interest, interestCents: interest, type: 'interest',
-        description: 'PURCHASE INTEREST CHARGE', memo: `APR ${this.spec.apr.toFixed(2)}%`, payee: 'FinBank', category: 'Finance Charge', country: 'USA',
+        day: first,
+        time: 3600,
+        lag: 0,
+        cents: -interest,
+        interestCents: interest,
+        type: 'interest',
+        description: 'PURCHASE INTEREST CHARGE',
+        memo: `APR ${this.spec.apr.toFixed(2)}%`,
+        payee: 'FinBank',
+        category: 'Finance Charge',
+        country: 'USA',
       });
     }
     if (this.spec.annualFee && monthOfYear(month) === (this.spec.feeMonth ?? 1)) {
       const fee = Math.round(this.spec.annualFee * 100);
       out.push({
-        day: first, time: 3700, lag: 0, cents: -fee, feeCents: fee, type: 'fee',
-        description: 'ANNUAL MEMBERSHIP FEE', payee: 'FinBank', category: 'Fees & Charges', country: 'USA',
+        day: first,
+        time: 3700,
+        lag: 0,
+        cents: -fee,
+        feeCents: fee,
+        type: 'fee',
+        description: 'ANNUAL MEMBERSHIP FEE',
+        payee: 'FinBank',
+        category: 'Fees & Charges',
+        country: 'USA',
       });
     }
     if (this.spec.cashBack && monthOfYear(month) % 3 === 1) {
       const reward = Math.round(-this.startCents(month) * 3 * this.spec.cashBack);
       if (reward > 0) {
         out.push({
-          day: first + 2, time: 3600, lag: 0, cents: reward, bonusCents: reward, type: 'credit',
-          description: 'CASH BACK REWARD REDEMPTION', payee: 'FinBank', category: 'Bonus', country: 'USA',
+          day: first + 2,
+          time: 3600,
+          lag: 0,
+          cents: reward,
+          bonusCents: reward,
+          type: 'credit',
+          description: 'CASH BACK REWARD REDEMPTION',
+          payee: 'FinBank',
+          category: 'Bonus',
+          country: 'USA',
         });
       }
     }
     const flex = this.startCents(month + 1) - this.startCents(month) - sumCents(out);
     const typical = this.spec.pay === 'full' ? this.spec.level : this.spec.level * this.spec.pay;
-    out.push(...spendMonth(MIXES[this.spec.mix], spendingPlace(this.ledger, true, this.spec.foreignFee ?? 0.03), month, flex, Math.round(typical * 100), this.rng(month, 'spend')));
+    out.push(
+      ...spendMonth(
+        MIXES[this.spec.mix],
+        spendingPlace(this.ledger, true, this.spec.foreignFee ?? 0.03),
+        month,
+        flex,
+        Math.round(typical * 100),
+        this.rng(month, 'spend'),
+      ),
+    );
     return out;
   }
 }
@@ -338,20 +414,47 @@ export class LoanModel extends AccountModel<LoanSpec> {
     const payment = this.schedule.paymentIn(month);
     if (!payment) {
       out.push({
-        day: dayInMonth(month, 5), time: ACH_TIME, lag: 0, cents: -this.schedule.principal, principalCents: this.schedule.principal,
-        type: 'debit', description: 'LOAN DISBURSEMENT', memo: this.spec.collateral, payee: this.spec.lender, category: 'Loans', country: 'USA',
+        day: dayInMonth(month, 5),
+        time: ACH_TIME,
+        lag: 0,
+        cents: -this.schedule.principal,
+        principalCents: this.schedule.principal,
+        type: 'debit',
+        description: 'LOAN DISBURSEMENT',
+        memo: this.spec.collateral,
+        payee: this.spec.lender,
+        category: 'Loans',
+        country: 'USA',
       });
       return out;
     }
     const day = this.paymentDay(month);
     out.push({
-      day, time: ACH_TIME + 60, lag: 0, cents: -payment.interest, interestCents: payment.interest, type: 'interest',
-      description: 'INTEREST CHARGED', memo: `Rate ${this.spec.rate.toFixed(3)}%`, payee: this.spec.lender, category: 'Loan Interest', country: 'USA',
+      day,
+      time: ACH_TIME + 60,
+      lag: 0,
+      cents: -payment.interest,
+      interestCents: payment.interest,
+      type: 'interest',
+      description: 'INTEREST CHARGED',
+      memo: `Rate ${this.spec.rate.toFixed(3)}%`,
+      payee: this.spec.lender,
+      category: 'Loan Interest',
+      country: 'USA',
     });
     if (this.escrowCents > 0) {
       out.push({
-        day, time: ACH_TIME + 120, lag: 0, cents: -this.escrowCents, escrowCents: this.escrowCents, type: 'transfer',
-        description: 'ESCROW DEPOSIT', memo: 'Property tax and homeowners insurance', payee: this.spec.lender, category: 'Property Tax', country: 'USA',
+        day,
+        time: ACH_TIME + 120,
+        lag: 0,
+        cents: -this.escrowCents,
+        escrowCents: this.escrowCents,
+        type: 'transfer',
+        description: 'ESCROW DEPOSIT',
+        memo: 'Property tax and homeowners insurance',
+        payee: this.spec.lender,
+        category: 'Property Tax',
+        country: 'USA',
       });
     }
     return out;
@@ -376,8 +479,17 @@ export class LineOfCreditModel extends AccountModel<LineOfCreditSpec> {
     const out = this.ledger.flowEntries(this.key, month);
     const interest = this.interestCents(month);
     out.push({
-      day: firstDayOfMonth(month), time: 3600, lag: 0, cents: -interest, interestCents: interest, type: 'interest',
-      description: 'INTEREST CHARGE', memo: `Variable APR ${this.spec.apr.toFixed(3)}%`, payee: 'FinBank', category: 'Loan Interest', country: 'USA',
+      day: firstDayOfMonth(month),
+      time: 3600,
+      lag: 0,
+      cents: -interest,
+      interestCents: interest,
+      type: 'interest',
+      description: 'INTEREST CHARGE',
+      memo: `Variable APR ${this.spec.apr.toFixed(3)}%`,
+      payee: 'FinBank',
+      category: 'Loan Interest',
+      country: 'USA',
     });
     const flex = this.startCents(month + 1) - this.startCents(month) - sumCents(out);
     const rng = this.rng(month, 'draws');
@@ -391,15 +503,33 @@ export class LineOfCreditModel extends AccountModel<LineOfCreditSpec> {
         const payee = rng.pick(['Valley Contractors', 'Sunrise Roofing', 'Evergreen Landscaping', 'Summit Plumbing']);
         const checkNum = String(2001 + ((month * 3 + i) % 997));
         out.push({
-          day: Math.min(day + i * 6, firstDayOfMonth(month) + daysInMonth(month) - 1), time: ACH_TIME, lag: rng.int(1, 4), cents: -amount,
-          principalCents: amount, type: 'check', checkNum, description: `HELOC CHECK ${checkNum}`, memo: payee.toUpperCase(),
-          payee, category: 'Home Improvement', country: 'USA',
+          day: Math.min(day + i * 6, firstDayOfMonth(month) + daysInMonth(month) - 1),
+          time: ACH_TIME,
+          lag: rng.int(1, 4),
+          cents: -amount,
+          principalCents: amount,
+          type: 'check',
+          checkNum,
+          description: `HELOC CHECK ${checkNum}`,
+          memo: payee.toUpperCase(),
+          payee,
+          category: 'Home Improvement',
+          country: 'USA',
         });
       }
     } else if (flex > 0) {
       out.push({
-        day, time: ACH_TIME, lag: 0, cents: flex, principalCents: flex, type: 'payment', description: 'ADDITIONAL PRINCIPAL PAYMENT',
-        memo: 'From external account', payee: 'FinBank', category: 'Loan Payment', country: 'USA',
+        day,
+        time: ACH_TIME,
+        lag: 0,
+        cents: flex,
+        principalCents: flex,
+        type: 'payment',
+        description: 'ADDITIONAL PRINCIPAL PAYMENT',
+        memo: 'From external account',
+        payee: 'FinBank',
+        category: 'Loan Payment',
+        country: 'USA',
       });
     }
     return out;
@@ -451,7 +581,14 @@ export class InvestmentModel extends AccountModel<InvestmentSpec> {
     while (this.states.length <= index) {
       const m = this.opened + this.states.length;
       if (this.states.length === 0) this.states.push(this.initialState());
-      else this.states.push(InvestmentModel.advance(this.stateAt(m - 1), this.monthEntries(m - 1), this.spec.holdings.map((h) => h.symbol)));
+      else
+        this.states.push(
+          InvestmentModel.advance(
+            this.stateAt(m - 1),
+            this.monthEntries(m - 1),
+            this.spec.holdings.map((h) => h.symbol),
+          ),
+        );
     }
     return this.states[index] as InvestmentState;
   }
@@ -467,7 +604,7 @@ export class InvestmentModel extends AccountModel<InvestmentSpec> {
       const units = Math.round(e.units * 1000);
       if (e.invType === 'sold') {
         const held = next.units[i] as number;
-        next.cost[i] = Math.round((next.cost[i] as number) * (held - units) / Math.max(held, 1));
+        next.cost[i] = Math.round(((next.cost[i] as number) * (held - units)) / Math.max(held, 1));
         next.units[i] = held - units;
       } else {
         next.units[i] = (next.units[i] as number) + units;
@@ -490,10 +627,21 @@ export class InvestmentModel extends AccountModel<InvestmentSpec> {
     const value = Math.round(units * price * 100);
     const verb = kind === 'sold' ? 'YOU SOLD' : kind === 'dividendReinvest' ? 'REINVESTMENT' : 'YOU BOUGHT';
     out.push({
-      day, time: 14 * 3600 + 1800 + i * 60, lag: 1, cents: kind === 'sold' ? value : -value, type: kind === 'sold' ? 'credit' : 'debit',
-      description: `${verb} ${s.name.toUpperCase()} (${s.symbol})`, memo: `${units.toFixed(3)} @ $${price.toFixed(2)}`,
-      payee: s.name, category: kind === 'sold' ? 'Sell' : 'Buy', country: 'USA',
-      units, unitPrice: price, invType: kind, ticker: s.symbol, securityId: s.cusip,
+      day,
+      time: 14 * 3600 + 1800 + i * 60,
+      lag: 1,
+      cents: kind === 'sold' ? value : -value,
+      type: kind === 'sold' ? 'credit' : 'debit',
+      description: `${verb} ${s.name.toUpperCase()} (${s.symbol})`,
+      memo: `${units.toFixed(3)} @ $${price.toFixed(2)}`,
+      payee: s.name,
+      category: kind === 'sold' ? 'Sell' : 'Buy',
+      country: 'USA',
+      units,
+      unitPrice: price,
+      invType: kind,
+      ticker: s.symbol,
+      securityId: s.cusip,
     });
     return value;
   }
@@ -534,11 +682,19 @@ export class InvestmentModel extends AccountModel<InvestmentSpec> {
       if (income <= 0) return;
       const coupon = s.kind === 'bond';
       out.push({
-        day: payDay, time: ACH_TIME, lag: 0, cents: income, type: coupon ? 'interest' : 'dividend',
+        day: payDay,
+        time: ACH_TIME,
+        lag: 0,
+        cents: income,
+        type: coupon ? 'interest' : 'dividend',
         interestCents: coupon ? income : undefined,
         description: `${coupon ? 'INTEREST' : 'DIVIDEND RECEIVED'} ${s.name.toUpperCase()} (${s.symbol})`,
-        payee: s.name, category: coupon ? 'Interest Income' : 'Dividend & Cap Gains', country: 'USA',
-        invType: coupon ? 'interest' : 'dividend', ticker: s.symbol, securityId: s.cusip,
+        payee: s.name,
+        category: coupon ? 'Interest Income' : 'Dividend & Cap Gains',
+        country: 'USA',
+        invType: coupon ? 'interest' : 'dividend',
+        ticker: s.symbol,
+        securityId: s.cusip,
       });
       if (this.spec.reinvest && !coupon) this.trade(payDay, i, income, 'dividendReinvest', out);
     });
@@ -546,8 +702,17 @@ export class InvestmentModel extends AccountModel<InvestmentSpec> {
       const interest = Math.round((state.cash * 0.005) / 12);
       if (interest > 0) {
         out.push({
-          day: businessDayInMonth(month, 31), time: 3600, lag: 0, cents: interest, interestCents: interest, type: 'interest',
-          description: 'INTEREST ON CASH BALANCE', payee: 'FinBank', category: 'Interest Income', country: 'USA', invType: 'interest',
+          day: businessDayInMonth(month, 31),
+          time: 3600,
+          lag: 0,
+          cents: interest,
+          interestCents: interest,
+          type: 'interest',
+          description: 'INTEREST ON CASH BALANCE',
+          payee: 'FinBank',
+          category: 'Interest Income',
+          country: 'USA',
+          invType: 'interest',
         });
       }
     }
@@ -560,7 +725,11 @@ export class InvestmentModel extends AccountModel<InvestmentSpec> {
     let state = this.stateAt(month - 1);
     const symbols = this.spec.holdings.map((h) => h.symbol);
     for (const m of [month - 1, month]) {
-      state = InvestmentModel.advance(state, this.ledger.entries(this.key, m).filter((e) => postedAt(e) <= now), symbols);
+      state = InvestmentModel.advance(
+        state,
+        this.ledger.entries(this.key, m).filter((e) => postedAt(e) <= now),
+        symbols,
+      );
     }
     return state;
   }
@@ -569,8 +738,15 @@ export class InvestmentModel extends AccountModel<InvestmentSpec> {
 /** The statement name of an account in other accounts' text, e.g. `SAVINGS XXXXXX1234`. */
 function label(model: AccountModel): string {
   const word: Record<AccountSpec['type'], string> = {
-    checking: 'CHECKING', savings: 'SAVINGS', creditCard: 'CARD', loan: 'LOAN', mortgage: 'MORTGAGE', lineOfCredit: 'LINE OF CREDIT',
-    investment: 'BROKERAGE', investmentTaxDeferred: '401K', roth: 'ROTH IRA',
+    checking: 'CHECKING',
+    savings: 'SAVINGS',
+    creditCard: 'CARD',
+    loan: 'LOAN',
+    mortgage: 'MORTGAGE',
+    lineOfCredit: 'LINE OF CREDIT',
+    investment: 'BROKERAGE',
+    investmentTaxDeferred: '401K',
+    roth: 'ROTH IRA',
   };
   return `${word[model.spec.type]} ${model.identity.masked}`;
 }
@@ -609,7 +785,10 @@ export function deferralCents(deferral: NonNullable<IncomeSpec['deferral']>): { 
 class IncomeFlow implements Flow {
   readonly accounts: string[];
 
-  constructor(private readonly ledger: Ledger, private readonly income: IncomeSpec) {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly income: IncomeSpec,
+  ) {
     this.accounts = [income.to, ...(income.deferral ? [income.deferral.to] : [])];
   }
 
@@ -622,14 +801,25 @@ class IncomeFlow implements Flow {
         if (this.income.kind === 'payouts') amount = Math.round(amount * (0.55 + 0.9 * Random.of(this.ledger.seed, this.income.key, day).next()));
         const bonus = this.income.bonus && n === 0 && monthOfYear(month) === this.income.bonus.month ? Math.round(this.income.bonus.amount * 100) : 0;
         const entry: LedgerEntry = {
-          day, time: ACH_TIME - 3600, lag: 0, cents: amount + bonus, type: 'directDeposit', payee: this.income.payer, country: 'USA',
+          day,
+          time: ACH_TIME - 3600,
+          lag: 0,
+          cents: amount + bonus,
+          type: 'directDeposit',
+          payee: this.income.payer,
+          country: 'USA',
           ...(this.income.kind === 'payroll'
             ? { description: `${payer} PAYROLL DIR DEP`, memo: bonus ? 'Includes annual bonus' : 'Direct deposit', category: 'Paycheck' }
             : this.income.kind === 'benefit'
               ? { description: `${payer} TREAS 310 XXSOC SEC`, memo: 'Monthly benefit', category: 'Income' }
               : this.income.kind === 'pension'
                 ? { description: `${payer} PENSION DIR DEP`, memo: 'Monthly pension', category: 'Income' }
-              : { type: 'deposit' as const, description: `${payer} TRANSFER ST-${String(seedOf(this.ledger.seed, day) % 1e8).padStart(8, '0')}`, memo: 'Card sales payout', category: 'Income' }),
+                : {
+                    type: 'deposit' as const,
+                    description: `${payer} TRANSFER ST-${String(seedOf(this.ledger.seed, day) % 1e8).padStart(8, '0')}`,
+                    memo: 'Card sales payout',
+                    category: 'Income',
+                  }),
         };
         if (bonus) entry.bonusCents = bonus;
         out.push(entry);
@@ -638,13 +828,31 @@ class IncomeFlow implements Flow {
       if (deferral && key === deferral.to) {
         const { own, match } = deferralCents(deferral);
         out.push({
-          day, time: ACH_TIME, lag: 0, cents: own, type: 'deposit', invType: 'contribution', description: 'EMPLOYEE PRE-TAX DEFERRAL',
-          memo: `${deferral.percent}% of pay, ${this.income.payer}`, payee: this.income.payer, category: 'Investments', country: 'USA',
+          day,
+          time: ACH_TIME,
+          lag: 0,
+          cents: own,
+          type: 'deposit',
+          invType: 'contribution',
+          description: 'EMPLOYEE PRE-TAX DEFERRAL',
+          memo: `${deferral.percent}% of pay, ${this.income.payer}`,
+          payee: this.income.payer,
+          category: 'Investments',
+          country: 'USA',
         });
         if (match > 0) {
           out.push({
-            day, time: ACH_TIME + 60, lag: 0, cents: match, type: 'deposit', invType: 'contribution', description: 'EMPLOYER MATCHING CONTRIBUTION',
-            memo: `${deferral.matchPercent}% of pay`, payee: this.income.payer, category: 'Investments', country: 'USA',
+            day,
+            time: ACH_TIME + 60,
+            lag: 0,
+            cents: match,
+            type: 'deposit',
+            invType: 'contribution',
+            description: 'EMPLOYER MATCHING CONTRIBUTION',
+            memo: `${deferral.matchPercent}% of pay`,
+            payee: this.income.payer,
+            category: 'Investments',
+            country: 'USA',
           });
         }
       }
@@ -655,7 +863,11 @@ class IncomeFlow implements Flow {
 class BillFlow implements Flow {
   readonly accounts: string[];
 
-  constructor(private readonly ledger: Ledger, private readonly bill: BillSpec, private readonly index: number) {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly bill: BillSpec,
+    private readonly index: number,
+  ) {
     this.accounts = [bill.from];
   }
 
@@ -673,18 +885,38 @@ class BillFlow implements Flow {
     const day = businessDayInMonth(month, this.bill.day);
     const onCard = this.ledger.model(key).spec.type === 'creditCard';
     const rng = Random.of(this.ledger.seed, 'bill', this.index, month);
-    const description = describe(m, { seed: this.ledger.seed, city: this.ledger.spec.owner.city, state: this.ledger.spec.owner.state, onCard, foreignFee: 0 }, rng);
+    const description = describe(
+      m,
+      { seed: this.ledger.seed, city: this.ledger.spec.owner.city, state: this.ledger.spec.owner.state, onCard, foreignFee: 0 },
+      rng,
+    );
     if (this.bill.byCheck) {
       const checkNum = String(101 + ((month * 2 + this.index) % 8899));
       out.push({
-        day, time: ACH_TIME, lag: rng.int(1, 4), cents: -amount, type: 'check', checkNum, description: `CHECK ${checkNum}`,
-        memo: m.name.toUpperCase(), payee: m.name, category: m.category, country: 'USA',
+        day,
+        time: ACH_TIME,
+        lag: rng.int(1, 4),
+        cents: -amount,
+        type: 'check',
+        checkNum,
+        description: `CHECK ${checkNum}`,
+        memo: m.name.toUpperCase(),
+        payee: m.name,
+        category: m.category,
+        country: 'USA',
       });
       return;
     }
     out.push({
-      day, time: ACH_TIME + 300 + this.index, lag: onCard ? 1 : 0, cents: -amount, type: onCard ? 'debit' : 'directDebit',
-      description, payee: m.name, category: m.category, country: 'USA',
+      day,
+      time: ACH_TIME + 300 + this.index,
+      lag: onCard ? 1 : 0,
+      cents: -amount,
+      type: onCard ? 'debit' : 'directDebit',
+      description,
+      payee: m.name,
+      category: m.category,
+      country: 'USA',
     });
   }
 }
@@ -698,7 +930,14 @@ class MirroredFlow implements Flow {
     private readonly to: AccountModel,
     /** Cents moved in a month and the day; 0 moves nothing; negative moves the other way. */
     private readonly plan: (month: number) => { cents: number; day: number },
-    private readonly text: { out: string; in: string; category: TransactionCategory; outCategory?: TransactionCategory; type?: LedgerEntry['type']; payee?: string },
+    private readonly text: {
+      out: string;
+      in: string;
+      category: TransactionCategory;
+      outCategory?: TransactionCategory;
+      type?: LedgerEntry['type'];
+      payee?: string;
+    },
     private readonly split?: (month: number) => Partial<LedgerEntry>,
   ) {
     this.accounts = [from.key, to.key];
@@ -713,14 +952,21 @@ class MirroredFlow implements Flow {
     const base = { day, time: ACH_TIME + 600, lag: 0, type, country: 'USA' } as const;
     if (key === payer.key) {
       out.push({
-        ...base, cents: -amount, description: `${this.text.out} ${label(payee)}`, payee: this.text.payee ?? 'FinBank',
+        ...base,
+        cents: -amount,
+        description: `${this.text.out} ${label(payee)}`,
+        payee: this.text.payee ?? 'FinBank',
         category: this.text.outCategory ?? this.text.category,
       });
     }
     if (key === payee.key) {
       const entry: LedgerEntry = {
-        ...base, cents: amount, description: `${this.text.in} ${label(payer)}`, payee: this.text.payee ?? 'FinBank',
-        category: this.text.category, ...(this.split?.(month) ?? {}),
+        ...base,
+        cents: amount,
+        description: `${this.text.in} ${label(payer)}`,
+        payee: this.text.payee ?? 'FinBank',
+        category: this.text.category,
+        ...(this.split?.(month) ?? {}),
       };
       if (payee.spec.type === 'investmentTaxDeferred' || payee.spec.type === 'roth' || payee.spec.type === 'investment') {
         entry.type = 'deposit';
@@ -735,7 +981,10 @@ class MirroredFlow implements Flow {
 class ExternalPaymentFlow implements Flow {
   readonly accounts: string[];
 
-  constructor(key: string, private readonly plan: (month: number) => { cents: number; day: number }) {
+  constructor(
+    key: string,
+    private readonly plan: (month: number) => { cents: number; day: number },
+  ) {
     this.accounts = [key];
   }
 
@@ -743,8 +992,16 @@ class ExternalPaymentFlow implements Flow {
     const { cents, day } = this.plan(month);
     if (cents <= 0) return;
     out.push({
-      day, time: ACH_TIME + 600, lag: 0, cents, type: 'payment', description: 'ONLINE PAYMENT THANK YOU', memo: 'From external account',
-      payee: 'FinBank', category: 'Credit Card Payment', country: 'USA',
+      day,
+      time: ACH_TIME + 600,
+      lag: 0,
+      cents,
+      type: 'payment',
+      description: 'ONLINE PAYMENT THANK YOU',
+      memo: 'From external account',
+      payee: 'FinBank',
+      category: 'Credit Card Payment',
+      country: 'USA',
     });
   }
 }
@@ -762,9 +1019,19 @@ class PlanLoanRepaymentFlow implements Flow {
     if (!payment) return;
     const amount = payment.principal + payment.interest;
     out.push({
-      day: businessDayInMonth(month, 15), time: ACH_TIME + 120, lag: 0, cents: amount, principalCents: payment.principal, interestCents: payment.interest,
-      type: 'deposit', invType: 'transfer', description: 'LOAN REPAYMENT PAYROLL DEDUCTION', memo: `Payment ${payment.number} of ${this.model.planLoan!.term}`,
-      payee: 'Plan Loan', category: 'Loan Payment', country: 'USA',
+      day: businessDayInMonth(month, 15),
+      time: ACH_TIME + 120,
+      lag: 0,
+      cents: amount,
+      principalCents: payment.principal,
+      interestCents: payment.interest,
+      type: 'deposit',
+      invType: 'transfer',
+      description: 'LOAN REPAYMENT PAYROLL DEDUCTION',
+      memo: `Payment ${payment.number} of ${this.model.planLoan!.term}`,
+      payee: 'Plan Loan',
+      category: 'Loan Payment',
+      country: 'USA',
     });
   }
 }
@@ -779,7 +1046,10 @@ export class Ledger {
   private readonly byKey = new Map<string, AccountModel>();
   private readonly flows = new Map<string, Flow[]>();
 
-  constructor(readonly spec: ProfileSpec, readonly institutionId: number) {
+  constructor(
+    readonly spec: ProfileSpec,
+    readonly institutionId: number,
+  ) {
     this.seed = seedOf('ledgerlink-testbank', institutionId, spec.id);
     this.models = spec.accounts.map((a, i) => {
       const model = Ledger.modelFor(this, a, i + 1);
@@ -837,35 +1107,83 @@ export class Ledger {
     for (const model of this.models) {
       if (model instanceof SavingsModel) {
         model.setMonthlyDeposit(deposits.get(model.key) ?? 0);
-        this.add(new MirroredFlow(model, this.model(model.spec.sweepTo), (m) => ({ cents: model.sweepCents(m), day: businessDayInMonth(m, 10) }), {
-          out: 'ONLINE TRANSFER TO', in: 'ONLINE TRANSFER FROM', category: 'Transfer',
-        }));
+        this.add(
+          new MirroredFlow(model, this.model(model.spec.sweepTo), (m) => ({ cents: model.sweepCents(m), day: businessDayInMonth(m, 10) }), {
+            out: 'ONLINE TRANSFER TO',
+            in: 'ONLINE TRANSFER FROM',
+            category: 'Transfer',
+          }),
+        );
       } else if (model instanceof CardModel) {
         const plan = (m: number) => ({ cents: model.paymentCents(m), day: businessDayInMonth(m, model.spec.payDay) });
         if (model.spec.payFrom) {
-          this.add(new MirroredFlow(this.model(model.spec.payFrom), model, plan, {
-            out: 'FINBANK CARD AUTOPAY', in: 'AUTOPAY PAYMENT THANK YOU', category: 'Credit Card Payment', type: 'payment',
-          }));
+          this.add(
+            new MirroredFlow(this.model(model.spec.payFrom), model, plan, {
+              out: 'FINBANK CARD AUTOPAY',
+              in: 'AUTOPAY PAYMENT THANK YOU',
+              category: 'Credit Card Payment',
+              type: 'payment',
+            }),
+          );
         } else {
           this.add(new ExternalPaymentFlow(model.key, plan));
         }
       } else if (model instanceof LoanModel) {
-        this.add(new MirroredFlow(this.model(model.spec.payFrom), model, (m) => ({ cents: model.paymentCents(m), day: model.paymentDay(m) }), {
-          out: `${model.spec.lender.toUpperCase()} PAYMENT`, in: 'PAYMENT RECEIVED FROM', category: 'Loan Payment', outCategory: model.spec.category,
-          type: 'payment', payee: model.spec.lender,
-        }, (m) => {
-          const p = model.schedule.paymentIn(m);
-          return p ? { principalCents: p.principal, interestCents: p.interest, ...(model.escrowCents ? { escrowCents: model.escrowCents } : {}), memo: `Payment ${p.number} of ${model.spec.termMonths}` } : {};
-        }));
+        this.add(
+          new MirroredFlow(
+            this.model(model.spec.payFrom),
+            model,
+            (m) => ({ cents: model.paymentCents(m), day: model.paymentDay(m) }),
+            {
+              out: `${model.spec.lender.toUpperCase()} PAYMENT`,
+              in: 'PAYMENT RECEIVED FROM',
+              category: 'Loan Payment',
+              outCategory: model.spec.category,
+              type: 'payment',
+              payee: model.spec.lender,
+            },
+            (m) => {
+              const p = model.schedule.paymentIn(m);
+              return p
+                ? {
+                    principalCents: p.principal,
+                    interestCents: p.interest,
+                    ...(model.escrowCents ? { escrowCents: model.escrowCents } : {}),
+                    memo: `Payment ${p.number} of ${model.spec.termMonths}`,
+                  }
+                : {};
+            },
+          ),
+        );
       } else if (model instanceof LineOfCreditModel) {
-        this.add(new MirroredFlow(this.model(model.spec.payFrom), model, (m) => ({ cents: model.paymentCents(m), day: businessDayInMonth(m, model.spec.payDay) }), {
-          out: 'FINBANK HELOC PAYMENT', in: 'PAYMENT RECEIVED FROM', category: 'Loan Payment', type: 'payment',
-        }, (m) => ({ interestCents: model.interestCents(m), principalCents: model.paymentCents(m) - model.interestCents(m) })));
+        this.add(
+          new MirroredFlow(
+            this.model(model.spec.payFrom),
+            model,
+            (m) => ({ cents: model.paymentCents(m), day: businessDayInMonth(m, model.spec.payDay) }),
+            {
+              out: 'FINBANK HELOC PAYMENT',
+              in: 'PAYMENT RECEIVED FROM',
+              category: 'Loan Payment',
+              type: 'payment',
+            },
+            (m) => ({ interestCents: model.interestCents(m), principalCents: model.paymentCents(m) - model.interestCents(m) }),
+          ),
+        );
       } else if (model instanceof InvestmentModel && model.planLoan && model.spec.planLoan) {
         const loan = model.planLoan;
-        this.add(new MirroredFlow(model, this.model(model.spec.planLoan.to), (m) => ({ cents: loan.cycleMonth(m) === 0 ? loan.principal : 0, day: businessDayInMonth(m, 5) }), {
-          out: 'PLAN LOAN DISBURSEMENT TO', in: '401K PLAN LOAN PROCEEDS FROM', category: 'Loans',
-        }));
+        this.add(
+          new MirroredFlow(
+            model,
+            this.model(model.spec.planLoan.to),
+            (m) => ({ cents: loan.cycleMonth(m) === 0 ? loan.principal : 0, day: businessDayInMonth(m, 5) }),
+            {
+              out: 'PLAN LOAN DISBURSEMENT TO',
+              in: '401K PLAN LOAN PROCEEDS FROM',
+              category: 'Loans',
+            },
+          ),
+        );
         this.add(new PlanLoanRepaymentFlow(model));
       }
     }

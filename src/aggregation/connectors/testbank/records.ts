@@ -271,7 +271,15 @@ function reinvestedYtd(ledger: Ledger, model: InvestmentModel, now: number, symb
   return total;
 }
 
-function positionRecord(ledger: Ledger, model: InvestmentModel, h: Holding, ytdOwn: number, totalWeight: number, weight: number, now: number): ConnectorPosition {
+function positionRecord(
+  ledger: Ledger,
+  model: InvestmentModel,
+  h: Holding,
+  ytdOwn: number,
+  totalWeight: number,
+  weight: number,
+  now: number,
+): ConnectorPosition {
   const s = h.security;
   const change = round2(h.units * (h.price - h.previous));
   const bond = s.kind === 'bond';
@@ -292,7 +300,11 @@ function positionRecord(ledger: Ledger, model: InvestmentModel, h: Holding, ytdO
     changePercent: percent(h.price - h.previous, h.previous),
     costBasis: h.cost,
     dailyChange: change,
-    memo: bond ? `${(s.yield * 100).toFixed(3)}% coupon, quantity in units of $100 face value` : model.spec.reinvest ? 'Dividends reinvested' : 'Dividends paid to cash',
+    memo: bond
+      ? `${(s.yield * 100).toFixed(3)}% coupon, quantity in units of $100 face value`
+      : model.spec.reinvest
+        ? 'Dividends reinvested'
+        : 'Dividends paid to cash',
     empPretaxContribAmount: totalWeight > 0 ? dollars(Math.round((ytdOwn * weight) / totalWeight)) : 0,
     heldInAccount: h.value.toFixed(2),
     holdType: s.kind === 'money' ? 'MONEYMARKET' : 'INVESTMENT',

@@ -124,16 +124,29 @@ function inflows(place: SpendingPlace, rng: Random, month: number, totalCents: n
     const day = firstDayOfMonth(month) + rng.int(0, daysInMonth(month) - 1);
     if (place.onCard) {
       out.push({
-        day, time: rng.int(12 * 3600, 20 * 3600), lag: 1, cents: amount, type: 'credit',
-        description: `MERCHANDISE RETURN ${code(rng, 6)}`, payee: 'Merchandise Return', category: 'Reimbursement', country: 'USA',
+        day,
+        time: rng.int(12 * 3600, 20 * 3600),
+        lag: 1,
+        cents: amount,
+        type: 'credit',
+        description: `MERCHANDISE RETURN ${code(rng, 6)}`,
+        payee: 'Merchandise Return',
+        category: 'Reimbursement',
+        country: 'USA',
       });
     } else {
       const who = rng.pick(['J SMITH', 'M GARCIA', 'A CHEN', 'R PATEL', 'K JOHNSON']);
       const zelle = rng.chance(0.6);
       out.push({
-        day, time: rng.int(12 * 3600, 22 * 3600), lag: zelle ? 0 : 1, cents: amount, type: 'deposit',
+        day,
+        time: rng.int(12 * 3600, 22 * 3600),
+        lag: zelle ? 0 : 1,
+        cents: amount,
+        type: 'deposit',
         description: zelle ? `ZELLE PAYMENT FROM ${who} CONF# ${code(rng, 9)}` : `MOBILE DEPOSIT REF ${code(rng, 8)}`,
-        payee: zelle ? 'Zelle' : 'Mobile Deposit', category: zelle ? 'Transfer' : 'Deposit', country: 'USA',
+        payee: zelle ? 'Zelle' : 'Mobile Deposit',
+        category: zelle ? 'Transfer' : 'Deposit',
+        country: 'USA',
       });
     }
   }
@@ -185,8 +198,17 @@ function foreignFees(place: SpendingPlace, out: LedgerEntry[]): void {
     const fee = total - price;
     e.cents = -price;
     fees.push({
-      day: e.day, time: e.time, lag: e.lag, cents: -fee, feeCents: fee, type: 'fee',
-      description: 'FOREIGN TRANSACTION FEE', memo: e.description, payee: 'FinBank', category: 'Fees & Charges', country: 'USA',
+      day: e.day,
+      time: e.time,
+      lag: e.lag,
+      cents: -fee,
+      feeCents: fee,
+      type: 'fee',
+      description: 'FOREIGN TRANSACTION FEE',
+      memo: e.description,
+      payee: 'FinBank',
+      category: 'Fees & Charges',
+      country: 'USA',
     });
   }
   out.push(...fees);

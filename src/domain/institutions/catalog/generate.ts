@@ -20,37 +20,404 @@ export const ACCOUNT_TYPE_DESCRIPTIONS: Record<InstitutionClass | 'testfi', stri
 
 /** Probability of each product flag by class (real, large institutions get a boost). */
 const FLAG_ODDS: Record<InstitutionClass, Record<ProductFlag, number>> = {
-  banking: { trans_agg: 0.98, voa: 0.88, voi: 0.55, state_agg: 0.35, ach: 0.85, aha: 0.6, avail_balance: 0.8, account_owner: 0.75, loan_payment_details: 0.25, student_loan_data: 0.02, liability_data: 0.15, bill_pay_data: 0.08 },
-  creditCards: { trans_agg: 0.99, voa: 0.7, voi: 0.1, state_agg: 0.5, ach: 0.1, aha: 0.6, avail_balance: 0.3, account_owner: 0.6, loan_payment_details: 0.1, student_loan_data: 0, liability_data: 0.5, bill_pay_data: 0.1 },
-  wealth: { trans_agg: 0.97, voa: 0.6, voi: 0.1, state_agg: 0.3, ach: 0.1, aha: 0.5, avail_balance: 0.2, account_owner: 0.5, loan_payment_details: 0, student_loan_data: 0, liability_data: 0, bill_pay_data: 0 },
-  retirement: { trans_agg: 0.97, voa: 0.5, voi: 0.05, state_agg: 0.3, ach: 0, aha: 0.4, avail_balance: 0, account_owner: 0.3, loan_payment_details: 0, student_loan_data: 0, liability_data: 0, bill_pay_data: 0 },
-  loans: { trans_agg: 0.95, voa: 0.2, voi: 0, state_agg: 0.3, ach: 0.05, aha: 0.3, avail_balance: 0, account_owner: 0.4, loan_payment_details: 0.8, student_loan_data: 0, liability_data: 0.7, bill_pay_data: 0 },
-  insurance: { trans_agg: 0.9, voa: 0.3, voi: 0, state_agg: 0.2, ach: 0, aha: 0.2, avail_balance: 0, account_owner: 0.3, loan_payment_details: 0, student_loan_data: 0, liability_data: 0, bill_pay_data: 0 },
+  banking: {
+    trans_agg: 0.98,
+    voa: 0.88,
+    voi: 0.55,
+    state_agg: 0.35,
+    ach: 0.85,
+    aha: 0.6,
+    avail_balance: 0.8,
+    account_owner: 0.75,
+    loan_payment_details: 0.25,
+    student_loan_data: 0.02,
+    liability_data: 0.15,
+    bill_pay_data: 0.08,
+  },
+  creditCards: {
+    trans_agg: 0.99,
+    voa: 0.7,
+    voi: 0.1,
+    state_agg: 0.5,
+    ach: 0.1,
+    aha: 0.6,
+    avail_balance: 0.3,
+    account_owner: 0.6,
+    loan_payment_details: 0.1,
+    student_loan_data: 0,
+    liability_data: 0.5,
+    bill_pay_data: 0.1,
+  },
+  wealth: {
+    trans_agg: 0.97,
+    voa: 0.6,
+    voi: 0.1,
+    state_agg: 0.3,
+    ach: 0.1,
+    aha: 0.5,
+    avail_balance: 0.2,
+    account_owner: 0.5,
+    loan_payment_details: 0,
+    student_loan_data: 0,
+    liability_data: 0,
+    bill_pay_data: 0,
+  },
+  retirement: {
+    trans_agg: 0.97,
+    voa: 0.5,
+    voi: 0.05,
+    state_agg: 0.3,
+    ach: 0,
+    aha: 0.4,
+    avail_balance: 0,
+    account_owner: 0.3,
+    loan_payment_details: 0,
+    student_loan_data: 0,
+    liability_data: 0,
+    bill_pay_data: 0,
+  },
+  loans: {
+    trans_agg: 0.95,
+    voa: 0.2,
+    voi: 0,
+    state_agg: 0.3,
+    ach: 0.05,
+    aha: 0.3,
+    avail_balance: 0,
+    account_owner: 0.4,
+    loan_payment_details: 0.8,
+    student_loan_data: 0,
+    liability_data: 0.7,
+    bill_pay_data: 0,
+  },
+  insurance: {
+    trans_agg: 0.9,
+    voa: 0.3,
+    voi: 0,
+    state_agg: 0.2,
+    ach: 0,
+    aha: 0.2,
+    avail_balance: 0,
+    account_owner: 0.3,
+    loan_payment_details: 0,
+    student_loan_data: 0,
+    liability_data: 0,
+    bill_pay_data: 0,
+  },
 };
 
-export const PRODUCT_FLAGS = ['trans_agg', 'voa', 'voi', 'state_agg', 'ach', 'aha', 'avail_balance', 'account_owner', 'loan_payment_details', 'student_loan_data', 'liability_data', 'bill_pay_data'] as const;
+export const PRODUCT_FLAGS = [
+  'trans_agg',
+  'voa',
+  'voi',
+  'state_agg',
+  'ach',
+  'aha',
+  'avail_balance',
+  'account_owner',
+  'loan_payment_details',
+  'student_loan_data',
+  'liability_data',
+  'bill_pay_data',
+] as const;
 export type ProductFlag = (typeof PRODUCT_FLAGS)[number];
 
 const STUDENT_LOAN_SERVICERS = new Set(['Sallie Mae', 'Navient', 'Nelnet', 'MOHELA']);
 
-const PALETTE = ['#004B87', '#00205B', '#00843D', '#C8102E', '#0072CE', '#5C2D91', '#E35205', '#00A3AD', '#8A1538', '#003DA5', '#2E7D32', '#B8860B', '#1F3B73', '#0E6655', '#7B241C', '#154360', '#6C3483', '#117A65', '#B03A2E', '#1A5276', '#AF601A', '#196F3D', '#922B21', '#283747', '#0B5345', '#4A235A', '#A04000', '#1B4F72', '#145A32', '#78281F'];
+const PALETTE = [
+  '#004B87',
+  '#00205B',
+  '#00843D',
+  '#C8102E',
+  '#0072CE',
+  '#5C2D91',
+  '#E35205',
+  '#00A3AD',
+  '#8A1538',
+  '#003DA5',
+  '#2E7D32',
+  '#B8860B',
+  '#1F3B73',
+  '#0E6655',
+  '#7B241C',
+  '#154360',
+  '#6C3483',
+  '#117A65',
+  '#B03A2E',
+  '#1A5276',
+  '#AF601A',
+  '#196F3D',
+  '#922B21',
+  '#283747',
+  '#0B5345',
+  '#4A235A',
+  '#A04000',
+  '#1B4F72',
+  '#145A32',
+  '#78281F',
+];
 
-const WORDS = ['Citizens', 'Farmers', 'Merchants', 'Peoples', 'Security', 'Home', 'Union', 'Commercial', 'Community', 'Heritage', 'Pioneer', 'Guaranty', 'Century', 'Liberty', 'Frontier', 'Summit', 'Heartland', 'Cornerstone', 'Keystone', 'Prairie', 'Valley', 'River', 'Lakeside', 'Mountain', 'Magnolia', 'Cardinal', 'Evergreen', 'Granite', 'Harbor', 'Meridian', 'Northstar', 'Pinnacle', 'Sterling', 'Legacy', 'Landmark', 'Patriot', 'Horizon', 'Bluestem', 'Cedar', 'Crossroads', 'Gateway', 'Hometown', 'Main Street', 'Old Mill', 'Red River', 'Riverside', 'Sandhills', 'Tri-County', 'Twin Rivers', 'Western', 'Southern', 'Northern', 'Eastern', 'Central', 'United', 'American', 'Capital', 'Generations', 'Signature', 'Founders', 'Anchor', 'Beacon', 'Compass', 'Lighthouse', 'Oak Tree', 'Silver Lake', 'Stockmens', 'Cattlemens', 'Planters', 'Rivers Edge', 'Timberland', 'Waterford', 'Woodlands', 'Bluegrass', 'Cumberland', 'Ozark', 'Piedmont', 'Tidewater', 'Chesapeake', 'Great Plains', 'High Plains', 'Big Sky', 'Sunflower', 'Buckeye', 'Hoosier', 'Lone Star', 'Golden Valley', 'Blue Ridge', 'Black Hills', 'Coastal', 'Pacific', 'Atlantic', 'Gulf Coast', 'Desert', 'Canyon', 'Mesa', 'Sierra', 'Alpine', 'Glacier', 'Iron Range', 'North Shore', 'South Shore', 'Lakeland', 'Westbrook', 'Eastwood', 'Fairview', 'Greenfield', 'Highland', 'Kingsway', 'Maplewood', 'Oakwood', 'Parkway', 'Pinewood', 'Ridgeview', 'Stonebridge', 'Sunrise', 'Unity', 'Victory', 'Willow Creek'];
+const WORDS = [
+  'Citizens',
+  'Farmers',
+  'Merchants',
+  'Peoples',
+  'Security',
+  'Home',
+  'Union',
+  'Commercial',
+  'Community',
+  'Heritage',
+  'Pioneer',
+  'Guaranty',
+  'Century',
+  'Liberty',
+  'Frontier',
+  'Summit',
+  'Heartland',
+  'Cornerstone',
+  'Keystone',
+  'Prairie',
+  'Valley',
+  'River',
+  'Lakeside',
+  'Mountain',
+  'Magnolia',
+  'Cardinal',
+  'Evergreen',
+  'Granite',
+  'Harbor',
+  'Meridian',
+  'Northstar',
+  'Pinnacle',
+  'Sterling',
+  'Legacy',
+  'Landmark',
+  'Patriot',
+  'Horizon',
+  'Bluestem',
+  'Cedar',
+  'Crossroads',
+  'Gateway',
+  'Hometown',
+  'Main Street',
+  'Old Mill',
+  'Red River',
+  'Riverside',
+  'Sandhills',
+  'Tri-County',
+  'Twin Rivers',
+  'Western',
+  'Southern',
+  'Northern',
+  'Eastern',
+  'Central',
+  'United',
+  'American',
+  'Capital',
+  'Generations',
+  'Signature',
+  'Founders',
+  'Anchor',
+  'Beacon',
+  'Compass',
+  'Lighthouse',
+  'Oak Tree',
+  'Silver Lake',
+  'Stockmens',
+  'Cattlemens',
+  'Planters',
+  'Rivers Edge',
+  'Timberland',
+  'Waterford',
+  'Woodlands',
+  'Bluegrass',
+  'Cumberland',
+  'Ozark',
+  'Piedmont',
+  'Tidewater',
+  'Chesapeake',
+  'Great Plains',
+  'High Plains',
+  'Big Sky',
+  'Sunflower',
+  'Buckeye',
+  'Hoosier',
+  'Lone Star',
+  'Golden Valley',
+  'Blue Ridge',
+  'Black Hills',
+  'Coastal',
+  'Pacific',
+  'Atlantic',
+  'Gulf Coast',
+  'Desert',
+  'Canyon',
+  'Mesa',
+  'Sierra',
+  'Alpine',
+  'Glacier',
+  'Iron Range',
+  'North Shore',
+  'South Shore',
+  'Lakeland',
+  'Westbrook',
+  'Eastwood',
+  'Fairview',
+  'Greenfield',
+  'Highland',
+  'Kingsway',
+  'Maplewood',
+  'Oakwood',
+  'Parkway',
+  'Pinewood',
+  'Ridgeview',
+  'Stonebridge',
+  'Sunrise',
+  'Unity',
+  'Victory',
+  'Willow Creek',
+];
 
-const CU_GROUPS = ['Educators', 'State Employees', 'Farm Bureau', 'Telco', 'Health Care', 'Postal', 'Police', 'Firefighters', 'Electric', 'Railroad', 'Public Employees', 'Hospital', 'Teachers', 'University', 'Municipal', 'Transit', 'Utility', 'Steelworkers', 'Medical', 'Schools'];
+const CU_GROUPS = [
+  'Educators',
+  'State Employees',
+  'Farm Bureau',
+  'Telco',
+  'Health Care',
+  'Postal',
+  'Police',
+  'Firefighters',
+  'Electric',
+  'Railroad',
+  'Public Employees',
+  'Hospital',
+  'Teachers',
+  'University',
+  'Municipal',
+  'Transit',
+  'Utility',
+  'Steelworkers',
+  'Medical',
+  'Schools',
+];
 
-const CA_WORDS = ['Prairie', 'Northern', 'Coastal', 'Heritage', 'Frontier', 'Lakeland', 'Valley', 'Westland', 'Parkland', 'Northland', 'Riverbend', 'Boreal', 'Highland', 'Synergy', 'Affinity', 'Innovation', 'Cornerstone', 'Unity', 'Horizon', 'Bayview', 'Summit', 'Compass', 'Kindred', 'Evergreen', 'Pioneer', 'Community First', 'Heartland', 'Crossroads', 'Lakeview', 'Riverside'];
+const CA_WORDS = [
+  'Prairie',
+  'Northern',
+  'Coastal',
+  'Heritage',
+  'Frontier',
+  'Lakeland',
+  'Valley',
+  'Westland',
+  'Parkland',
+  'Northland',
+  'Riverbend',
+  'Boreal',
+  'Highland',
+  'Synergy',
+  'Affinity',
+  'Innovation',
+  'Cornerstone',
+  'Unity',
+  'Horizon',
+  'Bayview',
+  'Summit',
+  'Compass',
+  'Kindred',
+  'Evergreen',
+  'Pioneer',
+  'Community First',
+  'Heartland',
+  'Crossroads',
+  'Lakeview',
+  'Riverside',
+];
 
-const US_STREETS = ['Main Street', 'Broadway', 'Market Street', 'Commerce Street', 'First Avenue', 'Second Street', 'Washington Avenue', 'Center Street', 'Elm Street', 'Oak Street', 'Church Street', 'Court Street', 'State Street', 'Lincoln Avenue', 'Jefferson Street', 'Park Avenue', 'Grand Avenue', 'Maple Avenue', 'Union Street', 'Front Street', 'High Street', 'Water Street', 'Mill Street', 'Bank Street', 'Spring Street', 'College Avenue', 'Madison Street', 'Franklin Street', 'Central Avenue', 'Pine Street', 'Walnut Street', 'Chestnut Street', 'Highway 30', 'Route 9', 'Lake Street', 'River Road', 'Monroe Street', 'Adams Street', 'Jackson Street', 'Division Street'];
-const CA_STREETS = ['Main Street', 'King Street', 'Queen Street', 'Victoria Avenue', 'Portage Avenue', 'Jasper Avenue', 'Water Street', 'Albert Street', 'Dundas Street', 'Yonge Street', 'George Street', 'Railway Avenue', 'First Avenue', 'Centre Street', 'Mountain Road'];
-const QC_STREETS = ['rue Principale', 'rue Saint-Jean', 'boulevard Saint-Laurent', 'rue Notre-Dame', 'rue King Ouest', 'boulevard des Laurentides', 'rue Saint-Joseph', 'boulevard Taschereau', 'rue de l\'Eglise', 'rue Racine'];
+const US_STREETS = [
+  'Main Street',
+  'Broadway',
+  'Market Street',
+  'Commerce Street',
+  'First Avenue',
+  'Second Street',
+  'Washington Avenue',
+  'Center Street',
+  'Elm Street',
+  'Oak Street',
+  'Church Street',
+  'Court Street',
+  'State Street',
+  'Lincoln Avenue',
+  'Jefferson Street',
+  'Park Avenue',
+  'Grand Avenue',
+  'Maple Avenue',
+  'Union Street',
+  'Front Street',
+  'High Street',
+  'Water Street',
+  'Mill Street',
+  'Bank Street',
+  'Spring Street',
+  'College Avenue',
+  'Madison Street',
+  'Franklin Street',
+  'Central Avenue',
+  'Pine Street',
+  'Walnut Street',
+  'Chestnut Street',
+  'Highway 30',
+  'Route 9',
+  'Lake Street',
+  'River Road',
+  'Monroe Street',
+  'Adams Street',
+  'Jackson Street',
+  'Division Street',
+];
+const CA_STREETS = [
+  'Main Street',
+  'King Street',
+  'Queen Street',
+  'Victoria Avenue',
+  'Portage Avenue',
+  'Jasper Avenue',
+  'Water Street',
+  'Albert Street',
+  'Dundas Street',
+  'Yonge Street',
+  'George Street',
+  'Railway Avenue',
+  'First Avenue',
+  'Centre Street',
+  'Mountain Road',
+];
+const QC_STREETS = [
+  'rue Principale',
+  'rue Saint-Jean',
+  'boulevard Saint-Laurent',
+  'rue Notre-Dame',
+  'rue King Ouest',
+  'boulevard des Laurentides',
+  'rue Saint-Joseph',
+  'boulevard Taschereau',
+  "rue de l'Eglise",
+  'rue Racine',
+];
 
 const LOGON_HOSTS = ['online', 'secure', 'digital', 'my', 'banking'];
 const CA_POSTAL_LETTERS = 'ABCEGHJKLMNPRSTVXY';
 
 /** Lower-case letters and digits only (accents removed): the stem of generated web addresses. */
 export function slugOf(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]/g, '');
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]/g, '');
 }
 
 type Kind = 'bank' | 'creditUnion' | 'caisse' | 'wealth' | 'loans';
@@ -72,15 +439,36 @@ const US_BANK_PATTERNS: Pattern[] = [
   (_p, c) => bank(`${c} State Bank`, `${slugOf(c)}statebank`),
   (_p, c) => bank(`${c} Savings Bank`, `${slugOf(c)}savings`),
   (_p, c) => bank(`Bank of ${c}`, `bankof${slugOf(c)}`),
-  (p, c) => { const w = p.pick(WORDS); return bank(`${w} Bank of ${c}`, `${slugOf(w)}bank${slugOf(c)}`); },
-  (p, c) => { const w = p.pick(WORDS); return bank(`${w} State Bank of ${c}`, `${slugOf(w)}sb${slugOf(c)}`); },
-  (p) => { const w = p.pick(WORDS); return bank(`${w} Bank & Trust`, `${slugOf(w)}bankandtrust`); },
-  (p) => { const w = p.pick(WORDS); return bank(`${w} Community Bank`, `${slugOf(w)}communitybank`); },
+  (p, c) => {
+    const w = p.pick(WORDS);
+    return bank(`${w} Bank of ${c}`, `${slugOf(w)}bank${slugOf(c)}`);
+  },
+  (p, c) => {
+    const w = p.pick(WORDS);
+    return bank(`${w} State Bank of ${c}`, `${slugOf(w)}sb${slugOf(c)}`);
+  },
+  (p) => {
+    const w = p.pick(WORDS);
+    return bank(`${w} Bank & Trust`, `${slugOf(w)}bankandtrust`);
+  },
+  (p) => {
+    const w = p.pick(WORDS);
+    return bank(`${w} Community Bank`, `${slugOf(w)}communitybank`);
+  },
   (_p, c) => bank(`${c} Bank & Trust`, `${slugOf(c)}bt`),
-  (p, _c, r) => { const w = p.pick(WORDS); return bank(`${r.name} ${w} Bank`, `${slugOf(w)}bank${r.code.toLowerCase()}`); },
-  (p) => { const w = p.pick(WORDS); return bank(`${w} Savings Bank`, `${slugOf(w)}savingsbank`); },
+  (p, _c, r) => {
+    const w = p.pick(WORDS);
+    return bank(`${r.name} ${w} Bank`, `${slugOf(w)}bank${r.code.toLowerCase()}`);
+  },
+  (p) => {
+    const w = p.pick(WORDS);
+    return bank(`${w} Savings Bank`, `${slugOf(w)}savingsbank`);
+  },
   (_p, c) => bank(`${c} Federal Savings and Loan`, `${slugOf(c)}fsl`),
-  (p, _c, r) => { const w = p.pick(WORDS); return bank(`${w} National Bank of ${r.name}`, `${slugOf(w)}nb${r.code.toLowerCase()}`); },
+  (p, _c, r) => {
+    const w = p.pick(WORDS);
+    return bank(`${w} National Bank of ${r.name}`, `${slugOf(w)}nb${r.code.toLowerCase()}`);
+  },
   (_p, c) => bank(`Farmers & Merchants Bank of ${c}`, `fmbank${slugOf(c)}`),
   (_p, c) => bank(`Citizens State Bank of ${c}`, `csb${slugOf(c)}`),
   (_p, c) => bank(`${c} Community Bank`, `${slugOf(c)}communitybank`),
@@ -92,12 +480,27 @@ const US_CU_PATTERNS: Pattern[] = [
   (_p, c) => cu(`${c} Teachers Credit Union`, `${slugOf(c)}tcu`),
   (_p, c) => cu(`${c} Municipal Employees Credit Union`, `${slugOf(c)}mecu`),
   (_p, c) => cu(`${c} Area Credit Union`, `${slugOf(c)}acu`),
-  (p) => { const w = p.pick(WORDS); return cu(`${w} Federal Credit Union`, `${slugOf(w)}fcu`); },
-  (p) => { const w = p.pick(WORDS); return cu(`${w} Credit Union`, `${slugOf(w)}cu`); },
-  (p, _c, r) => { const g = p.pick(CU_GROUPS); return cu(`${r.name} ${g} Credit Union`, `${r.code.toLowerCase()}${slugOf(g)}cu`); },
-  (p, c) => { const g = p.pick(CU_GROUPS); return cu(`${c} ${g} Credit Union`, `${slugOf(c)}${slugOf(g)}cu`); },
+  (p) => {
+    const w = p.pick(WORDS);
+    return cu(`${w} Federal Credit Union`, `${slugOf(w)}fcu`);
+  },
+  (p) => {
+    const w = p.pick(WORDS);
+    return cu(`${w} Credit Union`, `${slugOf(w)}cu`);
+  },
+  (p, _c, r) => {
+    const g = p.pick(CU_GROUPS);
+    return cu(`${r.name} ${g} Credit Union`, `${r.code.toLowerCase()}${slugOf(g)}cu`);
+  },
+  (p, c) => {
+    const g = p.pick(CU_GROUPS);
+    return cu(`${c} ${g} Credit Union`, `${slugOf(c)}${slugOf(g)}cu`);
+  },
   (_p, c) => cu(`${c} Schools Federal Credit Union`, `${slugOf(c)}schoolsfcu`),
-  (p, _c, r) => { const w = p.pick(WORDS); return cu(`${w} ${r.name} Credit Union`, `${slugOf(w)}${r.code.toLowerCase()}cu`); },
+  (p, _c, r) => {
+    const w = p.pick(WORDS);
+    return cu(`${w} ${r.name} Credit Union`, `${slugOf(w)}${r.code.toLowerCase()}cu`);
+  },
 ];
 
 const CA_PATTERNS: Pattern[] = [
@@ -105,8 +508,14 @@ const CA_PATTERNS: Pattern[] = [
   (_p, c) => cu(`${c} & District Credit Union`, `${slugOf(c)}districtcu`),
   (_p, c) => cu(`${c} Community Credit Union`, `${slugOf(c)}ccu`),
   (_p, c) => cu(`${c} Savings and Credit Union`, `${slugOf(c)}savings`),
-  (p) => { const w = p.pick(CA_WORDS); return cu(`${w} Credit Union`, `${slugOf(w)}cu`); },
-  (p, _c, r) => { const w = p.pick(CA_WORDS); return cu(`${w} ${r.name} Credit Union`, `${slugOf(w)}${r.code.toLowerCase()}cu`); },
+  (p) => {
+    const w = p.pick(CA_WORDS);
+    return cu(`${w} Credit Union`, `${slugOf(w)}cu`);
+  },
+  (p, _c, r) => {
+    const w = p.pick(CA_WORDS);
+    return cu(`${w} ${r.name} Credit Union`, `${slugOf(w)}${r.code.toLowerCase()}cu`);
+  },
 ];
 
 const QC_PATTERNS: Pattern[] = [
@@ -116,10 +525,19 @@ const QC_PATTERNS: Pattern[] = [
 ];
 
 const OTHER_PATTERNS: Pattern[] = [
-  (p) => { const w = p.pick(WORDS); return { name: `${w} Trust Company`, slug: `${slugOf(w)}trust`, kind: 'wealth' }; },
+  (p) => {
+    const w = p.pick(WORDS);
+    return { name: `${w} Trust Company`, slug: `${slugOf(w)}trust`, kind: 'wealth' };
+  },
   (_p, c) => ({ name: `${c} Investment Services`, slug: `${slugOf(c)}investments`, kind: 'wealth' }),
-  (p) => { const w = p.pick(WORDS); return { name: `${w} Wealth Management`, slug: `${slugOf(w)}wealth`, kind: 'wealth' }; },
-  (p) => { const w = p.pick(WORDS); return { name: `${w} Mortgage Company`, slug: `${slugOf(w)}mortgage`, kind: 'loans' }; },
+  (p) => {
+    const w = p.pick(WORDS);
+    return { name: `${w} Wealth Management`, slug: `${slugOf(w)}wealth`, kind: 'wealth' };
+  },
+  (p) => {
+    const w = p.pick(WORDS);
+    return { name: `${w} Mortgage Company`, slug: `${slugOf(w)}mortgage`, kind: 'loans' };
+  },
   (_p, c) => ({ name: `${c} Home Loans`, slug: `${slugOf(c)}homeloans`, kind: 'loans' }),
 ];
 
@@ -167,7 +585,15 @@ function productionStatus(p: Prng): ProductionStatus {
   return { ps_overall: transAgg, ps_trans_agg: transAgg, ps_voa: s(0.01), ps_voi: s(0.01), ps_state_agg: s(0.01), ps_ach: s(0.01), ps_aha: s(0.005) };
 }
 
-const allStatus = (status: string): ProductionStatus => ({ ps_overall: status, ps_trans_agg: status, ps_voa: status, ps_voi: status, ps_state_agg: status, ps_ach: status, ps_aha: status });
+const allStatus = (status: string): ProductionStatus => ({
+  ps_overall: status,
+  ps_trans_agg: status,
+  ps_voa: status,
+  ps_voi: status,
+  ps_state_agg: status,
+  ps_ach: status,
+  ps_aha: status,
+});
 
 function oauthInstructions(name: string): Pick<InstitutionTable, 'special_instructions' | 'special_instructions_title'> {
   return {
@@ -316,7 +742,13 @@ function generatedRow(choice: NameChoice, domain: string, id: number, region: Re
     email: `${member ? 'memberservices' : choice.kind === 'bank' ? 'customerservice' : 'info'}@${domain}`,
     oauth: false,
     specialText: `Please enter your ${choice.name} ${member ? 'Member Number or Username' : 'User ID'} and Password required for login.`,
-    address: [`${p.int(1, 9999)} ${p.pick(streets)}`, p.chance(0.2) ? `Suite ${p.int(1, 6)}${String(p.int(0, 99)).padStart(2, '0')}` : '', city, region.code, postalCode(p, region)],
+    address: [
+      `${p.int(1, 9999)} ${p.pick(streets)}`,
+      p.chance(0.2) ? `Suite ${p.int(1, 6)}${String(p.int(0, 99)).padStart(2, '0')}` : '',
+      city,
+      region.code,
+      postalCode(p, region),
+    ],
     region,
     color: p.pick(PALETTE),
     flags: flags(p, cls, false),

@@ -29,29 +29,86 @@ function r(name: string, home: string, cls: InstitutionClass, color: string, hq:
 
 export const REAL_INSTITUTIONS: readonly RealInstitution[] = [
   // Largest US banks
-  r('Chase', 'https://www.chase.com', 'banking', '#117ACA', '270 Park Avenue|New York|NY|10017', { logon: 'https://secure.chase.com/web/auth/dashboard', phone: '1-800-935-9935', oauth: true }),
-  r('Bank of America', 'https://www.bankofamerica.com', 'banking', '#E31837', '100 North Tryon Street|Charlotte|NC|28255', { logon: 'https://secure.bankofamerica.com/login/sign-in/signOnV2Screen.go', phone: '1-800-432-1000', oauth: true }),
-  r('Wells Fargo', 'https://www.wellsfargo.com', 'banking', '#D71E28', '420 Montgomery Street|San Francisco|CA|94104', { logon: 'https://connect.secure.wellsfargo.com/auth/login/present', phone: '1-800-869-3557', oauth: true }),
-  r('Citibank', 'https://www.citi.com', 'banking', '#056DAE', '388 Greenwich Street|New York|NY|10013', { logon: 'https://online.citi.com/US/login.do', phone: '1-888-248-4226', oauth: true }),
-  r('Capital One', 'https://www.capitalone.com', 'banking', '#004977', '1680 Capital One Drive|McLean|VA|22102', { logon: 'https://verified.capitalone.com/auth/signin', phone: '1-877-383-4802', oauth: true }),
-  r('U.S. Bank', 'https://www.usbank.com', 'banking', '#0C2074', '800 Nicollet Mall|Minneapolis|MN|55402', { logon: 'https://onlinebanking.usbank.com/Auth/Login', phone: '1-800-872-2657', oauth: true }),
+  r('Chase', 'https://www.chase.com', 'banking', '#117ACA', '270 Park Avenue|New York|NY|10017', {
+    logon: 'https://secure.chase.com/web/auth/dashboard',
+    phone: '1-800-935-9935',
+    oauth: true,
+  }),
+  r('Bank of America', 'https://www.bankofamerica.com', 'banking', '#E31837', '100 North Tryon Street|Charlotte|NC|28255', {
+    logon: 'https://secure.bankofamerica.com/login/sign-in/signOnV2Screen.go',
+    phone: '1-800-432-1000',
+    oauth: true,
+  }),
+  r('Wells Fargo', 'https://www.wellsfargo.com', 'banking', '#D71E28', '420 Montgomery Street|San Francisco|CA|94104', {
+    logon: 'https://connect.secure.wellsfargo.com/auth/login/present',
+    phone: '1-800-869-3557',
+    oauth: true,
+  }),
+  r('Citibank', 'https://www.citi.com', 'banking', '#056DAE', '388 Greenwich Street|New York|NY|10013', {
+    logon: 'https://online.citi.com/US/login.do',
+    phone: '1-888-248-4226',
+    oauth: true,
+  }),
+  r('Capital One', 'https://www.capitalone.com', 'banking', '#004977', '1680 Capital One Drive|McLean|VA|22102', {
+    logon: 'https://verified.capitalone.com/auth/signin',
+    phone: '1-877-383-4802',
+    oauth: true,
+  }),
+  r('U.S. Bank', 'https://www.usbank.com', 'banking', '#0C2074', '800 Nicollet Mall|Minneapolis|MN|55402', {
+    logon: 'https://onlinebanking.usbank.com/Auth/Login',
+    phone: '1-800-872-2657',
+    oauth: true,
+  }),
   r('PNC Bank', 'https://www.pnc.com', 'banking', '#EF7622', '300 Fifth Avenue|Pittsburgh|PA|15222', { phone: '1-888-762-2265', oauth: true }),
   r('Truist', 'https://www.truist.com', 'banking', '#2E1A47', '214 North Tryon Street|Charlotte|NC|28202', { phone: '1-844-487-8478', oauth: true }),
-  r('TD Bank', 'https://www.td.com/us/en/personal-banking', 'banking', '#34A853', '1701 Route 70 East|Cherry Hill|NJ|08034', { logon: 'https://onlinebanking.tdbank.com', phone: '1-888-751-9000', oauth: true }),
+  r('TD Bank', 'https://www.td.com/us/en/personal-banking', 'banking', '#34A853', '1701 Route 70 East|Cherry Hill|NJ|08034', {
+    logon: 'https://onlinebanking.tdbank.com',
+    phone: '1-888-751-9000',
+    oauth: true,
+  }),
   r('Citizens Bank', 'https://www.citizensbank.com', 'banking', '#008555', 'One Citizens Plaza|Providence|RI|02903', { phone: '1-800-922-9999', oauth: true }),
   r('Fifth Third Bank', 'https://www.53.com', 'banking', '#0B3E8A', '38 Fountain Square Plaza|Cincinnati|OH|45263', { phone: '1-800-972-3030' }),
   r('KeyBank', 'https://www.key.com', 'banking', '#CC0000', '127 Public Square|Cleveland|OH|44114', { phone: '1-800-539-2968' }),
   r('Huntington Bank', 'https://www.huntington.com', 'banking', '#5A8B3B', '41 South High Street|Columbus|OH|43287', { phone: '1-800-480-2265', oauth: true }),
   r('Regions Bank', 'https://www.regions.com', 'banking', '#5C8727', '1900 Fifth Avenue North|Birmingham|AL|35203', { phone: '1-800-734-4667' }),
   r('M&T Bank', 'https://www.mtb.com', 'banking', '#007A4D', 'One M&T Plaza|Buffalo|NY|14203', { phone: '1-800-724-2440' }),
-  r('Ally Bank', 'https://www.ally.com', 'banking', '#650360', '500 Woodward Avenue|Detroit|MI|48226', { logon: 'https://secure.ally.com', phone: '1-877-247-2559' }),
-  r('USAA', 'https://www.usaa.com', 'banking', '#12395A', '9800 Fredericksburg Road|San Antonio|TX|78288', { logon: 'https://www.usaa.com/my/logon', phone: '1-800-531-8722', oauth: true }),
-  r('Navy Federal Credit Union', 'https://www.navyfederal.org', 'banking', '#003865', '820 Follin Lane SE|Vienna|VA|22180', { logon: 'https://digitalomni.navyfederal.org/signin', phone: '1-888-842-6328' }),
-  r('Charles Schwab', 'https://www.schwab.com', 'wealth', '#00A0DF', '3000 Schwab Way|Westlake|TX|76262', { logon: 'https://client.schwab.com/Login/SignOn/CustomerCenterLogin.aspx', phone: '1-800-435-4000', oauth: true }),
-  r('Fidelity Investments', 'https://www.fidelity.com', 'wealth', '#368727', '245 Summer Street|Boston|MA|02210', { logon: 'https://digital.fidelity.com/prgw/digital/login/full-page', phone: '1-800-343-3548', oauth: true }),
-  r('Vanguard', 'https://investor.vanguard.com', 'wealth', '#96151D', '100 Vanguard Boulevard|Malvern|PA|19355', { logon: 'https://logon.vanguard.com/logon', phone: '1-877-662-7447' }),
-  r('American Express', 'https://www.americanexpress.com', 'creditCards', '#006FCF', '200 Vesey Street|New York|NY|10285', { logon: 'https://www.americanexpress.com/en-us/account/login', phone: '1-800-528-4800', oauth: true }),
-  r('Discover', 'https://www.discover.com', 'creditCards', '#FF6000', '2500 Lake Cook Road|Riverwoods|IL|60015', { logon: 'https://portal.discover.com/customersvcs/universalLogin/ac_main', phone: '1-800-347-2683', oauth: true }),
+  r('Ally Bank', 'https://www.ally.com', 'banking', '#650360', '500 Woodward Avenue|Detroit|MI|48226', {
+    logon: 'https://secure.ally.com',
+    phone: '1-877-247-2559',
+  }),
+  r('USAA', 'https://www.usaa.com', 'banking', '#12395A', '9800 Fredericksburg Road|San Antonio|TX|78288', {
+    logon: 'https://www.usaa.com/my/logon',
+    phone: '1-800-531-8722',
+    oauth: true,
+  }),
+  r('Navy Federal Credit Union', 'https://www.navyfederal.org', 'banking', '#003865', '820 Follin Lane SE|Vienna|VA|22180', {
+    logon: 'https://digitalomni.navyfederal.org/signin',
+    phone: '1-888-842-6328',
+  }),
+  r('Charles Schwab', 'https://www.schwab.com', 'wealth', '#00A0DF', '3000 Schwab Way|Westlake|TX|76262', {
+    logon: 'https://client.schwab.com/Login/SignOn/CustomerCenterLogin.aspx',
+    phone: '1-800-435-4000',
+    oauth: true,
+  }),
+  r('Fidelity Investments', 'https://www.fidelity.com', 'wealth', '#368727', '245 Summer Street|Boston|MA|02210', {
+    logon: 'https://digital.fidelity.com/prgw/digital/login/full-page',
+    phone: '1-800-343-3548',
+    oauth: true,
+  }),
+  r('Vanguard', 'https://investor.vanguard.com', 'wealth', '#96151D', '100 Vanguard Boulevard|Malvern|PA|19355', {
+    logon: 'https://logon.vanguard.com/logon',
+    phone: '1-877-662-7447',
+  }),
+  r('American Express', 'https://www.americanexpress.com', 'creditCards', '#006FCF', '200 Vesey Street|New York|NY|10285', {
+    logon: 'https://www.americanexpress.com/en-us/account/login',
+    phone: '1-800-528-4800',
+    oauth: true,
+  }),
+  r('Discover', 'https://www.discover.com', 'creditCards', '#FF6000', '2500 Lake Cook Road|Riverwoods|IL|60015', {
+    logon: 'https://portal.discover.com/customersvcs/universalLogin/ac_main',
+    phone: '1-800-347-2683',
+    oauth: true,
+  }),
   r('Goldman Sachs Marcus', 'https://www.marcus.com', 'banking', '#0E1A2B', '200 West Street|New York|NY|10282', { phone: '1-844-627-2871' }),
   r('Synchrony Bank', 'https://www.synchronybank.com', 'banking', '#FBC600', '777 Long Ridge Road|Stamford|CT|06902'),
   r('First Citizens Bank', 'https://www.firstcitizens.com', 'banking', '#00563F', '4300 Six Forks Road|Raleigh|NC|27609'),
@@ -88,18 +145,31 @@ export const REAL_INSTITUTIONS: readonly RealInstitution[] = [
   r('Barclays US', 'https://www.banking.barclaysus.com', 'creditCards', '#00AEEF', '125 South West Street|Wilmington|DE|19801'),
   r('Bread Financial', 'https://www.breadfinancial.com', 'creditCards', '#5E2D91', '3095 Loyalty Circle|Columbus|OH|43219'),
   r('Credit One Bank', 'https://www.creditonebank.com', 'creditCards', '#003DA5', '6801 South Cimarron Road|Las Vegas|NV|89113'),
-  r('Capital One Credit Cards', 'https://www.capitalone.com/credit-cards', 'creditCards', '#004977', '1680 Capital One Drive|McLean|VA|22102', { phone: '1-800-227-4825', oauth: true }),
-  r('Citi Cards', 'https://www.citi.com/credit-cards', 'creditCards', '#056DAE', '388 Greenwich Street|New York|NY|10013', { phone: '1-800-950-5114', oauth: true }),
-  r('Chase Credit Cards', 'https://creditcards.chase.com', 'creditCards', '#117ACA', '270 Park Avenue|New York|NY|10017', { phone: '1-800-432-3117', oauth: true }),
+  r('Capital One Credit Cards', 'https://www.capitalone.com/credit-cards', 'creditCards', '#004977', '1680 Capital One Drive|McLean|VA|22102', {
+    phone: '1-800-227-4825',
+    oauth: true,
+  }),
+  r('Citi Cards', 'https://www.citi.com/credit-cards', 'creditCards', '#056DAE', '388 Greenwich Street|New York|NY|10013', {
+    phone: '1-800-950-5114',
+    oauth: true,
+  }),
+  r('Chase Credit Cards', 'https://creditcards.chase.com', 'creditCards', '#117ACA', '270 Park Avenue|New York|NY|10017', {
+    phone: '1-800-432-3117',
+    oauth: true,
+  }),
   r('Apple Card', 'https://card.apple.com', 'creditCards', '#1D1D1F', '200 West Street|New York|NY|10282'),
 
   // Credit unions
-  r('State Employees\' Credit Union', 'https://www.ncsecu.org', 'banking', '#003B71', '119 North Salisbury Street|Raleigh|NC|27603', { phone: '1-888-732-8562' }),
+  r("State Employees' Credit Union", 'https://www.ncsecu.org', 'banking', '#003B71', '119 North Salisbury Street|Raleigh|NC|27603', {
+    phone: '1-888-732-8562',
+  }),
   r('PenFed Credit Union', 'https://www.penfed.org', 'banking', '#002F6C', '7940 Jones Branch Drive|McLean|VA|22102', { phone: '1-800-247-5626' }),
   r('SchoolsFirst Federal Credit Union', 'https://www.schoolsfirstfcu.org', 'banking', '#0055A5', '2115 North Broadway|Santa Ana|CA|92706'),
   r('BECU', 'https://www.becu.org', 'banking', '#0066B3', '12770 Gateway Drive South|Tukwila|WA|98168', { phone: '1-800-233-2328' }),
   r('Golden 1 Credit Union', 'https://www.golden1.com', 'banking', '#B8860B', '8945 Cal Center Drive|Sacramento|CA|95826', { phone: '1-877-465-3361' }),
-  r('Alliant Credit Union', 'https://www.alliantcreditunion.org', 'banking', '#005DAA', '11545 West Touhy Avenue|Chicago|IL|60666', { phone: '1-800-328-1935' }),
+  r('Alliant Credit Union', 'https://www.alliantcreditunion.org', 'banking', '#005DAA', '11545 West Touhy Avenue|Chicago|IL|60666', {
+    phone: '1-800-328-1935',
+  }),
   r('America First Credit Union', 'https://www.americafirst.com', 'banking', '#002F6C', '1344 West 4675 South|Riverdale|UT|84405'),
   r('Mountain America Credit Union', 'https://www.macu.com', 'banking', '#0A3A6B', '9800 South Monroe Street|Sandy|UT|84070'),
   r('Suncoast Credit Union', 'https://www.suncoastcreditunion.com', 'banking', '#F47B20', '6801 East Hillsborough Avenue|Tampa|FL|33610'),
@@ -128,8 +198,15 @@ export const REAL_INSTITUTIONS: readonly RealInstitution[] = [
   r('Ent Credit Union', 'https://www.ent.com', 'banking', '#00843D', '7250 Campus Drive|Colorado Springs|CO|80920'),
 
   // Brokerages and investment services
-  r('E*TRADE', 'https://us.etrade.com', 'wealth', '#6633CC', '671 North Glebe Road|Arlington|VA|22203', { logon: 'https://us.etrade.com/etx/pxy/login', phone: '1-800-387-2331' }),
-  r('Merrill Edge', 'https://www.merrilledge.com', 'wealth', '#012169', 'One Bryant Park|New York|NY|10036', { logon: 'https://olui2.fs.ml.com/login/signin.aspx', phone: '1-800-637-7455', oauth: true }),
+  r('E*TRADE', 'https://us.etrade.com', 'wealth', '#6633CC', '671 North Glebe Road|Arlington|VA|22203', {
+    logon: 'https://us.etrade.com/etx/pxy/login',
+    phone: '1-800-387-2331',
+  }),
+  r('Merrill Edge', 'https://www.merrilledge.com', 'wealth', '#012169', 'One Bryant Park|New York|NY|10036', {
+    logon: 'https://olui2.fs.ml.com/login/signin.aspx',
+    phone: '1-800-637-7455',
+    oauth: true,
+  }),
   r('Morgan Stanley', 'https://www.morganstanley.com', 'wealth', '#002B51', '1585 Broadway|New York|NY|10036', { phone: '1-888-454-3965' }),
   r('Robinhood', 'https://robinhood.com', 'wealth', '#00C805', '85 Willow Road|Menlo Park|CA|94025', { logon: 'https://robinhood.com/login' }),
   r('Edward Jones', 'https://www.edwardjones.com', 'wealth', '#FFCC00', '12555 Manchester Road|St. Louis|MO|63131', { phone: '1-800-441-2357' }),
@@ -143,11 +220,16 @@ export const REAL_INSTITUTIONS: readonly RealInstitution[] = [
   r('Stash', 'https://www.stash.com', 'wealth', '#6C2BD9', '500 Seventh Avenue|New York|NY|10018'),
   r('M1 Finance', 'https://m1.com', 'wealth', '#0D2C54', '200 North LaSalle Street|Chicago|IL|60601'),
   r('Webull', 'https://www.webull.com', 'wealth', '#0F5BFF', '44 Wall Street|New York|NY|10005'),
-  r('J.P. Morgan Self-Directed Investing', 'https://www.chase.com/personal/investments', 'wealth', '#117ACA', '270 Park Avenue|New York|NY|10017', { oauth: true }),
+  r('J.P. Morgan Self-Directed Investing', 'https://www.chase.com/personal/investments', 'wealth', '#117ACA', '270 Park Avenue|New York|NY|10017', {
+    oauth: true,
+  }),
   r('Wells Fargo Advisors', 'https://www.wellsfargoadvisors.com', 'wealth', '#D71E28', 'One North Jefferson Avenue|St. Louis|MO|63103', { oauth: true }),
 
   // Workplace retirement
-  r('Empower', 'https://www.empower.com', 'retirement', '#1F3B73', '8515 East Orchard Road|Greenwood Village|CO|80111', { logon: 'https://participant.empower-retirement.com/participant/#/login', phone: '1-855-756-4738' }),
+  r('Empower', 'https://www.empower.com', 'retirement', '#1F3B73', '8515 East Orchard Road|Greenwood Village|CO|80111', {
+    logon: 'https://participant.empower-retirement.com/participant/#/login',
+    phone: '1-855-756-4738',
+  }),
   r('Fidelity NetBenefits', 'https://nb.fidelity.com', 'retirement', '#368727', '245 Summer Street|Boston|MA|02210', { oauth: true }),
   r('Principal Financial Group', 'https://www.principal.com', 'retirement', '#0061A0', '711 High Street|Des Moines|IA|50392', { phone: '1-800-547-7754' }),
   r('TIAA', 'https://www.tiaa.org', 'retirement', '#0A5BA8', '730 Third Avenue|New York|NY|10017', { phone: '1-800-842-2252' }),
@@ -182,13 +264,31 @@ export const REAL_INSTITUTIONS: readonly RealInstitution[] = [
   r('Allstate', 'https://www.allstate.com', 'insurance', '#0033A0', '3100 Sanders Road|Northbrook|IL|60062'),
 
   // Canada
-  r('RBC Royal Bank', 'https://www.rbcroyalbank.com', 'banking', '#005DAA', '200 Bay Street|Toronto|ON|M5J 2J5', { logon: 'https://secure.royalbank.com/statics/login-service-ui/index', phone: '1-800-769-2511' }),
-  r('TD Canada Trust', 'https://www.td.com/ca/en/personal-banking', 'banking', '#34A853', '66 Wellington Street West|Toronto|ON|M5K 1A2', { logon: 'https://easyweb.td.com', phone: '1-866-222-3456' }),
-  r('Scotiabank', 'https://www.scotiabank.com', 'banking', '#EC111A', '40 Temperance Street|Toronto|ON|M5H 0B4', { logon: 'https://auth.scotiaonline.scotiabank.com/online', phone: '1-800-472-6842' }),
-  r('BMO Bank of Montreal', 'https://www.bmo.com', 'banking', '#0079C1', '100 King Street West|Toronto|ON|M5X 1A1', { logon: 'https://www1.bmo.com/banking/digital/login', phone: '1-877-225-5266' }),
-  r('CIBC', 'https://www.cibc.com', 'banking', '#C41F3E', '81 Bay Street|Toronto|ON|M5J 0E7', { logon: 'https://www.cibconline.cibc.com/ebm-resources/online-banking/client/index.html#/auth/signon', phone: '1-800-465-2422' }),
+  r('RBC Royal Bank', 'https://www.rbcroyalbank.com', 'banking', '#005DAA', '200 Bay Street|Toronto|ON|M5J 2J5', {
+    logon: 'https://secure.royalbank.com/statics/login-service-ui/index',
+    phone: '1-800-769-2511',
+  }),
+  r('TD Canada Trust', 'https://www.td.com/ca/en/personal-banking', 'banking', '#34A853', '66 Wellington Street West|Toronto|ON|M5K 1A2', {
+    logon: 'https://easyweb.td.com',
+    phone: '1-866-222-3456',
+  }),
+  r('Scotiabank', 'https://www.scotiabank.com', 'banking', '#EC111A', '40 Temperance Street|Toronto|ON|M5H 0B4', {
+    logon: 'https://auth.scotiaonline.scotiabank.com/online',
+    phone: '1-800-472-6842',
+  }),
+  r('BMO Bank of Montreal', 'https://www.bmo.com', 'banking', '#0079C1', '100 King Street West|Toronto|ON|M5X 1A1', {
+    logon: 'https://www1.bmo.com/banking/digital/login',
+    phone: '1-877-225-5266',
+  }),
+  r('CIBC', 'https://www.cibc.com', 'banking', '#C41F3E', '81 Bay Street|Toronto|ON|M5J 0E7', {
+    logon: 'https://www.cibconline.cibc.com/ebm-resources/online-banking/client/index.html#/auth/signon',
+    phone: '1-800-465-2422',
+  }),
   r('National Bank of Canada', 'https://www.nbc.ca', 'banking', '#E41C23', '800 Saint-Jacques Street|Montreal|QC|H3B 1Y9', { phone: '1-888-483-5628' }),
-  r('Desjardins', 'https://www.desjardins.com', 'banking', '#00874E', '100 rue des Commandeurs|Levis|QC|G6V 7N5', { logon: 'https://accweb.mouv.desjardins.com/identifiantunique/identification', phone: '1-800-224-7737' }),
+  r('Desjardins', 'https://www.desjardins.com', 'banking', '#00874E', '100 rue des Commandeurs|Levis|QC|G6V 7N5', {
+    logon: 'https://accweb.mouv.desjardins.com/identifiantunique/identification',
+    phone: '1-800-224-7737',
+  }),
   r('Tangerine', 'https://www.tangerine.ca', 'banking', '#F28500', '3389 Steeles Avenue East|Toronto|ON|M2H 3S8', { phone: '1-888-826-4374' }),
   r('Simplii Financial', 'https://www.simplii.com', 'banking', '#D5006D', '81 Bay Street|Toronto|ON|M5J 0E7'),
   r('EQ Bank', 'https://www.eqbank.ca', 'banking', '#5C2D91', '30 St. Clair Avenue West|Toronto|ON|M4V 3A1'),
@@ -212,7 +312,7 @@ export const REAL_INSTITUTIONS: readonly RealInstitution[] = [
   r('First Republic Bank', 'https://www.firstrepublic.com', 'banking', '#003B5C', '111 Pine Street|San Francisco|CA|94111', { mergedInto: 'Chase' }),
   r('Silicon Valley Bank', 'https://www.svb.com', 'banking', '#00A9E0', '3003 Tasman Drive|Santa Clara|CA|95054', { mergedInto: 'First Citizens Bank' }),
   r('MUFG Union Bank', 'https://www.unionbank.com', 'banking', '#E60012', '400 California Street|San Francisco|CA|94104', { mergedInto: 'U.S. Bank' }),
-  r('People\'s United Bank', 'https://www.peoples.com', 'banking', '#00338D', '850 Main Street|Bridgeport|CT|06604', { mergedInto: 'M&T Bank' }),
+  r("People's United Bank", 'https://www.peoples.com', 'banking', '#00338D', '850 Main Street|Bridgeport|CT|06604', { mergedInto: 'M&T Bank' }),
   r('BBVA USA', 'https://www.bbvausa.com', 'banking', '#004481', '15 South 20th Street|Birmingham|AL|35233', { mergedInto: 'PNC Bank' }),
   r('HSBC Bank Canada', 'https://www.hsbc.ca', 'banking', '#DB0011', '885 West Georgia Street|Vancouver|BC|V6C 3E9', { mergedInto: 'RBC Royal Bank' }),
 ];

@@ -11,7 +11,8 @@ export default function addAllAccountsMfa(app: App): void {
       operationId: 'AddAllAccountsMfa',
       tags: ['Accounts'],
       summary: 'Answer the MFA questions of a legacy link',
-      description: 'Answers the questions of a 203 from addall, with its `MFA-Session` header. Each answer names its question by `id` (or by its `text`); choices are answered with their `value`. Answers 200 with the linked accounts, 203 again when the institution asks more, or the aggregation failure (187 wrong answer, 185 the question timed out). An unknown, expired or finished MFA session is 404.',
+      description:
+        'Answers the questions of a 203 from addall, with its `MFA-Session` header. Each answer names its question by `id` (or by its `text`); choices are answered with their `value`. Answers 200 with the linked accounts, 203 again when the institution asks more, or the aggregation failure (187 wrong answer, 185 the question timed out). An unknown, expired or finished MFA session is 404.',
       params: CustomerInstitutionParams,
       headers: MfaSessionHeaders,
       body: MfaAnswersBody,
@@ -21,7 +22,13 @@ export default function addAllAccountsMfa(app: App): void {
       const { partnerId } = request.caller;
       const answers = mfaAnswersOf(request.body);
       const sessionId = request.headers['mfa-session'];
-      const step = await answerLinkMfa(app.engine, { partnerId, sessionId, answers, customerId: request.params.customerId, institutionId: request.params.institutionId });
+      const step = await answerLinkMfa(app.engine, {
+        partnerId,
+        sessionId,
+        answers,
+        customerId: request.params.customerId,
+        institutionId: request.params.institutionId,
+      });
       return addAllResponse(app.engine, partnerId, step, reply);
     },
   });

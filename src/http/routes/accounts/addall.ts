@@ -24,7 +24,12 @@ export function mfaQuestion(c: MfaChallenge): Static<typeof MfaQuestion> {
  * What addall (and its MFA call) answers for a sign-in step: 200 with the linked accounts, 203 with the MFA
  * questions and the MFA-Session header, or the aggregation failure as an error whose code is the status code.
  */
-export async function addAllResponse(engine: Engine, partnerId: string, step: LinkStep, reply: FastifyReply): Promise<Static<typeof AccountList> | Static<typeof MfaChallenges>> {
+export async function addAllResponse(
+  engine: Engine,
+  partnerId: string,
+  step: LinkStep,
+  reply: FastifyReply,
+): Promise<Static<typeof AccountList> | Static<typeof MfaChallenges>> {
   switch (step.step) {
     case 'accounts':
       if (step.accounts.length === 0) return { accounts: [] };

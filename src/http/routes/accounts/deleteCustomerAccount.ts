@@ -10,7 +10,8 @@ export default function deleteCustomerAccount(app: App): void {
       operationId: 'DeleteCustomerAccount',
       tags: ['Accounts'],
       summary: 'Delete customer account',
-      description: 'Deletes the account with its transactions and positions and records an account `deleted` event. When it was the last account of its institution login, the login is deleted too.',
+      description:
+        'Deletes the account with its transactions and positions and records an account `deleted` event. When it was the last account of its institution login, the login is deleted too.',
       params: AccountParams,
       response: { 204: NoContent, ...errorResponses(401, 404, 406) },
     },

@@ -16,7 +16,7 @@ export default function getCustomerAccount(app: App): void {
         deprecated,
         tags: ['Accounts'],
         summary: deprecated ? 'Get customer account by id (v1)' : 'Get customer account by id',
-        description: 'One account with its detail and, for investment accounts, its positions. Another customer\'s account id is 404.',
+        description: "One account with its detail and, for investment accounts, its positions. Another customer's account id is 404.",
         params: AccountParams,
         response: { 200: Account, ...errorResponses(401, 404, 406) },
       },

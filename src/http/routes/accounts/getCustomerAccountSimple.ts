@@ -11,7 +11,7 @@ export default function getCustomerAccountSimple(app: App): void {
       operationId: 'GetCustomerAccountSimple',
       tags: ['Accounts'],
       summary: 'Get customer account by id (simple)',
-      description: 'The basic fields of one account. Another customer\'s account id is 404.',
+      description: "The basic fields of one account. Another customer's account id is 404.",
       params: AccountParams,
       response: { 200: AccountSimple, ...errorResponses(401, 404, 406) },
     },

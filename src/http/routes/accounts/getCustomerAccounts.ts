@@ -9,7 +9,8 @@ export default function getCustomerAccounts(app: App): void {
     url: '/aggregation/v1/customers/:customerId/accounts',
     operationId: 'GetCustomerAccounts',
     summary: 'Get customer accounts',
-    description: 'Every account of the customer, grouped by institution login in the institution\'s display order. `status` and `account_type` keep only accounts with that status or type (e.g. checking). Accounts are listed from linking on; their transactions need an initial aggregation first.',
+    description:
+      "Every account of the customer, grouped by institution login in the institution's display order. `status` and `account_type` keep only accounts with that status or type (e.g. checking). Accounts are listed from linking on; their transactions need an initial aggregation first.",
     params: Type.Object(CustomerIdParam),
     querystring: Type.Object({
       status: Type.Optional(Type.String({ maxLength: 40, description: 'Only accounts with this status (e.g. active)' })),

@@ -8,7 +8,7 @@ export default function getCustomerAccountsByInstitution(app: App): void {
     url: '/aggregation/v1/customers/:customerId/institutions/:institutionId/accounts',
     operationId: 'GetCustomerAccountsByInstitution',
     summary: 'Get customer accounts by institution',
-    description: 'The customer\'s accounts at one institution, across its institution logins there (an empty list when there are none).',
+    description: "The customer's accounts at one institution, across its institution logins there (an empty list when there are none).",
     params: CustomerInstitutionParams,
     simple: false,
     filter: async (_db, _customer, params) => ({ institutionId: params.institutionId }),

@@ -8,7 +8,7 @@ export default function getCustomerAccountsByInstitutionSimple(app: App): void {
     url: '/aggregation/v1/customers/:customerId/institutions/:institutionId/accounts/simple',
     operationId: 'GetCustomerAccountsByInstitutionSimple',
     summary: 'Get customer accounts by institution (simple)',
-    description: 'The basic fields of the customer\'s accounts at one institution (an empty list when there are none).',
+    description: "The basic fields of the customer's accounts at one institution (an empty list when there are none).",
     params: CustomerInstitutionParams,
     simple: true,
     filter: async (_db, _customer, params) => ({ institutionId: params.institutionId }),

@@ -12,7 +12,8 @@ export default function refreshCustomerAccountsV2(app: App): void {
       operationId: 'RefreshCustomerAccountsV2',
       tags: ['Accounts'],
       summary: 'Refresh customer accounts (in the background)',
-      description: 'Starts a refresh of every institution login of the customer and answers 204 at once; read the accounts to see when it finished (`aggregationSuccessDate` >= `aggregationAttemptDate`, or a non-zero `aggregationStatusCode`). Logins already being refreshed are left to that refresh.',
+      description:
+        'Starts a refresh of every institution login of the customer and answers 204 at once; read the accounts to see when it finished (`aggregationSuccessDate` >= `aggregationAttemptDate`, or a non-zero `aggregationStatusCode`). Logins already being refreshed are left to that refresh.',
       params: Type.Object(CustomerIdParam),
       response: { 204: NoContent, ...errorResponses(400, 401, 404, 406) },
     },

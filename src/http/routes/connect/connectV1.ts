@@ -16,24 +16,30 @@ type V1Body = Static<typeof ConnectV1Parameters>;
 function v2Input(callerPartnerId: string, body: V1Body): { kind: V1Type; input: GenerateInput } {
   const kind = body.type.trim().toLowerCase();
   if (!(CONNECT_V1_TYPES as readonly string[]).includes(kind)) {
-    throw new ServiceError('InvalidParameter', `Invalid parameter (type): Ledgerlink serves the Connect 1.0 types ${CONNECT_V1_TYPES.join(', ')}; "${body.type}" is not offered.`);
+    throw new ServiceError(
+      'InvalidParameter',
+      `Invalid parameter (type): Ledgerlink serves the Connect 1.0 types ${CONNECT_V1_TYPES.join(', ')}; "${body.type}" is not offered.`,
+    );
   }
   const { type: _type, redirectUrl, experience: _experience, institutionId, institutionLoginId, ...rest } = body;
   const input: GenerateInput = { ...generateInput(callerPartnerId, rest), experience: 'default' };
   const redirect = rest.redirectUri ?? redirectUrl;
   if (redirect !== undefined) input.redirectUri = redirect;
   if (kind === 'lite') {
-    if (institutionId === undefined) throw new ServiceError('MissingParameter', 'Missing parameter (institutionId): a lite link needs the institution to sign in at.');
+    if (institutionId === undefined)
+      throw new ServiceError('MissingParameter', 'Missing parameter (institutionId): a lite link needs the institution to sign in at.');
     input.institutionId = institutionId;
   }
   if (kind === 'fix') {
-    if (!institutionLoginId?.trim()) throw new ServiceError('MissingParameter', 'Missing parameter (institutionLoginId): a fix link needs the institution login to repair.');
+    if (!institutionLoginId?.trim())
+      throw new ServiceError('MissingParameter', 'Missing parameter (institutionLoginId): a fix link needs the institution login to repair.');
     input.institutionLoginId = institutionLoginId.trim();
   }
   return { kind: kind as V1Type, input };
 }
 
-const V1_NOTE = 'Connect 1.0, kept for published clients that still call it: `type` aggregation gives a Full link, lite a Lite link (with institutionId), fix a Fix link (with institutionLoginId); any other type is 400 (10010) naming these. The link always uses the `default` experience; `redirectUrl` is accepted for redirectUri.';
+const V1_NOTE =
+  'Connect 1.0, kept for published clients that still call it: `type` aggregation gives a Full link, lite a Lite link (with institutionId), fix a Fix link (with institutionLoginId); any other type is 400 (10010) naming these. The link always uses the `default` experience; `redirectUrl` is accepted for redirectUri.';
 
 /** POST /connect/v1/generate and /connect/v1/send/email: Connect 1.0 mapped onto the Connect 2.0 links. */
 export default function connectV1(app: App): void {

@@ -13,4 +13,5 @@ export function generateInput(callerPartnerId: string, body: Static<typeof Conne
 }
 
 /** What the generate operations say about the link they answer. */
-export const LINK_DESCRIPTION = 'The link\'s query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).';
+export const LINK_DESCRIPTION =
+  "The link's query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).";

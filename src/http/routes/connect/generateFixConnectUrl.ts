@@ -15,6 +15,7 @@ export default function generateFixConnectUrl(app: App): void {
       body: FixConnectParameters,
       response: { 200: ConnectUrl, ...errorResponses(400, 401, 404, 406, 415) },
     },
-    handler: async (request) => generateFixLink(app.engine, { ...generateInput(request.caller.partnerId, request.body), institutionLoginId: request.body.institutionLoginId }),
+    handler: async (request) =>
+      generateFixLink(app.engine, { ...generateInput(request.caller.partnerId, request.body), institutionLoginId: request.body.institutionLoginId }),
   });
 }

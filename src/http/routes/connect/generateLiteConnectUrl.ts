@@ -15,6 +15,7 @@ export default function generateLiteConnectUrl(app: App): void {
       body: LiteConnectParameters,
       response: { 200: ConnectUrl, ...errorResponses(400, 401, 403, 404, 406, 415) },
     },
-    handler: async (request) => generateLiteLink(app.engine, { ...generateInput(request.caller.partnerId, request.body), institutionId: request.body.institutionId }),
+    handler: async (request) =>
+      generateLiteLink(app.engine, { ...generateInput(request.caller.partnerId, request.body), institutionId: request.body.institutionId }),
   });
 }

@@ -11,7 +11,8 @@ export default function getConnectWebhookSigningKey(app: App, runtime: Runtime):
       operationId: 'GetConnectWebhookSigningKey',
       tags: ['Connect'],
       summary: 'Connect webhook signing key (Ledgerlink extension)',
-      description: 'The `whsec_` secret that signs every Connect webhook of the partner (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). Verify deliveries with it; see docs/connect.md.',
+      description:
+        'The `whsec_` secret that signs every Connect webhook of the partner (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). Verify deliveries with it; see docs/connect.md.',
       response: { 200: ConnectWebhookSigningKey, ...errorResponses(401, 406) },
     },
     handler: async (request) => ({ signingKey: connectWebhookSecret(runtime, request.caller.partnerId) }),

@@ -12,13 +12,25 @@ export default function getMailbox(app: App, runtime: Runtime): void {
       operationId: 'GetMailbox',
       tags: ['Connect'],
       summary: 'Local mailbox (Ledgerlink extension)',
-      description: 'The e-mail Ledgerlink kept for the calling partner instead of sending it, newest first: every message when SMTP_URL is not set (such as Connect e-mails from Send Connect e-mail). The CLI shows the same with `ledgerlink mail list`.',
+      description:
+        'The e-mail Ledgerlink kept for the calling partner instead of sending it, newest first: every message when SMTP_URL is not set (such as Connect e-mails from Send Connect e-mail). The CLI shows the same with `ledgerlink mail list`.',
       querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 25, description: 'At most this many messages' }) }),
       response: { 200: MailList, ...errorResponses(400, 401, 406) },
     },
     handler: async (request) => {
       const list = await listMail(runtime.database.kysely, { partnerId: request.caller.partnerId, limit: request.query.limit });
-      return { messages: list.map((m) => ({ id: m.id, eventId: m.eventId, to: m.to, from: m.from, subject: m.subject, text: m.text, html: m.html, createdDate: m.createdAt })) };
+      return {
+        messages: list.map((m) => ({
+          id: m.id,
+          eventId: m.eventId,
+          to: m.to,
+          from: m.from,
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+          createdDate: m.createdAt,
+        })),
+      };
     },
   });
 }

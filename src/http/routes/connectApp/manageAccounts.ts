@@ -24,7 +24,12 @@ export default function manageAccounts(app: App, runtime: Runtime): void {
   });
   app.delete('/connect/api/logins/:institutionLoginId', {
     ...APP_API,
-    schema: { hide: true, summary: 'Delete an institution login in Connect', params: Type.Object({ institutionLoginId: Type.String({ maxLength: 32 }) }), response: appErrors() },
+    schema: {
+      hide: true,
+      summary: 'Delete an institution login in Connect',
+      params: Type.Object({ institutionLoginId: Type.String({ maxLength: 32 }) }),
+      response: appErrors(),
+    },
     handler: async (request, reply) => {
       await removeLogin(app.engine, await linkOf(runtime, request), request.params.institutionLoginId);
       return reply.code(204).send(null);

@@ -40,8 +40,12 @@ export default function connectPages(app: App, runtime: Runtime): void {
       if (!asset) throw new ServiceError('ResourceNotFound', 'File not found.');
       // Hashed app files never change; the SDK's name is stable, so it is revalidated.
       const immutable = !(request.params as { '*': string })['*'].startsWith('sdk/');
-      return reply.type(asset.type).header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
-        .header('x-content-type-options', 'nosniff').header('access-control-allow-origin', '*').send(asset.body);
+      return reply
+        .type(asset.type)
+        .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .header('access-control-allow-origin', '*')
+        .send(asset.body);
     },
   });
 
@@ -51,14 +55,18 @@ export default function connectPages(app: App, runtime: Runtime): void {
       hide: true,
       summary: 'OAuth return page of Connect',
       querystring: Type.Object({
-        linkId: Type.Optional(Type.String({ maxLength: 64 })), state: Type.Optional(Type.String({ maxLength: 64 })),
-        code: Type.Optional(Type.String({ maxLength: 4096 })), error: Type.Optional(Type.String({ maxLength: 200 })),
+        linkId: Type.Optional(Type.String({ maxLength: 64 })),
+        state: Type.Optional(Type.String({ maxLength: 64 })),
+        code: Type.Optional(Type.String({ maxLength: 4096 })),
+        error: Type.Optional(Type.String({ maxLength: 200 })),
       }),
     },
     handler: async (request, reply) => {
       const outcome = await completeOAuthCallback(app.engine, request.query);
       const close = '<script>setTimeout(function(){window.close()},800)</script>';
-      return reply.type(HTML).header('cache-control', 'no-store')
+      return reply
+        .type(HTML)
+        .header('cache-control', 'no-store')
         .send(simplePage(outcome.ok ? 'Signed in' : 'Sign-in not completed', outcome.message, outcome.ok ? close : ''));
     },
   });

@@ -8,7 +8,12 @@ import { APP_API, appErrors, linkOf } from './link.js';
 export default function selectInstitution(app: App, runtime: Runtime): void {
   app.post('/connect/api/institutions/:institutionId', {
     ...APP_API,
-    schema: { hide: true, summary: 'Select an institution in Connect', params: Type.Object({ institutionId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }), response: appErrors() },
+    schema: {
+      hide: true,
+      summary: 'Select an institution in Connect',
+      params: Type.Object({ institutionId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+      response: appErrors(),
+    },
     handler: async (request) => select(app.engine, await linkOf(runtime, request), request.params.institutionId),
   });
 }

@@ -20,7 +20,9 @@ export default function signInSteps(app: App, runtime: Runtime): void {
       hide: true,
       summary: 'Answer MFA in Connect',
       params: SessionParams,
-      body: Type.Object({ answers: Type.Array(Type.Object({ id: Type.String({ maxLength: 512 }), value: Type.String({ maxLength: 1024 }) }), { minItems: 1, maxItems: 10 }) }),
+      body: Type.Object({
+        answers: Type.Array(Type.Object({ id: Type.String({ maxLength: 512 }), value: Type.String({ maxLength: 1024 }) }), { minItems: 1, maxItems: 10 }),
+      }),
       response: appErrors(424),
     },
     handler: async (request) => answerMfa(app.engine, await linkOf(runtime, request), request.params.sessionId, request.body.answers),

@@ -18,9 +18,16 @@ const AuthorizeQuery = Type.Object({
   signature: Type.Optional(Type.String({ maxLength: 128 })),
 });
 
-const hidden = (request: AuthorizeRequest, signature: string) => Object.entries({
-  institutionId: String(request.institutionId), redirect_uri: request.redirectUri, state: request.state, response_type: 'code', signature,
-}).map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`).join('');
+const hidden = (request: AuthorizeRequest, signature: string) =>
+  Object.entries({
+    institutionId: String(request.institutionId),
+    redirect_uri: request.redirectUri,
+    state: request.state,
+    response_type: 'code',
+    signature,
+  })
+    .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
+    .join('');
 
 /**
  * The test bank's own OAuth sign-in page (what a real OAuth institution shows on its site): GET
@@ -37,11 +44,15 @@ export default function testBankOAuth(app: App): void {
       const parsed = pages.parseAuthorizeRequest(request.query);
       reply.type(HTML).header('cache-control', 'no-store');
       if (!parsed.ok) return reply.code(400).send(simplePage('FinBank sign-in', parsed.error));
-      const options = pages.listOAuthProfiles().map((p) => `<option value="${escapeHtml(p.id)}">${escapeHtml(p.id)} — ${escapeHtml(p.summary)}</option>`).join('');
-      const form = `<form method="get" action="${APPROVE_PATH}">${hidden(parsed.request, request.query.signature!)}`
-        + `<label for="profile">Sign in as</label><select id="profile" name="profile">${options}</select>`
-        + `<p>Ledgerlink Connect asks to read your accounts and transactions.</p>`
-        + `<button type="submit" name="decision" value="allow">Allow access</button><button type="submit" class="secondary" name="decision" value="deny">Decline</button></form>`;
+      const options = pages
+        .listOAuthProfiles()
+        .map((p) => `<option value="${escapeHtml(p.id)}">${escapeHtml(p.id)} — ${escapeHtml(p.summary)}</option>`)
+        .join('');
+      const form =
+        `<form method="get" action="${APPROVE_PATH}">${hidden(parsed.request, request.query.signature!)}` +
+        `<label for="profile">Sign in as</label><select id="profile" name="profile">${options}</select>` +
+        `<p>Ledgerlink Connect asks to read your accounts and transactions.</p>` +
+        `<button type="submit" name="decision" value="allow">Allow access</button><button type="submit" class="secondary" name="decision" value="deny">Decline</button></form>`;
       return reply.send(simplePage('FinBank OAuth sign-in', 'Choose the test profile to sign in with and allow access.', form, '#0b6e4f'));
     },
   });
@@ -50,7 +61,11 @@ export default function testBankOAuth(app: App): void {
     schema: {
       hide: true,
       summary: 'Test bank OAuth decision',
-      querystring: Type.Object({ ...AuthorizeQuery.properties, profile: Type.Optional(Type.String({ maxLength: 64 })), decision: Type.Optional(Type.String({ maxLength: 16 })) }),
+      querystring: Type.Object({
+        ...AuthorizeQuery.properties,
+        profile: Type.Optional(Type.String({ maxLength: 64 })),
+        decision: Type.Optional(Type.String({ maxLength: 16 })),
+      }),
     },
     handler: async (request, reply) => {
       const parsed = pages.parseAuthorizeRequest(request.query);

@@ -5,7 +5,8 @@ import type { App } from '../../app-types.js';
 import { errorResponses } from '../../schemas/common.js';
 import { CreatedCustomer, CreatedCustomerV1, NewCustomer } from '../../schemas/customers.js';
 
-const RULES = 'The username must be 6 to 255 characters of ASCII letters, digits and ! @ . # $ % & * _ - + (400, code 110039, otherwise) and unique among the partner\'s customers (409, code 110002).';
+const RULES =
+  "The username must be 6 to 255 characters of ASCII letters, digits and ! @ . # $ % & * _ - + (400, code 110039, otherwise) and unique among the partner's customers (409, code 110002).";
 
 interface Variant {
   path: string;
@@ -19,10 +20,39 @@ interface Variant {
 }
 
 const VARIANTS: Variant[] = [
-  { path: '/aggregation/v1/customers/testing', operationId: 'AddTestingCustomerV1', type: 'testing', withUsername: false, summary: 'Add testing customer (v1)', description: `Enrols a testing customer, who can link accounts only at test institutions. Answers id and createdDate. ${RULES}` },
-  { path: '/aggregation/v2/customers/testing', operationId: 'AddTestingCustomer', type: 'testing', withUsername: true, summary: 'Add testing customer', description: `Enrols a testing customer, who can link accounts only at test institutions. Answers id, username and createdDate. ${RULES}` },
-  { path: '/aggregation/v2/customers/active', operationId: 'AddCustomer', type: 'active', withUsername: true, summary: 'Add customer', description: `Enrols an active (billable) customer. Needs a production plan: a Test Drive partner gets 401 (code 14060). ${RULES}` },
-  { path: '/aggregation/v1/customers/active', operationId: 'AddCustomerV1', type: 'active', withUsername: false, deprecated: true, summary: 'Add customer (v1)', description: `The older twin of Add Customer (v2), with the same behaviour; like Add Testing Customer (v1), it answers id and createdDate. Needs a production plan: a Test Drive partner gets 401 (code 14060). ${RULES}` },
+  {
+    path: '/aggregation/v1/customers/testing',
+    operationId: 'AddTestingCustomerV1',
+    type: 'testing',
+    withUsername: false,
+    summary: 'Add testing customer (v1)',
+    description: `Enrols a testing customer, who can link accounts only at test institutions. Answers id and createdDate. ${RULES}`,
+  },
+  {
+    path: '/aggregation/v2/customers/testing',
+    operationId: 'AddTestingCustomer',
+    type: 'testing',
+    withUsername: true,
+    summary: 'Add testing customer',
+    description: `Enrols a testing customer, who can link accounts only at test institutions. Answers id, username and createdDate. ${RULES}`,
+  },
+  {
+    path: '/aggregation/v2/customers/active',
+    operationId: 'AddCustomer',
+    type: 'active',
+    withUsername: true,
+    summary: 'Add customer',
+    description: `Enrols an active (billable) customer. Needs a production plan: a Test Drive partner gets 401 (code 14060). ${RULES}`,
+  },
+  {
+    path: '/aggregation/v1/customers/active',
+    operationId: 'AddCustomerV1',
+    type: 'active',
+    withUsername: false,
+    deprecated: true,
+    summary: 'Add customer (v1)',
+    description: `The older twin of Add Customer (v2), with the same behaviour; like Add Testing Customer (v1), it answers id and createdDate. Needs a production plan: a Test Drive partner gets 401 (code 14060). ${RULES}`,
+  },
 ];
 
 /** POST /aggregation/v1/customers/testing, /aggregation/v2/customers/testing and /aggregation/v2/customers/active */

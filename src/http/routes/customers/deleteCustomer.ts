@@ -11,7 +11,8 @@ export default function deleteCustomerRoute(app: App, runtime: Runtime): void {
       operationId: 'DeleteCustomer',
       tags: ['Customers'],
       summary: 'Delete customer by id',
-      description: 'Deletes the customer and everything it owns (institution logins, accounts, transactions, subscriptions) in one transaction. It does not ask for confirmation.',
+      description:
+        'Deletes the customer and everything it owns (institution logins, accounts, transactions, subscriptions) in one transaction. It does not ask for confirmation.',
       params: CustomerIdParams,
       response: { 204: NoContent, ...errorResponses(401, 404, 406) },
     },

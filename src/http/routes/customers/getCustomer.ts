@@ -12,7 +12,7 @@ export default function getCustomer(app: App, runtime: Runtime): void {
       operationId: 'GetCustomer',
       tags: ['Customers'],
       summary: 'Get customer by id',
-      description: 'One of the calling partner\'s customers. Unknown ids and other partners\' ids both answer 404 (code 14001).',
+      description: "One of the calling partner's customers. Unknown ids and other partners' ids both answer 404 (code 14001).",
       params: CustomerIdParams,
       response: { 200: Customer, ...errorResponses(401, 404, 406) },
     },

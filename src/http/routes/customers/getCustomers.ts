@@ -14,7 +14,8 @@ export default function getCustomers(app: App, runtime: Runtime): void {
       operationId: 'GetCustomers',
       tags: ['Customers'],
       summary: 'Get customers',
-      description: 'The calling partner\'s customers in the order they were added. `search` is found (case-insensitively) in the username, the first or last name, or "first last"; `username` matches exactly; `type` is testing, active or empty for both. `start` (from 1) and `limit` (up to 1000) page the result.',
+      description:
+        'The calling partner\'s customers in the order they were added. `search` is found (case-insensitively) in the username, the first or last name, or "first last"; `username` matches exactly; `type` is testing, active or empty for both. `start` (from 1) and `limit` (up to 1000) page the result.',
       querystring: Type.Object({
         search: Type.Optional(Type.String({ maxLength: 255, description: 'Text to find; empty lists every customer' })),
         username: Type.Optional(Type.String({ maxLength: 255, description: 'Exact username (0 or 1 customer)' })),
@@ -25,7 +26,13 @@ export default function getCustomers(app: App, runtime: Runtime): void {
     },
     handler: async (request) => {
       const q = request.query;
-      const page = await listCustomers(runtime.database.kysely, request.caller.partnerId, { search: q.search, username: q.username, type: q.type, start: q.start ?? 1, limit: q.limit ?? 25 });
+      const page = await listCustomers(runtime.database.kysely, request.caller.partnerId, {
+        search: q.search,
+        username: q.username,
+        type: q.type,
+        start: q.start ?? 1,
+        limit: q.limit ?? 25,
+      });
       return { found: page.found, displaying: page.displaying, moreAvailable: page.moreAvailable, customers: page.customers.map(toCustomer) };
     },
   });

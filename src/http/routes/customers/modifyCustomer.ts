@@ -11,7 +11,8 @@ export default function modifyCustomerRoute(app: App, runtime: Runtime): void {
       operationId: 'ModifyCustomer',
       tags: ['Customers'],
       summary: 'Modify customer by id',
-      description: 'Changes firstName, lastName or both (a blank value clears the field); the username and type cannot change. A body with neither answers 400 (code 10025).',
+      description:
+        'Changes firstName, lastName or both (a blank value clears the field); the username and type cannot change. A body with neither answers 400 (code 10025).',
       params: CustomerIdParams,
       body: CustomerUpdate,
       response: { 204: NoContent, ...errorResponses(400, 401, 404, 406, 415) },

@@ -15,13 +15,29 @@ export function getRequests(app: App, runtime: Runtime): void {
     schema: {
       hide: true,
       summary: 'API request log',
-      querystring: Type.Object({ afterId: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })), limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }) }),
+      querystring: Type.Object({
+        afterId: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+        limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+      }),
       response: dashboardResponses(),
     },
     handler: async (request) => {
-      const rows = await listRequestLog(runtime.database.kysely, { partnerId: request.dashboard.partnerId, afterId: request.query.afterId, limit: request.query.limit });
+      const rows = await listRequestLog(runtime.database.kysely, {
+        partnerId: request.dashboard.partnerId,
+        afterId: request.query.afterId,
+        limit: request.query.limit,
+      });
       return {
-        requests: rows.map((r) => ({ id: Number(r.id), method: r.method, path: r.path, status: r.status, latencyMs: Number(r.latency_ms), errorCode: r.error_code, requestId: r.request_id, at: Number(r.created_at_ms) })),
+        requests: rows.map((r) => ({
+          id: Number(r.id),
+          method: r.method,
+          path: r.path,
+          status: r.status,
+          latencyMs: Number(r.latency_ms),
+          errorCode: r.error_code,
+          requestId: r.request_id,
+          at: Number(r.created_at_ms),
+        })),
       };
     },
   });
@@ -34,10 +50,19 @@ export function getDeliveries(app: App, runtime: Runtime): void {
     schema: {
       hide: true,
       summary: 'Deliveries',
-      querystring: Type.Object({ kind: Type.Optional(Type.Union([Type.Literal('txpush'), Type.Literal('webhook'), Type.Literal('email')])), limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }),
+      querystring: Type.Object({
+        kind: Type.Optional(Type.Union([Type.Literal('txpush'), Type.Literal('webhook'), Type.Literal('email')])),
+        limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+      }),
       response: dashboardResponses(),
     },
-    handler: async (request) => ({ deliveries: await listDeliveries(runtime.database.kysely, { partnerId: request.dashboard.partnerId, kind: request.query.kind, limit: request.query.limit }) }),
+    handler: async (request) => ({
+      deliveries: await listDeliveries(runtime.database.kysely, {
+        partnerId: request.dashboard.partnerId,
+        kind: request.query.kind,
+        limit: request.query.limit,
+      }),
+    }),
   });
 }
 
@@ -45,8 +70,15 @@ export function getDeliveries(app: App, runtime: Runtime): void {
 export function redeliver(app: App, runtime: Runtime): void {
   app.post('/dashboard/api/deliveries/:deliveryId/redeliver', {
     ...DASHBOARD_API,
-    schema: { hide: true, summary: 'Redeliver', params: Type.Object({ deliveryId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }), response: dashboardResponses() },
-    handler: async (request) => ({ delivery: await redeliverDelivery(runtime.database.kysely, runtime.clock, request.params.deliveryId, request.dashboard.partnerId) }),
+    schema: {
+      hide: true,
+      summary: 'Redeliver',
+      params: Type.Object({ deliveryId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+      response: dashboardResponses(),
+    },
+    handler: async (request) => ({
+      delivery: await redeliverDelivery(runtime.database.kysely, runtime.clock, request.params.deliveryId, request.dashboard.partnerId),
+    }),
   });
 }
 
@@ -54,7 +86,16 @@ export function redeliver(app: App, runtime: Runtime): void {
 export function getMail(app: App, runtime: Runtime): void {
   app.get('/dashboard/api/mail', {
     ...DASHBOARD_API,
-    schema: { hide: true, summary: 'Mailbox', querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }), response: dashboardResponses() },
-    handler: async (request) => ({ messages: (await listMail(runtime.database.kysely, { partnerId: request.dashboard.partnerId, limit: request.query.limit })).map(({ partnerId: _p, ...m }) => m) }),
+    schema: {
+      hide: true,
+      summary: 'Mailbox',
+      querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }),
+      response: dashboardResponses(),
+    },
+    handler: async (request) => ({
+      messages: (await listMail(runtime.database.kysely, { partnerId: request.dashboard.partnerId, limit: request.query.limit })).map(
+        ({ partnerId: _p, ...m }) => m,
+      ),
+    }),
   });
 }

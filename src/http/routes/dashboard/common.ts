@@ -18,7 +18,14 @@ export const dashboardResponses = (...more: number[]) => ({ 200: Type.Unknown(),
 export async function sessionView(runtime: Runtime, session: { partnerId: string; expiresAt: number; csrfToken: string }) {
   const partner = await getPartnerRecord(runtime, session.partnerId);
   return {
-    partner: { partnerId: partner.id, name: partner.name, plan: partner.plan, lockedAt: partner.locked_at === null ? null : Number(partner.locked_at), failedAuthentications: partner.failed_auth_count, createdDate: Number(partner.created_at) },
+    partner: {
+      partnerId: partner.id,
+      name: partner.name,
+      plan: partner.plan,
+      lockedAt: partner.locked_at === null ? null : Number(partner.locked_at),
+      failedAuthentications: partner.failed_auth_count,
+      createdDate: Number(partner.created_at),
+    },
     expiresAt: session.expiresAt,
     csrfToken: session.csrfToken,
   };

@@ -20,7 +20,11 @@ export function getCustomers(app: App, runtime: Runtime): void {
       response: dashboardResponses(),
     },
     handler: async (request) => {
-      const page = await listCustomers(runtime.database.kysely, request.dashboard.partnerId, { search: request.query.search, start: request.query.start, limit: request.query.limit });
+      const page = await listCustomers(runtime.database.kysely, request.dashboard.partnerId, {
+        search: request.query.search,
+        start: request.query.start,
+        limit: request.query.limit,
+      });
       return { found: page.found, moreAvailable: page.moreAvailable, customers: page.customers.map(customerSummary) };
     },
   });

@@ -22,7 +22,11 @@ export function putExperience(app: App, runtime: Runtime): void {
       hide: true,
       summary: 'Save a Connect experience',
       params: Type.Object({ name: Type.String({ maxLength: 64 }) }),
-      body: Type.Object({ appName: Type.String({ maxLength: 255 }), logoUrl: Type.Union([Type.String({ maxLength: 2048 }), Type.Null()]), primaryColor: Type.String({ maxLength: 7 }) }),
+      body: Type.Object({
+        appName: Type.String({ maxLength: 255 }),
+        logoUrl: Type.Union([Type.String({ maxLength: 2048 }), Type.Null()]),
+        primaryColor: Type.String({ maxLength: 7 }),
+      }),
       response: dashboardResponses(),
     },
     handler: async (request) => {

@@ -8,7 +8,8 @@ const PAGE = { config: { auth: 'none', negotiate: false } } as const;
  * What the dashboard page may do: its own scripts, styles and API only; images also from https (experience logos);
  * never framed (clickjacking of the key rotation and redeliver buttons).
  */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /** GET /dashboard (the developer dashboard, a Vite-built app) and GET /dashboard/assets/* (its files). */
 export default function dashboardPages(app: App): void {
@@ -17,8 +18,12 @@ export default function dashboardPages(app: App): void {
     schema: { hide: true, summary: 'The developer dashboard' },
     handler: async (_request, reply) => {
       reply.type('text/html; charset=utf-8').headers({
-        'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff',
-        'content-security-policy': CSP, 'cross-origin-opener-policy': 'same-origin',
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+        'x-frame-options': 'DENY',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': CSP,
+        'cross-origin-opener-policy': 'same-origin',
       });
       const page = appPage('dashboard');
       if (!page) return reply.code(503).send(simplePage('The dashboard is not available', 'The dashboard has not been built on this server (npm run build).'));

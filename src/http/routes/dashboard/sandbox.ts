@@ -23,7 +23,13 @@ export default function dashboardSandbox(app: App, runtime: Runtime): void {
   const base = '/dashboard/api/customers/:customerId/sandbox';
   app.post(`${base}/clock`, {
     ...DASHBOARD_API,
-    schema: { hide: true, summary: 'Advance a customer clock', params: CustomerParams, body: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 3660 }) }), response: dashboardResponses(409) },
+    schema: {
+      hide: true,
+      summary: 'Advance a customer clock',
+      params: CustomerParams,
+      body: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 3660 }) }),
+      response: dashboardResponses(409),
+    },
     handler: async (request) => advanceClock(app.engine, await callerOf(runtime, request.dashboard.partnerId), request.params.customerId, request.body.days),
   });
   app.post(`${base}/reset`, {
@@ -33,22 +39,57 @@ export default function dashboardSandbox(app: App, runtime: Runtime): void {
   });
   app.post(`${base}/webhook`, {
     ...DASHBOARD_API,
-    schema: { hide: true, summary: 'Fire a Connect webhook', params: CustomerParams, body: Type.Object({ eventType: Type.String({ maxLength: 64 }) }), response: dashboardResponses(409) },
-    handler: async (request) => fireConnectWebhook(app.engine, await callerOf(runtime, request.dashboard.partnerId), { customerId: request.params.customerId, eventType: request.body.eventType }),
+    schema: {
+      hide: true,
+      summary: 'Fire a Connect webhook',
+      params: CustomerParams,
+      body: Type.Object({ eventType: Type.String({ maxLength: 64 }) }),
+      response: dashboardResponses(409),
+    },
+    handler: async (request) =>
+      fireConnectWebhook(app.engine, await callerOf(runtime, request.dashboard.partnerId), {
+        customerId: request.params.customerId,
+        eventType: request.body.eventType,
+      }),
   });
   app.post(`${base}/txpush`, {
     ...DASHBOARD_API,
-    schema: { hide: true, summary: 'Fire a TxPUSH event', params: CustomerParams, body: Type.Object({ accountId: Type.String({ maxLength: 64 }), eventType: Type.String({ maxLength: 64 }) }), response: dashboardResponses(409) },
-    handler: async (request) => fireTxPushEvent(app.engine, await callerOf(runtime, request.dashboard.partnerId), { customerId: request.params.customerId, accountId: request.body.accountId, eventType: request.body.eventType }),
+    schema: {
+      hide: true,
+      summary: 'Fire a TxPUSH event',
+      params: CustomerParams,
+      body: Type.Object({ accountId: Type.String({ maxLength: 64 }), eventType: Type.String({ maxLength: 64 }) }),
+      response: dashboardResponses(409),
+    },
+    handler: async (request) =>
+      fireTxPushEvent(app.engine, await callerOf(runtime, request.dashboard.partnerId), {
+        customerId: request.params.customerId,
+        accountId: request.body.accountId,
+        eventType: request.body.eventType,
+      }),
   });
   app.post(`${base}/logins/:institutionLoginId/error`, {
     ...DASHBOARD_API,
-    schema: { hide: true, summary: 'Put a login into an error state', params: LoginParams, body: Type.Object({ code: Type.Integer({ minimum: 0, maximum: 100_000 }) }), response: dashboardResponses(409) },
-    handler: async (request) => setLoginError(app.engine, await callerOf(runtime, request.dashboard.partnerId), request.params.customerId, request.params.institutionLoginId, request.body.code),
+    schema: {
+      hide: true,
+      summary: 'Put a login into an error state',
+      params: LoginParams,
+      body: Type.Object({ code: Type.Integer({ minimum: 0, maximum: 100_000 }) }),
+      response: dashboardResponses(409),
+    },
+    handler: async (request) =>
+      setLoginError(
+        app.engine,
+        await callerOf(runtime, request.dashboard.partnerId),
+        request.params.customerId,
+        request.params.institutionLoginId,
+        request.body.code,
+      ),
   });
   app.post(`${base}/logins/:institutionLoginId/clear`, {
     ...DASHBOARD_API,
     schema: { hide: true, summary: 'Clear a login error state', params: LoginParams, response: dashboardResponses(409) },
-    handler: async (request) => clearLoginError(app.engine, await callerOf(runtime, request.dashboard.partnerId), request.params.customerId, request.params.institutionLoginId),
+    handler: async (request) =>
+      clearLoginError(app.engine, await callerOf(runtime, request.dashboard.partnerId), request.params.customerId, request.params.institutionLoginId),
   });
 }

@@ -10,7 +10,8 @@ export default function deleteCustomerAccountsByInstitutionLogin(app: App): void
       operationId: 'DeleteCustomerAccountsByInstitutionLogin',
       tags: ['Institution logins'],
       summary: 'Delete institution login',
-      description: 'Deletes the institution login (and its saved sign-in) with all its accounts, their transactions and positions, recording an account `deleted` event for each account.',
+      description:
+        'Deletes the institution login (and its saved sign-in) with all its accounts, their transactions and positions, recording an account `deleted` event for each account.',
       params: InstitutionLoginParams,
       response: { 204: NoContent, ...errorResponses(401, 404, 406) },
     },

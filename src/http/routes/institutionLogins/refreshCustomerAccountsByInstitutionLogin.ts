@@ -12,10 +12,13 @@ export default function refreshCustomerAccountsByInstitutionLogin(app: App): voi
       operationId: 'RefreshCustomerAccountsByInstitutionLogin',
       tags: ['Institution logins'],
       summary: 'Refresh institution login accounts',
-      description: 'Aggregates one institution login now and answers with its accounts afterwards, as Refresh Customer Accounts does for all of them. `fromDate` and `toDate` are accepted for compatibility; the engine chooses the window itself (docs/aggregation.md).',
+      description:
+        'Aggregates one institution login now and answers with its accounts afterwards, as Refresh Customer Accounts does for all of them. `fromDate` and `toDate` are accepted for compatibility; the engine chooses the window itself (docs/aggregation.md).',
       params: InstitutionLoginParams,
       querystring: Type.Object({
-        fromDate: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_EPOCH, description: 'Accepted and ignored: the engine loads what changed since the last refresh' })),
+        fromDate: Type.Optional(
+          Type.Integer({ minimum: 0, maximum: MAX_EPOCH, description: 'Accepted and ignored: the engine loads what changed since the last refresh' }),
+        ),
         toDate: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_EPOCH, description: 'Accepted and ignored' })),
       }),
       response: { 200: AccountList, ...errorResponses(400, 401, 404, 406, 409) },

@@ -12,7 +12,8 @@ export default function refreshCustomerAccountsByInstitutionLoginV2(app: App): v
       operationId: 'RefreshCustomerAccountsByInstitutionLoginV2',
       tags: ['Institution logins'],
       summary: 'Refresh institution login accounts (in the background)',
-      description: 'Starts a refresh of one institution login and answers 204 at once (404 for an unknown login). Nothing new starts when the login is already being refreshed.',
+      description:
+        'Starts a refresh of one institution login and answers 204 at once (404 for an unknown login). Nothing new starts when the login is already being refreshed.',
       params: InstitutionLoginParams,
       response: { 204: NoContent, ...errorResponses(400, 401, 404, 406) },
     },
@@ -21,7 +22,9 @@ export default function refreshCustomerAccountsByInstitutionLoginV2(app: App): v
       const db = app.engine.runtime.database.kysely;
       const customer = await getCustomerForPartner(db, partnerId, request.params.customerId);
       const login = await getLoginRow(db, customer, request.params.institutionLoginId);
-      app.engine.background(`refresh of institution login ${login.id}`, () => refreshInstitutionLoginAccounts(app.engine, partnerId, customer.id, login.id, { wait: false }));
+      app.engine.background(`refresh of institution login ${login.id}`, () =>
+        refreshInstitutionLoginAccounts(app.engine, partnerId, customer.id, login.id, { wait: false }),
+      );
       return reply.code(204).send(null);
     },
   });

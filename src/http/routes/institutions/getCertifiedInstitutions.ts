@@ -16,16 +16,19 @@ export default function getCertifiedInstitutions(app: App, runtime: Runtime): vo
       operationId: 'GetCertifiedInstitutions',
       tags: ['Institutions'],
       summary: 'Get certified institutions',
-      description: 'Institutions certified for at least one product, or for every product named in `type` (voa, voi, state_agg, ach, aha; several separated by commas). `search=*` returns all of them at once and ignores `start` and `limit`; other text searches like Get Institutions; without `search` the whole list is paged.',
+      description:
+        'Institutions certified for at least one product, or for every product named in `type` (voa, voi, state_agg, ach, aha; several separated by commas). `search=*` returns all of them at once and ignores `start` and `limit`; other text searches like Get Institutions; without `search` the whole list is paged.',
       querystring: InstitutionQuery,
       response: { 200: CertifiedInstitutionList, ...errorResponses(400, 401, 406) },
     },
     handler: (request, reply) => {
       const requestedDate = epochSeconds(runtime.clock);
-      return whenReady(catalogVersionAt(runtime.database, requestedDate), (version) => cachedRead(app.responseCache, request, reply, version, async () => {
-        const { institutions, ...counts } = await searchCertifiedInstitutions(runtime.database, institutionSearchOf(request.query));
-        return { ...counts, requestedDate, institutions: institutions.map(toCertifiedInstitution) };
-      }));
+      return whenReady(catalogVersionAt(runtime.database, requestedDate), (version) =>
+        cachedRead(app.responseCache, request, reply, version, async () => {
+          const { institutions, ...counts } = await searchCertifiedInstitutions(runtime.database, institutionSearchOf(request.query));
+          return { ...counts, requestedDate, institutions: institutions.map(toCertifiedInstitution) };
+        }),
+      );
     },
   });
 }

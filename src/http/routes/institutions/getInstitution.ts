@@ -21,7 +21,9 @@ export default function getInstitutionRoutes(app: App, runtime: Runtime): void {
         description: 'One institution with its product flags, production status and branding. 404 (code 14006) when no institution has the id.',
         response: { 200: InstitutionWrapper, ...errorResponses(400, 401, 404, 406) },
       },
-      handler: async (request) => ({ institution: toInstitution(await getInstitution(runtime.database, request.params.institutionId), runtime.config.publicUrl) }),
+      handler: async (request) => ({
+        institution: toInstitution(await getInstitution(runtime.database, request.params.institutionId), runtime.config.publicUrl),
+      }),
     });
   }
   for (const { path, ...names } of institutionPaths('/institution/v2/institutions/:institutionId/branding', 'GetInstitutionBranding')) {
@@ -30,7 +32,7 @@ export default function getInstitutionRoutes(app: App, runtime: Runtime): void {
         ...names,
         ...common,
         summary: 'Get institution branding by id',
-        description: 'The institution\'s logos, icon and tile (SVG images served by Ledgerlink) and its primary colour.',
+        description: "The institution's logos, icon and tile (SVG images served by Ledgerlink) and its primary colour.",
         response: { 200: BrandingWrapper, ...errorResponses(400, 401, 404, 406) },
       },
       handler: async (request) => ({ branding: toBranding(await getInstitution(runtime.database, request.params.institutionId), runtime.config.publicUrl) }),

@@ -14,17 +14,34 @@ export default function getInstitutionAsset(app: App, runtime: Runtime): void {
       operationId: 'GetInstitutionAsset',
       tags: ['Institutions'],
       summary: 'Institution branding image (Ledgerlink extension)',
-      description: 'An SVG image generated from the institution\'s name and brand colour: logo.svg and alternateLogo.svg (375 x 72), tile.svg (160 x 72), icon.svg (square). Public, no credentials needed, so pages can show it directly.',
+      description:
+        "An SVG image generated from the institution's name and brand colour: logo.svg and alternateLogo.svg (375 x 72), tile.svg (160 x 72), icon.svg (square). Public, no credentials needed, so pages can show it directly.",
       params: Type.Object({ institutionId: Type.String(), file: Type.String() }),
       // An image, not a JSON or XML resource: the description says so with its own media type.
-      response: { 200: { description: 'SVG document', content: { 'image/svg+xml': { schema: Type.String({ description: 'SVG document', examples: ['<svg xmlns="http://www.w3.org/2000/svg" width="72" height="72" viewBox="0 0 72 72">...</svg>'] }) } } }, ...errorResponses(404) },
+      response: {
+        200: {
+          description: 'SVG document',
+          content: {
+            'image/svg+xml': {
+              schema: Type.String({
+                description: 'SVG document',
+                examples: ['<svg xmlns="http://www.w3.org/2000/svg" width="72" height="72" viewBox="0 0 72 72">...</svg>'],
+              }),
+            },
+          },
+        },
+        ...errorResponses(404),
+      },
     },
     handler: async (request, reply) => {
       const asset = request.params.file.replace(/\.svg$/, '');
       const id = /^\d{1,9}$/.test(request.params.institutionId) ? Number(request.params.institutionId) : undefined;
       const institution = id === undefined ? undefined : await findInstitution(runtime.database, id);
       if (!institution || !request.params.file.endsWith('.svg') || !isBrandingAsset(asset)) {
-        throw new ServiceError('ResourceNotFound', 'Image not found: use /institution/assets/{institutionId}/logo.svg, alternateLogo.svg, icon.svg or tile.svg');
+        throw new ServiceError(
+          'ResourceNotFound',
+          'Image not found: use /institution/assets/{institutionId}/logo.svg, alternateLogo.svg, icon.svg or tile.svg',
+        );
       }
       return reply
         .type('image/svg+xml; charset=utf-8')

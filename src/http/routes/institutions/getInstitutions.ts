@@ -18,16 +18,19 @@ export default function getInstitutions(app: App, runtime: Runtime): void {
         ...names,
         tags: ['Institutions'],
         summary: 'Get institutions',
-        description: 'Searches the institution catalogue: `search` is found in the name, home page or login page (case and accents ignored), best matches first: exact, then prefix, then word, then substring, names before web addresses. Without `search` every institution is listed; a blank `search` is an error. `start` (from 1) and `limit` (up to 1000) page the result.',
+        description:
+          'Searches the institution catalogue: `search` is found in the name, home page or login page (case and accents ignored), best matches first: exact, then prefix, then word, then substring, names before web addresses. Without `search` every institution is listed; a blank `search` is an error. `start` (from 1) and `limit` (up to 1000) page the result.',
         querystring: InstitutionQuery,
         response: { 200: InstitutionList, ...errorResponses(400, 401, 406) },
       },
       handler: (request, reply) => {
         const createdDate = epochSeconds(runtime.clock);
-        return whenReady(catalogVersionAt(runtime.database, createdDate), (version) => cachedRead(app.responseCache, request, reply, version, async () => {
-          const { institutions, ...counts } = await searchInstitutions(runtime.database, institutionSearchOf(request.query));
-          return { ...counts, createdDate, institutions: institutions.map((row) => toInstitution(row, runtime.config.publicUrl)) };
-        }));
+        return whenReady(catalogVersionAt(runtime.database, createdDate), (version) =>
+          cachedRead(app.responseCache, request, reply, version, async () => {
+            const { institutions, ...counts } = await searchInstitutions(runtime.database, institutionSearchOf(request.query));
+            return { ...counts, createdDate, institutions: institutions.map((row) => toInstitution(row, runtime.config.publicUrl)) };
+          }),
+        );
       },
     });
   }

@@ -14,7 +14,8 @@ export default function createToken(app: App, runtime: Runtime): void {
       operationId: 'CreateToken',
       tags: ['Authentication'],
       summary: 'Create access token',
-      description: 'Exchanges the partner id and secret (with the Service-App-Key header) for a token valid two hours. Five consecutive failures lock the partner.',
+      description:
+        'Exchanges the partner id and secret (with the Service-App-Key header) for a token valid two hours. Five consecutive failures lock the partner.',
       security: [{ ServiceAppKey: [] }],
       body: PartnerCredentials,
       response: { 200: AccessToken, ...errorResponses(400, 401, 406, 415) },

@@ -27,7 +27,10 @@ export default function getPartner(app: App, runtime: Runtime): void {
     },
     handler: (request) => {
       return whenReady(readPartnerRecord(runtime.database, request.caller.partnerId, request.dataStamp), (partner) => ({
-        partnerId: partner.id, name: partner.name, plan: partner.plan, createdDate: partner.created_at,
+        partnerId: partner.id,
+        name: partner.name,
+        plan: partner.plan,
+        createdDate: partner.created_at,
       }));
     },
   });

@@ -14,7 +14,8 @@ export default function modifySecret(app: App, runtime: Runtime): void {
       operationId: 'ModifyPartnerSecret',
       tags: ['Authentication'],
       summary: 'Modify partner secret',
-      description: 'Changes the partner secret. The new secret must be 12 to 255 characters of letters, digits and ! @ # $ % & * _ - +, with at least one letter and one digit, and differ from the current one. Tokens already issued stay valid.',
+      description:
+        'Changes the partner secret. The new secret must be 12 to 255 characters of letters, digits and ! @ # $ % & * _ - +, with at least one letter and one digit, and differ from the current one. Tokens already issued stay valid.',
       security: [{ ServiceAppKey: [] }],
       body: PartnerCredentialsWithNewSecret,
       response: { 204: NoContent, ...errorResponses(400, 401, 406, 415) },

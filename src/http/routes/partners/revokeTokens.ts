@@ -15,7 +15,8 @@ export default function revokeTokens(app: App, runtime: Runtime): void {
       operationId: 'RevokePartnerTokens',
       tags: ['Authentication'],
       summary: 'Revoke every token of the partner (Ledgerlink extension)',
-      description: 'Revokes every token the partner holds, the one sent with this call included: from the next request on, in every process, they are refused with 10022. Authenticate again for a new token. The body names the calling partner, as a confirmation. Changing the secret or rotating the app key does not revoke tokens; this does.',
+      description:
+        'Revokes every token the partner holds, the one sent with this call included: from the next request on, in every process, they are refused with 10022. Authenticate again for a new token. The body names the calling partner, as a confirmation. Changing the secret or rotating the app key does not revoke tokens; this does.',
       body: PartnerIdentity,
       response: { 204: NoContent, ...errorResponses(400, 401, 406, 415) },
     },

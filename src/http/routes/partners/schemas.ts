@@ -13,7 +13,10 @@ export const PartnerCredentialsWithNewSecret = Type.Object(
   {
     partnerId: RequiredString({ description: 'Partner id', examples: ['1234583871234'] }),
     partnerSecret: RequiredString({ description: 'The current partner secret', examples: ['aqJ5Ic4SEVx2IgDQ6oR4'] }),
-    newPartnerSecret: RequiredString({ description: '12 to 255 characters: letters, digits and ! @ # $ % & * _ - +, at least one letter and one digit', examples: ['N3wSecret!2026x'] }),
+    newPartnerSecret: RequiredString({
+      description: '12 to 255 characters: letters, digits and ! @ # $ % & * _ - +, at least one letter and one digit',
+      examples: ['N3wSecret!2026x'],
+    }),
   },
   { $id: 'PartnerCredentialsWithNewSecret', xml: { name: 'credentials' } },
 );

@@ -10,8 +10,9 @@ export default function advanceSandboxClock(app: App): void {
     schema: {
       operationId: 'AdvanceSandboxClock',
       tags: ['Sandbox'],
-      summary: 'Advance a customer\'s clock',
-      description: 'Moves the customer\'s clock ahead by `days` and refreshes each of its institution logins at the new time, as a scheduled aggregation would: the transactions of the skipped days appear, pending ones post, and subscribed listeners receive the events of those changes. Test Drive partners only (403, 14090).',
+      summary: "Advance a customer's clock",
+      description:
+        "Moves the customer's clock ahead by `days` and refreshes each of its institution logins at the new time, as a scheduled aggregation would: the transactions of the skipped days appear, pending ones post, and subscribed listeners receive the events of those changes. Test Drive partners only (403, 14090).",
       params: CustomerIdParams,
       body: ClockAdvanceRequest,
       response: { 200: ClockAdvanceResult, ...errorResponses(400, 401, 403, 404, 406, 409) },

@@ -10,8 +10,9 @@ export default function clearSandboxLoginError(app: App): void {
     schema: {
       operationId: 'ClearSandboxLoginError',
       tags: ['Sandbox'],
-      summary: 'Clear an institution login\'s error state',
-      description: 'Ends the error state of the login, whether set through the sandbox or left by a failed aggregation: the login and its accounts show status 0 and refreshes reach the institution again. Test Drive partners only (403, 14090).',
+      summary: "Clear an institution login's error state",
+      description:
+        'Ends the error state of the login, whether set through the sandbox or left by a failed aggregation: the login and its accounts show status 0 and refreshes reach the institution again. Test Drive partners only (403, 14090).',
       params: InstitutionLoginParams,
       response: { 200: LoginErrorState, ...errorResponses(401, 403, 404, 406) },
     },

@@ -11,7 +11,8 @@ export default function fireSandboxConnectWebhook(app: App): void {
       operationId: 'FireSandboxConnectWebhook',
       tags: ['Sandbox'],
       summary: 'Fire a Connect webhook',
-      description: 'Queues a Connect webhook of any event type for the customer, delivered through the outbox with retries and signed with the partner\'s Connect webhook signing key, exactly like those a Connect session sends. It goes to `webhook`, or to the webhook of the customer\'s latest Connect link that had one (with that link\'s content type, headers and webhookData; 409, 14093 when there is none). Unknown event types are 400, 14092. Test Drive partners only (403, 14090).',
+      description:
+        "Queues a Connect webhook of any event type for the customer, delivered through the outbox with retries and signed with the partner's Connect webhook signing key, exactly like those a Connect session sends. It goes to `webhook`, or to the webhook of the customer's latest Connect link that had one (with that link's content type, headers and webhookData; 409, 14093 when there is none). Unknown event types are 400, 14092. Test Drive partners only (403, 14090).",
       params: CustomerIdParams,
       body: ConnectWebhookRequest,
       response: { 202: FiredConnectWebhook, ...errorResponses(400, 401, 403, 404, 406, 409) },

@@ -11,7 +11,8 @@ export default function resetSandboxCustomer(app: App): void {
       operationId: 'ResetSandboxCustomer',
       tags: ['Sandbox'],
       summary: 'Reset a customer',
-      description: 'Removes the customer\'s institution logins, accounts (each with an account `deleted` notification to its subscriptions, the last they get), transactions, TxPUSH subscriptions and sign-in sessions, and sets its clock back to the service clock. The customer itself and its Connect links stay. Test Drive partners only (403, 14090).',
+      description:
+        "Removes the customer's institution logins, accounts (each with an account `deleted` notification to its subscriptions, the last they get), transactions, TxPUSH subscriptions and sign-in sessions, and sets its clock back to the service clock. The customer itself and its Connect links stay. Test Drive partners only (403, 14090).",
       params: CustomerIdParams,
       response: { 200: CustomerResetResult, ...errorResponses(401, 403, 404, 406) },
     },

@@ -11,7 +11,8 @@ export default function setSandboxLoginError(app: App): void {
       operationId: 'SetSandboxLoginError',
       tags: ['Sandbox'],
       summary: 'Put an institution login into an error state',
-      description: 'The login and its accounts show the aggregation status code at once, and every later refresh or historic load fails with it (error code = status code, docs/aggregation.md), as when the institution answers so, until the user signs in again through Connect Fix (POST /connect/v2/generate/fix) or the state is cleared (DELETE). Codes: 102 (institution down), 103 (credentials rejected), 108 (user action required), 109 (password change required), 185 (MFA answer needed); others are 400, 14091. Test Drive partners only (403, 14090).',
+      description:
+        'The login and its accounts show the aggregation status code at once, and every later refresh or historic load fails with it (error code = status code, docs/aggregation.md), as when the institution answers so, until the user signs in again through Connect Fix (POST /connect/v2/generate/fix) or the state is cleared (DELETE). Codes: 102 (institution down), 103 (credentials rejected), 108 (user action required), 109 (password change required), 185 (MFA answer needed); others are 400, 14091. Test Drive partners only (403, 14090).',
       params: InstitutionLoginParams,
       body: LoginErrorRequest,
       response: { 200: LoginErrorState, ...errorResponses(400, 401, 403, 404, 406) },

@@ -13,7 +13,10 @@ export default function health(app: App, runtime: Runtime): void {
       operationId: 'GetHealth',
       tags: ['System'],
       summary: 'Health check',
-      response: { 200: Type.Object({ status: Type.Literal('ok'), database: Type.String({ examples: ['sqlite'] }) }, { xml: { name: 'health' } }), ...errorResponses(406, 503) },
+      response: {
+        200: Type.Object({ status: Type.Literal('ok'), database: Type.String({ examples: ['sqlite'] }) }, { xml: { name: 'health' } }),
+        ...errorResponses(406, 503),
+      },
     },
     handler: async () => {
       try {

@@ -19,7 +19,8 @@ export default function getCustomerAccountTransactions(app: App): void {
         deprecated,
         tags: ['Transactions'],
         summary: deprecated ? 'Get customer account transactions (v3)' : 'Get customer account transactions',
-        description: 'One account\'s transactions, filtered, ordered and paged exactly like Get All Customer Transactions. Before the account\'s initial aggregation the answer is 409 (14064). `showDailyBalance` is accepted; daily balances are not computed (docs/compatibility.md).',
+        description:
+          "One account's transactions, filtered, ordered and paged exactly like Get All Customer Transactions. Before the account's initial aggregation the answer is 409 (14064). `showDailyBalance` is accepted; daily balances are not computed (docs/compatibility.md).",
         params: AccountParams,
         querystring: Type.Object({
           ...TransactionQuery,
@@ -29,7 +30,9 @@ export default function getCustomerAccountTransactions(app: App): void {
       },
       handler: (request, reply) => {
         const db = app.engine.runtime.database.kysely;
-        return cachedCustomerRead(app, request, reply, request.params.customerId, async (customer) => toTransactionList(await listAccountTransactions(db, customer, request.params.accountId, queryOf(request.query))));
+        return cachedCustomerRead(app, request, reply, request.params.customerId, async (customer) =>
+          toTransactionList(await listAccountTransactions(db, customer, request.params.accountId, queryOf(request.query))),
+        );
       },
     });
   }

@@ -11,7 +11,8 @@ export default function getCustomerTransaction(app: App): void {
       operationId: 'GetCustomerTransaction',
       tags: ['Transactions'],
       summary: 'Get customer transaction by id',
-      description: 'One transaction of the customer. Another customer\'s transaction id, or one that was deleted (a pending transaction the institution dropped), is 404.',
+      description:
+        "One transaction of the customer. Another customer's transaction id, or one that was deleted (a pending transaction the institution dropped), is 404.",
       params: TransactionIdParams,
       response: { 200: Transaction, ...errorResponses(401, 404, 406) },
     },

@@ -7,7 +7,14 @@ type QueryString = { [K in keyof typeof TransactionQuery]: Static<(typeof Transa
 
 /** The list query with the documented defaults. */
 export function queryOf(q: Partial<QueryString> & Pick<QueryString, 'fromDate' | 'toDate'>): Query {
-  return { fromDate: q.fromDate, toDate: q.toDate, start: q.start ?? 1, limit: q.limit ?? 25, sort: q.sort ?? 'desc', includePending: q.includePending ?? false };
+  return {
+    fromDate: q.fromDate,
+    toDate: q.toDate,
+    start: q.start ?? 1,
+    limit: q.limit ?? 25,
+    sort: q.sort ?? 'desc',
+    includePending: q.includePending ?? false,
+  };
 }
 
 /** A page as the API renders it: moreAvailable, fromDate and toDate as strings, like the real service. */

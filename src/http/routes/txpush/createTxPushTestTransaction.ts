@@ -11,7 +11,8 @@ export default function createTxPushTestTransaction(app: App): void {
       operationId: 'CreateTxPushTestTransaction',
       tags: ['TxPush'],
       summary: 'Create a TxPush test transaction',
-      description: 'Adds a transaction to an account at a test institution (403, 14089 otherwise), after its initial aggregation (409, 14064 before), and so sends the account\'s listeners a transaction `created` and an account `modified` notification. An active transaction moves the balance by its amount. The transaction is readable like any other; a later refresh keeps an active one and drops a pending one, as the institution does not show it.',
+      description:
+        "Adds a transaction to an account at a test institution (403, 14089 otherwise), after its initial aggregation (409, 14064 before), and so sends the account's listeners a transaction `created` and an account `modified` notification. An active transaction moves the balance by its amount. The transaction is readable like any other; a later refresh keeps an active one and drops a pending one, as the institution does not show it.",
       params: AccountParams,
       body: TestTxPushTransaction,
       response: { 201: CreatedTestTxPushTransaction, ...errorResponses(400, 401, 403, 404, 406, 409) },

@@ -10,7 +10,8 @@ export default function deleteTxPushSubscription(app: App): void {
       operationId: 'DeleteTxPushSubscription',
       tags: ['TxPush'],
       summary: 'Delete a TxPush subscription',
-      description: 'Deletes one subscription (the account or the transaction one of a listener) and cancels its notifications not yet delivered. The other subscription of the listener stays. 404 for an unknown subscription.',
+      description:
+        'Deletes one subscription (the account or the transaction one of a listener) and cancels its notifications not yet delivered. The other subscription of the listener stays. 404 for an unknown subscription.',
       params: SubscriptionParams,
       response: { 204: NoContent, ...errorResponses(401, 404, 406) },
     },

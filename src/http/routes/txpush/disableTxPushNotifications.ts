@@ -10,7 +10,8 @@ export default function disableTxPushNotifications(app: App): void {
       operationId: 'DisableTxPushNotifications',
       tags: ['TxPush'],
       summary: 'Disable TxPush notifications',
-      description: 'Deletes every TxPush subscription of the account, and cancels their notifications not yet delivered. 204 also when the account had none; 404 for an unknown account.',
+      description:
+        'Deletes every TxPush subscription of the account, and cancels their notifications not yet delivered. 204 also when the account had none; 404 for an unknown account.',
       params: AccountParams,
       response: { 204: NoContent, ...errorResponses(401, 404, 406) },
     },
