@@ -137,6 +137,22 @@ export function deliveryHeaders(input: Record<string, unknown>, field = 'headers
   return headers;
 }
 
+/**
+ * The stored headers that may be sent. Links are checked when they are made; a header a link stored before the
+ * rules grew stricter is left out rather than failing every webhook of the link.
+ */
+function sendableHeaders(input: Record<string, unknown>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input)) {
+    try {
+      Object.assign(headers, deliveryHeaders({ [name]: value }));
+    } catch {
+      // Left out: see above.
+    }
+  }
+  return headers;
+}
+
 function rowFor(ctx: EnqueueContext, input: EnqueueInput, now: number): NewDeliveryRow {
   const common = {
     partner_id: input.partnerId,
@@ -162,7 +178,7 @@ function rowFor(ctx: EnqueueContext, input: EnqueueInput, now: number): NewDeliv
     throw invalid(`"${input.url}" is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`"${input.url}" is not an http or https URL`);
-  const headers = deliveryHeaders(input.headers ?? {});
+  const headers = sendableHeaders(input.headers ?? {});
   if (input.signingSecret !== undefined && !isSigningSecret(input.signingSecret))
     throw invalid('the signing secret must be whsec_ followed by base64 of at least 24 bytes');
   return {

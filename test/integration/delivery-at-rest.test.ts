@@ -30,6 +30,24 @@ describe('webhook headers at rest', () => {
 
   const rows = () => ctx.runtime.database.kysely.selectFrom('deliveries').selectAll().orderBy('id').execute();
 
+  it("leaves out stored headers that today's rules refuse (a link made before them), and still sends the webhook", async () => {
+    const partner = await createPartner(ctx.runtime, { name: 'Old link partner' });
+    const headers = { Expect: '100-continue', 'X-Bad': 'a\u0001b', Authorization: SECRET_HEADER };
+    await enqueueDelivery(ctx.runtime.database.kysely, ctx.runtime, {
+      kind: 'webhook',
+      partnerId: partner.partnerId,
+      url: listener.url,
+      body: '{}',
+      contentType: 'application/json',
+      headers,
+    });
+    await drainDeliveries(ctx.runtime);
+    expect(listener.requests).toHaveLength(1);
+    expect(listener.requests[0]!.headers).toMatchObject({ authorization: SECRET_HEADER });
+    expect(listener.requests[0]!.headers).not.toHaveProperty('x-bad');
+    expect(listener.requests[0]!.headers).not.toHaveProperty('expect');
+  });
+
   it("stores a Connect link's webhookHeaders encrypted in the outbox, and still sends them", async () => {
     const partner = await partnerWithToken(ctx);
     const customerId = await addCustomer(ctx, partner);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartner, type PartnerCredentials } from '../../src/domain/partners/service.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
-import { SAME_ORIGIN } from '../helpers/dashboard.js';
+import { dashboardSignIn, SAME_ORIGIN } from '../helpers/dashboard.js';
 
 const WRONG = 'Wrong-secret-1234';
 
@@ -104,5 +104,59 @@ describe('parallel guesses against the lock-out', () => {
     const answers = await Promise.all(Array.from({ length: 40 }, () => apiAuth(creds)(creds.partnerSecret)));
     expect(answers.map((a) => a.statusCode)).toEqual(Array(40).fill(200));
     expect(await partnerRow(creds.partnerId)).toEqual({ failed_auth_count: 0, locked_at: null });
+  });
+
+  describe('reservations nobody decided', () => {
+    const setPending = (id: string, pending: number) =>
+      ctx.runtime.database.kysely
+        .updateTable('partners')
+        .set({ auth_pending: pending, auth_pending_at: Math.floor(ctx.clock.now() / 1000) })
+        .where('id', '=', id)
+        .execute();
+    const pendingOf = async (id: string) =>
+      Number((await ctx.runtime.database.kysely.selectFrom('partners').select('auth_pending').where('id', '=', id).executeTakeFirstOrThrow()).auth_pending);
+
+    it('lapse two minutes after the count last rose from zero, even while the partner keeps authenticating', async () => {
+      const creds = await createPartner(ctx.runtime, { name: 'Leaked slot partner' });
+      // A process died while checking a secret: its reservation was never decided.
+      await setPending(creds.partnerId, 1);
+      for (let minute = 1; minute <= 3; minute++) {
+        ctx.clock.advance(60_000);
+        expect((await apiAuth(creds)(creds.partnerSecret)).statusCode).toBe(200);
+      }
+      expect(await pendingOf(creds.partnerId)).toBe(0);
+    });
+
+    it('never block a partner for good: five of them make attempts wait, then answer 429 10028 until they lapse', { timeout: 30_000 }, async () => {
+      const creds = await createPartner(ctx.runtime, { name: 'Jammed partner' });
+      await setPending(creds.partnerId, 5);
+      const busy = await apiAuth(creds)(creds.partnerSecret);
+      expect(busy.statusCode).toBe(429);
+      expect(busy.json().code).toBe('10028');
+      expect(busy.headers['retry-after']).toBe('1');
+      ctx.clock.advance(121_000);
+      expect((await apiAuth(creds)(creds.partnerSecret)).statusCode).toBe(200);
+    });
+  });
+
+  it('takes a failure count already at the limit as a lock (the limit was lowered since), not as attempts in progress', async () => {
+    const creds = await createPartner(ctx.runtime, { name: 'Lowered limit partner' });
+    await ctx.runtime.database.kysely.updateTable('partners').set({ failed_auth_count: 6 }).where('id', '=', creds.partnerId).execute();
+    const started = Date.now();
+    const res = await apiAuth(creds)(creds.partnerSecret);
+    expect(res.json().code).toBe('10027');
+    // Answered at once, not after waiting for a slot that never frees.
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
+  it('throttles guesses at the dashboard unlock like sign-ins: after five wrong secrets even the right one waits', async () => {
+    const creds = await createPartner(ctx.runtime, { name: 'Unlock guessing partner' });
+    const browser = await dashboardSignIn(ctx, creds.partnerId, creds.partnerSecret);
+    for (let i = 0; i < 5; i++) await apiAuth(creds)('Wrong-secret-1234');
+    for (let i = 0; i < 5; i++) expect((await browser.call('POST', '/dashboard/api/unlock', { partnerSecret: WRONG })).json().code).toBe('10001');
+    const refused = await browser.call('POST', '/dashboard/api/unlock', { partnerSecret: creds.partnerSecret });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().code).toBe('14105');
+    expect(await partnerRow(creds.partnerId)).toMatchObject({ locked_at: expect.anything() });
   });
 });

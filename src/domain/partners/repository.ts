@@ -47,7 +47,10 @@ export async function findCaller(db: Kysely<DB>, appKeyHash: string, tokenHash: 
   return (await callerQuery(db, appKeyHash, tokenHash))[0];
 }
 
-/** The attempts in progress, with reservations older than `staleBefore` taken as abandoned (a process that died). */
+/**
+ * The attempts in progress. `auth_pending_at` is when the count last rose from zero, so a count that has not been
+ * back to zero since `staleBefore` holds a reservation nobody decided (a process that died mid-check): taken as zero.
+ */
 const pendingSince = (staleBefore: number) => sql<number>`(case when auth_pending_at < ${staleBefore} then 0 else auth_pending end)`;
 const released = sql<number>`(case when auth_pending > 0 then auth_pending - 1 else 0 end)`;
 
@@ -65,15 +68,19 @@ export async function reserveAuthentication(
 ): Promise<'reserved' | 'locked' | 'busy'> {
   const reserved = await db
     .updateTable('partners')
-    .set({ auth_pending: sql<number>`${pendingSince(staleBefore)} + 1`, auth_pending_at: now })
+    .set({
+      auth_pending: sql<number>`${pendingSince(staleBefore)} + 1`,
+      auth_pending_at: sql<number>`case when ${pendingSince(staleBefore)} = 0 then ${now} else auth_pending_at end`,
+    })
     .where('id', '=', partnerId)
     .where('locked_at', 'is', null)
     .where(sql<boolean>`failed_auth_count + ${pendingSince(staleBefore)} < ${limit}`)
     .returning('id')
     .executeTakeFirst();
   if (reserved) return 'reserved';
-  const row = await db.selectFrom('partners').select('locked_at').where('id', '=', partnerId).executeTakeFirst();
-  return !row || row.locked_at !== null ? 'locked' : 'busy';
+  const row = await db.selectFrom('partners').select(['locked_at', 'failed_auth_count']).where('id', '=', partnerId).executeTakeFirst();
+  // A count already at the limit (the limit was lowered since) is a lock too, or nothing could ever reset it.
+  return !row || row.locked_at !== null || row.failed_auth_count >= limit ? 'locked' : 'busy';
 }
 
 /** Decides a reserved attempt as a failure, locking the partner when the count reaches `lockAfter`; returns the new count. */

@@ -116,20 +116,25 @@ async function checkSecret(ctx: PartnerContext, partner: PartnerRow, partnerSecr
   });
   if (slot === 'locked') throw new ServiceError('PartnerLocked');
   if (slot === 'busy') throw new ServiceError('AuthenticationBusy', undefined, { 'retry-after': '1' });
+  // Set once the attempt is decided (counted as a failure or a success) in the database.
+  let decided = false;
   try {
-    let secretOk: boolean;
-    try {
-      // Always run the slow check so timing does not tell a wrong partnerId from a wrong secret: the secrets verified
-      // before are remembered only for the partner they belong to.
-      secretOk = await (idMatches ? verifySecretRemembered : verifySecret)(partnerSecret, partner.secret_hash);
-    } catch (e) {
-      await repo.releaseAuthentication(ctx.database.kysely, partner.id);
-      throw e;
+    // Always run the slow check so timing does not tell a wrong partnerId from a wrong secret: the secrets verified
+    // before are remembered only for the partner they belong to.
+    const secretOk = await (idMatches ? verifySecretRemembered : verifySecret)(partnerSecret, partner.secret_hash);
+    if (!secretOk || !idMatches) {
+      const error = await failedAuthentication(ctx, partner.id);
+      decided = true;
+      throw error;
     }
-    if (!secretOk || !idMatches) throw await failedAuthentication(ctx, partner.id);
-    if (!(await repo.recordSuccessfulAuthentication(ctx.database.kysely, partner.id))) throw new ServiceError('PartnerLocked');
+    const unlocked = await repo.recordSuccessfulAuthentication(ctx.database.kysely, partner.id);
+    decided = true;
+    if (!unlocked) throw new ServiceError('PartnerLocked');
     return partner;
   } finally {
+    // A check or a decision that failed (the database went away) gives its slot back; should that fail too, the
+    // reservation lapses as abandoned after ATTEMPT_STALE_SECONDS.
+    if (!decided) await repo.releaseAuthentication(ctx.database.kysely, partner.id).catch(() => undefined);
     slotFreed(key);
   }
 }
@@ -255,13 +260,19 @@ export async function unlockPartner(ctx: PartnerContext, partnerId: string): Pro
  * Lifts a lock-out from the partner's own dashboard: only with the current secret (a wrong one still counts), so a
  * session alone cannot undo a lock that someone else's guessing caused without proving the secret again.
  */
-export async function unlockWithSecret(ctx: PartnerContext, partnerId: string, partnerSecret: string): Promise<void> {
+export async function unlockWithSecret(ctx: PartnerContext, partnerId: string, partnerSecret: string, clientAddress: string): Promise<void> {
   const partner = await getPartnerRecord(ctx, partnerId);
   if (partner.locked_at === null) throw new ServiceError('BadRequest', 'The partner is not locked.');
-  if (!(await verifySecret(partnerSecret, partner.secret_hash))) {
-    await failedAuthentication(ctx, partner.id);
-    throw new ServiceError('InvalidCredentials', 'Invalid credentials; the partner stays locked');
+  // Guesses here are throttled like dashboard sign-ins (the partner is locked, so the API count is past caring).
+  const attempt = signInKeys(partnerId, clientAddress);
+  await reserveSignIn(ctx, attempt);
+  let secretOk = false;
+  try {
+    secretOk = await verifySecret(partnerSecret, partner.secret_hash);
+  } finally {
+    await completeSignIn(ctx, attempt, secretOk);
   }
+  if (!secretOk) throw new ServiceError('InvalidCredentials', 'Invalid credentials; the partner stays locked');
   await unlockPartner(ctx, partnerId);
 }
 

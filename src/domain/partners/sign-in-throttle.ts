@@ -56,7 +56,12 @@ async function reserveKey(db: Executor, key: string, rule: Rule, now: number): P
   const staleBefore = now - STALE_RESERVATION_SECONDS;
   const reserved = await db
     .updateTable('sign_in_throttle')
-    .set({ pending: sql<number>`${pendingNow(staleBefore)} + 1`, pending_at: now, updated_at: now })
+    .set({
+      pending: sql<number>`${pendingNow(staleBefore)} + 1`,
+      // When the count rose from zero: one that stays above zero for long holds a reservation nobody decided.
+      pending_at: sql<number>`case when ${pendingNow(staleBefore)} = 0 then ${now} else pending_at end`,
+      updated_at: now,
+    })
     .where('key', '=', key)
     .where('blocked_until', '<=', now)
     .where(sql<boolean>`failures + ${pendingNow(staleBefore)} < ${rule.failures}`)

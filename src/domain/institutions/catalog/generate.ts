@@ -774,6 +774,7 @@ export function generateCatalog(): InstitutionTable[] {
   const idOfName = new Map<string, number>();
   REAL_INSTITUTIONS.forEach((inst, i) => {
     id += p.int(3, 29);
+    while (reserved.has(id)) id++;
     idOfName.set(inst.name, id);
     names.add(inst.name.toLowerCase());
     rows.push(realInstitutionRow(inst, id, REAL_INSTITUTIONS.length - i, p));

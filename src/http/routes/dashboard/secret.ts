@@ -32,10 +32,10 @@ export function unlock(app: App, runtime: Runtime): void {
       hide: true,
       summary: 'Unlock the partner',
       body: Type.Object({ partnerSecret: RequiredString({ maxLength: 255 }) }),
-      response: dashboardResponses(),
+      response: dashboardResponses(429),
     },
     handler: async (request, reply) => {
-      await unlockWithSecret(runtime, request.dashboard.partnerId, request.body.partnerSecret);
+      await unlockWithSecret(runtime, request.dashboard.partnerId, request.body.partnerSecret, request.ip);
       return reply.code(204).send(null);
     },
   });
