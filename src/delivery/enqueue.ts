@@ -138,10 +138,10 @@ export function deliveryHeaders(input: Record<string, unknown>, field = 'headers
 }
 
 /**
- * The stored headers that may be sent. Links are checked when they are made; a header a link stored before the
- * rules grew stricter is left out rather than failing every webhook of the link.
+ * The headers of `input` that may be sent, the others left out: for headers stored before the rules grew stricter
+ * (a Connect link's), which would otherwise fail every delivery they go with.
  */
-function sendableHeaders(input: Record<string, unknown>): Record<string, string> {
+export function sendableHeaders(input: Record<string, unknown>): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(input)) {
     try {
@@ -178,7 +178,7 @@ function rowFor(ctx: EnqueueContext, input: EnqueueInput, now: number): NewDeliv
     throw invalid(`"${input.url}" is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`"${input.url}" is not an http or https URL`);
-  const headers = sendableHeaders(input.headers ?? {});
+  const headers = deliveryHeaders(input.headers ?? {});
   if (input.signingSecret !== undefined && !isSigningSecret(input.signingSecret))
     throw invalid('the signing secret must be whsec_ followed by base64 of at least 24 bytes');
   return {

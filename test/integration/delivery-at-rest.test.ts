@@ -7,6 +7,7 @@ import { drainDeliveries, startDeliveryWorker } from '../../src/delivery/worker.
 import { ensureInstitutionCatalog } from '../../src/domain/institutions/seed.js';
 import { createPartner } from '../../src/domain/partners/service.js';
 import { epochSeconds } from '../../src/lib/clock.js';
+import { encryptValue } from '../../src/lib/secrets.js';
 import { createTestContext, partnerWithToken, type TestContext } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { appOk, linkFor } from '../helpers/connect.js';
@@ -30,17 +31,18 @@ describe('webhook headers at rest', () => {
 
   const rows = () => ctx.runtime.database.kysely.selectFrom('deliveries').selectAll().orderBy('id').execute();
 
-  it("leaves out stored headers that today's rules refuse (a link made before them), and still sends the webhook", async () => {
-    const partner = await createPartner(ctx.runtime, { name: 'Old link partner' });
-    const headers = { Expect: '100-continue', 'X-Bad': 'a\u0001b', Authorization: SECRET_HEADER };
-    await enqueueDelivery(ctx.runtime.database.kysely, ctx.runtime, {
-      kind: 'webhook',
-      partnerId: partner.partnerId,
-      url: listener.url,
-      body: '{}',
-      contentType: 'application/json',
-      headers,
-    });
+  it("leaves out a link's stored headers that today's rules refuse (a link made before them), and still sends its webhooks", async () => {
+    const partner = await partnerWithToken(ctx);
+    const customerId = await addCustomer(ctx, partner);
+    const link = await linkFor(ctx, partner, 'full', { customerId, webhook: listener.url, webhookHeaders: { Authorization: SECRET_HEADER } });
+    // What a link made under the older rules could hold.
+    const stored = { Expect: '100-continue', 'X-Bad': 'a\u0001b', Authorization: SECRET_HEADER };
+    await ctx.runtime.database.kysely
+      .updateTable('connect_links')
+      .set({ webhook_headers_encrypted: encryptValue(ctx.runtime.keys.derive('connect-webhook-headers'), JSON.stringify(stored)) })
+      .where('id', '=', new URL(link).searchParams.get('linkId')!)
+      .execute();
+    await appOk(ctx, link, 'POST', '/session');
     await drainDeliveries(ctx.runtime);
     expect(listener.requests).toHaveLength(1);
     expect(listener.requests[0]!.headers).toMatchObject({ authorization: SECRET_HEADER });

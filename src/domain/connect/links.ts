@@ -5,6 +5,7 @@
  * signed, so nothing in it can be changed; it expires at ttl; a single-use link stops working once Connect finished.
  */
 import type { Executor } from '../../db/database.js';
+import { sendableHeaders } from '../../delivery/enqueue.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { encryptValue, decryptValue, randomString } from '../../lib/secrets.js';
 import { epochSeconds } from '../../lib/clock.js';
@@ -95,10 +96,13 @@ export async function insertLink(db: Executor, runtime: Runtime, link: NewLink):
   return row;
 }
 
-/** The extra webhook headers of a link. */
+/**
+ * The extra webhook headers of a link. They were checked when the link was made; any that today's stricter rules
+ * refuse (a link made before them) are left out, rather than failing every webhook of the link.
+ */
 export function webhookHeadersOf(runtime: Runtime, row: ConnectLinkRow): Record<string, string> {
   return row.webhook_headers_encrypted
-    ? (JSON.parse(decryptValue(runtime.keys.derive(HEADERS_PURPOSE), row.webhook_headers_encrypted)) as Record<string, string>)
+    ? sendableHeaders(JSON.parse(decryptValue(runtime.keys.derive(HEADERS_PURPOSE), row.webhook_headers_encrypted)) as Record<string, unknown>)
     : {};
 }
 
