@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/schema.js';
 import type { PartnerPlan, PartnerRow } from './table.js';
+import { attemptCounter } from './attempt-counter.js';
 
 export async function insertPartner(
   db: Executor,
@@ -47,12 +48,8 @@ export async function findCaller(db: Kysely<DB>, appKeyHash: string, tokenHash: 
   return (await callerQuery(db, appKeyHash, tokenHash))[0];
 }
 
-/**
- * The attempts in progress. `auth_pending_at` is when the count last rose from zero, so a count that has not been
- * back to zero since `staleBefore` holds a reservation nobody decided (a process that died mid-check): taken as zero.
- */
-const pendingSince = (staleBefore: number) => sql<number>`(case when auth_pending_at < ${staleBefore} then 0 else auth_pending end)`;
-const released = sql<number>`(case when auth_pending > 0 then auth_pending - 1 else 0 end)`;
+const pending = attemptCounter('auth_pending', 'auth_pending_at');
+const released = pending.released;
 
 /**
  * Reserves one authentication attempt before the secret is checked, in one statement, so that however requests
@@ -69,12 +66,12 @@ export async function reserveAuthentication(
   const reserved = await db
     .updateTable('partners')
     .set({
-      auth_pending: sql<number>`${pendingSince(staleBefore)} + 1`,
-      auth_pending_at: sql<number>`case when ${pendingSince(staleBefore)} = 0 then ${now} else auth_pending_at end`,
+      auth_pending: pending.reserved(staleBefore, now).count,
+      auth_pending_at: pending.reserved(staleBefore, now).since,
     })
     .where('id', '=', partnerId)
     .where('locked_at', 'is', null)
-    .where(sql<boolean>`failed_auth_count + ${pendingSince(staleBefore)} < ${limit}`)
+    .where(sql<boolean>`failed_auth_count + ${pending.inProgress(staleBefore)} < ${limit}`)
     .returning('id')
     .executeTakeFirst();
   if (reserved) return 'reserved';

@@ -9,6 +9,7 @@ import type { Executor } from '../../db/database.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { epochSeconds, type Clock } from '../../lib/clock.js';
 import { slotFreed, waitForSlot } from '../../lib/wait-for-slot.js';
+import { attemptCounter } from './attempt-counter.js';
 
 export interface ThrottleContext {
   database: { kysely: Executor };
@@ -44,8 +45,8 @@ export function signInKeys(partnerId: string, clientAddress: string): SignInAtte
   };
 }
 
-const pendingNow = (staleBefore: number) => sql<number>`(case when pending_at < ${staleBefore} then 0 else pending end)`;
-const released = sql<number>`(case when pending > 0 then pending - 1 else 0 end)`;
+const pending = attemptCounter('pending', 'pending_at');
+const released = pending.released;
 
 async function reserveKey(db: Executor, key: string, rule: Rule, now: number): Promise<'reserved' | 'busy' | { blockedUntil: number }> {
   await db
@@ -57,14 +58,13 @@ async function reserveKey(db: Executor, key: string, rule: Rule, now: number): P
   const reserved = await db
     .updateTable('sign_in_throttle')
     .set({
-      pending: sql<number>`${pendingNow(staleBefore)} + 1`,
-      // When the count rose from zero: one that stays above zero for long holds a reservation nobody decided.
-      pending_at: sql<number>`case when ${pendingNow(staleBefore)} = 0 then ${now} else pending_at end`,
+      pending: pending.reserved(staleBefore, now).count,
+      pending_at: pending.reserved(staleBefore, now).since,
       updated_at: now,
     })
     .where('key', '=', key)
     .where('blocked_until', '<=', now)
-    .where(sql<boolean>`failures + ${pendingNow(staleBefore)} < ${rule.failures}`)
+    .where(sql<boolean>`failures + ${pending.inProgress(staleBefore)} < ${rule.failures}`)
     .returning('key')
     .executeTakeFirst();
   if (reserved) return 'reserved';

@@ -149,32 +149,20 @@ function send(reply: FastifyReply, err: ServiceError): FastifyReply {
 // What a path or query integer must look like before the validator coerces it: plain decimal digits.
 // The validator alone would take "1e309" (Infinity), "0x10" or " 5" as integers.
 const INTEGER_TEXT = /^-?\d+$/;
-const integerNamesCache = new WeakMap<object, string[]>();
+type PropertySchema = { type?: unknown; items?: { type?: unknown } };
+const namesCaches = { integer: new WeakMap<object, string[]>(), boolean: new WeakMap<object, string[]>() };
 
-function integerNames(schema: unknown): string[] {
+/** The properties of an object schema of this type (integers: also arrays of integers), worked out once per schema. */
+function namesOfType(schema: unknown, type: keyof typeof namesCaches): string[] {
   if (!schema || typeof schema !== 'object') return [];
-  let names = integerNamesCache.get(schema);
+  const cache = namesCaches[type];
+  let names = cache.get(schema);
   if (!names) {
-    const properties = (schema as { properties?: Record<string, { type?: unknown; items?: { type?: unknown } }> }).properties ?? {};
+    const properties = (schema as { properties?: Record<string, PropertySchema> }).properties ?? {};
     names = Object.entries(properties)
-      .filter(([, p]) => p.type === 'integer' || (p.type === 'array' && p.items?.type === 'integer'))
+      .filter(([, p]) => p.type === type || (type === 'integer' && p.type === 'array' && p.items?.type === 'integer'))
       .map(([name]) => name);
-    integerNamesCache.set(schema, names);
-  }
-  return names;
-}
-
-const booleanNamesCache = new WeakMap<object, string[]>();
-
-function booleanNames(schema: unknown): string[] {
-  if (!schema || typeof schema !== 'object') return [];
-  let names = booleanNamesCache.get(schema);
-  if (!names) {
-    const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
-    names = Object.entries(properties)
-      .filter(([, p]) => p.type === 'boolean')
-      .map(([name]) => name);
-    booleanNamesCache.set(schema, names);
+    cache.set(schema, names);
   }
   return names;
 }
@@ -185,7 +173,7 @@ function booleanNames(schema: unknown): string[] {
  */
 export function normalizeBooleanText(schema: unknown, values: unknown): void {
   if (!values || typeof values !== 'object') return;
-  for (const name of booleanNames(schema)) {
+  for (const name of namesOfType(schema, 'boolean')) {
     const value = (values as Record<string, unknown>)[name];
     if (typeof value !== 'string') continue;
     const lower = value.toLowerCase();
@@ -196,7 +184,7 @@ export function normalizeBooleanText(schema: unknown, values: unknown): void {
 /** Rejects path and query integers that are not plain decimal numbers within the safe integer range. */
 export function checkIntegerText(schema: unknown, values: unknown): void {
   if (!values || typeof values !== 'object') return;
-  for (const name of integerNames(schema)) {
+  for (const name of namesOfType(schema, 'integer')) {
     const value = (values as Record<string, unknown>)[name];
     if (Array.isArray(value)) for (const v of value) checkIntegerValue(name, v);
     else checkIntegerValue(name, value);
