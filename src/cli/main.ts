@@ -42,7 +42,7 @@ export async function main(argv: string[]): Promise<void> {
     print(usage());
     return;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) throw new UsageError(`unknown command "${name}"`, 'run `ledgerlink --help` for the list');
   await command.run(rest);
 }

@@ -129,6 +129,17 @@ describe('institutions', () => {
       expect((await get(`${LIST}?supportedCountries=usa`)).json()).toMatchObject({ code: '10010' });
     });
 
+    // Found by the fuzz test: a name Object.prototype carries was taken for a product and answered 500.
+    it('regression: type=constructor or __proto__ and such countries are refused with 10010, not 500', async () => {
+      for (const base of [LIST, '/institution/v2/certifiedInstitutions']) {
+        for (const query of ['type=constructor', 'type=__proto__', 'type=toString', 'type=voa,hasOwnProperty', 'supportedCountries=constructor']) {
+          const res = await get(`${base}?${query}`);
+          expect(res.statusCode, `${base}?${query}`).toBe(400);
+          expect(res.json(), `${base}?${query}`).toMatchObject({ code: '10010' });
+        }
+      }
+    });
+
     it('answers under the /institutions/v2/institutions spelling too', async () => {
       const a = await get(`/institutions/v2/institutions?search=finbank`);
       expect(a.statusCode).toBe(200);

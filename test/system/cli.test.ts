@@ -216,6 +216,10 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
     const res = await runCli(['partner', 'frobnicate']);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^error: unknown partner action "frobnicate"\nhint: usage: ledgerlink partner/);
+    // A name every object inherits is not a command either (regression: it crashed with a TypeError).
+    const inherited = await runCli(['constructor']);
+    expect(inherited.code).toBe(2);
+    expect(inherited.stderr).toMatch(/^error: unknown command "constructor"\nhint: /);
     const unknown = await runCli(
       ['partner', 'unlock', '123', '--data', tempDataDir()],
       dialect === 'postgres' ? { DATABASE_URL: (await freshStore()).env.DATABASE_URL } : {},

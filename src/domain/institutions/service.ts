@@ -20,7 +20,9 @@ const PRODUCT_TYPES: Record<string, ProductFlag> = {
 export function parseProductTypes(type: string | undefined): ProductFlag[] {
   if (type === undefined || !type.trim()) return [];
   return type.split(',').map((part) => {
-    const flag = PRODUCT_TYPES[part.trim().toLowerCase().replace(/_/g, '')];
+    const key = part.trim().toLowerCase().replace(/_/g, '');
+    // Own properties only: "constructor" or "__proto__" are not products.
+    const flag = Object.hasOwn(PRODUCT_TYPES, key) ? PRODUCT_TYPES[key] : undefined;
     if (!flag)
       throw new ServiceError(
         'InvalidParameter',
@@ -35,7 +37,12 @@ const COUNTRY_CODES: Record<string, string> = { us: 'USA', ca: 'CAN' };
 /** Alpha-3 countries named by `supportedCountries` ("us", "us,ca"); undefined for "*" or absent (every country). */
 export function parseCountries(supportedCountries: string | undefined): Set<string> | undefined {
   if (supportedCountries === undefined || supportedCountries.trim() === '*' || !supportedCountries.trim()) return undefined;
-  return new Set(supportedCountries.split(',').map((c) => COUNTRY_CODES[c.trim().toLowerCase()] ?? c.trim().toUpperCase()));
+  return new Set(
+    supportedCountries.split(',').map((c) => {
+      const key = c.trim().toLowerCase();
+      return Object.hasOwn(COUNTRY_CODES, key) ? COUNTRY_CODES[key]! : c.trim().toUpperCase();
+    }),
+  );
 }
 
 export interface InstitutionSearch {
