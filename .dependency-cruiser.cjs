@@ -6,7 +6,7 @@ const LAYERS = {
   main: '^src/(config|runtime|app|server|openapi-document)\\.ts$|^src/cli/',
   http: '^src/http/(?!schemas/|xml/)',
   modules: '^src/domain/',
-  adapters: '^src/(aggregation/connectors|delivery)/',
+  adapters: '^src/(connectors|delivery)/',
   contract: '^src/(errors|http/schemas|http/xml)/',
   platform: '^src/(lib|db|types)/|^src/version\\.ts$',
 };

@@ -3,11 +3,11 @@
  * and "load historic transactions" (two years) for a few profiles, with fresh books each round (nothing
  * cached between rounds). Run: npx tsx bench/testbank-generation.ts
  */
-import { createConnectorRegistry } from '../src/aggregation/connectors/registry.js';
-import type { ConnectorContext, ConnectorSession, InstitutionConnector } from '../src/aggregation/connectors/connector.js';
-import { Ledger } from '../src/aggregation/connectors/testbank/ledger.js';
-import { TEST_PROFILES } from '../src/aggregation/connectors/testbank/profiles.js';
-import { transactionsBetween } from '../src/aggregation/connectors/testbank/records.js';
+import { createConnectorRegistry } from '../src/connectors/registry.js';
+import type { ConnectorContext, ConnectorSession, InstitutionConnector } from '../src/connectors/connector.js';
+import { Ledger } from '../src/connectors/testbank/ledger.js';
+import { TEST_PROFILES } from '../src/connectors/testbank/profiles.js';
+import { transactionsBetween } from '../src/connectors/testbank/records.js';
 
 const DAY = 86_400;
 const now = Math.floor(Date.UTC(2026, 0, 15, 12) / 1000);

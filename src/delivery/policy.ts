@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import net, { type LookupFunction } from 'node:net';
 import { classifyAddress, type AddressClass } from '../lib/ip.js';
-import { isTestInstitution } from '../aggregation/connectors/testbank/institutions.js';
+import { isTestInstitution } from '../connectors/testbank/institutions.js';
 
 /**
  * The outbound target policy: which addresses Ledgerlink may connect to when it calls a partner's listener.

@@ -7,8 +7,8 @@ import type {
   ConnectorSession,
   ConnectorTransaction,
   InstitutionConnector,
-} from '../../src/aggregation/connectors/connector.js';
-import { createConnectorRegistry } from '../../src/aggregation/connectors/registry.js';
+} from '../../src/connectors/connector.js';
+import { createConnectorRegistry } from '../../src/connectors/registry.js';
 
 export const DAY = 86_400;
 /** A fixed customer clock: 2026-01-15 12:00 UTC. */

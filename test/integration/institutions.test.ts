@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CATALOG_RECHECK_MS, updateInstitution } from '../../src/domain/institutions/catalog.js';
 import { generateCatalog } from '../../src/domain/institutions/catalog/generate.js';
 import { ensureInstitutionCatalog } from '../../src/domain/institutions/seed.js';
-import { TEST_INSTITUTIONS } from '../../src/aggregation/connectors/testbank/institutions.js';
+import { TEST_INSTITUTIONS } from '../../src/connectors/testbank/institutions.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { createTestDatabase } from '../helpers/db.js';
 

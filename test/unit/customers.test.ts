@@ -2,7 +2,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { customerMayUseInstitution, parseCustomerId, usernamePolicyViolation } from '../../src/domain/customers/service.js';
 import { BRANDING_ASSETS, initialsOf, renderBrandingAsset } from '../../src/domain/institutions/branding.js';
-import { TEST_INSTITUTIONS } from '../../src/aggregation/connectors/testbank/institutions.js';
+import { TEST_INSTITUTIONS } from '../../src/connectors/testbank/institutions.js';
 
 describe('username policy', () => {
   it('accepts 6 to 255 characters of letters, digits and the listed special characters', () => {

@@ -1,7 +1,7 @@
 import type dns from 'node:dns';
 import { describe, expect, it } from 'vitest';
 import { addressRefusal, allowsPlainHttp, classifyAddress, listenerUrlViolation, policyLookup, TargetRefusedError } from '../../src/delivery/policy.js';
-import { TEST_BANK_ID } from '../../src/aggregation/connectors/testbank/institutions.js';
+import { TEST_BANK_ID } from '../../src/connectors/testbank/institutions.js';
 import { classifyPeerAddress } from '../../src/lib/ip.js';
 
 describe('the outbound target policy', () => {

@@ -3,7 +3,7 @@ import { ACCOUNT_TYPE_DESCRIPTIONS, generateCatalog, PRODUCT_FLAGS } from '../..
 import { CANADIAN_PROVINCES, US_STATES } from '../../src/domain/institutions/catalog/geography.js';
 import { REAL_INSTITUTIONS } from '../../src/domain/institutions/catalog/real-institutions.js';
 import type { InstitutionTable } from '../../src/domain/institutions/table.js';
-import { TEST_INSTITUTIONS } from '../../src/aggregation/connectors/testbank/institutions.js';
+import { TEST_INSTITUTIONS } from '../../src/connectors/testbank/institutions.js';
 
 const rows = generateCatalog();
 const byId = new Map(rows.map((r) => [r.id, r]));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type AuthResult, type ConnectorSession, ConnectorUsageError, type MfaAnswer } from '../../src/aggregation/connectors/connector.js';
-import { MFA_STATE_TTL_SECONDS, OAUTH_CODE_TTL_SECONDS, TEST_BANK_AUTHORIZE_PATH } from '../../src/aggregation/connectors/testbank/connector.js';
+import { type AuthResult, type ConnectorSession, ConnectorUsageError, type MfaAnswer } from '../../src/connectors/connector.js';
+import { MFA_STATE_TTL_SECONDS, OAUTH_CODE_TTL_SECONDS, TEST_BANK_AUTHORIZE_PATH } from '../../src/connectors/testbank/connector.js';
 import { accounts, connector, credentials, ctx, DAY, expectFailure, NOW, registry, sessionOf, signIn, transactions, value } from '../helpers/testbank.js';
 
 const TEST_BANK = 101732;

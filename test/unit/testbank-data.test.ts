@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { TRANSACTION_CATEGORIES } from '../../src/aggregation/connectors/categories.js';
-import type { AccountOfType, AccountType, ConnectorAccount, ConnectorTransaction } from '../../src/aggregation/connectors/connector.js';
-import { monthIndex } from '../../src/aggregation/connectors/testbank/calendar.js';
-import { sumCents } from '../../src/aggregation/connectors/testbank/entries.js';
-import { Ledger } from '../../src/aggregation/connectors/testbank/ledger.js';
-import { TEST_PROFILES } from '../../src/aggregation/connectors/testbank/profiles.js';
-import { transactionsBetween } from '../../src/aggregation/connectors/testbank/records.js';
+import { TRANSACTION_CATEGORIES } from '../../src/connectors/categories.js';
+import type { AccountOfType, AccountType, ConnectorAccount, ConnectorTransaction } from '../../src/connectors/connector.js';
+import { monthIndex } from '../../src/connectors/testbank/calendar.js';
+import { sumCents } from '../../src/connectors/testbank/entries.js';
+import { Ledger } from '../../src/connectors/testbank/ledger.js';
+import { TEST_PROFILES } from '../../src/connectors/testbank/profiles.js';
+import { transactionsBetween } from '../../src/connectors/testbank/records.js';
 import { accounts, DAY, isMoney, NOW, signIn, transactions } from '../helpers/testbank.js';
 
 const TWO_YEARS = 730 * DAY;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ALWAYS_MFA_ROUND, TEST_PROFILES } from '../../src/aggregation/connectors/testbank/profiles.js';
-import { TEST_INSTITUTIONS } from '../../src/aggregation/connectors/testbank/institutions.js';
+import { ALWAYS_MFA_ROUND, TEST_PROFILES } from '../../src/connectors/testbank/profiles.js';
+import { TEST_INSTITUTIONS } from '../../src/connectors/testbank/institutions.js';
 
 const doc = readFileSync(new URL('../../docs/test-profiles.md', import.meta.url), 'utf8');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createConnectorRegistry } from '../../src/aggregation/connectors/registry.js';
-import { TestBankConnector } from '../../src/aggregation/connectors/testbank/connector.js';
-import { TEST_INSTITUTIONS } from '../../src/aggregation/connectors/testbank/institutions.js';
+import { createConnectorRegistry } from '../../src/connectors/registry.js';
+import { TestBankConnector } from '../../src/connectors/testbank/connector.js';
+import { TEST_INSTITUTIONS } from '../../src/connectors/testbank/institutions.js';
 import { registry } from '../helpers/testbank.js';
 
 describe('connector registry', () => {

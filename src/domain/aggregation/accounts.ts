@@ -2,7 +2,7 @@
  * Accounts: the API's Account records, built from stored rows, and the reads and deletions of the accounts API.
  * Every read is scoped to the calling partner's customer: another partner's or customer's ids are unknown ids.
  */
-import type { ConnectorAccount, ConnectorPosition } from '../../aggregation/connectors/connector.js';
+import type { ConnectorAccount, ConnectorPosition } from '../../connectors/connector.js';
 import type { Executor } from '../../db/database.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { getCustomerForPartner, parseCustomerId } from '../customers/service.js';

@@ -3,8 +3,8 @@
  * Connect app (one engine per process, built by buildApp). Everything the engine does takes it as its first
  * argument; it holds no per-customer state, so any process sharing the database can continue any work.
  */
-import { createConnectorRegistry, type ConnectorRegistry } from '../../aggregation/connectors/registry.js';
-import type { ConnectorContext, InstitutionConnector } from '../../aggregation/connectors/connector.js';
+import { createConnectorRegistry, type ConnectorRegistry } from '../../connectors/registry.js';
+import type { ConnectorContext, InstitutionConnector } from '../../connectors/connector.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { decryptValue, encryptValue } from '../../lib/secrets.js';

@@ -1,5 +1,5 @@
 /** Aggregation status codes as API errors: the error code is the status code itself (docs/aggregation.md). */
-import type { AggregationFailureCode } from '../../aggregation/connectors/connector.js';
+import type { AggregationFailureCode } from '../../connectors/connector.js';
 import type { ErrorName } from '../../errors/catalogue.js';
 import { ServiceError } from '../../errors/service-error.js';
 

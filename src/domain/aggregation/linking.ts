@@ -10,15 +10,7 @@
  * Linking saves accounts with their balances, details and positions but no transactions: an initial
  * aggregation (a refresh) loads those.
  */
-import type {
-  AccountType,
-  AuthResult,
-  ConnectorAccount,
-  ConnectorSession,
-  Credential,
-  MfaAnswer,
-  MfaChallenge,
-} from '../../aggregation/connectors/connector.js';
+import type { AccountType, AuthResult, ConnectorAccount, ConnectorSession, Credential, MfaAnswer, MfaChallenge } from '../../connectors/connector.js';
 import type { Executor } from '../../db/database.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { randomString } from '../../lib/secrets.js';
@@ -29,7 +21,7 @@ import { connectorContext, connectorFor, customerNow, openJson, sealJson, servic
 import { recordEvents, type AggregationEvent } from './events.js';
 import type { AccountRow, InstitutionLoginRow, LinkSessionRow, LinkStepName } from './table.js';
 
-export type { Credential, MfaAnswer, MfaChallenge } from '../../aggregation/connectors/connector.js';
+export type { Credential, MfaAnswer, MfaChallenge } from '../../connectors/connector.js';
 
 /** What the user sees after each step of a sign-in. */
 export type LinkStep =

@@ -2,7 +2,7 @@
  * The records the aggregation module answers and its events carry: types only, so that the files that store
  * accounts, transactions and events can all name them without importing each other.
  */
-import type { ConnectorPosition } from '../../aggregation/connectors/connector.js';
+import type { ConnectorPosition } from '../../connectors/connector.js';
 import type { EventType } from './table.js';
 
 export interface Categorization {

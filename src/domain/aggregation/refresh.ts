@@ -17,7 +17,7 @@ import {
   type ConnectorTransaction,
   type Credential,
   type MfaAnswer,
-} from '../../aggregation/connectors/connector.js';
+} from '../../connectors/connector.js';
 import { ServiceError } from '../../errors/service-error.js';
 import { randomString } from '../../lib/secrets.js';
 import { getCustomerForPartner } from '../customers/service.js';

@@ -2,7 +2,7 @@
  * Transactions: storing what the institution reports (new ones inserted, changed ones modified, vanished pending
  * ones deleted, each with its event), the API's Transaction records, and the paged, date-filtered lists.
  */
-import type { ConnectorTransaction } from '../../aggregation/connectors/connector.js';
+import type { ConnectorTransaction } from '../../connectors/connector.js';
 import type { Executor } from '../../db/database.js';
 import { ServiceError } from '../../errors/service-error.js';
 import type { CustomerRow } from '../customers/table.js';

@@ -5,7 +5,7 @@ import { ServiceError } from '../../errors/service-error.js';
 import { epochSeconds, type Clock } from '../../lib/clock.js';
 import { getInstitution } from '../institutions/service.js';
 import type { InstitutionRow } from '../institutions/table.js';
-import { isTestInstitution } from '../../aggregation/connectors/testbank/institutions.js';
+import { isTestInstitution } from '../../connectors/testbank/institutions.js';
 import type { Caller } from '../partners/service.js';
 import * as repo from './repository.js';
 import type { CustomerRow, CustomerType } from './table.js';

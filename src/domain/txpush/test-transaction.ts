@@ -9,7 +9,7 @@ import { customerNow, type Engine } from '../aggregation/engine.js';
 import { recordEvents } from '../aggregation/events.js';
 import { toTransactionEventRecord, transactionDateRange } from '../aggregation/transactions.js';
 import { getCustomerForPartner } from '../customers/service.js';
-import { isTestInstitution } from '../../aggregation/connectors/testbank/institutions.js';
+import { isTestInstitution } from '../../connectors/testbank/institutions.js';
 
 export interface TestTransactionInput {
   amount: number;

@@ -1,4 +1,4 @@
-import { TEST_INSTITUTIONS, type TestInstitution } from '../../../aggregation/connectors/testbank/institutions.js';
+import { TEST_INSTITUTIONS, type TestInstitution } from '../../../connectors/testbank/institutions.js';
 import type { InstitutionTable } from '../table.js';
 import { REGIONS, regionByCode, type Region } from './geography.js';
 import { Prng } from './prng.js';

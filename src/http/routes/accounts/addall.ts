@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Static } from 'typebox';
-import type { MfaAnswer, MfaChallenge } from '../../../aggregation/connectors/connector.js';
+import type { MfaAnswer, MfaChallenge } from '../../../connectors/connector.js';
 import type { Engine } from '../../../domain/aggregation/engine.js';
 import { aggregationError } from '../../../domain/aggregation/failures.js';
 import { finishLink, type LinkStep } from '../../../domain/aggregation/linking.js';

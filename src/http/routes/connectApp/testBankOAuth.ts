@@ -1,6 +1,6 @@
 import Type from 'typebox';
-import type { AuthorizeRequest } from '../../../aggregation/connectors/testbank/connector.js';
-import { TEST_BANK_AUTHORIZE_PATH } from '../../../aggregation/connectors/testbank/connector.js';
+import type { AuthorizeRequest } from '../../../connectors/testbank/connector.js';
+import { TEST_BANK_AUTHORIZE_PATH } from '../../../connectors/testbank/connector.js';
 import { findOAuthSession } from '../../../domain/aggregation/linking.js';
 import { escapeHtml } from '../../../domain/connect/html.js';
 import { serviceNow } from '../../../domain/aggregation/engine.js';
