@@ -25,6 +25,7 @@ import {
   yearOfMonth,
   ymd,
 } from './calendar.js';
+import { bestRepresentation } from '../categorize.js';
 import { ACH_TIME, dollars, type LedgerEntry } from './entries.js';
 import {
   type AccountModel,
@@ -44,38 +45,6 @@ import { priceOn, type Security } from './securities.js';
 
 /** How far back the test bank serves transactions. */
 export const HISTORY_DAYS = 730;
-
-const representations = new Map<string, string>();
-
-/**
- * Description and memo combined, upper case, without numbers, special characters or repeated words: tokens
- * are split at anything but letters, digits and apostrophes, and tokens containing a digit (store numbers,
- * order codes, amounts) are dropped. Memoised, since the same texts recur month after month.
- */
-export function bestRepresentation(description: string, memo?: string): string {
-  const text = memo ? `${description} ${memo}` : description;
-  const known = representations.get(text);
-  if (known !== undefined) return known;
-  const words: string[] = [];
-  let word = '';
-  let digit = false;
-  const flush = () => {
-    if (!digit && word.length >= 2 && !words.includes(word)) words.push(word);
-    word = '';
-    digit = false;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) word += String.fromCharCode(c & ~32);
-    else if (c >= 48 && c <= 57) digit = true;
-    else if (c !== 39) flush();
-  }
-  flush();
-  const result = words.join(' ');
-  if (representations.size > 20_000) representations.clear();
-  representations.set(text, result);
-  return result;
-}
 
 function categorization(e: LedgerEntry): Categorization {
   return { normalizedPayeeName: e.payee, category: e.category, bestRepresentation: bestRepresentation(e.description, e.memo), country: e.country };
