@@ -242,6 +242,11 @@ interface AccountBase {
   financialinstitutionAccountStatus: 'OPEN';
   marketSegment: 'personal' | 'business';
   displayPosition: number;
+  /**
+   * The institution that holds the account, where the source is an aggregator of several (a SimpleFIN bridge
+   * names each account's organisation); absent when it is the institution itself.
+   */
+  institutionName?: string;
 }
 
 export type DepositAccount = AccountBase & { type: 'checking' | 'savings'; detail: DepositDetail };

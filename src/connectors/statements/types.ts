@@ -1,0 +1,47 @@
+/**
+ * What a statement file (OFX/QFX or a CSV export) holds once read: accounts and their transactions, in the
+ * connector contract's terms, before they are merged into an institution login. OFX files and CSV files produce
+ * the same shape, so the import that deduplicates and stores them does not care which kind of file it was.
+ */
+import type { AccountType, TransactionType } from '../connector.js';
+
+export interface StatementAccount {
+  /** Stable across uploads of the same account: the OFX account id (masked where the file masks it), or one chosen for a CSV. */
+  ref: string;
+  type: AccountType;
+  /** The account number as the file gives it (may be masked). */
+  number: string;
+  name: string;
+  currency: string;
+  /** The ledger balance the file states, if any, and when it was valid (epoch seconds). */
+  balance?: number;
+  balanceDate?: number;
+  availableBalance?: number;
+}
+
+export interface StatementTransaction {
+  accountRef: string;
+  /**
+   * Stable across uploads of the same transaction: the FITID for OFX, a key of date, amount and description
+   * (with its occurrence number among identical ones in the same file) for CSV.
+   */
+  ref: string;
+  /** Debits negative, credits positive. */
+  amount: number;
+  /** Epoch seconds (noon UTC of the day when the file gives only a date). */
+  postedDate: number;
+  transactionDate: number;
+  description: string;
+  memo?: string;
+  checkNum?: string;
+  type: TransactionType;
+}
+
+export interface StatementImport {
+  /** Which kind of file it was read from. */
+  format: 'ofx' | 'csv';
+  accounts: StatementAccount[];
+  transactions: StatementTransaction[];
+  /** Rows or records that could not be read, with why (shown to the user; the rest is still imported). */
+  problems: { line?: number; message: string }[];
+}
