@@ -8,10 +8,10 @@
  *   node --expose-gc --import tsx bench/heap.ts [mixed|tx|create|err|inst] [--write]
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { catalogOf } from '../src/domain/institutions/catalog.js';
-import { ensureInstitutionCatalog } from '../src/domain/institutions/seed.js';
+import { openDatabase } from '../src/platform/db/database.js';
+import { migrateToLatest } from '../src/platform/db/migrate.js';
+import { catalogOf } from '../src/modules/institutions/catalog.js';
+import { ensureInstitutionCatalog } from '../src/modules/institutions/seed.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
 import { openLinkedApp } from './lib/linked-app.js';
 

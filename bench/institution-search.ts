@@ -13,17 +13,17 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { catalogOf } from '../src/domain/institutions/catalog.js';
-import { ensureInstitutionCatalog } from '../src/domain/institutions/seed.js';
-import { searchInstitutions } from '../src/domain/institutions/service.js';
-import { createPartner } from '../src/domain/partners/service.js';
-import { ManualClock } from '../src/lib/clock.js';
-import { keysFrom } from '../src/lib/keys.js';
-import type { Runtime } from '../src/runtime.js';
+import { buildApp } from '../src/main/app.js';
+import { loadConfig } from '../src/main/config.js';
+import { openDatabase } from '../src/platform/db/database.js';
+import { migrateToLatest } from '../src/platform/db/migrate.js';
+import { catalogOf } from '../src/modules/institutions/catalog.js';
+import { ensureInstitutionCatalog } from '../src/modules/institutions/seed.js';
+import { searchInstitutions } from '../src/modules/institutions/service.js';
+import { createPartner } from '../src/modules/partners/service.js';
+import { ManualClock } from '../src/platform/clock.js';
+import { keysFrom } from '../src/platform/keys.js';
+import type { Runtime } from '../src/main/runtime.js';
 
 const { values } = parseArgs({ options: { iterations: { type: 'string', default: '2000' } } });
 const ITERATIONS = Number(values.iterations);

@@ -60,7 +60,7 @@ async function seeded(dataDir: string, customers: number): Promise<Seeded> {
     const child = spawn(
       process.execPath,
       [
-        'dist/cli/main.js',
+        'dist/main/cli/main.js',
         'seed',
         '--customers',
         String(customers),
@@ -162,7 +162,7 @@ async function measure(dataDir: string, customers: number): Promise<Measured> {
 const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-scale-'));
 const largeDir = values.keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-scale-'));
 try {
-  if (!fs.existsSync(path.join(ROOT, 'dist/cli/main.js'))) throw new Error('build first: npm run build');
+  if (!fs.existsSync(path.join(ROOT, 'dist/main/cli/main.js'))) throw new Error('build first: npm run build');
   const small = await measure(smallDir, Number(values.small));
   const large = await measure(largeDir, Number(values.large));
   const row = (m: Measured) =>

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../dist/cli/main.js', import.meta.url);
+const entry = new URL('../dist/main/cli/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write('error: Ledgerlink is not built yet\nhint: run `npm run build` (npm ci does it for you)\n');
   process.exit(1);

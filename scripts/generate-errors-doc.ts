@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { renderErrorsDoc } from '../src/errors/doc.js';
+import { renderErrorsDoc } from '../src/contract/errors/doc.js';
 
 fs.writeFileSync(new URL('../docs/errors.md', import.meta.url), renderErrorsDoc());
 process.stdout.write('wrote docs/errors.md\n');

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { formatOpenApiDocument, generateOpenApiDocument } from '../src/openapi-document.js';
+import { formatOpenApiDocument, generateOpenApiDocument } from '../src/main/openapi-document.js';
 
 const doc = await generateOpenApiDocument();
 fs.writeFileSync(new URL('../openapi/ledgerlink.openapi.json', import.meta.url), formatOpenApiDocument(doc));

@@ -3,14 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { ensureInstitutionCatalog } from '../../src/domain/institutions/seed.js';
-import { createPartner } from '../../src/domain/partners/service.js';
+import { buildApp } from '../../src/main/app.js';
+import { loadConfig } from '../../src/main/config.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
+import { createPartner } from '../../src/modules/partners/service.js';
 import type { App } from '../../src/http/app-types.js';
-import { systemClock } from '../../src/lib/clock.js';
-import { keysFrom } from '../../src/lib/keys.js';
-import type { Runtime } from '../../src/runtime.js';
+import { systemClock } from '../../src/platform/clock.js';
+import { keysFrom } from '../../src/platform/keys.js';
+import type { Runtime } from '../../src/main/runtime.js';
 import { openStore } from './store.js';
 
 export interface LinkedApp {

@@ -1,5 +1,5 @@
 /** What the outbox benchmarks (delivery, txpush) share: per-dialect runs, percentiles and result rows. */
-import type { DialectName } from '../../src/db/database.js';
+import type { DialectName } from '../../src/platform/db/database.js';
 
 export interface ThroughputResult {
   dialect: DialectName;

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { ErrorName } from '../errors/catalogue.js';
-import { ServiceError } from '../errors/service-error.js';
+import type { ErrorName } from '../contract/errors/catalogue.js';
+import { ServiceError } from '../contract/errors/service-error.js';
 
 /** Node's errors for requests its parser or its timers refused, by code; anything else is a malformed request. */
 const BY_NODE_CODE: Record<string, ErrorName> = {

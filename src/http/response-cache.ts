@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { whenReady } from '../lib/when-ready.js';
-import { readCustomerForPartner } from '../domain/customers/service.js';
-import type { CustomerRow } from '../domain/customers/table.js';
+import { whenReady } from '../platform/when-ready.js';
+import { readCustomerForPartner } from '../modules/customers/service.js';
+import type { CustomerRow } from '../modules/customers/table.js';
 import type { App } from './app-types.js';
 
 interface Entry {

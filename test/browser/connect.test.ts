@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrameLocator, Page } from 'playwright-core';
-import { advanceCustomerClock } from '../../src/domain/aggregation/engine.js';
-import { drainDeliveries } from '../../src/delivery/worker.js';
+import { advanceCustomerClock } from '../../src/modules/aggregation/engine.js';
+import { drainDeliveries } from '../../src/outbox/worker.js';
 import { DAY, linkProfile, refresh } from '../helpers/aggregation.js';
 import { addCustomer } from '../helpers/customers.js';
 import { waitFor } from '../helpers/listener.js';

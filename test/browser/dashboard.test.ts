@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { drainDeliveries } from '../../src/delivery/worker.js';
+import { drainDeliveries } from '../../src/outbox/worker.js';
 import { screenshots, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
 import { loginForm } from '../helpers/aggregation.js';
 

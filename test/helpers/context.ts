@@ -1,13 +1,13 @@
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { buildApp, type AppOptions } from '../../src/app.js';
-import { loadConfig, type Config } from '../../src/config.js';
-import { createPartner, type PartnerCredentials } from '../../src/domain/partners/service.js';
+import { buildApp, type AppOptions } from '../../src/main/app.js';
+import { loadConfig, type Config } from '../../src/main/config.js';
+import { createPartner, type PartnerCredentials } from '../../src/modules/partners/service.js';
 import type { App } from '../../src/http/app-types.js';
-import { ManualClock } from '../../src/lib/clock.js';
-import { keysFrom } from '../../src/lib/keys.js';
-import type { Runtime } from '../../src/runtime.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { keysFrom } from '../../src/platform/keys.js';
+import type { Runtime } from '../../src/main/runtime.js';
 import { checkConformance } from './conformance.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase, type Database, type DialectName } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { openDatabase, type Database, type DialectName } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
 
 /** The PostgreSQL server tests use; CI starts one when none answers. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import type { Database } from '../../src/db/database.js';
+import type { Database } from '../../src/platform/db/database.js';
 
 type Schema = Record<string, any>;
 

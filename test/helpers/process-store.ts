@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { enqueueDelivery } from '../../src/delivery/enqueue.js';
-import type { DialectName } from '../../src/db/database.js';
-import { createPartner, type PartnerCredentials } from '../../src/domain/partners/service.js';
-import { openRuntime, type Runtime } from '../../src/runtime.js';
+import { loadConfig } from '../../src/main/config.js';
+import { enqueueDelivery } from '../../src/outbox/enqueue.js';
+import type { DialectName } from '../../src/platform/db/database.js';
+import { createPartner, type PartnerCredentials } from '../../src/modules/partners/service.js';
+import { openRuntime, type Runtime } from '../../src/main/runtime.js';
 import { startWorker, tempDataDir, type ServerProcess } from './cli.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 

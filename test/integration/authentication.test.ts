@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPartner, type PartnerCredentials } from '../../src/domain/partners/service.js';
-import { rotateAppKey, unlockPartner } from '../../src/domain/partners/service.js';
+import { createPartner, type PartnerCredentials } from '../../src/modules/partners/service.js';
+import { rotateAppKey, unlockPartner } from '../../src/modules/partners/service.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 
 const AUTH = '/aggregation/v2/partners/authentication';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drainDeliveries } from '../../src/delivery/worker.js';
-import { listMail } from '../../src/delivery/service.js';
+import { drainDeliveries } from '../../src/outbox/worker.js';
+import { listMail } from '../../src/outbox/service.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { DAY, linkProfile, loginForm, nowOf, refresh, type TransactionJson } from '../helpers/aggregation.js';

@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { drainDeliveries } from '../../src/delivery/worker.js';
+import { drainDeliveries } from '../../src/outbox/worker.js';
 import { appPage } from '../../src/http/routes/connectApp/web.js';
-import { ensureInstitutionCatalog } from '../../src/domain/institutions/seed.js';
-import { saveExperience } from '../../src/domain/connect/experiences.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
+import { saveExperience } from '../../src/modules/connect/experiences.js';
 import { addCustomer } from '../helpers/customers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { linkProfile } from '../helpers/aggregation.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
-import { createPartner, type PartnerCredentials } from '../../src/domain/partners/service.js';
+import { createPartner, type PartnerCredentials } from '../../src/modules/partners/service.js';
 import { createTestContext, partnerWithToken, type TestContext } from '../helpers/context.js';
 
 const AUTH = '/aggregation/v2/partners/authentication';

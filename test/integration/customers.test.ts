@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertCanLinkAt, getCustomerForPartner } from '../../src/domain/customers/service.js';
+import { assertCanLinkAt, getCustomerForPartner } from '../../src/modules/customers/service.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer, uniqueUsername } from '../helpers/customers.js';
 

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCatalogue } from '../../src/errors/catalogue.js';
+import { ErrorCatalogue } from '../../src/contract/errors/catalogue.js';
 import { hostileQuery, hostileString, invalidBody } from '../helpers/fuzz.js';
-import { drainDeliveries } from '../../src/delivery/worker.js';
-import { createPartner } from '../../src/domain/partners/service.js';
+import { drainDeliveries } from '../../src/outbox/worker.js';
+import { createPartner } from '../../src/modules/partners/service.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { linkProfile, refresh } from '../helpers/aggregation.js';
-import { ensureInstitutionCatalog } from '../../src/domain/institutions/seed.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
 import { appOk, generate, linkFor } from '../helpers/connect.js';
 import { dashboardClient, dashboardSignIn, SAME_ORIGIN, sessionCookie, type DashboardBrowser } from '../helpers/dashboard.js';
 

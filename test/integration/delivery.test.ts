@@ -1,15 +1,15 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimDueDeliveries, type ClaimedDelivery } from '../../src/delivery/claim.js';
-import { completeDelivery } from '../../src/delivery/complete.js';
-import { enqueueDelivery, type EnqueueHttpInput } from '../../src/delivery/enqueue.js';
-import { RETRY_WINDOW_SECONDS } from '../../src/delivery/fail.js';
-import { getDelivery, listDeliveries, redeliverDelivery } from '../../src/delivery/service.js';
-import { generateSigningSecret } from '../../src/delivery/sign.js';
-import { drainDeliveries, startDeliveryWorker } from '../../src/delivery/worker.js';
-import { createPartner } from '../../src/domain/partners/service.js';
-import { ServiceError } from '../../src/errors/service-error.js';
-import { epochSeconds } from '../../src/lib/clock.js';
+import { claimDueDeliveries, type ClaimedDelivery } from '../../src/outbox/claim.js';
+import { completeDelivery } from '../../src/outbox/complete.js';
+import { enqueueDelivery, type EnqueueHttpInput } from '../../src/outbox/enqueue.js';
+import { RETRY_WINDOW_SECONDS } from '../../src/outbox/fail.js';
+import { getDelivery, listDeliveries, redeliverDelivery } from '../../src/outbox/service.js';
+import { generateSigningSecret } from '../../src/outbox/sign.js';
+import { drainDeliveries, startDeliveryWorker } from '../../src/outbox/worker.js';
+import { createPartner } from '../../src/modules/partners/service.js';
+import { ServiceError } from '../../src/contract/errors/service-error.js';
+import { epochSeconds } from '../../src/platform/clock.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { startListener, waitFor, type Listener } from '../helpers/listener.js';
 

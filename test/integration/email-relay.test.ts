@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listMail } from '../../src/delivery/service.js';
-import { drainDeliveries } from '../../src/delivery/worker.js';
+import { listMail } from '../../src/outbox/service.js';
+import { drainDeliveries } from '../../src/outbox/worker.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { generate } from '../helpers/connect.js';

@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { enqueueDelivery, type EnqueueEmailInput } from '../../src/delivery/enqueue.js';
-import { getDelivery, listMail } from '../../src/delivery/service.js';
-import { drainDeliveries } from '../../src/delivery/worker.js';
-import { createPartner } from '../../src/domain/partners/service.js';
-import { epochSeconds } from '../../src/lib/clock.js';
+import { enqueueDelivery, type EnqueueEmailInput } from '../../src/outbox/enqueue.js';
+import { getDelivery, listMail } from '../../src/outbox/service.js';
+import { drainDeliveries } from '../../src/outbox/worker.js';
+import { createPartner } from '../../src/modules/partners/service.js';
+import { epochSeconds } from '../../src/platform/clock.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 
 const email = (partnerId: string, overrides: Partial<EnqueueEmailInput> = {}): EnqueueEmailInput => ({

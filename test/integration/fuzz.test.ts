@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RegisteredRoute } from '../../src/app.js';
-import { ErrorCatalogue } from '../../src/errors/catalogue.js';
-import { ensureInstitutionCatalog } from '../../src/domain/institutions/seed.js';
+import type { RegisteredRoute } from '../../src/main/app.js';
+import { ErrorCatalogue } from '../../src/contract/errors/catalogue.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
 import { addCustomer } from '../helpers/customers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { databaseFingerprint, hostileQuery, hostileString, hostileXml, invalidBody } from '../helpers/fuzz.js';

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CATALOG_RECHECK_MS, updateInstitution } from '../../src/domain/institutions/catalog.js';
-import { generateCatalog } from '../../src/domain/institutions/catalog/generate.js';
-import { ensureInstitutionCatalog } from '../../src/domain/institutions/seed.js';
+import { CATALOG_RECHECK_MS, updateInstitution } from '../../src/modules/institutions/catalog.js';
+import { generateCatalog } from '../../src/modules/institutions/catalog/generate.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
 import { TEST_INSTITUTIONS } from '../../src/connectors/testbank/institutions.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { createTestDatabase } from '../helpers/db.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RegisteredRoute } from '../../src/app.js';
+import type { RegisteredRoute } from '../../src/main/app.js';
 import { allTransactions, DAY, linkProfile, nowOf, refresh } from '../helpers/aggregation.js';
 import { addCustomer } from '../helpers/customers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartner, type PartnerCredentials } from '../../src/domain/partners/service.js';
+import { createPartner, type PartnerCredentials } from '../../src/modules/partners/service.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { dashboardSignIn, SAME_ORIGIN } from '../helpers/dashboard.js';
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listRequestLog } from '../../src/domain/requestlog/service.js';
-import { redactedLogger } from '../../src/lib/logger.js';
+import { listRequestLog } from '../../src/modules/requestlog/service.js';
+import { redactedLogger } from '../../src/platform/logger.js';
 import { linkFor, pathOf } from '../helpers/connect.js';
 import { createTestContext, partnerWithToken, type TestContext } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listRequestLog, pruneRequestLog } from '../../src/domain/requestlog/service.js';
+import { listRequestLog, pruneRequestLog } from '../../src/modules/requestlog/service.js';
 import { createTestContext, partnerWithToken, type TestContext } from '../helpers/context.js';
 
 describe('the API request log', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPartner } from '../../src/domain/partners/service.js';
+import { createPartner } from '../../src/modules/partners/service.js';
 import { createTestContext, partnerWithToken, type TestContext } from '../helpers/context.js';
 
 const ME = '/aggregation/v1/partners/me';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RETRY_DELAYS_SECONDS, RETRY_WINDOW_SECONDS } from '../../src/delivery/fail.js';
-import { getDelivery } from '../../src/delivery/service.js';
-import { drainDeliveries } from '../../src/delivery/worker.js';
+import { RETRY_DELAYS_SECONDS, RETRY_WINDOW_SECONDS } from '../../src/outbox/fail.js';
+import { getDelivery } from '../../src/outbox/service.js';
+import { drainDeliveries } from '../../src/outbox/worker.js';
 import { linkProfile, nowOf, refresh } from '../helpers/aggregation.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';

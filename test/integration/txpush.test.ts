@@ -1,8 +1,8 @@
 import { XMLParser } from 'fast-xml-parser';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { drainDeliveries } from '../../src/delivery/worker.js';
-import { advanceCustomerClock } from '../../src/domain/aggregation/engine.js';
+import { drainDeliveries } from '../../src/outbox/worker.js';
+import { advanceCustomerClock } from '../../src/modules/aggregation/engine.js';
 import { DAY, linkProfile, nowOf, refresh, type AccountJson } from '../helpers/aggregation.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { enqueueDelivery } from '../../src/delivery/enqueue.js';
-import { runDeliveriesOnce } from '../../src/delivery/worker.js';
+import { enqueueDelivery } from '../../src/outbox/enqueue.js';
+import { runDeliveriesOnce } from '../../src/outbox/worker.js';
 import { cliArgs, runCli, startProcess } from '../helpers/cli.js';
 import { startListener } from '../helpers/listener.js';
 import { processHarness } from '../helpers/process-store.js';

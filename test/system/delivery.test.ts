@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { enqueueDelivery } from '../../src/delivery/enqueue.js';
-import { generateSigningSecret } from '../../src/delivery/sign.js';
+import { enqueueDelivery } from '../../src/outbox/enqueue.js';
+import { generateSigningSecret } from '../../src/outbox/sign.js';
 import { runCli, startServe } from '../helpers/cli.js';
 import { startListener, waitFor, type Listener } from '../helpers/listener.js';
 import { enqueueTestEvents, processHarness, type ProcessStore } from '../helpers/process-store.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, sqliteFileIn } from '../../src/db/database.js';
+import { openDatabase, sqliteFileIn } from '../../src/platform/db/database.js';
 import { runCli, startServe, tempDataDir, type ServerProcess } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 

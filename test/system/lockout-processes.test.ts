@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPartner } from '../../src/domain/partners/service.js';
+import { createPartner } from '../../src/modules/partners/service.js';
 import { authenticateAt, startServe } from '../helpers/cli.js';
 import { processHarness } from '../helpers/process-store.js';
 

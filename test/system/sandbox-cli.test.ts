@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { connectWebhookSecret } from '../../src/domain/connect/webhooks.js';
-import { createPartner } from '../../src/domain/partners/service.js';
-import { seedCustomers } from '../../src/domain/sandbox/seed.js';
-import { subscribe } from '../../src/domain/txpush/service.js';
+import { connectWebhookSecret } from '../../src/modules/connect/webhooks.js';
+import { createPartner } from '../../src/modules/partners/service.js';
+import { seedCustomers } from '../../src/modules/sandbox/seed.js';
+import { subscribe } from '../../src/modules/txpush/service.js';
 import { cliArgs, runCli, startProcess, type ServerProcess } from '../helpers/cli.js';
 import { freePort, startListener, waitFor, type Listener } from '../helpers/listener.js';
 import { processHarness, type ProcessStore } from '../helpers/process-store.js';

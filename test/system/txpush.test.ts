@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import type { PartnerCredentials } from '../../src/domain/partners/service.js';
+import type { PartnerCredentials } from '../../src/modules/partners/service.js';
 import { loginForm } from '../helpers/aggregation.js';
 import { startServe, type ServerProcess } from '../helpers/cli.js';
 import { processHarness, WORKER_ENV } from '../helpers/process-store.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/main/config.js';
 
 describe('configuration', () => {
   it('defaults to 127.0.0.1:8080, ./data, SQLite, sandbox mode, two-hour tokens', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { toXml } from '../../src/http/xml/serialize.js';
+import { toXml } from '../../src/contract/xml/serialize.js';
 import {
   ConformanceChecker,
   ConformanceDrift,

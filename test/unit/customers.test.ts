@@ -1,7 +1,7 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { customerMayUseInstitution, parseCustomerId, usernamePolicyViolation } from '../../src/domain/customers/service.js';
-import { BRANDING_ASSETS, initialsOf, renderBrandingAsset } from '../../src/domain/institutions/branding.js';
+import { customerMayUseInstitution, parseCustomerId, usernamePolicyViolation } from '../../src/modules/customers/service.js';
+import { BRANDING_ASSETS, initialsOf, renderBrandingAsset } from '../../src/modules/institutions/branding.js';
 import { TEST_INSTITUTIONS } from '../../src/connectors/testbank/institutions.js';
 
 describe('username policy', () => {

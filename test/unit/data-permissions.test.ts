@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { RequestLogWriter } from '../../src/domain/requestlog/service.js';
-import { ManualClock } from '../../src/lib/clock.js';
-import { openRuntime, type Runtime } from '../../src/runtime.js';
+import { loadConfig } from '../../src/main/config.js';
+import { RequestLogWriter } from '../../src/modules/requestlog/service.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { openRuntime, type Runtime } from '../../src/main/runtime.js';
 
 const modeOf = (p: string) => fs.statSync(p).mode & 0o777;
 

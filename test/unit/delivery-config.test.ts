@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { leaseSecondsFor } from '../../src/delivery/claim.js';
+import { ConfigError, loadConfig } from '../../src/main/config.js';
+import { leaseSecondsFor } from '../../src/outbox/claim.js';
 
 describe('delivery configuration', () => {
   it('defaults to the local mailbox, 10-second attempts, one-second polls and eight deliveries at once', () => {

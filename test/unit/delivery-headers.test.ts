@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { deliveryHeaders } from '../../src/delivery/enqueue.js';
-import { ServiceError } from '../../src/errors/service-error.js';
+import { deliveryHeaders } from '../../src/outbox/enqueue.js';
+import { ServiceError } from '../../src/contract/errors/service-error.js';
 
 /** Headers the transport sets itself or that belong to the connection (docs/connect.md). */
 const RESERVED = [

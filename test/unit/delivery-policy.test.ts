@@ -1,8 +1,8 @@
 import type dns from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { addressRefusal, allowsPlainHttp, classifyAddress, listenerUrlViolation, policyLookup, TargetRefusedError } from '../../src/delivery/policy.js';
+import { addressRefusal, allowsPlainHttp, classifyAddress, listenerUrlViolation, policyLookup, TargetRefusedError } from '../../src/outbox/policy.js';
 import { TEST_BANK_ID } from '../../src/connectors/testbank/institutions.js';
-import { classifyPeerAddress } from '../../src/lib/ip.js';
+import { classifyPeerAddress } from '../../src/platform/ip.js';
 
 describe('the outbound target policy', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextAttemptAt, RETRY_DELAYS_SECONDS, RETRY_WINDOW_SECONDS, retryDelaySeconds } from '../../src/delivery/fail.js';
+import { nextAttemptAt, RETRY_DELAYS_SECONDS, RETRY_WINDOW_SECONDS, retryDelaySeconds } from '../../src/outbox/fail.js';
 
 describe('the retry schedule', () => {
   it('retries first within 10 seconds, then after 30 s, 1, 2, 5, 10, 20 and then every 30 minutes', () => {

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { generateSigningSecret, isSigningSecret, newEventId, sign, signatureHeaders } from '../../src/delivery/sign.js';
+import { generateSigningSecret, isSigningSecret, newEventId, sign, signatureHeaders } from '../../src/outbox/sign.js';
 
 describe('Standard Webhooks signatures', () => {
   it('verify with the standardwebhooks library', () => {

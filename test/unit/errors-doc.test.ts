@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ErrorCatalogue } from '../../src/errors/catalogue.js';
-import { renderErrorsDoc } from '../../src/errors/doc.js';
+import { ErrorCatalogue } from '../../src/contract/errors/catalogue.js';
+import { renderErrorsDoc } from '../../src/contract/errors/doc.js';
 
 describe('error catalogue', () => {
   it('has unique codes', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_TYPE_DESCRIPTIONS, generateCatalog, PRODUCT_FLAGS } from '../../src/domain/institutions/catalog/generate.js';
-import { CANADIAN_PROVINCES, US_STATES } from '../../src/domain/institutions/catalog/geography.js';
-import { REAL_INSTITUTIONS } from '../../src/domain/institutions/catalog/real-institutions.js';
-import type { InstitutionTable } from '../../src/domain/institutions/table.js';
+import { ACCOUNT_TYPE_DESCRIPTIONS, generateCatalog, PRODUCT_FLAGS } from '../../src/modules/institutions/catalog/generate.js';
+import { CANADIAN_PROVINCES, US_STATES } from '../../src/modules/institutions/catalog/geography.js';
+import { REAL_INSTITUTIONS } from '../../src/modules/institutions/catalog/real-institutions.js';
+import type { InstitutionTable } from '../../src/modules/institutions/table.js';
 import { TEST_INSTITUTIONS } from '../../src/connectors/testbank/institutions.js';
 
 const rows = generateCatalog();

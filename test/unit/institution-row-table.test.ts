@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { generateCatalog } from '../../src/domain/institutions/catalog/generate.js';
-import { RowTableBuilder } from '../../src/domain/institutions/row-table.js';
-import type { InstitutionRow } from '../../src/domain/institutions/table.js';
+import { generateCatalog } from '../../src/modules/institutions/catalog/generate.js';
+import { RowTableBuilder } from '../../src/modules/institutions/row-table.js';
+import type { InstitutionRow } from '../../src/modules/institutions/table.js';
 
 describe('compact institution rows', () => {
   const rows = generateCatalog() as InstitutionRow[];

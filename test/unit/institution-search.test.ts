@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { generateCatalog } from '../../src/domain/institutions/catalog/generate.js';
-import { Prng } from '../../src/domain/institutions/catalog/prng.js';
-import { foldText, normalizeQuery, SearchIndex, urlKey, type SearchableInstitution } from '../../src/domain/institutions/search-index.js';
+import { generateCatalog } from '../../src/modules/institutions/catalog/generate.js';
+import { Prng } from '../../src/modules/institutions/catalog/prng.js';
+import { foldText, normalizeQuery, SearchIndex, urlKey, type SearchableInstitution } from '../../src/modules/institutions/search-index.js';
 
 const entry = (name: string, home = `https://www.${name.toLowerCase().replace(/[^a-z]/g, '')}.example`, logon = `${home}/login`): SearchableInstitution => ({
   name,

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { lazyChildLogger, REDACT_PATHS } from '../../src/lib/logger.js';
+import { lazyChildLogger, REDACT_PATHS } from '../../src/platform/logger.js';
 
 function capture(level: string) {
   const lines: Array<Record<string, unknown>> = [];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { describeDelivery } from '../../src/cli/commands/listen.js';
-import { renderNotification } from '../../src/domain/txpush/notify.js';
-import { toXml } from '../../src/http/xml/serialize.js';
-import { ConnectWebhookBody } from '../../src/domain/connect/webhooks.js';
-import type { XmlSchema } from '../../src/http/xml/schema-walk.js';
+import { describeDelivery } from '../../src/main/cli/commands/listen.js';
+import { renderNotification } from '../../src/modules/txpush/notify.js';
+import { toXml } from '../../src/contract/xml/serialize.js';
+import { ConnectWebhookBody } from '../../src/modules/connect/webhooks.js';
+import type { XmlSchema } from '../../src/contract/xml/schema-walk.js';
 
 const transaction = (id: number) => ({
   id,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryEnv, withMemoryFlags } from '../../src/cli/memory-settings.js';
+import { memoryEnv, withMemoryFlags } from '../../src/main/cli/memory-settings.js';
 
 describe('memory settings of the processes Ledgerlink starts', () => {
   it('adds the young-generation limit, single-threaded collection and the heap limit to node flags that do not set them', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatOpenApiDocument, generateOpenApiDocument } from '../../src/openapi-document.js';
+import { formatOpenApiDocument, generateOpenApiDocument } from '../../src/main/openapi-document.js';
 import { createTestContext } from '../helpers/context.js';
 
 type Json = Record<string, any>;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preparedQuery } from '../../src/db/prepared.js';
+import { preparedQuery } from '../../src/platform/db/prepared.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
 // A prepared query is compiled once per database and only its parameters change per call: it must return exactly

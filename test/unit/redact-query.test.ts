@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactQuerySecrets } from '../../src/lib/redact-query.js';
+import { redactQuerySecrets } from '../../src/platform/redact-query.js';
 
 describe('redacting secrets in query strings', () => {
   it.each([

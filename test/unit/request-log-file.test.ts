@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Migrator, sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, requestLogFileOf, type Database } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { migrations } from '../../src/db/migrations/index.js';
-import { insertSizes, listRequestLog, RequestLogWriter, type RequestLogEntry } from '../../src/domain/requestlog/service.js';
-import { ManualClock } from '../../src/lib/clock.js';
+import { openDatabase, requestLogFileOf, type Database } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { migrations } from '../../src/platform/db/migrations/index.js';
+import { insertSizes, listRequestLog, RequestLogWriter, type RequestLogEntry } from '../../src/modules/requestlog/service.js';
+import { ManualClock } from '../../src/platform/clock.js';
 
 const entry = (n: number, at: number, partner = 'p1'): RequestLogEntry => ({
   partner_id: partner,

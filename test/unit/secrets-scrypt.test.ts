@@ -24,7 +24,7 @@ vi.mock('node:crypto', async (importOriginal) => {
   return { ...crypto, default: { ...crypto, scrypt }, scrypt };
 });
 
-const { hashSecret, SCRYPT_CONCURRENCY, verifySecret, verifySecretRemembered } = await import('../../src/lib/secrets.js');
+const { hashSecret, SCRYPT_CONCURRENCY, verifySecret, verifySecretRemembered } = await import('../../src/platform/secrets.js');
 
 /** Made before scrypt derivations were limited: stored hashes keep their format and stay verifiable. */
 const STORED = 'scrypt$16384$8$1$bGVkZ2VybGluay1zYWx0IQ==$2kAo1sitMMPpq/cZUCGENG8SqpsOBnMTRP53E+A2j+s=';

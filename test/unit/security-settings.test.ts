@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/main/config.js';
 
 describe('security settings of sign-up, e-mail and stored deliveries', () => {
   it('offers dashboard sign-up in sandbox mode and not in production mode unless told', () => {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import { openDatabase, type Database } from '../../src/platform/db/database.js';
 
 // SQLite rows are read as arrays and turned into objects by a function compiled per statement; they must be
 // exactly the objects better-sqlite3 itself would build.

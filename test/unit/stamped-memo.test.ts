@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/database.js';
-import { StampedMemo, stampedMemo } from '../../src/db/stamped-memo.js';
-import { whenReady } from '../../src/lib/when-ready.js';
+import { openDatabase, type Database } from '../../src/platform/db/database.js';
+import { StampedMemo, stampedMemo } from '../../src/platform/db/stamped-memo.js';
+import { whenReady } from '../../src/platform/when-ready.js';
 
 interface Item {
   name: string;

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { redactedLogger } from '../../src/lib/logger.js';
-import { jsonLine, multiLine, oneLine } from '../../src/lib/terminal-text.js';
+import { redactedLogger } from '../../src/platform/logger.js';
+import { jsonLine, multiLine, oneLine } from '../../src/platform/terminal-text.js';
 
 describe('text from outside printed to a terminal', () => {
   it('shows C0 controls, ESC, DEL, C1 controls and bidi overrides as visible escapes on one line', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TurnBatch } from '../../src/lib/turn-batch.js';
+import { TurnBatch } from '../../src/platform/turn-batch.js';
 
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
 

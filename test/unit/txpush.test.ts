@@ -1,8 +1,8 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { listenerUrlProblem } from '../../src/delivery/policy.js';
-import { renderNotification } from '../../src/domain/txpush/notify.js';
-import { verificationUrl } from '../../src/domain/txpush/verify.js';
+import { listenerUrlProblem } from '../../src/outbox/policy.js';
+import { renderNotification } from '../../src/modules/txpush/notify.js';
+import { verificationUrl } from '../../src/modules/txpush/verify.js';
 import { notificationFormatFor } from '../../src/http/routes/txpush/subscribeToTxPushNotifications.js';
 
 describe('the notification format', () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, walIndexChange, type Database } from '../../src/db/database.js';
+import { openDatabase, walIndexChange, type Database } from '../../src/platform/db/database.js';
 
 // The change stamp of a SQLite file database reads the WAL index's change counter instead of asking SQLite.
 describe('the WAL index change mark', () => {

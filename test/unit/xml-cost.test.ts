@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_XML_DEPTH, parseXmlDocument } from '../../src/http/xml/parse.js';
+import { MAX_XML_DEPTH, parseXmlDocument } from '../../src/contract/xml/parse.js';
 
 const MiB = 1 << 20;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import Type from 'typebox';
-import { parseXmlDocument, shapeBySchema } from '../../src/http/xml/parse.js';
-import { toXml } from '../../src/http/xml/serialize.js';
-import type { XmlSchema } from '../../src/http/xml/schema-walk.js';
+import { parseXmlDocument, shapeBySchema } from '../../src/contract/xml/parse.js';
+import { toXml } from '../../src/contract/xml/serialize.js';
+import type { XmlSchema } from '../../src/contract/xml/schema-walk.js';
 
 const Institution = Type.Object({ id: Type.Integer(), name: Type.String(), oauthEnabled: Type.Boolean(), note: Type.Union([Type.String(), Type.Null()]) });
 const Page = Type.Object({ found: Type.Integer(), moreAvailable: Type.Boolean(), institutions: Type.Array(Institution) }, { xml: { name: 'root' } });

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerlinkClient } from '@ledgerlink/client';
-import { loadConfig } from '../../../src/config.js';
-import { createPartner } from '../../../src/domain/partners/service.js';
-import { enqueueDelivery } from '../../../src/delivery/enqueue.js';
-import { generateSigningSecret } from '../../../src/delivery/sign.js';
-import { openRuntime, type Runtime } from '../../../src/runtime.js';
+import { loadConfig } from '../../../src/main/config.js';
+import { createPartner } from '../../../src/modules/partners/service.js';
+import { enqueueDelivery } from '../../../src/outbox/enqueue.js';
+import { generateSigningSecret } from '../../../src/outbox/sign.js';
+import { openRuntime, type Runtime } from '../../../src/main/runtime.js';
 import { startServe, tempDataDir, type ServerProcess } from '../../../test/helpers/cli.js';
 import { createTestContext, type TestContext } from '../../../test/helpers/context.js';
 import { waitFor } from '../../../test/helpers/listener.js';

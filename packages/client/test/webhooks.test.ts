@@ -12,7 +12,7 @@ import {
   WebhookVerificationError,
   type VerifiedMessage,
 } from '@ledgerlink/client';
-import { generateSigningSecret, newEventId, signatureHeaders } from '../../../src/delivery/sign.js';
+import { generateSigningSecret, newEventId, signatureHeaders } from '../../../src/outbox/sign.js';
 import { ManualClock } from './fake-service.js';
 
 const clock = new ManualClock();
@@ -30,7 +30,7 @@ function verifyError(run: () => unknown): string {
 }
 
 describe('webhook signature verification', () => {
-  it('accepts what the service signs (src/delivery/sign.ts) and answers the event', () => {
+  it('accepts what the service signs (src/outbox/sign.ts) and answers the event', () => {
     const key = generateSigningSecret();
     const id = newEventId();
     const push = verifyTxPush(key, body, signatureHeaders(key, id, now(), body), { clock });

@@ -2,7 +2,7 @@
  * Sign-in at the test bank: reading a credentials form, MFA challenges, and the signed tokens that carry
  * sessions, MFA states and OAuth codes without any server-side storage.
  */
-import { hmacBase64Url, safeEqual } from '../../lib/secrets.js';
+import { hmacBase64Url, safeEqual } from '../../platform/secrets.js';
 import type { Credential, LoginField, MfaAnswer, MfaChallenge } from '../connector.js';
 import type { MfaQuestionSpec } from './profile-spec.js';
 

@@ -3,7 +3,7 @@
  * behaviour (standard, OAuth, always MFA, down). Data is a pure function of (institution, profile, ctx.now).
  */
 import { randomBytes } from 'node:crypto';
-import { safeEqual } from '../../lib/secrets.js';
+import { safeEqual } from '../../platform/secrets.js';
 import type { TestInstitution } from './institutions.js';
 import {
   AggregationStatus,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { resolveCaller, type Caller } from '../../domain/partners/service.js';
-import type { Runtime } from '../../lib/dependencies.js';
+import { resolveCaller, type Caller } from '../../modules/partners/service.js';
+import type { Runtime } from '../../platform/dependencies.js';
 import { addRouteHook } from '../route-hooks.js';
 
 export type AuthMode = 'none' | 'appKey' | 'partner';

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ServiceError } from '../../errors/service-error.js';
+import { ServiceError } from '../../contract/errors/service-error.js';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../json-depth.js';
 import { negotiateFormat, type WireFormat } from '../negotiate.js';
 import { addRouteHook, takesNoBody } from '../route-hooks.js';
-import { ErrorBody } from '../schemas/error.js';
-import { parseXmlDocument, shapeBySchema } from '../xml/parse.js';
-import type { XmlSchema } from '../xml/schema-walk.js';
-import { toXml } from '../xml/serialize.js';
+import { ErrorBody } from '../../contract/schemas/error.js';
+import { parseXmlDocument, shapeBySchema } from '../../contract/xml/parse.js';
+import type { XmlSchema } from '../../contract/xml/schema-walk.js';
+import { toXml } from '../../contract/xml/serialize.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { csrfTokenMatches, findSession, type DashboardSession } from '../../domain/dashboard/sessions.js';
-import { ServiceError } from '../../errors/service-error.js';
-import type { Runtime } from '../../lib/dependencies.js';
+import { csrfTokenMatches, findSession, type DashboardSession } from '../../modules/dashboard/sessions.js';
+import { ServiceError } from '../../contract/errors/service-error.js';
+import type { Runtime } from '../../platform/dependencies.js';
 import { addRouteHook } from '../route-hooks.js';
 
 export type DashboardAccess = 'guest' | 'session';

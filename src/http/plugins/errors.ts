@@ -1,12 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ErrorCatalogue, type ErrorName } from '../../errors/catalogue.js';
-import { ServiceError } from '../../errors/service-error.js';
+import { ErrorCatalogue, type ErrorName } from '../../contract/errors/catalogue.js';
+import { ServiceError } from '../../contract/errors/service-error.js';
 import { negotiateFormat } from '../negotiate.js';
 import { addRouteHook } from '../route-hooks.js';
-import { ErrorBody } from '../schemas/error.js';
-import type { XmlSchema } from '../xml/schema-walk.js';
-import { toXml } from '../xml/serialize.js';
+import { ErrorBody } from '../../contract/schemas/error.js';
+import type { XmlSchema } from '../../contract/xml/schema-walk.js';
+import { toXml } from '../../contract/xml/serialize.js';
 
 interface AjvError {
   keyword: string;

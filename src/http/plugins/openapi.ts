@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Runtime } from '../../lib/dependencies.js';
+import type { Runtime } from '../../platform/dependencies.js';
 
 type Json = Record<string, unknown>;
 

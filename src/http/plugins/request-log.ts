@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { RequestLogWriter } from '../../domain/requestlog/service.js';
-import { redactQuerySecrets } from '../../lib/redact-query.js';
-import type { Runtime } from '../../lib/dependencies.js';
+import { RequestLogWriter } from '../../modules/requestlog/service.js';
+import { redactQuerySecrets } from '../../platform/redact-query.js';
+import type { Runtime } from '../../platform/dependencies.js';
 import { addRouteHook } from '../route-hooks.js';
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 import type { App } from '../app-types.js';
-import type { Runtime } from '../../lib/dependencies.js';
+import type { Runtime } from '../../platform/dependencies.js';
 import createToken from './partners/createToken.js';
 import getPartner from './partners/getPartner.js';
 import modifyPartnerSecret from './partners/modifyPartnerSecret.js';

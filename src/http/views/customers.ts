@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
-import type { CustomerRow } from '../../domain/customers/table.js';
-import type { Customer } from '../schemas/customers.js';
+import type { CustomerRow } from '../../modules/customers/table.js';
+import type { Customer } from '../../contract/schemas/customers.js';
 
 /** A customer as the API shows it: absent optional fields are left out. */
 export function toCustomer(row: CustomerRow): Static<typeof Customer> {

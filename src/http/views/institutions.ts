@@ -1,9 +1,9 @@
 /** Institution rows as the API shows them (the shapes are the contract's schemas). */
 import type { Static } from 'typebox';
-import { brandingAssetUrl } from '../../domain/institutions/branding.js';
-import type { InstitutionSearch } from '../../domain/institutions/service.js';
-import type { InstitutionRow } from '../../domain/institutions/table.js';
-import type { Branding, CertifiedInstitution, Institution, InstitutionQuery, ProductionStatus } from '../schemas/institutions.js';
+import { brandingAssetUrl } from '../../modules/institutions/branding.js';
+import type { InstitutionSearch } from '../../modules/institutions/service.js';
+import type { InstitutionRow } from '../../modules/institutions/table.js';
+import type { Branding, CertifiedInstitution, Institution, InstitutionQuery, ProductionStatus } from '../../contract/schemas/institutions.js';
 
 /** The query of the institution lists as the service takes it, with the documented defaults. */
 export function institutionSearchOf(q: Static<typeof InstitutionQuery>): InstitutionSearch {

@@ -1,7 +1,7 @@
-import { startLink } from '../../../domain/aggregation/linking.js';
+import { startLink } from '../../../modules/aggregation/linking.js';
 import type { App } from '../../app-types.js';
-import { AccountList, CustomerInstitutionParams, AddAllBody, MfaChallenges } from '../../schemas/accounts.js';
-import { errorResponses } from '../../schemas/common.js';
+import { AccountList, CustomerInstitutionParams, AddAllBody, MfaChallenges } from '../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
 import { addAllResponse } from './addall.js';
 
 /** POST /aggregation/v1/customers/{customerId}/institutions/{institutionId}/accounts/addall */

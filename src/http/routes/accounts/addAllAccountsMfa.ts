@@ -1,7 +1,7 @@
-import { answerLinkMfa } from '../../../domain/aggregation/linking.js';
+import { answerLinkMfa } from '../../../modules/aggregation/linking.js';
 import type { App } from '../../app-types.js';
-import { AccountList, CustomerInstitutionParams, MfaAnswersBody, MfaChallenges, MfaSessionHeaders } from '../../schemas/accounts.js';
-import { errorResponses } from '../../schemas/common.js';
+import { AccountList, CustomerInstitutionParams, MfaAnswersBody, MfaChallenges, MfaSessionHeaders } from '../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
 import { addAllResponse, mfaAnswersOf } from './addall.js';
 
 /** POST /aggregation/v1/customers/{customerId}/institutions/{institutionId}/accounts/addall/mfa */

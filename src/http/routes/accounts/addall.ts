@@ -1,11 +1,11 @@
 import type { FastifyReply } from 'fastify';
 import type { Static } from 'typebox';
 import type { MfaAnswer, MfaChallenge } from '../../../connectors/connector.js';
-import type { Engine } from '../../../domain/aggregation/engine.js';
-import { aggregationError } from '../../../domain/aggregation/failures.js';
-import { finishLink, type LinkStep } from '../../../domain/aggregation/linking.js';
-import { ServiceError } from '../../../errors/service-error.js';
-import type { AccountList, MfaAnswersBody, MfaChallenges, MfaQuestion } from '../../schemas/accounts.js';
+import type { Engine } from '../../../modules/aggregation/engine.js';
+import { aggregationError } from '../../../modules/aggregation/failures.js';
+import { finishLink, type LinkStep } from '../../../modules/aggregation/linking.js';
+import { ServiceError } from '../../../contract/errors/service-error.js';
+import type { AccountList, MfaAnswersBody, MfaChallenges, MfaQuestion } from '../../../contract/schemas/accounts.js';
 
 export const MFA_SESSION_HEADER = 'MFA-Session';
 

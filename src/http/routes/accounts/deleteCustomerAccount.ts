@@ -1,7 +1,7 @@
-import { deleteAccount } from '../../../domain/aggregation/accounts.js';
+import { deleteAccount } from '../../../modules/aggregation/accounts.js';
 import type { App } from '../../app-types.js';
-import { AccountParams } from '../../schemas/accounts.js';
-import { errorResponses, NoContent } from '../../schemas/common.js';
+import { AccountParams } from '../../../contract/schemas/accounts.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 
 /** DELETE /aggregation/v1/customers/{customerId}/accounts/{accountId} */
 export default function deleteCustomerAccount(app: App): void {

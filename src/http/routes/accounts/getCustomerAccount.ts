@@ -1,8 +1,8 @@
-import { accountRecord, getAccountRow } from '../../../domain/aggregation/accounts.js';
-import { getCustomerForPartner } from '../../../domain/customers/service.js';
+import { accountRecord, getAccountRow } from '../../../modules/aggregation/accounts.js';
+import { getCustomerForPartner } from '../../../modules/customers/service.js';
 import type { App } from '../../app-types.js';
-import { Account, AccountParams } from '../../schemas/accounts.js';
-import { errorResponses } from '../../schemas/common.js';
+import { Account, AccountParams } from '../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
 
 /** GET /aggregation/v2/customers/{customerId}/accounts/{accountId}, and its older twin under v1 that published clients still call. */
 export default function getCustomerAccount(app: App): void {

@@ -1,8 +1,8 @@
-import { getAccountRow, toAccountSimpleRecord } from '../../../domain/aggregation/accounts.js';
-import { getCustomerForPartner } from '../../../domain/customers/service.js';
+import { getAccountRow, toAccountSimpleRecord } from '../../../modules/aggregation/accounts.js';
+import { getCustomerForPartner } from '../../../modules/customers/service.js';
 import type { App } from '../../app-types.js';
-import { AccountParams, AccountSimple } from '../../schemas/accounts.js';
-import { errorResponses } from '../../schemas/common.js';
+import { AccountParams, AccountSimple } from '../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
 
 /** GET /aggregation/v1/customers/{customerId}/accounts/{accountId}/simple */
 export default function getCustomerAccountSimple(app: App): void {

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import type { App } from '../../app-types.js';
-import { CustomerIdParam } from '../../schemas/accounts.js';
+import { CustomerIdParam } from '../../../contract/schemas/accounts.js';
 import { accountListRoute } from './lists.js';
 
 /** GET /aggregation/v1/customers/{customerId}/accounts */

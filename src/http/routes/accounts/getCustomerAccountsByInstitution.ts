@@ -1,5 +1,5 @@
 import type { App } from '../../app-types.js';
-import { CustomerInstitutionParams } from '../../schemas/accounts.js';
+import { CustomerInstitutionParams } from '../../../contract/schemas/accounts.js';
 import { accountListRoute } from './lists.js';
 
 /** GET /aggregation/v1/customers/{customerId}/institutions/{institutionId}/accounts */

@@ -1,6 +1,6 @@
-import { getLoginRow } from '../../../domain/aggregation/accounts.js';
+import { getLoginRow } from '../../../modules/aggregation/accounts.js';
 import type { App } from '../../app-types.js';
-import { InstitutionLoginParams } from '../../schemas/accounts.js';
+import { InstitutionLoginParams } from '../../../contract/schemas/accounts.js';
 import { accountListRoute } from './lists.js';
 
 /** GET /aggregation/v1/customers/{customerId}/institutionLogins/{institutionLoginId}/accounts */

@@ -1,11 +1,11 @@
 import type { Static, TSchema } from 'typebox';
-import { accountRecords, listAccountRows, toAccountSimpleRecord, type AccountFilter } from '../../../domain/aggregation/accounts.js';
-import type { CustomerRow } from '../../../domain/customers/table.js';
+import { accountRecords, listAccountRows, toAccountSimpleRecord, type AccountFilter } from '../../../modules/aggregation/accounts.js';
+import type { CustomerRow } from '../../../modules/customers/table.js';
 import type { App } from '../../app-types.js';
 import { cachedCustomerRead } from '../../response-cache.js';
-import { AccountList, AccountSimpleList } from '../../schemas/accounts.js';
-import { errorResponses } from '../../schemas/common.js';
-import type { Executor } from '../../../db/database.js';
+import { AccountList, AccountSimpleList } from '../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import type { Executor } from '../../../platform/db/database.js';
 
 export interface AccountListRoute<P extends TSchema, Q extends TSchema | undefined> {
   url: string;

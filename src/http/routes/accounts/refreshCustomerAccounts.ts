@@ -1,8 +1,8 @@
 import Type from 'typebox';
-import { refreshCustomerAccounts } from '../../../domain/aggregation/refresh.js';
+import { refreshCustomerAccounts } from '../../../modules/aggregation/refresh.js';
 import type { App } from '../../app-types.js';
-import { AccountList, CustomerIdParam } from '../../schemas/accounts.js';
-import { errorResponses } from '../../schemas/common.js';
+import { AccountList, CustomerIdParam } from '../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
 
 /** POST /aggregation/v1/customers/{customerId}/accounts */
 export default function refreshCustomerAccountsRoute(app: App): void {

@@ -1,9 +1,9 @@
 import Type from 'typebox';
-import { refreshCustomerAccounts } from '../../../domain/aggregation/refresh.js';
-import { getCustomerForPartner } from '../../../domain/customers/service.js';
+import { refreshCustomerAccounts } from '../../../modules/aggregation/refresh.js';
+import { getCustomerForPartner } from '../../../modules/customers/service.js';
 import type { App } from '../../app-types.js';
-import { CustomerIdParam } from '../../schemas/accounts.js';
-import { errorResponses, NoContent } from '../../schemas/common.js';
+import { CustomerIdParam } from '../../../contract/schemas/accounts.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 
 /** POST /aggregation/v2/customers/{customerId}/accounts */
 export default function refreshCustomerAccountsV2(app: App): void {

@@ -1,9 +1,9 @@
 import type { Static } from 'typebox';
-import { generateFixLink, generateFullLink, generateLiteLink, sendConnectEmail, type GenerateInput } from '../../../domain/connect/service.js';
-import { ServiceError } from '../../../errors/service-error.js';
+import { generateFixLink, generateFullLink, generateLiteLink, sendConnectEmail, type GenerateInput } from '../../../modules/connect/service.js';
+import { ServiceError } from '../../../contract/errors/service-error.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
-import { CONNECT_V1_TYPES, ConnectEmailUrl, ConnectUrl, ConnectV1EmailParameters, ConnectV1Parameters } from '../../schemas/connect.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { CONNECT_V1_TYPES, ConnectEmailUrl, ConnectUrl, ConnectV1EmailParameters, ConnectV1Parameters } from '../../../contract/schemas/connect.js';
 import { generateInput, LINK_DESCRIPTION } from './generate.js';
 
 type V1Type = (typeof CONNECT_V1_TYPES)[number];

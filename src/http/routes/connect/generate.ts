@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
-import { ServiceError } from '../../../errors/service-error.js';
-import type { GenerateInput } from '../../../domain/connect/service.js';
-import type { ConnectParameters } from '../../schemas/connect.js';
+import { ServiceError } from '../../../contract/errors/service-error.js';
+import type { GenerateInput } from '../../../modules/connect/service.js';
+import type { ConnectParameters } from '../../../contract/schemas/connect.js';
 
 /** The generate request as the domain takes it; the body's partnerId must be the token's partner. */
 export function generateInput(callerPartnerId: string, body: Static<typeof ConnectParameters>): GenerateInput {

@@ -1,7 +1,7 @@
-import { generateFullLink } from '../../../domain/connect/service.js';
+import { generateFullLink } from '../../../modules/connect/service.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
-import { ConnectParameters, ConnectUrl } from '../../schemas/connect.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { ConnectParameters, ConnectUrl } from '../../../contract/schemas/connect.js';
 import { generateInput, LINK_DESCRIPTION } from './generate.js';
 
 /** POST /connect/v2/generate */

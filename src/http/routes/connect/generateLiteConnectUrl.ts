@@ -1,7 +1,7 @@
-import { generateLiteLink } from '../../../domain/connect/service.js';
+import { generateLiteLink } from '../../../modules/connect/service.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
-import { ConnectUrl, LiteConnectParameters } from '../../schemas/connect.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { ConnectUrl, LiteConnectParameters } from '../../../contract/schemas/connect.js';
 import { generateInput, LINK_DESCRIPTION } from './generate.js';
 
 /** POST /connect/v2/generate/lite */

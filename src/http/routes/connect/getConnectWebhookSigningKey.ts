@@ -1,8 +1,8 @@
-import { connectWebhookSecret } from '../../../domain/connect/webhooks.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { connectWebhookSecret } from '../../../modules/connect/webhooks.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
-import { ConnectWebhookSigningKey } from '../../schemas/connect.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { ConnectWebhookSigningKey } from '../../../contract/schemas/connect.js';
 
 /** GET /connect/v2/webhooks/signingKey (Ledgerlink extension) */
 export default function getConnectWebhookSigningKey(app: App, runtime: Runtime): void {

@@ -1,9 +1,9 @@
 import Type from 'typebox';
-import { listMail } from '../../../delivery/service.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { listMail } from '../../../outbox/service.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
-import { MailList } from '../../schemas/connect.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { MailList } from '../../../contract/schemas/connect.js';
 
 /** GET /connect/v2/mailbox (Ledgerlink extension): the partner's e-mail kept locally when SMTP_URL is not set. */
 export default function getMailbox(app: App, runtime: Runtime): void {

@@ -1,7 +1,7 @@
-import { sendConnectEmail as send } from '../../../domain/connect/service.js';
+import { sendConnectEmail as send } from '../../../modules/connect/service.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
-import { ConnectEmailParameters, ConnectEmailUrl } from '../../schemas/connect.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { ConnectEmailParameters, ConnectEmailUrl } from '../../../contract/schemas/connect.js';
 import { generateInput, LINK_DESCRIPTION } from './generate.js';
 
 /** POST /connect/v2/send/email */

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { openLink } from '../../../domain/connect/links.js';
-import type { ConnectLinkRow } from '../../../domain/connect/table.js';
-import { ServiceError } from '../../../errors/service-error.js';
-import type { Runtime } from '../../../lib/dependencies.js';
-import { errorResponses } from '../../schemas/common.js';
+import { openLink } from '../../../modules/connect/links.js';
+import type { ConnectLinkRow } from '../../../modules/connect/table.js';
+import { ServiceError } from '../../../contract/errors/service-error.js';
+import type { Runtime } from '../../../platform/dependencies.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
 
 /** The header the Connect app sends its link's query string in, on every call. */
 export const LINK_HEADER = 'connect-link';

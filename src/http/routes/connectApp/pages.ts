@@ -1,8 +1,8 @@
 import Type from 'typebox';
-import { openLink } from '../../../domain/connect/links.js';
-import { completeOAuthCallback } from '../../../domain/connect/session.js';
-import { ServiceError } from '../../../errors/service-error.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { openLink } from '../../../modules/connect/links.js';
+import { completeOAuthCallback } from '../../../modules/connect/session.js';
+import { ServiceError } from '../../../contract/errors/service-error.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { appPage, readAsset, simplePage } from './web.js';
 

@@ -1,6 +1,6 @@
 import Type from 'typebox';
-import { signIn as start } from '../../../domain/connect/session.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { signIn as start } from '../../../modules/connect/session.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { APP_API, appErrors, linkOf } from './link.js';
 

@@ -1,6 +1,6 @@
 import Type from 'typebox';
-import { addAccounts, answerMfa, currentStep } from '../../../domain/connect/session.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { addAccounts, answerMfa, currentStep } from '../../../modules/connect/session.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { APP_API, appErrors, linkOf, SessionParams } from './link.js';
 

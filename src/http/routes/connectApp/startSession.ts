@@ -1,5 +1,5 @@
-import { startConnectSession } from '../../../domain/connect/session.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { startConnectSession } from '../../../modules/connect/session.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { APP_API, appErrors, linkOf } from './link.js';
 

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { escapeHtml } from '../../../domain/connect/html.js';
+import { escapeHtml } from '../../../modules/connect/html.js';
 
 /** dist/web at the package root, both from src/ (tsx, tests) and from dist/ (the build). */
 export const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../dist/web');

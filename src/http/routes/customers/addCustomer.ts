@@ -1,9 +1,9 @@
-import { createCustomer } from '../../../domain/customers/service.js';
-import type { CustomerType } from '../../../domain/customers/table.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { createCustomer } from '../../../modules/customers/service.js';
+import type { CustomerType } from '../../../modules/customers/table.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
-import { CreatedCustomer, CreatedCustomerV1, NewCustomer } from '../../schemas/customers.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { CreatedCustomer, CreatedCustomerV1, NewCustomer } from '../../../contract/schemas/customers.js';
 
 const RULES =
   "The username must be 6 to 255 characters of ASCII letters, digits and ! @ . # $ % & * _ - + (400, code 110039, otherwise) and unique among the partner's customers (409, code 110002).";

@@ -1,8 +1,8 @@
-import { deleteCustomer } from '../../../domain/customers/service.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { deleteCustomer } from '../../../modules/customers/service.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { errorResponses, NoContent } from '../../schemas/common.js';
-import { CustomerIdParams } from '../../schemas/customers.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
+import { CustomerIdParams } from '../../../contract/schemas/customers.js';
 
 /** DELETE /aggregation/v1/customers/{customerId} */
 export default function deleteCustomerRoute(app: App, runtime: Runtime): void {

@@ -1,8 +1,8 @@
-import { getCustomerForPartner } from '../../../domain/customers/service.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { getCustomerForPartner } from '../../../modules/customers/service.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
-import { Customer, CustomerIdParams } from '../../schemas/customers.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { Customer, CustomerIdParams } from '../../../contract/schemas/customers.js';
 import { toCustomer } from '../../views/customers.js';
 
 /** GET /aggregation/v1/customers/{customerId} */

@@ -1,11 +1,11 @@
 import Type from 'typebox';
-import { listCustomers } from '../../../domain/customers/service.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { listCustomers } from '../../../modules/customers/service.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
-import { CustomerList } from '../../schemas/customers.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { CustomerList } from '../../../contract/schemas/customers.js';
 import { toCustomer } from '../../views/customers.js';
-import { PagingQuery } from '../../schemas/institutions.js';
+import { PagingQuery } from '../../../contract/schemas/institutions.js';
 
 /** GET /aggregation/v1/customers */
 export default function getCustomers(app: App, runtime: Runtime): void {

@@ -1,8 +1,8 @@
-import { modifyCustomer } from '../../../domain/customers/service.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { modifyCustomer } from '../../../modules/customers/service.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { errorResponses, NoContent } from '../../schemas/common.js';
-import { CustomerIdParams, CustomerUpdate } from '../../schemas/customers.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
+import { CustomerIdParams, CustomerUpdate } from '../../../contract/schemas/customers.js';
 
 /** PUT /aggregation/v1/customers/{customerId} */
 export default function modifyCustomerRoute(app: App, runtime: Runtime): void {

@@ -1,7 +1,7 @@
 import Type from 'typebox';
-import { listDeliveries, listMail, redeliverDelivery } from '../../../delivery/service.js';
-import { listRequestLog } from '../../../domain/requestlog/service.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { listDeliveries, listMail, redeliverDelivery } from '../../../outbox/service.js';
+import { listRequestLog } from '../../../modules/requestlog/service.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { DASHBOARD_API, dashboardResponses } from './common.js';
 

@@ -1,5 +1,5 @@
-import { revealAppKey, rotateAppKey } from '../../../domain/partners/service.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { revealAppKey, rotateAppKey } from '../../../modules/partners/service.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { DASHBOARD_API, dashboardResponses } from './common.js';
 

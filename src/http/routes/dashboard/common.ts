@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { startSession } from '../../../domain/dashboard/sessions.js';
-import { getPartnerRecord } from '../../../domain/partners/service.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { startSession } from '../../../modules/dashboard/sessions.js';
+import { getPartnerRecord } from '../../../modules/partners/service.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import { setSessionCookie } from '../../plugins/dashboard.js';
-import { errorResponses } from '../../schemas/common.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
 
 /** Route options of the dashboard's JSON API: outside the partner API (no token, JSON only, not described), a signed-in partner. */
 export const DASHBOARD_API = { config: { auth: 'none', negotiate: false, dashboard: 'session' } } as const;

@@ -1,7 +1,7 @@
 import Type from 'typebox';
-import { customerOverview, customerSummary } from '../../../domain/dashboard/customers.js';
-import { listCustomers } from '../../../domain/customers/service.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { customerOverview, customerSummary } from '../../../modules/dashboard/customers.js';
+import { listCustomers } from '../../../modules/customers/service.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { DASHBOARD_API, dashboardResponses } from './common.js';
 

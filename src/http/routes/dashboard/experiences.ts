@@ -1,7 +1,7 @@
 import Type from 'typebox';
-import { listExperiences, saveExperience } from '../../../domain/connect/experiences.js';
-import { epochSeconds } from '../../../lib/clock.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { listExperiences, saveExperience } from '../../../modules/connect/experiences.js';
+import { epochSeconds } from '../../../platform/clock.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { DASHBOARD_API, dashboardResponses } from './common.js';
 

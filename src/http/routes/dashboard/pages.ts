@@ -1,4 +1,4 @@
-import { ServiceError } from '../../../errors/service-error.js';
+import { ServiceError } from '../../../contract/errors/service-error.js';
 import type { App } from '../../app-types.js';
 import { appPage, readAsset, simplePage } from '../connectApp/web.js';
 

@@ -1,7 +1,7 @@
 import Type from 'typebox';
-import { getPartnerRecord, type Caller } from '../../../domain/partners/service.js';
-import { advanceClock, clearLoginError, fireConnectWebhook, fireTxPushEvent, resetCustomer, setLoginError } from '../../../domain/sandbox/controls.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { getPartnerRecord, type Caller } from '../../../modules/partners/service.js';
+import { advanceClock, clearLoginError, fireConnectWebhook, fireTxPushEvent, resetCustomer, setLoginError } from '../../../modules/sandbox/controls.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { DASHBOARD_API, dashboardResponses } from './common.js';
 

@@ -1,9 +1,9 @@
 import Type from 'typebox';
-import { endOtherSessions } from '../../../domain/dashboard/sessions.js';
-import { changePartnerSecret, unlockWithSecret } from '../../../domain/partners/service.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { endOtherSessions } from '../../../modules/dashboard/sessions.js';
+import { changePartnerSecret, unlockWithSecret } from '../../../modules/partners/service.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { RequiredString } from '../../schemas/common.js';
+import { RequiredString } from '../../../contract/schemas/common.js';
 import { DASHBOARD_API, dashboardResponses } from './common.js';
 
 /** POST /dashboard/api/secret: changes the partner secret (current one required); other dashboard sessions end. */

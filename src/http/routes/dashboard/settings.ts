@@ -1,4 +1,4 @@
-import type { Runtime } from '../../../lib/dependencies.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { dashboardResponses } from './common.js';
 

@@ -1,8 +1,8 @@
 import Type from 'typebox';
-import { signInPartner } from '../../../domain/partners/service.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { signInPartner } from '../../../modules/partners/service.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { RequiredString } from '../../schemas/common.js';
+import { RequiredString } from '../../../contract/schemas/common.js';
 import { DASHBOARD_GUEST, dashboardResponses, signedIn } from './common.js';
 
 /** POST /dashboard/api/signin: partner id and secret; failures are throttled by partner id and address and never lock the API. */

@@ -1,5 +1,5 @@
-import { endSession } from '../../../domain/dashboard/sessions.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { endSession } from '../../../modules/dashboard/sessions.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { setSessionCookie } from '../../plugins/dashboard.js';
 import { DASHBOARD_API, dashboardResponses } from './common.js';

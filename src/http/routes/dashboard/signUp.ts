@@ -1,9 +1,9 @@
 import Type from 'typebox';
-import { createPartner } from '../../../domain/partners/service.js';
-import { ServiceError } from '../../../errors/service-error.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { createPartner } from '../../../modules/partners/service.js';
+import { ServiceError } from '../../../contract/errors/service-error.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { RequiredString } from '../../schemas/common.js';
+import { RequiredString } from '../../../contract/schemas/common.js';
 import { DASHBOARD_GUEST, dashboardResponses, signedIn } from './common.js';
 
 /**

@@ -1,5 +1,5 @@
-import { revokePartnerTokens } from '../../../domain/partners/tokens.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { revokePartnerTokens } from '../../../modules/partners/tokens.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { DASHBOARD_API, dashboardResponses } from './common.js';
 

@@ -1,7 +1,7 @@
-import { deleteInstitutionLogin } from '../../../domain/aggregation/accounts.js';
+import { deleteInstitutionLogin } from '../../../modules/aggregation/accounts.js';
 import type { App } from '../../app-types.js';
-import { InstitutionLoginParams } from '../../schemas/accounts.js';
-import { errorResponses, NoContent } from '../../schemas/common.js';
+import { InstitutionLoginParams } from '../../../contract/schemas/accounts.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 
 /** DELETE /aggregation/v1/customers/{customerId}/institutionLogins/{institutionLoginId} */
 export default function deleteCustomerAccountsByInstitutionLogin(app: App): void {

@@ -1,9 +1,9 @@
 import Type from 'typebox';
-import { refreshInstitutionLoginAccounts } from '../../../domain/aggregation/refresh.js';
+import { refreshInstitutionLoginAccounts } from '../../../modules/aggregation/refresh.js';
 import type { App } from '../../app-types.js';
-import { AccountList, InstitutionLoginParams } from '../../schemas/accounts.js';
-import { errorResponses } from '../../schemas/common.js';
-import { MAX_EPOCH } from '../../schemas/transactions.js';
+import { AccountList, InstitutionLoginParams } from '../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { MAX_EPOCH } from '../../../contract/schemas/transactions.js';
 
 /** POST /aggregation/v1/customers/{customerId}/institutionLogins/{institutionLoginId}/accounts */
 export default function refreshCustomerAccountsByInstitutionLogin(app: App): void {

@@ -1,9 +1,9 @@
-import { getLoginRow } from '../../../domain/aggregation/accounts.js';
-import { refreshInstitutionLoginAccounts } from '../../../domain/aggregation/refresh.js';
-import { getCustomerForPartner } from '../../../domain/customers/service.js';
+import { getLoginRow } from '../../../modules/aggregation/accounts.js';
+import { refreshInstitutionLoginAccounts } from '../../../modules/aggregation/refresh.js';
+import { getCustomerForPartner } from '../../../modules/customers/service.js';
 import type { App } from '../../app-types.js';
-import { InstitutionLoginParams } from '../../schemas/accounts.js';
-import { errorResponses, NoContent } from '../../schemas/common.js';
+import { InstitutionLoginParams } from '../../../contract/schemas/accounts.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 
 /** POST /aggregation/v2/customers/{customerId}/institutionLogins/{institutionLoginId}/accounts */
 export default function refreshCustomerAccountsByInstitutionLoginV2(app: App): void {

@@ -1,6 +1,6 @@
-import type { Database } from '../../../db/database.js';
-import { whenReady } from '../../../lib/when-ready.js';
-import { catalogOf } from '../../../domain/institutions/catalog.js';
+import type { Database } from '../../../platform/db/database.js';
+import { whenReady } from '../../../platform/when-ready.js';
+import { catalogOf } from '../../../modules/institutions/catalog.js';
 
 /**
  * What an institution list depends on besides its query: the catalogue as this process sees it, and the second

@@ -1,8 +1,8 @@
-import { getInstitution } from '../../../domain/institutions/service.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { getInstitution } from '../../../modules/institutions/service.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
-import { BrandingWrapper, InstitutionIdParams, InstitutionWrapper } from '../../schemas/institutions.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { BrandingWrapper, InstitutionIdParams, InstitutionWrapper } from '../../../contract/schemas/institutions.js';
 import { toBranding, toInstitution } from '../../views/institutions.js';
 import { institutionPaths } from './paths.js';
 

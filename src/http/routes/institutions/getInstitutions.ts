@@ -1,12 +1,12 @@
-import { searchInstitutions } from '../../../domain/institutions/service.js';
-import { whenReady } from '../../../lib/when-ready.js';
-import { epochSeconds } from '../../../lib/clock.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { searchInstitutions } from '../../../modules/institutions/service.js';
+import { whenReady } from '../../../platform/when-ready.js';
+import { epochSeconds } from '../../../platform/clock.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { cachedRead } from '../../response-cache.js';
 import { catalogVersionAt } from './cache-version.js';
-import { errorResponses } from '../../schemas/common.js';
-import { InstitutionList, InstitutionQuery } from '../../schemas/institutions.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { InstitutionList, InstitutionQuery } from '../../../contract/schemas/institutions.js';
 import { institutionSearchOf, toInstitution } from '../../views/institutions.js';
 import { institutionPaths } from './paths.js';
 

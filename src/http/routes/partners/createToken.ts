@@ -1,9 +1,9 @@
 import type { App } from '../../app-types.js';
-import { authenticatePartner } from '../../../domain/partners/service.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { authenticatePartner } from '../../../modules/partners/service.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import { appKeyOf } from '../../plugins/auth.js';
-import { errorResponses } from '../../schemas/common.js';
-import { ServiceError } from '../../../errors/service-error.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { ServiceError } from '../../../contract/errors/service-error.js';
 import { AccessToken, PartnerCredentials } from './schemas.js';
 
 /** POST /aggregation/v2/partners/authentication */

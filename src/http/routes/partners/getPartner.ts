@@ -1,9 +1,9 @@
 import Type from 'typebox';
-import { readPartnerRecord } from '../../../domain/partners/service.js';
-import { whenReady } from '../../../lib/when-ready.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { readPartnerRecord } from '../../../modules/partners/service.js';
+import { whenReady } from '../../../platform/when-ready.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
 
 export const PartnerInfo = Type.Object(
   {

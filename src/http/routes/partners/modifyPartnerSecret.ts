@@ -1,9 +1,9 @@
 import type { App } from '../../app-types.js';
-import { modifyPartnerSecret } from '../../../domain/partners/service.js';
-import { ServiceError } from '../../../errors/service-error.js';
-import type { Runtime } from '../../../lib/dependencies.js';
+import { modifyPartnerSecret } from '../../../modules/partners/service.js';
+import { ServiceError } from '../../../contract/errors/service-error.js';
+import type { Runtime } from '../../../platform/dependencies.js';
 import { appKeyOf } from '../../plugins/auth.js';
-import { errorResponses, NoContent } from '../../schemas/common.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 import { PartnerCredentialsWithNewSecret } from './schemas.js';
 
 /** PUT /aggregation/v2/partners/authentication */

@@ -1,8 +1,8 @@
 import type { App } from '../../app-types.js';
-import { revokePartnerTokens } from '../../../domain/partners/tokens.js';
-import { ServiceError } from '../../../errors/service-error.js';
-import type { Runtime } from '../../../lib/dependencies.js';
-import { errorResponses, NoContent } from '../../schemas/common.js';
+import { revokePartnerTokens } from '../../../modules/partners/tokens.js';
+import { ServiceError } from '../../../contract/errors/service-error.js';
+import type { Runtime } from '../../../platform/dependencies.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 import { PartnerIdentity } from './schemas.js';
 
 /**

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { RequiredString } from '../../schemas/common.js';
+import { RequiredString } from '../../../contract/schemas/common.js';
 
 export const PartnerCredentials = Type.Object(
   {

@@ -1,8 +1,8 @@
-import { advanceClock } from '../../../domain/sandbox/controls.js';
+import { advanceClock } from '../../../modules/sandbox/controls.js';
 import type { App } from '../../app-types.js';
-import { CustomerIdParams } from '../../schemas/customers.js';
-import { errorResponses } from '../../schemas/common.js';
-import { ClockAdvanceRequest, ClockAdvanceResult } from '../../schemas/sandbox.js';
+import { CustomerIdParams } from '../../../contract/schemas/customers.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { ClockAdvanceRequest, ClockAdvanceResult } from '../../../contract/schemas/sandbox.js';
 
 /** POST /sandbox/v1/customers/{customerId}/clock */
 export default function advanceSandboxClock(app: App): void {

@@ -1,8 +1,8 @@
-import { clearLoginError } from '../../../domain/sandbox/controls.js';
+import { clearLoginError } from '../../../modules/sandbox/controls.js';
 import type { App } from '../../app-types.js';
-import { InstitutionLoginParams } from '../../schemas/accounts.js';
-import { errorResponses } from '../../schemas/common.js';
-import { LoginErrorState } from '../../schemas/sandbox.js';
+import { InstitutionLoginParams } from '../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { LoginErrorState } from '../../../contract/schemas/sandbox.js';
 
 /** DELETE /sandbox/v1/customers/{customerId}/institutionLogins/{institutionLoginId}/error */
 export default function clearSandboxLoginError(app: App): void {

@@ -1,8 +1,8 @@
-import { fireConnectWebhook } from '../../../domain/sandbox/controls.js';
+import { fireConnectWebhook } from '../../../modules/sandbox/controls.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
-import { CustomerIdParams } from '../../schemas/customers.js';
-import { ConnectWebhookRequest, FiredConnectWebhook } from '../../schemas/sandbox.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { CustomerIdParams } from '../../../contract/schemas/customers.js';
+import { ConnectWebhookRequest, FiredConnectWebhook } from '../../../contract/schemas/sandbox.js';
 
 /** POST /sandbox/v1/customers/{customerId}/webhooks/connect */
 export default function fireSandboxConnectWebhook(app: App): void {

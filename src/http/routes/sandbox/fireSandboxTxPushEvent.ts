@@ -1,8 +1,8 @@
-import { fireTxPushEvent } from '../../../domain/sandbox/controls.js';
+import { fireTxPushEvent } from '../../../modules/sandbox/controls.js';
 import type { App } from '../../app-types.js';
-import { AccountParams } from '../../schemas/accounts.js';
-import { errorResponses } from '../../schemas/common.js';
-import { FiredTxPushEvent, TxPushEventRequest } from '../../schemas/sandbox.js';
+import { AccountParams } from '../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { FiredTxPushEvent, TxPushEventRequest } from '../../../contract/schemas/sandbox.js';
 
 /** POST /sandbox/v1/customers/{customerId}/accounts/{accountId}/txpush/events */
 export default function fireSandboxTxPushEvent(app: App): void {

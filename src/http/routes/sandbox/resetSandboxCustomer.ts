@@ -1,8 +1,8 @@
-import { resetCustomer } from '../../../domain/sandbox/controls.js';
+import { resetCustomer } from '../../../modules/sandbox/controls.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
-import { CustomerIdParams } from '../../schemas/customers.js';
-import { CustomerResetResult } from '../../schemas/sandbox.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { CustomerIdParams } from '../../../contract/schemas/customers.js';
+import { CustomerResetResult } from '../../../contract/schemas/sandbox.js';
 
 /** POST /sandbox/v1/customers/{customerId}/reset */
 export default function resetSandboxCustomer(app: App): void {

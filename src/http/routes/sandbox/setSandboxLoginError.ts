@@ -1,8 +1,8 @@
-import { setLoginError } from '../../../domain/sandbox/controls.js';
+import { setLoginError } from '../../../modules/sandbox/controls.js';
 import type { App } from '../../app-types.js';
-import { InstitutionLoginParams } from '../../schemas/accounts.js';
-import { errorResponses } from '../../schemas/common.js';
-import { LoginErrorRequest, LoginErrorState } from '../../schemas/sandbox.js';
+import { InstitutionLoginParams } from '../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { LoginErrorRequest, LoginErrorState } from '../../../contract/schemas/sandbox.js';
 
 /** PUT /sandbox/v1/customers/{customerId}/institutionLogins/{institutionLoginId}/error */
 export default function setSandboxLoginError(app: App): void {

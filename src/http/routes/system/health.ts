@@ -1,9 +1,9 @@
 import type { App } from '../../app-types.js';
 import Type from 'typebox';
 import { sql } from 'kysely';
-import type { Runtime } from '../../../lib/dependencies.js';
-import { ServiceError } from '../../../errors/service-error.js';
-import { errorResponses } from '../../schemas/common.js';
+import type { Runtime } from '../../../platform/dependencies.js';
+import { ServiceError } from '../../../contract/errors/service-error.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
 
 /** GET /health: 200 once the service can reach its database. */
 export default function health(app: App, runtime: Runtime): void {

@@ -1,9 +1,9 @@
 import Type from 'typebox';
-import { listCustomerTransactions } from '../../../domain/aggregation/transactions.js';
+import { listCustomerTransactions } from '../../../modules/aggregation/transactions.js';
 import type { App } from '../../app-types.js';
 import { cachedCustomerRead } from '../../response-cache.js';
-import { errorResponses } from '../../schemas/common.js';
-import { TransactionList, TransactionQuery } from '../../schemas/transactions.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { TransactionList, TransactionQuery } from '../../../contract/schemas/transactions.js';
 import { queryOf, toTransactionList } from './list.js';
 
 /** GET /aggregation/v3/customers/{customerId}/transactions */

@@ -1,10 +1,10 @@
 import Type from 'typebox';
-import { listAccountTransactions } from '../../../domain/aggregation/transactions.js';
+import { listAccountTransactions } from '../../../modules/aggregation/transactions.js';
 import type { App } from '../../app-types.js';
 import { cachedCustomerRead } from '../../response-cache.js';
-import { AccountParams } from '../../schemas/accounts.js';
-import { errorResponses } from '../../schemas/common.js';
-import { TransactionList, TransactionQuery } from '../../schemas/transactions.js';
+import { AccountParams } from '../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { TransactionList, TransactionQuery } from '../../../contract/schemas/transactions.js';
 import { queryOf, toTransactionList } from './list.js';
 
 /** GET /aggregation/v4/customers/{customerId}/accounts/{accountId}/transactions, and its older twin under v3 that published clients still call. */

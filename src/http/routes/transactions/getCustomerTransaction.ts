@@ -1,8 +1,8 @@
-import { getTransaction } from '../../../domain/aggregation/transactions.js';
-import { getCustomerForPartner } from '../../../domain/customers/service.js';
+import { getTransaction } from '../../../modules/aggregation/transactions.js';
+import { getCustomerForPartner } from '../../../modules/customers/service.js';
 import type { App } from '../../app-types.js';
-import { errorResponses } from '../../schemas/common.js';
-import { Transaction, TransactionIdParams } from '../../schemas/transactions.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { Transaction, TransactionIdParams } from '../../../contract/schemas/transactions.js';
 
 /** GET /aggregation/v2/customers/{customerId}/transactions/{transactionId} */
 export default function getCustomerTransaction(app: App): void {

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
-import type { TransactionPage, TransactionQuery as Query } from '../../../domain/aggregation/transactions.js';
-import type { TransactionList } from '../../schemas/transactions.js';
-import type { TransactionQuery } from '../../schemas/transactions.js';
+import type { TransactionPage, TransactionQuery as Query } from '../../../modules/aggregation/transactions.js';
+import type { TransactionList } from '../../../contract/schemas/transactions.js';
+import type { TransactionQuery } from '../../../contract/schemas/transactions.js';
 
 type QueryString = { [K in keyof typeof TransactionQuery]: Static<(typeof TransactionQuery)[K]> };
 

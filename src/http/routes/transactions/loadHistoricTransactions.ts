@@ -1,8 +1,8 @@
 import Type from 'typebox';
-import { loadHistoricTransactions } from '../../../domain/aggregation/refresh.js';
+import { loadHistoricTransactions } from '../../../modules/aggregation/refresh.js';
 import type { App } from '../../app-types.js';
-import { AccountParams, MfaChallenges } from '../../schemas/accounts.js';
-import { errorResponses, NoContent } from '../../schemas/common.js';
+import { AccountParams, MfaChallenges } from '../../../contract/schemas/accounts.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 import { historicResponse } from './historic.js';
 
 /** POST /aggregation/v1/customers/{customerId}/accounts/{accountId}/transactions/historic */

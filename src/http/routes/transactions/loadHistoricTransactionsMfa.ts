@@ -1,7 +1,7 @@
-import { answerHistoricMfa } from '../../../domain/aggregation/refresh.js';
+import { answerHistoricMfa } from '../../../modules/aggregation/refresh.js';
 import type { App } from '../../app-types.js';
-import { AccountParams, MfaAnswersBody, MfaChallenges, MfaSessionHeaders } from '../../schemas/accounts.js';
-import { errorResponses, NoContent } from '../../schemas/common.js';
+import { AccountParams, MfaAnswersBody, MfaChallenges, MfaSessionHeaders } from '../../../contract/schemas/accounts.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 import { mfaAnswersOf } from '../accounts/addall.js';
 import { historicResponse } from './historic.js';
 

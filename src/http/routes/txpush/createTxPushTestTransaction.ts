@@ -1,8 +1,8 @@
-import { createTestTransaction } from '../../../domain/txpush/test-transaction.js';
+import { createTestTransaction } from '../../../modules/txpush/test-transaction.js';
 import type { App } from '../../app-types.js';
-import { AccountParams } from '../../schemas/accounts.js';
-import { errorResponses } from '../../schemas/common.js';
-import { CreatedTestTxPushTransaction, TestTxPushTransaction } from '../../schemas/txpush.js';
+import { AccountParams } from '../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { CreatedTestTxPushTransaction, TestTxPushTransaction } from '../../../contract/schemas/txpush.js';
 
 /** POST /aggregation/v1/customers/{customerId}/accounts/{accountId}/transactions */
 export default function createTxPushTestTransaction(app: App): void {

@@ -1,7 +1,7 @@
-import { deleteSubscription } from '../../../domain/txpush/service.js';
+import { deleteSubscription } from '../../../modules/txpush/service.js';
 import type { App } from '../../app-types.js';
-import { errorResponses, NoContent } from '../../schemas/common.js';
-import { SubscriptionParams } from '../../schemas/txpush.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
+import { SubscriptionParams } from '../../../contract/schemas/txpush.js';
 
 /** DELETE /aggregation/v1/customers/{customerId}/subscriptions/{subscriptionId} */
 export default function deleteTxPushSubscription(app: App): void {

@@ -1,7 +1,7 @@
-import { disableAccount } from '../../../domain/txpush/service.js';
+import { disableAccount } from '../../../modules/txpush/service.js';
 import type { App } from '../../app-types.js';
-import { AccountParams } from '../../schemas/accounts.js';
-import { errorResponses, NoContent } from '../../schemas/common.js';
+import { AccountParams } from '../../../contract/schemas/accounts.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 
 /** DELETE /aggregation/v1/customers/{customerId}/accounts/{accountId}/txpush */
 export default function disableTxPushNotifications(app: App): void {

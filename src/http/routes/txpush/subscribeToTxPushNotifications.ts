@@ -1,9 +1,9 @@
-import { subscribe } from '../../../domain/txpush/service.js';
+import { subscribe } from '../../../modules/txpush/service.js';
 import { negotiateFormat } from '../../negotiate.js';
 import type { App } from '../../app-types.js';
-import { AccountParams } from '../../schemas/accounts.js';
-import { errorResponses } from '../../schemas/common.js';
-import { TxPushSubscriptionParameters, TxPushSubscriptions } from '../../schemas/txpush.js';
+import { AccountParams } from '../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
+import { TxPushSubscriptionParameters, TxPushSubscriptions } from '../../../contract/schemas/txpush.js';
 
 /**
  * The interface: notifications are JSON when the enabling call carried `Accept: application/json`, otherwise XML.

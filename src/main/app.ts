@@ -1,0 +1,110 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App } from '../http/app-types.js';
+import type { Runtime } from './runtime.js';
+import { authPlugin } from '../http/plugins/auth.js';
+import { contentPlugin } from '../http/plugins/content.js';
+import { dashboardPlugin } from '../http/plugins/dashboard.js';
+import { errorsPlugin, frameworkErrorHandler } from '../http/plugins/errors.js';
+import { clientErrorHandler } from '../http/client-error.js';
+import { openapiPlugin } from '../http/plugins/openapi.js';
+import { requestLogPlugin } from '../http/plugins/request-log.js';
+import { transportPlugin } from '../http/plugins/transport.js';
+import fs from 'node:fs';
+import { VERSION } from '../platform/version.js';
+import { registerRoutes } from '../http/routes/index.js';
+import type { Logger } from 'pino';
+import { lazyChildLogger, redactedLogger } from '../platform/logger.js';
+import { createEngine, type Engine } from '../modules/aggregation/engine.js';
+import { ResponseCache } from '../http/response-cache.js';
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  config: { auth?: string; negotiate?: boolean };
+  /** The route's schema (params, querystring, body, response) as registered. */
+  schema: Record<string, unknown> | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: readonly RegisteredRoute[];
+    /** The aggregation engine this app's routes (and the Connect pages) use. */
+    engine: Engine;
+    /** Serialised answers of the hot reads, checked against the version of their data (response-cache.ts). */
+    responseCache: ResponseCache;
+  }
+}
+
+export interface AppOptions {
+  /** Fastify logger options or instance; false for silence (tests). */
+  logger?: FastifyServerOptions['loggerInstance'] | false;
+}
+
+function trustProxyOption(value: Runtime['config']['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof value === 'number') return (_address, hop) => hop < value;
+  return typeof value === 'boolean' ? value : [...value];
+}
+
+/** Builds the Fastify app. It never listens: tests inject requests, the server and workers share it. */
+export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<App> {
+  const { config } = runtime;
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: options.logger === false ? false : redactedLogger(config.logLevel) }),
+    childLoggerFactory: (logger, bindings, childOptions) =>
+      lazyChildLogger(logger as unknown as Logger, bindings, childOptions as Record<string, unknown>) as never,
+    bodyLimit: config.bodyLimit,
+    // Clients may send ids as numbers or strings, XML carries only strings: let the validator coerce.
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false, strictSchema: false } },
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 72_000,
+    return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler,
+    // Requests Node refuses before Fastify parses them (bad request line, headers over 16 KiB, too slow): our format too.
+    clientErrorHandler,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    trustProxy: trustProxyOption(config.trustProxy),
+    // Native HTTPS when configured; TLS 1.0 and 1.1 are refused at the handshake.
+    ...((config.tlsCert && config.tlsKey
+      ? { https: { cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey), minVersion: 'TLSv1.2' } }
+      : {}) as object),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  // Every registered route, for the OpenAPI completeness test and the isolation tests.
+  const registeredRoutes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    // Read config lazily: hooks of inner scopes may still replace it after this one ran.
+    for (const method of [route.method].flat()) {
+      registeredRoutes.push({
+        method,
+        url: route.url,
+        get config() {
+          return (route.config ?? {}) as RegisteredRoute['config'];
+        },
+        get schema() {
+          return route.schema as Record<string, unknown> | undefined;
+        },
+      });
+    }
+  });
+  // One aggregation engine per app: routes and Connect share it; closing the app waits for its background refreshes.
+  app.decorate(
+    'engine',
+    createEngine(runtime, {
+      settings: { refreshLeaseSeconds: config.refreshLeaseSeconds },
+      onBackgroundError: (what, e) => app.log.error({ err: e }, `${what} failed`),
+    }),
+  );
+  app.addHook('onClose', async () => app.engine.idle());
+  app.decorate('responseCache', new ResponseCache(config.responseCacheBytes));
+  await app.register(contentPlugin, { bodyLimit: config.bodyLimit });
+  await app.register(errorsPlugin);
+  await app.register(requestLogPlugin, { runtime });
+  await app.register(transportPlugin, { runtime });
+  await app.register(authPlugin, { runtime });
+  await app.register(dashboardPlugin, { runtime });
+  await app.register(openapiPlugin, { runtime, version: VERSION });
+  registerRoutes(app, runtime);
+  return app;
+}

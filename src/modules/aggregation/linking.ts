@@ -1,0 +1,444 @@
+/**
+ * Linking: signing in at an institution and saving the chosen accounts under an institution login. Shared by the
+ * legacy addall call and the hosted Connect app (Full, Lite and Fix). A sign-in is a series of steps kept in a
+ * link session (table link_sessions), so it can continue in another request or another process:
+ *
+ *   startLink ─▶ mfa ─(answerLinkMfa)─▶ … ─▶ accounts ─(finishLink)─▶ saved
+ *            └▶ oauth ─(completeLinkOAuth)─▶ accounts
+ *            └▶ failed (aggregation status code and message)
+ *
+ * Linking saves accounts with their balances, details and positions but no transactions: an initial
+ * aggregation (a refresh) loads those.
+ */
+import type { AccountType, AuthResult, ConnectorAccount, ConnectorSession, Credential, MfaAnswer, MfaChallenge } from '../../connectors/connector.js';
+import type { Executor } from '../../platform/db/database.js';
+import { ServiceError } from '../../contract/errors/service-error.js';
+import { randomString } from '../../platform/secrets.js';
+import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
+import type { CustomerRow } from '../customers/table.js';
+import { accountRecords, getLoginRow, insertAccount, listAccountRows, updateAccountData, type AccountRecord } from './accounts.js';
+import { connectorContext, connectorFor, customerNow, openJson, sealJson, serviceNow, type Engine } from './engine.js';
+import { recordEvents, type AggregationEvent } from './events.js';
+import type { AccountRow, InstitutionLoginRow, LinkSessionRow, LinkStepName } from './table.js';
+
+export type { Credential, MfaAnswer, MfaChallenge } from '../../connectors/connector.js';
+
+/** What the user sees after each step of a sign-in. */
+export type LinkStep =
+  | { step: 'mfa'; sessionId: string; challenges: MfaChallenge[] }
+  | { step: 'oauth'; sessionId: string; authorizeUrl: string }
+  | { step: 'accounts'; sessionId: string; accounts: DiscoveredAccount[] }
+  | { step: 'failed'; sessionId: string; code: number; message: string };
+
+export interface DiscoveredAccount {
+  ref: string;
+  name: string;
+  type: AccountType;
+  accountNumberDisplay: string;
+  balance: number;
+  currency: string;
+  /** Already linked under this customer at this institution (Connect shows it checked and disabled). */
+  alreadyLinked: boolean;
+}
+
+export interface StartLinkInput {
+  partnerId: string;
+  customerId: string;
+  institutionId: number;
+  /** The sign-in form, for credential institutions. */
+  credentials?: Credential[];
+  /** Where the institution sends the browser back, for OAuth institutions. */
+  redirectUri?: string;
+  /** Fix: re-authenticate this existing login. */
+  institutionLoginId?: number;
+}
+
+export interface LinkResult {
+  institutionLoginId: number;
+  institutionId: number;
+  accounts: AccountRecord[];
+}
+
+/** What a session keeps, encrypted, for its next step. */
+type LinkState =
+  | { kind: 'mfa'; mfaState: ConnectorSession; credentials: Credential[]; challenges: MfaChallenge[] }
+  | { kind: 'oauth'; pending: ConnectorSession; redirectUri: string }
+  | { kind: 'session'; session: ConnectorSession; credentials: Credential[] | null };
+
+function db(engine: Engine) {
+  return engine.runtime.database.kysely;
+}
+
+/** Starts a sign-in: credentials for credential institutions, a redirect URI for OAuth ones, a login id for Fix. */
+export async function startLink(engine: Engine, input: StartLinkInput): Promise<LinkStep> {
+  const customer = await getCustomerForPartner(db(engine), input.partnerId, input.customerId);
+  let loginId: number | null = null;
+  if (input.institutionLoginId !== undefined) {
+    const login = await getLoginRow(db(engine), customer, input.institutionLoginId);
+    if (login.institution_id !== input.institutionId) {
+      throw new ServiceError('BadRequest', `Institution login ${login.id} is at institution ${login.institution_id}, not ${input.institutionId}.`);
+    }
+    loginId = login.id;
+  }
+  await assertCanLinkAt(engine.runtime.database, customer, input.institutionId);
+  const connector = connectorFor(engine, input.institutionId);
+  // Sessions that ran out are refused anyway; clearing them here keeps the table small.
+  await purgeExpiredLinkSessions(engine);
+  const ctx = connectorContext(engine, customer, input.institutionId);
+  const now = serviceNow(engine);
+  const session: LinkSessionRow = {
+    id: randomString(32),
+    partner_id: customer.partner_id,
+    customer_id: customer.id,
+    institution_id: input.institutionId,
+    institution_login_id: loginId,
+    step: 'failed',
+    state_encrypted: null,
+    discovered: null,
+    failure_code: null,
+    failure_message: null,
+    created_at: now,
+    updated_at: now,
+    expires_at: now + engine.settings.linkSessionTtlSeconds,
+  };
+  if (connector.capabilities.authMode === 'oauth') {
+    if (!input.redirectUri) {
+      throw new ServiceError(
+        'OAuthRequiresConnect',
+        `Institution ${input.institutionId} signs in with OAuth on its own site: link its accounts through Connect (POST /connect/v2/generate).`,
+      );
+    }
+    const started = await connector.startOAuth(ctx, { redirectUri: input.redirectUri, state: session.id });
+    const state: LinkState = { kind: 'oauth', pending: started.pending, redirectUri: input.redirectUri };
+    await db(engine)
+      .insertInto('link_sessions')
+      .values({ ...session, step: 'oauth', state_encrypted: sealJson(engine, state) })
+      .execute();
+    return { step: 'oauth', sessionId: session.id, authorizeUrl: started.authorizeUrl };
+  }
+  const credentials = (input.credentials ?? []).filter((c) => c && typeof c.value === 'string');
+  if (credentials.length === 0) throw new ServiceError('MissingParameter', 'Missing parameter (credentials)');
+  await db(engine).insertInto('link_sessions').values(session).execute();
+  return advance(engine, customer, session, await connector.authenticate(ctx, credentials), credentials);
+}
+
+/** Answers the MFA questions of a sign-in (each answer's id is the question's id, or its text); the institution may ask more. */
+export async function answerLinkMfa(
+  engine: Engine,
+  input: { partnerId: string; sessionId: string; answers: MfaAnswer[]; customerId?: string; institutionId?: number },
+): Promise<LinkStep> {
+  const session = await loadSession(engine, input, 'mfa');
+  const state = openJson<LinkState>(engine, session.state_encrypted!);
+  if (state.kind !== 'mfa') throw new ServiceError('LinkStepMismatch');
+  const customer = await getCustomerForPartner(db(engine), input.partnerId, session.customer_id);
+  const connector = connectorFor(engine, session.institution_id);
+  // An answer names its question by id, or (legacy clients) by the question's text.
+  const ids = new Set(state.challenges.map((c) => c.id));
+  const byPrompt = new Map(state.challenges.map((c) => [c.prompt.trim().toLowerCase(), c.id]));
+  const answers = (input.answers ?? [])
+    .filter((a) => a && typeof a.id === 'string')
+    .map((a) => ({ id: ids.has(a.id) ? a.id : (byPrompt.get(a.id.trim().toLowerCase()) ?? a.id), value: String(a.value ?? '') }));
+  const result = await connector.answerMfa(connectorContext(engine, customer, session.institution_id), state.mfaState, answers);
+  return advance(engine, customer, session, result, state.credentials);
+}
+
+/** Completes an OAuth sign-in with the code the institution sent to the redirect URI. */
+export async function completeLinkOAuth(engine: Engine, input: { partnerId: string; sessionId: string; code: string; customerId?: string }): Promise<LinkStep> {
+  const session = await loadSession(engine, input, 'oauth');
+  const state = openJson<LinkState>(engine, session.state_encrypted!);
+  if (state.kind !== 'oauth') throw new ServiceError('LinkStepMismatch');
+  const customer = await getCustomerForPartner(db(engine), input.partnerId, session.customer_id);
+  const connector = connectorFor(engine, session.institution_id);
+  const result = await connector.completeOAuth(connectorContext(engine, customer, session.institution_id), {
+    code: input.code,
+    redirectUri: state.redirectUri,
+    pending: state.pending,
+  });
+  return advance(engine, customer, session, result, null);
+}
+
+/** Moves a session on after the institution answered a sign-in step. */
+async function advance(
+  engine: Engine,
+  customer: CustomerRow,
+  session: LinkSessionRow,
+  result: AuthResult,
+  credentials: Credential[] | null,
+): Promise<LinkStep> {
+  if (!result.ok) return failSession(engine, session, result.code, result.message);
+  if (result.kind === 'mfa') {
+    const state: LinkState = { kind: 'mfa', mfaState: result.state, credentials: credentials ?? [], challenges: result.challenges };
+    await saveStep(engine, session, 'mfa', { state_encrypted: sealJson(engine, state) });
+    return { step: 'mfa', sessionId: session.id, challenges: result.challenges };
+  }
+  const connector = connectorFor(engine, session.institution_id);
+  const listed = await connector.listAccounts(connectorContext(engine, customer, session.institution_id), result.session);
+  if (!listed.ok) return failSession(engine, session, listed.code, listed.message);
+  const state: LinkState = { kind: 'session', session: listed.session ?? result.session, credentials };
+  await saveStep(engine, session, 'accounts', { state_encrypted: sealJson(engine, state), discovered: JSON.stringify(listed.value) });
+  return { step: 'accounts', sessionId: session.id, accounts: await discovered(engine, customer, session, listed.value) };
+}
+
+async function failSession(engine: Engine, session: LinkSessionRow, code: number, message: string): Promise<LinkStep> {
+  await saveStep(engine, session, 'failed', { state_encrypted: null, failure_code: code, failure_message: message });
+  return { step: 'failed', sessionId: session.id, code, message };
+}
+
+async function saveStep(
+  engine: Engine,
+  session: LinkSessionRow,
+  step: LinkStepName,
+  changes: Partial<Pick<LinkSessionRow, 'state_encrypted' | 'discovered' | 'failure_code' | 'failure_message'>>,
+): Promise<void> {
+  const now = serviceNow(engine);
+  await db(engine)
+    .updateTable('link_sessions')
+    .set({ ...changes, step, updated_at: now, expires_at: now + engine.settings.linkSessionTtlSeconds })
+    .where('id', '=', session.id)
+    .execute();
+}
+
+/**
+ * A live session of this partner (and of this customer, when the caller names one) at the expected step: 404 when
+ * unknown, expired or another partner's or customer's; 409 at another step.
+ */
+async function loadSession(
+  engine: Engine,
+  input: { partnerId: string; sessionId: string; customerId?: string; institutionId?: number },
+  step: LinkStepName,
+): Promise<LinkSessionRow> {
+  const { partnerId, sessionId } = input;
+  const session =
+    typeof sessionId === 'string' && sessionId.length > 0
+      ? await db(engine).selectFrom('link_sessions').selectAll().where('id', '=', sessionId).where('partner_id', '=', partnerId).executeTakeFirst()
+      : undefined;
+  const otherCustomer =
+    session !== undefined &&
+    ((input.customerId !== undefined && String(session.customer_id) !== String(input.customerId).trim()) ||
+      (input.institutionId !== undefined && session.institution_id !== input.institutionId));
+  if (!session || otherCustomer || Number(session.expires_at) <= serviceNow(engine))
+    throw new ServiceError('ResourceNotFound', 'Sign-in session not found or expired. Start the sign-in again.');
+  if (session.step !== step) {
+    throw new ServiceError('LinkStepMismatch', `The sign-in is at step "${session.step}", not "${step}".`);
+  }
+  return session;
+}
+
+/** The customer's accounts at the institution with these refs (what a new sign-in would duplicate). */
+async function linkedWithRefs(dbx: Executor, customer: CustomerRow, institutionId: number, refs: readonly string[]): Promise<AccountRow[]> {
+  if (refs.length === 0) return [];
+  return dbx
+    .selectFrom('accounts')
+    .selectAll()
+    .where('customer_id', '=', customer.id)
+    .where('institution_id', '=', institutionId)
+    .where('ref', 'in', [...refs])
+    .orderBy('id')
+    .execute();
+}
+
+async function discovered(engine: Engine, customer: CustomerRow, session: LinkSessionRow, accounts: readonly ConnectorAccount[]): Promise<DiscoveredAccount[]> {
+  const linked = await linkedWithRefs(
+    db(engine),
+    customer,
+    session.institution_id,
+    accounts.map((a) => a.ref),
+  );
+  const linkedRefs = new Set(
+    linked.filter((a) => session.institution_login_id === null || a.institution_login_id === session.institution_login_id).map((a) => a.ref),
+  );
+  return accounts.map((a) => ({
+    ref: a.ref,
+    name: a.name,
+    type: a.type,
+    accountNumberDisplay: a.accountNumberDisplay,
+    balance: a.balance,
+    currency: a.currency,
+    alreadyLinked: linkedRefs.has(a.ref),
+  }));
+}
+
+/**
+ * Saves the sign-in: the institution login (session and credentials encrypted) and the chosen accounts (new ones
+ * created, existing ones brought up to date), with account events, in one transaction. Signing in again with the
+ * same credentials reuses the login that already holds those accounts, so nothing is duplicated. For Fix
+ * (a session started with institutionLoginId), accountRefs may be omitted: the login's session and credentials
+ * are replaced and its error status cleared. Otherwise accountRefs omitted means every account.
+ */
+export async function finishLink(
+  engine: Engine,
+  input: { partnerId: string; sessionId: string; accountRefs?: string[]; customerId?: string },
+  within?: (tx: Executor, result: LinkResult) => Promise<void>,
+): Promise<LinkResult> {
+  const session = await loadSession(engine, input, 'accounts');
+  const state = openJson<LinkState>(engine, session.state_encrypted!);
+  if (state.kind !== 'session') throw new ServiceError('LinkStepMismatch');
+  const offered: ConnectorAccount[] = JSON.parse(session.discovered ?? '[]');
+  const offeredRefs = new Set(offered.map((a) => a.ref));
+  const isFix = session.institution_login_id !== null;
+  if (input.accountRefs !== undefined) {
+    const unknown = input.accountRefs.filter((r) => !offeredRefs.has(r));
+    if (unknown.length > 0) throw new ServiceError('InvalidParameter', `Invalid parameter (accountRefs): the institution did not offer ${unknown.join(', ')}.`);
+    if (input.accountRefs.length === 0 && !isFix) throw new ServiceError('BadRequest', 'Choose at least one account to link.');
+  } else if (offered.length === 0 && !isFix) {
+    throw new ServiceError('BadRequest', 'The institution shows no accounts for this sign-in, so there is nothing to link.');
+  }
+
+  return db(engine)
+    .transaction()
+    .execute(async (tx) => {
+      // One step wins: a second finishLink of the same session (or a concurrent one) finds it finished.
+      const claimed = await tx
+        .updateTable('link_sessions')
+        .set({ step: 'finished', state_encrypted: null, updated_at: serviceNow(engine) })
+        .where('id', '=', session.id)
+        .where('step', '=', 'accounts')
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) throw new ServiceError('LinkStepMismatch', 'The sign-in has already been finished.');
+      const customer = await getCustomerForPartner(tx, input.partnerId, session.customer_id);
+      // Serialise linking per customer, so two sign-ins at once cannot both create the same accounts.
+      await tx
+        .updateTable('customers')
+        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+        .where('id', '=', customer.id)
+        .execute();
+      const now = customerNow(engine, customer);
+      const secrets = {
+        session_encrypted: sealJson(engine, state.session),
+        credentials_encrypted: state.credentials ? sealJson(engine, state.credentials) : null,
+        aggregation_status_code: 0,
+        aggregation_status_message: null,
+        // A new sign-in ends any error state the sandbox controls set, as it ends a real one.
+        sandbox_failure_code: null,
+        sandbox_failure_message: null,
+        updated_at: now,
+      };
+
+      let login: InstitutionLoginRow;
+      let chosen: ConnectorAccount[];
+      if (isFix) {
+        login = await getLoginRow(tx, customer, session.institution_login_id!);
+        const existingRefs = new Set((await listAccountRows(tx, customer, { institutionLoginId: login.id })).map((a) => a.ref));
+        chosen = input.accountRefs === undefined ? offered.filter((a) => existingRefs.has(a.ref)) : offered.filter((a) => input.accountRefs!.includes(a.ref));
+        login = await tx.updateTable('institution_logins').set(secrets).where('id', '=', login.id).returningAll().executeTakeFirstOrThrow();
+        await tx.updateTable('accounts').set({ aggregation_status_code: 0 }).where('institution_login_id', '=', login.id).execute();
+      } else {
+        chosen = input.accountRefs === undefined ? offered : offered.filter((a) => input.accountRefs!.includes(a.ref));
+        const existing = await linkedWithRefs(
+          tx,
+          customer,
+          session.institution_id,
+          offered.map((a) => a.ref),
+        );
+        const reuse = existing.at(-1)?.institution_login_id;
+        login =
+          reuse !== undefined
+            ? await tx.updateTable('institution_logins').set(secrets).where('id', '=', reuse).returningAll().executeTakeFirstOrThrow()
+            : await tx
+                .insertInto('institution_logins')
+                .values({
+                  partner_id: customer.partner_id,
+                  customer_id: customer.id,
+                  institution_id: session.institution_id,
+                  ...secrets,
+                  created_at: now,
+                })
+                .returningAll()
+                .executeTakeFirstOrThrow();
+        if (reuse !== undefined) await tx.updateTable('accounts').set({ aggregation_status_code: 0 }).where('institution_login_id', '=', login.id).execute();
+      }
+
+      const stored = new Map((await listAccountRows(tx, customer, { institutionLoginId: login.id })).map((a) => [a.ref, a]));
+      const rows: AccountRow[] = [];
+      const changed: { row: AccountRow; type: 'created' | 'modified' }[] = [];
+      for (const a of chosen) {
+        const existing = stored.get(a.ref);
+        if (existing) {
+          const result = await updateAccountData(tx, existing, a, now);
+          rows.push(result.row);
+          if (result.changed) changed.push({ row: result.row, type: 'modified' });
+        } else {
+          const row = await insertAccount(tx, login, a, now);
+          rows.push(row);
+          changed.push({ row, type: 'created' });
+        }
+      }
+      const records = await accountRecords(tx, rows);
+      const byId = new Map(records.map((r) => [r.id, r]));
+      const events: AggregationEvent[] = changed.map(({ row, type }) => ({
+        class: 'account',
+        type,
+        partnerId: customer.partner_id,
+        customerId: customer.id,
+        accountId: row.id,
+        record: byId.get(String(row.id))!,
+      }));
+      await recordEvents(tx, engine, events);
+      const result = { institutionLoginId: login.id, institutionId: login.institution_id, accounts: records };
+      // Callers (Connect) add what must commit with the link, such as its webhook.
+      if (within) await within(tx, result);
+      return result;
+    });
+}
+
+export interface InstitutionLoginSummary {
+  institutionLoginId: number;
+  institutionId: number;
+  aggregationStatusCode: number;
+  accounts: AccountRecord[];
+}
+
+/** The customer's institution logins with their accounts (Connect's account management). */
+export async function listInstitutionLogins(engine: Engine, partnerId: string, customerId: string): Promise<InstitutionLoginSummary[]> {
+  const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
+  const logins = await db(engine).selectFrom('institution_logins').selectAll().where('customer_id', '=', customer.id).orderBy('id').execute();
+  const records = await accountRecords(db(engine), await listAccountRows(db(engine), customer));
+  return logins.map((l) => ({
+    institutionLoginId: l.id,
+    institutionId: l.institution_id,
+    aggregationStatusCode: l.aggregation_status_code,
+    accounts: records.filter((r) => r.institutionLoginId === l.id),
+  }));
+}
+
+/** The step a sign-in is at now (Connect asks while the user signs in at an OAuth institution in another window). */
+export async function getLinkStep(
+  engine: Engine,
+  input: { partnerId: string; sessionId: string; customerId: string },
+): Promise<LinkStep | { step: 'oauth'; sessionId: string } | { step: 'finished'; sessionId: string }> {
+  const session =
+    typeof input.sessionId === 'string' && input.sessionId.length > 0
+      ? await db(engine).selectFrom('link_sessions').selectAll().where('id', '=', input.sessionId).where('partner_id', '=', input.partnerId).executeTakeFirst()
+      : undefined;
+  if (!session || String(session.customer_id) !== String(input.customerId) || Number(session.expires_at) <= serviceNow(engine)) {
+    throw new ServiceError('ResourceNotFound', 'Sign-in session not found or expired. Start the sign-in again.');
+  }
+  switch (session.step) {
+    case 'failed':
+      return { step: 'failed', sessionId: session.id, code: session.failure_code ?? 0, message: session.failure_message ?? '' };
+    case 'mfa':
+      return { step: 'mfa', sessionId: session.id, challenges: openJson<Extract<LinkState, { kind: 'mfa' }>>(engine, session.state_encrypted!).challenges };
+    case 'accounts': {
+      const customer = await getCustomerForPartner(db(engine), input.partnerId, session.customer_id);
+      return { step: 'accounts', sessionId: session.id, accounts: await discovered(engine, customer, session, JSON.parse(session.discovered ?? '[]')) };
+    }
+    case 'finished':
+      return { step: 'finished', sessionId: session.id };
+    default:
+      return { step: 'oauth', sessionId: session.id };
+  }
+}
+
+/** The partner and customer of a sign-in at the OAuth step, by its id (the OAuth `state`); undefined when unknown or over. */
+export async function findOAuthSession(engine: Engine, sessionId: string): Promise<{ partnerId: string; customerId: string; customerNow: number } | undefined> {
+  const session = await db(engine).selectFrom('link_sessions').selectAll().where('id', '=', sessionId).where('step', '=', 'oauth').executeTakeFirst();
+  if (!session || Number(session.expires_at) <= serviceNow(engine)) return undefined;
+  const customer = await getCustomerForPartner(db(engine), session.partner_id, session.customer_id);
+  return { partnerId: session.partner_id, customerId: String(session.customer_id), customerNow: customerNow(engine, customer) };
+}
+
+/** Removes sign-in sessions that expired (each new sign-in does; expired ones are refused regardless). */
+export async function purgeExpiredLinkSessions(engine: Engine): Promise<number> {
+  const result = await db(engine).deleteFrom('link_sessions').where('expires_at', '<=', serviceNow(engine)).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,379 @@
+/**
+ * Refreshing: asking the institution for an institution login's accounts and transactions and storing what
+ * changed. The first refresh of an account (its initial aggregation) loads 180 days of transactions; later ones
+ * load from a few days before the earliest pending transaction or the last success (at least ten days back);
+ * a historic load goes back as far as the institution serves (two years at the test bank).
+ *
+ * Only one refresh of a login runs at a time, across processes: a lease on the login row (refresh_lease_until)
+ * is taken before the institution is called and released in the transaction that stores the result. Everything a
+ * refresh stores, and every event it records, is written in that one transaction, so a process that dies midway
+ * leaves nothing half-written; its lease expires and the next refresh does the work again.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  AggregationStatus,
+  type ConnectorAccount,
+  type ConnectorSession,
+  type ConnectorTransaction,
+  type Credential,
+  type MfaAnswer,
+} from '../../connectors/connector.js';
+import { ServiceError } from '../../contract/errors/service-error.js';
+import { randomString } from '../../platform/secrets.js';
+import { getCustomerForPartner } from '../customers/service.js';
+import type { CustomerRow } from '../customers/table.js';
+import { accountRecord, accountRecords, getAccountRow, getLoginRow, listAccountRows, updateAccountData, type AccountRecord } from './accounts.js';
+import { customerNow, openJson, sealJson, serviceNow, type Engine } from './engine.js';
+import { recordEvents, type AggregationEvent } from './events.js';
+import { aggregationError, USER_FIXABLE_CODES } from './failures.js';
+import { answerLinkMfa, finishLink, startLink, type LinkStep } from './linking.js';
+import type { AccountRow, InstitutionLoginRow } from './table.js';
+import { syncTransactions, transactionDateRange } from './transactions.js';
+
+const DAY = 86_400;
+/** Transactions the initial aggregation loads: the last 180 days. */
+export const INITIAL_HISTORY_DAYS = 180;
+/** A later refresh reloads at least this many days, and this many days before the last success or the earliest pending transaction. */
+export const REFRESH_MIN_DAYS = 10;
+export const REFRESH_OVERLAP_DAYS = 3;
+
+export type RefreshMode = { kind: 'refresh' } | { kind: 'historic'; accountId: number };
+
+export type LoginRefreshOutcome =
+  /** The refresh ran: 0, or the aggregation status code it failed with. */
+  | { ran: true; code: number; message: string | null }
+  /** Another refresh of the login held it; this one waited for it (or did not wait) and did nothing itself. */
+  | { ran: false };
+
+function db(engine: Engine) {
+  return engine.runtime.database.kysely;
+}
+
+async function acquireLease(engine: Engine, loginId: number): Promise<string | undefined> {
+  const owner = randomString(16);
+  const now = serviceNow(engine);
+  const result = await db(engine)
+    .updateTable('institution_logins')
+    .set({ refresh_lease_until: now + engine.settings.refreshLeaseSeconds, refresh_lease_owner: owner })
+    .where('id', '=', loginId)
+    .where((eb) => eb.or([eb('refresh_lease_until', 'is', null), eb('refresh_lease_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? owner : undefined;
+}
+
+async function leaseHeld(engine: Engine, loginId: number): Promise<boolean> {
+  const row = await db(engine).selectFrom('institution_logins').select('refresh_lease_until').where('id', '=', loginId).executeTakeFirst();
+  return row !== undefined && row.refresh_lease_until !== null && Number(row.refresh_lease_until) >= serviceNow(engine);
+}
+
+/** Waits until no refresh holds the login; false when the wait ran out first. */
+async function waitForLease(engine: Engine, loginId: number): Promise<boolean> {
+  const deadline = Date.now() + engine.settings.refreshWaitMs;
+  while (await leaseHeld(engine, loginId)) {
+    if (Date.now() >= deadline) return false;
+    await sleep(engine.settings.refreshPollMs);
+  }
+  return true;
+}
+
+/** Where a refresh of this account starts asking for transactions (customer clock). */
+async function windowStart(engine: Engine, account: AccountRow, mode: RefreshMode, now: number, historyDays: number): Promise<number> {
+  const oldestServed = now - historyDays * DAY;
+  if (mode.kind === 'historic') return oldestServed;
+  if (account.first_aggregated_at === null) return Math.max(oldestServed, now - INITIAL_HISTORY_DAYS * DAY);
+  const pending = await db(engine)
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.min<number>('effective_date').as('d'))
+    .where('account_id', '=', account.id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  const candidates = [now - REFRESH_MIN_DAYS * DAY];
+  if (account.aggregation_success_at !== null) candidates.push(Number(account.aggregation_success_at) - REFRESH_OVERLAP_DAYS * DAY);
+  if (pending?.d !== null && pending?.d !== undefined) candidates.push(Number(pending.d) - REFRESH_OVERLAP_DAYS * DAY);
+  return Math.max(oldestServed, Math.min(...candidates));
+}
+
+interface Fetched {
+  account: AccountRow;
+  record: ConnectorAccount;
+  from: number;
+  transactions: ConnectorTransaction[];
+}
+
+/** Records a failed (or skipped) attempt: the data stays, the status code says what went wrong. */
+async function recordFailure(
+  engine: Engine,
+  login: InstitutionLoginRow,
+  accounts: readonly AccountRow[],
+  owner: string,
+  now: number,
+  code: number,
+  message: string,
+): Promise<LoginRefreshOutcome> {
+  await db(engine)
+    .transaction()
+    .execute(async (tx) => {
+      await tx
+        .updateTable('institution_logins')
+        .set({
+          aggregation_status_code: code,
+          aggregation_status_message: message,
+          aggregation_attempt_at: now,
+          refresh_lease_until: null,
+          refresh_lease_owner: null,
+          updated_at: now,
+        })
+        .where('id', '=', login.id)
+        .where('refresh_lease_owner', '=', owner)
+        .execute();
+      if (accounts.length > 0) {
+        await tx
+          .updateTable('accounts')
+          .set({ aggregation_status_code: code, aggregation_attempt_at: now })
+          .where(
+            'id',
+            'in',
+            accounts.map((a) => a.id),
+          )
+          .execute();
+      }
+    });
+  return { ran: true, code, message };
+}
+
+/** Runs one refresh of a login whose lease this process holds. */
+async function runLeased(engine: Engine, customer: CustomerRow, login: InstitutionLoginRow, mode: RefreshMode, owner: string): Promise<LoginRefreshOutcome> {
+  const now = customerNow(engine, customer);
+  const all = await listAccountRows(db(engine), customer, { institutionLoginId: login.id });
+  const targets = mode.kind === 'historic' ? all.filter((a) => a.id === mode.accountId) : all;
+
+  // Known-bad credentials or an unanswerable MFA: calling the institution again would fail the same way (and may
+  // lock the user out there). Only the user can repair it, by signing in again (Connect Fix).
+  // An error state set through the sandbox controls stands for the institution's answer until Fix or a clear.
+  if (login.sandbox_failure_code !== null) {
+    return recordFailure(
+      engine,
+      login,
+      targets,
+      owner,
+      now,
+      Number(login.sandbox_failure_code),
+      login.sandbox_failure_message ?? 'The institution refused the request.',
+    );
+  }
+  if (USER_FIXABLE_CODES.has(login.aggregation_status_code)) {
+    return recordFailure(
+      engine,
+      login,
+      targets,
+      owner,
+      now,
+      login.aggregation_status_code,
+      login.aggregation_status_message ?? 'The institution login needs the user to sign in again.',
+    );
+  }
+  const lookup = engine.registry.connectorFor(login.institution_id);
+  if (!lookup.available) return recordFailure(engine, login, targets, owner, now, 102, lookup.reason);
+  const connector = lookup.connector;
+  const ctx = { institutionId: login.institution_id, now };
+  let session = openJson<ConnectorSession>(engine, login.session_encrypted);
+  let sessionChanged = false;
+
+  const listed = await connector.listAccounts(ctx, session);
+  if (!listed.ok) return recordFailure(engine, login, targets, owner, now, listed.code, listed.message);
+  if (listed.session) [session, sessionChanged] = [listed.session, true];
+  const byRef = new Map(listed.value.map((a) => [a.ref, a]));
+  const fetched: Fetched[] = [];
+  for (const account of targets) {
+    const record = byRef.get(account.ref);
+    // An account the institution no longer shows keeps its data; the login's other accounts are refreshed.
+    if (!record) continue;
+    const from = await windowStart(engine, account, mode, now, connector.capabilities.historyDays);
+    const result = await connector.fetchTransactions(ctx, session, account.ref, from, now);
+    if (!result.ok) return recordFailure(engine, login, targets, owner, now, result.code, result.message);
+    if (result.session) [session, sessionChanged] = [result.session, true];
+    fetched.push({ account, record, from, transactions: result.value });
+  }
+
+  await db(engine)
+    .transaction()
+    .execute(async (tx) => {
+      const own = await tx
+        .updateTable('institution_logins')
+        .set({
+          aggregation_status_code: 0,
+          aggregation_status_message: null,
+          aggregation_attempt_at: now,
+          aggregation_success_at: now,
+          refresh_lease_until: null,
+          refresh_lease_owner: null,
+          updated_at: now,
+          ...(sessionChanged ? { session_encrypted: sealJson(engine, session) } : {}),
+        })
+        .where('id', '=', login.id)
+        .where('refresh_lease_owner', '=', owner)
+        .executeTakeFirst();
+      // The lease ran out and another refresh took over: store nothing, it does the work.
+      if (Number(own.numUpdatedRows) !== 1) throw new ServiceError('AggregationInProgress');
+      const events: AggregationEvent[] = [];
+      for (const f of fetched) {
+        const { row, changed } = await updateAccountData(tx, f.account, f.record, now);
+        const sync = await syncTransactions(tx, row, f.transactions, f.from, now, now);
+        const range = await transactionDateRange(tx, row.id);
+        const updated = await tx
+          .updateTable('accounts')
+          .set({
+            aggregation_status_code: 0,
+            aggregation_attempt_at: now,
+            aggregation_success_at: now,
+            first_aggregated_at: row.first_aggregated_at ?? now,
+            history_from: row.history_from === null ? f.from : Math.min(Number(row.history_from), f.from),
+            ...(mode.kind === 'historic' ? { historic_loaded_at: now } : {}),
+            oldest_transaction_at: range.oldest,
+            last_transaction_at: range.last,
+          })
+          .where('id', '=', row.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        if (changed) {
+          events.push({
+            class: 'account',
+            type: 'modified',
+            partnerId: customer.partner_id,
+            customerId: customer.id,
+            accountId: row.id,
+            record: await accountRecord(tx, updated),
+          });
+        }
+        events.push(...sync.events);
+      }
+      await recordEvents(tx, engine, events);
+    });
+  return { ran: true, code: 0, message: null };
+}
+
+/**
+ * Refreshes one institution login. When another refresh of it is running, waits for that one (up to
+ * settings.refreshWaitMs) and, for a plain refresh, takes its result instead of asking the institution again;
+ * a historic load then runs itself. Gives up with 409 (325) when the wait runs out; `wait: false` returns at once.
+ */
+export async function refreshLogin(
+  engine: Engine,
+  customer: CustomerRow,
+  login: InstitutionLoginRow,
+  mode: RefreshMode,
+  wait = true,
+): Promise<LoginRefreshOutcome> {
+  for (;;) {
+    const owner = await acquireLease(engine, login.id);
+    if (owner) {
+      try {
+        const fresh = await db(engine).selectFrom('institution_logins').selectAll().where('id', '=', login.id).executeTakeFirst();
+        if (!fresh) return { ran: false };
+        return await runLeased(engine, customer, fresh, mode, owner);
+      } catch (e) {
+        await db(engine)
+          .updateTable('institution_logins')
+          .set({ refresh_lease_until: null, refresh_lease_owner: null })
+          .where('id', '=', login.id)
+          .where('refresh_lease_owner', '=', owner)
+          .execute();
+        throw e;
+      }
+    }
+    if (!wait) return { ran: false };
+    if (!(await waitForLease(engine, login.id)))
+      throw new ServiceError('AggregationInProgress', `Institution login ${login.id} is currently being aggregated; try again later.`);
+    if (mode.kind === 'refresh') return { ran: false };
+  }
+}
+
+/** Refresh Customer Accounts: every institution login of the customer, one after another; the accounts afterwards. */
+export async function refreshCustomerAccounts(
+  engine: Engine,
+  partnerId: string,
+  customerId: string | number,
+  options: { wait?: boolean } = {},
+): Promise<AccountRecord[]> {
+  const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
+  const logins = await db(engine).selectFrom('institution_logins').selectAll().where('customer_id', '=', customer.id).orderBy('id').execute();
+  for (const login of logins) await refreshLogin(engine, customer, login, { kind: 'refresh' }, options.wait ?? true);
+  return accountRecords(db(engine), await listAccountRows(db(engine), customer));
+}
+
+/** Refresh Customer Accounts by Institution Login: that login's accounts afterwards (404 for unknown logins). */
+export async function refreshInstitutionLoginAccounts(
+  engine: Engine,
+  partnerId: string,
+  customerId: string | number,
+  institutionLoginId: string | number,
+  options: { wait?: boolean } = {},
+): Promise<AccountRecord[]> {
+  const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
+  const login = await getLoginRow(db(engine), customer, institutionLoginId);
+  await refreshLogin(engine, customer, login, { kind: 'refresh' }, options.wait ?? true);
+  return accountRecords(db(engine), await listAccountRows(db(engine), customer, { institutionLoginId: login.id }));
+}
+
+/** What a historic load ends in: done, or the institution asks MFA questions first (legacy 203). */
+export type HistoricOutcome = { done: true } | { done: false; mfa: Extract<LinkStep, { step: 'mfa' }> };
+
+/**
+ * Load Historic Transactions: loads the account's whole history (as far back as the institution serves). It is an
+ * aggregation of that account, so it also counts as the initial one. A second call returns at once unless `force`.
+ * Failures are errors whose code is the aggregation status code (the data stays). When the login needs an MFA
+ * answer (185) and its credentials are saved, the engine signs in again with them: the institution's questions
+ * come back (answer them with answerHistoricMfa), as the legacy service's 203 did.
+ */
+export async function loadHistoricTransactions(
+  engine: Engine,
+  partnerId: string,
+  customerId: string | number,
+  accountId: string | number,
+  options: { force?: boolean } = {},
+): Promise<HistoricOutcome> {
+  const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
+  const account = await getAccountRow(db(engine), customer, accountId);
+  if (account.historic_loaded_at !== null && !options.force) return { done: true };
+  const login = await getLoginRow(db(engine), customer, account.institution_login_id);
+  const outcome = await refreshLogin(engine, customer, login, { kind: 'historic', accountId: account.id });
+  if (!outcome.ran || outcome.code === 0) return { done: true };
+  if (outcome.code === AggregationStatus.MfaRequired && login.credentials_encrypted !== null) {
+    const step = await startLink(engine, {
+      partnerId,
+      customerId: String(customer.id),
+      institutionId: login.institution_id,
+      institutionLoginId: login.id,
+      credentials: openJson<Credential[]>(engine, login.credentials_encrypted),
+    });
+    if (step.step === 'mfa') return { done: false, mfa: step };
+    return historicAfterSignIn(engine, partnerId, customer.id, account.id, step);
+  }
+  throw aggregationError(outcome.code, outcome.message ?? 'The institution refused the request.');
+}
+
+/** Answers the MFA questions of a historic load (the MFA-Session of its 203); loads the history once signed in. */
+export async function answerHistoricMfa(
+  engine: Engine,
+  partnerId: string,
+  customerId: string | number,
+  accountId: string | number,
+  sessionId: string,
+  answers: MfaAnswer[],
+): Promise<HistoricOutcome> {
+  const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
+  const account = await getAccountRow(db(engine), customer, accountId);
+  const step = await answerLinkMfa(engine, { partnerId, sessionId, answers, customerId: String(customer.id), institutionId: account.institution_id });
+  if (step.step === 'mfa') return { done: false, mfa: step };
+  return historicAfterSignIn(engine, partnerId, customer.id, account.id, step);
+}
+
+/** After a repeated sign-in: saves it on the login (as Connect Fix does) and loads the history. */
+async function historicAfterSignIn(engine: Engine, partnerId: string, customerId: number, accountId: number, step: LinkStep): Promise<HistoricOutcome> {
+  if (step.step === 'failed') throw aggregationError(step.code, step.message);
+  if (step.step !== 'accounts') throw new ServiceError('LinkStepMismatch');
+  await finishLink(engine, { partnerId, sessionId: step.sessionId });
+  const outcome = await loadHistoricTransactions(engine, partnerId, customerId, accountId, { force: true });
+  if (!outcome.done) throw aggregationError(AggregationStatus.MfaRequired, 'The institution asked for MFA again.');
+  return outcome;
+}

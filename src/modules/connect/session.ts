@@ -1,0 +1,314 @@
+/**
+ * What the hosted Connect app does for a verified link: every function takes the link row (checked by openLink on
+ * each call, so a link that expired or was used stops working mid-way too) and acts only for that link's partner
+ * and customer, in that link's variant. Each step is reported to the link's webhook.
+ */
+import type { Executor } from '../../platform/db/database.js';
+import { ServiceError } from '../../contract/errors/service-error.js';
+import { deleteAccount, deleteInstitutionLogin } from '../aggregation/accounts.js';
+import { connectorContext, connectorFor, type Engine } from '../aggregation/engine.js';
+import {
+  answerLinkMfa,
+  completeLinkOAuth,
+  findOAuthSession,
+  finishLink,
+  getLinkStep,
+  listInstitutionLogins,
+  startLink,
+  type Credential,
+  type LinkStep,
+  type MfaAnswer,
+} from '../aggregation/linking.js';
+import { assertCanLinkAt, customerMayUseInstitution, getCustomerForPartner } from '../customers/service.js';
+import { brandingAssetUrl } from '../institutions/branding.js';
+import { findInstitution, getInstitution, searchInstitutions } from '../institutions/service.js';
+import type { InstitutionRow } from '../institutions/table.js';
+import { resolveExperience, type Experience } from './experiences.js';
+import { connectUrl, linkRow, markLinkUsed } from './links.js';
+import type { ConnectLinkRow } from './table.js';
+import { emitConnectEvent } from './webhooks.js';
+
+/** Where OAuth institutions send the browser back to. */
+export const OAUTH_CALLBACK_PATH = '/connect/oauth/callback';
+
+export interface InstitutionSummary {
+  id: number;
+  name: string;
+  url: string;
+  logo: string;
+  color: string;
+  oauth: boolean;
+  /** Whether this customer can link here (a testing customer only at test institutions; a connector exists). */
+  available: boolean;
+}
+
+export interface SessionConfig {
+  mode: 'full' | 'lite' | 'fix';
+  customerId: string;
+  experience: Experience;
+  language: string;
+  redirectUri: string | null;
+  institution: InstitutionSummary | null;
+  institutionLoginId: string | null;
+}
+
+function db(engine: Engine) {
+  return engine.runtime.database.kysely;
+}
+
+function summary(engine: Engine, row: InstitutionRow, available: boolean): InstitutionSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url_home_app,
+    logo: brandingAssetUrl(engine.runtime.config.publicUrl, row.id, 'icon'),
+    color: row.primary_color,
+    oauth: row.oauth_enabled === 1,
+    available,
+  };
+}
+
+function availableFor(engine: Engine, customer: Parameters<typeof customerMayUseInstitution>[0], id: number): boolean {
+  return customerMayUseInstitution(customer, id) && engine.registry.connectorFor(id).available;
+}
+
+const mode = (link: ConnectLinkRow): SessionConfig['mode'] => (link.type === 'email' ? 'full' : link.type);
+
+/** Opens the app for a link (`started` webhook) and answers what the app shows. */
+export async function startConnectSession(engine: Engine, link: ConnectLinkRow): Promise<SessionConfig> {
+  const customer = await getCustomerForPartner(db(engine), link.partner_id, link.customer_id);
+  const institution = link.institution_id !== null ? await findInstitution(engine.runtime.database, link.institution_id) : undefined;
+  await emitConnectEvent(db(engine), engine.runtime, link, 'started', { type: mode(link), experience: link.experience });
+  return {
+    mode: mode(link),
+    customerId: String(link.customer_id),
+    experience: await resolveExperience(db(engine), link.partner_id, link.experience),
+    language: link.language ?? 'en',
+    redirectUri: link.redirect_uri,
+    institution: institution ? summary(engine, institution, availableFor(engine, customer, institution.id)) : null,
+    institutionLoginId: link.institution_login_id !== null ? String(link.institution_login_id) : null,
+  };
+}
+
+function requireFull(link: ConnectLinkRow, what: string): void {
+  if (mode(link) !== 'full') throw new ServiceError('ConnectActionNotAllowed', `A ${mode(link)} link does not offer ${what}.`);
+}
+
+/** Institution search over the catalogue (Full only: Lite and Fix links name their institution). */
+export async function searchConnectInstitutions(engine: Engine, link: ConnectLinkRow, query: { search?: string; start: number; limit: number }) {
+  requireFull(link, 'institution search');
+  const customer = await getCustomerForPartner(db(engine), link.partner_id, link.customer_id);
+  const page = await searchInstitutions(engine.runtime.database, {
+    search: query.search?.trim() ? query.search : undefined,
+    start: query.start,
+    limit: query.limit,
+  });
+  return {
+    found: page.found,
+    displaying: page.displaying,
+    moreAvailable: page.moreAvailable,
+    institutions: page.institutions.map((row) => summary(engine, row, availableFor(engine, customer, row.id))),
+  };
+}
+
+/** The institution a link may sign in at: any for Full, the named one for Lite and Fix. */
+function checkInstitution(link: ConnectLinkRow, institutionId: number): void {
+  if (link.institution_id !== null && link.institution_id !== institutionId) {
+    throw new ServiceError('ConnectActionNotAllowed', `This link signs in at institution ${link.institution_id} only.`);
+  }
+}
+
+/** The user picked an institution: its sign-in form (`institutionSelected` webhook). */
+export async function selectInstitution(engine: Engine, link: ConnectLinkRow, institutionId: number) {
+  checkInstitution(link, institutionId);
+  const customer = await getCustomerForPartner(db(engine), link.partner_id, link.customer_id);
+  const institution = await assertCanLinkAt(engine.runtime.database, customer, institutionId);
+  const connector = connectorFor(engine, institutionId);
+  await emitConnectEvent(db(engine), engine.runtime, link, 'institutionSelected', { institutionId: String(institutionId) });
+  return {
+    institution: summary(engine, institution, true),
+    loginForm: connector.loginForm(connectorContext(engine, customer, institutionId)),
+    oauth: connector.capabilities.authMode === 'oauth',
+  };
+}
+
+/** Reports a sign-in step to the webhook: MFA asked, accounts discovered, or the failure. */
+async function reportStep(engine: Engine, link: ConnectLinkRow, institutionId: number, step: LinkStep): Promise<LinkStep> {
+  const common = { institutionId: String(institutionId), sessionId: step.sessionId };
+  if (step.step === 'mfa') await emitConnectEvent(db(engine), engine.runtime, link, 'mfa', { ...common, questions: step.challenges.map((c) => c.id) });
+  if (step.step === 'accounts') await emitConnectEvent(db(engine), engine.runtime, link, 'discovered', { ...common, accounts: step.accounts.length });
+  if (step.step === 'failed') {
+    await emitConnectEvent(db(engine), engine.runtime, link, step.code === 103 ? 'invalidCredentials' : 'error', {
+      ...common,
+      code: step.code,
+      reason: step.message,
+    });
+  }
+  if (step.step === 'oauth') await emitConnectEvent(db(engine), engine.runtime, link, 'oauthStarted', common);
+  return step;
+}
+
+/** Signs in: credentials, or (OAuth institutions) the authorize URL to open in a popup. Fix re-authenticates its login. */
+export async function signIn(engine: Engine, link: ConnectLinkRow, institutionId: number, credentials: Credential[]): Promise<LinkStep> {
+  checkInstitution(link, institutionId);
+  const oauth = connectorFor(engine, institutionId).capabilities.authMode === 'oauth';
+  const step = await startLink(engine, {
+    partnerId: link.partner_id,
+    customerId: String(link.customer_id),
+    institutionId,
+    ...(oauth ? { redirectUri: `${engine.runtime.config.publicUrl}${OAUTH_CALLBACK_PATH}?linkId=${encodeURIComponent(link.id)}` } : { credentials }),
+    ...(link.institution_login_id !== null ? { institutionLoginId: link.institution_login_id } : {}),
+  });
+  if (!oauth)
+    await emitConnectEvent(db(engine), engine.runtime, link, 'credentialsSubmitted', { institutionId: String(institutionId), sessionId: step.sessionId });
+  return reportStep(engine, link, institutionId, step);
+}
+
+/**
+ * The institution sent the browser back from its OAuth page (in a popup): completes the sign-in of the session
+ * named by `state`, which must belong to the link's customer. The Connect app learns the outcome by asking for
+ * the session's step. Answers what the popup page says.
+ */
+export async function completeOAuthCallback(
+  engine: Engine,
+  query: { linkId?: string; state?: string; code?: string; error?: string },
+): Promise<{ ok: boolean; message: string }> {
+  const session = query.state ? await findOAuthSession(engine, query.state) : undefined;
+  const link =
+    session && query.linkId
+      ? await db(engine).selectFrom('connect_links').selectAll().where('id', '=', query.linkId).where('partner_id', '=', session.partnerId).executeTakeFirst()
+      : undefined;
+  if (!session || !link || String(link.customer_id) !== session.customerId)
+    return { ok: false, message: 'This sign-in is not in progress any more. Close this window and start again in Connect.' };
+  const row = linkRow(link);
+  const institutionId = await sessionInstitution(engine, query.state!);
+  if (!query.code) {
+    await emitConnectEvent(db(engine), engine.runtime, row, 'error', {
+      institutionId: String(institutionId),
+      sessionId: query.state,
+      code: 0,
+      reason: 'The user declined the authorization at the institution.',
+    });
+    return { ok: false, message: 'You declined the authorization. Close this window to go back to Connect.' };
+  }
+  const step = await reportStep(
+    engine,
+    row,
+    institutionId,
+    await completeLinkOAuth(engine, { partnerId: session.partnerId, customerId: session.customerId, sessionId: query.state!, code: query.code }),
+  );
+  return step.step === 'failed'
+    ? { ok: false, message: step.message }
+    : { ok: true, message: 'You are signed in. This window closes by itself; if it does not, close it to continue in Connect.' };
+}
+
+/** Answers MFA questions. */
+export async function answerMfa(engine: Engine, link: ConnectLinkRow, sessionId: string, answers: MfaAnswer[]): Promise<LinkStep> {
+  const step = await answerLinkMfa(engine, { partnerId: link.partner_id, customerId: String(link.customer_id), sessionId, answers });
+  const institutionId = await sessionInstitution(engine, sessionId);
+  await emitConnectEvent(db(engine), engine.runtime, link, 'mfaAnswered', { institutionId: String(institutionId), sessionId });
+  return reportStep(engine, link, institutionId, step);
+}
+
+async function sessionInstitution(engine: Engine, sessionId: string): Promise<number> {
+  const row = await db(engine).selectFrom('link_sessions').select('institution_id').where('id', '=', sessionId).executeTakeFirst();
+  return row?.institution_id ?? 0;
+}
+
+/** Where a sign-in is now (the app asks while an OAuth popup is open). */
+export async function currentStep(engine: Engine, link: ConnectLinkRow, sessionId: string) {
+  return getLinkStep(engine, { partnerId: link.partner_id, customerId: String(link.customer_id), sessionId });
+}
+
+/** Saves the chosen accounts (`added` webhook, in the same transaction). */
+export async function addAccounts(engine: Engine, link: ConnectLinkRow, sessionId: string, accountRefs: string[] | undefined) {
+  const result = await finishLink(
+    engine,
+    { partnerId: link.partner_id, customerId: String(link.customer_id), sessionId, ...(accountRefs ? { accountRefs } : {}) },
+    async (tx, saved) => {
+      await emitConnectEvent(tx, engine.runtime, link, 'added', {
+        institutionId: String(saved.institutionId),
+        institutionLoginId: String(saved.institutionLoginId),
+        accounts: saved.accounts.map((a) => a.id),
+      });
+    },
+  );
+  const institution = await getInstitution(engine.runtime.database, result.institutionId);
+  return {
+    institutionLoginId: String(result.institutionLoginId),
+    institution: { id: institution.id, name: institution.name },
+    accounts: result.accounts.map((a) => ({
+      id: a.id,
+      name: a.name,
+      type: a.type,
+      accountNumberDisplay: a.accountNumberDisplay,
+      balance: a.balance,
+      currency: a.currency,
+    })),
+  };
+}
+
+/** Account management (Full only): the customer's logins with their accounts and institution names. */
+export async function listLogins(engine: Engine, link: ConnectLinkRow) {
+  requireFull(link, 'account management');
+  const logins = await listInstitutionLogins(engine, link.partner_id, String(link.customer_id));
+  return Promise.all(
+    logins.map(async (l) => {
+      const institution = await findInstitution(engine.runtime.database, l.institutionId);
+      return {
+        institutionLoginId: String(l.institutionLoginId),
+        institution: { id: l.institutionId, name: institution?.name ?? String(l.institutionId) },
+        aggregationStatusCode: l.aggregationStatusCode,
+        accounts: l.accounts.map((a) => ({
+          id: a.id,
+          name: a.name,
+          type: a.type,
+          accountNumberDisplay: a.accountNumberDisplay,
+          balance: a.balance,
+          currency: a.currency,
+        })),
+      };
+    }),
+  );
+}
+
+/** Deletes one account (`accountsDeleted`; and `institutionLoginDeleted` when it was the login's last). */
+export async function removeAccount(engine: Engine, link: ConnectLinkRow, accountId: string): Promise<void> {
+  requireFull(link, 'account management');
+  await deleteAccount(engine, link.partner_id, String(link.customer_id), accountId, async (tx, deleted) => {
+    await emitConnectEvent(tx, engine.runtime, link, 'accountsDeleted', { accounts: [deleted.accountId] });
+    if (deleted.loginDeleted)
+      await emitConnectEvent(tx, engine.runtime, link, 'institutionLoginDeleted', { institutionLoginId: String(deleted.institutionLoginId) });
+  });
+}
+
+/** Deletes a login with all its accounts (`institutionLoginDeleted`). */
+export async function removeLogin(engine: Engine, link: ConnectLinkRow, institutionLoginId: string): Promise<void> {
+  requireFull(link, 'account management');
+  await deleteInstitutionLogin(engine, link.partner_id, String(link.customer_id), institutionLoginId, async (tx, deleted) => {
+    await emitConnectEvent(tx, engine.runtime, link, 'institutionLoginDeleted', {
+      institutionLoginId: String(deleted.institutionLoginId),
+      accounts: deleted.accountIds,
+    });
+  });
+}
+
+/** The user finished: a single-use link is spent, `done` is sent; answers where to send the browser (outside iframes). */
+export async function finishSession(engine: Engine, link: ConnectLinkRow, reason: string): Promise<{ redirectUri: string | null }> {
+  await db(engine)
+    .transaction()
+    .execute(async (tx: Executor) => {
+      if (!(await markLinkUsed(tx, engine.runtime, link))) throw new ServiceError('ConnectLinkUsed');
+      await emitConnectEvent(tx, engine.runtime, link, 'done', { reason });
+    });
+  return { redirectUri: link.redirect_uri };
+}
+
+/** The user left without finishing (`cancelled`). */
+export async function cancelSession(engine: Engine, link: ConnectLinkRow, reason: string): Promise<{ redirectUri: string | null }> {
+  await emitConnectEvent(db(engine), engine.runtime, link, 'cancelled', { reason });
+  return { redirectUri: link.redirect_uri };
+}
+
+/** The connect URL the app is served at (for pages that link back to it). */
+export { connectUrl };

@@ -1,0 +1,131 @@
+import type { Database } from '../../platform/db/database.js';
+import { ServiceError } from '../../contract/errors/service-error.js';
+import { catalogOf, type CatalogSnapshot } from './catalog.js';
+import type { ProductFlag } from './catalog/generate.js';
+import type { InstitutionRow } from './table.js';
+
+/** Product names accepted by `type` (any case, underscores optional) and the flag each one filters on. */
+const PRODUCT_TYPES: Record<string, ProductFlag> = {
+  transagg: 'trans_agg',
+  voa: 'voa',
+  voi: 'voi',
+  stateagg: 'state_agg',
+  ach: 'ach',
+  aha: 'aha',
+  availbalance: 'avail_balance',
+  accountowner: 'account_owner',
+};
+
+/** The product flags named by a `type` parameter ("voa", "state_agg", "voa,voi"); none for a blank one. */
+export function parseProductTypes(type: string | undefined): ProductFlag[] {
+  if (type === undefined || !type.trim()) return [];
+  return type.split(',').map((part) => {
+    const key = part.trim().toLowerCase().replace(/_/g, '');
+    // Own properties only: "constructor" or "__proto__" are not products.
+    const flag = Object.hasOwn(PRODUCT_TYPES, key) ? PRODUCT_TYPES[key] : undefined;
+    if (!flag)
+      throw new ServiceError(
+        'InvalidParameter',
+        `Invalid parameter (type): "${part.trim()}" is not a product; use voa, voi, state_agg, ach, aha, trans_agg, avail_balance or account_owner (several separated by commas)`,
+      );
+    return flag;
+  });
+}
+
+const COUNTRY_CODES: Record<string, string> = { us: 'USA', ca: 'CAN' };
+
+/** Alpha-3 countries named by `supportedCountries` ("us", "us,ca"); undefined for "*" or absent (every country). */
+export function parseCountries(supportedCountries: string | undefined): Set<string> | undefined {
+  if (supportedCountries === undefined || supportedCountries.trim() === '*' || !supportedCountries.trim()) return undefined;
+  return new Set(
+    supportedCountries.split(',').map((c) => {
+      const key = c.trim().toLowerCase();
+      return Object.hasOwn(COUNTRY_CODES, key) ? COUNTRY_CODES[key]! : c.trim().toUpperCase();
+    }),
+  );
+}
+
+export interface InstitutionSearch {
+  search?: string | undefined;
+  /** 1-based index of the first record. */
+  start: number;
+  limit: number;
+  type?: string | undefined;
+  supportedCountries?: string | undefined;
+}
+
+export interface InstitutionPage {
+  found: number;
+  displaying: number;
+  moreAvailable: boolean;
+  institutions: InstitutionRow[];
+}
+
+const CERTIFICATION_FLAGS: readonly ProductFlag[] = ['trans_agg', 'voa', 'voi', 'state_agg', 'ach', 'aha'];
+
+function assertSearchNotBlank(search: string | undefined): void {
+  if (search !== undefined && !search.trim()) {
+    throw new ServiceError('MissingParameter', 'Missing parameter (search): the search text is blank; omit search to list every institution');
+  }
+}
+
+type Filter = (position: number) => boolean;
+
+function page(catalog: CatalogSnapshot, search: string | undefined, start: number, limit: number, accept: Filter | undefined): InstitutionPage {
+  const { total, indices } = catalog.index.search(search, { offset: start - 1, limit, ...(accept ? { accept } : {}) });
+  return { found: total, displaying: indices.length, moreAvailable: start - 1 + indices.length < total, institutions: indices.map((i) => catalog.row(i)) };
+}
+
+/** Every flag set, the country among these, and certified for a product when asked: read from the catalogue's columns, no row objects made. */
+function filterFor(catalog: CatalogSnapshot, flags: readonly ProductFlag[], countries: Set<string> | undefined, certifiedOnly = false): Filter | undefined {
+  if (!flags.length && !countries && !certifiedOnly) return undefined;
+  const required = flags.map((f) => catalog.table.reader(f));
+  const country = catalog.table.reader('country');
+  const certifications = CERTIFICATION_FLAGS.map((f) => catalog.table.reader(f));
+  return (p) =>
+    required.every((flag) => flag(p) === 1) && (!countries || countries.has(country(p))) && (!certifiedOnly || certifications.some((flag) => flag(p) === 1));
+}
+
+/**
+ * Get Institutions: every institution whose name, home page or login page contains `search`, best matches
+ * first (see search-index.ts), or all of them without `search`. A blank `search` is refused (10005).
+ */
+export async function searchInstitutions(database: Database, query: InstitutionSearch): Promise<InstitutionPage> {
+  assertSearchNotBlank(query.search);
+  const flags = parseProductTypes(query.type);
+  const countries = parseCountries(query.supportedCountries);
+  const catalog = await catalogOf(database);
+  return page(catalog, query.search, query.start, query.limit, filterFor(catalog, flags, countries));
+}
+
+/**
+ * Get Certified Institutions: institutions certified for at least one product (or for every product named by
+ * `type`). `search=*` returns all of them in one response and ignores start and limit; other text searches
+ * like Get Institutions; without `search` the whole list is paged.
+ */
+export async function searchCertifiedInstitutions(database: Database, query: InstitutionSearch): Promise<InstitutionPage> {
+  assertSearchNotBlank(query.search);
+  const flags = parseProductTypes(query.type);
+  const countries = parseCountries(query.supportedCountries);
+  const catalog = await catalogOf(database);
+  const all = query.search?.trim() === '*';
+  return page(
+    catalog,
+    all ? undefined : query.search,
+    all ? 1 : query.start,
+    all ? Number.POSITIVE_INFINITY : query.limit,
+    filterFor(catalog, flags, countries, true),
+  );
+}
+
+/** The institution with this id, or undefined. */
+export async function findInstitution(database: Database, id: number): Promise<InstitutionRow | undefined> {
+  return (await catalogOf(database)).byId(id);
+}
+
+/** The institution with this id; 404 InstitutionNotFound when there is none. */
+export async function getInstitution(database: Database, id: number): Promise<InstitutionRow> {
+  const row = await findInstitution(database, id);
+  if (!row) throw new ServiceError('InstitutionNotFound', `Institution not found (id ${id}).`);
+  return row;
+}

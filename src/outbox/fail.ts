@@ -1,0 +1,56 @@
+import type { Executor } from '../platform/db/database.js';
+import type { ClaimedDelivery } from './claim.js';
+
+/** Seconds to wait after the 1st, 2nd, ... failed attempt; every later retry waits the last value. */
+export const RETRY_DELAYS_SECONDS: readonly number[] = [10, 30, 60, 120, 300, 600, 1200, 1800];
+
+/** Retries stop this long after the first attempt; then the delivery is cancelled. */
+export const RETRY_WINDOW_SECONDS = 6 * 60 * 60;
+
+/** Each delay is shortened by up to this fraction at random, so retries of many deliveries spread out. */
+export const RETRY_JITTER = 0.2;
+
+/**
+ * The wait after failed attempt number `attempt` (1-based): the scheduled delay, minus up to 20% jitter,
+ * so the first retry comes within 10 seconds (8 to 10).
+ */
+export function retryDelaySeconds(attempt: number, random: () => number = Math.random): number {
+  const base = RETRY_DELAYS_SECONDS[Math.min(Math.max(attempt, 1), RETRY_DELAYS_SECONDS.length) - 1]!;
+  return Math.max(1, Math.round(base * (1 - RETRY_JITTER * random())));
+}
+
+/**
+ * When to try again after failed attempt number `attempts`, or null to cancel: the retry window (six hours from
+ * the first attempt) is over. The last retry is moved up to the end of the window rather than dropped.
+ */
+export function nextAttemptAt(input: { firstAttemptAt: number; attempts: number; now: number }, random: () => number = Math.random): number | null {
+  const deadline = input.firstAttemptAt + RETRY_WINDOW_SECONDS;
+  if (input.now >= deadline) return null;
+  return Math.min(input.now + retryDelaySeconds(input.attempts, random), deadline);
+}
+
+export interface FailureInput {
+  now: number;
+  statusCode: number | null;
+  error: string;
+  /** Give up at once (e.g. an SMTP server refused the address for good). */
+  permanent?: boolean;
+  random?: () => number;
+}
+
+export type FailureResult = 'retry' | 'cancelled' | 'claim-lost';
+
+/** Records a failed attempt on the delivery: back to pending with the next retry time, or cancelled. */
+export async function failDelivery(db: Executor, delivery: ClaimedDelivery, input: FailureInput): Promise<FailureResult> {
+  const next = input.permanent ? null : nextAttemptAt({ firstAttemptAt: delivery.first_attempt_at, attempts: delivery.attempts, now: input.now }, input.random);
+  const base = { locked_by: null, locked_until: null, last_error: input.error, last_status_code: input.statusCode };
+  const result = await db
+    .updateTable('deliveries')
+    .set(next === null ? { ...base, status: 'cancelled', cancelled_at: input.now } : { ...base, status: 'pending', next_attempt_at: next })
+    .where('id', '=', delivery.id)
+    .where('locked_by', '=', delivery.locked_by)
+    .where('status', '=', 'delivering')
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return 'claim-lost';
+  return next === null ? 'cancelled' : 'retry';
+}

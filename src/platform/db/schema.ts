@@ -1,0 +1,42 @@
+import type {
+  AccountTable,
+  AggregationEventTable,
+  InstitutionLoginTable,
+  LinkSessionTable,
+  PositionTable,
+  TransactionTable,
+} from '../../modules/aggregation/table.js';
+import type { DashboardSessionTable } from '../../modules/dashboard/table.js';
+import type { DeliveryAttemptTable, DeliveryTable, MailboxTable, SandboxListenerTable } from '../../outbox/table.js';
+import type { ConnectExperienceTable, ConnectLinkTable } from '../../modules/connect/table.js';
+import type { CustomerTable } from '../../modules/customers/table.js';
+import type { InstitutionCatalogTable, InstitutionTable } from '../../modules/institutions/table.js';
+import type { PartnerTable, PartnerTokenTable, SignInThrottleTable } from '../../modules/partners/table.js';
+import type { RequestLogTable } from '../../modules/requestlog/table.js';
+
+import type { TxPushSubscriptionTable } from '../../modules/txpush/table.js';
+
+/** Every table of the database, as Kysely sees it. Each feature owns its table types in domain/<feature>/table.ts. */
+export interface DB {
+  partners: PartnerTable;
+  partner_tokens: PartnerTokenTable;
+  deliveries: DeliveryTable;
+  delivery_attempts: DeliveryAttemptTable;
+  mailbox: MailboxTable;
+  customers: CustomerTable;
+  institutions: InstitutionTable;
+  institution_catalog: InstitutionCatalogTable;
+  request_log: RequestLogTable;
+  dashboard_sessions: DashboardSessionTable;
+  sign_in_throttle: SignInThrottleTable;
+  institution_logins: InstitutionLoginTable;
+  accounts: AccountTable;
+  positions: PositionTable;
+  transactions: TransactionTable;
+  aggregation_events: AggregationEventTable;
+  link_sessions: LinkSessionTable;
+  txpush_subscriptions: TxPushSubscriptionTable;
+  connect_links: ConnectLinkTable;
+  connect_experiences: ConnectExperienceTable;
+  sandbox_listeners: SandboxListenerTable;
+}

@@ -1,4 +1,0 @@
-import { createRequire } from 'node:module';
-
-/** The package version, from package.json. */
-export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
