@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { listenerUrlProblem } from '../../src/outbox/policy.js';
 import { renderNotification } from '../../src/modules/txpush/notify.js';
 import { verificationUrl } from '../../src/modules/txpush/verify.js';
-import { notificationFormatFor } from '../../src/http/routes/txpush/subscribeToTxPushNotifications.js';
+import { notificationFormatFor } from '../../src/http/api/routes/txpush/subscribeToTxPushNotifications.js';
 
 describe('the notification format', () => {
   it.each([

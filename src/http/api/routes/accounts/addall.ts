@@ -1,0 +1,53 @@
+import type { FastifyReply } from 'fastify';
+import type { Static } from 'typebox';
+import type { MfaAnswer, MfaChallenge } from '../../../../connectors/connector.js';
+import type { Engine } from '../../../../modules/aggregation/engine.js';
+import { aggregationError } from '../../../../modules/aggregation/failures.js';
+import { finishLink, type LinkStep } from '../../../../modules/aggregation/linking.js';
+import { ServiceError } from '../../../../contract/errors/service-error.js';
+import type { AccountList, MfaAnswersBody, MfaChallenges, MfaQuestion } from '../../../../contract/schemas/accounts.js';
+
+export const MFA_SESSION_HEADER = 'MFA-Session';
+
+/** An institution's MFA challenge as a legacy question. */
+export function mfaQuestion(c: MfaChallenge): Static<typeof MfaQuestion> {
+  const options = 'options' in c ? c.options : undefined;
+  return {
+    id: c.id,
+    text: c.prompt,
+    ...(c.kind === 'image' ? { image: c.image } : {}),
+    ...(options ? { choices: options.map((o) => ({ value: o.value, choice: o.label })) } : {}),
+  };
+}
+
+/**
+ * What addall (and its MFA call) answers for a sign-in step: 200 with the linked accounts, 203 with the MFA
+ * questions and the MFA-Session header, or the aggregation failure as an error whose code is the status code.
+ */
+export async function addAllResponse(
+  engine: Engine,
+  partnerId: string,
+  step: LinkStep,
+  reply: FastifyReply,
+): Promise<Static<typeof AccountList> | Static<typeof MfaChallenges>> {
+  switch (step.step) {
+    case 'accounts':
+      if (step.accounts.length === 0) return { accounts: [] };
+      return { accounts: (await finishLink(engine, { partnerId, sessionId: step.sessionId })).accounts };
+    case 'mfa':
+      void reply.code(203).header(MFA_SESSION_HEADER, step.sessionId);
+      return { questions: step.challenges.map(mfaQuestion) };
+    case 'failed':
+      throw aggregationError(step.code, step.message);
+    default:
+      throw new ServiceError('OAuthRequiresConnect');
+  }
+}
+
+/** The answers of a legacy MFA body (mfaChallenges.questions or questions), each naming its question by id or text. */
+export function mfaAnswersOf(body: Static<typeof MfaAnswersBody>): MfaAnswer[] {
+  const questions = body.mfaChallenges?.questions ?? body.questions ?? [];
+  const answers = questions.map((q) => ({ id: q.id ?? q.text ?? '', value: q.answer }));
+  if (answers.length === 0) throw new ServiceError('MissingParameter', 'Missing parameter (mfaChallenges.questions)');
+  return answers;
+}

@@ -1,0 +1,27 @@
+import Type from 'typebox';
+import { refreshCustomerAccounts } from '../../../../modules/aggregation/refresh.js';
+import { getCustomerForPartner } from '../../../../modules/customers/service.js';
+import type { App } from '../../../app-types.js';
+import { CustomerIdParam } from '../../../../contract/schemas/accounts.js';
+import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';
+
+/** POST /aggregation/v2/customers/{customerId}/accounts */
+export default function refreshCustomerAccountsV2(app: App): void {
+  app.post('/aggregation/v2/customers/:customerId/accounts', {
+    schema: {
+      operationId: 'RefreshCustomerAccountsV2',
+      tags: ['Accounts'],
+      summary: 'Refresh customer accounts (in the background)',
+      description:
+        'Starts a refresh of every institution login of the customer and answers 204 at once; read the accounts to see when it finished (`aggregationSuccessDate` >= `aggregationAttemptDate`, or a non-zero `aggregationStatusCode`). Logins already being refreshed are left to that refresh.',
+      params: Type.Object(CustomerIdParam),
+      response: { 204: NoContent, ...errorResponses(400, 401, 404, 406) },
+    },
+    handler: async (request, reply) => {
+      const { partnerId } = request.caller;
+      const customer = await getCustomerForPartner(app.engine.runtime.database.kysely, partnerId, request.params.customerId);
+      app.engine.background(`refresh of customer ${customer.id}`, () => refreshCustomerAccounts(app.engine, partnerId, customer.id, { wait: false }));
+      return reply.code(204).send(null);
+    },
+  });
+}

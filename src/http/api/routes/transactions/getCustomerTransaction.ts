@@ -1,0 +1,25 @@
+import { getTransaction } from '../../../../modules/aggregation/transactions.js';
+import { getCustomerForPartner } from '../../../../modules/customers/service.js';
+import type { App } from '../../../app-types.js';
+import { errorResponses } from '../../../../contract/schemas/common.js';
+import { Transaction, TransactionIdParams } from '../../../../contract/schemas/transactions.js';
+
+/** GET /aggregation/v2/customers/{customerId}/transactions/{transactionId} */
+export default function getCustomerTransaction(app: App): void {
+  app.get('/aggregation/v2/customers/:customerId/transactions/:transactionId', {
+    schema: {
+      operationId: 'GetCustomerTransaction',
+      tags: ['Transactions'],
+      summary: 'Get customer transaction by id',
+      description:
+        "One transaction of the customer. Another customer's transaction id, or one that was deleted (a pending transaction the institution dropped), is 404.",
+      params: TransactionIdParams,
+      response: { 200: Transaction, ...errorResponses(401, 404, 406) },
+    },
+    handler: async (request) => {
+      const db = app.engine.runtime.database.kysely;
+      const customer = await getCustomerForPartner(db, request.caller.partnerId, request.params.customerId);
+      return getTransaction(db, customer, request.params.transactionId);
+    },
+  });
+}
