@@ -4,3 +4,6 @@ import type {} from '@fastify/swagger';
 
 /** The Fastify instance routes are registered on: TypeBox schemas type the handlers. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** A route module: registers one operation (or a few close ones) on its scope. */
+export type RouteModule = (app: App, runtime: import('../platform/dependencies.js').Runtime) => void;

@@ -2,17 +2,19 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../http/app-types.js';
 import type { Runtime } from './runtime.js';
-import { authPlugin } from '../http/plugins/auth.js';
-import { contentPlugin } from '../http/plugins/content.js';
-import { dashboardPlugin } from '../http/plugins/dashboard.js';
+import { apiScope } from '../http/api/index.js';
+import { connectAppScope } from '../http/connect-app/index.js';
+import { dashboardScope } from '../http/dashboard/index.js';
+import { systemScope } from '../http/system/index.js';
+import { bodyParsers } from '../http/plugins/content.js';
 import { errorsPlugin, frameworkErrorHandler } from '../http/plugins/errors.js';
 import { clientErrorHandler } from '../http/client-error.js';
 import { openapiPlugin } from '../http/plugins/openapi.js';
 import { requestLogPlugin } from '../http/plugins/request-log.js';
-import { transportPlugin } from '../http/plugins/transport.js';
+import { AuthenticationLimits } from '../http/plugins/transport.js';
+import type { ScopeName } from '../http/scopes.js';
 import fs from 'node:fs';
 import { VERSION } from '../platform/version.js';
-import { registerRoutes } from '../http/routes/index.js';
 import type { Logger } from 'pino';
 import { lazyChildLogger, redactedLogger } from '../platform/logger.js';
 import { createEngine, type Engine } from '../modules/aggregation/engine.js';
@@ -21,7 +23,8 @@ import { ResponseCache } from '../http/response-cache.js';
 export interface RegisteredRoute {
   method: string;
   url: string;
-  config: { auth?: string; negotiate?: boolean };
+  /** The scope that serves the route (http/scopes.ts). */
+  config: { scope?: ScopeName };
   /** The route's schema (params, querystring, body, response) as registered. */
   schema: Record<string, unknown> | undefined;
 }
@@ -98,13 +101,15 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   );
   app.addHook('onClose', async () => app.engine.idle());
   app.decorate('responseCache', new ResponseCache(config.responseCacheBytes));
-  await app.register(contentPlugin, { bodyLimit: config.bodyLimit });
+  await app.register(bodyParsers, { bodyLimit: config.bodyLimit });
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin, { runtime });
-  await app.register(transportPlugin, { runtime });
-  await app.register(authPlugin, { runtime });
-  await app.register(dashboardPlugin, { runtime });
   await app.register(openapiPlugin, { runtime, version: VERSION });
-  registerRoutes(app, runtime);
+  // Each scope adds its own hooks to its own routes (src/http/scopes.ts).
+  const authenticationLimits = new AuthenticationLimits(runtime);
+  await app.register(systemScope, { runtime });
+  await app.register(apiScope, { runtime, authenticationLimits });
+  await app.register(connectAppScope, { runtime });
+  await app.register(dashboardScope, { runtime, authenticationLimits });
   return app;
 }

@@ -70,8 +70,7 @@ afterAll(async () => {
 
 function routesWithIds(): RegisteredRoute[] {
   return ctx.app.registeredRoutes.filter(
-    (r) =>
-      r.method !== 'HEAD' && r.config.auth !== 'none' && r.config.negotiate !== false && [...r.url.matchAll(/:(\w+)/g)].some((m) => !(m[1]! in PUBLIC_PARAMS)),
+    (r) => r.method !== 'HEAD' && r.config.scope === 'api' && [...r.url.matchAll(/:(\w+)/g)].some((m) => !(m[1]! in PUBLIC_PARAMS)),
   );
 }
 

@@ -3,83 +3,33 @@
  * MFA, account choice, success, and in Full mode account management. Every step is a call to /connect/api
  * with the link; every screen change is reported to the SDK as a `route` event.
  */
-import { api, ApiError } from './api.js';
-import { h, money, busy } from './dom.js';
+import { ApiError } from '../shared/api.js';
+import type {
+  AddedAccounts,
+  ConnectAccountsBody,
+  ConnectEndBody,
+  ConnectInstitution,
+  ConnectInstitutionPage,
+  ConnectLogin,
+  ConnectLoginField,
+  ConnectLogins,
+  ConnectMfaBody,
+  ConnectRedirect,
+  ConnectSession,
+  ConnectSignInBody,
+  DiscoveredAccount,
+  Experience,
+  MfaChallenge,
+  SelectedInstitution,
+  SignInStep,
+} from '../shared/contract.js';
+import { alertBox, busy, h, money } from '../shared/dom.js';
+import { api } from './api.js';
 import { emit, hasSdk, inIframe, onSdkMessage } from './sdk-bridge.js';
 
-interface Experience {
-  name: string;
-  appName: string;
-  logoUrl: string | null;
-  primaryColor: string;
-}
-interface Institution {
-  id: number;
-  name: string;
-  url: string;
-  logo: string;
-  color: string;
-  oauth: boolean;
-  available: boolean;
-}
-interface Session {
-  mode: 'full' | 'lite' | 'fix';
-  customerId: string;
-  experience: Experience;
-  redirectUri: string | null;
-  institution: Institution | null;
-  institutionLoginId: string | null;
-}
-interface LoginField {
-  id: string;
-  name: string;
-  label: string;
-  kind: 'text' | 'password';
-  displayOrder: number;
-}
-interface Option {
-  value: string;
-  label: string;
-}
-type Challenge = { id: string; kind: 'text' | 'choice' | 'image'; prompt: string; image?: string; options?: Option[] };
-interface Discovered {
-  ref: string;
-  name: string;
-  type: string;
-  accountNumberDisplay: string;
-  balance: number;
-  currency: string;
-  alreadyLinked: boolean;
-}
-type Step =
-  | { step: 'mfa'; sessionId: string; challenges: Challenge[] }
-  | { step: 'oauth'; sessionId: string; authorizeUrl?: string }
-  | { step: 'accounts'; sessionId: string; accounts: Discovered[] }
-  | { step: 'failed'; sessionId: string; code: number; message: string }
-  | { step: 'finished'; sessionId: string };
-interface AccountSummary {
-  id: string;
-  name: string;
-  type: string;
-  accountNumberDisplay: string;
-  balance: number;
-  currency: string;
-}
-interface Added {
-  institutionLoginId: string;
-  institution: { id: number; name: string };
-  accounts: AccountSummary[];
-}
-interface Login {
-  institutionLoginId: string;
-  institution: { id: number; name: string };
-  aggregationStatusCode: number;
-  accounts: AccountSummary[];
-}
-
 const screen = document.getElementById('screen') as HTMLElement;
-let session: Session;
-const added: Added[] = [];
+let session: ConnectSession;
+const added: AddedAccounts[] = [];
 let finished = false;
 /** What the user typed in non-secret sign-in fields, by field id. */
 const typed = new Map<string, string>();
@@ -94,11 +44,7 @@ function show(name: string, title: string, params: Record<string, unknown>, ...c
   emit('route', { screen: name, params });
 }
 
-function alertBox(message: string): HTMLElement {
-  return h('div', { class: 'alert', role: 'alert' }, message);
-}
-
-function institutionHeader(inst: Institution): HTMLElement {
+function institutionHeader(inst: ConnectInstitution): HTMLElement {
   return h(
     'div',
     { class: 'institution' },
@@ -145,7 +91,7 @@ function searchScreen(): void {
       return;
     }
     try {
-      const page = await api<{ found: number; institutions: Institution[] }>('GET', `/institutions?search=${encodeURIComponent(text)}&limit=20`);
+      const page = await api<ConnectInstitutionPage>('GET', `/institutions?search=${encodeURIComponent(text)}&limit=20`);
       if (mine !== seq) return;
       results.replaceChildren(
         ...page.institutions.map((inst) =>
@@ -204,10 +150,10 @@ function searchScreen(): void {
   input.focus();
 }
 
-async function selectInstitution(inst: Institution): Promise<void> {
+async function selectInstitution(inst: ConnectInstitution): Promise<void> {
   emit('user', { action: 'institutionSelected', institutionId: inst.id });
   try {
-    const chosen = await api<{ institution: Institution; loginForm: LoginField[]; oauth: boolean }>('POST', `/institutions/${inst.id}`);
+    const chosen = await api<SelectedInstitution>('POST', `/institutions/${inst.id}`);
     signInScreen(chosen.institution, chosen.loginForm, chosen.oauth);
   } catch (e) {
     fatal(e);
@@ -216,7 +162,7 @@ async function selectInstitution(inst: Institution): Promise<void> {
 
 // ---------- sign-in ----------
 
-function signInScreen(inst: Institution, fields: LoginField[], oauth: boolean, error?: string): void {
+function signInScreen(inst: ConnectInstitution, fields: ConnectLoginField[], oauth: boolean, error?: string): void {
   const back =
     session.mode === 'full' ? h('button', { type: 'button', class: 'secondary', onclick: () => searchScreen() }, 'Choose another institution') : null;
   const title = session.mode === 'fix' ? `Sign in again to ${inst.name}` : `Sign in to ${inst.name}`;
@@ -270,10 +216,10 @@ function signInScreen(inst: Institution, fields: LoginField[], oauth: boolean, e
     }
     for (const { f, input } of inputs) if (f.kind !== 'password') typed.set(f.id, input.value);
     void busy(submit, 'Signing in…', async () => {
-      const step = await api<Step>('POST', '/signin', {
+      const step = await api<SignInStep>('POST', '/signin', {
         institutionId: inst.id,
         credentials: inputs.map(({ f, input }) => ({ id: f.id, value: input.value })),
-      });
+      } satisfies ConnectSignInBody);
       nextStep(inst, fields, step);
     }).catch(fatal);
   });
@@ -282,8 +228,8 @@ function signInScreen(inst: Institution, fields: LoginField[], oauth: boolean, e
 }
 
 /** Opens the institution's sign-in window and waits until the sign-in moved on (the return page completes it). */
-async function oauthSignIn(inst: Institution): Promise<void> {
-  const step = await api<Step>('POST', '/signin', { institutionId: inst.id, credentials: [] });
+async function oauthSignIn(inst: ConnectInstitution): Promise<void> {
+  const step = await api<SignInStep>('POST', '/signin', { institutionId: inst.id, credentials: [] } satisfies ConnectSignInBody);
   if (step.step !== 'oauth' || !step.authorizeUrl) return nextStep(inst, [], step);
   let own: Window | null = null;
   // Inside an iframe the SDK opens it (the `url` event); otherwise Connect does.
@@ -295,7 +241,7 @@ async function oauthSignIn(inst: Institution): Promise<void> {
   });
   for (;;) {
     await new Promise((r) => setTimeout(r, 1000));
-    const now = await api<Step>('GET', `/signin/${step.sessionId}`);
+    const now = await api<SignInStep>('GET', `/signin/${step.sessionId}`);
     if (now.step !== 'oauth') {
       emit('closePopup');
       own?.close();
@@ -305,7 +251,7 @@ async function oauthSignIn(inst: Institution): Promise<void> {
   }
 }
 
-function nextStep(inst: Institution, fields: LoginField[], step: Step): void {
+function nextStep(inst: ConnectInstitution, fields: ConnectLoginField[], step: SignInStep): void {
   if (step.step === 'mfa') return mfaScreen(inst, fields, step.sessionId, step.challenges);
   if (step.step === 'accounts') return accountsScreen(inst, step.sessionId, step.accounts);
   if (step.step === 'failed') {
@@ -317,7 +263,7 @@ function nextStep(inst: Institution, fields: LoginField[], step: Step): void {
 
 // ---------- MFA ----------
 
-function mfaScreen(inst: Institution, fields: LoginField[], sessionId: string, challenges: Challenge[]): void {
+function mfaScreen(inst: ConnectInstitution, fields: ConnectLoginField[], sessionId: string, challenges: MfaChallenge[]): void {
   const controls = challenges.map((c, i) => {
     const options = c.options ?? [];
     if (options.length > 0) {
@@ -364,7 +310,9 @@ function mfaScreen(inst: Institution, fields: LoginField[], sessionId: string, c
       submit.before(alertBox('Answer every question to continue.'));
       return;
     }
-    void busy(submit, 'Checking…', async () => nextStep(inst, fields, await api<Step>('POST', `/signin/${sessionId}/mfa`, { answers }))).catch(fatal);
+    void busy(submit, 'Checking…', async () =>
+      nextStep(inst, fields, await api<SignInStep>('POST', `/signin/${sessionId}/mfa`, { answers } satisfies ConnectMfaBody)),
+    ).catch(fatal);
   });
   show(
     'mfa',
@@ -378,7 +326,7 @@ function mfaScreen(inst: Institution, fields: LoginField[], sessionId: string, c
 
 // ---------- account choice ----------
 
-function accountsScreen(inst: Institution, sessionId: string, accounts: Discovered[]): void {
+function accountsScreen(inst: ConnectInstitution, sessionId: string, accounts: DiscoveredAccount[]): void {
   if (accounts.length === 0) {
     show(
       'noAccounts',
@@ -423,7 +371,8 @@ function accountsScreen(inst: Institution, sessionId: string, accounts: Discover
       return;
     }
     void busy(submit, 'Connecting…', async () => {
-      const result = await api<Added>('POST', `/signin/${sessionId}/accounts`, fix ? {} : { accountRefs: refs });
+      const body: ConnectAccountsBody = fix ? {} : { accountRefs: refs };
+      const result = await api<AddedAccounts>('POST', `/signin/${sessionId}/accounts`, body);
       added.push(result);
       emit('user', { action: 'accountsAdded', institutionId: inst.id, accounts: result.accounts.length });
       successScreen(result);
@@ -434,7 +383,7 @@ function accountsScreen(inst: Institution, sessionId: string, accounts: Discover
 
 // ---------- success and the end ----------
 
-function successScreen(result: Added): void {
+function successScreen(result: AddedAccounts): void {
   const done = h('button', { type: 'button', class: 'primary', id: 'done' }, 'Done');
   done.addEventListener('click', () => void busy(done, 'Finishing…', () => finish()).catch(fatal));
   show(
@@ -481,7 +430,7 @@ function leave(redirectUri: string | null, query: Record<string, string>, last: 
 }
 
 async function finish(): Promise<void> {
-  const { redirectUri } = await api<{ redirectUri: string | null }>('POST', '/done', { reason: 'done' });
+  const { redirectUri } = await api<ConnectRedirect>('POST', '/done', { reason: 'done' } satisfies ConnectEndBody);
   finished = true;
   show('done', 'All set', {}, h('div', { class: 'success', 'aria-hidden': 'true' }, '✓'), h('p', {}, 'You can close this window now.'));
   leave(redirectUri, { code: '200', reason: 'done' }, () =>
@@ -492,7 +441,7 @@ async function finish(): Promise<void> {
 async function cancel(reason: string): Promise<void> {
   if (finished) return;
   finished = true;
-  const { redirectUri } = await api<{ redirectUri: string | null }>('POST', '/cancel', { reason }).catch(() => ({ redirectUri: null }));
+  const { redirectUri } = await api<ConnectRedirect>('POST', '/cancel', { reason } satisfies ConnectEndBody).catch(() => ({ redirectUri: null }));
   show('cancelled', 'Connect closed', {}, h('p', {}, 'Nothing more was shared. You can close this window now.'));
   leave(redirectUri, { code: '100', reason }, () => emit('cancel', { code: 100, reason }));
 }
@@ -500,9 +449,9 @@ async function cancel(reason: string): Promise<void> {
 // ---------- account management (Full) ----------
 
 async function manageScreen(): Promise<void> {
-  let logins: Login[];
+  let logins: ConnectLogin[];
   try {
-    logins = (await api<{ logins: Login[] }>('GET', '/logins')).logins;
+    logins = (await api<ConnectLogins>('GET', '/logins')).logins;
   } catch (e) {
     return fatal(e);
   }
@@ -595,7 +544,7 @@ async function start(): Promise<void> {
     if (e.key === 'Escape' && !finished) void cancel('exit');
   });
   try {
-    session = await api<Session>('POST', '/session');
+    session = await api<ConnectSession>('POST', '/session');
   } catch (e) {
     return fatal(e);
   }

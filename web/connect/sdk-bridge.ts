@@ -3,8 +3,20 @@
  * with `ack`, then post `{type, data}` events to the window that pinged (the iframe's parent or the popup's
  * opener), to that window's origin only.
  */
+import type { ConnectSdkEvent, ConnectSdkRouteEvent } from '../shared/contract.js';
 
 type Listener = (message: { type: string; [key: string]: unknown }) => void;
+
+/** The data of each event Connect posts (web/sdk/connect.ts hears them with the same types). */
+interface SdkEvents {
+  done: ConnectSdkEvent;
+  cancel: ConnectSdkEvent;
+  error: ConnectSdkEvent;
+  route: ConnectSdkRouteEvent;
+  user: Record<string, unknown>;
+  url: undefined;
+  closePopup: undefined;
+}
 
 let sdkWindow: MessageEventSource | null = null;
 let sdkOrigin = '';
@@ -41,7 +53,7 @@ export function hasSdk(): boolean {
 }
 
 /** Posts an event to the SDK; kept until the SDK pings when it has not yet. */
-export function emit(type: string, data?: unknown, extra: Record<string, unknown> = {}): void {
+export function emit<K extends keyof SdkEvents>(type: K, data?: SdkEvents[K], extra: Record<string, unknown> = {}): void {
   const message = { type, ...(data !== undefined ? { data } : {}), ...extra };
   if (sdkWindow) (sdkWindow as Window).postMessage(message, sdkOrigin);
   else if (queue.length < 50) queue.push(message);

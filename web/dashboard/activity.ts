@@ -1,6 +1,6 @@
 /** Activity: the live log of API requests, deliveries with their attempts, and the local mailbox. */
+import type { Delivery, DeliveryList, Mailbox, RequestLog, RequestLogEntry } from '../shared/contract.js';
 import { api } from './api.js';
-import type { Delivery, Mail, RequestEntry } from './types.js';
 import { badge, dateTime, emptyState, h, messageOf, pageHeader, section, statusTone, toast, withBusy } from './ui.js';
 
 const POLL_MS = 2000;
@@ -27,7 +27,7 @@ function poll(work: () => Promise<void>, interval = POLL_MS): () => void {
   };
 }
 
-function requestRow(r: RequestEntry): HTMLTableRowElement {
+function requestRow(r: RequestLogEntry): HTMLTableRowElement {
   return h(
     'tr',
     {},
@@ -42,7 +42,7 @@ function requestRow(r: RequestEntry): HTMLTableRowElement {
 
 /** The live log: newest first, new requests added on top every two seconds while the page is open. */
 export async function requestsPage(main: HTMLElement): Promise<() => void> {
-  const first = (await api<{ requests: RequestEntry[] }>('GET', '/requests?limit=100')).requests;
+  const first = (await api<RequestLog>('GET', '/requests?limit=100')).requests;
   let lastId = first[0]?.id ?? 0;
   let paused = false;
   const body = h('tbody', {}, ...first.map(requestRow));
@@ -74,7 +74,7 @@ export async function requestsPage(main: HTMLElement): Promise<() => void> {
   );
   return poll(async () => {
     if (paused) return;
-    const fresh = (await api<{ requests: RequestEntry[] }>('GET', `/requests?afterId=${lastId}&limit=500`)).requests;
+    const fresh = (await api<RequestLog>('GET', `/requests?afterId=${lastId}&limit=500`)).requests;
     if (fresh.length === 0) return;
     lastId = fresh[fresh.length - 1]!.id;
     if (!holder.contains(tableEl)) holder.replaceChildren(tableEl);
@@ -84,11 +84,11 @@ export async function requestsPage(main: HTMLElement): Promise<() => void> {
 }
 
 function deliveryStatus(d: Delivery): HTMLElement {
-  const tone = d.status === 'delivered' ? 'ok' : d.status === 'pending' ? 'warn' : d.status === 'failed' ? 'bad' : 'neutral';
+  const tone = d.status === 'delivered' ? 'ok' : d.status === 'pending' ? 'warn' : 'neutral';
   return badge(d.status, tone);
 }
 
-const KIND: Record<string, string> = { txpush: 'TxPUSH', webhook: 'Connect webhook', email: 'E-mail' };
+const KIND: Record<Delivery['kind'], string> = { txpush: 'TxPUSH', webhook: 'Connect webhook', email: 'E-mail' };
 
 function deliveryCard(d: Delivery, onRedeliver: (d: Delivery, button: HTMLButtonElement) => void): HTMLElement {
   const redeliver = h('button', { type: 'button', class: 'button secondary small', 'aria-label': `Redeliver delivery ${d.id}` }, 'Redeliver');
@@ -146,7 +146,7 @@ export async function deliveriesPage(main: HTMLElement): Promise<() => void> {
   const list = h('div', { class: 'deliveries' });
   let signature = '';
   const render = async () => {
-    const deliveries = (await api<{ deliveries: Delivery[] }>('GET', '/deliveries?limit=50')).deliveries;
+    const deliveries = (await api<DeliveryList>('GET', '/deliveries?limit=50')).deliveries;
     const now = JSON.stringify(deliveries);
     if (now === signature) return;
     signature = now;
@@ -176,7 +176,7 @@ export async function deliveriesPage(main: HTMLElement): Promise<() => void> {
 
 /** The local mailbox: e-mail kept instead of sent when no SMTP server is configured. */
 export async function mailPage(main: HTMLElement): Promise<void> {
-  const messages = (await api<{ messages: Mail[] }>('GET', '/mail?limit=50')).messages;
+  const messages = (await api<Mailbox>('GET', '/mail?limit=50')).messages;
   main.replaceChildren(
     pageHeader('E-mails', 'Messages Ledgerlink kept in its local mailbox (no SMTP_URL set), such as Connect e-mails.'),
     section(

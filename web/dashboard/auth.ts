@@ -1,6 +1,7 @@
 /** Signed-out pages: sign-in, sign-up, and the credentials shown once after sign-up. */
-import { api, ApiError, useCsrfToken } from './api.js';
-import type { Session } from './types.js';
+import { ApiError } from '../shared/api.js';
+import type { DashboardSession, DashboardSignedUp, DashboardSignInBody, DashboardSignUpBody } from '../shared/contract.js';
+import { api, useCsrfToken } from './api.js';
 import { copyButton, field, h, onSubmit } from './ui.js';
 
 const POLICY = '12 to 255 characters: letters, digits and ! @ # $ % & * _ - +, with at least one letter and one digit.';
@@ -26,7 +27,7 @@ function input(attrs: Record<string, string | boolean>): HTMLInputElement {
 }
 
 /** The sign-in page; `notice` says why it is shown (signed out, session expired); `offerSignUp` when the server allows sign-up. */
-export function signInPage(onSignedIn: (s: Session) => void, notice?: string, offerSignUp = true): HTMLElement {
+export function signInPage(onSignedIn: (s: DashboardSession) => void, notice?: string, offerSignUp = true): HTMLElement {
   const partnerId = input({ name: 'partnerId', autocomplete: 'username', inputmode: 'numeric', required: true, spellcheck: 'false' });
   const secret = input({ name: 'partnerSecret', type: 'password', autocomplete: 'current-password', required: true });
   const errors = h('div', { class: 'form-errors' });
@@ -41,7 +42,10 @@ export function signInPage(onSignedIn: (s: Session) => void, notice?: string, of
           throw new Error('Enter your partner ID and partner secret.');
         }
         try {
-          const session = await api<Session>('POST', '/signin', { partnerId: partnerId.value.trim(), partnerSecret: secret.value });
+          const session = await api<DashboardSession>('POST', '/signin', {
+            partnerId: partnerId.value.trim(),
+            partnerSecret: secret.value,
+          } satisfies DashboardSignInBody);
           useCsrfToken(session.csrfToken);
           onSignedIn(session);
         } catch (err) {
@@ -70,7 +74,7 @@ export function signInPage(onSignedIn: (s: Session) => void, notice?: string, of
 }
 
 /** The sign-up page: a name and a chosen secret make a Test Drive partner; its credentials are shown next. */
-export function signUpPage(onSignedUp: (s: Session & { appKey: string }) => void): HTMLElement {
+export function signUpPage(onSignedUp: (s: DashboardSignedUp) => void): HTMLElement {
   const name = input({ name: 'name', autocomplete: 'organization', required: true, maxlength: '100' });
   const secret = input({ name: 'partnerSecret', type: 'password', autocomplete: 'new-password', required: true, maxlength: '255' });
   const confirm = input({ name: 'confirmSecret', type: 'password', autocomplete: 'new-password', required: true, maxlength: '255' });
@@ -89,7 +93,8 @@ export function signUpPage(onSignedUp: (s: Session & { appKey: string }) => void
           confirm.focus();
           throw new Error('The two secrets differ.');
         }
-        const created = await api<Session & { appKey: string }>('POST', '/signup', { name: name.value.trim(), partnerSecret: secret.value }).catch((err) => {
+        const body: DashboardSignUpBody = { name: name.value.trim(), partnerSecret: secret.value };
+        const created = await api<DashboardSignedUp>('POST', '/signup', body).catch((err) => {
           secret.focus();
           throw err;
         });
@@ -112,7 +117,7 @@ export function signUpPage(onSignedUp: (s: Session & { appKey: string }) => void
 }
 
 /** Shown once after sign-up: the new partner's ID and app key, with copy buttons. */
-export function welcomePage(created: Session & { appKey: string }, onContinue: () => void): HTMLElement {
+export function welcomePage(created: DashboardSignedUp, onContinue: () => void): HTMLElement {
   const { partnerId } = created.partner;
   return authShell(
     'Your partner is ready',

@@ -1,11 +1,11 @@
 /** Credentials: partner ID, app key (revealed on demand, rotatable), token revocation, secret change, lock state. */
+import type { AppKey, DashboardPartner, DashboardSession, SecretChangeBody, TokensRevoked, UnlockBody } from '../shared/contract.js';
 import { api } from './api.js';
-import type { Partner, Session } from './types.js';
 import { badge, copyButton, dateTime, field, h, onSubmit, pageHeader, section, toast, withBusy } from './ui.js';
 
 const MASK = '••••••••••••••••••••••••••••••••';
 
-export async function credentialsPage(main: HTMLElement, refreshSession: () => Promise<Session>): Promise<void> {
+export async function credentialsPage(main: HTMLElement, refreshSession: () => Promise<DashboardSession>): Promise<void> {
   const session = await refreshSession();
   const { partner } = session;
   main.replaceChildren(
@@ -18,7 +18,7 @@ export async function credentialsPage(main: HTMLElement, refreshSession: () => P
   );
 }
 
-function identity(partner: Partner, session: Session): HTMLElement {
+function identity(partner: DashboardPartner, session: DashboardSession): HTMLElement {
   return section(
     'Partner',
     h(
@@ -47,7 +47,7 @@ function appKeySection(): HTMLElement {
   let key: string | undefined;
   const value = h('code', { 'data-testid': 'app-key', 'aria-live': 'polite' }, MASK);
   const reveal = h('button', { type: 'button', class: 'button small secondary', 'aria-pressed': 'false' }, 'Reveal');
-  const fetchKey = async () => (key ??= (await api<{ appKey: string }>('GET', '/app-key')).appKey);
+  const fetchKey = async () => (key ??= (await api<AppKey>('GET', '/app-key')).appKey);
   reveal.addEventListener('click', () =>
     withBusy(reveal, 'Loading…', async () => {
       const shown = reveal.getAttribute('aria-pressed') === 'true';
@@ -67,7 +67,7 @@ function appKeySection(): HTMLElement {
     });
     yes.addEventListener('click', () =>
       withBusy(yes, 'Rotating…', async () => {
-        key = (await api<{ appKey: string }>('POST', '/app-key/rotate')).appKey;
+        key = (await api<AppKey>('POST', '/app-key/rotate')).appKey;
         value.textContent = key;
         reveal.setAttribute('aria-pressed', 'true');
         reveal.textContent = 'Hide';
@@ -109,7 +109,7 @@ function tokensSection(): HTMLElement {
     });
     yes.addEventListener('click', () =>
       withBusy(yes, 'Revoking…', async () => {
-        const { revoked } = await api<{ revoked: number }>('POST', '/tokens/revoke');
+        const { revoked } = await api<TokensRevoked>('POST', '/tokens/revoke');
         confirmArea.replaceChildren(
           h(
             'div',
@@ -143,7 +143,7 @@ function tokensSection(): HTMLElement {
   );
 }
 
-function lockSection(partner: Partner, reload: () => Promise<void>): HTMLElement {
+function lockSection(partner: DashboardPartner, reload: () => Promise<void>): HTMLElement {
   if (partner.lockedAt === null) {
     return section(
       'Lock state',
@@ -174,7 +174,7 @@ function lockSection(partner: Partner, reload: () => Promise<void>): HTMLElement
       {
         class: 'inline-form',
         onsubmit: onSubmit(submit, errors, 'Unlocking…', async () => {
-          await api('POST', '/unlock', { partnerSecret: secret.value });
+          await api('POST', '/unlock', { partnerSecret: secret.value } satisfies UnlockBody);
           toast('Partner unlocked.');
           await reload();
         }),
@@ -196,7 +196,7 @@ function secretSection(): HTMLElement {
     {
       class: 'inline-form',
       onsubmit: onSubmit(submit, errors, 'Changing…', async () => {
-        await api('POST', '/secret', { partnerSecret: current.value, newPartnerSecret: next.value });
+        await api('POST', '/secret', { partnerSecret: current.value, newPartnerSecret: next.value } satisfies SecretChangeBody);
         form.reset();
         toast('Partner secret changed. Other dashboard sessions were signed out; API tokens stay valid.');
       }),

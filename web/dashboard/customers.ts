@@ -1,7 +1,7 @@
 /** Customers: a searchable list, and one customer with institution logins, accounts and transactions. */
-import { money } from '../connect/dom.js';
+import type { CustomerOverview, CustomerPage } from '../shared/contract.js';
+import { money } from '../shared/dom.js';
 import { api } from './api.js';
-import type { CustomerOverview, CustomerSummary } from './types.js';
 import { badge, date, dateTime, emptyState, field, h, pageHeader, section, table } from './ui.js';
 
 const PAGE_SIZE = 25;
@@ -14,7 +14,7 @@ export async function customersPage(main: HTMLElement, params: URLSearchParams):
   const search = params.get('search') ?? '';
   const start = Math.max(1, Number(params.get('start') ?? '1') || 1);
   const query = new URLSearchParams({ start: String(start), limit: String(PAGE_SIZE), ...(search ? { search } : {}) });
-  const page = await api<{ found: number; moreAvailable: boolean; customers: CustomerSummary[] }>('GET', `/customers?${query}`);
+  const page = await api<CustomerPage>('GET', `/customers?${query}`);
   const box = h('input', { type: 'search', name: 'search', value: search, autocomplete: 'off' });
   const form = h(
     'form',

@@ -1,11 +1,11 @@
 /** Connect experiences: the application name, logo and colour Connect shows; editable, with a live preview. */
+import type { Experience, ExperienceBody, ExperienceList } from '../shared/contract.js';
 import { api } from './api.js';
-import type { Experience } from './types.js';
 import { emptyState, field, h, onSubmit, pageHeader, section, toast } from './ui.js';
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 
-function preview(x: { appName: string; logoUrl: string | null; primaryColor: string }): HTMLElement {
+function preview(x: ExperienceBody): HTMLElement {
   const mark = h('span', { class: 'preview-mark', 'aria-hidden': 'true' }, (x.appName || '?').slice(0, 1).toUpperCase());
   if (COLOR.test(x.primaryColor)) mark.style.background = x.primaryColor;
   const button = h('span', { class: 'preview-button' }, 'Continue');
@@ -52,7 +52,7 @@ function experienceForm(x: Experience | null, onSaved: () => Promise<void>): HTM
           appName: appName.value,
           logoUrl: logoUrl.value.trim() || null,
           primaryColor: color.value.trim(),
-        });
+        } satisfies ExperienceBody);
         toast(`Experience “${name.value.trim()}” saved. New Connect sessions use it.`);
         await onSaved();
       }),
@@ -82,7 +82,7 @@ function experienceForm(x: Experience | null, onSaved: () => Promise<void>): HTM
 }
 
 export async function experiencesPage(main: HTMLElement): Promise<void> {
-  const experiences = (await api<{ experiences: Experience[] }>('GET', '/experiences')).experiences;
+  const experiences = (await api<ExperienceList>('GET', '/experiences')).experiences;
   const reload = () => experiencesPage(main);
   main.replaceChildren(
     pageHeader('Connect experiences', 'How Connect looks to your customers: application name, logo and brand colour.'),

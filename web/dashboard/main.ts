@@ -3,18 +3,19 @@
  * main region shows one page at a time, chosen by the URL fragment (#/credentials, #/customers/ID, ...). Every
  * page reads /dashboard/api; changes carry the session's CSRF token.
  */
-import { api, ApiError, useCsrfToken, whenSignedOut } from './api.js';
+import { ApiError } from '../shared/api.js';
+import type { DashboardSession, DashboardSettings } from '../shared/contract.js';
+import { api, isSignedOut, useCsrfToken, whenSignedOut } from './api.js';
 import { signInPage, signUpPage, welcomePage } from './auth.js';
 import { credentialsPage } from './credentials.js';
 import { customerPage, customersPage } from './customers.js';
 import { deliveriesPage, mailPage, requestsPage } from './activity.js';
 import { experiencesPage } from './experiences.js';
 import { sandboxPanel } from './sandbox.js';
-import type { Session } from './types.js';
 import { alertBox, badge, h, messageOf, toast } from './ui.js';
 
 const app = document.getElementById('app')!;
-let session: Session | null = null;
+let session: DashboardSession | null = null;
 /** Stops what the current page runs in the background (polling). */
 let stopPage: (() => void) | undefined;
 
@@ -33,8 +34,8 @@ function route(): { path: string; params: URLSearchParams } {
   return { path: path || '/credentials', params: new URLSearchParams(query ?? '') };
 }
 
-async function refreshSession(): Promise<Session> {
-  session = await api<Session>('GET', '/session');
+async function refreshSession(): Promise<DashboardSession> {
+  session = await api<DashboardSession>('GET', '/session');
   useCsrfToken(session.csrfToken);
   return session;
 }
@@ -46,7 +47,7 @@ function focusTitle(): void {
 /** Whether the server offers sign-up (GET /settings), asked once; when it cannot say, sign-up is not offered. */
 let signUpOffered: Promise<boolean> | undefined;
 function offersSignUp(): Promise<boolean> {
-  signUpOffered ??= api<{ signUp: boolean }>('GET', '/settings').then(
+  signUpOffered ??= api<DashboardSettings>('GET', '/settings').then(
     (s) => s.signUp === true,
     () => false,
   );
@@ -94,13 +95,13 @@ async function showSignedOut(notice?: string): Promise<void> {
   focusTitle();
 }
 
-function shell(current: string, s: Session): HTMLElement {
+function shell(current: string, s: DashboardSession): HTMLElement {
   const signOut = h('button', { type: 'button', class: 'button secondary small' }, 'Sign out');
   signOut.addEventListener('click', async () => {
     try {
       await api('POST', '/signout');
     } catch (e) {
-      if (!(e instanceof ApiError && (e.code === '14100' || e.code === '14101'))) return toast(messageOf(e), 'error');
+      if (!isSignedOut(e)) return toast(messageOf(e), 'error');
     }
     location.hash = '#/signin';
     void showSignedOut('You are signed out.');
@@ -184,7 +185,7 @@ async function render(): Promise<void> {
         h('p', {}, h('a', { href: '#/credentials' }, 'Back to your credentials')),
       );
   } catch (e) {
-    if (e instanceof ApiError && (e.code === '14100' || e.code === '14101')) return;
+    if (isSignedOut(e)) return;
     const notFound = e instanceof ApiError && e.status === 404;
     main.replaceChildren(h('h1', { tabindex: '-1', id: 'page-title' }, notFound ? 'Not found' : 'Something went wrong'), alertBox(messageOf(e)));
   }

@@ -1,32 +1,28 @@
 /** Sandbox controls on a customer's page (Test Drive partners): time travel, login error states, events on demand, reset. */
+import {
+  CONNECT_EVENT_TYPES,
+  TXPUSH_EVENT_TYPES,
+  type ClockAdvanceResult,
+  type CustomerOverview,
+  type CustomerResetResult,
+  type DashboardSession,
+  type FiredTxPushEvent,
+  type SandboxClockBody,
+  type SandboxErrorCode,
+  type SandboxLoginErrorBody,
+  type SandboxTxPushBody,
+  type SandboxWebhookBody,
+} from '../shared/contract.js';
 import { api } from './api.js';
-import type { CustomerOverview, Session } from './types.js';
 import { alertBox, field, h, onSubmit, section, toast } from './ui.js';
 
-const ERROR_STATES: [number, string][] = [
+const ERROR_STATES: [SandboxErrorCode, string][] = [
   [103, '103 – credentials wrong'],
   [108, '108 – action needed at institution'],
   [109, '109 – password change required'],
   [185, '185 – MFA answer required'],
   [102, '102 – institution unavailable'],
 ];
-const CONNECT_EVENTS = [
-  'started',
-  'institutionSelected',
-  'credentialsSubmitted',
-  'oauthStarted',
-  'mfa',
-  'mfaAnswered',
-  'discovered',
-  'added',
-  'invalidCredentials',
-  'error',
-  'done',
-  'cancelled',
-  'accountsDeleted',
-  'institutionLoginDeleted',
-];
-const TXPUSH_EVENTS = ['transaction.created', 'transaction.modified', 'transaction.deleted', 'account.created', 'account.modified', 'account.deleted'];
 
 function select(label: string, options: [string, string][]): { el: HTMLElement; input: HTMLSelectElement } {
   const input = h('select', { id: `sel-${Math.random().toString(36).slice(2, 9)}` }, ...options.map(([value, text]) => h('option', { value }, text)));
@@ -52,13 +48,13 @@ function control(label: string, button: string, fields: HTMLElement[], call: () 
   );
 }
 
-export function sandboxPanel(session: Session, overview: CustomerOverview, reload: () => Promise<void>): HTMLElement {
+export function sandboxPanel(session: DashboardSession, overview: CustomerOverview, reload: () => Promise<void>): HTMLElement {
   if (session.partner.plan !== 'testdrive') return section('Sandbox controls', alertBox('Sandbox controls are only for partners on the Test Drive plan.'));
   const base = `/customers/${encodeURIComponent(overview.customer.id)}/sandbox`;
   const days = h('input', { type: 'number', min: '1', max: '3660', value: '7', inputmode: 'numeric' });
   const connectEvent = select(
     'Connect webhook event',
-    CONNECT_EVENTS.map((e) => [e, e]),
+    CONNECT_EVENT_TYPES.map((e) => [e, e]),
   );
   const accounts = overview.institutionLogins.flatMap((l) => l.accounts);
   const controls: HTMLElement[] = [
@@ -67,7 +63,7 @@ export function sandboxPanel(session: Session, overview: CustomerOverview, reloa
       'Advance clock',
       [field('Days ahead', days)],
       async () => {
-        const r = await api<{ days: number; institutionLogins: unknown[] }>('POST', `${base}/clock`, { days: Number(days.value) });
+        const r = await api<ClockAdvanceResult>('POST', `${base}/clock`, { days: Number(days.value) } satisfies SandboxClockBody);
         return `Clock moved ${r.days} days ahead; ${r.institutionLogins.length} institution login${r.institutionLogins.length === 1 ? '' : 's'} refreshed.`;
       },
       reload,
@@ -77,7 +73,7 @@ export function sandboxPanel(session: Session, overview: CustomerOverview, reloa
       'Fire webhook',
       [connectEvent.el],
       async () => {
-        await api('POST', `${base}/webhook`, { eventType: connectEvent.input.value });
+        await api('POST', `${base}/webhook`, { eventType: connectEvent.input.value } satisfies SandboxWebhookBody);
         return `Connect webhook “${connectEvent.input.value}” queued: see Deliveries.`;
       },
       reload,
@@ -90,7 +86,7 @@ export function sandboxPanel(session: Session, overview: CustomerOverview, reloa
     );
     const event = select(
       'TxPUSH event',
-      TXPUSH_EVENTS.map((e) => [e, e]),
+      TXPUSH_EVENT_TYPES.map((e) => [e, e]),
     );
     controls.push(
       control(
@@ -98,7 +94,8 @@ export function sandboxPanel(session: Session, overview: CustomerOverview, reloa
         'Fire event',
         [account.el, event.el],
         async () => {
-          const r = await api<{ notifications: number }>('POST', `${base}/txpush`, { accountId: account.input.value, eventType: event.input.value });
+          const body: SandboxTxPushBody = { accountId: account.input.value, eventType: event.input.value };
+          const r = await api<FiredTxPushEvent>('POST', `${base}/txpush`, body);
           return `${event.input.value} sent to ${r.notifications} subscription${r.notifications === 1 ? '' : 's'}: see Deliveries.`;
         },
         reload,
@@ -118,7 +115,7 @@ export function sandboxPanel(session: Session, overview: CustomerOverview, reloa
         'Set error state',
         [code.el],
         async () => {
-          await api('POST', `${base}/logins/${l.institutionLoginId}/error`, { code: Number(code.input.value) });
+          await api('POST', `${base}/logins/${l.institutionLoginId}/error`, { code: Number(code.input.value) } satisfies SandboxLoginErrorBody);
           return `Login ${l.institutionLoginId} now fails with ${code.input.value}: try Connect Fix.`;
         },
         reload,
@@ -143,7 +140,7 @@ export function sandboxPanel(session: Session, overview: CustomerOverview, reloa
     [],
     async () => {
       if (!window.confirm('Remove every institution login, account and transaction of this customer?')) throw new Error('Reset cancelled.');
-      const r = await api<{ institutionLogins: number; accounts: number }>('POST', `${base}/reset`);
+      const r = await api<CustomerResetResult>('POST', `${base}/reset`);
       return `Customer reset: ${r.institutionLogins} login${r.institutionLogins === 1 ? '' : 's'} and ${r.accounts} account${r.accounts === 1 ? '' : 's'} removed.`;
     },
     reload,

@@ -1,8 +1,8 @@
 /** Shared pieces of the dashboard's pages: headings, tables, empty states, copy buttons, feedback. */
-import { h } from '../connect/dom.js';
-import { ApiError } from './api.js';
+import { ApiError } from '../shared/api.js';
+import { alertBox, h } from '../shared/dom.js';
 
-export { h };
+export { alertBox, h };
 
 type Child = Node | string | null | undefined | false;
 
@@ -18,11 +18,6 @@ export function toast(message: string, kind: 'ok' | 'error' = 'ok'): void {
 export function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.code && /^\d+$/.test(error.code) ? `${error.message} (code ${error.code})` : error.message;
   return error instanceof Error ? error.message : String(error);
-}
-
-/** An alert box inside a form or page. */
-export function alertBox(message: string): HTMLElement {
-  return h('div', { class: 'alert', role: 'alert' }, message);
 }
 
 /** The page heading (focused after navigation, so screen readers announce the new page) with optional actions. */

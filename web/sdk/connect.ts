@@ -5,15 +5,12 @@
  * (done, cancel, error, route, user, url, closePopup). Only messages from the Connect URL's origin are heard.
  */
 
-export interface ConnectEvent {
-  code: number;
-  reason: string;
-  [key: string]: unknown;
-}
-export interface ConnectRouteEvent {
-  screen: string;
-  params: unknown;
-}
+import type { ConnectSdkEvent, ConnectSdkRouteEvent } from '../shared/contract.js';
+
+/** The data of done, cancel and error events: code and reason, and whatever else Connect adds. */
+export interface ConnectEvent extends ConnectSdkEvent {}
+/** The data of route events: the screen Connect shows now. */
+export interface ConnectRouteEvent extends ConnectSdkRouteEvent {}
 
 export interface ConnectEventHandlers {
   onDone: (event: ConnectEvent) => void;

@@ -21,6 +21,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/institution/assets/{institutionId}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Institution branding image (Ledgerlink extension)
+         * @description An SVG image generated from the institution's name and brand colour: logo.svg and alternateLogo.svg (375 x 72), tile.svg (160 x 72), icon.svg (square). Public, no credentials needed, so pages can show it directly.
+         */
+        get: operations["GetInstitutionAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v2/partners/authentication": {
         parameters: {
             query?: never;
@@ -330,26 +350,6 @@ export interface paths {
          * @description Institutions certified for at least one product, or for every product named in `type` (voa, voi, state_agg, ach, aha; several separated by commas). `search=*` returns all of them at once and ignores `start` and `limit`; other text searches like Get Institutions; without `search` the whole list is paged.
          */
         get: operations["GetCertifiedInstitutions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/institution/assets/{institutionId}/{file}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Institution branding image (Ledgerlink extension)
-         * @description An SVG image generated from the institution's name and brand colour: logo.svg and alternateLogo.svg (375 x 72), tile.svg (160 x 72), icon.svg (square). Public, no credentials needed, so pages can show it directly.
-         */
-        get: operations["GetInstitutionAsset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1222,6 +1222,40 @@ export interface operations {
             };
             /** @description Service unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetInstitutionAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                institutionId: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <svg xmlns="http://www.w3.org/2000/svg" width="72" height="72" viewBox="0 0 72 72">...</svg> */
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3924,40 +3958,6 @@ export interface operations {
             };
             /** @description Not acceptable: Accept allows neither JSON nor XML */
             406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                    "application/xml": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    GetInstitutionAsset: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                institutionId: string;
-                file: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <svg xmlns="http://www.w3.org/2000/svg" width="72" height="72" viewBox="0 0 72 72">...</svg> */
-                    "image/svg+xml": string;
-                };
-            };
-            /** @description Not found (another partner's ids look exactly like unknown ids) */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,21 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
 import { resolveCaller, type Caller } from '../../modules/partners/service.js';
 import type { Runtime } from '../../platform/dependencies.js';
-import { addRouteHook } from '../route-hooks.js';
-
-export type AuthMode = 'none' | 'appKey' | 'partner';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The authenticated partner (routes with auth 'partner'). */
+    /** The authenticated partner (routes of a scope that requires one). */
     caller: Caller;
     /** The database's change stamp when the request was authenticated (SQLite), for the in-memory lookups it makes. */
     dataStamp: string | undefined;
-  }
-  interface FastifyContextConfig {
-    /** 'partner' (default): app key and token; 'appKey': app key only; 'none': public. */
-    auth?: AuthMode;
   }
 }
 
@@ -38,32 +30,25 @@ export function appKeyOf(request: FastifyRequest, runtime: Runtime): string | un
   return header(request, appKeyHeaders(runtime));
 }
 
-/** Every API route needs the app key and a token of the same partner unless its config says otherwise. */
-export const authPlugin = fp(
-  async (app: FastifyInstance, opts: { runtime: Runtime }) => {
-    const { runtime } = opts;
-    // Made once: the hook below runs on every request.
-    const keyHeaders = appKeyHeaders(runtime);
-    const tokenHeaders = ['service-app-token', ...runtime.config.appTokenHeaders];
-    app.decorateRequest('caller', null as unknown as Caller);
-    app.decorateRequest('dataStamp', undefined);
-    // Only routes that need a partner get the hook (see addRouteHook); a caller found in memory costs no promise.
-    addRouteHook(app, 'onRequest', (options, notFound) => {
-      if (notFound || (options.config?.auth ?? 'partner') !== 'partner') return undefined;
-      return (request, _reply, done) => {
-        request.dataStamp = runtime.database.changeStamp?.();
-        const caller = resolveCaller(runtime, header(request, keyHeaders), header(request, tokenHeaders), request.dataStamp);
-        if (caller instanceof Promise) {
-          caller.then((found) => {
-            request.caller = found;
-            done();
-          }, done);
-        } else {
-          request.caller = caller;
-          done();
-        }
-      };
-    });
-  },
-  { name: 'ledgerlink-auth', dependencies: ['ledgerlink-content'] },
-);
+/**
+ * The routes of this scope need the app key and a token of the same partner: the caller is resolved before
+ * anything else reads the request. A caller found in memory costs no promise.
+ */
+export function requirePartner(scope: FastifyInstance, runtime: Runtime): void {
+  // Made once: the hook below runs on every request.
+  const keyHeaders = appKeyHeaders(runtime);
+  const tokenHeaders = ['service-app-token', ...runtime.config.appTokenHeaders];
+  scope.addHook('onRequest', (request, _reply, done) => {
+    request.dataStamp = runtime.database.changeStamp?.();
+    const caller = resolveCaller(runtime, header(request, keyHeaders), header(request, tokenHeaders), request.dataStamp);
+    if (caller instanceof Promise) {
+      caller.then((found) => {
+        request.caller = found;
+        done();
+      }, done);
+    } else {
+      request.caller = caller;
+      done();
+    }
+  });
+}

@@ -3,7 +3,6 @@ import fp from 'fastify-plugin';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../json-depth.js';
 import { negotiateFormat, type WireFormat } from '../negotiate.js';
-import { addRouteHook, takesNoBody } from '../route-hooks.js';
 import { ErrorBody } from '../../contract/schemas/error.js';
 import { parseXmlDocument, shapeBySchema } from '../../contract/xml/parse.js';
 import type { XmlSchema } from '../../contract/xml/schema-walk.js';
@@ -11,14 +10,10 @@ import { toXml } from '../../contract/xml/serialize.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The response format chosen from Accept. */
+    /** The response format chosen from Accept (JSON outside the scopes that negotiate). */
     wireFormat: WireFormat;
     /** The request body arrived as XML and still needs shaping by the body schema. */
     bodyIsXml: boolean;
-  }
-  interface FastifyContextConfig {
-    /** false for routes that serve pages or files rather than API resources. */
-    negotiate?: boolean;
   }
 }
 
@@ -54,41 +49,37 @@ function parseXml(req: FastifyRequest, body: string, done: (err: Error | null, b
   }
 }
 
-/** JSON and XML in both directions: Accept negotiation, body parsers, and the XML reply serializer. */
-export const contentPlugin = fp(
+/** The body parsers every scope shares: JSON (depth-limited) and XML, with their limits. */
+export const bodyParsers = fp(
   async (app: FastifyInstance, opts: { bodyLimit: number }) => {
     app.decorateRequest('wireFormat', 'json');
     app.decorateRequest('bodyIsXml', false);
-
     app.removeContentTypeParser(['application/json', 'text/plain']);
     app.addContentTypeParser(/^application\/([\w.-]+\+)?json\s*(;.*)?$/i, { parseAs: 'string', bodyLimit: opts.bodyLimit }, parseJson);
     app.addContentTypeParser(/^(application|text)\/([\w.-]+\+)?xml\s*(;.*)?$/i, { parseAs: 'string', bodyLimit: opts.bodyLimit }, parseXml);
-
-    // Each route negotiates with its own response schemas at hand (see addRouteHook).
-    addRouteHook(app, 'onRequest', (options) => {
-      if (options.config?.negotiate === false) return undefined;
-      const responses = options.schema?.response as Responses;
-      return (request, reply, done) => {
-        const format = negotiateFormat(request.headers.accept);
-        if (!format) throw new ServiceError('NotAcceptable');
-        request.wireFormat = format;
-        if (format === 'xml') {
-          reply.serializer((payload: unknown) => toXml(payload, responseSchemaFor(responses, reply.statusCode)));
-          reply.type('application/xml; charset=utf-8');
-        }
-        done();
-      };
-    });
-
-    // XML carries no types or arrays: shape it after the body schema before validation coerces scalars.
-    addRouteHook(app, 'preValidation', (options, notFound) => {
-      if (notFound || takesNoBody(options)) return undefined;
-      const body = options.schema?.body as XmlSchema | undefined;
-      return (request, _reply, done) => {
-        if (request.bodyIsXml) request.body = shapeBySchema(request.body, body);
-        done();
-      };
-    });
   },
-  { name: 'ledgerlink-content' },
+  { name: 'ledgerlink-body-parsers' },
 );
+
+/**
+ * JSON or XML by Accept, for the routes of a scope that serves API resources: the reply is serialised to XML
+ * with the route's response schema for its status, and an XML body is shaped after the route's body schema
+ * (XML carries no types or arrays) before validation coerces its scalars.
+ */
+export function negotiateContent(scope: FastifyInstance): void {
+  scope.addHook('onRequest', (request, reply, done) => {
+    const format = negotiateFormat(request.headers.accept);
+    if (!format) throw new ServiceError('NotAcceptable');
+    request.wireFormat = format;
+    if (format === 'xml') {
+      const responses = request.routeOptions.schema?.response as Responses;
+      reply.serializer((payload: unknown) => toXml(payload, responseSchemaFor(responses, reply.statusCode)));
+      reply.type('application/xml; charset=utf-8');
+    }
+    done();
+  });
+  scope.addHook('preValidation', (request, _reply, done) => {
+    if (request.bodyIsXml) request.body = shapeBySchema(request.body, request.routeOptions.schema?.body as XmlSchema | undefined);
+    done();
+  });
+}

@@ -1,20 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
 import { csrfTokenMatches, findSession, type DashboardSession } from '../../modules/dashboard/sessions.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { Runtime } from '../../platform/dependencies.js';
-import { addRouteHook } from '../route-hooks.js';
 
+/** 'guest': sign-in, sign-up, settings (same-origin check only); 'session': a signed-in partner. */
 export type DashboardAccess = 'guest' | 'session';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The signed-in partner's dashboard session (routes with dashboard 'session'). */
+    /** The signed-in partner's dashboard session (routes of the dashboard's session scope). */
     dashboard: DashboardSession & { sessionId: string };
-  }
-  interface FastifyContextConfig {
-    /** Dashboard routes: 'guest' (sign-in, sign-up: same-origin check only) or 'session' (a signed-in partner). */
-    dashboard?: DashboardAccess;
   }
 }
 
@@ -72,39 +67,27 @@ const SECURITY_HEADERS = {
 };
 
 /**
- * The dashboard's guard for its routes: security headers, the same-origin check on every change, the session
- * cookie and, on changes, the session's CSRF token in X-CSRF-Token. Runs before the body is read.
+ * The dashboard's guard for the routes of a scope: security headers, the same-origin check on every change and,
+ * for 'session', the session cookie and, on changes, the session's CSRF token in X-CSRF-Token. Runs before the
+ * body is read.
  */
-export const dashboardPlugin = fp(
-  async (app: FastifyInstance, opts: { runtime: Runtime }) => {
-    const { runtime } = opts;
-    app.decorateRequest('dashboard', null as unknown as FastifyRequest['dashboard']);
-    const guard = async (request: FastifyRequest, reply: FastifyReply, access: DashboardAccess) => {
-      reply.headers(SECURITY_HEADERS);
-      const changes = request.method !== 'GET' && request.method !== 'HEAD';
-      if (changes) checkSameOrigin(request, runtime.config.publicUrl);
-      if (access === 'guest') return;
-      const sessionId = sessionCookieOf(request);
-      let session: DashboardSession;
-      try {
-        session = await findSession(runtime, sessionId);
-      } catch (e) {
-        // A stale cookie is dropped, so the browser stops sending it.
-        if (sessionId !== undefined) setSessionCookie(request, reply, '', 0);
-        throw e;
-      }
-      const presented = request.headers[CSRF_HEADER];
-      if (changes && !csrfTokenMatches(session, typeof presented === 'string' ? presented : undefined)) throw new ServiceError('DashboardCsrfRefused');
-      request.dashboard = { ...session, sessionId: sessionId! };
-    };
-    // Only the dashboard's routes carry the guard (see addRouteHook): the API's requests do not pay for it.
-    addRouteHook(app, 'onRequest', (options) => {
-      const access = options.config?.dashboard;
-      if (!access) return undefined;
-      return (request, reply, done) => {
-        guard(request, reply, access).then(() => done(), done);
-      };
-    });
-  },
-  { name: 'ledgerlink-dashboard', dependencies: ['ledgerlink-content'] },
-);
+export function guardDashboard(scope: FastifyInstance, runtime: Runtime, access: DashboardAccess): void {
+  scope.addHook('onRequest', async (request, reply) => {
+    reply.headers(SECURITY_HEADERS);
+    const changes = request.method !== 'GET' && request.method !== 'HEAD';
+    if (changes) checkSameOrigin(request, runtime.config.publicUrl);
+    if (access === 'guest') return;
+    const sessionId = sessionCookieOf(request);
+    let session: DashboardSession;
+    try {
+      session = await findSession(runtime, sessionId);
+    } catch (e) {
+      // A stale cookie is dropped, so the browser stops sending it.
+      if (sessionId !== undefined) setSessionCookie(request, reply, '', 0);
+      throw e;
+    }
+    const presented = request.headers[CSRF_HEADER];
+    if (changes && !csrfTokenMatches(session, typeof presented === 'string' ? presented : undefined)) throw new ServiceError('DashboardCsrfRefused');
+    request.dashboard = { ...session, sessionId: sessionId! };
+  });
+}

@@ -1,9 +1,8 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCatalogue, type ErrorName } from '../../contract/errors/catalogue.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { negotiateFormat } from '../negotiate.js';
-import { addRouteHook } from '../route-hooks.js';
 import { ErrorBody } from '../../contract/schemas/error.js';
 import type { XmlSchema } from '../../contract/xml/schema-walk.js';
 import { toXml } from '../../contract/xml/serialize.js';
@@ -217,7 +216,18 @@ export function checkNoNul(values: unknown, where: string, depth = 0): void {
   }
 }
 
-/** The one error handler and the not-found handler: every failure becomes `{code, message}` in the caller's format. */
+/** Answers a request no route matched, in the format of the scope that sets it (see http/api). */
+export function routeNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return send(reply, new ServiceError('RouteNotFound', `Route not found: ${request.method} ${request.url.split('?')[0]}`));
+}
+
+type RouteSchema = { params?: unknown; querystring?: unknown } | undefined;
+
+/**
+ * The one error handler (every failure becomes `{code, message}` in the caller's format), and the checks the
+ * validator does not make on path, query and body text. The checks are attached to each route with a schema as
+ * it is registered, since they need that route's schema.
+ */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -233,12 +243,10 @@ export const errorsPlugin = fp(
       }
       return send(reply, err);
     });
-    // Per route (see addRouteHook): routes without a schema have nothing to check. Synchronous, and a throw is
-    // passed on as the request's error.
-    addRouteHook(app, 'preValidation', (options) => {
-      const schema = options.schema as { params?: unknown; querystring?: unknown } | undefined;
-      if (!schema) return undefined;
-      return (request, _reply, done) => {
+    app.addHook('onRoute', (route) => {
+      const schema = route.schema as RouteSchema;
+      if (!schema) return;
+      const check: preValidationHookHandler = (request, _reply, done) => {
         checkIntegerText(schema.params, request.params);
         checkIntegerText(schema.querystring, request.query);
         normalizeBooleanText(schema.querystring, request.query);
@@ -247,10 +255,8 @@ export const errorsPlugin = fp(
         if (request.body !== undefined && typeof request.body === 'object') checkNoNul(request.body, '');
         done();
       };
+      route.preValidation = [...[route.preValidation ?? []].flat(), check];
     });
-    app.setNotFoundHandler((request, reply) =>
-      send(reply, new ServiceError('RouteNotFound', `Route not found: ${request.method} ${request.url.split('?')[0]}`)),
-    );
   },
   { name: 'ledgerlink-errors' },
 );

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import type { ScopeName } from '../scopes.js';
 import fp from 'fastify-plugin';
 import type { Runtime } from '../../platform/dependencies.js';
 
@@ -87,7 +88,7 @@ function addXmlMediaTypes(doc: Json): void {
   }
 }
 
-/** The OpenAPI 3.1 description generated from the route schemas, served at /openapi.json, /openapi.yaml and /docs. */
+/** The OpenAPI 3.1 description, generated from the schemas of the routes registered after it (served by docsRoutes). */
 export const openapiPlugin = fp(
   async (app: FastifyInstance, opts: { runtime: Runtime; version: string }) => {
     await app.register(swagger, {
@@ -110,7 +111,7 @@ export const openapiPlugin = fp(
         security: [{ ServiceAppKey: [], ServiceAppToken: [] }],
       },
       transform: ({ schema, url, route }) => {
-        const config = (route.config ?? {}) as { auth?: string; negotiate?: boolean };
+        const scope = (route.config as { scope?: ScopeName } | undefined)?.scope;
         const s = markNamedSchemas(schema) as Json;
         const response = s.response as Record<string, Json> | undefined;
         for (const [status, r] of Object.entries(response ?? {})) {
@@ -120,9 +121,9 @@ export const openapiPlugin = fp(
           const body = mediaType && media ? { ...(media.schema as Json), [MEDIA_MARK]: mediaType } : r;
           response![status] = { ...body, 'x-response-description': STATUS_TEXT[status] ?? 'Response' };
         }
-        if (config.negotiate === false && !s.operationId) s.hide = true;
-        if (config.auth === 'none') s.security = [];
-        else if (config.auth === 'appKey') s.security ??= [{ ServiceAppKey: [] }];
+        if (scope !== 'api' && scope !== 'api-key' && !s.operationId) s.hide = true;
+        if (scope === 'api-key') s.security ??= [{ ServiceAppKey: [] }];
+        else if (scope !== 'api') s.security = [];
         return { schema: s as never, url };
       },
       transformObject: (documentObject) => {
@@ -132,19 +133,15 @@ export const openapiPlugin = fp(
         return doc as never;
       },
     });
-
-    app.get('/openapi.json', { config: { auth: 'none', negotiate: false }, schema: { hide: true } }, async () => app.swagger());
-    app.get('/openapi.yaml', { config: { auth: 'none', negotiate: false }, schema: { hide: true } }, async (_req, reply) =>
-      reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
-    );
-
-    // The docs page and its assets are served from the package itself, never from a CDN.
-    await app.register(async (docs) => {
-      docs.addHook('onRoute', (route) => {
-        route.config = { ...(route.config ?? {}), auth: 'none', negotiate: false };
-      });
-      await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
-    });
   },
   { name: 'ledgerlink-openapi' },
 );
+
+/** /openapi.json, /openapi.yaml and the /docs page, whose assets come from the package itself, never from a CDN. */
+export async function docsRoutes(scope: FastifyInstance): Promise<void> {
+  scope.get('/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
+  scope.get('/openapi.yaml', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('application/yaml; charset=utf-8').send(scope.swagger({ yaml: true })),
+  );
+  await scope.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+}

@@ -3,7 +3,6 @@ import fp from 'fastify-plugin';
 import { RequestLogWriter } from '../../modules/requestlog/service.js';
 import { redactQuerySecrets } from '../../platform/redact-query.js';
 import type { Runtime } from '../../platform/dependencies.js';
-import { addRouteHook } from '../route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -21,33 +20,33 @@ function storedPath(url: string): string {
   return path.length > 500 ? `${path.slice(0, 500)}…` : path;
 }
 
-/** Records every API request (method, path, status, latency, error code, partner) for the dashboard and `logs tail`. */
+/** The request log's writer, shared by the app's scopes and closed with the app. */
 export const requestLogPlugin = fp(
   async (app: FastifyInstance, opts: { runtime: Runtime }) => {
     const writer = new RequestLogWriter(opts.runtime.database, opts.runtime.clock);
     app.decorate('requestLog', writer);
     app.decorateReply('errorCode', undefined);
-    // Each route knows once whether it is logged and under which route pattern (see addRouteHook).
-    addRouteHook(app, 'onResponse', (options) => {
-      if (options.config?.negotiate === false || options.url === '/health') return undefined;
-      const route = options.url ?? null;
-      return (request, reply, done) => {
-        writer.record({
-          partner_id: request.caller?.partnerId ?? null,
-          method: request.method,
-          path: storedPath(request.url),
-          route,
-          status: reply.statusCode,
-          latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
-          error_code: reply.errorCode ?? null,
-          request_id: String(request.id),
-          ip: request.ip,
-          created_at_ms: opts.runtime.clock.now(),
-        });
-        done();
-      };
-    });
     app.addHook('onClose', async () => writer.close());
   },
   { name: 'ledgerlink-request-log' },
 );
+
+/** Records every request of this scope (method, path, status, latency, error code, partner) for the dashboard and `logs tail`. */
+export function logRequests(scope: FastifyInstance, runtime: Runtime): void {
+  const writer = scope.requestLog;
+  scope.addHook('onResponse', (request, reply, done) => {
+    writer.record({
+      partner_id: request.caller?.partnerId ?? null,
+      method: request.method,
+      path: storedPath(request.url),
+      route: request.is404 ? null : (request.routeOptions.url ?? null),
+      status: reply.statusCode,
+      latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
+      error_code: reply.errorCode ?? null,
+      request_id: String(request.id),
+      ip: request.ip,
+      created_at_ms: runtime.clock.now(),
+    });
+    done();
+  });
+}

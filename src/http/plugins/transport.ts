@@ -1,21 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import { createRequire } from 'node:module';
 import type geoipModule from 'geoip-country';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { classifyPeerAddress } from '../../platform/ip.js';
 import { sha256Hex } from '../../platform/secrets.js';
 import type { Runtime } from '../../platform/dependencies.js';
-import { addRouteHook } from '../route-hooks.js';
 import { RateLimiter } from '../rate-limiter.js';
 import { appKeyOf } from './auth.js';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** 'auth': counts against the partner-authentication limits (per IP and per app key). */
-    rateLimit?: 'auth';
-  }
-}
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
@@ -54,57 +45,62 @@ export function countryOf(ip: string): string | undefined {
   return geoip.lookup(ip)?.country;
 }
 
+/** Plain HTTP is accepted only from loopback (or through a trusted proxy that terminated TLS); HTTPS answers carry HSTS. */
+export function requireTls(scope: FastifyInstance, runtime: Runtime): void {
+  const { insecureHttp } = runtime.config;
+  scope.addHook('onRequest', (request, reply, done) => {
+    if (request.protocol === 'https') {
+      reply.header('strict-transport-security', HSTS);
+    } else if (!insecureHttp && !callerAddress(request.ip).loopback) {
+      throw new ServiceError(
+        'TlsRequired',
+        'TLS 1.2 or higher is required: use https:// (plain HTTP is accepted only from loopback, or through a proxy trusted with --trust-proxy that terminated TLS)',
+      );
+    }
+    done();
+  });
+}
+
+/** API callers from outside this machine and its private networks must come from a permitted country, when a list is set. */
+export function checkRegion(scope: FastifyInstance, runtime: Runtime): void {
+  const allowed = new Set(runtime.config.allowedCountries);
+  if (allowed.size === 0) return;
+  scope.addHook('onRequest', (request, _reply, done) => {
+    const caller = callerAddress(request.ip);
+    if (!caller.local && (!caller.country || !allowed.has(caller.country))) {
+      const country = caller.country;
+      throw new ServiceError(
+        'RegionNotPermitted',
+        `Requests from ${country ? `country ${country}` : 'an unknown location'} (${request.ip}) are not permitted; permitted: ${[...allowed].join(', ')}`,
+      );
+    }
+    done();
+  });
+}
+
 /**
- * Transport rules before anything else: TLS (plain HTTP only from loopback or behind a trusted proxy that
- * terminated TLS), HSTS, permitted regions for API callers, and rate limits on partner authentication.
+ * The limits on authentication attempts, per client address and per app key, that partner authentication and
+ * dashboard sign-in share: one budget, whichever door a guesser uses.
  */
-export const transportPlugin = fp(
-  async (app: FastifyInstance, opts: { runtime: Runtime }) => {
-    const { config, clock } = opts.runtime;
-    const allowed = new Set(config.allowedCountries);
-    const perIp = new RateLimiter(config.authRateLimitPerIp, 60_000);
-    const perKey = new RateLimiter(config.authRateLimitPerAppKey, 60_000);
+export class AuthenticationLimits {
+  private readonly perIp: RateLimiter;
+  private readonly perKey: RateLimiter;
 
-    // Each route's hook knows what applies to it (see addRouteHook). Nothing here waits.
-    addRouteHook(app, 'onRequest', (options) => {
-      // The health check answers load balancers and probes over plain HTTP and from anywhere.
-      const operational = options.url === '/health';
-      const regionChecked = allowed.size > 0 && options.config?.negotiate !== false && !operational;
-      const rateLimited = options.config?.rateLimit === 'auth';
-      return (request, reply, done) => {
-        const caller = callerAddress(request.ip);
-        if (request.protocol === 'https') {
-          reply.header('strict-transport-security', HSTS);
-        } else if (!config.insecureHttp && !caller.loopback && !operational) {
-          throw new ServiceError(
-            'TlsRequired',
-            'TLS 1.2 or higher is required: use https:// (plain HTTP is accepted only from loopback, or through a proxy trusted with --trust-proxy that terminated TLS)',
-          );
-        }
+  constructor(private readonly runtime: Runtime) {
+    this.perIp = new RateLimiter(runtime.config.authRateLimitPerIp, 60_000);
+    this.perKey = new RateLimiter(runtime.config.authRateLimitPerAppKey, 60_000);
+  }
 
-        if (regionChecked && !caller.local) {
-          const country = caller.country;
-          if (!country || !allowed.has(country)) {
-            throw new ServiceError(
-              'RegionNotPermitted',
-              `Requests from ${country ? `country ${country}` : 'an unknown location'} (${request.ip}) are not permitted; permitted: ${[...allowed].join(', ')}`,
-            );
-          }
-        }
-
-        if (rateLimited) {
-          const now = clock.now();
-          // The key exactly as authentication reads it, whichever header (Service-App-Key or an alias) carried it.
-          const appKey = appKeyOf(request, opts.runtime);
-          const waits = [perIp.hit(`ip:${request.ip}`, now), appKey !== undefined ? perKey.hit(`key:${sha256Hex(appKey)}`, now) : 0];
-          const wait = Math.max(...waits);
-          if (wait > 0) {
-            throw new ServiceError('RateLimited', `Too many authentication attempts; retry in ${wait} s`, { 'retry-after': String(wait) });
-          }
-        }
-        done();
-      };
+  /** Counts the routes of this scope against the limits; over them, 429 with Retry-After. */
+  apply(scope: FastifyInstance): void {
+    scope.addHook('onRequest', (request, _reply, done) => {
+      const now = this.runtime.clock.now();
+      // The key exactly as authentication reads it, whichever header (Service-App-Key or an alias) carried it.
+      const appKey = appKeyOf(request, this.runtime);
+      const waits = [this.perIp.hit(`ip:${request.ip}`, now), appKey !== undefined ? this.perKey.hit(`key:${sha256Hex(appKey)}`, now) : 0];
+      const wait = Math.max(...waits);
+      if (wait > 0) throw new ServiceError('RateLimited', `Too many authentication attempts; retry in ${wait} s`, { 'retry-after': String(wait) });
+      done();
     });
-  },
-  { name: 'ledgerlink-transport', dependencies: ['ledgerlink-content'] },
-);
+  }
+}

@@ -4,7 +4,7 @@ import { openLink } from '../../../modules/connect/links.js';
 import type { ConnectLinkRow } from '../../../modules/connect/table.js';
 import { ServiceError } from '../../../contract/errors/service-error.js';
 import type { Runtime } from '../../../platform/dependencies.js';
-import { errorResponses } from '../../../contract/schemas/common.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 
 /** The header the Connect app sends its link's query string in, on every call. */
 export const LINK_HEADER = 'connect-link';
@@ -25,10 +25,13 @@ export async function linkOf(runtime: Runtime, request: FastifyRequest): Promise
   return openLink(runtime.database.kysely, runtime, params);
 }
 
-/** Route options shared by the Connect app's JSON API: outside the partner API (no token, JSON only, not described). */
-export const APP_API = { config: { auth: 'none', negotiate: false } } as const;
 
-/** Responses of a Connect app call: its JSON answer (free-form; only the app reads it) and the errors every call can give. */
-export const appErrors = (...more: number[]) => ({ 200: Type.Unknown(), 204: Type.Null(), ...errorResponses(400, 403, 404, 409, 410, ...more) });
+/**
+ * Responses of a Connect app call: its answer (200, a schema of src/contract/schemas/connect-app.ts, which the browser's types
+ * are generated from) and the errors every call can give.
+ */
+export const appErrors = <T extends Type.TSchema>(ok: T, ...more: number[]) => ({ 200: ok, ...errorResponses(400, 403, 404, 409, 410, ...more) });
+/** Responses of a Connect app call that answers nothing (204), with the errors every call can give. */
+export const appNoContent = (...more: number[]) => ({ 204: NoContent, ...errorResponses(400, 403, 404, 409, 410, ...more) });
 
 export const SessionParams = Type.Object({ sessionId: Type.String({ maxLength: 64 }) });

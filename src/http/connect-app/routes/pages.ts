@@ -6,7 +6,6 @@ import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { appPage, readAsset, simplePage } from './web.js';
 
-const PAGE = { config: { auth: 'none', negotiate: false } } as const;
 const HTML = 'text/html; charset=utf-8';
 
 /**
@@ -16,7 +15,6 @@ const HTML = 'text/html; charset=utf-8';
  */
 export default function connectPages(app: App, runtime: Runtime): void {
   app.get('/connect', {
-    ...PAGE,
     schema: { hide: true, summary: 'The hosted Connect app', querystring: Type.Object({}, { additionalProperties: true }) },
     handler: async (request, reply) => {
       reply.type(HTML).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
@@ -33,7 +31,6 @@ export default function connectPages(app: App, runtime: Runtime): void {
   });
 
   app.get('/connect/assets/*', {
-    ...PAGE,
     schema: { hide: true, summary: 'Connect app and SDK files' },
     handler: async (request, reply) => {
       const asset = readAsset((request.params as { '*': string })['*']);
@@ -50,7 +47,6 @@ export default function connectPages(app: App, runtime: Runtime): void {
   });
 
   app.get('/connect/oauth/callback', {
-    ...PAGE,
     schema: {
       hide: true,
       summary: 'OAuth return page of Connect',

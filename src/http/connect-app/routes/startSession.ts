@@ -1,13 +1,13 @@
 import { startConnectSession } from '../../../modules/connect/session.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { APP_API, appErrors, linkOf } from './link.js';
+import { ConnectSession } from '../../../contract/schemas/connect-app.js';
+import { appErrors, linkOf } from './link.js';
 
 /** POST /connect/api/session: the Connect app opened with a link (webhook `started`). */
 export default function startSession(app: App, runtime: Runtime): void {
   app.post('/connect/api/session', {
-    ...APP_API,
-    schema: { hide: true, summary: 'Open a Connect session', response: appErrors() },
+    schema: { hide: true, summary: 'Open a Connect session', response: appErrors(ConnectSession) },
     handler: async (request) => startConnectSession(app.engine, await linkOf(runtime, request)),
   });
 }

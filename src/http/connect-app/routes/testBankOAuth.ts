@@ -7,7 +7,6 @@ import { serviceNow } from '../../../modules/aggregation/engine.js';
 import type { App } from '../../app-types.js';
 import { simplePage } from './web.js';
 
-const PAGE = { config: { auth: 'none', negotiate: false } } as const;
 const HTML = 'text/html; charset=utf-8';
 const APPROVE_PATH = '/connect/testbank/oauth/approve';
 const AuthorizeQuery = Type.Object({
@@ -38,7 +37,6 @@ const hidden = (request: AuthorizeRequest, signature: string) =>
 export default function testBankOAuth(app: App): void {
   const pages = app.engine.registry.testBankOAuth;
   app.get(TEST_BANK_AUTHORIZE_PATH, {
-    ...PAGE,
     schema: { hide: true, summary: 'Test bank OAuth sign-in page', querystring: AuthorizeQuery },
     handler: async (request, reply) => {
       const parsed = pages.parseAuthorizeRequest(request.query);
@@ -57,7 +55,6 @@ export default function testBankOAuth(app: App): void {
     },
   });
   app.get(APPROVE_PATH, {
-    ...PAGE,
     schema: {
       hide: true,
       summary: 'Test bank OAuth decision',

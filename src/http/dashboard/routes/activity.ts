@@ -3,7 +3,8 @@ import { listDeliveries, listMail, redeliverDelivery } from '../../../outbox/ser
 import { listRequestLog } from '../../../modules/requestlog/service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { DASHBOARD_API, dashboardResponses } from './common.js';
+import { DeliveryList, Mailbox, Redelivered, RequestLog } from '../../../contract/schemas/dashboard.js';
+import { dashboardResponses } from './common.js';
 
 /**
  * GET /dashboard/api/requests: the partner's API requests, newest first; with afterId, those after it oldest
@@ -11,7 +12,6 @@ import { DASHBOARD_API, dashboardResponses } from './common.js';
  */
 export function getRequests(app: App, runtime: Runtime): void {
   app.get('/dashboard/api/requests', {
-    ...DASHBOARD_API,
     schema: {
       hide: true,
       summary: 'API request log',
@@ -19,7 +19,7 @@ export function getRequests(app: App, runtime: Runtime): void {
         afterId: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
         limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
       }),
-      response: dashboardResponses(),
+      response: dashboardResponses(RequestLog),
     },
     handler: async (request) => {
       const rows = await listRequestLog(runtime.database.kysely, {
@@ -46,7 +46,6 @@ export function getRequests(app: App, runtime: Runtime): void {
 /** GET /dashboard/api/deliveries: the partner's TxPUSH, webhook and e-mail deliveries with every attempt, newest first. */
 export function getDeliveries(app: App, runtime: Runtime): void {
   app.get('/dashboard/api/deliveries', {
-    ...DASHBOARD_API,
     schema: {
       hide: true,
       summary: 'Deliveries',
@@ -54,7 +53,7 @@ export function getDeliveries(app: App, runtime: Runtime): void {
         kind: Type.Optional(Type.Union([Type.Literal('txpush'), Type.Literal('webhook'), Type.Literal('email')])),
         limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
       }),
-      response: dashboardResponses(),
+      response: dashboardResponses(DeliveryList),
     },
     handler: async (request) => ({
       deliveries: await listDeliveries(runtime.database.kysely, {
@@ -69,12 +68,11 @@ export function getDeliveries(app: App, runtime: Runtime): void {
 /** POST /dashboard/api/deliveries/:deliveryId/redeliver: sends a delivery again (same event id); its history stays. */
 export function redeliver(app: App, runtime: Runtime): void {
   app.post('/dashboard/api/deliveries/:deliveryId/redeliver', {
-    ...DASHBOARD_API,
     schema: {
       hide: true,
       summary: 'Redeliver',
       params: Type.Object({ deliveryId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
-      response: dashboardResponses(),
+      response: dashboardResponses(Redelivered),
     },
     handler: async (request) => ({
       delivery: await redeliverDelivery(runtime.database.kysely, runtime.clock, request.params.deliveryId, request.dashboard.partnerId),
@@ -85,12 +83,11 @@ export function redeliver(app: App, runtime: Runtime): void {
 /** GET /dashboard/api/mail: the partner's e-mail kept in the local mailbox, newest first. */
 export function getMail(app: App, runtime: Runtime): void {
   app.get('/dashboard/api/mail', {
-    ...DASHBOARD_API,
     schema: {
       hide: true,
       summary: 'Mailbox',
       querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }),
-      response: dashboardResponses(),
+      response: dashboardResponses(Mailbox),
     },
     handler: async (request) => ({
       messages: (await listMail(runtime.database.kysely, { partnerId: request.dashboard.partnerId, limit: request.query.limit })).map(

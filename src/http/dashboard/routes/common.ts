@@ -1,18 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import Type from 'typebox';
+import type Type from 'typebox';
 import { startSession } from '../../../modules/dashboard/sessions.js';
 import { getPartnerRecord } from '../../../modules/partners/service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import { setSessionCookie } from '../../plugins/dashboard.js';
-import { errorResponses } from '../../../contract/schemas/common.js';
+import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 
-/** Route options of the dashboard's JSON API: outside the partner API (no token, JSON only, not described), a signed-in partner. */
-export const DASHBOARD_API = { config: { auth: 'none', negotiate: false, dashboard: 'session' } } as const;
-/** Sign-in and sign-up: no session yet, but the same-origin check and the authentication rate limit. */
-export const DASHBOARD_GUEST = { config: { auth: 'none', negotiate: false, dashboard: 'guest', rateLimit: 'auth' } } as const;
 
-/** Responses of a dashboard call: its JSON answer (free-form; only the dashboard reads it) and the errors every call can give. */
-export const dashboardResponses = (...more: number[]) => ({ 200: Type.Unknown(), 204: Type.Null(), ...errorResponses(400, 401, 403, 404, ...more) });
+/**
+ * Responses of a dashboard call: its answer (200, a schema of src/contract/schemas/dashboard.ts, which the browser's types are
+ * generated from) and the errors every call can give.
+ */
+export const dashboardResponses = <T extends Type.TSchema>(ok: T, ...more: number[]) => ({ 200: ok, ...errorResponses(400, 401, 403, 404, ...more) });
+/** Responses of a dashboard call that answers nothing (204), with the errors every call can give. */
+export const dashboardNoContent = (...more: number[]) => ({ 204: NoContent, ...errorResponses(400, 401, 403, 404, ...more) });
 
 /** What the dashboard shows of the signed-in partner, with the session's CSRF token. */
 export async function sessionView(runtime: Runtime, session: { partnerId: string; expiresAt: number; csrfToken: string }) {

@@ -3,12 +3,12 @@ import { customerOverview, customerSummary } from '../../../modules/dashboard/cu
 import { listCustomers } from '../../../modules/customers/service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { DASHBOARD_API, dashboardResponses } from './common.js';
+import { CustomerOverview, CustomerPage } from '../../../contract/schemas/dashboard.js';
+import { dashboardResponses } from './common.js';
 
 /** GET /dashboard/api/customers: the partner's customers, searchable, a page at a time. */
 export function getCustomers(app: App, runtime: Runtime): void {
   app.get('/dashboard/api/customers', {
-    ...DASHBOARD_API,
     schema: {
       hide: true,
       summary: 'Customers',
@@ -17,7 +17,7 @@ export function getCustomers(app: App, runtime: Runtime): void {
         start: Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 1 }),
         limit: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
       }),
-      response: dashboardResponses(),
+      response: dashboardResponses(CustomerPage),
     },
     handler: async (request) => {
       const page = await listCustomers(runtime.database.kysely, request.dashboard.partnerId, {
@@ -33,8 +33,12 @@ export function getCustomers(app: App, runtime: Runtime): void {
 /** GET /dashboard/api/customers/:customerId: one customer with institution logins, accounts and latest transactions. */
 export function getCustomer(app: App): void {
   app.get('/dashboard/api/customers/:customerId', {
-    ...DASHBOARD_API,
-    schema: { hide: true, summary: 'A customer', params: Type.Object({ customerId: Type.String({ maxLength: 64 }) }), response: dashboardResponses() },
+    schema: {
+      hide: true,
+      summary: 'A customer',
+      params: Type.Object({ customerId: Type.String({ maxLength: 64 }) }),
+      response: dashboardResponses(CustomerOverview),
+    },
     handler: async (request) => customerOverview(app.engine, request.dashboard.partnerId, request.params.customerId),
   });
 }

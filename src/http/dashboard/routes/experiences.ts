@@ -3,13 +3,13 @@ import { listExperiences, saveExperience } from '../../../modules/connect/experi
 import { epochSeconds } from '../../../platform/clock.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { DASHBOARD_API, dashboardResponses } from './common.js';
+import { ExperienceBody, ExperienceList, SavedExperience } from '../../../contract/schemas/dashboard.js';
+import { dashboardResponses } from './common.js';
 
 /** GET /dashboard/api/experiences: the partner's Connect experiences, `default` first. */
 export function getExperiences(app: App, runtime: Runtime): void {
   app.get('/dashboard/api/experiences', {
-    ...DASHBOARD_API,
-    schema: { hide: true, summary: 'Connect experiences', response: dashboardResponses() },
+    schema: { hide: true, summary: 'Connect experiences', response: dashboardResponses(ExperienceList) },
     handler: async (request) => ({ experiences: await listExperiences(runtime.database.kysely, request.dashboard.partnerId) }),
   });
 }
@@ -17,17 +17,12 @@ export function getExperiences(app: App, runtime: Runtime): void {
 /** PUT /dashboard/api/experiences/:name: creates or replaces an experience (application name, logo URL, colour). */
 export function putExperience(app: App, runtime: Runtime): void {
   app.put('/dashboard/api/experiences/:name', {
-    ...DASHBOARD_API,
     schema: {
       hide: true,
       summary: 'Save a Connect experience',
       params: Type.Object({ name: Type.String({ maxLength: 64 }) }),
-      body: Type.Object({
-        appName: Type.String({ maxLength: 255 }),
-        logoUrl: Type.Union([Type.String({ maxLength: 2048 }), Type.Null()]),
-        primaryColor: Type.String({ maxLength: 7 }),
-      }),
-      response: dashboardResponses(),
+      body: ExperienceBody,
+      response: dashboardResponses(SavedExperience),
     },
     handler: async (request) => {
       const { appName, primaryColor } = request.body;

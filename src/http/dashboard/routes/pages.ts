@@ -2,7 +2,6 @@ import { ServiceError } from '../../../contract/errors/service-error.js';
 import type { App } from '../../app-types.js';
 import { appPage, readAsset, simplePage } from '../../connect-app/routes/web.js';
 
-const PAGE = { config: { auth: 'none', negotiate: false } } as const;
 
 /**
  * What the dashboard page may do: its own scripts, styles and API only; images also from https (experience logos);
@@ -14,7 +13,6 @@ const CSP =
 /** GET /dashboard (the developer dashboard, a Vite-built app) and GET /dashboard/assets/* (its files). */
 export default function dashboardPages(app: App): void {
   app.get('/dashboard', {
-    ...PAGE,
     schema: { hide: true, summary: 'The developer dashboard' },
     handler: async (_request, reply) => {
       reply.type('text/html; charset=utf-8').headers({
@@ -32,7 +30,6 @@ export default function dashboardPages(app: App): void {
   });
 
   app.get('/dashboard/assets/*', {
-    ...PAGE,
     schema: { hide: true, summary: 'Dashboard files' },
     handler: async (request, reply) => {
       const asset = readAsset((request.params as { '*': string })['*'], 'dashboard');

@@ -3,7 +3,18 @@ import { getPartnerRecord, type Caller } from '../../../modules/partners/service
 import { advanceClock, clearLoginError, fireConnectWebhook, fireTxPushEvent, resetCustomer, setLoginError } from '../../../modules/sandbox/controls.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { DASHBOARD_API, dashboardResponses } from './common.js';
+import {
+  ClockAdvanceResult,
+  CustomerResetResult,
+  FiredConnectWebhook,
+  FiredTxPushEvent,
+  LoginErrorState,
+  SandboxClockBody,
+  SandboxLoginErrorBody,
+  SandboxTxPushBody,
+  SandboxWebhookBody,
+} from '../../../contract/schemas/dashboard.js';
+import { dashboardResponses } from './common.js';
 
 /** The signed-in partner as the sandbox controls see a caller (their plan decides: production partners are refused). */
 async function callerOf(runtime: Runtime, partnerId: string): Promise<Caller> {
@@ -22,29 +33,26 @@ const LoginParams = Type.Object({ customerId: Type.String({ maxLength: 64 }), in
 export default function dashboardSandbox(app: App, runtime: Runtime): void {
   const base = '/dashboard/api/customers/:customerId/sandbox';
   app.post(`${base}/clock`, {
-    ...DASHBOARD_API,
     schema: {
       hide: true,
       summary: 'Advance a customer clock',
       params: CustomerParams,
-      body: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 3660 }) }),
-      response: dashboardResponses(409),
+      body: SandboxClockBody,
+      response: dashboardResponses(ClockAdvanceResult, 409),
     },
     handler: async (request) => advanceClock(app.engine, await callerOf(runtime, request.dashboard.partnerId), request.params.customerId, request.body.days),
   });
   app.post(`${base}/reset`, {
-    ...DASHBOARD_API,
-    schema: { hide: true, summary: 'Reset a customer', params: CustomerParams, response: dashboardResponses(409) },
+    schema: { hide: true, summary: 'Reset a customer', params: CustomerParams, response: dashboardResponses(CustomerResetResult, 409) },
     handler: async (request) => resetCustomer(app.engine, await callerOf(runtime, request.dashboard.partnerId), request.params.customerId),
   });
   app.post(`${base}/webhook`, {
-    ...DASHBOARD_API,
     schema: {
       hide: true,
       summary: 'Fire a Connect webhook',
       params: CustomerParams,
-      body: Type.Object({ eventType: Type.String({ maxLength: 64 }) }),
-      response: dashboardResponses(409),
+      body: SandboxWebhookBody,
+      response: dashboardResponses(FiredConnectWebhook, 409),
     },
     handler: async (request) =>
       fireConnectWebhook(app.engine, await callerOf(runtime, request.dashboard.partnerId), {
@@ -53,13 +61,12 @@ export default function dashboardSandbox(app: App, runtime: Runtime): void {
       }),
   });
   app.post(`${base}/txpush`, {
-    ...DASHBOARD_API,
     schema: {
       hide: true,
       summary: 'Fire a TxPUSH event',
       params: CustomerParams,
-      body: Type.Object({ accountId: Type.String({ maxLength: 64 }), eventType: Type.String({ maxLength: 64 }) }),
-      response: dashboardResponses(409),
+      body: SandboxTxPushBody,
+      response: dashboardResponses(FiredTxPushEvent, 409),
     },
     handler: async (request) =>
       fireTxPushEvent(app.engine, await callerOf(runtime, request.dashboard.partnerId), {
@@ -69,13 +76,12 @@ export default function dashboardSandbox(app: App, runtime: Runtime): void {
       }),
   });
   app.post(`${base}/logins/:institutionLoginId/error`, {
-    ...DASHBOARD_API,
     schema: {
       hide: true,
       summary: 'Put a login into an error state',
       params: LoginParams,
-      body: Type.Object({ code: Type.Integer({ minimum: 0, maximum: 100_000 }) }),
-      response: dashboardResponses(409),
+      body: SandboxLoginErrorBody,
+      response: dashboardResponses(LoginErrorState, 409),
     },
     handler: async (request) =>
       setLoginError(
@@ -87,8 +93,7 @@ export default function dashboardSandbox(app: App, runtime: Runtime): void {
       ),
   });
   app.post(`${base}/logins/:institutionLoginId/clear`, {
-    ...DASHBOARD_API,
-    schema: { hide: true, summary: 'Clear a login error state', params: LoginParams, response: dashboardResponses(409) },
+    schema: { hide: true, summary: 'Clear a login error state', params: LoginParams, response: dashboardResponses(LoginErrorState, 409) },
     handler: async (request) =>
       clearLoginError(app.engine, await callerOf(runtime, request.dashboard.partnerId), request.params.customerId, request.params.institutionLoginId),
   });

@@ -1,10 +1,9 @@
-import Type from 'typebox';
 import { createPartner } from '../../../modules/partners/service.js';
 import { ServiceError } from '../../../contract/errors/service-error.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { RequiredString } from '../../../contract/schemas/common.js';
-import { DASHBOARD_GUEST, dashboardResponses, signedIn } from './common.js';
+import { DashboardSignedUp, DashboardSignUpBody } from '../../../contract/schemas/dashboard.js';
+import { dashboardResponses, signedIn } from './common.js';
 
 /**
  * POST /dashboard/api/signup: creates a Test Drive partner with the chosen secret (the secret policy applies) and
@@ -13,12 +12,11 @@ import { DASHBOARD_GUEST, dashboardResponses, signedIn } from './common.js';
  */
 export default function signUp(app: App, runtime: Runtime): void {
   app.post('/dashboard/api/signup', {
-    ...DASHBOARD_GUEST,
     schema: {
       hide: true,
       summary: 'Dashboard sign-up',
-      body: Type.Object({ name: RequiredString({ maxLength: 100 }), partnerSecret: Type.String({ maxLength: 255 }) }),
-      response: dashboardResponses(429),
+      body: DashboardSignUpBody,
+      response: dashboardResponses(DashboardSignedUp, 429),
     },
     handler: async (request, reply) => {
       if (!runtime.config.dashboardSignUp) throw new ServiceError('DashboardSignUpDisabled');

@@ -8,7 +8,6 @@ import { errorResponses } from '../../../contract/schemas/common.js';
 /** GET /health: 200 once the service can reach its database. */
 export default function health(app: App, runtime: Runtime): void {
   app.get('/health', {
-    config: { auth: 'none' },
     schema: {
       operationId: 'GetHealth',
       tags: ['System'],

@@ -9,7 +9,6 @@ import { AccessToken, PartnerCredentials } from './schemas.js';
 /** POST /aggregation/v2/partners/authentication */
 export default function createToken(app: App, runtime: Runtime): void {
   app.post('/aggregation/v2/partners/authentication', {
-    config: { auth: 'appKey', rateLimit: 'auth' },
     schema: {
       operationId: 'CreateToken',
       tags: ['Authentication'],

@@ -9,7 +9,6 @@ import { PartnerCredentialsWithNewSecret } from './schemas.js';
 /** PUT /aggregation/v2/partners/authentication */
 export default function modifySecret(app: App, runtime: Runtime): void {
   app.put('/aggregation/v2/partners/authentication', {
-    config: { auth: 'appKey', rateLimit: 'auth' },
     schema: {
       operationId: 'ModifyPartnerSecret',
       tags: ['Authentication'],

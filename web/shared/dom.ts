@@ -1,4 +1,4 @@
-/** Small DOM helpers: elements built from data, never from HTML strings, so nothing the service sends is markup. */
+/** DOM helpers of both browser apps: elements built from data, never from HTML strings, so nothing the service sends is markup. */
 
 type Child = Node | string | null | undefined | false;
 type Attrs = Record<string, string | boolean | number | EventListener | undefined>;
@@ -17,6 +17,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
     el.append(typeof child === 'string' ? document.createTextNode(child) : child);
   }
   return el;
+}
+
+/** An alert box inside a form or page. */
+export function alertBox(message: string): HTMLElement {
+  return h('div', { class: 'alert', role: 'alert' }, message);
 }
 
 /** Formats an amount of money for display. */

@@ -1,15 +1,14 @@
 import Type from 'typebox';
-import { isBrandingAsset, renderBrandingAsset } from '../../../../modules/institutions/branding.js';
-import { findInstitution } from '../../../../modules/institutions/service.js';
-import { ServiceError } from '../../../../contract/errors/service-error.js';
-import type { Runtime } from '../../../../platform/dependencies.js';
-import type { App } from '../../../app-types.js';
-import { errorResponses } from '../../../../contract/schemas/common.js';
+import { isBrandingAsset, renderBrandingAsset } from '../../../modules/institutions/branding.js';
+import { findInstitution } from '../../../modules/institutions/service.js';
+import { ServiceError } from '../../../contract/errors/service-error.js';
+import type { Runtime } from '../../../platform/dependencies.js';
+import type { App } from '../../app-types.js';
+import { errorResponses } from '../../../contract/schemas/common.js';
 
 /** GET /institution/assets/{institutionId}/{asset}.svg: the branding images institution records link to. */
 export default function getInstitutionAsset(app: App, runtime: Runtime): void {
   app.get('/institution/assets/:institutionId/:file', {
-    config: { auth: 'none', negotiate: false },
     schema: {
       operationId: 'GetInstitutionAsset',
       tags: ['Institutions'],

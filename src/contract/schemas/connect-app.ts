@@ -1,0 +1,163 @@
+/**
+ * What the hosted Connect app's JSON API (/connect/api) answers and takes, and the events Connect posts to the web
+ * SDK. The browser apps' types are generated from these (npm run web:types writes web/shared/contract.ts).
+ */
+import Type from 'typebox';
+
+const O = <T extends Type.TSchema>(schema: T) => Type.Optional(schema);
+const Nullable = <T extends Type.TSchema>(schema: T, options: Type.TSchemaOptions = {}) => Type.Union([schema, Type.Null()], options);
+
+/** The look of a Connect session: application name, logo and brand colour (the dashboard edits them). */
+export const Experience = Type.Object({
+  name: Type.String({ description: '`default`, or the name a link chooses with `experience`' }),
+  appName: Type.String({ description: 'The application name Connect shows' }),
+  logoUrl: Nullable(Type.String({ description: 'Logo shown at the top of Connect; null for the initial' })),
+  primaryColor: Type.String({ description: 'Hex brand colour, e.g. #1f5fbf' }),
+});
+
+/** An institution as Connect lists it. */
+export const ConnectInstitution = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  url: Type.String({ description: 'Home page' }),
+  logo: Type.String({ description: 'Icon URL' }),
+  color: Type.String({ description: 'Primary brand colour, hex' }),
+  oauth: Type.Boolean({ description: 'Signs in on its own site (OAuth) rather than with a form' }),
+  available: Type.Boolean({ description: 'Whether this customer can link here' }),
+});
+
+/** An institution by id and name. */
+export const InstitutionRef = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+/** POST /connect/api/session: what the app shows for its link. */
+export const ConnectSession = Type.Object({
+  mode: Type.Union([Type.Literal('full'), Type.Literal('lite'), Type.Literal('fix')]),
+  customerId: Type.String(),
+  experience: Experience,
+  language: Type.String(),
+  redirectUri: Nullable(Type.String()),
+  institution: Nullable(ConnectInstitution, { description: 'The institution a Lite or Fix link signs in at; null for Full' }),
+  institutionLoginId: Nullable(Type.String({ description: 'The login a Fix link repairs' })),
+});
+
+/** GET /connect/api/institutions: a page of the institution search. */
+export const ConnectInstitutionPage = Type.Object({
+  found: Type.Integer(),
+  displaying: Type.Integer(),
+  moreAvailable: Type.Boolean(),
+  institutions: Type.Array(ConnectInstitution),
+});
+
+/** One field of an institution's sign-in form. */
+export const ConnectLoginField = Type.Object({
+  id: Type.String({ description: '<institutionId>001 for the user id, <institutionId>002 for the password, and so on' }),
+  name: Type.String(),
+  label: Type.String(),
+  kind: Type.Union([Type.Literal('text'), Type.Literal('password')]),
+  displayOrder: Type.Integer({ description: 'From 1' }),
+});
+
+/** POST /connect/api/institutions/{institutionId}: the chosen institution's sign-in form. */
+export const SelectedInstitution = Type.Object({
+  institution: ConnectInstitution,
+  loginForm: Type.Array(ConnectLoginField, { description: 'Empty for OAuth institutions' }),
+  oauth: Type.Boolean(),
+});
+
+export const MfaOption = Type.Object({ value: Type.String(), label: Type.String() });
+
+/** An MFA question: text, a choice among options, or an image with options or a text answer. */
+export const MfaChallenge = Type.Object({
+  id: Type.String({ description: 'Send it back with the answer' }),
+  kind: Type.Union([Type.Literal('text'), Type.Literal('choice'), Type.Literal('image')]),
+  prompt: Type.String(),
+  image: O(Type.String({ description: 'image: a data URL' })),
+  options: O(Type.Array(MfaOption, { description: 'choice, and image questions answered by picking' })),
+});
+
+/** An account the institution shows for a sign-in, before the user chooses. */
+export const DiscoveredAccount = Type.Object({
+  ref: Type.String({ description: 'Send it back to choose the account' }),
+  name: Type.String(),
+  type: Type.String(),
+  accountNumberDisplay: Type.String(),
+  balance: Type.Number(),
+  currency: Type.String(),
+  alreadyLinked: Type.Boolean({ description: 'Already linked under this customer at this institution' }),
+});
+
+/** Where a sign-in is: MFA asked, an OAuth window open, accounts to choose, failed, or finished. */
+export const SignInStep = Type.Union([
+  Type.Object({ step: Type.Literal('mfa'), sessionId: Type.String(), challenges: Type.Array(MfaChallenge) }),
+  Type.Object({
+    step: Type.Literal('oauth'),
+    sessionId: Type.String(),
+    authorizeUrl: O(Type.String({ description: "The institution's sign-in page; absent when the step is asked again" })),
+  }),
+  Type.Object({ step: Type.Literal('accounts'), sessionId: Type.String(), accounts: Type.Array(DiscoveredAccount) }),
+  Type.Object({
+    step: Type.Literal('failed'),
+    sessionId: Type.String(),
+    code: Type.Integer({ description: 'Aggregation status code' }),
+    message: Type.String(),
+  }),
+  Type.Object({ step: Type.Literal('finished'), sessionId: Type.String() }),
+]);
+
+/** A linked account as Connect shows it. */
+export const ConnectAccount = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  accountNumberDisplay: Type.String(),
+  balance: Type.Number(),
+  currency: Type.String(),
+});
+
+/** POST /connect/api/signin/{sessionId}/accounts: the accounts saved under the institution login. */
+export const AddedAccounts = Type.Object({
+  institutionLoginId: Type.String(),
+  institution: InstitutionRef,
+  accounts: Type.Array(ConnectAccount),
+});
+
+/** A linked institution login with its accounts (account management). */
+export const ConnectLogin = Type.Object({
+  institutionLoginId: Type.String(),
+  institution: InstitutionRef,
+  aggregationStatusCode: Type.Integer({ description: '0, or what the last aggregation failed with' }),
+  accounts: Type.Array(ConnectAccount),
+});
+
+/** GET /connect/api/logins. */
+export const ConnectLogins = Type.Object({ logins: Type.Array(ConnectLogin) });
+
+/** POST /connect/api/done and /cancel: where to send the browser (outside an iframe). */
+export const ConnectRedirect = Type.Object({ redirectUri: Nullable(Type.String()) });
+
+// ---------- request bodies ----------
+
+/** POST /connect/api/done and /cancel. */
+export const ConnectEndBody = Type.Object({ reason: Type.String({ maxLength: 200, default: '' }) });
+
+/** POST /connect/api/signin: the institution's form filled in (empty for OAuth institutions). */
+export const ConnectSignInBody = Type.Object({
+  institutionId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+  credentials: Type.Array(Type.Object({ id: Type.String({ maxLength: 64 }), value: Type.String({ maxLength: 1024 }) }), { maxItems: 10, default: [] }),
+});
+
+/** POST /connect/api/signin/{sessionId}/mfa. */
+export const ConnectMfaBody = Type.Object({
+  answers: Type.Array(Type.Object({ id: Type.String({ maxLength: 512 }), value: Type.String({ maxLength: 1024 }) }), { minItems: 1, maxItems: 10 }),
+});
+
+/** POST /connect/api/signin/{sessionId}/accounts: the chosen accounts (Fix sends none: the login's accounts stay). */
+export const ConnectAccountsBody = Type.Object({ accountRefs: O(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 200 })) });
+
+// ---------- the web SDK protocol ----------
+
+/** The data of the `done`, `cancel` and `error` events Connect posts to the SDK. */
+export const ConnectSdkEvent = Type.Object({ code: Type.Integer(), reason: Type.String() }, { additionalProperties: true });
+
+/** The data of the `route` event: the screen Connect shows now. */
+export const ConnectSdkRouteEvent = Type.Object({ screen: Type.String(), params: Type.Unknown() });

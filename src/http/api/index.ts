@@ -1,0 +1,140 @@
+/**
+ * The partner API: JSON or XML by Accept, TLS, the permitted regions, and the request log for every route and
+ * for requests no route matched; partner authentication (app key only, rate limited) and everything else (app
+ * key and token) in their own scopes below.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Runtime } from '../../platform/dependencies.js';
+import type { App, RouteModule } from '../app-types.js';
+import { requirePartner } from '../plugins/auth.js';
+import { negotiateContent } from '../plugins/content.js';
+import { routeNotFound } from '../plugins/errors.js';
+import { logRequests } from '../plugins/request-log.js';
+import { type AuthenticationLimits, checkRegion, requireTls } from '../plugins/transport.js';
+import { nameScope } from '../scopes.js';
+import getPartner from './routes/partners/getPartner.js';
+import revokePartnerTokens from './routes/partners/revokeTokens.js';
+import addCustomer from './routes/customers/addCustomer.js';
+import deleteCustomer from './routes/customers/deleteCustomer.js';
+import getCustomer from './routes/customers/getCustomer.js';
+import getCustomers from './routes/customers/getCustomers.js';
+import modifyCustomer from './routes/customers/modifyCustomer.js';
+import getCertifiedInstitutions from './routes/institutions/getCertifiedInstitutions.js';
+import getInstitution from './routes/institutions/getInstitution.js';
+import getInstitutions from './routes/institutions/getInstitutions.js';
+import getCustomerAccounts from './routes/accounts/getCustomerAccounts.js';
+import getCustomerAccountsSimple from './routes/accounts/getCustomerAccountsSimple.js';
+import getCustomerAccount from './routes/accounts/getCustomerAccount.js';
+import getCustomerAccountSimple from './routes/accounts/getCustomerAccountSimple.js';
+import getCustomerAccountsByInstitution from './routes/accounts/getCustomerAccountsByInstitution.js';
+import getCustomerAccountsByInstitutionSimple from './routes/accounts/getCustomerAccountsByInstitutionSimple.js';
+import getCustomerAccountsByInstitutionLogin from './routes/accounts/getCustomerAccountsByInstitutionLogin.js';
+import getCustomerAccountsByInstitutionLoginSimple from './routes/accounts/getCustomerAccountsByInstitutionLoginSimple.js';
+import deleteCustomerAccount from './routes/accounts/deleteCustomerAccount.js';
+import refreshCustomerAccounts from './routes/accounts/refreshCustomerAccounts.js';
+import refreshCustomerAccountsV2 from './routes/accounts/refreshCustomerAccountsV2.js';
+import addAllAccounts from './routes/accounts/addAllAccounts.js';
+import addAllAccountsMfa from './routes/accounts/addAllAccountsMfa.js';
+import refreshCustomerAccountsByInstitutionLogin from './routes/institutionLogins/refreshCustomerAccountsByInstitutionLogin.js';
+import refreshCustomerAccountsByInstitutionLoginV2 from './routes/institutionLogins/refreshCustomerAccountsByInstitutionLoginV2.js';
+import deleteCustomerAccountsByInstitutionLogin from './routes/institutionLogins/deleteCustomerAccountsByInstitutionLogin.js';
+import getAllCustomerTransactions from './routes/transactions/getAllCustomerTransactions.js';
+import getCustomerAccountTransactions from './routes/transactions/getCustomerAccountTransactions.js';
+import getCustomerTransaction from './routes/transactions/getCustomerTransaction.js';
+import loadHistoricTransactions from './routes/transactions/loadHistoricTransactions.js';
+import loadHistoricTransactionsMfa from './routes/transactions/loadHistoricTransactionsMfa.js';
+import subscribeToTxPushNotifications from './routes/txpush/subscribeToTxPushNotifications.js';
+import disableTxPushNotifications from './routes/txpush/disableTxPushNotifications.js';
+import deleteTxPushSubscription from './routes/txpush/deleteTxPushSubscription.js';
+import createTxPushTestTransaction from './routes/txpush/createTxPushTestTransaction.js';
+import generateConnectUrl from './routes/connect/generateConnectUrl.js';
+import generateLiteConnectUrl from './routes/connect/generateLiteConnectUrl.js';
+import generateFixConnectUrl from './routes/connect/generateFixConnectUrl.js';
+import sendConnectEmail from './routes/connect/sendConnectEmail.js';
+import connectV1 from './routes/connect/connectV1.js';
+import getConnectWebhookSigningKey from './routes/connect/getConnectWebhookSigningKey.js';
+import getMailbox from './routes/connect/getMailbox.js';
+import advanceSandboxClock from './routes/sandbox/advanceSandboxClock.js';
+import setSandboxLoginError from './routes/sandbox/setSandboxLoginError.js';
+import clearSandboxLoginError from './routes/sandbox/clearSandboxLoginError.js';
+import resetSandboxCustomer from './routes/sandbox/resetSandboxCustomer.js';
+import fireSandboxConnectWebhook from './routes/sandbox/fireSandboxConnectWebhook.js';
+import fireSandboxTxPushEvent from './routes/sandbox/fireSandboxTxPushEvent.js';
+import createToken from './routes/partners/createToken.js';
+import modifyPartnerSecret from './routes/partners/modifyPartnerSecret.js';
+
+export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; authenticationLimits: AuthenticationLimits }): Promise<void> {
+  const { runtime } = opts;
+  nameScope(api, 'api');
+  api.decorateRequest('caller', null as never);
+  api.decorateRequest('dataStamp', undefined);
+  negotiateContent(api);
+  requireTls(api, runtime);
+  checkRegion(api, runtime);
+  logRequests(api, runtime);
+  // Set here, so a request no route matched gets this scope's hooks: negotiated, checked and logged like any call.
+  api.setNotFoundHandler(routeNotFound);
+
+  await api.register(async (partnerAuthentication: FastifyInstance) => {
+    nameScope(partnerAuthentication, 'api-key');
+    opts.authenticationLimits.apply(partnerAuthentication);
+    const app = partnerAuthentication as App;
+    for (const route of [createToken, modifyPartnerSecret] as RouteModule[]) route(app, runtime);
+  });
+
+  await api.register(async (partner: FastifyInstance) => {
+    requirePartner(partner, runtime);
+    const app = partner as App;
+    for (const route of [
+      revokePartnerTokens,
+      getPartner,
+      addCustomer,
+      getCustomers,
+      getCustomer,
+      modifyCustomer,
+      deleteCustomer,
+      getInstitutions,
+      getInstitution,
+      getCertifiedInstitutions,
+      getCustomerAccounts,
+      getCustomerAccountsSimple,
+      getCustomerAccount,
+      getCustomerAccountSimple,
+      getCustomerAccountsByInstitution,
+      getCustomerAccountsByInstitutionSimple,
+      getCustomerAccountsByInstitutionLogin,
+      getCustomerAccountsByInstitutionLoginSimple,
+      deleteCustomerAccount,
+      refreshCustomerAccounts,
+      refreshCustomerAccountsV2,
+      addAllAccounts,
+      addAllAccountsMfa,
+      refreshCustomerAccountsByInstitutionLogin,
+      refreshCustomerAccountsByInstitutionLoginV2,
+      deleteCustomerAccountsByInstitutionLogin,
+      getAllCustomerTransactions,
+      getCustomerAccountTransactions,
+      getCustomerTransaction,
+      loadHistoricTransactions,
+      loadHistoricTransactionsMfa,
+      subscribeToTxPushNotifications,
+      disableTxPushNotifications,
+      deleteTxPushSubscription,
+      createTxPushTestTransaction,
+      generateConnectUrl,
+      generateLiteConnectUrl,
+      generateFixConnectUrl,
+      sendConnectEmail,
+      connectV1,
+      getConnectWebhookSigningKey,
+      getMailbox,
+      advanceSandboxClock,
+      setSandboxLoginError,
+      clearSandboxLoginError,
+      resetSandboxCustomer,
+      fireSandboxConnectWebhook,
+      fireSandboxTxPushEvent,
+    ] as RouteModule[])
+      route(app, runtime);
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * The developer dashboard: its pages and assets, and the JSON API behind them, authenticated by a session cookie
+ * (and, on changes, its CSRF token), never by a partner token. JSON only, not in the request log. Sign-in and
+ * sign-up count against the same authentication limits as partner authentication.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Runtime } from '../../platform/dependencies.js';
+import type { App, RouteModule } from '../app-types.js';
+import { guardDashboard } from '../plugins/dashboard.js';
+import { type AuthenticationLimits, requireTls } from '../plugins/transport.js';
+import { nameScope } from '../scopes.js';
+import { getDeliveries, getMail, getRequests, redeliver } from './routes/activity.js';
+import { getAppKey, rotateKey } from './routes/appKey.js';
+import { getCustomer as getDashboardCustomer, getCustomers as getDashboardCustomers } from './routes/customers.js';
+import { getExperiences, putExperience } from './routes/experiences.js';
+import getDashboardSession from './routes/getSession.js';
+import dashboardPages from './routes/pages.js';
+import dashboardSandbox from './routes/sandbox.js';
+import { changeSecret, unlock } from './routes/secret.js';
+import getDashboardSettings from './routes/settings.js';
+import dashboardSignIn from './routes/signIn.js';
+import dashboardSignOut from './routes/signOut.js';
+import dashboardSignUp from './routes/signUp.js';
+import { revokeTokens as revokeDashboardTokens } from './routes/tokens.js';
+
+export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Runtime; authenticationLimits: AuthenticationLimits }): Promise<void> {
+  const { runtime } = opts;
+  nameScope(scope, 'dashboard');
+  requireTls(scope, runtime);
+  scope.decorateRequest('dashboard', null as never);
+  dashboardPages(scope as App);
+
+  // No session yet: security headers and the same-origin check on changes.
+  await scope.register(async (guest: FastifyInstance) => {
+    guardDashboard(guest, runtime, 'guest');
+    getDashboardSettings(guest as App, runtime);
+    await guest.register(async (signing: FastifyInstance) => {
+      opts.authenticationLimits.apply(signing);
+      dashboardSignUp(signing as App, runtime);
+      dashboardSignIn(signing as App, runtime);
+    });
+  });
+
+  // A signed-in partner.
+  await scope.register(async (session: FastifyInstance) => {
+    guardDashboard(session, runtime, 'session');
+    const app = session as App;
+    for (const route of [
+      dashboardSignOut,
+      getDashboardSession,
+      getAppKey,
+      rotateKey,
+      revokeDashboardTokens,
+      changeSecret,
+      unlock,
+      getDashboardCustomers,
+      getDashboardCustomer,
+      getRequests,
+      getDeliveries,
+      redeliver,
+      getMail,
+      getExperiences,
+      putExperience,
+      dashboardSandbox,
+    ] as RouteModule[])
+      route(app, runtime);
+  });
+}
