@@ -1,0 +1,457 @@
+/**
+ * Reading a CSV bank export into the statement shape OFX files also produce: accounts, transactions with debits
+ * negative, and refs that stay the same when the same transactions are uploaded again, so the import that stores
+ * them can tell new ones from ones it already has (mergeByRef).
+ */
+import type { AccountType, TransactionType } from '../connector.js';
+import { type CsvRow, isSummaryRow, readCsv, StatementFileError } from './csv.js';
+import { detectTableLayout, type LayoutName } from './detect.js';
+import { type ColumnMapping, type ResolvedColumns, headerKey, numberedHeaders, validateMapping } from './mapping.js';
+import type { StatementAccount, StatementImport, StatementTransaction } from './types.js';
+import { type DateOrder, type DecimalSeparator, inferDateOrder, inferDecimalSeparator, isoDay, parseAmount, parseDate, unwrapCell } from './values.js';
+
+export interface CsvStatementOptions {
+  /** Which column holds what (as validateMapping accepts it); detected from the header when absent. */
+  mapping?: ColumnMapping;
+  /** The account's name, when the file holds one account; also what keeps its ref stable across uploads. */
+  accountName?: string;
+  /** The kind of account, when the user knows better than the layout's guess. */
+  accountType?: AccountType;
+  /** ISO currency code; otherwise the one the amounts name, else USD. */
+  currency?: string;
+}
+
+/** Problems listed one by one; past this, one line says how many more there were. */
+const MAX_PROBLEMS = 500;
+/** Characters of the normalised description that go into a transaction's ref. */
+const REF_DESCRIPTION_CHARS = 80;
+
+const LAYOUT_TITLES: Record<LayoutName | 'custom', string> = {
+  'chase-checking': 'Chase checking',
+  'chase-card': 'Chase card',
+  'bank-of-america': 'Bank of America account',
+  'wells-fargo': 'Wells Fargo account',
+  'capital-one': 'Capital One card',
+  amex: 'American Express card',
+  citi: 'Citi card',
+  discover: 'Discover card',
+  mint: 'Imported account',
+  generic: 'Imported account',
+  'generic-split': 'Imported account',
+  custom: 'Imported account',
+};
+
+/**
+ * Reads a CSV export. Refuses the whole file (StatementFileError) when it is too large or not CSV, when its layout is
+ * not recognised and no mapping is given (details: the detection, with headers and sample rows), or when the mapping
+ * does not fit it. Otherwise rows that cannot be read are listed in `problems` with their line, and the rest is read.
+ */
+export function readCsvStatement(input: string | Uint8Array, options: CsvStatementOptions = {}): StatementImport {
+  const settings = checkOptions(options);
+  const table = readCsv(input);
+  const { rows } = table;
+  if (rows.length === 0) throw new StatementFileError('empty', 'The file holds no rows.');
+
+  let layout: LayoutName | 'custom';
+  let guessedType: AccountType;
+  let mapping: ColumnMapping;
+  let headerRow: number;
+  let headers: string[];
+  if (options.mapping !== undefined) {
+    layout = 'custom';
+    guessedType = 'checking';
+    const given = options.mapping as unknown;
+    const requestedRow = typeof given === 'object' && given !== null ? (given as { headerRow?: unknown }).headerRow : undefined;
+    if (typeof requestedRow === 'number' && Number.isInteger(requestedRow) && requestedRow >= rows.length) {
+      throw new StatementFileError('invalid_mapping', `headerRow: the file has ${rows.length} rows, numbered from 0; there is no row ${requestedRow}.`);
+    }
+    headerRow = typeof requestedRow === 'number' && Number.isInteger(requestedRow) && requestedRow >= -1 ? requestedRow : locateHeaderFor(rows);
+    headers = headerRow === -1 ? numberedHeaders(widest(rows)) : rows[headerRow]!.cells;
+    mapping = given as ColumnMapping;
+  } else {
+    const detected = detectTableLayout(table);
+    if (!detected.ok) throw new StatementFileError('unknown_layout', detected.reason, detected);
+    ({ layout, mapping, headers } = detected);
+    guessedType = detected.accountType;
+    headerRow = mapping.headerRow ?? -1;
+  }
+  const validation = validateMapping(mapping, headers);
+  if (!validation.ok) throw new StatementFileError('invalid_mapping', validation.errors.join(' '), { errors: validation.errors, headers });
+  mapping = validation.mapping;
+  const columns = validation.columns;
+  const dataRows = rows.slice(headerRow + 1);
+
+  const problems: StatementImport['problems'] = [];
+  let moreProblems = 0;
+  const problem = (line: number | undefined, message: string) => {
+    if (problems.length < MAX_PROBLEMS) problems.push(line === undefined ? { message } : { line, message });
+    else moreProblems++;
+  };
+
+  const cellsOf = (field: keyof ResolvedColumns) => {
+    const at = columns[field];
+    return at === undefined ? [] : dataRows.map((r) => r.cells[at] ?? '');
+  };
+  const decimal = inferDecimalSeparator([...cellsOf('amount'), ...cellsOf('debit'), ...cellsOf('credit')], table.delimiter);
+  let dateOrder: DateOrder;
+  if (mapping.dateOrder !== undefined) dateOrder = mapping.dateOrder;
+  else {
+    const decision = inferDateOrder([...cellsOf('date'), ...cellsOf('postedDate')]);
+    dateOrder = decision.order;
+    if (decision.ambiguous) {
+      problem(
+        undefined,
+        `Dates such as ${decision.example} could be month-first or day-first, and no date in the file tells which: they were read month-first. ` +
+          'If the file is day-first, read it again with dateOrder "dmy" in the column mapping.',
+      );
+    }
+  }
+  const headerKeys = headerRow === -1 ? undefined : headers.map(headerKey).join('\u0000');
+  // Dates and descriptions repeat through a file; each distinct one is worked out once.
+  const readDate = cached((text: string) => parseDate(text, dateOrder));
+  const dayOf = cached(isoDay);
+  const refText = cached(refDescription);
+
+  const groups = new Map<string, AccountGroup>();
+  const transactions: StatementTransaction[] = [];
+  const occurrences = new Map<string, number>();
+  const currencies = new Set<string>();
+  const perRowAccounts = columns.account !== undefined || columns.accountNumber !== undefined;
+
+  for (const row of dataRows) {
+    const cell = (field: keyof ResolvedColumns) => {
+      const at = columns[field];
+      return at === undefined ? '' : unwrapCell(row.cells[at] ?? '');
+    };
+    const dateText = cell('date');
+    const date = readDate(dateText);
+    if (date === undefined) {
+      if (isSummaryRow(row.cells)) continue;
+      // Exports joined from several downloads repeat the header.
+      if (headerKeys !== undefined && row.cells.map(headerKey).join('\u0000') === headerKeys) continue;
+      if (dateText === '') problem(row.line, 'No date.');
+      else
+        problem(
+          row.line,
+          `The date ${quote(dateText)} cannot be read${dateOrder === 'ymd' ? '' : ` as ${dateOrder === 'mdy' ? 'month-first' : 'day-first'}`}.`,
+        );
+      continue;
+    }
+    const status = cell('status');
+    if (/^(?:pending|authori[sz]ed|processing|on hold)\b/i.test(status)) {
+      problem(row.line, 'Pending: left out until it posts.');
+      continue;
+    }
+
+    const typeText = cell('type');
+    const money = readMoney(cell, columns, decimal);
+    if (money.kind === 'missing') {
+      // Balance lines such as Bank of America's "Beginning balance as of ..." have a date and no amount.
+      if (!isSummaryRow(row.cells)) problem(row.line, 'No amount.');
+      continue;
+    }
+    if (money.kind === 'error') {
+      problem(row.line, money.message);
+      continue;
+    }
+    if (money.currency !== undefined) currencies.add(money.currency);
+    let amount = money.value;
+    const direction = directionOf(typeText);
+    if (direction !== 0 && money.single) amount = direction * Math.abs(amount);
+    if (mapping.negate) amount = -amount;
+    if (amount === 0) amount = 0;
+
+    const description = tidy(cell('description'));
+    const memo = tidy(cell('memo'));
+    const checkNum = cell('checkNum').replace(/^(?:#|no\.?)\s*/i, '');
+    const postedText = cell('postedDate');
+    const posted = postedText === '' ? undefined : readDate(postedText);
+
+    const group = accountGroup(groups, row, cell, perRowAccounts, layout, settings, guessedType, problem);
+    if (!group) continue;
+    const base = `${dayOf(date)}|${amount}|${refText(description)}`;
+    const countKey = `${group.account.ref}\u0000${base}`;
+    const occurrence = (occurrences.get(countKey) ?? 0) + 1;
+    occurrences.set(countKey, occurrence);
+
+    const transaction: StatementTransaction = {
+      accountRef: group.account.ref,
+      ref: `${base}|${occurrence}`,
+      amount,
+      postedDate: posted ?? date,
+      transactionDate: date,
+      description: description || memo,
+      type: transactionType(typeText, amount, checkNum, description),
+    };
+    if (memo !== '' && memo !== description) transaction.memo = memo;
+    if (checkNum !== '' && !/^0+$/.test(checkNum)) transaction.checkNum = checkNum;
+    transactions.push(transaction);
+
+    const balanceText = cell('balance');
+    const balance = balanceText === '' ? undefined : parseAmount(balanceText, decimal);
+    if (balance) group.balances.push({ date, balance: balance.value });
+  }
+  // The currency the amounts name, when they all name the same one.
+  const currency = settings.currency ?? (currencies.size === 1 ? [...currencies][0]! : 'USD');
+  if (moreProblems > 0) problems.push({ message: `${moreProblems} more rows could not be read.` });
+
+  if (groups.size === 0 && !perRowAccounts) accountGroup(groups, undefined, () => '', false, layout, settings, guessedType, problem);
+  const accounts = [...groups.values()].map((group) => {
+    const account: StatementAccount = { ...group.account, currency };
+    const latest = latestBalance(group.balances);
+    if (latest) {
+      account.balance = latest.balance;
+      account.balanceDate = latest.date;
+    }
+    return account;
+  });
+  // One name given for a file of several cards: tell them apart by number.
+  if (accounts.length > 1) for (const a of accounts) if (a.name === settings.accountName && a.number !== '') a.name = `${a.name} ${a.number}`;
+  return { format: 'csv', accounts, transactions, problems };
+}
+
+interface Settings {
+  accountName?: string;
+  accountType?: AccountType;
+  currency?: string;
+}
+
+const ACCOUNT_TYPES: readonly AccountType[] = [
+  'checking',
+  'savings',
+  'creditCard',
+  'loan',
+  'mortgage',
+  'lineOfCredit',
+  'investment',
+  'investmentTaxDeferred',
+  'roth',
+];
+
+function checkOptions(options: CsvStatementOptions): Settings {
+  const settings: Settings = {};
+  if (options.accountName !== undefined) {
+    const name = typeof options.accountName === 'string' ? options.accountName.trim().replace(/\s+/g, ' ') : '';
+    if (name === '' || name.length > 200) throw new StatementFileError('invalid_options', 'accountName: a name of 1 to 200 characters.');
+    settings.accountName = name;
+  }
+  if (options.accountType !== undefined) {
+    if (!ACCOUNT_TYPES.includes(options.accountType)) throw new StatementFileError('invalid_options', `accountType: one of ${ACCOUNT_TYPES.join(', ')}.`);
+    settings.accountType = options.accountType;
+  }
+  if (options.currency !== undefined) {
+    if (typeof options.currency !== 'string' || !/^[A-Za-z]{3}$/.test(options.currency)) {
+      throw new StatementFileError('invalid_options', 'currency: an ISO 4217 code such as USD.');
+    }
+    settings.currency = options.currency.toUpperCase();
+  }
+  return settings;
+}
+
+function locateHeaderFor(rows: CsvRow[]): number {
+  const detected = detectTableLayout({ delimiter: ',', rows });
+  return detected.ok ? (detected.mapping.headerRow ?? -1) : detected.headerRow;
+}
+
+function widest(rows: CsvRow[]): number {
+  let width = 0;
+  for (const row of rows) width = Math.max(width, row.cells.length);
+  return width;
+}
+
+/** `single`: read from the one amount column, whose sign a debit/credit type column may override. */
+type Money = { kind: 'amount'; value: number; single: boolean; currency?: string | undefined } | { kind: 'missing' } | { kind: 'error'; message: string };
+
+function readMoney(cell: (field: keyof ResolvedColumns) => string, columns: ResolvedColumns, decimal: DecimalSeparator): Money {
+  if (columns.amount !== undefined) {
+    const text = cell('amount');
+    if (text === '') return { kind: 'missing' };
+    const parsed = parseAmount(text, decimal);
+    return parsed
+      ? { kind: 'amount', value: parsed.value, single: true, currency: parsed.currency }
+      : { kind: 'error', message: `The amount ${quote(text)} cannot be read.` };
+  }
+  // Split columns hold unsigned amounts, though some banks write credits negative (Citi): the column gives the sign.
+  const debitText = cell('debit');
+  const creditText = cell('credit');
+  if (debitText === '' && creditText === '') return { kind: 'missing' };
+  const debit = debitText === '' ? undefined : parseAmount(debitText, decimal);
+  const credit = creditText === '' ? undefined : parseAmount(creditText, decimal);
+  if (debitText !== '' && !debit) return { kind: 'error', message: `The debit ${quote(debitText)} cannot be read.` };
+  if (creditText !== '' && !credit) return { kind: 'error', message: `The credit ${quote(creditText)} cannot be read.` };
+  const out = Math.abs(debit?.value ?? 0);
+  const into = Math.abs(credit?.value ?? 0);
+  if (out !== 0 && into !== 0) return { kind: 'error', message: `The row has both a debit (${debitText}) and a credit (${creditText}).` };
+  return { kind: 'amount', value: into !== 0 ? into : -out, single: false, currency: credit?.currency ?? debit?.currency };
+}
+
+/** +1 or -1 when the type column only says credit or debit (then it gives the sign of an unsigned amount), else 0. */
+function directionOf(typeText: string): number {
+  const key = headerKey(typeText);
+  if (key === 'debit' || key === 'dr' || key === 'db') return -1;
+  if (key === 'credit' || key === 'cr') return 1;
+  return 0;
+}
+
+const TYPE_RULES: [RegExp, TransactionType][] = [
+  [/\bdirect ?dep|\bpayroll\b|\bach credit\b/, 'directDeposit'],
+  [/\bdirect ?debit\b|\bach debit\b/, 'directDebit'],
+  [/\bstanding order\b|\brepeat\b|\brecurring\b/, 'repeatPayment'],
+  [/\bservice ?charge\b/, 'serviceCharge'],
+  [/\bfees?\b/, 'fee'],
+  [/\binterest\b/, 'interest'],
+  [/\bdividends?\b/, 'dividend'],
+  [/\bdeposit\b|\bdslip\b/, 'deposit'],
+  [/\batm\b/, 'atm'],
+  [/\bchecks?\b|\bcheques?\b|\bchk\b/, 'check'],
+  [/\btransfer\b|\bxfer\b|\bquickpay\b|\bzelle\b|\bwire\b/, 'transfer'],
+  [/\bpayments?\b|\bpmt\b|\bbill ?pay\b/, 'payment'],
+  [/\bpos\b|\bpoint of sale\b|\bdebit card\b|\bpurchase\b|\bsale\b/, 'pointOfSale'],
+  [/\bcash\b/, 'cash'],
+  [/\brefund\b|\breturn\b/, 'credit'],
+  [/\bdebit\b|^(?:dr|db)$|\bwithdrawal\b/, 'debit'],
+  [/\bcredit\b|^cr$/, 'credit'],
+];
+
+/** The transaction's type from the bank's own word for it, else from a check number, else from its sign. */
+function transactionType(typeText: string, amount: number, checkNum: string, description: string): TransactionType {
+  const key = typeText
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+  if (key !== '') for (const [pattern, type] of TYPE_RULES) if (pattern.test(key)) return type;
+  if ((checkNum !== '' && !/^0+$/.test(checkNum)) || /^(?:check|chk|cheque)\b/i.test(description)) return 'check';
+  return amount < 0 ? 'debit' : amount > 0 ? 'credit' : 'other';
+}
+
+interface AccountGroup {
+  account: Omit<StatementAccount, 'currency'>;
+  balances: { date: number; balance: number }[];
+}
+
+function slug(text: string): string {
+  return headerKey(text).replace(/ /g, '-').slice(0, 100);
+}
+
+function accountTypeFromName(name: string): AccountType | undefined {
+  const key = headerKey(name);
+  if (/\b(?:card|visa|mastercard|amex|discover|credit)\b/.test(key)) return 'creditCard';
+  if (/\bsavings?\b/.test(key)) return 'savings';
+  if (/\bmortgage\b/.test(key)) return 'mortgage';
+  if (/\bloan\b/.test(key)) return 'loan';
+  if (/\bline of credit\b|\bheloc\b/.test(key)) return 'lineOfCredit';
+  if (/\bchecking\b|\bcurrent\b/.test(key)) return 'checking';
+  return undefined;
+}
+
+/**
+ * The account a row belongs to. Its ref is what makes a later upload land in the same account: the card or account
+ * number where the file has one (with the layout, as banks number differently), else the account name (given, or
+ * the row's), else the layout alone.
+ */
+function accountGroup(
+  groups: Map<string, AccountGroup>,
+  row: CsvRow | undefined,
+  cell: (field: keyof ResolvedColumns) => string,
+  perRow: boolean,
+  layout: LayoutName | 'custom',
+  settings: Settings,
+  guessedType: AccountType,
+  problem: (line: number | undefined, message: string) => void,
+): AccountGroup | undefined {
+  const number = perRow ? cell('accountNumber') : '';
+  const rowName = perRow ? tidy(cell('account')) : '';
+  if (perRow && number === '' && rowName === '') {
+    problem(row?.line, 'No account: the row names no account.');
+    return undefined;
+  }
+  const ref =
+    number !== ''
+      ? `csv:${layout}:${slug(number) || number}`
+      : rowName !== ''
+        ? `csv:name:${slug(rowName) || rowName}`
+        : settings.accountName !== undefined
+          ? `csv:name:${slug(settings.accountName) || settings.accountName}`
+          : `csv:${layout}`;
+  const existing = groups.get(ref);
+  if (existing) return existing;
+  const name = rowName || settings.accountName || (number !== '' ? `${LAYOUT_TITLES[layout]} ${number}` : LAYOUT_TITLES[layout]);
+  const type = settings.accountType ?? accountTypeFromName(rowName) ?? guessedType;
+  const group: AccountGroup = { account: { ref, type, number, name }, balances: [] };
+  groups.set(ref, group);
+  return group;
+}
+
+/** The running balance after the latest row, when the file's order shows which row that is. */
+function latestBalance(balances: { date: number; balance: number }[]): { date: number; balance: number } | undefined {
+  if (balances.length === 0) return undefined;
+  if (balances.length === 1) return balances[0];
+  let ascending = true;
+  let descending = true;
+  for (let i = 1; i < balances.length; i++) {
+    if (balances[i]!.date < balances[i - 1]!.date) ascending = false;
+    if (balances[i]!.date > balances[i - 1]!.date) descending = false;
+  }
+  // All on one day: nothing tells whether the first or the last row came last.
+  if (ascending && descending) return undefined;
+  if (ascending) return balances[balances.length - 1];
+  if (descending) return balances[0];
+  return undefined;
+}
+
+function cached<K, V>(compute: (key: K) => V): (key: K) => V {
+  const results = new Map<K, V>();
+  return (key) => {
+    if (results.has(key)) return results.get(key) as V;
+    const value = compute(key);
+    results.set(key, value);
+    return value;
+  };
+}
+
+function tidy(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
+}
+
+/** The description as it goes into a ref: letters and digits only, in lower case, so spacing and punctuation changes do not matter. */
+function refDescription(description: string): string {
+  return description
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .slice(0, REF_DESCRIPTION_CHARS)
+    .trim();
+}
+
+export interface MergeResult {
+  /** Incoming transactions not seen before, in their order. */
+  added: StatementTransaction[];
+  /** Incoming transactions already among the earlier ones (or twice in the incoming ones). */
+  duplicates: StatementTransaction[];
+}
+
+/**
+ * Tells which incoming transactions are new: those whose (account ref, ref) is not among the earlier ones. CSV refs
+ * count identical rows, so a second identical coffee the same day is new while a re-uploaded one is not; OFX refs are
+ * FITIDs and merge the same way.
+ */
+export function mergeByRef(earlier: readonly StatementTransaction[], incoming: readonly StatementTransaction[]): MergeResult {
+  const seen = new Set<string>();
+  for (const t of earlier) seen.add(`${t.accountRef}\u0000${t.ref}`);
+  const added: StatementTransaction[] = [];
+  const duplicates: StatementTransaction[] = [];
+  for (const t of incoming) {
+    const key = `${t.accountRef}\u0000${t.ref}`;
+    if (seen.has(key)) duplicates.push(t);
+    else {
+      seen.add(key);
+      added.push(t);
+    }
+  }
+  return { added, duplicates };
+}
