@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs');
-const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
+const MAIN = path.join(ROOT, 'src', 'main', 'cli', 'main.ts');
 
 /** A throwaway data directory. */
 export function tempDataDir(): string {
