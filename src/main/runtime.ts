@@ -22,6 +22,7 @@ export interface RuntimeOptions {
  */
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const database = options.database ?? openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir) });
+  const clock = options.clock ?? systemClock;
   try {
     await migrateToLatest(database);
     await ensureInstitutionCatalog(database);
@@ -32,5 +33,5 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   const keys = keysFrom(loadMasterKey(config.masterKey, config.dataDir));
   // Processes that start the service (serve, worker) pass a logger: they say when others may read the data.
   if (options.logger && (!config.databaseUrl || !config.masterKey)) warnAboutDataPermissions(config.dataDir, options.logger);
-  return { config, database, clock: options.clock ?? systemClock, keys };
+  return { config, database, clock, keys };
 }

@@ -8,6 +8,7 @@ import { deliveries } from './commands/deliveries.js';
 import { listen } from './commands/listen.js';
 import { logs } from './commands/logs.js';
 import { experience } from './commands/experience.js';
+import { institutions } from './commands/institutions.js';
 import { mail } from './commands/mail.js';
 import { partner } from './commands/partner.js';
 import { sandbox } from './commands/sandbox.js';
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   seed: { run: seed, help: 'add N testing customers with linked test-bank accounts (progress bar)' },
   mail: { run: mail, help: 'read the local mailbox (e-mail kept when SMTP_URL is not set)' },
   experience: { run: experience, help: 'set or show a Connect experience (app name, logo, colour)' },
+  institutions: { run: institutions, help: 'add an OFX Direct Connect institution, or override its server (add-ofx)' },
   sandbox: { run: sandbox, help: "sandbox controls: advance a customer's clock, set or clear a login error, reset a customer" },
   trigger: { run: trigger, help: 'fire a TxPUSH or Connect webhook event (`trigger --help` lists them)' },
   listen: { run: listen, help: 'receive TxPUSH and webhook deliveries, print them, forward them (--forward-to URL)' },

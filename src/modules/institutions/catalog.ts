@@ -174,6 +174,14 @@ export function catalogOf(database: Database): CatalogSnapshot | Promise<Catalog
   return holder.pending;
 }
 
+/** Makes this process see a change to the catalogue written outside updateInstitution at once. */
+export async function catalogChanged(database: Database): Promise<void> {
+  const holder = holderOf(database);
+  await holder.pending?.catch(() => undefined);
+  holder.checkedAt = Number.NEGATIVE_INFINITY;
+  await catalogOf(database);
+}
+
 export type InstitutionChanges = Partial<Omit<InstitutionTable, 'id' | 'changed_version'>>;
 
 /**

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Database } from '../../platform/db/database.js';
 import { generateCatalog } from './catalog/generate.js';
 import { bumpCatalogVersion } from './repository.js';
+import { ensureOfxDirectory } from './ofx-directory.js';
+import { ensureSimplefinInstitution } from './simplefin.js';
 import type { InstitutionTable } from './table.js';
 
 /** SQLite rows per insert: 52 columns x 500 rows stays under its 32766 bound parameters. */
@@ -28,10 +30,17 @@ async function isSeeded(database: Database): Promise<boolean> {
 
 /**
  * Loads the institution catalogue into an empty institutions table, in one transaction (the first start of a
- * new database does this; later calls find it there and do nothing). Several processes starting at once are
- * safe: rows another one already wrote are skipped.
+ * new database does this; later calls find it there and do nothing), then the OFX directory (ofx-directory.ts).
+ * Several processes starting at once are safe: rows another one already wrote are skipped.
  */
 export async function ensureInstitutionCatalog(database: Database): Promise<void> {
+  await ensureGeneratedCatalog(database);
+  // Databases seeded before these sources shipped get them on their next start.
+  await ensureOfxDirectory(database);
+  await ensureSimplefinInstitution(database);
+}
+
+async function ensureGeneratedCatalog(database: Database): Promise<void> {
   if (await isSeeded(database)) return;
   const rows = catalogRows();
   try {

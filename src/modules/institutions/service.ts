@@ -1,6 +1,7 @@
 import type { Database } from '../../platform/db/database.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
-import { catalogOf, type CatalogSnapshot } from './catalog.js';
+import { catalogChanged, catalogOf, type CatalogSnapshot } from './catalog.js';
+import { insertOfxInstitution, type OfxInstitutionInput } from './ofx-directory.js';
 import type { ProductFlag } from './catalog/generate.js';
 import type { InstitutionRow } from './table.js';
 
@@ -128,4 +129,11 @@ export async function getInstitution(database: Database, id: number): Promise<In
   const row = await findInstitution(database, id);
   if (!row) throw new ServiceError('InstitutionNotFound', `Institution not found (id ${id}).`);
   return row;
+}
+
+/** Adds an OFX institution or overrides its server (see insertOfxInstitution); this process sees it at once. */
+export async function addOfxInstitution(database: Database, mode: 'sandbox' | 'production', input: OfxInstitutionInput, now: number): Promise<number> {
+  const id = await insertOfxInstitution(database, mode, input, now);
+  await catalogChanged(database);
+  return id;
 }

@@ -75,3 +75,19 @@ export interface InstitutionCatalogTable {
 
 /** The largest id an institution column holds (32-bit integer on PostgreSQL); every catalogue id fits. */
 export const MAX_STORED_INSTITUTION_ID = 2_147_483_647;
+
+/** An institution's OFX Direct Connect server (see migration 0018). */
+export interface OfxServerTable {
+  institution_id: number;
+  url: string;
+  fid: string;
+  org: string;
+  broker_id: string | null;
+  app_id: string | null;
+  app_ver: string | null;
+  ofx_version: number | null;
+  /** 'directory': loaded from the directory that ships with Ledgerlink; 'operator': added or overridden by an operator. */
+  source: 'directory' | 'operator';
+  /** When an operator last set it; null for the directory's rows. */
+  updated_at: number | null;
+}

@@ -15,6 +15,7 @@ import * as m0014 from './0014_request_log_file.js';
 import * as m0015 from './0015_delivery_privacy.js';
 import * as m0016 from './0016_authentication_attempts.js';
 import * as m0017 from './0017_partner_tokens_by_partner.js';
+import * as m0018 from './0018_ofx_servers.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0015_delivery_privacy': m0015,
   '0016_authentication_attempts': m0016,
   '0017_partner_tokens_by_partner': m0017,
+  '0018_ofx_servers': m0018,
 };

@@ -1,0 +1,272 @@
+/**
+ * Real institutions that answer OFX Direct Connect, from the directory that ships with Ledgerlink
+ * (assets/ofx-institutions.json: community data first collected by ofxhome.com, MIT licensed, see
+ * assets/ofx-institutions.LICENSE), and the ones an operator adds. Each becomes a catalogue institution served by
+ * the OFX connector, with its server in `ofx_servers`.
+ */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ServiceError } from '../../contract/errors/service-error.js';
+import type { Database, Executor } from '../../platform/db/database.js';
+import { bumpCatalogVersion } from './repository.js';
+import { foldText } from './search-index.js';
+import type { InstitutionTable, OfxServerTable } from './table.js';
+
+/** Directory institutions get this plus their directory number as id: stable across releases and installations. */
+export const OFX_DIRECTORY_ID_BASE = 600_000;
+/** Institutions an operator adds get the next id from here. */
+export const OFX_OPERATOR_ID_BASE = 700_000;
+
+interface DirectoryEntry {
+  name: string;
+  url: string;
+  fid: string;
+  org: string;
+  brokerid?: string;
+  ofxhome_id: string;
+  profile?: Record<string, string | undefined>;
+}
+
+const DIRECTORY_FILE = fileURLToPath(new URL('../../../assets/ofx-institutions.json', import.meta.url));
+
+/** The directory's entries. Read when needed: a process reads it once per database it seeds. */
+export function readOfxDirectory(file = DIRECTORY_FILE): DirectoryEntry[] {
+  const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { institutions: DirectoryEntry[] };
+  return parsed.institutions;
+}
+
+function countryOf(value: string | undefined): string {
+  const v = (value ?? '').trim().toUpperCase();
+  return v === 'CAN' || v === 'CA' || v === 'CANADA' ? 'CAN' : 'USA';
+}
+
+function homeOf(entry: DirectoryEntry): string {
+  const url = entry.profile?.url?.trim();
+  if (url && /^https?:\/\//i.test(url)) return url;
+  return `https://${new URL(entry.url).hostname}`;
+}
+
+/** A catalogue row for an OFX institution the catalogue did not have yet. */
+export function ofxInstitutionRow(id: number, name: string, home: string, profile: Record<string, string | undefined>, version: number): InstitutionTable {
+  const country = countryOf(profile.country);
+  const phone = (profile.csphone ?? profile.tsphone ?? '').trim();
+  return {
+    id,
+    name,
+    display_name: name,
+    account_type_description: 'Banking',
+    class: 'banking',
+    status: 'online',
+    url_home_app: home,
+    url_logon_app: home,
+    url_product_app: home,
+    url_forgot_password: home,
+    url_online_registration: home,
+    oauth_enabled: 0,
+    phone,
+    email: (profile.email ?? '').trim(),
+    currency: country === 'CAN' ? 'CAD' : 'USD',
+    special_text: `Please enter the User ID and Password you use for ${name} in Quicken or another personal finance program (OFX Direct Connect).`,
+    special_instructions: null,
+    special_instructions_title: null,
+    time_zone: null,
+    new_institution_id: null,
+    oauth_institution_id: null,
+    requires_service_callout: 0,
+    external_data: null,
+    trans_agg: 1,
+    voa: 0,
+    voi: 0,
+    state_agg: 0,
+    ach: 0,
+    aha: 0,
+    avail_balance: 1,
+    account_owner: 0,
+    loan_payment_details: 0,
+    student_loan_data: 0,
+    liability_data: 0,
+    bill_pay_data: 0,
+    address_line1: (profile.addr1 ?? '').trim(),
+    address_line2: (profile.addr2 ?? '').trim(),
+    city: (profile.city ?? '').trim(),
+    state: (profile.state ?? '').trim(),
+    postal_code: (profile.postalcode ?? '').trim(),
+    country,
+    primary_color: '#2f5d8a',
+    ps_overall: 'online',
+    ps_trans_agg: 'online',
+    ps_voa: 'unsupported',
+    ps_voi: 'unsupported',
+    ps_state_agg: 'unsupported',
+    ps_ach: 'unsupported',
+    ps_aha: 'unsupported',
+    search_rank: 0,
+    changed_version: version,
+  };
+}
+
+/** Ids of catalogue institutions by folded name, for merging an OFX institution into one already there. */
+async function idsByName(db: Executor, names: string[]): Promise<Map<string, number>> {
+  const wanted = new Set(names.map(foldText));
+  const rows = await db.selectFrom('institutions').select(['id', 'name']).execute();
+  const out = new Map<string, number>();
+  for (const r of rows) {
+    const key = foldText(r.name);
+    if (wanted.has(key) && !out.has(key)) out.set(key, Number(r.id));
+  }
+  return out;
+}
+
+/**
+ * Loads the directory into the catalogue once per database (later calls find it there and do nothing): a new
+ * institution for each entry, or, where the catalogue already has an institution of that name, its OFX server
+ * on that institution (which then offers transaction aggregation). One transaction; safe when several processes
+ * start at once.
+ */
+export async function ensureOfxDirectory(database: Database, entries: () => DirectoryEntry[] = readOfxDirectory): Promise<void> {
+  const loaded = await database.kysely.selectFrom('ofx_servers').select('institution_id').where('source', '=', 'directory').limit(1).executeTakeFirst();
+  if (loaded) return;
+  const list = entries();
+  try {
+    await database.kysely.transaction().execute(async (tx) => {
+      if (await tx.selectFrom('ofx_servers').select('institution_id').where('source', '=', 'directory').limit(1).executeTakeFirst()) return;
+      const version = await bumpCatalogVersion(tx);
+      const existing = await idsByName(
+        tx,
+        list.map((e) => e.name),
+      );
+      const servers: OfxServerTable[] = [];
+      const rows: InstitutionTable[] = [];
+      const merged: number[] = [];
+      for (const e of list) {
+        const known = existing.get(foldText(e.name));
+        const id = known ?? OFX_DIRECTORY_ID_BASE + Number(e.ofxhome_id);
+        if (known === undefined) rows.push(ofxInstitutionRow(id, e.name.trim(), homeOf(e), e.profile ?? {}, version));
+        else merged.push(known);
+        servers.push({
+          institution_id: id,
+          url: e.url,
+          fid: e.fid ?? '',
+          org: e.org ?? '',
+          broker_id: e.brokerid ?? null,
+          app_id: null,
+          app_ver: null,
+          ofx_version: null,
+          source: 'directory',
+          updated_at: null,
+        });
+      }
+      for (let i = 0; i < rows.length; i += 200)
+        await tx
+          .insertInto('institutions')
+          .values(rows.slice(i, i + 200))
+          .execute();
+      for (let i = 0; i < merged.length; i += 200)
+        await tx
+          .updateTable('institutions')
+          .set({ trans_agg: 1, changed_version: version })
+          .where('id', 'in', merged.slice(i, i + 200))
+          .execute();
+      for (let i = 0; i < servers.length; i += 200)
+        await tx
+          .insertInto('ofx_servers')
+          .values(servers.slice(i, i + 200))
+          .execute();
+    });
+  } catch (e) {
+    // Another process loaded it first.
+    if (await database.kysely.selectFrom('ofx_servers').select('institution_id').where('source', '=', 'directory').limit(1).executeTakeFirst()) return;
+    throw e;
+  }
+}
+
+export interface OfxInstitutionInput {
+  name: string;
+  url: string;
+  fid: string;
+  org: string;
+  brokerId?: string | undefined;
+  appId?: string | undefined;
+  appVer?: string | undefined;
+  ofxVersion?: number | undefined;
+}
+
+/**
+ * Why an OFX server URL is refused, or undefined: https only in production mode; in sandbox mode plain http too,
+ * for a test server on this machine or a private network (the connector's transport checks the address again
+ * when it connects).
+ */
+export function ofxUrlProblem(value: string, mode: 'sandbox' | 'production'): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `"${value}" is not a URL`;
+  }
+  if (url.username || url.password) return 'the URL may not carry a user name or password';
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && mode === 'sandbox') return undefined;
+  return mode === 'production' ? 'OFX servers must use https in production mode' : 'OFX servers use https (or http in sandbox mode)';
+}
+
+/**
+ * Adds an OFX institution, or overrides the server of the institution of that name: an operator's entry wins
+ * over the directory's. Returns the institution id. (service.ts's addOfxInstitution also refreshes this process's
+ * catalogue.)
+ */
+export async function insertOfxInstitution(database: Database, mode: 'sandbox' | 'production', input: OfxInstitutionInput, now: number): Promise<number> {
+  const name = input.name.trim();
+  if (!name) throw new ServiceError('MissingParameter', 'Missing parameter (name)');
+  for (const [field, value] of [
+    ['fid', input.fid],
+    ['org', input.org],
+  ] as const)
+    if (!value.trim()) throw new ServiceError('MissingParameter', `Missing parameter (${field})`);
+  const problem = ofxUrlProblem(input.url, mode);
+  if (problem) throw new ServiceError('InvalidParameter', `Invalid parameter (url): ${problem}`);
+  if (input.ofxVersion !== undefined && ![102, 103, 151, 160, 200, 201, 202, 203, 210, 211, 220].includes(input.ofxVersion))
+    throw new ServiceError('InvalidParameter', `Invalid parameter (ofxVersion): ${input.ofxVersion} is not an OFX version (102, 103, 151, 160, 200-220)`);
+  const id = await database.kysely.transaction().execute(async (tx) => {
+    const version = await bumpCatalogVersion(tx);
+    const known = (await idsByName(tx, [name])).get(foldText(name));
+    let id = known;
+    if (id === undefined) {
+      const top = await tx
+        .selectFrom('institutions')
+        .select((eb) => eb.fn.max('id').as('max'))
+        .where('id', '>=', OFX_OPERATOR_ID_BASE)
+        .executeTakeFirst();
+      id = Math.max(OFX_OPERATOR_ID_BASE, Number(top?.max ?? OFX_OPERATOR_ID_BASE - 1) + 1);
+      await tx
+        .insertInto('institutions')
+        .values(ofxInstitutionRow(id, name, `https://${new URL(input.url).hostname}`, {}, version))
+        .execute();
+    } else {
+      await tx.updateTable('institutions').set({ trans_agg: 1, changed_version: version }).where('id', '=', id).execute();
+    }
+    const server: OfxServerTable = {
+      institution_id: id,
+      url: input.url,
+      fid: input.fid.trim(),
+      org: input.org.trim(),
+      broker_id: input.brokerId?.trim() || null,
+      app_id: input.appId?.trim() || null,
+      app_ver: input.appVer?.trim() || null,
+      ofx_version: input.ofxVersion ?? null,
+      source: 'operator',
+      updated_at: now,
+    };
+    await tx
+      .insertInto('ofx_servers')
+      .values(server)
+      .onConflict((oc) => oc.column('institution_id').doUpdateSet({ ...server }))
+      .execute();
+    return id;
+  });
+  return id;
+}
+
+/** The OFX server of an institution, if it has one. */
+export async function findOfxServer(db: Executor, institutionId: number): Promise<OfxServerTable | undefined> {
+  return db.selectFrom('ofx_servers').selectAll().where('institution_id', '=', institutionId).executeTakeFirst();
+}

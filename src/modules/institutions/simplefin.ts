@@ -1,0 +1,31 @@
+/**
+ * The catalogue entry of SimpleFIN Bridge: one institution through which a user reaches the accounts they linked
+ * at their bridge (each account names its own bank). Its connector signs in with a setup token.
+ */
+import type { Database } from '../../platform/db/database.js';
+import { ofxInstitutionRow } from './ofx-directory.js';
+import { bumpCatalogVersion } from './repository.js';
+
+/** Stable across releases and installations. */
+export const SIMPLEFIN_INSTITUTION_ID = 590_000;
+
+/** Adds the SimpleFIN Bridge institution to the catalogue once per database. */
+export async function ensureSimplefinInstitution(database: Database): Promise<void> {
+  const db = database.kysely;
+  if (await db.selectFrom('institutions').select('id').where('id', '=', SIMPLEFIN_INSTITUTION_ID).executeTakeFirst()) return;
+  await db.transaction().execute(async (tx) => {
+    const version = await bumpCatalogVersion(tx);
+    const row = ofxInstitutionRow(SIMPLEFIN_INSTITUTION_ID, 'SimpleFIN Bridge', 'https://beta-bridge.simplefin.org/', {}, version);
+    await tx
+      .insertInto('institutions')
+      .values({
+        ...row,
+        special_text:
+          'Make a setup token at your SimpleFIN Bridge (Connections, then New app connection) and paste it here. It can be used once; Ledgerlink keeps only the access it grants.',
+        email: '',
+        search_rank: 1,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  });
+}
