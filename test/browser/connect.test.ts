@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrameLocator, Page } from 'playwright-core';
-import { advanceCustomerClock } from '../../src/modules/aggregation/engine.js';
+import { advanceCustomerClock } from '../../src/modules/aggregation/clock.service.js';
 import { drainDeliveries } from '../../src/outbox/worker.js';
 import { DAY, linkProfile, refresh } from '../helpers/aggregation.js';
 import { addCustomer } from '../helpers/customers.js';

@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceCustomerClock, type Engine } from '../../src/modules/aggregation/engine.js';
-import { deleteAccount, deleteInstitutionLogin } from '../../src/modules/aggregation/accounts.js';
-import { answerLinkMfa, completeLinkOAuth, finishLink, listInstitutionLogins, startLink, type LinkStep } from '../../src/modules/aggregation/linking.js';
-import { refreshCustomerAccounts } from '../../src/modules/aggregation/refresh.js';
+import { deleteAccount, deleteInstitutionLogin } from '../../src/modules/aggregation/accounts.service.js';
+import { advanceCustomerClock } from '../../src/modules/aggregation/clock.service.js';
+import type { Engine } from '../../src/modules/aggregation/engine.js';
+import {
+  answerLinkMfa,
+  completeLinkOAuth,
+  finishLink,
+  listInstitutionLogins,
+  startLink,
+  type LinkStep,
+} from '../../src/modules/aggregation/linking.service.js';
+import { refreshCustomerAccounts } from '../../src/modules/aggregation/refresh.service.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { DAY, nowOf } from '../helpers/aggregation.js';

@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceCustomerClock } from '../../src/modules/aggregation/engine.js';
+import { advanceCustomerClock } from '../../src/modules/aggregation/clock.service.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { linkProfile, loginForm, refresh, type AccountJson } from '../helpers/aggregation.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceCustomerClock, customerClockNow } from '../../src/modules/aggregation/engine.js';
+import { advanceCustomerClock, customerClockNow } from '../../src/modules/aggregation/clock.service.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { allTransactions, DAY, linkProfile, nowOf, refresh, type AccountJson, type TransactionJson } from '../helpers/aggregation.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceCustomerClock } from '../../src/modules/aggregation/engine.js';
+import { advanceCustomerClock } from '../../src/modules/aggregation/clock.service.js';
 import { drainDeliveries } from '../../src/outbox/worker.js';
 import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';

@@ -2,7 +2,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { drainDeliveries } from '../../src/outbox/worker.js';
-import { advanceCustomerClock } from '../../src/modules/aggregation/engine.js';
+import { advanceCustomerClock } from '../../src/modules/aggregation/clock.service.js';
 import { DAY, linkProfile, nowOf, refresh, type AccountJson } from '../helpers/aggregation.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';

@@ -1,7 +1,8 @@
 /**
- * The aggregation engine: the runtime plus the connector registry, shared by the API routes and the hosted
- * Connect app (one engine per process, built by buildApp). Everything the engine does takes it as its first
- * argument; it holds no per-customer state, so any process sharing the database can continue any work.
+ * The aggregation engine: the runtime plus the connector registry and the engine's settings, shared by the API
+ * routes and the hosted Connect app (one engine per process, built by buildApp). It is a Runtime itself, so it can
+ * be passed wherever a function asks for parts of the runtime. It holds no per-customer state, so any process
+ * sharing the database can continue any work.
  */
 import { createConnectorRegistry, type ConnectorRegistry } from '../../connectors/registry.js';
 import type { ConnectorContext, InstitutionConnector } from '../../connectors/connector.js';
@@ -10,7 +11,6 @@ import { epochSeconds } from '../../platform/clock.js';
 import { decryptValue, encryptValue } from '../../platform/secrets.js';
 import type { Runtime } from '../../platform/dependencies.js';
 import type { CustomerRow } from '../customers/table.js';
-import { getCustomerForPartner } from '../customers/service.js';
 
 /** Tunables; tests may lower them. */
 export interface EngineSettings {
@@ -31,7 +31,8 @@ export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   linkSessionTtlSeconds: 30 * 60,
 };
 
-export interface Engine {
+export interface Engine extends Runtime {
+  /** The runtime the engine was built on (the same config, database, clock and keys), for code that hands it on whole. */
   readonly runtime: Runtime;
   readonly registry: ConnectorRegistry;
   readonly settings: EngineSettings;
@@ -54,6 +55,7 @@ export function createEngine(runtime: Runtime, options: EngineOptions = {}): Eng
   });
   const running = new Set<Promise<unknown>>();
   return {
+    ...runtime,
     runtime,
     registry,
     settings: { ...DEFAULT_ENGINE_SETTINGS, ...options.settings },
@@ -70,26 +72,25 @@ export function createEngine(runtime: Runtime, options: EngineOptions = {}): Eng
 }
 
 /** The service clock in epoch seconds (leases, sign-in session expiry, event times). */
-export function serviceNow(engine: Engine): number {
-  return epochSeconds(engine.runtime.clock);
+export function serviceNow(runtime: Pick<Runtime, 'clock'>): number {
+  return epochSeconds(runtime.clock);
 }
 
 /** The customer's clock: the service clock plus the customer's offset. Aggregation data is dated by it. */
-export function customerNow(engine: Engine, customer: Pick<CustomerRow, 'clock_offset_seconds'>): number {
-  return serviceNow(engine) + Number(customer.clock_offset_seconds);
+export function customerNow(runtime: Pick<Runtime, 'clock'>, customer: Pick<CustomerRow, 'clock_offset_seconds'>): number {
+  return serviceNow(runtime) + Number(customer.clock_offset_seconds);
 }
 
-/** A customer's clock now (epoch seconds), by ids scoped to the partner (404 otherwise). */
-export async function customerClockNow(engine: Engine, partnerId: string, customerId: string | number): Promise<number> {
-  return customerNow(engine, await getCustomerForPartner(engine.runtime.database.kysely, partnerId, customerId));
-}
-
-export function connectorContext(engine: Engine, customer: Pick<CustomerRow, 'clock_offset_seconds'>, institutionId: number): ConnectorContext {
-  return { institutionId, now: customerNow(engine, customer) };
+export function connectorContext(
+  runtime: Pick<Runtime, 'clock'>,
+  customer: Pick<CustomerRow, 'clock_offset_seconds'>,
+  institutionId: number,
+): ConnectorContext {
+  return { institutionId, now: customerNow(runtime, customer) };
 }
 
 /** The connector of an institution, or 400 InstitutionNotSupported when there is none. */
-export function connectorFor(engine: Engine, institutionId: number): InstitutionConnector {
+export function connectorFor(engine: Pick<Engine, 'registry'>, institutionId: number): InstitutionConnector {
   const lookup = engine.registry.connectorFor(institutionId);
   if (!lookup.available) throw new ServiceError('InstitutionNotSupported', `Accounts cannot be linked at institution ${institutionId} yet: ${lookup.reason}`);
   return lookup.connector;
@@ -98,37 +99,10 @@ export function connectorFor(engine: Engine, institutionId: number): Institution
 const SECRET_PURPOSE = 'aggregation-secrets';
 
 /** Encrypts a JSON value (connector sessions, credentials, sign-in state) for storage. */
-export function sealJson(engine: Engine, value: unknown): string {
-  return encryptValue(engine.runtime.keys.derive(SECRET_PURPOSE), JSON.stringify(value));
+export function sealJson(runtime: Pick<Runtime, 'keys'>, value: unknown): string {
+  return encryptValue(runtime.keys.derive(SECRET_PURPOSE), JSON.stringify(value));
 }
 
-export function openJson<T>(engine: Engine, sealed: string): T {
-  return JSON.parse(decryptValue(engine.runtime.keys.derive(SECRET_PURPOSE), sealed)) as T;
-}
-
-/** The largest clock advance one call accepts: ten years. */
-export const MAX_CLOCK_ADVANCE_SECONDS = 10 * 366 * 86_400;
-
-/**
- * Moves a customer's clock ahead by `seconds` (sandbox time travel): from then on the institutions see a later
- * "now" for this customer, so refreshes find the transactions of the skipped time and pending ones posted.
- * The clock never goes back. Returns the customer's new now (epoch seconds).
- */
-export async function advanceCustomerClock(engine: Engine, partnerId: string, customerId: string | number, seconds: number): Promise<number> {
-  if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_CLOCK_ADVANCE_SECONDS) {
-    throw new ServiceError(
-      'InvalidParameter',
-      `Invalid parameter (seconds): the clock moves ahead by a whole number of seconds from 0 to ${MAX_CLOCK_ADVANCE_SECONDS}.`,
-    );
-  }
-  const db = engine.runtime.database.kysely;
-  const customer = await getCustomerForPartner(db, partnerId, customerId);
-  await db
-    .updateTable('customers')
-    .set((eb) => ({ clock_offset_seconds: eb('clock_offset_seconds', '+', seconds) }))
-    .where('id', '=', customer.id)
-    .where('partner_id', '=', partnerId)
-    .execute();
-  const updated = await getCustomerForPartner(db, partnerId, customer.id);
-  return customerNow(engine, updated);
+export function openJson<T>(runtime: Pick<Runtime, 'keys'>, sealed: string): T {
+  return JSON.parse(decryptValue(runtime.keys.derive(SECRET_PURPOSE), sealed)) as T;
 }

@@ -1,81 +1,113 @@
 /**
- * The records the aggregation module answers and its events carry: types only, so that the files that store
- * accounts, transactions and events can all name them without importing each other.
+ * The records the aggregation module answers and its events carry, typed by the contract's schemas, and how stored
+ * rows become them. No queries: every file of the module, and the push notifications, can use it without importing
+ * each other.
  */
-import type { ConnectorPosition } from '../../connectors/connector.js';
-import type { EventType } from './table.js';
+import type { Static } from 'typebox';
+import type { Account, Position } from '../../contract/schemas/accounts.js';
+import type { Transaction } from '../../contract/schemas/transactions.js';
+import type { PushTransaction } from '../../contract/schemas/txpush.js';
+import type { AccountRow, EventType, PositionRow, TransactionRow } from './table.js';
 
-export interface Categorization {
-  normalizedPayeeName: string;
-  category: string;
-  bestRepresentation: string;
-  country: string;
-}
-
-/** An investment holding as the API shows it: the institution's fields with a service-assigned id. */
-export type PositionRecord = { id: number } & Omit<ConnectorPosition, 'ref'>;
-
-/** The API's Account record (CustomerAccount). Optional fields are absent when unknown. */
-export interface AccountRecord {
-  id: string;
-  number: string;
-  realAccountNumberLast4?: string;
-  accountNumberDisplay: string;
-  name: string;
-  accountNickname: string;
-  balance: number;
-  type: string;
-  status: string;
-  aggregationStatusCode: number;
-  customerId: string;
-  institutionId: string;
-  institutionLoginId: number;
-  currency: string;
-  balanceDate: number;
-  aggregationSuccessDate?: number;
-  aggregationAttemptDate?: number;
-  createdDate: number;
-  lastUpdatedDate: number;
-  lastTransactionDate?: number;
-  oldestTransactionDate?: number;
-  displayPosition: number;
-  financialinstitutionAccountStatus: string;
-  marketSegment: string;
-  detail?: Record<string, unknown>;
-  position?: PositionRecord[];
-}
-
-/** The API's Transaction record. Optional fields are absent when the institution gives none. */
-export interface TransactionRecord {
-  id: number;
-  amount: number;
-  accountId: number;
-  customerId: number;
-  status: string;
-  description: string;
-  memo?: string;
-  type?: string;
-  transactionDate?: number;
-  postedDate: number;
-  createdDate: number;
-  checkNum?: string;
-  categorization?: Categorization;
-  investmentTransactionType?: string;
-  ticker?: string;
-  securityId?: string;
-}
-
-/** A transaction as events (push notifications) carry it: the API record plus the amounts only pushes show (0 when none). */
-export interface TransactionEventRecord extends TransactionRecord {
-  bonusAmount: number;
-  escrowAmount: number;
-  feeAmount: number;
-  interestAmount: number;
-  principalAmount: number;
-  unitQuantity: number;
-  unitValue: number;
-}
+export type AccountRecord = Static<typeof Account>;
+export type PositionRecord = Static<typeof Position>;
+export type TransactionRecord = Static<typeof Transaction>;
+/** A transaction as events (push notifications) carry it: the API record plus the amounts only pushes show. */
+export type TransactionEventRecord = Static<typeof PushTransaction>;
 
 export type AggregationEvent =
   | { class: 'account'; type: EventType; partnerId: string; customerId: number; accountId: number; record: AccountRecord }
   | { class: 'transaction'; type: EventType; partnerId: string; customerId: number; accountId: number; record: TransactionEventRecord };
+
+const INVESTMENT_TYPES = new Set(['investment', 'investmentTaxDeferred', 'roth']);
+
+/** Whether accounts of this type hold positions (their records list them). */
+export function hasPositions(type: string): boolean {
+  return INVESTMENT_TYPES.has(type);
+}
+
+const opt = <K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } =>
+  (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+
+export function toPositionRecord(row: PositionRow): PositionRecord {
+  return { id: row.id, ...(JSON.parse(row.record) as Omit<PositionRecord, 'id'>) };
+}
+
+/** An account row as the API's Account record, with its positions (read by the caller). Optional fields are absent when unknown. */
+export function toAccountRecord(row: AccountRow, positions: readonly PositionRow[] = []): AccountRecord {
+  return {
+    id: String(row.id),
+    number: row.number,
+    ...opt('realAccountNumberLast4', row.real_account_number_last4),
+    accountNumberDisplay: row.account_number_display,
+    name: row.name,
+    accountNickname: row.account_nickname,
+    balance: row.balance,
+    type: row.type,
+    status: row.status,
+    aggregationStatusCode: row.aggregation_status_code,
+    customerId: String(row.customer_id),
+    institutionId: String(row.institution_id),
+    institutionLoginId: Number(row.institution_login_id),
+    currency: row.currency,
+    balanceDate: Number(row.balance_date),
+    ...opt('aggregationSuccessDate', row.aggregation_success_at),
+    ...opt('aggregationAttemptDate', row.aggregation_attempt_at),
+    createdDate: Number(row.created_at),
+    lastUpdatedDate: Number(row.updated_at),
+    ...opt('lastTransactionDate', row.last_transaction_at),
+    ...opt('oldestTransactionDate', row.oldest_transaction_at),
+    displayPosition: row.display_position,
+    financialinstitutionAccountStatus: row.fi_account_status,
+    marketSegment: row.market_segment,
+    ...(row.detail !== null ? { detail: JSON.parse(row.detail) as NonNullable<AccountRecord['detail']> } : {}),
+    ...(INVESTMENT_TYPES.has(row.type) ? { position: positions.map(toPositionRecord) } : {}),
+  };
+}
+
+/** A transaction row as the API's Transaction record. Optional fields are absent when the institution gives none. */
+export function toTransactionRecord(row: TransactionRow): TransactionRecord {
+  return {
+    id: Number(row.id),
+    amount: row.amount,
+    accountId: Number(row.account_id),
+    customerId: Number(row.customer_id),
+    status: row.status,
+    description: row.description,
+    ...opt('memo', row.memo),
+    ...opt('type', row.type),
+    ...opt('transactionDate', row.transaction_date === null ? null : Number(row.transaction_date)),
+    // A pending transaction has not posted: it shows its transaction date until the institution posts it, as clients
+    // written for the reference read postedDate on every transaction.
+    postedDate: Number(row.posted_date ?? row.effective_date),
+    createdDate: Number(row.created_at),
+    ...opt('checkNum', row.check_num),
+    ...(row.category !== null
+      ? {
+          categorization: {
+            normalizedPayeeName: row.normalized_payee_name ?? '',
+            category: row.category,
+            bestRepresentation: row.best_representation ?? '',
+            country: row.country ?? '',
+          },
+        }
+      : {}),
+    ...opt('investmentTransactionType', row.investment_transaction_type),
+    ...opt('ticker', row.ticker),
+    ...opt('securityId', row.security_id),
+  };
+}
+
+/** A transaction row as push notifications carry it (the amounts 0 when none). */
+export function toTransactionEventRecord(row: TransactionRow): TransactionEventRecord {
+  return {
+    ...toTransactionRecord(row),
+    bonusAmount: row.bonus_amount ?? 0,
+    escrowAmount: row.escrow_amount ?? 0,
+    feeAmount: row.fee_amount ?? 0,
+    interestAmount: row.interest_amount ?? 0,
+    principalAmount: row.principal_amount ?? 0,
+    unitQuantity: row.unit_quantity ?? 0,
+    unitValue: row.unit_value ?? 0,
+  };
+}

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** A set of credentials at one institution and the accounts it reaches. */
 export interface InstitutionLoginTable {
@@ -149,10 +149,16 @@ export interface LinkSessionTable {
 }
 
 export type InstitutionLoginRow = Selectable<InstitutionLoginTable>;
+export type NewInstitutionLoginRow = Insertable<InstitutionLoginTable>;
+export type InstitutionLoginUpdate = Updateable<InstitutionLoginTable>;
 export type AccountRow = Selectable<AccountTable>;
 export type NewAccountRow = Insertable<AccountTable>;
+export type AccountUpdate = Updateable<AccountTable>;
 export type PositionRow = Selectable<PositionTable>;
 export type TransactionRow = Selectable<TransactionTable>;
 export type NewTransactionRow = Insertable<TransactionTable>;
+export type TransactionUpdate = Updateable<TransactionTable>;
 export type AggregationEventRow = Selectable<AggregationEventTable>;
+export type NewAggregationEventRow = Insertable<AggregationEventTable>;
 export type LinkSessionRow = Selectable<LinkSessionTable>;
+export type LinkSessionUpdate = Updateable<LinkSessionTable>;

@@ -4,7 +4,7 @@
  * be linked by this customer, a Fix login exists, the experience exists, the webhook settings are deliverable.
  */
 import { connectorFor, type Engine } from '../aggregation/engine.js';
-import { getLoginRow } from '../aggregation/accounts.js';
+import { getLoginRow } from '../aggregation/accounts.service.js';
 import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
 import { deliveryHeaders, enqueueDelivery, isEmailAddress } from '../../outbox/enqueue.js';
 import { assertEmailAllowance } from '../../outbox/email-limit.js';

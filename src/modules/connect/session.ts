@@ -5,7 +5,7 @@
  */
 import type { Executor } from '../../platform/db/database.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
-import { deleteAccount, deleteInstitutionLogin } from '../aggregation/accounts.js';
+import { deleteAccount, deleteInstitutionLogin } from '../aggregation/accounts.service.js';
 import { connectorContext, connectorFor, type Engine } from '../aggregation/engine.js';
 import {
   answerLinkMfa,
@@ -18,7 +18,7 @@ import {
   type Credential,
   type LinkStep,
   type MfaAnswer,
-} from '../aggregation/linking.js';
+} from '../aggregation/linking.service.js';
 import { assertCanLinkAt, customerMayUseInstitution, getCustomerForPartner } from '../customers/service.js';
 import { brandingAssetUrl } from '../institutions/branding.js';
 import { findInstitution, getInstitution, searchInstitutions } from '../institutions/service.js';

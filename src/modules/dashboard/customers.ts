@@ -1,8 +1,9 @@
 /** A customer as the dashboard shows it: the record, its institution logins with their accounts, its latest transactions. */
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { customerNow, type Engine } from '../aggregation/engine.js';
-import { listInstitutionLogins } from '../aggregation/linking.js';
-import { listCustomerTransactions, type TransactionRecord } from '../aggregation/transactions.js';
+import { listInstitutionLogins } from '../aggregation/linking.service.js';
+import type { TransactionRecord } from '../aggregation/records.js';
+import { listCustomerTransactions } from '../aggregation/transactions.service.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
 import { findInstitution } from '../institutions/service.js';
@@ -24,7 +25,7 @@ export async function customerOverview(engine: Engine, partnerId: string, custom
   let found = 0;
   let aggregated = true;
   try {
-    const page = await listCustomerTransactions(db, customer, {
+    const page = await listCustomerTransactions(engine, customer, {
       fromDate: 0,
       toDate: now + 366 * 86_400,
       start: 1,

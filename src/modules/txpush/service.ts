@@ -8,7 +8,7 @@ import type { ErrorName } from '../../contract/errors/catalogue.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { epochSeconds } from '../../platform/clock.js';
 import type { Runtime } from '../../platform/dependencies.js';
-import { getAccountRow, parseId } from '../aggregation/accounts.js';
+import { getAccountRow, parseId } from '../aggregation/accounts.service.js';
 import type { EventClass } from '../aggregation/table.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import type { Caller } from '../partners/service.js';

@@ -4,10 +4,11 @@
  */
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { randomString } from '../../platform/secrets.js';
-import { accountRecord, getAccountRow } from '../aggregation/accounts.js';
+import { accountRecord, getAccountRow } from '../aggregation/accounts.service.js';
 import { customerNow, type Engine } from '../aggregation/engine.js';
-import { recordEvents } from '../aggregation/events.js';
-import { toTransactionEventRecord, transactionDateRange } from '../aggregation/transactions.js';
+import { recordEvents } from '../aggregation/events.service.js';
+import { toTransactionEventRecord } from '../aggregation/records.js';
+import { transactionDateRange } from '../aggregation/transactions.repository.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import { isTestInstitution } from '../../connectors/testbank/institutions.js';
 
@@ -103,7 +104,7 @@ export async function createTestTransaction(
       .returningAll()
       .executeTakeFirstOrThrow();
     const scope = { partnerId, customerId: customer.id, accountId: account.id };
-    await recordEvents(tx, engine, [
+    await recordEvents(engine, tx, [
       { class: 'transaction', type: 'created', ...scope, record: toTransactionEventRecord(row) },
       { class: 'account', type: 'modified', ...scope, record: await accountRecord(tx, updated) },
     ]);

@@ -1,9 +1,9 @@
 import Type from 'typebox';
 import type { AuthorizeRequest } from '../../../connectors/testbank/connector.js';
 import { TEST_BANK_AUTHORIZE_PATH } from '../../../connectors/testbank/connector.js';
-import { findOAuthSession } from '../../../modules/aggregation/linking.js';
-import { escapeHtml } from '../../../modules/connect/html.js';
 import { serviceNow } from '../../../modules/aggregation/engine.js';
+import { findOAuthSession } from '../../../modules/aggregation/linking.service.js';
+import { escapeHtml } from '../../../modules/connect/html.js';
 import type { App } from '../../app-types.js';
 import { simplePage } from './web.js';
 

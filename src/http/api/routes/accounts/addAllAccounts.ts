@@ -1,4 +1,4 @@
-import { startLink } from '../../../../modules/aggregation/linking.js';
+import { startLink } from '../../../../modules/aggregation/linking.service.js';
 import type { App } from '../../../app-types.js';
 import { AccountList, CustomerInstitutionParams, AddAllBody, MfaChallenges } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';

@@ -1,4 +1,4 @@
-import { answerLinkMfa } from '../../../../modules/aggregation/linking.js';
+import { answerLinkMfa } from '../../../../modules/aggregation/linking.service.js';
 import type { App } from '../../../app-types.js';
 import { AccountList, CustomerInstitutionParams, MfaAnswersBody, MfaChallenges, MfaSessionHeaders } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';

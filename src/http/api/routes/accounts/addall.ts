@@ -1,17 +1,18 @@
 import type { FastifyReply } from 'fastify';
 import type { Static } from 'typebox';
-import type { MfaAnswer, MfaChallenge } from '../../../../connectors/connector.js';
+import type { MfaAnswer } from '../../../../connectors/connector.js';
 import type { Engine } from '../../../../modules/aggregation/engine.js';
 import { aggregationError } from '../../../../modules/aggregation/failures.js';
-import { finishLink, type LinkStep } from '../../../../modules/aggregation/linking.js';
+import { finishLink, type LinkStep } from '../../../../modules/aggregation/linking.service.js';
 import { ServiceError } from '../../../../contract/errors/service-error.js';
 import type { AccountList, MfaAnswersBody, MfaChallenges, MfaQuestion } from '../../../../contract/schemas/accounts.js';
+import type { MfaChallenge } from '../../../../contract/schemas/connect-app.js';
 
 export const MFA_SESSION_HEADER = 'MFA-Session';
 
 /** An institution's MFA challenge as a legacy question. */
-export function mfaQuestion(c: MfaChallenge): Static<typeof MfaQuestion> {
-  const options = 'options' in c ? c.options : undefined;
+export function mfaQuestion(c: Static<typeof MfaChallenge>): Static<typeof MfaQuestion> {
+  const options = c.options;
   return {
     id: c.id,
     text: c.prompt,

@@ -1,4 +1,4 @@
-import { deleteAccount } from '../../../../modules/aggregation/accounts.js';
+import { deleteAccount } from '../../../../modules/aggregation/accounts.service.js';
 import type { App } from '../../../app-types.js';
 import { AccountParams } from '../../../../contract/schemas/accounts.js';
 import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';

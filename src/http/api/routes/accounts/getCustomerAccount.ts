@@ -1,11 +1,11 @@
-import { accountRecord, getAccountRow } from '../../../../modules/aggregation/accounts.js';
-import { getCustomerForPartner } from '../../../../modules/customers/service.js';
+import { getCustomerAccount as getAccount } from '../../../../modules/aggregation/accounts.service.js';
+import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
 import { Account, AccountParams } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 
 /** GET /aggregation/v2/customers/{customerId}/accounts/{accountId}, and its older twin under v1 that published clients still call. */
-export default function getCustomerAccount(app: App): void {
+export default function getCustomerAccount(app: App, runtime: Runtime): void {
   for (const { version, operationId, deprecated } of [
     { version: 'v2', operationId: 'GetCustomerAccount', deprecated: false },
     { version: 'v1', operationId: 'GetCustomerAccountV1', deprecated: true },
@@ -20,11 +20,7 @@ export default function getCustomerAccount(app: App): void {
         params: AccountParams,
         response: { 200: Account, ...errorResponses(401, 404, 406) },
       },
-      handler: async (request) => {
-        const db = app.engine.runtime.database.kysely;
-        const customer = await getCustomerForPartner(db, request.caller.partnerId, request.params.customerId);
-        return accountRecord(db, await getAccountRow(db, customer, request.params.accountId));
-      },
+      handler: async (request) => getAccount(runtime, request.caller.partnerId, request.params.customerId, request.params.accountId),
     });
   }
 }

@@ -1,11 +1,12 @@
-import { getAccountRow, toAccountSimpleRecord } from '../../../../modules/aggregation/accounts.js';
-import { getCustomerForPartner } from '../../../../modules/customers/service.js';
+import { getCustomerAccountRow } from '../../../../modules/aggregation/accounts.service.js';
+import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
+import { toAccountSimple } from '../../../views/accounts.js';
 import { AccountParams, AccountSimple } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 
 /** GET /aggregation/v1/customers/{customerId}/accounts/{accountId}/simple */
-export default function getCustomerAccountSimple(app: App): void {
+export default function getCustomerAccountSimple(app: App, runtime: Runtime): void {
   app.get('/aggregation/v1/customers/:customerId/accounts/:accountId/simple', {
     schema: {
       operationId: 'GetCustomerAccountSimple',
@@ -15,10 +16,7 @@ export default function getCustomerAccountSimple(app: App): void {
       params: AccountParams,
       response: { 200: AccountSimple, ...errorResponses(401, 404, 406) },
     },
-    handler: async (request) => {
-      const db = app.engine.runtime.database.kysely;
-      const customer = await getCustomerForPartner(db, request.caller.partnerId, request.params.customerId);
-      return toAccountSimpleRecord(await getAccountRow(db, customer, request.params.accountId));
-    },
+    handler: async (request) =>
+      toAccountSimple(await getCustomerAccountRow(runtime, request.caller.partnerId, request.params.customerId, request.params.accountId)),
   });
 }

@@ -1,11 +1,12 @@
 import Type from 'typebox';
+import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
 import { CustomerIdParam } from '../../../../contract/schemas/accounts.js';
 import { accountListRoute } from './lists.js';
 
 /** GET /aggregation/v1/customers/{customerId}/accounts */
-export default function getCustomerAccounts(app: App): void {
-  accountListRoute(app, {
+export default function getCustomerAccounts(app: App, runtime: Runtime): void {
+  accountListRoute(app, runtime, {
     url: '/aggregation/v1/customers/:customerId/accounts',
     operationId: 'GetCustomerAccounts',
     summary: 'Get customer accounts',
@@ -17,7 +18,7 @@ export default function getCustomerAccounts(app: App): void {
       account_type: Type.Optional(Type.String({ maxLength: 40, description: 'Only accounts of this type (e.g. checking)' })),
     }),
     simple: false,
-    filter: async (_db, _customer, _params, query) => ({
+    filter: (_params, query) => ({
       ...(query.status?.trim() ? { status: query.status.trim() } : {}),
       ...(query.account_type?.trim() ? { type: query.account_type.trim() } : {}),
     }),

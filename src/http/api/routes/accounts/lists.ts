@@ -1,11 +1,11 @@
 import type { Static, TSchema } from 'typebox';
-import { accountRecords, listAccountRows, toAccountSimpleRecord, type AccountFilter } from '../../../../modules/aggregation/accounts.js';
-import type { CustomerRow } from '../../../../modules/customers/table.js';
+import { listCustomerAccountRows, listCustomerAccounts, type AccountListQuery } from '../../../../modules/aggregation/accounts.service.js';
+import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
 import { cachedCustomerRead } from '../../../response-cache.js';
+import { toAccountSimple } from '../../../views/accounts.js';
 import { AccountList, AccountSimpleList } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
-import type { Executor } from '../../../../platform/db/database.js';
 
 export interface AccountListRoute<P extends TSchema, Q extends TSchema | undefined> {
   url: string;
@@ -16,12 +16,12 @@ export interface AccountListRoute<P extends TSchema, Q extends TSchema | undefin
   querystring?: Q;
   /** Full records or the simple ones. */
   simple: boolean;
-  /** Which of the customer's accounts (may check that the login or institution exists: 404). */
-  filter(db: Executor, customer: CustomerRow, params: Static<P>, query: Q extends TSchema ? Static<Q> : undefined): Promise<AccountFilter>;
+  /** Which of the customer's accounts (an institution login named here must be the customer's: 404 otherwise). */
+  filter(params: Static<P>, query: Q extends TSchema ? Static<Q> : undefined): AccountListQuery;
 }
 
 /** Registers one of the account list operations (all, by login, by institution; full or simple). */
-export function accountListRoute<P extends TSchema, Q extends TSchema | undefined = undefined>(app: App, spec: AccountListRoute<P, Q>): void {
+export function accountListRoute<P extends TSchema, Q extends TSchema | undefined = undefined>(app: App, runtime: Runtime, spec: AccountListRoute<P, Q>): void {
   app.get(spec.url, {
     schema: {
       operationId: spec.operationId,
@@ -33,11 +33,14 @@ export function accountListRoute<P extends TSchema, Q extends TSchema | undefine
       response: { 200: spec.simple ? AccountSimpleList : AccountList, ...errorResponses(400, 401, 404, 406) },
     },
     handler: (request, reply) => {
-      const db = app.engine.runtime.database.kysely;
       const params = request.params as Static<P> & { customerId: string };
       return cachedCustomerRead(app, request, reply, params.customerId, async (customer) => {
-        const rows = await listAccountRows(db, customer, await spec.filter(db, customer, params, request.query as never));
-        return { accounts: spec.simple ? rows.map(toAccountSimpleRecord) : await accountRecords(db, rows) };
+        const query = spec.filter(params, request.query as never);
+        return {
+          accounts: spec.simple
+            ? (await listCustomerAccountRows(runtime, customer, query)).map(toAccountSimple)
+            : await listCustomerAccounts(runtime, customer, query),
+        };
       });
     },
   });

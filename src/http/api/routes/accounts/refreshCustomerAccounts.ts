@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { refreshCustomerAccounts } from '../../../../modules/aggregation/refresh.js';
+import { refreshCustomerAccounts } from '../../../../modules/aggregation/refresh.service.js';
 import type { App } from '../../../app-types.js';
 import { AccountList, CustomerIdParam } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';

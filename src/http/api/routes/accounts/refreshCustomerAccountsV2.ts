@@ -1,6 +1,5 @@
 import Type from 'typebox';
-import { refreshCustomerAccounts } from '../../../../modules/aggregation/refresh.js';
-import { getCustomerForPartner } from '../../../../modules/customers/service.js';
+import { startCustomerRefresh } from '../../../../modules/aggregation/refresh.service.js';
 import type { App } from '../../../app-types.js';
 import { CustomerIdParam } from '../../../../contract/schemas/accounts.js';
 import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';
@@ -18,9 +17,7 @@ export default function refreshCustomerAccountsV2(app: App): void {
       response: { 204: NoContent, ...errorResponses(400, 401, 404, 406) },
     },
     handler: async (request, reply) => {
-      const { partnerId } = request.caller;
-      const customer = await getCustomerForPartner(app.engine.runtime.database.kysely, partnerId, request.params.customerId);
-      app.engine.background(`refresh of customer ${customer.id}`, () => refreshCustomerAccounts(app.engine, partnerId, customer.id, { wait: false }));
+      await startCustomerRefresh(app.engine, request.caller.partnerId, request.params.customerId);
       return reply.code(204).send(null);
     },
   });

@@ -1,4 +1,4 @@
-import { deleteInstitutionLogin } from '../../../../modules/aggregation/accounts.js';
+import { deleteInstitutionLogin } from '../../../../modules/aggregation/accounts.service.js';
 import type { App } from '../../../app-types.js';
 import { InstitutionLoginParams } from '../../../../contract/schemas/accounts.js';
 import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';

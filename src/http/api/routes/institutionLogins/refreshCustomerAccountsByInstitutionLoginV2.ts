@@ -1,6 +1,4 @@
-import { getLoginRow } from '../../../../modules/aggregation/accounts.js';
-import { refreshInstitutionLoginAccounts } from '../../../../modules/aggregation/refresh.js';
-import { getCustomerForPartner } from '../../../../modules/customers/service.js';
+import { startInstitutionLoginRefresh } from '../../../../modules/aggregation/refresh.service.js';
 import type { App } from '../../../app-types.js';
 import { InstitutionLoginParams } from '../../../../contract/schemas/accounts.js';
 import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';
@@ -18,13 +16,7 @@ export default function refreshCustomerAccountsByInstitutionLoginV2(app: App): v
       response: { 204: NoContent, ...errorResponses(400, 401, 404, 406) },
     },
     handler: async (request, reply) => {
-      const { partnerId } = request.caller;
-      const db = app.engine.runtime.database.kysely;
-      const customer = await getCustomerForPartner(db, partnerId, request.params.customerId);
-      const login = await getLoginRow(db, customer, request.params.institutionLoginId);
-      app.engine.background(`refresh of institution login ${login.id}`, () =>
-        refreshInstitutionLoginAccounts(app.engine, partnerId, customer.id, login.id, { wait: false }),
-      );
+      await startInstitutionLoginRefresh(app.engine, request.caller.partnerId, request.params.customerId, request.params.institutionLoginId);
       return reply.code(204).send(null);
     },
   });

@@ -1,5 +1,6 @@
 import Type from 'typebox';
-import { listCustomerTransactions } from '../../../../modules/aggregation/transactions.js';
+import { listCustomerTransactions } from '../../../../modules/aggregation/transactions.service.js';
+import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
 import { cachedCustomerRead } from '../../../response-cache.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
@@ -7,7 +8,7 @@ import { TransactionList, TransactionQuery } from '../../../../contract/schemas/
 import { queryOf, toTransactionList } from './list.js';
 
 /** GET /aggregation/v3/customers/{customerId}/transactions */
-export default function getAllCustomerTransactions(app: App): void {
+export default function getAllCustomerTransactions(app: App, runtime: Runtime): void {
   app.get('/aggregation/v3/customers/:customerId/transactions', {
     schema: {
       operationId: 'GetAllCustomerTransactions',
@@ -19,11 +20,9 @@ export default function getAllCustomerTransactions(app: App): void {
       querystring: Type.Object(TransactionQuery),
       response: { 200: TransactionList, ...errorResponses(400, 401, 404, 406, 409) },
     },
-    handler: (request, reply) => {
-      const db = app.engine.runtime.database.kysely;
-      return cachedCustomerRead(app, request, reply, request.params.customerId, async (customer) =>
-        toTransactionList(await listCustomerTransactions(db, customer, queryOf(request.query))),
-      );
-    },
+    handler: (request, reply) =>
+      cachedCustomerRead(app, request, reply, request.params.customerId, async (customer) =>
+        toTransactionList(await listCustomerTransactions(runtime, customer, queryOf(request.query))),
+      ),
   });
 }

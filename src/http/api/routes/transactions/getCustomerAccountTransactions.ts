@@ -1,5 +1,6 @@
 import Type from 'typebox';
-import { listAccountTransactions } from '../../../../modules/aggregation/transactions.js';
+import { listAccountTransactions } from '../../../../modules/aggregation/transactions.service.js';
+import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
 import { cachedCustomerRead } from '../../../response-cache.js';
 import { AccountParams } from '../../../../contract/schemas/accounts.js';
@@ -8,7 +9,7 @@ import { TransactionList, TransactionQuery } from '../../../../contract/schemas/
 import { queryOf, toTransactionList } from './list.js';
 
 /** GET /aggregation/v4/customers/{customerId}/accounts/{accountId}/transactions, and its older twin under v3 that published clients still call. */
-export default function getCustomerAccountTransactions(app: App): void {
+export default function getCustomerAccountTransactions(app: App, runtime: Runtime): void {
   for (const { version, operationId, deprecated } of [
     { version: 'v4', operationId: 'GetCustomerAccountTransactions', deprecated: false },
     { version: 'v3', operationId: 'GetCustomerAccountTransactionsV3', deprecated: true },
@@ -28,12 +29,10 @@ export default function getCustomerAccountTransactions(app: App): void {
         }),
         response: { 200: TransactionList, ...errorResponses(400, 401, 404, 406, 409) },
       },
-      handler: (request, reply) => {
-        const db = app.engine.runtime.database.kysely;
-        return cachedCustomerRead(app, request, reply, request.params.customerId, async (customer) =>
-          toTransactionList(await listAccountTransactions(db, customer, request.params.accountId, queryOf(request.query))),
-        );
-      },
+      handler: (request, reply) =>
+        cachedCustomerRead(app, request, reply, request.params.customerId, async (customer) =>
+          toTransactionList(await listAccountTransactions(runtime, customer, request.params.accountId, queryOf(request.query))),
+        ),
     });
   }
 }

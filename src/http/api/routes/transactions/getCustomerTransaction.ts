@@ -1,11 +1,11 @@
-import { getTransaction } from '../../../../modules/aggregation/transactions.js';
-import { getCustomerForPartner } from '../../../../modules/customers/service.js';
+import { getCustomerTransaction as getTransaction } from '../../../../modules/aggregation/transactions.service.js';
+import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { Transaction, TransactionIdParams } from '../../../../contract/schemas/transactions.js';
 
 /** GET /aggregation/v2/customers/{customerId}/transactions/{transactionId} */
-export default function getCustomerTransaction(app: App): void {
+export default function getCustomerTransaction(app: App, runtime: Runtime): void {
   app.get('/aggregation/v2/customers/:customerId/transactions/:transactionId', {
     schema: {
       operationId: 'GetCustomerTransaction',
@@ -16,10 +16,6 @@ export default function getCustomerTransaction(app: App): void {
       params: TransactionIdParams,
       response: { 200: Transaction, ...errorResponses(401, 404, 406) },
     },
-    handler: async (request) => {
-      const db = app.engine.runtime.database.kysely;
-      const customer = await getCustomerForPartner(db, request.caller.partnerId, request.params.customerId);
-      return getTransaction(db, customer, request.params.transactionId);
-    },
+    handler: async (request) => getTransaction(runtime, request.caller.partnerId, request.params.customerId, request.params.transactionId),
   });
 }

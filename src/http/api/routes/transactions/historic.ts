@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { HistoricOutcome } from '../../../../modules/aggregation/refresh.js';
+import type { HistoricOutcome } from '../../../../modules/aggregation/refresh.service.js';
 import { MFA_SESSION_HEADER, mfaQuestion } from '../accounts/addall.js';
 
 /** 204 when the history is loaded; 203 with the MFA questions and the MFA-Session header otherwise. */

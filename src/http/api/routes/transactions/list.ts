@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { TransactionPage, TransactionQuery as Query } from '../../../../modules/aggregation/transactions.js';
+import type { TransactionPage, TransactionQuery as Query } from '../../../../modules/aggregation/transactions.service.js';
 import type { TransactionList } from '../../../../contract/schemas/transactions.js';
 import type { TransactionQuery } from '../../../../contract/schemas/transactions.js';
 

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { loadHistoricTransactions } from '../../../../modules/aggregation/refresh.js';
+import { loadHistoricTransactions } from '../../../../modules/aggregation/refresh.service.js';
 import type { App } from '../../../app-types.js';
 import { AccountParams, MfaChallenges } from '../../../../contract/schemas/accounts.js';
 import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';

@@ -1,4 +1,4 @@
-import { answerHistoricMfa } from '../../../../modules/aggregation/refresh.js';
+import { answerHistoricMfa } from '../../../../modules/aggregation/refresh.service.js';
 import type { App } from '../../../app-types.js';
 import { AccountParams, MfaAnswersBody, MfaChallenges, MfaSessionHeaders } from '../../../../contract/schemas/accounts.js';
 import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';

@@ -1,63 +1,24 @@
 /**
  * Transactions: storing what the institution reports (new ones inserted, changed ones modified, vanished pending
- * ones deleted, each with its event), the API's Transaction records, and the paged, date-filtered lists.
+ * ones deleted, each with its event), and the paged, date-filtered lists of the API.
+ *
+ * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
+ * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
+ * Pick<Runtime, ...> of what it uses, or the Engine (a Runtime with the connector registry and settings) when it
+ * reaches institutions or those settings. One that must also write in its caller's transaction takes it second.
  */
 import type { ConnectorTransaction } from '../../connectors/connector.js';
-import type { Executor } from '../../platform/db/database.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
+import type { Executor } from '../../platform/db/database.js';
+import type { Runtime } from '../../platform/dependencies.js';
+import { getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
-import { getAccountRow, parseId } from './accounts.js';
-import type { AggregationEvent, TransactionEventRecord, TransactionRecord } from './records.js';
-export type { Categorization, TransactionEventRecord, TransactionRecord } from './records.js';
+import { aggregationProgress } from './accounts.repository.js';
+import { getAccountRow, parseId } from './accounts.service.js';
+import { toTransactionEventRecord, toTransactionRecord, type AggregationEvent, type TransactionRecord } from './records.js';
 import type { AccountRow, NewTransactionRow, TransactionRow, TransactionTable } from './table.js';
-
-const opt = <K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } =>
-  (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
-
-export function toTransactionRecord(row: TransactionRow): TransactionRecord {
-  return {
-    id: Number(row.id),
-    amount: row.amount,
-    accountId: Number(row.account_id),
-    customerId: Number(row.customer_id),
-    status: row.status,
-    description: row.description,
-    ...opt('memo', row.memo),
-    ...opt('type', row.type),
-    ...opt('transactionDate', row.transaction_date === null ? null : Number(row.transaction_date)),
-    // A pending transaction has not posted: it shows its transaction date until the institution posts it, as clients
-    // written for the reference read postedDate on every transaction.
-    postedDate: Number(row.posted_date ?? row.effective_date),
-    createdDate: Number(row.created_at),
-    ...opt('checkNum', row.check_num),
-    ...(row.category !== null
-      ? {
-          categorization: {
-            normalizedPayeeName: row.normalized_payee_name ?? '',
-            category: row.category,
-            bestRepresentation: row.best_representation ?? '',
-            country: row.country ?? '',
-          },
-        }
-      : {}),
-    ...opt('investmentTransactionType', row.investment_transaction_type),
-    ...opt('ticker', row.ticker),
-    ...opt('securityId', row.security_id),
-  };
-}
-
-export function toTransactionEventRecord(row: TransactionRow): TransactionEventRecord {
-  return {
-    ...toTransactionRecord(row),
-    bonusAmount: row.bonus_amount ?? 0,
-    escrowAmount: row.escrow_amount ?? 0,
-    feeAmount: row.fee_amount ?? 0,
-    interestAmount: row.interest_amount ?? 0,
-    principalAmount: row.principal_amount ?? 0,
-    unitQuantity: row.unit_quantity ?? 0,
-    unitValue: row.unit_value ?? 0,
-  };
-}
+import * as repo from './transactions.repository.js';
+import type { TransactionScope } from './transactions.repository.js';
 
 /** The columns an institution's transaction sets; a change in any of them is a modification. */
 type TransactionDataColumns = Omit<TransactionTable, 'id' | 'partner_id' | 'customer_id' | 'account_id' | 'ref' | 'created_at' | 'updated_at'>;
@@ -145,24 +106,13 @@ export async function syncTransactions(
     record: toTransactionEventRecord(row),
   });
 
-  const stored = await db
-    .selectFrom('transactions')
-    .selectAll()
-    .where('account_id', '=', account.id)
-    .where('effective_date', '>=', from)
-    .where('effective_date', '<=', to)
-    .execute();
+  const stored = await repo.selectTransactionsInWindow(db, account.id, from, to);
   const storedByRef = new Map(stored.map((r) => [r.ref, r]));
   const fetchedRefs = new Set<string>();
 
   const update = async (row: TransactionRow, data: TransactionDataColumns) => {
     if (!differs(row, data)) return;
-    const updated = await db
-      .updateTable('transactions')
-      .set({ ...data, updated_at: now })
-      .where('id', '=', row.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await repo.updateTransactionRow(db, row.id, { ...data, updated_at: now });
     result.modified++;
     result.events.push(event('modified', updated));
   };
@@ -188,28 +138,18 @@ export async function syncTransactions(
       created_at: now,
       updated_at: now,
     }));
-    const inserted = await db
-      .insertInto('transactions')
-      .values(values)
-      .onConflict((oc) => oc.columns(['account_id', 'ref']).doNothing())
-      .returningAll()
-      .execute();
+    const inserted = await repo.insertNewTransactions(db, values);
     result.created += inserted.length;
     for (const row of inserted) result.events.push(event('created', row));
     if (inserted.length < chunk.length) {
       // Stored already, outside the window this refresh loaded (its date moved): compare and update instead.
       const done = new Set(inserted.map((r) => r.ref));
       const rest = chunk.filter(({ t }) => !done.has(t.ref));
-      const rows = await db
-        .selectFrom('transactions')
-        .selectAll()
-        .where('account_id', '=', account.id)
-        .where(
-          'ref',
-          'in',
-          rest.map(({ t }) => t.ref),
-        )
-        .execute();
+      const rows = await repo.selectTransactionsWithRefs(
+        db,
+        account.id,
+        rest.map(({ t }) => t.ref),
+      );
       const byRef = new Map(rows.map((r) => [r.ref, r]));
       for (const { t, data } of rest) {
         const row = byRef.get(t.ref);
@@ -220,39 +160,17 @@ export async function syncTransactions(
 
   const vanished = stored.filter((r) => r.status === 'pending' && !fetchedRefs.has(r.ref));
   if (vanished.length > 0) {
-    await db
-      .deleteFrom('transactions')
-      .where(
-        'id',
-        'in',
-        vanished.map((r) => r.id),
-      )
-      .execute();
+    await repo.deleteTransactions(
+      db,
+      vanished.map((r) => r.id),
+    );
     result.deleted += vanished.length;
     for (const row of vanished) result.events.push(event('deleted', { ...row, updated_at: now }));
   }
   return result;
 }
 
-/** The oldest and newest transaction dates of an account (read from the account-date index). */
-export async function transactionDateRange(db: Executor, accountId: number): Promise<{ oldest: number | null; last: number | null }> {
-  const oldest = await db
-    .selectFrom('transactions')
-    .select('effective_date')
-    .where('account_id', '=', accountId)
-    .orderBy('effective_date', 'asc')
-    .limit(1)
-    .executeTakeFirst();
-  const last = await db
-    .selectFrom('transactions')
-    .select('effective_date')
-    .where('account_id', '=', accountId)
-    .orderBy('effective_date', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return { oldest: oldest ? Number(oldest.effective_date) : null, last: last ? Number(last.effective_date) : null };
-}
-
+/** A transaction list query, with the API's defaults applied. */
 export interface TransactionQuery {
   fromDate: number;
   toDate: number;
@@ -263,6 +181,10 @@ export interface TransactionQuery {
   includePending: boolean;
 }
 
+/**
+ * A page of transactions with its counts and window as numbers and a boolean: the API's TransactionList spells
+ * moreAvailable and the dates as strings (the HTTP layer converts), the dashboard shows them as they are.
+ */
 export interface TransactionPage {
   found: number;
   displaying: number;
@@ -279,29 +201,15 @@ function checkQuery(q: TransactionQuery): void {
 }
 
 /**
- * One page of transactions of a customer (scope column customer_id) or an account (account_id), dated (see
- * effective_date) in [fromDate, toDate], ordered by date then id in the asked direction. The ids of the page
- * come from the (scope, effective_date, id, status) index alone; only the page's rows are read from the table,
- * in the same statement (one round trip fewer on PostgreSQL).
+ * One page of transactions of a customer or an account, dated (see effective_date) in [fromDate, toDate], ordered
+ * by date then id in the asked direction: the count, then (when the page is not past the end) the page's rows.
  */
-async function page(db: Executor, scope: { column: 'customer_id' | 'account_id'; id: number }, q: TransactionQuery): Promise<TransactionPage> {
+async function page(db: Executor, scope: TransactionScope, q: TransactionQuery): Promise<TransactionPage> {
   checkQuery(q);
-  const filtered = () => {
-    let s = db.selectFrom('transactions').where(scope.column, '=', scope.id).where('effective_date', '>=', q.fromDate).where('effective_date', '<=', q.toDate);
-    if (!q.includePending) s = s.where('status', '=', 'active');
-    return s;
-  };
-  const count = await filtered()
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const found = Number(count.n);
+  const found = await repo.countTransactions(db, scope, q);
   const offset = q.start - 1;
   let rows: TransactionRow[] = [];
-  if (offset < found) {
-    // One statement: the page's ids from the index (skipping `offset` entries there), then those rows only.
-    const pageIds = filtered().select('id').orderBy('effective_date', q.sort).orderBy('id', q.sort).limit(q.limit).offset(offset);
-    rows = await db.selectFrom('transactions').selectAll().where('id', 'in', pageIds).orderBy('effective_date', q.sort).orderBy('id', q.sort).execute();
-  }
+  if (offset < found) rows = await repo.selectTransactionPage(db, scope, q, offset);
   return {
     found,
     displaying: rows.length,
@@ -318,13 +226,10 @@ async function page(db: Executor, scope: { column: 'customer_id' | 'account_id';
  * none), so the list holds the aggregated accounts' transactions. When the customer has accounts and none of them
  * has had its initial aggregation yet, the answer is 409 InitialAggregationRequired rather than an empty list.
  */
-export async function listCustomerTransactions(db: Executor, customer: CustomerRow, q: TransactionQuery): Promise<TransactionPage> {
+export async function listCustomerTransactions(runtime: Pick<Runtime, 'database'>, customer: CustomerRow, q: TransactionQuery): Promise<TransactionPage> {
+  const db = runtime.database.kysely;
   checkQuery(q);
-  const state = await db
-    .selectFrom('accounts')
-    .select((eb) => [eb.fn.countAll<number>().as('accounts'), eb.fn.count<number>('first_aggregated_at').as('aggregated')])
-    .where('customer_id', '=', customer.id)
-    .executeTakeFirstOrThrow();
+  const state = await aggregationProgress(db, customer.id);
   if (Number(state.accounts) > 0 && Number(state.aggregated) === 0) {
     throw new ServiceError(
       'InitialAggregationRequired',
@@ -344,25 +249,29 @@ function requireAggregated(account: AccountRow): void {
 }
 
 /** Get Customer Account Transactions: 409 InitialAggregationRequired before the account's first aggregation. */
-export async function listAccountTransactions(db: Executor, customer: CustomerRow, accountId: string, q: TransactionQuery): Promise<TransactionPage> {
+export async function listAccountTransactions(
+  runtime: Pick<Runtime, 'database'>,
+  customer: CustomerRow,
+  accountId: string,
+  q: TransactionQuery,
+): Promise<TransactionPage> {
+  const db = runtime.database.kysely;
   const account = await getAccountRow(db, customer, accountId);
   requireAggregated(account);
   return page(db, { column: 'account_id', id: account.id }, q);
 }
 
-/** Get Customer Transaction: one of the customer's transactions (404 for unknown ids and other customers'). */
-export async function getTransaction(db: Executor, customer: CustomerRow, transactionId: string | number): Promise<TransactionRecord> {
+/** Get Customer Transaction: one of the partner's customer's transactions (404 for unknown ids and other customers'). */
+export async function getCustomerTransaction(
+  runtime: Pick<Runtime, 'database'>,
+  partnerId: string,
+  customerId: string | number,
+  transactionId: string | number,
+): Promise<TransactionRecord> {
+  const db = runtime.database.kysely;
+  const customer = await getCustomerForPartner(db, partnerId, customerId);
   const id = parseId(transactionId);
-  const row =
-    id === undefined
-      ? undefined
-      : await db
-          .selectFrom('transactions')
-          .selectAll()
-          .where('id', '=', id)
-          .where('customer_id', '=', customer.id)
-          .where('partner_id', '=', customer.partner_id)
-          .executeTakeFirst();
+  const row = id === undefined ? undefined : await repo.findCustomerTransaction(db, customer, id);
   if (!row) throw new ServiceError('ResourceNotFound', 'Transaction not found.');
   return toTransactionRecord(row);
 }

@@ -9,37 +9,40 @@
  *
  * Linking saves accounts with their balances, details and positions but no transactions: an initial
  * aggregation (a refresh) loads those.
+ *
+ * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
+ * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
+ * Pick<Runtime, ...> of what it uses, or the Engine (a Runtime with the connector registry and settings) when it
+ * reaches institutions or those settings. One that must also write in its caller's transaction takes it second.
  */
-import type { AccountType, AuthResult, ConnectorAccount, ConnectorSession, Credential, MfaAnswer, MfaChallenge } from '../../connectors/connector.js';
-import type { Executor } from '../../platform/db/database.js';
+import type { Static } from 'typebox';
+import type { AuthResult, ConnectorAccount, ConnectorSession, Credential, MfaAnswer, MfaChallenge } from '../../connectors/connector.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
+import type { DiscoveredAccount, SignInStep } from '../../contract/schemas/connect-app.js';
+import type { Executor } from '../../platform/db/database.js';
+import type { Runtime } from '../../platform/dependencies.js';
 import { randomString } from '../../platform/secrets.js';
 import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
-import { accountRecords, getLoginRow, insertAccount, listAccountRows, updateAccountData, type AccountRecord } from './accounts.js';
+import { clearLoginAccountsStatus, selectAccountsWithRefs } from './accounts.repository.js';
+import { accountRecords, getLoginRow, insertAccount, listAccountRows, updateAccountData } from './accounts.service.js';
 import { connectorContext, connectorFor, customerNow, openJson, sealJson, serviceNow, type Engine } from './engine.js';
-import { recordEvents, type AggregationEvent } from './events.js';
-import type { AccountRow, InstitutionLoginRow, LinkSessionRow, LinkStepName } from './table.js';
+import { recordEvents } from './events.service.js';
+import * as sessions from './link-sessions.repository.js';
+import { insertLogin, listCustomerLogins, lockCustomerForLinking, updateLogin } from './logins.repository.js';
+import type { AccountRecord, AggregationEvent } from './records.js';
+import type { AccountRow, InstitutionLoginRow, LinkSessionRow, LinkSessionUpdate, LinkStepName } from './table.js';
 
-export type { Credential, MfaAnswer, MfaChallenge } from '../../connectors/connector.js';
+export type { Credential, MfaAnswer } from '../../connectors/connector.js';
 
-/** What the user sees after each step of a sign-in. */
-export type LinkStep =
-  | { step: 'mfa'; sessionId: string; challenges: MfaChallenge[] }
-  | { step: 'oauth'; sessionId: string; authorizeUrl: string }
-  | { step: 'accounts'; sessionId: string; accounts: DiscoveredAccount[] }
-  | { step: 'failed'; sessionId: string; code: number; message: string };
+type SignInStepRecord = Static<typeof SignInStep>;
+type DiscoveredAccountRecord = Static<typeof DiscoveredAccount>;
 
-export interface DiscoveredAccount {
-  ref: string;
-  name: string;
-  type: AccountType;
-  accountNumberDisplay: string;
-  balance: number;
-  currency: string;
-  /** Already linked under this customer at this institution (Connect shows it checked and disabled). */
-  alreadyLinked: boolean;
-}
+/**
+ * What the user sees after a sign-in action: a SignInStep short of `finished`, whose oauth step always carries the
+ * institution's sign-in URL (the API's step leaves it out when the step is only asked again).
+ */
+export type LinkStep = Exclude<SignInStepRecord, { step: 'oauth' | 'finished' }> | { step: 'oauth'; sessionId: string; authorizeUrl: string };
 
 export interface StartLinkInput {
   partnerId: string;
@@ -53,6 +56,7 @@ export interface StartLinkInput {
   institutionLoginId?: number;
 }
 
+/** What a finished sign-in saved, with ids as numbers: addall answers the accounts, Connect its own AddedAccounts with the institution's name. */
 export interface LinkResult {
   institutionLoginId: number;
   institutionId: number;
@@ -65,22 +69,19 @@ type LinkState =
   | { kind: 'oauth'; pending: ConnectorSession; redirectUri: string }
   | { kind: 'session'; session: ConnectorSession; credentials: Credential[] | null };
 
-function db(engine: Engine) {
-  return engine.runtime.database.kysely;
-}
-
 /** Starts a sign-in: credentials for credential institutions, a redirect URI for OAuth ones, a login id for Fix. */
 export async function startLink(engine: Engine, input: StartLinkInput): Promise<LinkStep> {
-  const customer = await getCustomerForPartner(db(engine), input.partnerId, input.customerId);
+  const db = engine.database.kysely;
+  const customer = await getCustomerForPartner(db, input.partnerId, input.customerId);
   let loginId: number | null = null;
   if (input.institutionLoginId !== undefined) {
-    const login = await getLoginRow(db(engine), customer, input.institutionLoginId);
+    const login = await getLoginRow(db, customer, input.institutionLoginId);
     if (login.institution_id !== input.institutionId) {
       throw new ServiceError('BadRequest', `Institution login ${login.id} is at institution ${login.institution_id}, not ${input.institutionId}.`);
     }
     loginId = login.id;
   }
-  await assertCanLinkAt(engine.runtime.database, customer, input.institutionId);
+  await assertCanLinkAt(engine.database, customer, input.institutionId);
   const connector = connectorFor(engine, input.institutionId);
   // Sessions that ran out are refused anyway; clearing them here keeps the table small.
   await purgeExpiredLinkSessions(engine);
@@ -110,15 +111,12 @@ export async function startLink(engine: Engine, input: StartLinkInput): Promise<
     }
     const started = await connector.startOAuth(ctx, { redirectUri: input.redirectUri, state: session.id });
     const state: LinkState = { kind: 'oauth', pending: started.pending, redirectUri: input.redirectUri };
-    await db(engine)
-      .insertInto('link_sessions')
-      .values({ ...session, step: 'oauth', state_encrypted: sealJson(engine, state) })
-      .execute();
+    await sessions.insertLinkSession(db, { ...session, step: 'oauth', state_encrypted: sealJson(engine, state) });
     return { step: 'oauth', sessionId: session.id, authorizeUrl: started.authorizeUrl };
   }
   const credentials = (input.credentials ?? []).filter((c) => c && typeof c.value === 'string');
   if (credentials.length === 0) throw new ServiceError('MissingParameter', 'Missing parameter (credentials)');
-  await db(engine).insertInto('link_sessions').values(session).execute();
+  await sessions.insertLinkSession(db, session);
   return advance(engine, customer, session, await connector.authenticate(ctx, credentials), credentials);
 }
 
@@ -130,7 +128,7 @@ export async function answerLinkMfa(
   const session = await loadSession(engine, input, 'mfa');
   const state = openJson<LinkState>(engine, session.state_encrypted!);
   if (state.kind !== 'mfa') throw new ServiceError('LinkStepMismatch');
-  const customer = await getCustomerForPartner(db(engine), input.partnerId, session.customer_id);
+  const customer = await getCustomerForPartner(engine.database.kysely, input.partnerId, session.customer_id);
   const connector = connectorFor(engine, session.institution_id);
   // An answer names its question by id, or (legacy clients) by the question's text.
   const ids = new Set(state.challenges.map((c) => c.id));
@@ -147,7 +145,7 @@ export async function completeLinkOAuth(engine: Engine, input: { partnerId: stri
   const session = await loadSession(engine, input, 'oauth');
   const state = openJson<LinkState>(engine, session.state_encrypted!);
   if (state.kind !== 'oauth') throw new ServiceError('LinkStepMismatch');
-  const customer = await getCustomerForPartner(db(engine), input.partnerId, session.customer_id);
+  const customer = await getCustomerForPartner(engine.database.kysely, input.partnerId, session.customer_id);
   const connector = connectorFor(engine, session.institution_id);
   const result = await connector.completeOAuth(connectorContext(engine, customer, session.institution_id), {
     code: input.code,
@@ -176,7 +174,7 @@ async function advance(
   if (!listed.ok) return failSession(engine, session, listed.code, listed.message);
   const state: LinkState = { kind: 'session', session: listed.session ?? result.session, credentials };
   await saveStep(engine, session, 'accounts', { state_encrypted: sealJson(engine, state), discovered: JSON.stringify(listed.value) });
-  return { step: 'accounts', sessionId: session.id, accounts: await discovered(engine, customer, session, listed.value) };
+  return { step: 'accounts', sessionId: session.id, accounts: await discovered(engine.database.kysely, customer, session, listed.value) };
 }
 
 async function failSession(engine: Engine, session: LinkSessionRow, code: number, message: string): Promise<LinkStep> {
@@ -188,14 +186,15 @@ async function saveStep(
   engine: Engine,
   session: LinkSessionRow,
   step: LinkStepName,
-  changes: Partial<Pick<LinkSessionRow, 'state_encrypted' | 'discovered' | 'failure_code' | 'failure_message'>>,
+  changes: Pick<LinkSessionUpdate, 'state_encrypted' | 'discovered' | 'failure_code' | 'failure_message'>,
 ): Promise<void> {
   const now = serviceNow(engine);
-  await db(engine)
-    .updateTable('link_sessions')
-    .set({ ...changes, step, updated_at: now, expires_at: now + engine.settings.linkSessionTtlSeconds })
-    .where('id', '=', session.id)
-    .execute();
+  await sessions.updateLinkSession(engine.database.kysely, session.id, {
+    ...changes,
+    step,
+    updated_at: now,
+    expires_at: now + engine.settings.linkSessionTtlSeconds,
+  });
 }
 
 /**
@@ -203,20 +202,18 @@ async function saveStep(
  * unknown, expired or another partner's or customer's; 409 at another step.
  */
 async function loadSession(
-  engine: Engine,
+  runtime: Pick<Runtime, 'database' | 'clock'>,
   input: { partnerId: string; sessionId: string; customerId?: string; institutionId?: number },
   step: LinkStepName,
 ): Promise<LinkSessionRow> {
   const { partnerId, sessionId } = input;
   const session =
-    typeof sessionId === 'string' && sessionId.length > 0
-      ? await db(engine).selectFrom('link_sessions').selectAll().where('id', '=', sessionId).where('partner_id', '=', partnerId).executeTakeFirst()
-      : undefined;
+    typeof sessionId === 'string' && sessionId.length > 0 ? await sessions.findLinkSession(runtime.database.kysely, sessionId, partnerId) : undefined;
   const otherCustomer =
     session !== undefined &&
     ((input.customerId !== undefined && String(session.customer_id) !== String(input.customerId).trim()) ||
       (input.institutionId !== undefined && session.institution_id !== input.institutionId));
-  if (!session || otherCustomer || Number(session.expires_at) <= serviceNow(engine))
+  if (!session || otherCustomer || Number(session.expires_at) <= serviceNow(runtime))
     throw new ServiceError('ResourceNotFound', 'Sign-in session not found or expired. Start the sign-in again.');
   if (session.step !== step) {
     throw new ServiceError('LinkStepMismatch', `The sign-in is at step "${session.step}", not "${step}".`);
@@ -225,21 +222,19 @@ async function loadSession(
 }
 
 /** The customer's accounts at the institution with these refs (what a new sign-in would duplicate). */
-async function linkedWithRefs(dbx: Executor, customer: CustomerRow, institutionId: number, refs: readonly string[]): Promise<AccountRow[]> {
+async function linkedWithRefs(db: Executor, customer: CustomerRow, institutionId: number, refs: readonly string[]): Promise<AccountRow[]> {
   if (refs.length === 0) return [];
-  return dbx
-    .selectFrom('accounts')
-    .selectAll()
-    .where('customer_id', '=', customer.id)
-    .where('institution_id', '=', institutionId)
-    .where('ref', 'in', [...refs])
-    .orderBy('id')
-    .execute();
+  return selectAccountsWithRefs(db, customer.id, institutionId, refs);
 }
 
-async function discovered(engine: Engine, customer: CustomerRow, session: LinkSessionRow, accounts: readonly ConnectorAccount[]): Promise<DiscoveredAccount[]> {
+async function discovered(
+  db: Executor,
+  customer: CustomerRow,
+  session: LinkSessionRow,
+  accounts: readonly ConnectorAccount[],
+): Promise<DiscoveredAccountRecord[]> {
   const linked = await linkedWithRefs(
-    db(engine),
+    db,
     customer,
     session.institution_id,
     accounts.map((a) => a.ref),
@@ -266,12 +261,12 @@ async function discovered(engine: Engine, customer: CustomerRow, session: LinkSe
  * are replaced and its error status cleared. Otherwise accountRefs omitted means every account.
  */
 export async function finishLink(
-  engine: Engine,
+  runtime: Pick<Runtime, 'database' | 'clock' | 'keys'>,
   input: { partnerId: string; sessionId: string; accountRefs?: string[]; customerId?: string },
   within?: (tx: Executor, result: LinkResult) => Promise<void>,
 ): Promise<LinkResult> {
-  const session = await loadSession(engine, input, 'accounts');
-  const state = openJson<LinkState>(engine, session.state_encrypted!);
+  const session = await loadSession(runtime, input, 'accounts');
+  const state = openJson<LinkState>(runtime, session.state_encrypted!);
   if (state.kind !== 'session') throw new ServiceError('LinkStepMismatch');
   const offered: ConnectorAccount[] = JSON.parse(session.discovered ?? '[]');
   const offeredRefs = new Set(offered.map((a) => a.ref));
@@ -284,103 +279,92 @@ export async function finishLink(
     throw new ServiceError('BadRequest', 'The institution shows no accounts for this sign-in, so there is nothing to link.');
   }
 
-  return db(engine)
-    .transaction()
-    .execute(async (tx) => {
-      // One step wins: a second finishLink of the same session (or a concurrent one) finds it finished.
-      const claimed = await tx
-        .updateTable('link_sessions')
-        .set({ step: 'finished', state_encrypted: null, updated_at: serviceNow(engine) })
-        .where('id', '=', session.id)
-        .where('step', '=', 'accounts')
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) throw new ServiceError('LinkStepMismatch', 'The sign-in has already been finished.');
-      const customer = await getCustomerForPartner(tx, input.partnerId, session.customer_id);
-      // Serialise linking per customer, so two sign-ins at once cannot both create the same accounts.
-      await tx
-        .updateTable('customers')
-        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-        .where('id', '=', customer.id)
-        .execute();
-      const now = customerNow(engine, customer);
-      const secrets = {
-        session_encrypted: sealJson(engine, state.session),
-        credentials_encrypted: state.credentials ? sealJson(engine, state.credentials) : null,
-        aggregation_status_code: 0,
-        aggregation_status_message: null,
-        // A new sign-in ends any error state the sandbox controls set, as it ends a real one.
-        sandbox_failure_code: null,
-        sandbox_failure_message: null,
-        updated_at: now,
-      };
+  return runtime.database.kysely.transaction().execute(async (tx) => {
+    // One step wins: a second finishLink of the same session (or a concurrent one) finds it finished.
+    if (!(await sessions.claimLinkSession(tx, session.id, serviceNow(runtime))))
+      throw new ServiceError('LinkStepMismatch', 'The sign-in has already been finished.');
+    const customer = await getCustomerForPartner(tx, input.partnerId, session.customer_id);
+    // Serialise linking per customer, so two sign-ins at once cannot both create the same accounts.
+    await lockCustomerForLinking(tx, customer.id);
+    const now = customerNow(runtime, customer);
+    const secrets = {
+      session_encrypted: sealJson(runtime, state.session),
+      credentials_encrypted: state.credentials ? sealJson(runtime, state.credentials) : null,
+      aggregation_status_code: 0,
+      aggregation_status_message: null,
+      // A new sign-in ends any error state the sandbox controls set, as it ends a real one.
+      sandbox_failure_code: null,
+      sandbox_failure_message: null,
+      updated_at: now,
+    };
 
-      let login: InstitutionLoginRow;
-      let chosen: ConnectorAccount[];
-      if (isFix) {
-        login = await getLoginRow(tx, customer, session.institution_login_id!);
-        const existingRefs = new Set((await listAccountRows(tx, customer, { institutionLoginId: login.id })).map((a) => a.ref));
-        chosen = input.accountRefs === undefined ? offered.filter((a) => existingRefs.has(a.ref)) : offered.filter((a) => input.accountRefs!.includes(a.ref));
-        login = await tx.updateTable('institution_logins').set(secrets).where('id', '=', login.id).returningAll().executeTakeFirstOrThrow();
-        await tx.updateTable('accounts').set({ aggregation_status_code: 0 }).where('institution_login_id', '=', login.id).execute();
+    let login: InstitutionLoginRow;
+    let chosen: ConnectorAccount[];
+    if (isFix) {
+      login = await getLoginRow(tx, customer, session.institution_login_id!);
+      const existingRefs = new Set((await listAccountRows(tx, customer, { institutionLoginId: login.id })).map((a) => a.ref));
+      chosen = input.accountRefs === undefined ? offered.filter((a) => existingRefs.has(a.ref)) : offered.filter((a) => input.accountRefs!.includes(a.ref));
+      login = await updateLogin(tx, login.id, secrets);
+      await clearLoginAccountsStatus(tx, login.id);
+    } else {
+      chosen = input.accountRefs === undefined ? offered : offered.filter((a) => input.accountRefs!.includes(a.ref));
+      const existing = await linkedWithRefs(
+        tx,
+        customer,
+        session.institution_id,
+        offered.map((a) => a.ref),
+      );
+      const reuse = existing.at(-1)?.institution_login_id;
+      login =
+        reuse !== undefined
+          ? await updateLogin(tx, reuse, secrets)
+          : await insertLogin(tx, {
+              partner_id: customer.partner_id,
+              customer_id: customer.id,
+              institution_id: session.institution_id,
+              ...secrets,
+              created_at: now,
+            });
+      if (reuse !== undefined) await clearLoginAccountsStatus(tx, login.id);
+    }
+
+    const stored = new Map((await listAccountRows(tx, customer, { institutionLoginId: login.id })).map((a) => [a.ref, a]));
+    const rows: AccountRow[] = [];
+    const changed: { row: AccountRow; type: 'created' | 'modified' }[] = [];
+    for (const a of chosen) {
+      const existing = stored.get(a.ref);
+      if (existing) {
+        const result = await updateAccountData(tx, existing, a, now);
+        rows.push(result.row);
+        if (result.changed) changed.push({ row: result.row, type: 'modified' });
       } else {
-        chosen = input.accountRefs === undefined ? offered : offered.filter((a) => input.accountRefs!.includes(a.ref));
-        const existing = await linkedWithRefs(
-          tx,
-          customer,
-          session.institution_id,
-          offered.map((a) => a.ref),
-        );
-        const reuse = existing.at(-1)?.institution_login_id;
-        login =
-          reuse !== undefined
-            ? await tx.updateTable('institution_logins').set(secrets).where('id', '=', reuse).returningAll().executeTakeFirstOrThrow()
-            : await tx
-                .insertInto('institution_logins')
-                .values({
-                  partner_id: customer.partner_id,
-                  customer_id: customer.id,
-                  institution_id: session.institution_id,
-                  ...secrets,
-                  created_at: now,
-                })
-                .returningAll()
-                .executeTakeFirstOrThrow();
-        if (reuse !== undefined) await tx.updateTable('accounts').set({ aggregation_status_code: 0 }).where('institution_login_id', '=', login.id).execute();
+        const row = await insertAccount(tx, login, a, now);
+        rows.push(row);
+        changed.push({ row, type: 'created' });
       }
-
-      const stored = new Map((await listAccountRows(tx, customer, { institutionLoginId: login.id })).map((a) => [a.ref, a]));
-      const rows: AccountRow[] = [];
-      const changed: { row: AccountRow; type: 'created' | 'modified' }[] = [];
-      for (const a of chosen) {
-        const existing = stored.get(a.ref);
-        if (existing) {
-          const result = await updateAccountData(tx, existing, a, now);
-          rows.push(result.row);
-          if (result.changed) changed.push({ row: result.row, type: 'modified' });
-        } else {
-          const row = await insertAccount(tx, login, a, now);
-          rows.push(row);
-          changed.push({ row, type: 'created' });
-        }
-      }
-      const records = await accountRecords(tx, rows);
-      const byId = new Map(records.map((r) => [r.id, r]));
-      const events: AggregationEvent[] = changed.map(({ row, type }) => ({
-        class: 'account',
-        type,
-        partnerId: customer.partner_id,
-        customerId: customer.id,
-        accountId: row.id,
-        record: byId.get(String(row.id))!,
-      }));
-      await recordEvents(tx, engine, events);
-      const result = { institutionLoginId: login.id, institutionId: login.institution_id, accounts: records };
-      // Callers (Connect) add what must commit with the link, such as its webhook.
-      if (within) await within(tx, result);
-      return result;
-    });
+    }
+    const records = await accountRecords(tx, rows);
+    const byId = new Map(records.map((r) => [r.id, r]));
+    const events: AggregationEvent[] = changed.map(({ row, type }) => ({
+      class: 'account',
+      type,
+      partnerId: customer.partner_id,
+      customerId: customer.id,
+      accountId: row.id,
+      record: byId.get(String(row.id))!,
+    }));
+    await recordEvents(runtime, tx, events);
+    const result = { institutionLoginId: login.id, institutionId: login.institution_id, accounts: records };
+    // Callers (Connect) add what must commit with the link, such as its webhook.
+    if (within) await within(tx, result);
+    return result;
+  });
 }
 
+/**
+ * A customer's institution login with its accounts, ids as numbers: the Connect app (ConnectLogin) and the
+ * dashboard (DashboardInstitutionLogin) each show it their way, with the institution's name.
+ */
 export interface InstitutionLoginSummary {
   institutionLoginId: number;
   institutionId: number;
@@ -389,10 +373,11 @@ export interface InstitutionLoginSummary {
 }
 
 /** The customer's institution logins with their accounts (Connect's account management). */
-export async function listInstitutionLogins(engine: Engine, partnerId: string, customerId: string): Promise<InstitutionLoginSummary[]> {
-  const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
-  const logins = await db(engine).selectFrom('institution_logins').selectAll().where('customer_id', '=', customer.id).orderBy('id').execute();
-  const records = await accountRecords(db(engine), await listAccountRows(db(engine), customer));
+export async function listInstitutionLogins(runtime: Pick<Runtime, 'database'>, partnerId: string, customerId: string): Promise<InstitutionLoginSummary[]> {
+  const db = runtime.database.kysely;
+  const customer = await getCustomerForPartner(db, partnerId, customerId);
+  const logins = await listCustomerLogins(db, customer.id);
+  const records = await accountRecords(db, await listAccountRows(db, customer));
   return logins.map((l) => ({
     institutionLoginId: l.id,
     institutionId: l.institution_id,
@@ -403,24 +388,23 @@ export async function listInstitutionLogins(engine: Engine, partnerId: string, c
 
 /** The step a sign-in is at now (Connect asks while the user signs in at an OAuth institution in another window). */
 export async function getLinkStep(
-  engine: Engine,
+  runtime: Pick<Runtime, 'database' | 'clock' | 'keys'>,
   input: { partnerId: string; sessionId: string; customerId: string },
-): Promise<LinkStep | { step: 'oauth'; sessionId: string } | { step: 'finished'; sessionId: string }> {
+): Promise<SignInStepRecord> {
+  const db = runtime.database.kysely;
   const session =
-    typeof input.sessionId === 'string' && input.sessionId.length > 0
-      ? await db(engine).selectFrom('link_sessions').selectAll().where('id', '=', input.sessionId).where('partner_id', '=', input.partnerId).executeTakeFirst()
-      : undefined;
-  if (!session || String(session.customer_id) !== String(input.customerId) || Number(session.expires_at) <= serviceNow(engine)) {
+    typeof input.sessionId === 'string' && input.sessionId.length > 0 ? await sessions.findLinkSession(db, input.sessionId, input.partnerId) : undefined;
+  if (!session || String(session.customer_id) !== String(input.customerId) || Number(session.expires_at) <= serviceNow(runtime)) {
     throw new ServiceError('ResourceNotFound', 'Sign-in session not found or expired. Start the sign-in again.');
   }
   switch (session.step) {
     case 'failed':
       return { step: 'failed', sessionId: session.id, code: session.failure_code ?? 0, message: session.failure_message ?? '' };
     case 'mfa':
-      return { step: 'mfa', sessionId: session.id, challenges: openJson<Extract<LinkState, { kind: 'mfa' }>>(engine, session.state_encrypted!).challenges };
+      return { step: 'mfa', sessionId: session.id, challenges: openJson<Extract<LinkState, { kind: 'mfa' }>>(runtime, session.state_encrypted!).challenges };
     case 'accounts': {
-      const customer = await getCustomerForPartner(db(engine), input.partnerId, session.customer_id);
-      return { step: 'accounts', sessionId: session.id, accounts: await discovered(engine, customer, session, JSON.parse(session.discovered ?? '[]')) };
+      const customer = await getCustomerForPartner(db, input.partnerId, session.customer_id);
+      return { step: 'accounts', sessionId: session.id, accounts: await discovered(db, customer, session, JSON.parse(session.discovered ?? '[]')) };
     }
     case 'finished':
       return { step: 'finished', sessionId: session.id };
@@ -430,15 +414,18 @@ export async function getLinkStep(
 }
 
 /** The partner and customer of a sign-in at the OAuth step, by its id (the OAuth `state`); undefined when unknown or over. */
-export async function findOAuthSession(engine: Engine, sessionId: string): Promise<{ partnerId: string; customerId: string; customerNow: number } | undefined> {
-  const session = await db(engine).selectFrom('link_sessions').selectAll().where('id', '=', sessionId).where('step', '=', 'oauth').executeTakeFirst();
-  if (!session || Number(session.expires_at) <= serviceNow(engine)) return undefined;
-  const customer = await getCustomerForPartner(db(engine), session.partner_id, session.customer_id);
-  return { partnerId: session.partner_id, customerId: String(session.customer_id), customerNow: customerNow(engine, customer) };
+export async function findOAuthSession(
+  runtime: Pick<Runtime, 'database' | 'clock'>,
+  sessionId: string,
+): Promise<{ partnerId: string; customerId: string; customerNow: number } | undefined> {
+  const db = runtime.database.kysely;
+  const session = await sessions.findOAuthLinkSession(db, sessionId);
+  if (!session || Number(session.expires_at) <= serviceNow(runtime)) return undefined;
+  const customer = await getCustomerForPartner(db, session.partner_id, session.customer_id);
+  return { partnerId: session.partner_id, customerId: String(session.customer_id), customerNow: customerNow(runtime, customer) };
 }
 
 /** Removes sign-in sessions that expired (each new sign-in does; expired ones are refused regardless). */
-export async function purgeExpiredLinkSessions(engine: Engine): Promise<number> {
-  const result = await db(engine).deleteFrom('link_sessions').where('expires_at', '<=', serviceNow(engine)).executeTakeFirst();
-  return Number(result.numDeletedRows);
+export async function purgeExpiredLinkSessions(runtime: Pick<Runtime, 'database' | 'clock'>): Promise<number> {
+  return sessions.deleteExpiredLinkSessions(runtime.database.kysely, serviceNow(runtime));
 }

@@ -8,6 +8,11 @@
  * is taken before the institution is called and released in the transaction that stores the result. Everything a
  * refresh stores, and every event it records, is written in that one transaction, so a process that dies midway
  * leaves nothing half-written; its lease expires and the next refresh does the work again.
+ *
+ * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
+ * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
+ * Pick<Runtime, ...> of what it uses, or the Engine (a Runtime with the connector registry and settings) when it
+ * reaches institutions or those settings. One that must also write in its caller's transaction takes it second.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -22,13 +27,17 @@ import { ServiceError } from '../../contract/errors/service-error.js';
 import { randomString } from '../../platform/secrets.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
-import { accountRecord, accountRecords, getAccountRow, getLoginRow, listAccountRows, updateAccountData, type AccountRecord } from './accounts.js';
+import { markAccountsAttempted, updateAccountRow } from './accounts.repository.js';
+import { accountRecord, accountRecords, getAccountRow, getLoginRow, listAccountRows, updateAccountData } from './accounts.service.js';
 import { customerNow, openJson, sealJson, serviceNow, type Engine } from './engine.js';
-import { recordEvents, type AggregationEvent } from './events.js';
+import { recordEvents } from './events.service.js';
 import { aggregationError, USER_FIXABLE_CODES } from './failures.js';
-import { answerLinkMfa, finishLink, startLink, type LinkStep } from './linking.js';
+import { answerLinkMfa, finishLink, startLink, type LinkStep } from './linking.service.js';
+import { findLogin, listCustomerLogins, refreshLeaseUntil, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
+import type { AccountRecord, AggregationEvent } from './records.js';
 import type { AccountRow, InstitutionLoginRow } from './table.js';
-import { syncTransactions, transactionDateRange } from './transactions.js';
+import { earliestPendingDate, transactionDateRange } from './transactions.repository.js';
+import { syncTransactions } from './transactions.service.js';
 
 const DAY = 86_400;
 /** Transactions the initial aggregation loads: the last 180 days. */
@@ -45,25 +54,15 @@ export type LoginRefreshOutcome =
   /** Another refresh of the login held it; this one waited for it (or did not wait) and did nothing itself. */
   | { ran: false };
 
-function db(engine: Engine) {
-  return engine.runtime.database.kysely;
-}
-
 async function acquireLease(engine: Engine, loginId: number): Promise<string | undefined> {
   const owner = randomString(16);
   const now = serviceNow(engine);
-  const result = await db(engine)
-    .updateTable('institution_logins')
-    .set({ refresh_lease_until: now + engine.settings.refreshLeaseSeconds, refresh_lease_owner: owner })
-    .where('id', '=', loginId)
-    .where((eb) => eb.or([eb('refresh_lease_until', 'is', null), eb('refresh_lease_until', '<', now)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1 ? owner : undefined;
+  return (await takeRefreshLease(engine.database.kysely, loginId, owner, now, now + engine.settings.refreshLeaseSeconds)) ? owner : undefined;
 }
 
 async function leaseHeld(engine: Engine, loginId: number): Promise<boolean> {
-  const row = await db(engine).selectFrom('institution_logins').select('refresh_lease_until').where('id', '=', loginId).executeTakeFirst();
-  return row !== undefined && row.refresh_lease_until !== null && Number(row.refresh_lease_until) >= serviceNow(engine);
+  const until = await refreshLeaseUntil(engine.database.kysely, loginId);
+  return until !== undefined && until !== null && Number(until) >= serviceNow(engine);
 }
 
 /** Waits until no refresh holds the login; false when the wait ran out first. */
@@ -81,15 +80,10 @@ async function windowStart(engine: Engine, account: AccountRow, mode: RefreshMod
   const oldestServed = now - historyDays * DAY;
   if (mode.kind === 'historic') return oldestServed;
   if (account.first_aggregated_at === null) return Math.max(oldestServed, now - INITIAL_HISTORY_DAYS * DAY);
-  const pending = await db(engine)
-    .selectFrom('transactions')
-    .select((eb) => eb.fn.min<number>('effective_date').as('d'))
-    .where('account_id', '=', account.id)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
+  const pending = await earliestPendingDate(engine.database.kysely, account.id);
   const candidates = [now - REFRESH_MIN_DAYS * DAY];
   if (account.aggregation_success_at !== null) candidates.push(Number(account.aggregation_success_at) - REFRESH_OVERLAP_DAYS * DAY);
-  if (pending?.d !== null && pending?.d !== undefined) candidates.push(Number(pending.d) - REFRESH_OVERLAP_DAYS * DAY);
+  if (pending !== null && pending !== undefined) candidates.push(Number(pending) - REFRESH_OVERLAP_DAYS * DAY);
   return Math.max(oldestServed, Math.min(...candidates));
 }
 
@@ -110,41 +104,31 @@ async function recordFailure(
   code: number,
   message: string,
 ): Promise<LoginRefreshOutcome> {
-  await db(engine)
-    .transaction()
-    .execute(async (tx) => {
-      await tx
-        .updateTable('institution_logins')
-        .set({
-          aggregation_status_code: code,
-          aggregation_status_message: message,
-          aggregation_attempt_at: now,
-          refresh_lease_until: null,
-          refresh_lease_owner: null,
-          updated_at: now,
-        })
-        .where('id', '=', login.id)
-        .where('refresh_lease_owner', '=', owner)
-        .execute();
-      if (accounts.length > 0) {
-        await tx
-          .updateTable('accounts')
-          .set({ aggregation_status_code: code, aggregation_attempt_at: now })
-          .where(
-            'id',
-            'in',
-            accounts.map((a) => a.id),
-          )
-          .execute();
-      }
+  await engine.database.kysely.transaction().execute(async (tx) => {
+    await updateLeasedLogin(tx, login.id, owner, {
+      aggregation_status_code: code,
+      aggregation_status_message: message,
+      aggregation_attempt_at: now,
+      refresh_lease_until: null,
+      refresh_lease_owner: null,
+      updated_at: now,
     });
+    if (accounts.length > 0) {
+      await markAccountsAttempted(
+        tx,
+        accounts.map((a) => a.id),
+        code,
+        now,
+      );
+    }
+  });
   return { ran: true, code, message };
 }
 
 /** Runs one refresh of a login whose lease this process holds. */
 async function runLeased(engine: Engine, customer: CustomerRow, login: InstitutionLoginRow, mode: RefreshMode, owner: string): Promise<LoginRefreshOutcome> {
   const now = customerNow(engine, customer);
-  const all = await listAccountRows(db(engine), customer, { institutionLoginId: login.id });
+  const all = await listAccountRows(engine.database.kysely, customer, { institutionLoginId: login.id });
   const targets = mode.kind === 'historic' ? all.filter((a) => a.id === mode.accountId) : all;
 
   // Known-bad credentials or an unanswerable MFA: calling the institution again would fail the same way (and may
@@ -195,60 +179,48 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
     fetched.push({ account, record, from, transactions: result.value });
   }
 
-  await db(engine)
-    .transaction()
-    .execute(async (tx) => {
-      const own = await tx
-        .updateTable('institution_logins')
-        .set({
-          aggregation_status_code: 0,
-          aggregation_status_message: null,
-          aggregation_attempt_at: now,
-          aggregation_success_at: now,
-          refresh_lease_until: null,
-          refresh_lease_owner: null,
-          updated_at: now,
-          ...(sessionChanged ? { session_encrypted: sealJson(engine, session) } : {}),
-        })
-        .where('id', '=', login.id)
-        .where('refresh_lease_owner', '=', owner)
-        .executeTakeFirst();
-      // The lease ran out and another refresh took over: store nothing, it does the work.
-      if (Number(own.numUpdatedRows) !== 1) throw new ServiceError('AggregationInProgress');
-      const events: AggregationEvent[] = [];
-      for (const f of fetched) {
-        const { row, changed } = await updateAccountData(tx, f.account, f.record, now);
-        const sync = await syncTransactions(tx, row, f.transactions, f.from, now, now);
-        const range = await transactionDateRange(tx, row.id);
-        const updated = await tx
-          .updateTable('accounts')
-          .set({
-            aggregation_status_code: 0,
-            aggregation_attempt_at: now,
-            aggregation_success_at: now,
-            first_aggregated_at: row.first_aggregated_at ?? now,
-            history_from: row.history_from === null ? f.from : Math.min(Number(row.history_from), f.from),
-            ...(mode.kind === 'historic' ? { historic_loaded_at: now } : {}),
-            oldest_transaction_at: range.oldest,
-            last_transaction_at: range.last,
-          })
-          .where('id', '=', row.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        if (changed) {
-          events.push({
-            class: 'account',
-            type: 'modified',
-            partnerId: customer.partner_id,
-            customerId: customer.id,
-            accountId: row.id,
-            record: await accountRecord(tx, updated),
-          });
-        }
-        events.push(...sync.events);
-      }
-      await recordEvents(tx, engine, events);
+  await engine.database.kysely.transaction().execute(async (tx) => {
+    const own = await updateLeasedLogin(tx, login.id, owner, {
+      aggregation_status_code: 0,
+      aggregation_status_message: null,
+      aggregation_attempt_at: now,
+      aggregation_success_at: now,
+      refresh_lease_until: null,
+      refresh_lease_owner: null,
+      updated_at: now,
+      ...(sessionChanged ? { session_encrypted: sealJson(engine, session) } : {}),
     });
+    // The lease ran out and another refresh took over: store nothing, it does the work.
+    if (!own) throw new ServiceError('AggregationInProgress');
+    const events: AggregationEvent[] = [];
+    for (const f of fetched) {
+      const { row, changed } = await updateAccountData(tx, f.account, f.record, now);
+      const sync = await syncTransactions(tx, row, f.transactions, f.from, now, now);
+      const range = await transactionDateRange(tx, row.id);
+      const updated = await updateAccountRow(tx, row.id, {
+        aggregation_status_code: 0,
+        aggregation_attempt_at: now,
+        aggregation_success_at: now,
+        first_aggregated_at: row.first_aggregated_at ?? now,
+        history_from: row.history_from === null ? f.from : Math.min(Number(row.history_from), f.from),
+        ...(mode.kind === 'historic' ? { historic_loaded_at: now } : {}),
+        oldest_transaction_at: range.oldest,
+        last_transaction_at: range.last,
+      });
+      if (changed) {
+        events.push({
+          class: 'account',
+          type: 'modified',
+          partnerId: customer.partner_id,
+          customerId: customer.id,
+          accountId: row.id,
+          record: await accountRecord(tx, updated),
+        });
+      }
+      events.push(...sync.events);
+    }
+    await recordEvents(engine, tx, events);
+  });
   return { ran: true, code: 0, message: null };
 }
 
@@ -268,16 +240,11 @@ export async function refreshLogin(
     const owner = await acquireLease(engine, login.id);
     if (owner) {
       try {
-        const fresh = await db(engine).selectFrom('institution_logins').selectAll().where('id', '=', login.id).executeTakeFirst();
+        const fresh = await findLogin(engine.database.kysely, login.id);
         if (!fresh) return { ran: false };
         return await runLeased(engine, customer, fresh, mode, owner);
       } catch (e) {
-        await db(engine)
-          .updateTable('institution_logins')
-          .set({ refresh_lease_until: null, refresh_lease_owner: null })
-          .where('id', '=', login.id)
-          .where('refresh_lease_owner', '=', owner)
-          .execute();
+        await updateLeasedLogin(engine.database.kysely, login.id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
         throw e;
       }
     }
@@ -295,10 +262,20 @@ export async function refreshCustomerAccounts(
   customerId: string | number,
   options: { wait?: boolean } = {},
 ): Promise<AccountRecord[]> {
-  const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
-  const logins = await db(engine).selectFrom('institution_logins').selectAll().where('customer_id', '=', customer.id).orderBy('id').execute();
+  const db = engine.database.kysely;
+  const customer = await getCustomerForPartner(db, partnerId, customerId);
+  const logins = await listCustomerLogins(db, customer.id);
   for (const login of logins) await refreshLogin(engine, customer, login, { kind: 'refresh' }, options.wait ?? true);
-  return accountRecords(db(engine), await listAccountRows(db(engine), customer));
+  return accountRecords(db, await listAccountRows(db, customer));
+}
+
+/**
+ * Refresh Customer Accounts in the background (v2): 404 for an unknown customer, otherwise starts the refresh of
+ * every login without waiting for refreshes already running, and returns at once.
+ */
+export async function startCustomerRefresh(engine: Engine, partnerId: string, customerId: string | number): Promise<void> {
+  const customer = await getCustomerForPartner(engine.database.kysely, partnerId, customerId);
+  engine.background(`refresh of customer ${customer.id}`, () => refreshCustomerAccounts(engine, partnerId, customer.id, { wait: false }));
 }
 
 /** Refresh Customer Accounts by Institution Login: that login's accounts afterwards (404 for unknown logins). */
@@ -309,10 +286,26 @@ export async function refreshInstitutionLoginAccounts(
   institutionLoginId: string | number,
   options: { wait?: boolean } = {},
 ): Promise<AccountRecord[]> {
-  const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
-  const login = await getLoginRow(db(engine), customer, institutionLoginId);
+  const db = engine.database.kysely;
+  const customer = await getCustomerForPartner(db, partnerId, customerId);
+  const login = await getLoginRow(db, customer, institutionLoginId);
   await refreshLogin(engine, customer, login, { kind: 'refresh' }, options.wait ?? true);
-  return accountRecords(db(engine), await listAccountRows(db(engine), customer, { institutionLoginId: login.id }));
+  return accountRecords(db, await listAccountRows(db, customer, { institutionLoginId: login.id }));
+}
+
+/** The same in the background (v2): 404 for an unknown customer or login, otherwise starts the refresh and returns at once. */
+export async function startInstitutionLoginRefresh(
+  engine: Engine,
+  partnerId: string,
+  customerId: string | number,
+  institutionLoginId: string | number,
+): Promise<void> {
+  const db = engine.database.kysely;
+  const customer = await getCustomerForPartner(db, partnerId, customerId);
+  const login = await getLoginRow(db, customer, institutionLoginId);
+  engine.background(`refresh of institution login ${login.id}`, () =>
+    refreshInstitutionLoginAccounts(engine, partnerId, customer.id, login.id, { wait: false }),
+  );
 }
 
 /** What a historic load ends in: done, or the institution asks MFA questions first (legacy 203). */
@@ -332,10 +325,11 @@ export async function loadHistoricTransactions(
   accountId: string | number,
   options: { force?: boolean } = {},
 ): Promise<HistoricOutcome> {
-  const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
-  const account = await getAccountRow(db(engine), customer, accountId);
+  const db = engine.database.kysely;
+  const customer = await getCustomerForPartner(db, partnerId, customerId);
+  const account = await getAccountRow(db, customer, accountId);
   if (account.historic_loaded_at !== null && !options.force) return { done: true };
-  const login = await getLoginRow(db(engine), customer, account.institution_login_id);
+  const login = await getLoginRow(db, customer, account.institution_login_id);
   const outcome = await refreshLogin(engine, customer, login, { kind: 'historic', accountId: account.id });
   if (!outcome.ran || outcome.code === 0) return { done: true };
   if (outcome.code === AggregationStatus.MfaRequired && login.credentials_encrypted !== null) {
@@ -361,8 +355,9 @@ export async function answerHistoricMfa(
   sessionId: string,
   answers: MfaAnswer[],
 ): Promise<HistoricOutcome> {
-  const customer = await getCustomerForPartner(db(engine), partnerId, customerId);
-  const account = await getAccountRow(db(engine), customer, accountId);
+  const db = engine.database.kysely;
+  const customer = await getCustomerForPartner(db, partnerId, customerId);
+  const account = await getAccountRow(db, customer, accountId);
   const step = await answerLinkMfa(engine, { partnerId, sessionId, answers, customerId: String(customer.id), institutionId: account.institution_id });
   if (step.step === 'mfa') return { done: false, mfa: step };
   return historicAfterSignIn(engine, partnerId, customer.id, account.id, step);

@@ -1,0 +1,116 @@
+import type { Executor } from '../../platform/db/database.js';
+import type { NewTransactionRow, TransactionRow, TransactionUpdate } from './table.js';
+
+/** The stored transactions of an account dated (effective_date) in [from, to]. */
+export async function selectTransactionsInWindow(db: Executor, accountId: number, from: number, to: number): Promise<TransactionRow[]> {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('effective_date', '>=', from)
+    .where('effective_date', '<=', to)
+    .execute();
+}
+
+/** The stored transactions of an account with these refs. */
+export async function selectTransactionsWithRefs(db: Executor, accountId: number, refs: string[]): Promise<TransactionRow[]> {
+  return db.selectFrom('transactions').selectAll().where('account_id', '=', accountId).where('ref', 'in', refs).execute();
+}
+
+/** Inserts transactions; those whose (account, ref) is stored already are skipped. Returns the inserted rows. */
+export async function insertNewTransactions(db: Executor, rows: NewTransactionRow[]): Promise<TransactionRow[]> {
+  return db
+    .insertInto('transactions')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['account_id', 'ref']).doNothing())
+    .returningAll()
+    .execute();
+}
+
+export async function updateTransactionRow(db: Executor, id: number, changes: TransactionUpdate): Promise<TransactionRow> {
+  return db.updateTable('transactions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteTransactions(db: Executor, ids: number[]): Promise<void> {
+  await db.deleteFrom('transactions').where('id', 'in', ids).execute();
+}
+
+/** The oldest and newest transaction dates of an account (read from the account-date index). */
+export async function transactionDateRange(db: Executor, accountId: number): Promise<{ oldest: number | null; last: number | null }> {
+  const oldest = await db
+    .selectFrom('transactions')
+    .select('effective_date')
+    .where('account_id', '=', accountId)
+    .orderBy('effective_date', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  const last = await db
+    .selectFrom('transactions')
+    .select('effective_date')
+    .where('account_id', '=', accountId)
+    .orderBy('effective_date', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return { oldest: oldest ? Number(oldest.effective_date) : null, last: last ? Number(last.effective_date) : null };
+}
+
+/** The date of the account's earliest pending transaction, if it has one. */
+export async function earliestPendingDate(db: Executor, accountId: number): Promise<number | null | undefined> {
+  const pending = await db
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.min<number>('effective_date').as('d'))
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return pending?.d;
+}
+
+/** One of the customer's transactions. */
+export async function findCustomerTransaction(db: Executor, customer: { id: number; partner_id: string }, id: number): Promise<TransactionRow | undefined> {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('id', '=', id)
+    .where('customer_id', '=', customer.id)
+    .where('partner_id', '=', customer.partner_id)
+    .executeTakeFirst();
+}
+
+/** The transactions of a customer (customer_id) or of an account (account_id). */
+export interface TransactionScope {
+  column: 'customer_id' | 'account_id';
+  id: number;
+}
+
+/** Which of a scope's transactions a page counts and shows, in what order, and how many. */
+interface PageWindow {
+  fromDate: number;
+  toDate: number;
+  includePending: boolean;
+  sort: 'asc' | 'desc';
+  limit: number;
+}
+
+function inWindow(db: Executor, scope: TransactionScope, q: Pick<PageWindow, 'fromDate' | 'toDate' | 'includePending'>) {
+  let s = db.selectFrom('transactions').where(scope.column, '=', scope.id).where('effective_date', '>=', q.fromDate).where('effective_date', '<=', q.toDate);
+  if (!q.includePending) s = s.where('status', '=', 'active');
+  return s;
+}
+
+/** How many transactions of the scope are dated in [fromDate, toDate] (active ones only unless includePending). */
+export async function countTransactions(db: Executor, scope: TransactionScope, q: Pick<PageWindow, 'fromDate' | 'toDate' | 'includePending'>): Promise<number> {
+  const count = await inWindow(db, scope, q)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(count.n);
+}
+
+/**
+ * One page of those transactions, ordered by date then id in the asked direction, after skipping `offset`. One
+ * statement: the page's ids from the (scope, effective_date, id, status) index alone, skipping there, then only the
+ * page's rows from the table (one round trip fewer on PostgreSQL).
+ */
+export async function selectTransactionPage(db: Executor, scope: TransactionScope, q: PageWindow, offset: number): Promise<TransactionRow[]> {
+  const pageIds = inWindow(db, scope, q).select('id').orderBy('effective_date', q.sort).orderBy('id', q.sort).limit(q.limit).offset(offset);
+  return db.selectFrom('transactions').selectAll().where('id', 'in', pageIds).orderBy('effective_date', q.sort).orderBy('id', q.sort).execute();
+}
