@@ -10,6 +10,7 @@ import {
   ofxUrlProblem,
   readOfxDirectory,
 } from '../../src/modules/institutions/ofx-directory.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
 import { SIMPLEFIN_INSTITUTION_ID } from '../../src/modules/institutions/simplefin.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 
@@ -21,6 +22,8 @@ describe('the OFX institution directory', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
+    // The catalogue (and with it the directory) loads on first use.
+    await ensureInstitutionCatalog(ctx.runtime.database);
     partner = await partnerWithToken(ctx);
   });
   afterAll(() => ctx.close());

@@ -4,7 +4,9 @@
  * be passed wherever a function asks for parts of the runtime. It holds no per-customer state, so any process
  * sharing the database can continue any work.
  */
-import { createConnectorRegistry, type ConnectorRegistry } from '../../connectors/registry.js';
+import { createConnectorRegistry, type ConnectorRegistry, type RealSourceOptions } from '../../connectors/registry.js';
+import { findOfxServer } from '../institutions/ofx-directory.js';
+import { SIMPLEFIN_INSTITUTION_ID } from '../institutions/simplefin.js';
 import type { ConnectorContext, InstitutionConnector } from '../../connectors/connector.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { epochSeconds } from '../../platform/clock.js';
@@ -46,12 +48,32 @@ export interface EngineOptions {
   settings?: Partial<EngineSettings>;
   /** Hears failures of background work (the app logs them). */
   onBackgroundError?: (what: string, error: unknown) => void;
+  /** Tests may replace how real sources are reached (their transports). */
+  realSources?: Partial<Pick<RealSourceOptions, 'ofxTransport' | 'simplefinTransport'>>;
 }
 
 export function createEngine(runtime: Runtime, options: EngineOptions = {}): Engine {
   const registry = createConnectorRegistry({
     key: runtime.keys.derive('testbank'),
     authorizeUrl: `${runtime.config.publicUrl}/connect/testbank/oauth/authorize`,
+    real: {
+      mode: runtime.config.mode,
+      simplefinInstitutionId: SIMPLEFIN_INSTITUTION_ID,
+      ofxClientUidKey: runtime.keys.derive('ofx-clientuid'),
+      ofxServer: async (institutionId) => {
+        const server = await findOfxServer(runtime.database.kysely, institutionId);
+        if (!server) return undefined;
+        return {
+          url: server.url,
+          fid: server.fid,
+          org: server.org,
+          ...(server.broker_id ? { brokerId: server.broker_id } : {}),
+          ...(server.app_id && server.app_ver ? { appId: server.app_id, appVer: server.app_ver } : {}),
+          ...(server.ofx_version ? { version: Number(server.ofx_version) } : {}),
+        };
+      },
+      ...options.realSources,
+    },
   });
   const running = new Set<Promise<unknown>>();
   return {
@@ -90,8 +112,8 @@ export function connectorContext(
 }
 
 /** The connector of an institution, or 400 InstitutionNotSupported when there is none. */
-export function connectorFor(engine: Pick<Engine, 'registry'>, institutionId: number): InstitutionConnector {
-  const lookup = engine.registry.connectorFor(institutionId);
+export async function connectorFor(engine: Pick<Engine, 'registry'>, institutionId: number): Promise<InstitutionConnector> {
+  const lookup = await engine.registry.resolve(institutionId);
   if (!lookup.available) throw new ServiceError('InstitutionNotSupported', `Accounts cannot be linked at institution ${institutionId} yet: ${lookup.reason}`);
   return lookup.connector;
 }

@@ -82,7 +82,7 @@ export async function startLink(engine: Engine, input: StartLinkInput): Promise<
     loginId = login.id;
   }
   await assertCanLinkAt(engine.database, customer, input.institutionId);
-  const connector = connectorFor(engine, input.institutionId);
+  const connector = await connectorFor(engine, input.institutionId);
   // Sessions that ran out are refused anyway; clearing them here keeps the table small.
   await purgeExpiredLinkSessions(engine);
   const ctx = connectorContext(engine, customer, input.institutionId);
@@ -129,7 +129,7 @@ export async function answerLinkMfa(
   const state = openJson<LinkState>(engine, session.state_encrypted!);
   if (state.kind !== 'mfa') throw new ServiceError('LinkStepMismatch');
   const customer = await getCustomerForPartner(engine.database.kysely, input.partnerId, session.customer_id);
-  const connector = connectorFor(engine, session.institution_id);
+  const connector = await connectorFor(engine, session.institution_id);
   // An answer names its question by id, or (legacy clients) by the question's text.
   const ids = new Set(state.challenges.map((c) => c.id));
   const byPrompt = new Map(state.challenges.map((c) => [c.prompt.trim().toLowerCase(), c.id]));
@@ -146,7 +146,7 @@ export async function completeLinkOAuth(engine: Engine, input: { partnerId: stri
   const state = openJson<LinkState>(engine, session.state_encrypted!);
   if (state.kind !== 'oauth') throw new ServiceError('LinkStepMismatch');
   const customer = await getCustomerForPartner(engine.database.kysely, input.partnerId, session.customer_id);
-  const connector = connectorFor(engine, session.institution_id);
+  const connector = await connectorFor(engine, session.institution_id);
   const result = await connector.completeOAuth(connectorContext(engine, customer, session.institution_id), {
     code: input.code,
     redirectUri: state.redirectUri,
@@ -169,7 +169,7 @@ async function advance(
     await saveStep(engine, session, 'mfa', { state_encrypted: sealJson(engine, state) });
     return { step: 'mfa', sessionId: session.id, challenges: result.challenges };
   }
-  const connector = connectorFor(engine, session.institution_id);
+  const connector = await connectorFor(engine, session.institution_id);
   const listed = await connector.listAccounts(connectorContext(engine, customer, session.institution_id), result.session);
   if (!listed.ok) return failSession(engine, session, listed.code, listed.message);
   const state: LinkState = { kind: 'session', session: listed.session ?? result.session, credentials };

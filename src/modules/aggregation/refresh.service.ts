@@ -156,7 +156,7 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
       login.aggregation_status_message ?? 'The institution login needs the user to sign in again.',
     );
   }
-  const lookup = engine.registry.connectorFor(login.institution_id);
+  const lookup = await engine.registry.resolve(login.institution_id);
   if (!lookup.available) return recordFailure(engine, login, targets, owner, now, 102, lookup.reason);
   const connector = lookup.connector;
   const ctx = { institutionId: login.institution_id, now };

@@ -86,7 +86,7 @@ async function generate(engine: Engine, type: ConnectLinkType, input: GenerateIn
   if (type === 'lite') {
     const institutionId = input.institutionId!;
     await assertCanLinkAt(runtime.database, customer, institutionId);
-    connectorFor(engine, institutionId);
+    await connectorFor(engine, institutionId);
     link.institutionId = institutionId;
   }
   if (type === 'fix') {

@@ -68,8 +68,11 @@ function summary(engine: Engine, row: InstitutionRow, available: boolean): Insti
   };
 }
 
-function availableFor(engine: Engine, customer: Parameters<typeof customerMayUseInstitution>[0], id: number): boolean {
-  return customerMayUseInstitution(customer, id) && engine.registry.connectorFor(id).available;
+/** Which of these institutions the customer can link at now: one connector lookup for the whole list. */
+async function availableAmong(engine: Engine, customer: Parameters<typeof customerMayUseInstitution>[0], ids: number[]): Promise<Set<number>> {
+  const allowed = ids.filter((id) => customerMayUseInstitution(customer, id));
+  const found = await Promise.all(allowed.map(async (id) => ((await engine.registry.resolve(id)).available ? id : undefined)));
+  return new Set(found.filter((id): id is number => id !== undefined));
 }
 
 const mode = (link: ConnectLinkRow): SessionConfig['mode'] => (link.type === 'email' ? 'full' : link.type);
@@ -85,7 +88,7 @@ export async function startConnectSession(engine: Engine, link: ConnectLinkRow):
     experience: await resolveExperience(db(engine), link.partner_id, link.experience),
     language: link.language ?? 'en',
     redirectUri: link.redirect_uri,
-    institution: institution ? summary(engine, institution, availableFor(engine, customer, institution.id)) : null,
+    institution: institution ? summary(engine, institution, (await availableAmong(engine, customer, [institution.id])).has(institution.id)) : null,
     institutionLoginId: link.institution_login_id !== null ? String(link.institution_login_id) : null,
   };
 }
@@ -103,11 +106,16 @@ export async function searchConnectInstitutions(engine: Engine, link: ConnectLin
     start: query.start,
     limit: query.limit,
   });
+  const available = await availableAmong(
+    engine,
+    customer,
+    page.institutions.map((row) => row.id),
+  );
   return {
     found: page.found,
     displaying: page.displaying,
     moreAvailable: page.moreAvailable,
-    institutions: page.institutions.map((row) => summary(engine, row, availableFor(engine, customer, row.id))),
+    institutions: page.institutions.map((row) => summary(engine, row, available.has(row.id))),
   };
 }
 
@@ -123,7 +131,7 @@ export async function selectInstitution(engine: Engine, link: ConnectLinkRow, in
   checkInstitution(link, institutionId);
   const customer = await getCustomerForPartner(db(engine), link.partner_id, link.customer_id);
   const institution = await assertCanLinkAt(engine.runtime.database, customer, institutionId);
-  const connector = connectorFor(engine, institutionId);
+  const connector = await connectorFor(engine, institutionId);
   await emitConnectEvent(db(engine), engine.runtime, link, 'institutionSelected', { institutionId: String(institutionId) });
   return {
     institution: summary(engine, institution, true),
@@ -151,7 +159,7 @@ async function reportStep(engine: Engine, link: ConnectLinkRow, institutionId: n
 /** Signs in: credentials, or (OAuth institutions) the authorize URL to open in a popup. Fix re-authenticates its login. */
 export async function signIn(engine: Engine, link: ConnectLinkRow, institutionId: number, credentials: Credential[]): Promise<LinkStep> {
   checkInstitution(link, institutionId);
-  const oauth = connectorFor(engine, institutionId).capabilities.authMode === 'oauth';
+  const oauth = (await connectorFor(engine, institutionId)).capabilities.authMode === 'oauth';
   const step = await startLink(engine, {
     partnerId: link.partner_id,
     customerId: String(link.customer_id),

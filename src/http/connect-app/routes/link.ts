@@ -25,7 +25,6 @@ export async function linkOf(runtime: Runtime, request: FastifyRequest): Promise
   return openLink(runtime.database.kysely, runtime, params);
 }
 
-
 /**
  * Responses of a Connect app call: its answer (200, a schema of src/contract/schemas/connect-app.ts, which the browser's types
  * are generated from) and the errors every call can give.

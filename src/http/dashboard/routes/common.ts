@@ -6,7 +6,6 @@ import type { Runtime } from '../../../platform/dependencies.js';
 import { setSessionCookie } from '../../plugins/dashboard.js';
 import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 
-
 /**
  * Responses of a dashboard call: its answer (200, a schema of src/contract/schemas/dashboard.ts, which the browser's types are
  * generated from) and the errors every call can give.

@@ -2,7 +2,6 @@ import { ServiceError } from '../../../contract/errors/service-error.js';
 import type { App } from '../../app-types.js';
 import { appPage, readAsset, simplePage } from '../../connect-app/routes/web.js';
 
-
 /**
  * What the dashboard page may do: its own scripts, styles and API only; images also from https (experience logos);
  * never framed (clickjacking of the key rotation and redeliver buttons).
