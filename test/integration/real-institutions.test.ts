@@ -121,6 +121,11 @@ describe('real institutions through the API: OFX Direct Connect and SimpleFIN Br
     expect(res.statusCode, res.body).toBe(200);
     const accounts = res.json<{ accounts: AccountJson[] }>().accounts;
     expect(accounts.map((a) => a.type).sort()).toEqual(['checking', 'creditCard', 'savings']);
+    // Each account names the bank that holds it, in JSON and XML.
+    const named = (type: string) => (accounts.find((a) => a.type === type) as { detail?: { institutionName?: string } }).detail?.institutionName;
+    expect([named('checking'), named('savings'), named('creditCard')]).toEqual(['First Example Bank', 'First Example Bank', 'Second Example Card Co']);
+    const xml = await ctx.app.inject({ url: `/aggregation/v1/customers/${customerId}/accounts`, headers: { ...partner.headers, accept: 'application/xml' } });
+    expect(xml.body).toContain('<institutionName>Second Example Card Co</institutionName>');
     await refresh(ctx, partner, customerId);
     const now = nowOf(ctx);
     const transactions = await allTransactions(ctx, partner, customerId, { fromDate: now - 60 * DAY, toDate: now });

@@ -4039,7 +4039,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -4106,6 +4106,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {
@@ -4204,7 +4206,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -4271,6 +4273,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {
@@ -4434,7 +4438,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -4501,6 +4505,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {
@@ -4599,7 +4605,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -4666,6 +4672,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {
@@ -4952,7 +4960,7 @@ export interface operations {
                         financialinstitutionAccountStatus: string;
                         /** @description personal or business */
                         marketSegment: string;
-                        /** @description Fields that depend on the account type; credit cards have no detail object */
+                        /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                         detail?: {
                             /** @description checking, savings, loan: the balance minus pending debits */
                             availableBalanceAmount?: number;
@@ -5019,6 +5027,8 @@ export interface operations {
                             paymentDueDate?: number;
                             /** @description Epoch seconds */
                             statementEndDate?: number;
+                            /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                            institutionName?: string;
                         };
                         /** @description Holdings of investment accounts */
                         position?: {
@@ -5115,7 +5125,7 @@ export interface operations {
                         financialinstitutionAccountStatus: string;
                         /** @description personal or business */
                         marketSegment: string;
-                        /** @description Fields that depend on the account type; credit cards have no detail object */
+                        /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                         detail?: {
                             /** @description checking, savings, loan: the balance minus pending debits */
                             availableBalanceAmount?: number;
@@ -5182,6 +5192,8 @@ export interface operations {
                             paymentDueDate?: number;
                             /** @description Epoch seconds */
                             statementEndDate?: number;
+                            /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                            institutionName?: string;
                         };
                         /** @description Holdings of investment accounts */
                         position?: {
@@ -5338,7 +5350,7 @@ export interface operations {
                         financialinstitutionAccountStatus: string;
                         /** @description personal or business */
                         marketSegment: string;
-                        /** @description Fields that depend on the account type; credit cards have no detail object */
+                        /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                         detail?: {
                             /** @description checking, savings, loan: the balance minus pending debits */
                             availableBalanceAmount?: number;
@@ -5405,6 +5417,8 @@ export interface operations {
                             paymentDueDate?: number;
                             /** @description Epoch seconds */
                             statementEndDate?: number;
+                            /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                            institutionName?: string;
                         };
                         /** @description Holdings of investment accounts */
                         position?: {
@@ -5501,7 +5515,7 @@ export interface operations {
                         financialinstitutionAccountStatus: string;
                         /** @description personal or business */
                         marketSegment: string;
-                        /** @description Fields that depend on the account type; credit cards have no detail object */
+                        /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                         detail?: {
                             /** @description checking, savings, loan: the balance minus pending debits */
                             availableBalanceAmount?: number;
@@ -5568,6 +5582,8 @@ export interface operations {
                             paymentDueDate?: number;
                             /** @description Epoch seconds */
                             statementEndDate?: number;
+                            /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                            institutionName?: string;
                         };
                         /** @description Holdings of investment accounts */
                         position?: {
@@ -5884,7 +5900,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -5951,6 +5967,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {
@@ -6049,7 +6067,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -6116,6 +6134,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {
@@ -6398,7 +6418,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -6465,6 +6485,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {
@@ -6563,7 +6585,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -6630,6 +6652,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {
@@ -6803,7 +6827,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -6870,6 +6894,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {
@@ -6968,7 +6994,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -7035,6 +7061,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {
@@ -7422,7 +7450,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -7489,6 +7517,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {
@@ -7587,7 +7617,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -7654,6 +7684,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {
@@ -7941,7 +7973,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -8008,6 +8040,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {
@@ -8106,7 +8140,7 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
-                            /** @description Fields that depend on the account type; credit cards have no detail object */
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
                                 availableBalanceAmount?: number;
@@ -8173,6 +8207,8 @@ export interface operations {
                                 paymentDueDate?: number;
                                 /** @description Epoch seconds */
                                 statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
                             };
                             /** @description Holdings of investment accounts */
                             position?: {

@@ -65,8 +65,10 @@ export const AccountDetail = Type.Object(
     locPrincipalBalance: O(Num()),
     paymentDueDate: O(Epoch()),
     statementEndDate: O(Epoch()),
+    // any type, from sources that reach several institutions
+    institutionName: O(Str("The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank)")),
   },
-  { description: 'Fields that depend on the account type; credit cards have no detail object' },
+  { description: 'Fields that depend on the account type; credit cards have no detail object unless the source names their institution' },
 );
 
 /** An investment holding (the interface's Position). */

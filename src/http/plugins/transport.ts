@@ -45,6 +45,14 @@ export function countryOf(ip: string): string | undefined {
   return geoip.lookup(ip)?.country;
 }
 
+/** HTTPS answers carry HSTS; plain HTTP is still answered (the health check, for probes that speak only HTTP). */
+export function sendHsts(scope: FastifyInstance): void {
+  scope.addHook('onRequest', (request, reply, done) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    done();
+  });
+}
+
 /** Plain HTTP is accepted only from loopback (or through a trusted proxy that terminated TLS); HTTPS answers carry HSTS. */
 export function requireTls(scope: FastifyInstance, runtime: Runtime): void {
   const { insecureHttp } = runtime.config;

@@ -8,7 +8,7 @@ import type { Runtime } from '../../platform/dependencies.js';
 import type { App } from '../app-types.js';
 import { negotiateContent } from '../plugins/content.js';
 import { docsRoutes } from '../plugins/openapi.js';
-import { requireTls } from '../plugins/transport.js';
+import { requireTls, sendHsts } from '../plugins/transport.js';
 import { nameScope } from '../scopes.js';
 import getInstitutionAsset from './routes/getInstitutionAsset.js';
 import health from './routes/health.js';
@@ -18,6 +18,7 @@ export async function systemScope(scope: FastifyInstance, opts: { runtime: Runti
   nameScope(scope, 'system');
   await scope.register(async (probes: FastifyInstance) => {
     negotiateContent(probes);
+    sendHsts(probes);
     health(probes as App, runtime);
   });
   await scope.register(async (published: FastifyInstance) => {

@@ -60,8 +60,15 @@ function accountData(a: ConnectorAccount): AccountDataColumns {
     market_segment: a.marketSegment,
     display_position: a.displayPosition,
     fi_account_status: a.financialinstitutionAccountStatus,
-    detail: 'detail' in a ? JSON.stringify(a.detail) : null,
+    detail: detailOf(a),
   };
+}
+
+/** The stored detail object: the type's fields, and the holding institution's name where the source gives one. */
+function detailOf(a: ConnectorAccount): string | null {
+  const named = a.institutionName ? { institutionName: a.institutionName } : {};
+  if ('detail' in a) return JSON.stringify({ ...a.detail, ...named });
+  return a.institutionName ? JSON.stringify(named) : null;
 }
 
 function positionsOf(a: ConnectorAccount): ConnectorPosition[] {
