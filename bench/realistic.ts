@@ -48,6 +48,11 @@ export interface RealisticOptions {
   write: boolean;
   /** LEDGERLINK_LOG_LEVEL for the served process; unset (the default, info) unless investigating. */
   logLevel?: string | undefined;
+  /**
+   * Before/after: a second Ledgerlink (another built checkout, or this one with other settings) takes the bare
+   * server's place, on the same data, alternating with this one in the same run.
+   */
+  compare?: { root?: string | undefined; env: Record<string, string>; label: string } | undefined;
 }
 
 type Phase = 'sqlite' | 'workers-2' | 'postgres';
@@ -319,12 +324,12 @@ const addCounts = (into: Record<string, number>, from: Record<string, number>) =
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
 };
 
-async function measure(def: ScenarioDef, ctx: ServiceContext, rss: RssSampler, o: RealisticOptions, tmp: string): Promise<Row> {
+async function measure(def: ScenarioDef, ctx: ServiceContext, rss: RssSampler, o: RealisticOptions, tmp: string, other?: Served): Promise<Row> {
   const { next, samples } = def.make(ctx);
   const recorded = await record(ctx, samples());
   const file = path.join(tmp, `${def.name}.samples.json`);
   fs.writeFileSync(file, JSON.stringify(recorded));
-  const bareServer = await start(['--import', 'tsx', 'bench/bare-sampled-server.ts', file]);
+  const bareServer = other ? { url: other.url } : await start(['--import', 'tsx', 'bench/bare-sampled-server.ts', file]);
   const row: Row = {
     def,
     ours: [],
@@ -342,7 +347,7 @@ async function measure(def: ScenarioDef, ctx: ServiceContext, rss: RssSampler, o
       for (const side of sides) {
         const url = side === 'ours' ? ctx.served.url : bareServer.url;
         const counts = side === 'ours' ? row.non2xx! : row.bareNon2xx!;
-        process.stderr.write(`  ${def.name} round ${round + 1} ${side === 'ours' ? 'ledgerlink' : 'bare'}… `);
+        process.stderr.write(`  ${def.name} round ${round + 1} ${side === 'ours' ? 'ledgerlink' : other ? 'B' : 'bare'}… `);
         if (o.warmup > 0) {
           const w = await loadRun(url, next, { connections: o.connections, duration: o.warmup });
           addCounts(counts, w.non2xx);
@@ -368,7 +373,7 @@ async function measure(def: ScenarioDef, ctx: ServiceContext, rss: RssSampler, o
       }
     }
   } finally {
-    await stop(bareServer);
+    if (!other) await stop(bareServer as Awaited<ReturnType<typeof start>>);
   }
   row.logBytesPerRequest = answers === 0 ? 0 : logBytes / answers;
   row.peakRss = peak;
@@ -433,14 +438,15 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
     const defs = chosen.filter((s) => s.phase === phase);
     if (defs.length === 0) return;
     const served = await startServed(dataDir, { ...serveOptions, logLevel: o.logLevel });
+    const other = o.compare ? await startServed(dataDir, { ...serveOptions, logLevel: o.logLevel, root: o.compare.root, env: o.compare.env }) : undefined;
     const rss = new RssSampler(served.pid);
-    process.stderr.write(`${label}: Ledgerlink at ${served.url}\n`);
+    process.stderr.write(`${label}: Ledgerlink at ${served.url}${other ? `, B (${o.compare!.label}) at ${other.url}` : ''}\n`);
     try {
       const ctx = await context(served, seedOut);
       lists ??= { found: ctx.found, pages: ctx.pages };
       for (const def of defs) {
         try {
-          rows.set(def.name, await measure(def, ctx, rss, o, tmp));
+          rows.set(def.name, await measure(def, ctx, rss, o, tmp, other));
         } catch (e) {
           process.stderr.write(`${def.name} failed: ${(e as Error).stack}\n`);
           rows.set(def.name, { def, note: `failed: ${(e as Error).message.replaceAll('|', '\\|').slice(0, 300)}` });
@@ -449,6 +455,7 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
     } finally {
       rss.sample();
       await served.stop();
+      await other?.stop();
       rss.stop();
       const logs = served.logs;
       services.push(
@@ -491,7 +498,7 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
   const start = npmStartSettings();
   const header = [
     `Measured ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run bench\` (realistic scenarios) on ${machineLine()}; load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after (the machine is shared).`,
-    `${o.connections} connections (autocannon, keep-alive, one request at a time per connection), ${o.rounds} rounds × ${o.duration} s per side, Ledgerlink and the bare server alternating (ABBA), each run after ${o.warmup} s of the same load.`,
+    `${o.connections} connections (autocannon, keep-alive, one request at a time per connection), ${o.rounds} rounds × ${o.duration} s per side, Ledgerlink and ${o.compare ? `**B = ${o.compare.label}** (in the bare server's columns)` : 'the bare server'} alternating (ABBA), each run after ${o.warmup} s of the same load.`,
     s
       ? `Data: \`ledgerlink seed --customers ${o.customers} --profile ${o.profile}${o.transactions !== undefined ? ` --transactions ${o.transactions}` : ''} --json\`: ${int(s.customers)} customers × ${s.accountsPerCustomer} accounts × ${int(s.transactionsPerCustomer)} transactions (${int(s.transactions)} rows)${seeded ? `, SQLite in ${seeded.seconds.toFixed(0)} s` : ''}${pgSeeded ? `, PostgreSQL in ${pgSeeded.seconds.toFixed(0)} s` : ''}. ${lists ? `Transaction lists: fromDate a year back, toDate the run's start (${int(lists.found)} transactions found, pending excluded), 25 a page, a random page of ${lists.pages}: ${int(s.customers * lists.pages)} different URLs per media type.` : ''}`
       : '',
@@ -524,6 +531,25 @@ const envNumber = (name: string, fallback: number | undefined): number | undefin
   return n;
 };
 
+/**
+ * BENCH_COMPARE_ROOT (another checkout, built) and/or BENCH_COMPARE_ENV ("NAME=value NAME=value"): what takes the
+ * bare server's place for a before/after comparison.
+ */
+function compareFromEnv(): RealisticOptions['compare'] {
+  const root = process.env.BENCH_COMPARE_ROOT || undefined;
+  const envText = process.env.BENCH_COMPARE_ENV ?? '';
+  if (!root && !envText.trim()) return undefined;
+  const env: Record<string, string> = {};
+  for (const pair of envText.split(/\s+/).filter(Boolean)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`BENCH_COMPARE_ENV: expected NAME=value, got "${pair}"`);
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  if (root && !fs.existsSync(path.join(root, 'dist/main/cli/main.js'))) throw new Error(`BENCH_COMPARE_ROOT: build ${root} first`);
+  const label = [root ? `the checkout at ${root}` : '', envText.trim()].filter(Boolean).join(' with ');
+  return { root, env, label };
+}
+
 /** Options from the environment (BENCH_*), overridden by `over`. */
 export function realisticOptionsFromEnv(over: Partial<RealisticOptions> = {}): RealisticOptions {
   return {
@@ -537,6 +563,7 @@ export function realisticOptionsFromEnv(over: Partial<RealisticOptions> = {}): R
     profile: process.env.BENCH_PROFILE || 'profile_01',
     logLevel: process.env.BENCH_LOG_LEVEL || undefined,
     write: process.env.BENCH_WRITE === '1',
+    compare: compareFromEnv(),
     ...Object.fromEntries(Object.entries(over).filter(([, v]) => v !== undefined)),
   };
 }

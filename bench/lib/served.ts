@@ -78,7 +78,15 @@ const LEVEL = /"level":(\d\d)/g;
  */
 export function startServed(
   dataDir: string,
-  options: { databaseUrl?: string | undefined; extraArgs?: string[]; logLevel?: string | undefined } = {},
+  options: {
+    databaseUrl?: string | undefined;
+    extraArgs?: string[];
+    logLevel?: string | undefined;
+    /** Another checkout (built) to serve from, for before/after comparisons; this one when absent. */
+    root?: string | undefined;
+    /** Extra environment for the service (a setting under comparison). */
+    env?: Record<string, string> | undefined;
+  } = {},
 ): Promise<Served> {
   const s = npmStartSettings();
   // LEDGERLINK_BENCH_NODE_FLAGS: extra node flags for the measured service (profiling), as in bench/lib/process.ts.
@@ -89,9 +97,10 @@ export function startServed(
     ...s.env,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.logLevel ? { LEDGERLINK_LOG_LEVEL: options.logLevel } : {}),
+    ...options.env,
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, args, { cwd: options.root ?? ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
     running.add(child);
     const logs: LogCounts = { bytes: 0, warn: 0, error: 0, firstProblems: [] };
     let head = '';

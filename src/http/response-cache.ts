@@ -1,76 +1,25 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createCache, type VersionedCache } from '../platform/cache/index.js';
 import { whenReady } from '../platform/when-ready.js';
 import { readCustomerForPartner } from '../modules/customers/service.js';
 import type { CustomerRow } from '../modules/customers/table.js';
 import type { App } from './app-types.js';
 
-interface Entry {
-  version: string;
+/** A serialised answer: its bytes and their media type. */
+export interface CachedAnswer {
   body: Buffer;
   contentType: string;
-  /** What the entry counts against maxBytes: its body and its key. */
-  cost: number;
 }
 
 /**
- * Serialised read responses of this process, each stored with the version of the data it was built from, least
- * recently used dropped first beyond `maxBytes`. An entry answers a request only while the version the request
- * reads is still the one stored: the caller reads the version before building the response, so an entry never
- * claims data older than it holds, and versions only move forward (customers' `data_version`, kept by database
- * triggers in the writer's own transaction; the catalogue's version and the current second for institution lists).
+ * Serialised read responses of this process (platform/cache: `memory`, or `none` for LEDGERLINK_RESPONSE_CACHE_MB=0),
+ * each valid for the version of the data it was built from: customers' `data_version` (kept by database triggers
+ * in the writer's own transaction), or the catalogue's version and the current second for institution lists.
  */
-export class ResponseCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
-  hits = 0;
-  misses = 0;
+export type ResponseCache = VersionedCache<CachedAnswer>;
 
-  constructor(readonly maxBytes: number) {}
-
-  /** No entry may take more than this share of the whole, so one large answer cannot flush everything else. */
-  get maxEntryBytes(): number {
-    return Math.floor(this.maxBytes / 16);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  get storedBytes(): number {
-    return this.bytes;
-  }
-
-  lookup(key: string, version: string): Entry | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined || entry.version !== version) {
-      this.misses++;
-      return undefined;
-    }
-    this.hits++;
-    // Most recently used last: Map keeps insertion order.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry;
-  }
-
-  store(key: string, version: string, body: Buffer, contentType: string): void {
-    const cost = body.length + key.length * 2;
-    if (cost > this.maxEntryBytes) return;
-    this.remove(key);
-    this.entries.set(key, { version, body, contentType, cost });
-    this.bytes += cost;
-    for (const oldest of this.entries.keys()) {
-      if (this.bytes <= this.maxBytes) break;
-      this.remove(oldest);
-    }
-  }
-
-  private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return;
-    this.entries.delete(key);
-    this.bytes -= entry.cost;
-  }
+export function createResponseCache(maxBytes: number): ResponseCache {
+  return createCache<CachedAnswer>(maxBytes, (answer) => answer.body.length);
 }
 
 /**
@@ -85,7 +34,7 @@ export function cachedRead<T>(
   version: string | number,
   compute: () => Promise<T>,
 ): T | Promise<T> {
-  if (cache.maxBytes === 0) return compute();
+  if (!cache.keeps) return compute();
   const key = `${request.caller?.partnerId ?? ''} ${request.wireFormat} ${request.url}`;
   const v = String(version);
   const hit = cache.lookup(key, v);
@@ -98,7 +47,7 @@ export function cachedRead<T>(
   return compute().then((payload) => {
     const contentType = request.wireFormat === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8';
     const body = Buffer.from(reply.serialize(payload) as string);
-    cache.store(key, v, body, contentType);
+    cache.store(key, v, { body, contentType });
     reply.type(contentType);
     return body as unknown as T;
   });

@@ -18,7 +18,7 @@ import { VERSION } from '../platform/version.js';
 import type { Logger } from 'pino';
 import { lazyChildLogger, redactedLogger } from '../platform/logger.js';
 import { createEngine, type Engine } from '../modules/aggregation/engine.js';
-import { ResponseCache } from '../http/response-cache.js';
+import { createResponseCache, type ResponseCache } from '../http/response-cache.js';
 
 export interface RegisteredRoute {
   method: string;
@@ -100,7 +100,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     }),
   );
   app.addHook('onClose', async () => app.engine.idle());
-  app.decorate('responseCache', new ResponseCache(config.responseCacheBytes));
+  app.decorate('responseCache', createResponseCache(config.responseCacheBytes));
   await app.register(bodyParsers, { bodyLimit: config.bodyLimit });
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin, { runtime });

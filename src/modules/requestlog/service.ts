@@ -10,6 +10,11 @@ import type { RequestLogRow, RequestLogTable } from './table.js';
 export type RequestLogEntry = Omit<RequestLogTable, 'id'>;
 
 const require = createRequire(import.meta.url);
+/**
+ * The writer thread's code: a plain CommonJS file beside this one, so it runs the same from src (tests) and dist
+ * (the build copies it there).
+ */
+const THREAD_FILE = new URL('./writer-thread.cjs', import.meta.url);
 
 /** How long entries are kept. */
 export const RETENTION_MS = 7 * 86_400_000;
@@ -163,8 +168,7 @@ class ThreadSink implements Sink {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(THREAD_SOURCE, {
-      eval: true,
+    const worker = new Worker(THREAD_FILE, {
       workerData: { file: this.file, driver: require.resolve('better-sqlite3'), columns: COLUMNS } satisfies ThreadData,
       // A batch is at most MAX_BUFFER entries (about 2 MB as values); the thread needs little more.
       resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 },
@@ -207,53 +211,6 @@ interface ThreadReply {
   written: number;
   error?: string;
 }
-
-/**
- * The writer thread (CommonJS, evaluated as is): opens the log file, and for each batch inserts its rows in the
- * INSERT sizes it is given, in one transaction (synchronous NORMAL: the log is best effort, the WAL keeps it
- * consistent), then prunes if asked, and answers with how many rows it wrote. It only appends, so a small page
- * cache (256 KiB) holds the pages it touches.
- */
-const THREAD_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const SQLite = require(workerData.driver);
-const { file, columns } = workerData;
-const db = new SQLite(file);
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
-db.pragma('busy_timeout = 10000');
-db.pragma('cache_size = -256');
-const row = '(' + columns.map(() => '?').join(', ') + ')';
-const inserts = new Map();
-function insertOf(rows) {
-  let insert = inserts.get(rows);
-  if (!insert) {
-    insert = db.prepare('insert into request_log (' + columns.join(', ') + ') values ' + Array(rows).fill(row).join(', '));
-    inserts.set(rows, insert);
-  }
-  return insert;
-}
-const prune = db.prepare('delete from request_log where created_at_ms < ?');
-const width = columns.length;
-parentPort.on('message', ({ id, values, sizes, pruneBefore }) => {
-  const rows = values.length / width;
-  let written = 0;
-  try {
-    db.transaction(() => {
-      let at = 0;
-      for (const n of sizes) {
-        insertOf(n).run(values.slice(at * width, (at + n) * width));
-        at += n;
-      }
-    })();
-    written = rows;
-    if (pruneBefore !== undefined) prune.run(pruneBefore);
-    parentPort.postMessage({ id, written });
-  } catch (e) {
-    parentPort.postMessage({ id, written, error: String(e && e.message || e) });
-  }
-});
-`;
 
 /**
  * Collects request log entries in memory and writes them in batches, so logging costs a request nothing but
