@@ -16,7 +16,7 @@ import type { ScopeName } from '../http/scopes.js';
 import fs from 'node:fs';
 import { VERSION } from '../platform/version.js';
 import type { Logger } from 'pino';
-import { lazyChildLogger, redactedLogger } from '../platform/logger.js';
+import { redactedLogger } from '../platform/logger.js';
 import { createEngine, type Engine } from '../modules/aggregation/engine.js';
 import { createResponseCache, type ResponseCache } from '../http/response-cache.js';
 
@@ -54,8 +54,6 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const { config } = runtime;
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: options.logger === false ? false : redactedLogger(config.logLevel) }),
-    childLoggerFactory: (logger, bindings, childOptions) =>
-      lazyChildLogger(logger as unknown as Logger, bindings, childOptions as Record<string, unknown>) as never,
     bodyLimit: config.bodyLimit,
     // Clients may send ids as numbers or strings, XML carries only strings: let the validator coerce.
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false, strictSchema: false } },

@@ -3,34 +3,33 @@ import { ConfigError } from '../config.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { UsageError } from './args.js';
 import { print, printError } from '../../platform/terminal-text.js';
-import { cert } from './commands/cert.js';
-import { deliveries } from './commands/deliveries.js';
-import { listen } from './commands/listen.js';
-import { logs } from './commands/logs.js';
-import { experience } from './commands/experience.js';
-import { institutions } from './commands/institutions.js';
-import { mail } from './commands/mail.js';
-import { partner } from './commands/partner.js';
-import { sandbox } from './commands/sandbox.js';
-import { seed } from './commands/seed.js';
-import { serve } from './commands/serve.js';
-import { trigger } from './commands/trigger.js';
-import { worker } from './commands/worker.js';
-
-const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
-  serve: { run: serve, help: 'start the HTTP service' },
-  partner: { run: partner, help: 'create a partner, rotate its app key, revoke its tokens, unlock it' },
-  cert: { run: cert, help: 'generate a self-signed development TLS certificate' },
-  worker: { run: worker, help: 'run only the delivery worker (push, webhooks, e-mail)' },
-  deliveries: { run: deliveries, help: 'list deliveries with their attempts, redeliver one' },
-  logs: { run: logs, help: 'show the latest API requests (--follow to keep watching)' },
-  seed: { run: seed, help: 'add N testing customers with linked test-bank accounts (progress bar)' },
-  mail: { run: mail, help: 'read the local mailbox (e-mail kept when SMTP_URL is not set)' },
-  experience: { run: experience, help: 'set or show a Connect experience (app name, logo, colour)' },
-  institutions: { run: institutions, help: 'add an OFX Direct Connect institution, or override its server (add-ofx)' },
-  sandbox: { run: sandbox, help: "sandbox controls: advance a customer's clock, set or clear a login error, reset a customer" },
-  trigger: { run: trigger, help: 'fire a TxPUSH or Connect webhook event (`trigger --help` lists them)' },
-  listen: { run: listen, help: 'receive TxPUSH and webhook deliveries, print them, forward them (--forward-to URL)' },
+/**
+ * Each command's module is loaded when that command runs, so a command loads only what it uses (`partner create`
+ * never loads the HTTP server, TLS certificate generation or the mailer).
+ */
+const COMMANDS: Record<string, { load: () => Promise<(argv: string[]) => Promise<void>>; help: string }> = {
+  serve: { load: async () => (await import('./commands/serve.js')).serve, help: 'start the HTTP service' },
+  partner: { load: async () => (await import('./commands/partner.js')).partner, help: 'create a partner, rotate its app key, revoke its tokens, unlock it' },
+  cert: { load: async () => (await import('./commands/cert.js')).cert, help: 'generate a self-signed development TLS certificate' },
+  worker: { load: async () => (await import('./commands/worker.js')).worker, help: 'run only the delivery worker (push, webhooks, e-mail)' },
+  deliveries: { load: async () => (await import('./commands/deliveries.js')).deliveries, help: 'list deliveries with their attempts, redeliver one' },
+  logs: { load: async () => (await import('./commands/logs.js')).logs, help: 'show the latest API requests (--follow to keep watching)' },
+  seed: { load: async () => (await import('./commands/seed.js')).seed, help: 'add N testing customers with linked test-bank accounts (progress bar)' },
+  mail: { load: async () => (await import('./commands/mail.js')).mail, help: 'read the local mailbox (e-mail kept when SMTP_URL is not set)' },
+  experience: { load: async () => (await import('./commands/experience.js')).experience, help: 'set or show a Connect experience (app name, logo, colour)' },
+  institutions: {
+    load: async () => (await import('./commands/institutions.js')).institutions,
+    help: 'add an OFX Direct Connect institution, or override its server (add-ofx)',
+  },
+  sandbox: {
+    load: async () => (await import('./commands/sandbox.js')).sandbox,
+    help: "sandbox controls: advance a customer's clock, set or clear a login error, reset a customer",
+  },
+  trigger: { load: async () => (await import('./commands/trigger.js')).trigger, help: 'fire a TxPUSH or Connect webhook event (`trigger --help` lists them)' },
+  listen: {
+    load: async () => (await import('./commands/listen.js')).listen,
+    help: 'receive TxPUSH and webhook deliveries, print them, forward them (--forward-to URL)',
+  },
 };
 
 function usage(): string {
@@ -46,7 +45,8 @@ export async function main(argv: string[]): Promise<void> {
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) throw new UsageError(`unknown command "${name}"`, 'run `ledgerlink --help` for the list');
-  await command.run(rest);
+  const run = await command.load();
+  await run(rest);
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
