@@ -32,7 +32,7 @@ import { concat, loadRun, percentileOf, type LoadResult, type RequestGenerator, 
 import { ROOT, start, stop } from './lib/process.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
 import { requestKind, type Sample } from './lib/samples.js';
-import { npmStartSettings, RssSampler, seed, startServed, type SeedOutput, type Served } from './lib/served.js';
+import { cpuSeconds, npmStartSettings, RssSampler, seed, startServed, type SeedOutput, type Served } from './lib/served.js';
 import { createPgSchema, PG_URL } from './lib/store.js';
 
 export interface RealisticOptions {
@@ -255,6 +255,9 @@ interface Row {
   bare?: LoadResult[];
   non2xx?: Record<string, number>;
   bareNon2xx?: Record<string, number>;
+  /** CPU milliseconds of the served process tree per 2xx answer, per measured run (Ledgerlink; B in comparisons). */
+  cpuPerAnswer?: number[];
+  otherCpuPerAnswer?: number[];
   errors?: number;
   logBytesPerRequest?: number;
   peakRss?: number;
@@ -336,6 +339,8 @@ async function measure(def: ScenarioDef, ctx: ServiceContext, rss: RssSampler, o
     bare: [],
     non2xx: {},
     bareNon2xx: {},
+    cpuPerAnswer: [],
+    otherCpuPerAnswer: [],
     errors: 0,
   };
   let logBytes = 0;
@@ -355,7 +360,13 @@ async function measure(def: ScenarioDef, ctx: ServiceContext, rss: RssSampler, o
         }
         if (side === 'ours') rss.reset();
         const logsBefore = ctx.served.logs.bytes;
+        const cpuPid = side === 'ours' ? ctx.served.pid : other?.pid;
+        const cpuBefore = cpuPid === undefined ? undefined : cpuSeconds(cpuPid);
         const r = await loadRun(url, next, { connections: o.connections, duration: o.duration });
+        const cpuAfter = cpuPid === undefined ? undefined : cpuSeconds(cpuPid);
+        if (cpuBefore !== undefined && cpuAfter !== undefined && r.ok > 0) {
+          (side === 'ours' ? row.cpuPerAnswer! : row.otherCpuPerAnswer!).push(((cpuAfter - cpuBefore) * 1000) / r.ok);
+        }
         addCounts(counts, r.non2xx);
         if (side === 'ours') {
           row.errors! += r.errors;
@@ -368,7 +379,7 @@ async function measure(def: ScenarioDef, ctx: ServiceContext, rss: RssSampler, o
         }
         const bad = Object.values(r.non2xx).reduce((a, b) => a + b, 0);
         process.stderr.write(
-          `${Math.round(r.okPerSecond)}/s${bad ? `, ${bad} non-2xx ${JSON.stringify(r.non2xx)}` : ''}${r.errors ? `, ${r.errors} errors` : ''}\n`,
+          `${Math.round(r.okPerSecond)}/s${cpuBefore !== undefined && cpuAfter !== undefined && r.ok > 0 ? `, ${(((cpuAfter - cpuBefore) * 1000) / r.ok).toFixed(3)} CPU ms/answer` : ''}${bad ? `, ${bad} non-2xx ${JSON.stringify(r.non2xx)}` : ''}${r.errors ? `, ${r.errors} errors` : ''}\n`,
         );
       }
     }
@@ -381,6 +392,12 @@ async function measure(def: ScenarioDef, ctx: ServiceContext, rss: RssSampler, o
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const median = (xs: number[]) => {
+  if (xs.length === 0) return Number.NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 const ms = (v: number) => (Number.isNaN(v) ? 'n/a' : v < 10 ? `${v.toFixed(1)} ms` : `${Math.round(v)} ms`);
 const int = (v: number) => Math.round(v).toLocaleString('en-US');
 const counts = (c: Record<string, number> | undefined) => {
@@ -390,7 +407,7 @@ const counts = (c: Record<string, number> | undefined) => {
 
 function tableRow(row: Row): string {
   const n = `${SCENARIOS.indexOf(row.def)}. ${row.def.label} \`${row.def.name}\``;
-  if (row.note !== undefined) return `| ${n} | ${row.note} | | | | | | | | | | |`;
+  if (row.note !== undefined) return `| ${n} | ${row.note} | | | | | | | | | | | | |`;
   const ours = row.ours!;
   const bare = row.bare!;
   const oursRps = mean(ours.map((r) => r.okPerSecond));
@@ -399,7 +416,10 @@ function tableRow(row: Row): string {
   const bl = concat(bare.map((r) => r.latencies));
   const perRound = ours.map((r, i) => `${((r.okPerSecond / bare[i]!.okPerSecond) * 100).toFixed(0)}`).join(', ');
   const bareBad = Object.keys(row.bareNon2xx ?? {}).length > 0 ? ` (bare: ${counts(row.bareNon2xx)})` : '';
-  return `| ${n} | ${int(oursRps)} | ${ms(percentileOf(ol, 50))} | ${ms(percentileOf(ol, 99))} | ${int(bareRps)} | ${ms(percentileOf(bl, 99))} | ${((oursRps / bareRps) * 100).toFixed(0)} % | ${perRound} % | ${counts(row.non2xx)}${bareBad} | ${row.errors} | ${int(mean(ours.map((r) => r.bytesPerAnswer)))} | ${int(row.logBytesPerRequest ?? 0)} | ${row.peakRss ? `${Math.round(row.peakRss)} MB` : 'n/a'} |`;
+  const cpu = median(row.cpuPerAnswer ?? []);
+  const otherCpu = median(row.otherCpuPerAnswer ?? []);
+  const cpuCells = `${Number.isNaN(cpu) ? 'n/a' : cpu.toFixed(3)} | ${Number.isNaN(otherCpu) ? 'n/a' : `${otherCpu.toFixed(3)} (${((otherCpu / cpu) * 100).toFixed(0)} %)`}`;
+  return `| ${n} | ${int(oursRps)} | ${ms(percentileOf(ol, 50))} | ${ms(percentileOf(ol, 99))} | ${int(bareRps)} | ${ms(percentileOf(bl, 99))} | ${((oursRps / bareRps) * 100).toFixed(0)} % | ${perRound} % | ${counts(row.non2xx)}${bareBad} | ${row.errors} | ${int(mean(ours.map((r) => r.bytesPerAnswer)))} | ${int(row.logBytesPerRequest ?? 0)} | ${row.peakRss ? `${Math.round(row.peakRss)} MB` : 'n/a'} | ${cpuCells} |`;
 }
 
 async function postgresReachable(): Promise<string | undefined> {
@@ -503,10 +523,10 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
       ? `Data: \`ledgerlink seed --customers ${o.customers} --profile ${o.profile}${o.transactions !== undefined ? ` --transactions ${o.transactions}` : ''} --json\`: ${int(s.customers)} customers × ${s.accountsPerCustomer} accounts × ${int(s.transactionsPerCustomer)} transactions (${int(s.transactions)} rows)${seeded ? `, SQLite in ${seeded.seconds.toFixed(0)} s` : ''}${pgSeeded ? `, PostgreSQL in ${pgSeeded.seconds.toFixed(0)} s` : ''}. ${lists ? `Transaction lists: fromDate a year back, toDate the run's start (${int(lists.found)} transactions found, pending excluded), 25 a page, a random page of ${lists.pages}: ${int(s.customers * lists.pages)} different URLs per media type.` : ''}`
       : '',
     `Ledgerlink from \`dist/\` as \`npm start\` runs it: \`${start.text} --port 0 --data DIR\`, ${o.logLevel ? `**log level ${o.logLevel}** (BENCH_LOG_LEVEL; not the default)` : 'default log level (info: two lines per request)'} on a pipe the harness drains, default rate limits. The bare server: node:http, one process, answering each request with an answer Ledgerlink gave to a request of the same kind (the same URL for searches).`,
-    "Columns: 2xx answers per second, mean of the rounds; p50 and p99 over every measured 2xx answer; share of bare = Ledgerlink ÷ bare (means, then each round); non-2xx: every answer that was not 2xx, warm-ups included, by status; errors: connection errors and timeouts; bytes/answer: headers and body as received; log bytes/req: what the service wrote to stdout per answer; peak RSS: the highest resident memory of the service (process tree) during the scenario's measured runs, sampled every 200 ms.",
+    "Columns: 2xx answers per second, mean of the rounds; p50 and p99 over every measured 2xx answer; share of bare = Ledgerlink ÷ bare (means, then each round); non-2xx: every answer that was not 2xx, warm-ups included, by status; errors: connection errors and timeouts; bytes/answer: headers and body as received; log bytes/req: what the service wrote to stdout per answer; peak RSS: the highest resident memory of the service (process tree) during the scenario's measured runs, sampled every 200 ms; CPU ms/answer: CPU time (user + system) of the service's process tree per 2xx answer, median of the runs (steadier than throughput on a shared machine); B's in before/after comparisons, with B ÷ Ledgerlink.",
     '',
-    '| scenario | Ledgerlink 2xx/s | p50 | p99 | bare req/s | bare p99 | share of bare | share per round | non-2xx (warm-up included) | errors | bytes/answer | log bytes/req | peak RSS |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    `| scenario | Ledgerlink 2xx/s | p50 | p99 | ${o.compare ? 'B' : 'bare'} req/s | ${o.compare ? 'B' : 'bare'} p99 | share of ${o.compare ? 'B' : 'bare'} | share per round | non-2xx (warm-up included) | errors | bytes/answer | log bytes/req | peak RSS | CPU ms/answer | B CPU ms/answer (÷ Ledgerlink) |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...SCENARIOS.filter((d) => rows.has(d.name)).map((d) => tableRow(rows.get(d.name)!)),
     '',
     ...services.map((l) => `- ${l}`),
@@ -545,7 +565,7 @@ function compareFromEnv(): RealisticOptions['compare'] {
     if (at <= 0) throw new Error(`BENCH_COMPARE_ENV: expected NAME=value, got "${pair}"`);
     env[pair.slice(0, at)] = pair.slice(at + 1);
   }
-  if (root && !fs.existsSync(path.join(root, 'dist/main/cli/main.js'))) throw new Error(`BENCH_COMPARE_ROOT: build ${root} first`);
+  if (root && !fs.existsSync(path.join(root, 'bin/ledgerlink.js'))) throw new Error(`BENCH_COMPARE_ROOT: build ${root} first`);
   const label = [root ? `the checkout at ${root}` : '', envText.trim()].filter(Boolean).join(' with ');
   return { root, env, label };
 }

@@ -214,6 +214,28 @@ function childrenOf(pid: number): number[] {
   }
 }
 
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system) a process and its children have used so far, from /proc (Linux; undefined
+ * elsewhere). Per answer, this is what a request costs the service whatever else the machine runs, which makes
+ * before/after comparisons on a shared machine far steadier than throughput.
+ */
+export function cpuSeconds(pid: number): number | undefined {
+  let total = 0;
+  for (const p of [pid, ...childrenOf(pid)]) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces) start after the last ')'; utime and stime are 14 and 15.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    } catch {
+      if (p === pid) return undefined;
+    }
+  }
+  return total;
+}
+
 /**
  * Samples the resident memory of a process and its children (the HTTP processes of `serve --workers N`) every
  * `everyMs`, summed over the tree; `peak()` is the highest sum since the last `reset()`. Linux only (n/a elsewhere).
