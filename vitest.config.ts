@@ -17,6 +17,25 @@ if (!process.env.LEDGERLINK_TEST_SEED_SHOWN) {
   console.log(`property tests: seed ${process.env.LEDGERLINK_TEST_SEED} (repeat with LEDGERLINK_TEST_SEED=${process.env.LEDGERLINK_TEST_SEED})`);
 }
 
+// Tests that compare two timings taken in one run (the cost of hostile input as a ratio, a bound on a wait) run
+// first and alone, so that no other test's load lands on one side of a ratio.
+const TIMING = [
+  'test/unit/xml-cost.test.ts',
+  'test/unit/ofx-cost.test.ts',
+  'test/unit/json-depth.test.ts',
+  'test/unit/statement-csv.test.ts',
+  'test/unit/statement-values.test.ts',
+  'test/unit/simplefin-client.test.ts',
+];
+const TIMING_INTEGRATION = ['test/integration/xml-cost.test.ts', 'test/integration/lockout-bursts.test.ts'];
+// Restarts the PostgreSQL server every other test uses: last, alone.
+const SERVER_RESTART = ['test/system/faults.test.ts'];
+
+// Most tests wait on child processes, sockets and the database more than they compute, so two files run at once
+// (vitest's default on two cores is one). Groups run in order: timing, then the rest, then the server restart.
+const PARALLEL = { maxWorkers: 2, sequence: { groupOrder: 2 } };
+const ALONE = (groupOrder: number) => ({ maxWorkers: 1, fileParallelism: false, sequence: { groupOrder } });
+
 // Integration tests run once per database dialect; the rest once.
 export default defineConfig({
   // The client package is tested from its source, as the example imports it by its package name.
@@ -26,22 +45,52 @@ export default defineConfig({
     hookTimeout: 60_000,
     setupFiles: ['test/helpers/property-seed.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'sqlite', include: ['test/integration/**/*.test.ts'], env: { LEDGERLINK_TEST_DIALECT: 'sqlite' }, ...conformance } },
-      { extends: true, test: { name: 'postgres', include: ['test/integration/**/*.test.ts'], env: { LEDGERLINK_TEST_DIALECT: 'postgres' }, ...conformance } },
+      { extends: true, test: { name: 'timing', include: TIMING, ...ALONE(1) } },
+      {
+        extends: true,
+        test: { name: 'timing-sqlite', include: TIMING_INTEGRATION, env: { LEDGERLINK_TEST_DIALECT: 'sqlite' }, ...conformance, ...ALONE(1) },
+      },
+      {
+        extends: true,
+        test: { name: 'timing-postgres', include: TIMING_INTEGRATION, env: { LEDGERLINK_TEST_DIALECT: 'postgres' }, ...conformance, ...ALONE(1) },
+      },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: TIMING, ...PARALLEL } },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['test/integration/**/*.test.ts'],
+          exclude: TIMING_INTEGRATION,
+          env: { LEDGERLINK_TEST_DIALECT: 'sqlite' },
+          ...conformance,
+          ...PARALLEL,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ['test/integration/**/*.test.ts'],
+          exclude: TIMING_INTEGRATION,
+          env: { LEDGERLINK_TEST_DIALECT: 'postgres' },
+          ...conformance,
+          ...PARALLEL,
+        },
+      },
       // The client's own tests, and its example app against real servers.
-      { extends: true, test: { name: 'client', include: ['packages/client/test/**/*.test.ts'], testTimeout: 90_000 } },
+      { extends: true, test: { name: 'client', include: ['packages/client/test/**/*.test.ts'], testTimeout: 90_000, ...PARALLEL } },
       // Real processes: on a loaded machine each start can take seconds, so allow more time.
-      { extends: true, test: { name: 'system', include: ['test/system/**/*.test.ts'], fileParallelism: false, testTimeout: 90_000 } },
-      // Headless Chromium against the built Connect app: built once first, files one after another.
+      { extends: true, test: { name: 'system', include: ['test/system/**/*.test.ts'], exclude: SERVER_RESTART, testTimeout: 90_000, ...PARALLEL } },
+      { extends: true, test: { name: 'system-restart', include: SERVER_RESTART, testTimeout: 90_000, ...ALONE(3) } },
+      // Headless Chromium against the built Connect app, built once first.
       {
         extends: true,
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
-          fileParallelism: false,
           globalSetup: ['test/browser/global-setup.ts'],
           testTimeout: 90_000,
+          ...PARALLEL,
         },
       },
     ],
