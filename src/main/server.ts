@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
+import { TurnBatch } from '../platform/turn-batch.js';
 import type { App } from '../http/app-types.js';
 import type { Runtime } from './runtime.js';
 
@@ -19,10 +20,14 @@ export interface ServerOptions {
 export async function startServer(runtime: Runtime, logger: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const app = await buildApp(runtime, { logger });
   let closing: Promise<void> | undefined;
-  // While draining, tell keep-alive clients to go, so shutdown does not wait on their idle sockets.
+  // Responses finished in one turn of the event loop are written together at its end (see TurnBatch). While
+  // draining, tell keep-alive clients to go, so shutdown does not wait on their idle sockets.
+  const writes = new TurnBatch((error) => app.log.error({ err: error }, 'writing a response failed'));
   app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
+    writes.add(() => {
+      if (closing) reply.header('connection', 'close');
+      done(null, payload);
+    });
   });
   const url = await app.listen({ host: runtime.config.host, port: runtime.config.port });
   return {
