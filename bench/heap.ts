@@ -10,8 +10,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { openDatabase } from '../src/platform/db/database.js';
 import { migrateToLatest } from '../src/platform/db/migrate.js';
-import { catalogOf } from '../src/modules/institutions/catalog.js';
-import { ensureInstitutionCatalog } from '../src/modules/institutions/seed.js';
+import { catalogOf } from '../src/modules/institutions/catalog.service.js';
+import { ensureInstitutionCatalog } from '../src/modules/institutions/seed.service.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
 import { openLinkedApp } from './lib/linked-app.js';
 

@@ -327,8 +327,18 @@ const addCounts = (into: Record<string, number>, from: Record<string, number>) =
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
 };
 
-async function measure(def: ScenarioDef, ctx: ServiceContext, rss: RssSampler, o: RealisticOptions, tmp: string, other?: Served): Promise<Row> {
+async function measure(
+  def: ScenarioDef,
+  ctx: ServiceContext,
+  rss: RssSampler,
+  o: RealisticOptions,
+  tmp: string,
+  other?: Served,
+  otherCtx?: ServiceContext,
+): Promise<Row> {
   const { next, samples } = def.make(ctx);
+  // Another checkout serves data of its own (its own schema), with its own credentials and customers.
+  const otherNext = otherCtx ? def.make(otherCtx).next : next;
   const recorded = await record(ctx, samples());
   const file = path.join(tmp, `${def.name}.samples.json`);
   fs.writeFileSync(file, JSON.stringify(recorded));
@@ -354,7 +364,7 @@ async function measure(def: ScenarioDef, ctx: ServiceContext, rss: RssSampler, o
         const counts = side === 'ours' ? row.non2xx! : row.bareNon2xx!;
         process.stderr.write(`  ${def.name} round ${round + 1} ${side === 'ours' ? 'ledgerlink' : other ? 'B' : 'bare'}… `);
         if (o.warmup > 0) {
-          const w = await loadRun(url, next, { connections: o.connections, duration: o.warmup });
+          const w = await loadRun(url, side === 'ours' ? next : otherNext, { connections: o.connections, duration: o.warmup });
           addCounts(counts, w.non2xx);
           if (side === 'ours') row.errors! += w.errors;
         }
@@ -362,7 +372,7 @@ async function measure(def: ScenarioDef, ctx: ServiceContext, rss: RssSampler, o
         const logsBefore = ctx.served.logs.bytes;
         const cpuPid = side === 'ours' ? ctx.served.pid : other?.pid;
         const cpuBefore = cpuPid === undefined ? undefined : cpuSeconds(cpuPid);
-        const r = await loadRun(url, next, { connections: o.connections, duration: o.duration });
+        const r = await loadRun(url, side === 'ours' ? next : otherNext, { connections: o.connections, duration: o.duration });
         const cpuAfter = cpuPid === undefined ? undefined : cpuSeconds(cpuPid);
         if (cpuBefore !== undefined && cpuAfter !== undefined && r.ok > 0) {
           (side === 'ours' ? row.cpuPerAnswer! : row.otherCpuPerAnswer!).push(((cpuAfter - cpuBefore) * 1000) / r.ok);
@@ -454,19 +464,30 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
   let seeded: SeedOutput | undefined;
   let pgSeeded: SeedOutput | undefined;
   let lists: { found: number; pages: number } | undefined;
+  const otherSeeds = new Map<string, SeedOutput>();
   const phaseRuns = async (phase: Phase, dataDir: string, seedOut: SeedOutput, label: string, serveOptions: Parameters<typeof startServed>[1]) => {
     const defs = chosen.filter((s) => s.phase === phase);
     if (defs.length === 0) return;
     const served = await startServed(dataDir, { ...serveOptions, logLevel: o.logLevel });
-    const other = o.compare ? await startServed(dataDir, { ...serveOptions, logLevel: o.logLevel, root: o.compare.root, env: o.compare.env }) : undefined;
+    // Another checkout may not read this checkout's schema: it serves a copy of the data seeded by its own CLI.
+    const otherData = o.compare?.root && phase !== 'postgres' ? `${dataDir}-b` : dataDir;
+    const otherSeed =
+      o.compare?.root && phase !== 'postgres'
+        ? (otherSeeds.get(otherData) ??
+          otherSeeds
+            .set(otherData, seed(otherData, { customers: o.customers, profile: o.profile, transactions: o.transactions, root: o.compare.root }))
+            .get(otherData)!)
+        : undefined;
+    const other = o.compare ? await startServed(otherData, { ...serveOptions, logLevel: o.logLevel, root: o.compare.root, env: o.compare.env }) : undefined;
     const rss = new RssSampler(served.pid);
     process.stderr.write(`${label}: Ledgerlink at ${served.url}${other ? `, B (${o.compare!.label}) at ${other.url}` : ''}\n`);
     try {
       const ctx = await context(served, seedOut);
+      const otherCtx = other && otherSeed ? await context(other, otherSeed) : undefined;
       lists ??= { found: ctx.found, pages: ctx.pages };
       for (const def of defs) {
         try {
-          rows.set(def.name, await measure(def, ctx, rss, o, tmp, other));
+          rows.set(def.name, await measure(def, ctx, rss, o, tmp, other, otherCtx));
         } catch (e) {
           process.stderr.write(`${def.name} failed: ${(e as Error).stack}\n`);
           rows.set(def.name, { def, note: `failed: ${(e as Error).message.replaceAll('|', '\\|').slice(0, 300)}` });

@@ -21,7 +21,7 @@ import { sql } from 'kysely';
 import { buildApp } from '../src/main/app.js';
 import { loadConfig } from '../src/main/config.js';
 import type { Database, DialectName } from '../src/platform/db/database.js';
-import { ensureInstitutionCatalog } from '../src/modules/institutions/seed.js';
+import { ensureInstitutionCatalog } from '../src/modules/institutions/seed.service.js';
 import { createPartner } from '../src/modules/partners/service.js';
 import { ManualClock } from '../src/platform/clock.js';
 import { keysFrom } from '../src/platform/keys.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../../src/main/app.js';
 import { loadConfig } from '../../src/main/config.js';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { createPartner } from '../../src/modules/partners/service.js';
 import type { App } from '../../src/http/app-types.js';
 import { systemClock } from '../../src/platform/clock.js';

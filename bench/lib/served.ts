@@ -170,7 +170,7 @@ export interface SeedOutput {
 /** `ledgerlink seed --customers N --profile P --json [--transactions T] --data DIR`, through the installed command. */
 export function seed(
   dataDir: string,
-  options: { customers: number; profile: string; transactions?: number | undefined; databaseUrl?: string | undefined },
+  options: { customers: number; profile: string; transactions?: number | undefined; databaseUrl?: string | undefined; root?: string | undefined },
 ): SeedOutput {
   const args = [
     'bin/ledgerlink.js',
@@ -186,7 +186,7 @@ export function seed(
   ];
   const started = performance.now();
   const r = spawnSync(process.execPath, args, {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     env: { ...cleanEnv(), ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

@@ -65,9 +65,12 @@ export interface LoginField {
   id: string;
   name: string;
   label: string;
-  kind: 'text' | 'password';
+  /** `token`: a secret the user pastes from elsewhere (a setup token), masked and never offered to password managers. */
+  kind: 'text' | 'password' | 'token';
   /** Display order, from 1. */
   displayOrder: number;
+  /** Help shown with the field: what to enter and where to find it. */
+  hint?: string;
 }
 
 export interface MfaOption {
@@ -98,6 +101,12 @@ export type AuthResult =
 export type ConnectorResult<T> =
   /** `session`, when present, replaces the stored session (e.g. a rotated token). */
   { ok: true; value: T; session?: ConnectorSession } | ConnectorFailure;
+
+/** What listAccounts answers. */
+export type AccountsResult = ConnectorResult<ConnectorAccount[]>;
+
+/** What fetchTransactions answers. */
+export type TransactionsResult = ConnectorResult<ConnectorTransaction[]>;
 
 export type AccountType = 'checking' | 'savings' | 'creditCard' | 'loan' | 'mortgage' | 'lineOfCredit' | 'investment' | 'investmentTaxDeferred' | 'roth';
 
@@ -361,22 +370,49 @@ export interface InstitutionConnector {
   completeOAuth(ctx: ConnectorContext, request: { code: string; redirectUri: string; pending: ConnectorSession }): Promise<AuthResult>;
 
   /** Every account the session can see, with balances, details and positions as of ctx.now. */
-  listAccounts(ctx: ConnectorContext, session: ConnectorSession): Promise<ConnectorResult<ConnectorAccount[]>>;
+  listAccounts(ctx: ConnectorContext, session: ConnectorSession): Promise<AccountsResult>;
 
   /**
    * Transactions of one account whose transactionDate is in [from, to] (epoch seconds, inclusive), limited to
    * what the institution serves (the last `historyDays` days up to ctx.now), oldest first.
    */
-  fetchTransactions(
-    ctx: ConnectorContext,
-    session: ConnectorSession,
-    accountRef: string,
-    from: number,
-    to: number,
-  ): Promise<ConnectorResult<ConnectorTransaction[]>>;
+  fetchTransactions(ctx: ConnectorContext, session: ConnectorSession, accountRef: string, from: number, to: number): Promise<TransactionsResult>;
+
+  /**
+   * Sources that limit how often they may be asked (SimpleFIN's daily quota): the earliest time (ctx clock) a
+   * refresh nobody asked for, the engine's scheduled one, may ask with this session. Without it, any time.
+   */
+  backgroundRefreshAt?(ctx: ConnectorContext, session: ConnectorSession): number;
 }
 
 /** A call the connector cannot serve at all (wrong auth mode, unknown account ref, foreign institution). */
 export class ConnectorUsageError extends Error {
   override readonly name = 'ConnectorUsageError';
+}
+
+/**
+ * The base of a connector whose institutions sign in with a credentials form alone, without MFA questions or OAuth
+ * (OFX Direct Connect, SimpleFIN): those calls are usage errors, in the words the connector gives in `refusals`.
+ */
+export abstract class CredentialsOnlyConnector implements InstitutionConnector {
+  abstract readonly capabilities: ConnectorCapabilities;
+  /** Why an MFA answer, and why an OAuth call, cannot be served. */
+  protected abstract readonly refusals: { mfa: string; oauth: string };
+
+  abstract loginForm(ctx: ConnectorContext): LoginField[];
+  abstract authenticate(ctx: ConnectorContext, credentials: Credential[]): Promise<AuthResult>;
+  abstract listAccounts(ctx: ConnectorContext, session: ConnectorSession): Promise<AccountsResult>;
+  abstract fetchTransactions(ctx: ConnectorContext, session: ConnectorSession, accountRef: string, from: number, to: number): Promise<TransactionsResult>;
+
+  async answerMfa(_ctx?: ConnectorContext, _state?: ConnectorSession, _answers?: MfaAnswer[]): Promise<AuthResult> {
+    throw new ConnectorUsageError(this.refusals.mfa);
+  }
+
+  async startOAuth(_ctx?: ConnectorContext, _request?: { redirectUri: string; state: string }): Promise<OAuthStart> {
+    throw new ConnectorUsageError(this.refusals.oauth);
+  }
+
+  async completeOAuth(_ctx?: ConnectorContext, _request?: { code: string; redirectUri: string; pending: ConnectorSession }): Promise<AuthResult> {
+    throw new ConnectorUsageError(this.refusals.oauth);
+  }
 }

@@ -34,7 +34,7 @@ export interface RealSourceOptions {
   ofxServer(institutionId: number): Promise<OfxInstitutionConfig | undefined>;
   /** Keeps each login's OFX CLIENTUID the same across sign-ins (a key derived from the master key). */
   ofxClientUidKey: Uint8Array;
-  /** Tests may pass their own transports; the defaults are HTTP with timeouts, size limits and the URL policy. */
+  /** Tests may pass their own transports; the defaults are the connectors' HTTP transport (timeouts, size limits, the outbound target policy). */
   ofxTransport?: OfxTransport;
   simplefinTransport?: SimplefinTransport;
 }
@@ -49,13 +49,14 @@ const NONE = (institutionId: number): ConnectorLookup => ({ available: false, re
 export function createConnectorRegistry(options: TestBankOptions & { real?: RealSourceOptions }): ConnectorRegistry {
   const testBank = new Map<number, InstitutionConnector>(TEST_INSTITUTIONS.map((t) => [t.id, new TestBankConnector(t, options)]));
   const real = options.real;
-  const allowUrl = real ? simplefinUrlPolicy(real.mode) : undefined;
-  const simplefin =
-    real && allowUrl ? new SimplefinConnector({ transport: real.simplefinTransport ?? createSimplefinTransport({ timeoutMs: 60_000 }), allowUrl }) : undefined;
-  const ofxTransport =
-    real && allowUrl
-      ? (real.ofxTransport ?? createOfxTransport({ timeoutMs: 60_000, maxBytes: 16 * 1024 * 1024, allowUrl: (url) => allowUrl(new URL(url)) }))
-      : undefined;
+  // Both go through the connectors' HTTP transport, under the outbound target policy of the service mode.
+  const simplefin = real
+    ? new SimplefinConnector({
+        transport: real.simplefinTransport ?? createSimplefinTransport({ mode: real.mode, timeoutMs: 60_000 }),
+        allowUrl: simplefinUrlPolicy(real.mode),
+      })
+    : undefined;
+  const ofxTransport = real ? (real.ofxTransport ?? createOfxTransport({ mode: real.mode, timeoutMs: 60_000, maxBytes: 16 * 1024 * 1024 })) : undefined;
   const connectorFor = (institutionId: number): ConnectorLookup => {
     const connector = testBank.get(institutionId);
     return connector ? { available: true, connector } : NONE(institutionId);

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorName } from '../contract/errors/catalogue.js';
 import { ServiceError } from '../contract/errors/service-error.js';
+import { HSTS } from './plugins/transport.js';
 
 /** Node's errors for requests its parser or its timers refused, by code; anything else is a malformed request. */
 const BY_NODE_CODE: Record<string, ErrorName> = {
@@ -10,8 +11,6 @@ const BY_NODE_CODE: Record<string, ErrorName> = {
   ERR_HTTP_REQUEST_TIMEOUT: 'RequestTimeout',
   HPE_CHUNK_EXTENSIONS_OVERFLOW: 'PayloadTooLarge',
 };
-
-const HSTS = 'Strict-Transport-Security: max-age=31536000; includeSubDomains';
 
 /** The catalogue error for a request Node refused before any route saw it. */
 export function clientErrorOf(error: NodeJS.ErrnoException & { reason?: unknown }): ServiceError {
@@ -34,7 +33,7 @@ export function clientErrorResponse(error: NodeJS.ErrnoException, tls: boolean):
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Cache-Control: no-store',
     'Connection: close',
-    ...(tls ? [HSTS] : []),
+    ...(tls ? [`Strict-Transport-Security: ${HSTS}`] : []),
     '',
     body,
   ].join('\r\n');

@@ -15,7 +15,6 @@ import { AuthenticationLimits } from '../http/plugins/transport.js';
 import type { ScopeName } from '../http/scopes.js';
 import fs from 'node:fs';
 import { VERSION } from '../platform/version.js';
-import type { Logger } from 'pino';
 import { redactedLogger } from '../platform/logger.js';
 import { createEngine, type Engine } from '../modules/aggregation/engine.js';
 import { createResponseCache, type ResponseCache } from '../http/response-cache.js';
@@ -93,7 +92,6 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   app.decorate(
     'engine',
     createEngine(runtime, {
-      settings: { refreshLeaseSeconds: config.refreshLeaseSeconds },
       onBackgroundError: (what, e) => app.log.error({ err: e }, `${what} failed`),
     }),
   );

@@ -108,6 +108,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     allowedCountries: Object.freeze(countries(env.LEDGERLINK_ALLOWED_COUNTRIES)),
     authRateLimitPerIp: integer('LEDGERLINK_AUTH_RATE_LIMIT_PER_IP', env.LEDGERLINK_AUTH_RATE_LIMIT_PER_IP, 60, 1, 1_000_000),
     refreshLeaseSeconds: integer('LEDGERLINK_REFRESH_LEASE_SECONDS', env.LEDGERLINK_REFRESH_LEASE_SECONDS, 120, 2, 3600),
+    refreshIntervalSeconds: integer('LEDGERLINK_REFRESH_INTERVAL_HOURS', env.LEDGERLINK_REFRESH_INTERVAL_HOURS, 24, 0, 720) * 3600,
+    refreshConcurrency: integer('LEDGERLINK_REFRESH_CONCURRENCY', env.LEDGERLINK_REFRESH_CONCURRENCY, 4, 1, 64),
     authRateLimitPerAppKey: integer('LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY', env.LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY, 20, 1, 1_000_000),
     smtpUrl,
     mailFrom: env.LEDGERLINK_MAIL_FROM || 'Ledgerlink <no-reply@ledgerlink.localhost>',

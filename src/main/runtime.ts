@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { openDatabase, sqliteFileIn, type Database } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
-import { ensureInstitutionCatalog } from '../modules/institutions/seed.js';
+import { ensureInstitutionCatalog } from '../modules/institutions/seed.service.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { warnAboutDataPermissions } from '../platform/data-dir.js';
 import { keysFrom, loadMasterKey } from '../platform/keys.js';

@@ -1,40 +1,17 @@
+import type { Static } from 'typebox';
+import type { Delivery, DeliveryAttempt, MailboxMessage } from '../contract/schemas/dashboard.js';
 import type { Executor } from '../platform/db/database.js';
 import { ServiceError } from '../contract/errors/service-error.js';
 import { epochSeconds, type Clock } from '../platform/clock.js';
 import * as repo from './repository.js';
-import type { DeliveryAttemptRow, DeliveryKind, DeliveryRow, DeliveryStatus, MailboxRow } from './table.js';
+import type { DeliveryAttemptRow, DeliveryRow, MailboxRow } from './table.js';
 import { signalDeliveriesDue } from './wake.js';
 
-/** One recorded attempt. Times are epoch seconds. */
-export interface AttemptView {
-  attemptedAt: number;
-  workerId: string;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-}
+/** One recorded attempt, as the contract declares it. Times are epoch seconds. */
+export type AttemptView = Static<typeof DeliveryAttempt>;
 
-/** A delivery as listings show it (no body, no secret). Times are epoch seconds. */
-export interface DeliveryView {
-  id: number;
-  partnerId: string;
-  kind: DeliveryKind;
-  eventId: string;
-  target: string;
-  status: DeliveryStatus;
-  createdAt: number;
-  /** When the next attempt is due (pending deliveries only). */
-  nextAttemptAt: number | null;
-  deliveredAt: number | null;
-  cancelledAt: number | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  customerId: number | null;
-  subscriptionId: number | null;
-  connectSession: string | null;
-  /** Every attempt, oldest first, across retries and redeliveries. */
-  attempts: AttemptView[];
-}
+/** A delivery as listings show it (no body, no secret), with every attempt oldest first. Times are epoch seconds. */
+export type DeliveryView = Static<typeof Delivery>;
 
 function attemptView(a: DeliveryAttemptRow): AttemptView {
   return { attemptedAt: a.attempted_at, workerId: a.worker_id, statusCode: a.status_code, latencyMs: a.latency_ms, error: a.error };
@@ -103,19 +80,8 @@ export async function redeliverDelivery(db: Executor, clock: Clock, id: number, 
   return getDelivery(db, id, partnerId);
 }
 
-/** A message in the local mailbox. Times are epoch seconds. */
-export interface MailView {
-  id: number;
-  partnerId: string;
-  deliveryId: number | null;
-  eventId: string;
-  to: string;
-  from: string;
-  subject: string;
-  text: string;
-  html: string | null;
-  createdAt: number;
-}
+/** A message in the local mailbox: the dashboard's record of it, and whose it is. Times are epoch seconds. */
+export type MailView = Static<typeof MailboxMessage> & { partnerId: string };
 
 function mailView(m: MailboxRow): MailView {
   return {

@@ -44,6 +44,10 @@ export interface Config {
   readonly authRateLimitPerAppKey: number;
   /** How long one refresh may hold an institution login before another process may take over, in seconds. */
   readonly refreshLeaseSeconds: number;
+  /** How often workers refresh each login of a real institution without being asked, in seconds; 0 turns it off. */
+  readonly refreshIntervalSeconds: number;
+  /** Scheduled refreshes one worker process runs at once (and claims at a time). */
+  readonly refreshConcurrency: number;
   /** SMTP server for outgoing e-mail (smtp:// or smtps://); when absent e-mail goes to the local mailbox. */
   readonly smtpUrl: string | undefined;
   /** Sender of outgoing e-mail. */

@@ -4,7 +4,7 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Frame, type FrameLocator, type Page } from 'playwright-core';
 import { drainDeliveries } from '../../src/outbox/worker.js';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { ROOT } from './cli.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from './context.js';
 import { startListener, type Listener } from './listener.js';

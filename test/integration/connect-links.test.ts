@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { drainDeliveries } from '../../src/outbox/worker.js';
 import { appPage } from '../../src/http/connect-app/routes/web.js';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { saveExperience } from '../../src/modules/connect/experiences.js';
 import { addCustomer } from '../helpers/customers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';

@@ -7,7 +7,7 @@ import { createPartner } from '../../src/modules/partners/service.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { linkProfile, refresh } from '../helpers/aggregation.js';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { appOk, generate, linkFor } from '../helpers/connect.js';
 import { dashboardClient, dashboardSignIn, SAME_ORIGIN, sessionCookie, type DashboardBrowser } from '../helpers/dashboard.js';
 

@@ -4,7 +4,7 @@ import { enqueueDelivery, type EnqueueHttpInput } from '../../src/outbox/enqueue
 import { purgeExpiredDeliveries } from '../../src/outbox/maintenance.js';
 import { getDelivery, listMail } from '../../src/outbox/service.js';
 import { drainDeliveries, startDeliveryWorker } from '../../src/outbox/worker.js';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { createPartner } from '../../src/modules/partners/service.js';
 import { epochSeconds } from '../../src/platform/clock.js';
 import { encryptValue } from '../../src/platform/secrets.js';

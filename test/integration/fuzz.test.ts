@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RegisteredRoute } from '../../src/main/app.js';
 import { ErrorCatalogue } from '../../src/contract/errors/catalogue.js';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { addCustomer } from '../helpers/customers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { databaseFingerprint, hostileQuery, hostileString, hostileXml, invalidBody } from '../helpers/fuzz.js';
@@ -17,7 +17,7 @@ import { testDialect } from '../helpers/db.js';
 const RUNS = Number(process.env.FUZZ_RUNS ?? (testDialect() === 'postgres' ? 25 : 50));
 const CODE_STATUS = new Map<string, number>(Object.values(ErrorCatalogue).map((d) => [d.code, d.status]));
 /**
- * The request log records every request by design. The institution catalogue (10,578 rows) is static seed data no
+ * The request log records every request by design. The institution catalogue (11,631 rows) is static seed data no
  * route writes; fingerprinting it twice per route would cost more than all the requests together.
  */
 const IGNORED_TABLES = ['request_log', 'institutions', 'institution_catalog'];

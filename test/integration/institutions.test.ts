@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CATALOG_RECHECK_MS, updateInstitution } from '../../src/modules/institutions/catalog.js';
+import { CATALOG_RECHECK_MS, updateInstitution } from '../../src/modules/institutions/catalog.service.js';
 import { generateCatalog } from '../../src/modules/institutions/catalog/generate.js';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
-import { readOfxDirectory } from '../../src/modules/institutions/ofx-directory.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
+import { readOfxDirectory } from '../../src/modules/institutions/ofx-directory.service.js';
 import { foldText } from '../../src/modules/institutions/search-index.js';
 import { TEST_INSTITUTIONS } from '../../src/connectors/testbank/institutions.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';

@@ -2,16 +2,16 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldText } from '../../src/modules/institutions/search-index.js';
 import { addOfxInstitution } from '../../src/modules/institutions/service.js';
+import { findOfxServer } from '../../src/modules/institutions/ofx-directory.repository.js';
 import {
   ensureOfxDirectory,
-  findOfxServer,
   OFX_DIRECTORY_ID_BASE,
   OFX_OPERATOR_ID_BASE,
   ofxUrlProblem,
   readOfxDirectory,
-} from '../../src/modules/institutions/ofx-directory.js';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.js';
-import { SIMPLEFIN_INSTITUTION_ID } from '../../src/modules/institutions/simplefin.js';
+} from '../../src/modules/institutions/ofx-directory.service.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
+import { SIMPLEFIN_INSTITUTION_ID } from '../../src/modules/institutions/simplefin.service.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 
 const DIRECTORY = readOfxDirectory();

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listRequestLog, pruneRequestLog } from '../../src/modules/requestlog/service.js';
+import { pruneRequestLog } from '../../src/modules/requestlog/repository.js';
+import { listRequestLog } from '../../src/modules/requestlog/service.js';
 import { createTestContext, partnerWithToken, type TestContext } from '../helpers/context.js';
 
 describe('the API request log', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceCustomerClock } from '../../src/modules/aggregation/clock.service.js';
-import { seedCustomers, type SeedProgress } from '../../src/modules/sandbox/seed.js';
+import { seedCustomers, type SeedProgress } from '../../src/modules/sandbox/seed.service.js';
 import { allTransactions, DAY, nowOf, refresh, type AccountJson, type TransactionJson } from '../helpers/aggregation.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/main/config.js';
 import { openDatabase, sqliteFileIn, type Database } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { rotateAppKey } from '../../src/modules/partners/service.js';
-import { revokePartnerTokens } from '../../src/modules/partners/tokens.js';
+import { revokePartnerTokens } from '../../src/modules/partners/tokens.service.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { keysFrom } from '../../src/platform/keys.js';
 import type { Runtime } from '../../src/main/runtime.js';

@@ -50,6 +50,18 @@ describe('transport and caller rules', () => {
       expect(res.headers['strict-transport-security']).toBeUndefined();
     });
 
+    it('sends HSTS over TLS from every scope, the health check included, and never over plain HTTP', async () => {
+      ctx = await createTestContext({ LEDGERLINK_TRUST_PROXY: '127.0.0.1' });
+      const p = await partnerWithToken(ctx);
+      for (const url of [ME, '/health', '/openapi.json', '/connect', '/dashboard']) {
+        const tls = await viaProxy('8.8.8.8', p.headers, url);
+        expect(tls.statusCode, url).toBeLessThan(500);
+        expect(tls.headers['strict-transport-security'], url).toBe('max-age=31536000; includeSubDomains');
+        const plain = await ctx.app.inject({ method: 'GET', url, headers: p.headers });
+        expect(plain.headers['strict-transport-security'], url).toBeUndefined();
+      }
+    });
+
     it('accepts plain HTTP from anywhere with LEDGERLINK_INSECURE_HTTP', async () => {
       ctx = await createTestContext({ LEDGERLINK_INSECURE_HTTP: '1' });
       const p = await partnerWithToken(ctx);

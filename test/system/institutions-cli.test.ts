@@ -56,7 +56,7 @@ describe('ledgerlink institutions add-ofx', () => {
       { ...env, LEDGERLINK_MODE: 'production' },
     );
     expect(production.code).toBe(1);
-    expect(production.stderr).toMatch(/https in production mode/);
+    expect(production.stderr).toMatch(/only https addresses are allowed in production mode/);
     const missing = await runCli(['institutions', 'add-ofx', '--name', 'X', '--data', data], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^error: institutions add-ofx needs --url\nhint: usage: ledgerlink institutions add-ofx/);

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { connectWebhookSecret } from '../../src/modules/connect/webhooks.js';
 import { createPartner } from '../../src/modules/partners/service.js';
-import { seedCustomers } from '../../src/modules/sandbox/seed.js';
+import { seedCustomers } from '../../src/modules/sandbox/seed.service.js';
 import { subscribe } from '../../src/modules/txpush/service.js';
 import { cliArgs, runCli, startProcess, type ServerProcess } from '../helpers/cli.js';
 import { freePort, startListener, waitFor, type Listener } from '../helpers/listener.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeDelivery } from '../../src/main/cli/commands/listen.js';
-import { renderNotification } from '../../src/modules/txpush/notify.js';
+import { renderNotification } from '../../src/modules/txpush/notify.service.js';
 import { toXml } from '../../src/contract/xml/serialize.js';
 import { ConnectWebhookBody } from '../../src/modules/connect/webhooks.js';
 import type { XmlSchema } from '../../src/contract/xml/schema-walk.js';

@@ -12,7 +12,7 @@ const NOW = Date.parse('2025-03-01T15:00:00Z') / 1000;
 const ctx: ConnectorContext = { institutionId: 4242, now: NOW };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-const transport = createHttpTransport({ timeoutMs: 2000, maxBytes: 1 << 20, allowUrl: () => undefined });
+const transport = createHttpTransport({ timeoutMs: 2000, maxBytes: 1 << 20, mode: 'sandbox' });
 const credentials = (user: string, password: string) => [
   { id: '4242001', value: user },
   { id: '4242002', value: password },
@@ -141,7 +141,7 @@ describe.each([
   it('offers a user id and password form and signs in with credentials', () => {
     expect(connector.capabilities).toEqual({ authMode: 'credentials', historyDays: 730 });
     expect(connector.loginForm(ctx)).toEqual([
-      { id: '4242001', name: 'User ID', label: 'User ID', kind: 'text', displayOrder: 1 },
+      { id: '4242001', name: 'User ID', label: 'User ID', kind: 'text', displayOrder: 1, hint: expect.stringContaining('Quicken') },
       { id: '4242002', name: 'Password', label: 'Password', kind: 'password', displayOrder: 2 },
     ]);
   });
@@ -255,7 +255,7 @@ describe.each([
     const nowhere = new OfxConnector({ institution: { ...institution, url: `http://127.0.0.1:${port}/ofx` }, transport });
     expect(failure(await nowhere.authenticate(ctx, credentials('jane', 'x'))).code).toBe(102);
 
-    const impatient = new OfxConnector({ institution, transport: createHttpTransport({ timeoutMs: 200, maxBytes: 1 << 20, allowUrl: () => undefined }) });
+    const impatient = new OfxConnector({ institution, transport: createHttpTransport({ timeoutMs: 200, maxBytes: 1 << 20, mode: 'sandbox' }) });
     const slow = failure(await impatient.authenticate(ctx, credentials('slow', 'pw')));
     expect(slow).toMatchObject({ code: 102, message: expect.stringContaining('No answer within 200 ms') });
   });
@@ -550,29 +550,29 @@ describe('createHttpTransport', () => {
   const send = (transport: OfxTransport, path: string) => transport({ url: `${url}${path}`, body: 'hello', headers: { 'Content-Type': 'application/x-ofx' } });
 
   it('posts the body with the headers given and decodes the answer by its character set', async () => {
-    const t = createHttpTransport({ timeoutMs: 2000, maxBytes: 10_000, allowUrl: () => undefined });
+    const t = createHttpTransport({ timeoutMs: 2000, maxBytes: 10_000, mode: 'sandbox' });
     expect(await send(t, '/ofx')).toEqual({ status: 200, body: 'OFXHEADER:100\r\nCHARSET:1252\r\n\r\n<OFX><A>€application/x-ofx:hello</OFX>' });
   });
 
-  it('refuses a URL the policy refuses, or that is not HTTP, before connecting', async () => {
-    const t = createHttpTransport({
-      timeoutMs: 2000,
-      maxBytes: 10_000,
-      allowUrl: (u) => (u.includes('127.0.0.1') ? 'loopback addresses are not allowed' : undefined),
+  it('refuses, before connecting, a URL the outbound target policy refuses in production mode or that is not HTTP', async () => {
+    const t = createHttpTransport({ mode: 'production', timeoutMs: 2000, maxBytes: 10_000 });
+    await expect(send(t, '/ofx')).rejects.toMatchObject({ reason: 'refused-url', message: expect.stringMatching(/only https/) });
+    await expect(t({ url: url.replace('http:', 'https:'), body: '', headers: {} })).rejects.toMatchObject({
+      reason: 'refused-url',
+      message: expect.stringMatching(/127\.0\.0\.1 is a loopback address/),
     });
-    await expect(send(t, '/ofx')).rejects.toMatchObject({ reason: 'refused-url', message: 'loopback addresses are not allowed' });
     await expect(t({ url: 'file:///etc/passwd', body: '', headers: {} })).rejects.toMatchObject({ reason: 'refused-url' });
     await expect(t({ url: 'not a url', body: '', headers: {} })).rejects.toMatchObject({ reason: 'refused-url' });
   });
 
   it('refuses an answer larger than the limit, declared or streamed', async () => {
-    const t = createHttpTransport({ timeoutMs: 2000, maxBytes: 4000, allowUrl: () => undefined });
+    const t = createHttpTransport({ timeoutMs: 2000, maxBytes: 4000, mode: 'sandbox' });
     await expect(send(t, '/large')).rejects.toMatchObject({ reason: 'too-large' });
     await expect(send(t, '/chunked')).rejects.toMatchObject({ reason: 'too-large' });
   });
 
   it('does not follow redirects', async () => {
-    const t = createHttpTransport({ timeoutMs: 2000, maxBytes: 4000, allowUrl: () => undefined });
+    const t = createHttpTransport({ timeoutMs: 2000, maxBytes: 4000, mode: 'sandbox' });
     expect((await send(t, '/redirect')).status).toBe(302);
   });
 });

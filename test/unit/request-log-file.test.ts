@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, requestLogFileOf, type Database } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { migrations } from '../../src/platform/db/migrations/index.js';
-import { insertSizes, listRequestLog, RequestLogWriter, type RequestLogEntry } from '../../src/modules/requestlog/service.js';
+import { insertSizes } from '../../src/modules/requestlog/repository.js';
+import { listRequestLog, RequestLogWriter, type RequestLogEntry } from '../../src/modules/requestlog/service.js';
 import { ManualClock } from '../../src/platform/clock.js';
 
 const entry = (n: number, at: number, partner = 'p1'): RequestLogEntry => ({

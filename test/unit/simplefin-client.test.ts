@@ -49,7 +49,7 @@ describe('claim', () => {
   afterEach(() => bridge.close());
 
   it('claims once with an empty POST, and the bridge refuses the second claim with 403', async () => {
-    const client = new SimplefinClient({ transport: createHttpTransport(), allowUrl: sandbox });
+    const client = new SimplefinClient({ transport: createHttpTransport({ mode: 'sandbox' }), allowUrl: sandbox });
     const token = bridge.createSetupToken({ user: 'alice' });
     const first = await client.claim(claimUrlOf(token));
     expect(first).toEqual({ ok: true, value: bridge.accessUrlOf('alice') });
@@ -62,15 +62,31 @@ describe('claim', () => {
   });
 
   it('refuses an unknown token with 403', async () => {
-    const client = new SimplefinClient({ transport: createHttpTransport(), allowUrl: sandbox });
+    const client = new SimplefinClient({ transport: createHttpTransport({ mode: 'sandbox' }), allowUrl: sandbox });
     expect(await client.claim(`${bridge.url}/claim/nosuchtoken`)).toEqual({ ok: false, problem: { kind: 'claim-refused', status: 403 } });
   });
 
   it('does not contact a claim URL the policy refuses', async () => {
-    const client = new SimplefinClient({ transport: createHttpTransport(), allowUrl: simplefinUrlPolicy('production') });
+    const client = new SimplefinClient({ transport: createHttpTransport({ mode: 'sandbox' }), allowUrl: simplefinUrlPolicy('production') });
     const result = await client.claim(claimUrlOf(bridge.createSetupToken()));
     expect(result).toMatchObject({ ok: false, problem: { kind: 'url-refused' } });
     expect(bridge.requests).toEqual([]);
+  });
+
+  it('refuses, when connecting, a bridge whose name leads to a private or metadata address in production mode', async () => {
+    const asked: string[] = [];
+    const resolve = ((hostname: string, _options: unknown, callback: (e: Error | null, a: { address: string; family: number }[]) => void) => {
+      asked.push(hostname);
+      callback(null, [{ address: hostname.startsWith('metadata') ? '169.254.169.254' : '10.0.0.9', family: 4 }]);
+    }) as unknown as NonNullable<Parameters<typeof createHttpTransport>[0]['resolve']>;
+    const client = new SimplefinClient({ transport: createHttpTransport({ mode: 'production', resolve }), allowUrl: simplefinUrlPolicy('production') });
+    for (const host of ['bridge.rebind.example', 'metadata.rebind.example']) {
+      expect(await client.claim(`https://${host}/simplefin/claim/abc`)).toEqual({
+        ok: false,
+        problem: { kind: 'url-refused', reason: "The bridge's address is not allowed: its name leads to an address this service may not contact." },
+      });
+    }
+    expect(asked).toEqual(['bridge.rebind.example', 'metadata.rebind.example']);
   });
 
   it('reads the claim answer strictly: an access URL with credentials, allowed by the policy', async () => {
@@ -143,7 +159,7 @@ describe('the accounts request', () => {
   it('reads an answer from the local bridge in both protocol versions', async () => {
     const bridge = await startSimplefinBridge({ now: () => NOW });
     try {
-      const client = new SimplefinClient({ transport: createHttpTransport(), allowUrl: sandbox });
+      const client = new SimplefinClient({ transport: createHttpTransport({ mode: 'sandbox' }), allowUrl: sandbox });
       const token = bridge.createSetupToken({ user: 'bob', accounts: demoAccounts(NOW) });
       const claimed = await client.claim(claimUrlOf(token));
       if (!claimed.ok) throw new Error('claim failed');
@@ -306,15 +322,18 @@ describe('the HTTP transport', () => {
   let accessUrl: string;
   beforeEach(async () => {
     bridge = await startSimplefinBridge({ now: () => NOW });
-    const client = new SimplefinClient({ transport: createHttpTransport(), allowUrl: sandbox });
+    const client = new SimplefinClient({ transport: createHttpTransport({ mode: 'sandbox' }), allowUrl: sandbox });
     const claimed = await client.claim(claimUrlOf(bridge.createSetupToken({ user: 'carol', accounts: demoAccounts(NOW) })));
     if (!claimed.ok) throw new Error('claim failed');
     accessUrl = claimed.value;
   });
   afterEach(() => bridge.close());
 
-  const fetchWith = (options: Parameters<typeof createHttpTransport>[0]) =>
-    new SimplefinClient({ transport: createHttpTransport(options), allowUrl: sandbox }).fetchAccounts(accessUrl, { startDate: NOW - DAY, endDate: NOW + 1 });
+  const fetchWith = (options: Omit<Parameters<typeof createHttpTransport>[0], 'mode'>) =>
+    new SimplefinClient({ transport: createHttpTransport({ mode: 'sandbox', ...options }), allowUrl: sandbox }).fetchAccounts(accessUrl, {
+      startDate: NOW - DAY,
+      endDate: NOW + 1,
+    });
 
   it('gives up on a bridge that takes longer than the timeout', async () => {
     bridge.fault({ delayMs: 1000 });
@@ -341,7 +360,9 @@ describe('the HTTP transport', () => {
         probe.close(() => resolve(free));
       });
     });
-    const error = await createHttpTransport()({ method: 'GET', url: `http://127.0.0.1:${port}/simplefin/accounts`, headers: {} }).catch((e: unknown) => e);
+    const error = await createHttpTransport({ mode: 'sandbox' })({ method: 'GET', url: `http://127.0.0.1:${port}/simplefin/accounts`, headers: {} }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SimplefinTransportError);
     expect(error).toMatchObject({ kind: 'unreachable', code: 'ECONNREFUSED' });
     expect(String((error as Error).message)).not.toContain(String(port));

@@ -33,7 +33,11 @@ describe('SimpleFIN connector', () => {
   let connector: SimplefinConnector;
 
   function make(options: Partial<SimplefinConnectorOptions> = {}) {
-    connector = new SimplefinConnector({ transport: createHttpTransport({ timeoutMs: 2000 }), allowUrl: simplefinUrlPolicy('sandbox'), ...options });
+    connector = new SimplefinConnector({
+      transport: createHttpTransport({ mode: 'sandbox', timeoutMs: 2000 }),
+      allowUrl: simplefinUrlPolicy('sandbox'),
+      ...options,
+    });
     return connector;
   }
 
@@ -45,7 +49,14 @@ describe('SimpleFIN connector', () => {
 
   it('asks for one secret field, the setup token, and serves credentials sign-in with 90 days of history', () => {
     expect(connector.loginForm(ctx())).toEqual([
-      { id: `${INST}001`, name: 'SimpleFIN Setup Token', label: 'SimpleFIN setup token', kind: 'password', displayOrder: 1 },
+      {
+        id: `${INST}001`,
+        name: 'SimpleFIN Setup Token',
+        label: 'Setup token',
+        kind: 'token',
+        displayOrder: 1,
+        hint: expect.stringContaining('New app connection'),
+      },
     ]);
     expect(connector.capabilities).toEqual({ authMode: 'credentials', historyDays: 90 });
     expect(make({ historyDays: 365 }).capabilities.historyDays).toBe(365);

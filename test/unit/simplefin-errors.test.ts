@@ -118,7 +118,11 @@ describe('errors through the connector', () => {
   const later = () => ctx(NOW + ++step * 1000);
 
   async function setup(options: Partial<SimplefinConnectorOptions> = {}, user = 'alice') {
-    connector = new SimplefinConnector({ transport: createHttpTransport({ timeoutMs: 300 }), allowUrl: simplefinUrlPolicy('sandbox'), ...options });
+    connector = new SimplefinConnector({
+      transport: createHttpTransport({ mode: 'sandbox', timeoutMs: 300 }),
+      allowUrl: simplefinUrlPolicy('sandbox'),
+      ...options,
+    });
     const token = bridge.createSetupToken({ user, accounts: demoAccounts(NOW) });
     session = sessionOf(await connector.authenticate(ctx(), [{ id: `${INST}001`, value: token }]));
   }
@@ -233,7 +237,7 @@ describe('errors through the connector', () => {
   });
 
   it('does not contact an access URL the policy no longer allows', async () => {
-    const strict = new SimplefinConnector({ transport: createHttpTransport(), allowUrl: simplefinUrlPolicy('production') });
+    const strict = new SimplefinConnector({ transport: createHttpTransport({ mode: 'sandbox' }), allowUrl: simplefinUrlPolicy('production') });
     const before = bridge.requests.length;
     const failure = expectFailure(await strict.listAccounts(later(), session), 103);
     expect(failure.message).toMatch(/not allowed: only https/);

@@ -103,7 +103,7 @@ describe('the daily quota at the bridge', () => {
   afterEach(() => bridge.close());
 
   async function link(options: Partial<SimplefinConnectorOptions> = {}, accounts: BridgeAccount[] = yearOfAccounts()) {
-    const connector = new SimplefinConnector({ transport: createHttpTransport(), allowUrl: simplefinUrlPolicy('sandbox'), ...options });
+    const connector = new SimplefinConnector({ transport: createHttpTransport({ mode: 'sandbox' }), allowUrl: simplefinUrlPolicy('sandbox'), ...options });
     const token = bridge.createSetupToken({ user: 'alice', accounts });
     const session = sessionOf(await connector.authenticate(ctx(NOW), [{ id: `${INST}001`, value: token }]));
     return { connector, session };
@@ -138,7 +138,7 @@ describe('the daily quota at the bridge', () => {
     for (const at of [1000, 2000]) session = ok(await connector.listAccounts(ctx(NOW + at), session)).session ?? session;
     const stored = JSON.parse(JSON.stringify(session)) as ConnectorSession;
     expect(stored.requests).toEqual([NOW, NOW + 1000, NOW + 2000]);
-    const elsewhere = new SimplefinConnector({ transport: createHttpTransport(), allowUrl: simplefinUrlPolicy('sandbox'), dailyQuota: 3 });
+    const elsewhere = new SimplefinConnector({ transport: createHttpTransport({ mode: 'sandbox' }), allowUrl: simplefinUrlPolicy('sandbox'), dailyQuota: 3 });
     expect(failure(await elsewhere.listAccounts(ctx(NOW + 3000), stored)).code).toBe(102);
     expect(bridge.accountRequests('alice')).toHaveLength(3);
   });

@@ -1,8 +1,8 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { listenerUrlProblem } from '../../src/outbox/policy.js';
-import { renderNotification } from '../../src/modules/txpush/notify.js';
-import { verificationUrl } from '../../src/modules/txpush/verify.js';
+import { renderNotification } from '../../src/modules/txpush/notify.service.js';
+import { verificationUrl } from '../../src/modules/txpush/verify.service.js';
 import { notificationFormatFor } from '../../src/http/api/routes/txpush/subscribeToTxPushNotifications.js';
 
 describe('the notification format', () => {

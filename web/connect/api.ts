@@ -10,3 +10,11 @@ export function api<T>(method: Exclude<Method, 'PUT'>, path: string, body?: unkn
     unreachable: 'We could not reach the service. Check your connection and try again.',
   });
 }
+
+/** Sends a file as the body of a /connect/api call, with its media type (the file's own, or from its extension). */
+export function upload<T>(path: string, file: Blob, contentType: string): Promise<T> {
+  return request<T>('POST', `/connect/api${path}`, file, {
+    headers: { 'connect-link': linkQuery, 'content-type': contentType },
+    unreachable: 'We could not reach the service. Check your connection and try again.',
+  });
+}

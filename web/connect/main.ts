@@ -1,6 +1,6 @@
 /**
  * The hosted Connect app. One screen at a time in <main>: institution search, sign-in (form or OAuth window),
- * MFA, account choice, success, and in Full mode account management. Every step is a call to /connect/api
+ * MFA, account choice, statement file upload (statements.ts), success, and in Full mode account management. Every step is a call to /connect/api
  * with the link; every screen change is reported to the SDK as a `route` event.
  */
 import { ApiError } from '../shared/api.js';
@@ -22,10 +22,12 @@ import type {
   MfaChallenge,
   SelectedInstitution,
   SignInStep,
+  StatementUploaded,
 } from '../shared/contract.js';
 import { alertBox, busy, h, money } from '../shared/dom.js';
 import { api } from './api.js';
 import { emit, hasSdk, inIframe, onSdkMessage } from './sdk-bridge.js';
+import { type StatementUi, uploadScreen } from './statements.js';
 
 const screen = document.getElementById('screen') as HTMLElement;
 let session: ConnectSession;
@@ -103,16 +105,24 @@ function searchScreen(): void {
               {
                 type: 'button',
                 class: 'row',
-                'aria-disabled': inst.available ? undefined : 'true',
-                'aria-label': inst.available ? inst.name : `${inst.name} (not available for this account)`,
-                onclick: () => (inst.available ? selectInstitution(inst) : undefined),
+                'aria-disabled': inst.available || inst.statementUpload ? undefined : 'true',
+                'aria-label': inst.available
+                  ? inst.name
+                  : inst.statementUpload
+                    ? `${inst.name} (upload a statement file)`
+                    : `${inst.name} (not available for this account)`,
+                onclick: () => (inst.available || inst.statementUpload ? selectInstitution(inst) : undefined),
               },
               h('img', { src: inst.logo, alt: '' }),
               h(
                 'span',
                 { class: 'grow' },
                 inst.name,
-                h('span', { class: 'sub' }, inst.available ? inst.url.replace(/^https?:\/\//, '') : 'Not available for this account'),
+                h(
+                  'span',
+                  { class: 'sub' },
+                  inst.available ? inst.url.replace(/^https?:\/\//, '') : inst.statementUpload ? 'Upload a statement file' : 'Not available for this account',
+                ),
               ),
             ),
           ),
@@ -154,10 +164,43 @@ async function selectInstitution(inst: ConnectInstitution): Promise<void> {
   emit('user', { action: 'institutionSelected', institutionId: inst.id });
   try {
     const chosen = await api<SelectedInstitution>('POST', `/institutions/${inst.id}`);
+    if (!chosen.live) return uploadScreen(statementUi(chosen.institution, false), chosen.institution, false);
     signInScreen(chosen.institution, chosen.loginForm, chosen.oauth);
   } catch (e) {
     fatal(e);
   }
+}
+
+// ---------- statement files ----------
+
+/** The statement screens' hooks into the app; `live`: the institution also has a sign-in form to go back to. */
+function statementUi(inst: ConnectInstitution, live: boolean): StatementUi {
+  return {
+    show,
+    header: institutionHeader,
+    fatal,
+    back: () =>
+      live
+        ? h('button', { type: 'button', class: 'secondary', onclick: () => void selectInstitution(inst) }, 'Sign in instead')
+        : session.mode === 'full'
+          ? h('button', { type: 'button', class: 'secondary', onclick: () => searchScreen() }, 'Choose another institution')
+          : null,
+    uploaded: (result) => {
+      added.push(result);
+      emit('user', { action: 'statementUploaded', institutionId: result.institution.id, accounts: result.accounts.length });
+      successScreen(result);
+    },
+  };
+}
+
+/** Where an institution with a sign-in form also takes statement files (not when repairing a sign-in). */
+function uploadInstead(inst: ConnectInstitution): HTMLElement | null {
+  if (!inst.statementUpload || session.mode === 'fix') return null;
+  return h(
+    'button',
+    { type: 'button', class: 'link-button', onclick: () => uploadScreen(statementUi(inst, true), inst, true) },
+    'Upload a statement file instead',
+  );
 }
 
 // ---------- sign-in ----------
@@ -178,6 +221,7 @@ function signInScreen(inst: ConnectInstitution, fields: ConnectLoginField[], oau
       error ? alertBox(error) : null,
       go,
       back,
+      uploadInstead(inst),
     );
     return;
   }
@@ -185,23 +229,28 @@ function signInScreen(inst: ConnectInstitution, fields: ConnectLoginField[], oau
     .sort((a, b) => a.displayOrder - b.displayOrder)
     .map((f) => ({
       f,
+      hint: f.hint ? h('p', { class: 'hint muted', id: `hint-${f.id}` }, f.hint) : null,
       input: h('input', {
         id: `field-${f.id}`,
         name: f.name,
-        type: f.kind === 'password' ? 'password' : 'text',
+        type: f.kind === 'text' ? 'text' : 'password',
         required: true,
-        // After a refused sign-in the user id stays filled in; passwords never do.
-        value: f.kind === 'password' ? undefined : typed.get(f.id),
-        autocomplete: f.kind === 'password' ? 'current-password' : 'username',
+        // After a refused sign-in the user id stays filled in; passwords and tokens never do.
+        value: f.kind === 'text' ? typed.get(f.id) : undefined,
+        // A pasted token is no password of this site: password managers must not offer to keep it.
+        autocomplete: f.kind === 'text' ? 'username' : f.kind === 'password' ? 'current-password' : 'off',
+        'aria-describedby': f.hint ? `hint-${f.id}` : undefined,
         autocapitalize: 'off',
         spellcheck: 'false',
       }),
     }));
-  const submit = h('button', { type: 'submit', class: 'primary' }, 'Sign in');
+  // A pasted token is no sign-in of the user's own: the button says what happens next.
+  const tokenOnly = fields.length > 0 && fields.every((f) => f.kind === 'token');
+  const submit = h('button', { type: 'submit', class: 'primary' }, tokenOnly ? 'Continue' : 'Sign in');
   const form = h(
     'form',
     { novalidate: true },
-    ...inputs.flatMap(({ f, input }) => [h('label', { for: input.id }, f.label), input]),
+    ...inputs.flatMap(({ f, hint, input }) => [h('label', { for: input.id }, f.label), hint, input]),
     error ? alertBox(error) : null,
     submit,
     back,
@@ -214,8 +263,8 @@ function signInScreen(inst: ConnectInstitution, fields: ConnectLoginField[], oau
       missing.input.focus();
       return;
     }
-    for (const { f, input } of inputs) if (f.kind !== 'password') typed.set(f.id, input.value);
-    void busy(submit, 'Signing in…', async () => {
+    for (const { f, input } of inputs) if (f.kind === 'text') typed.set(f.id, input.value);
+    void busy(submit, tokenOnly ? 'Connecting…' : 'Signing in…', async () => {
       const step = await api<SignInStep>('POST', '/signin', {
         institutionId: inst.id,
         credentials: inputs.map(({ f, input }) => ({ id: f.id, value: input.value })),
@@ -223,7 +272,7 @@ function signInScreen(inst: ConnectInstitution, fields: ConnectLoginField[], oau
       nextStep(inst, fields, step);
     }).catch(fatal);
   });
-  show('signIn', title, { institutionId: inst.id }, institutionHeader(inst), form);
+  show('signIn', title, { institutionId: inst.id }, institutionHeader(inst), form, uploadInstead(inst));
   (inputs.find(({ input }) => !input.value) ?? inputs[0])?.input.focus();
 }
 
@@ -383,19 +432,41 @@ function accountsScreen(inst: ConnectInstitution, sessionId: string, accounts: D
 
 // ---------- success and the end ----------
 
-function successScreen(result: AddedAccounts): void {
+function successScreen(result: AddedAccounts | StatementUploaded): void {
   const done = h('button', { type: 'button', class: 'primary', id: 'done' }, 'Done');
   done.addEventListener('click', () => void busy(done, 'Finishing…', () => finish()).catch(fatal));
+  const imported = 'transactionsAdded' in result ? result : undefined;
+  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   show(
     'success',
-    session.mode === 'fix' ? 'Connection repaired' : 'Accounts connected',
+    imported ? 'Statement imported' : session.mode === 'fix' ? 'Connection repaired' : 'Accounts connected',
     { institutionId: result.institution.id, accounts: result.accounts.length },
     h('div', { class: 'success', 'aria-hidden': 'true' }, '✓'),
     h(
       'p',
       {},
-      `${result.institution.name}: ${result.accounts.length} account${result.accounts.length === 1 ? '' : 's'} ${session.mode === 'fix' ? 'working again' : 'connected'}.`,
+      `${result.institution.name}: ${plural(result.accounts.length, 'account')} ${
+        imported ? 'up to date with your file' : session.mode === 'fix' ? 'working again' : 'connected'
+      }.`,
     ),
+    imported
+      ? h(
+          'p',
+          { class: 'muted' },
+          `${plural(imported.transactionsAdded, 'new transaction')} imported${
+            imported.transactionsAlreadyPresent > 0 ? `; ${imported.transactionsAlreadyPresent} already here from an earlier file` : ''
+          }.`,
+        )
+      : null,
+    imported && imported.problems.length > 0
+      ? h(
+          'details',
+          { class: 'problems' },
+          // Rows that could not be read (with their line) and notes on the whole file, such as how dates were read.
+          h('summary', {}, `${plural(imported.problems.length, 'note')} on the file`),
+          h('ul', {}, ...imported.problems.map((p) => h('li', {}, p.line !== undefined ? `Line ${p.line}: ${p.message}` : p.message))),
+        )
+      : null,
     h(
       'ul',
       { class: 'list', 'aria-label': 'Connected accounts' },

@@ -40,6 +40,8 @@ export interface components {
             oauth: boolean;
             /** @description Whether this customer can link here */
             available: boolean;
+            /** @description Whether this customer can upload statement files for this institution (where it may link, whether or not a connector exists) */
+            statementUpload: boolean;
         };
         ConnectInstitutionPage: {
             found: number;
@@ -59,9 +61,12 @@ export interface components {
             id: string;
             name: string;
             label: string;
-            kind: "text" | "password";
+            /** @description token: a secret pasted from elsewhere (a setup token), masked and not offered to password managers */
+            kind: "text" | "password" | "token";
             /** @description From 1 */
             displayOrder: number;
+            /** @description Help shown with the field: what to enter and where to find it */
+            hint?: string;
         };
         ConnectLogins: {
             logins: components["schemas"]["ConnectLogin"][];
@@ -103,6 +108,27 @@ export interface components {
                 value: string;
             }[];
         };
+        ConnectStatementQuery: {
+            /** @description The kind of file, when the Content-Type does not say it; otherwise told from the Content-Type, then from the first bytes */
+            format?: "ofx" | "csv";
+            /**
+             * @description CSV only: which column holds what, as JSON. Columns by header text or position from 0: `date`, `description`, and `amount` or `debit`/`credit`; optional `memo`, `checkNum`, `type`, `postedDate`, `balance`, `status`, `account`, `accountNumber`; `dateOrder` (mdy, dmy, ymd), `negate` (card exports with charges positive), `headerRow`. Needed when the layout is not recognised (422, 14112).
+             * @example {"date":"Posted","description":"Payee","debit":"Out","credit":"In","headerRow":0}
+             */
+            mapping?: string;
+            /**
+             * @description CSV only: the account's name, when the file holds one account; later uploads with the same name land in the same account
+             * @example Everyday Checking
+             */
+            accountName?: string;
+            /** @description CSV only: the kind of account, when the layout's guess is wrong */
+            accountType?: "checking" | "savings" | "creditCard" | "loan" | "mortgage" | "lineOfCredit" | "investment" | "investmentTaxDeferred" | "roth";
+            /**
+             * @description CSV only: ISO 4217 code; otherwise the one the amounts name, else USD
+             * @example USD
+             */
+            currency?: string;
+        };
         DiscoveredAccount: {
             /** @description Send it back to choose the account */
             ref: string;
@@ -113,6 +139,43 @@ export interface components {
             currency: string;
             /** @description Already linked under this customer at this institution */
             alreadyLinked: boolean;
+        };
+        /** @description Only on the errors docs/errors.md says carry it */
+        ErrorDetails: {
+            /**
+             * @description The CSV file's column names (`Column 1`, `Column 2`, ... when it has no header row)
+             * @example [
+             *       "Posted",
+             *       "Payee",
+             *       "Out",
+             *       "In"
+             *     ]
+             */
+            headers?: string[];
+            /**
+             * @description Which of the non-blank rows holds the column names, from 0; -1 for none (the mapping's `headerRow`)
+             * @example 0
+             */
+            headerRow?: number;
+            /**
+             * @description The first rows below the column names, cell by cell
+             * @example [
+             *       [
+             *         "03/02/2026",
+             *         "COFFEE ROASTERS",
+             *         "4.50",
+             *         ""
+             *       ]
+             *     ]
+             */
+            sample?: string[][];
+            /**
+             * @description Every problem found, each naming the field it is about
+             * @example [
+             *       "amount: no column is named \"Amt\"; the columns are: Posted, Payee, Out, In."
+             *     ]
+             */
+            errors?: string[];
         };
         Experience: {
             /** @description `default`, or the name a link chooses with `experience` */
@@ -146,6 +209,8 @@ export interface components {
             /** @description Empty for OAuth institutions */
             loginForm: components["schemas"]["ConnectLoginField"][];
             oauth: boolean;
+            /** @description Signs in at the institution; false when only statement files can be uploaded (no connector, or a Fix link of a statement-file login) */
+            live: boolean;
         };
         SignInStep: {
             /** @constant */
@@ -174,6 +239,20 @@ export interface components {
             /** @constant */
             step: "finished";
             sessionId: string;
+        };
+        StatementUploaded: {
+            institutionLoginId: string;
+            institution: components["schemas"]["InstitutionRef"];
+            accounts: components["schemas"]["ConnectAccount"][];
+            /** @description Transactions not seen before */
+            transactionsAdded: number;
+            /** @description Transactions an earlier upload already brought */
+            transactionsAlreadyPresent: number;
+            /** @description Rows that could not be read */
+            problems: {
+                line?: number;
+                message: string;
+            }[];
         };
         AppKey: {
             appKey: string;
@@ -545,13 +624,16 @@ export type ConnectSdkEvent = components['schemas']['ConnectSdkEvent'];
 export type ConnectSdkRouteEvent = components['schemas']['ConnectSdkRouteEvent'];
 export type ConnectSession = components['schemas']['ConnectSession'];
 export type ConnectSignInBody = components['schemas']['ConnectSignInBody'];
+export type ConnectStatementQuery = components['schemas']['ConnectStatementQuery'];
 export type DiscoveredAccount = components['schemas']['DiscoveredAccount'];
+export type ErrorDetails = components['schemas']['ErrorDetails'];
 export type Experience = components['schemas']['Experience'];
 export type InstitutionRef = components['schemas']['InstitutionRef'];
 export type MfaChallenge = components['schemas']['MfaChallenge'];
 export type MfaOption = components['schemas']['MfaOption'];
 export type SelectedInstitution = components['schemas']['SelectedInstitution'];
 export type SignInStep = components['schemas']['SignInStep'];
+export type StatementUploaded = components['schemas']['StatementUploaded'];
 export type AppKey = components['schemas']['AppKey'];
 export type ClockAdvanceResult = components['schemas']['ClockAdvanceResult'];
 export type CustomerOverview = components['schemas']['CustomerOverview'];

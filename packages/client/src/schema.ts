@@ -1102,6 +1102,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aggregation/v1/customers/{customerId}/institutions/{institutionId}/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a statement file (Ledgerlink extension)
+         * @description Imports an OFX/QFX file or a CSV export, sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (the FITID for OFX; date, amount and description for CSV), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB and 100,000 rows (413, 14110). Available on every plan. See docs/connectors.md, "Statement files".
+         */
+        post: operations["UploadStatementFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1118,6 +1138,43 @@ export interface components {
              * @example Missing parameter (partnerId)
              */
             message: string;
+            /** @description Only on the errors docs/errors.md says carry it */
+            details?: {
+                /**
+                 * @description The CSV file's column names (`Column 1`, `Column 2`, ... when it has no header row)
+                 * @example [
+                 *       "Posted",
+                 *       "Payee",
+                 *       "Out",
+                 *       "In"
+                 *     ]
+                 */
+                headers?: string[];
+                /**
+                 * @description Which of the non-blank rows holds the column names, from 0; -1 for none (the mapping's `headerRow`)
+                 * @example 0
+                 */
+                headerRow?: number;
+                /**
+                 * @description The first rows below the column names, cell by cell
+                 * @example [
+                 *       [
+                 *         "03/02/2026",
+                 *         "COFFEE ROASTERS",
+                 *         "4.50",
+                 *         ""
+                 *       ]
+                 *     ]
+                 */
+                sample?: string[][];
+                /**
+                 * @description Every problem found, each naming the field it is about
+                 * @example [
+                 *       "amount: no column is named \"Amt\"; the columns are: Posted, Payee, Out, In."
+                 *     ]
+                 */
+                errors?: string[];
+            };
         };
         PartnerCredentials: {
             /**
@@ -1171,6 +1228,208 @@ export interface components {
             plan: "testdrive" | "production";
             /** @description Epoch seconds */
             createdDate: number;
+        };
+        StatementUpload: {
+            /**
+             * @description The customer's statement-file login at the institution
+             * @example 6000000042
+             */
+            institutionLoginId: number;
+            /** @example 101732 */
+            institutionId: string;
+            /** @description true for the first upload at this institution, which created the institution login */
+            loginCreated: boolean;
+            /**
+             * @description How the file was read
+             * @example csv
+             */
+            format: "ofx" | "csv";
+            /** @description The accounts the file holds, as stored after the upload */
+            accounts: {
+                /** @example 5011648377 */
+                id: string;
+                /** @description Account number from the institution (may be masked) */
+                number: string;
+                /** @description Last four digits of the real account number; ACH-capable accounts only */
+                realAccountNumberLast4?: string;
+                /** @example 7528 */
+                accountNumberDisplay: string;
+                /** @example Super Checking */
+                name: string;
+                accountNickname: string;
+                /** @description Cleared balance at balanceDate; negative for loans, cards and credit lines */
+                balance: number;
+                /** @description checking, savings, creditCard, loan, mortgage, lineOfCredit, investment, investmentTaxDeferred or roth */
+                type: string;
+                /** @example active */
+                status: string;
+                /** @description 0, or the aggregation status code of the last failed attempt (docs/aggregation.md) */
+                aggregationStatusCode: number;
+                customerId: string;
+                institutionId: string;
+                institutionLoginId: number;
+                /** @example USD */
+                currency: string;
+                /** @description Epoch seconds */
+                balanceDate: number;
+                /** @description Last successful aggregation; absent before the first */
+                aggregationSuccessDate?: number;
+                /** @description Last aggregation attempt; absent before the first */
+                aggregationAttemptDate?: number;
+                /** @description Epoch seconds */
+                createdDate: number;
+                /** @description Epoch seconds */
+                lastUpdatedDate: number;
+                /** @description Epoch seconds */
+                lastTransactionDate?: number;
+                /** @description Epoch seconds */
+                oldestTransactionDate?: number;
+                displayPosition: number;
+                /** @example OPEN */
+                financialinstitutionAccountStatus: string;
+                /** @description personal or business */
+                marketSegment: string;
+                /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
+                detail?: {
+                    /** @description checking, savings, loan: the balance minus pending debits */
+                    availableBalanceAmount?: number;
+                    /** @description checking, savings: APY in percent, as a decimal string */
+                    periodInterestRate?: string;
+                    payoffAmount?: number;
+                    principalBalance?: number;
+                    escrowBalance?: number;
+                    /** @description loan, mortgage, lineOfCredit: percent, as a decimal string */
+                    interestRate?: string;
+                    /** @description Y or N */
+                    autoPayEnrolled?: string;
+                    collateral?: string;
+                    currentSchool?: string;
+                    /** @description Y or N */
+                    firstMortgage?: string;
+                    originalSchool?: string;
+                    recurringPaymentAmount?: number;
+                    lender?: string;
+                    endingBalanceAmount?: number;
+                    loanTermType?: string;
+                    paymentsMade?: number;
+                    balloonAmount?: number;
+                    projectedInterest?: number;
+                    interestPaidLtd?: number;
+                    interestRateType?: string;
+                    loanPaymentType?: string;
+                    paymentsRemaining?: number;
+                    loanMinAmtDue?: number;
+                    loanPaymentFreq?: string;
+                    /** @description loan, lineOfCredit */
+                    paymentMinAmount?: number;
+                    /** @description Epoch seconds */
+                    loanMinAmtDueDate?: number;
+                    /** @description Epoch seconds */
+                    firstPaymentDate?: number;
+                    marginBalance?: number;
+                    availableCashBalance?: number;
+                    currentBalance?: number;
+                    vestedBalance?: number;
+                    currentLoanBalance?: number;
+                    loanRate?: number;
+                    marginAllowed?: boolean;
+                    cashAccountAllowed?: boolean;
+                    employeeDeferPreTaxAmount?: number;
+                    employeePreTaxAmount?: number;
+                    employeePreTaxPercentage?: number;
+                    employerYearToDate?: number;
+                    rolloverContributionAmount?: number;
+                    /** @description ALLOW or DENY */
+                    allowedCheckWriting?: string;
+                    /** @description ALLOW or DENY */
+                    allowedOptionTrade?: string;
+                    dailyChange?: number;
+                    margin?: number;
+                    percentageChange?: number;
+                    loanPaymentAmount?: number;
+                    /** @description Epoch seconds */
+                    loanNextPaymentDate?: number;
+                    creditAvailableAmount?: number;
+                    statementCloseBalance?: number;
+                    locPrincipalBalance?: number;
+                    /** @description Epoch seconds */
+                    paymentDueDate?: number;
+                    /** @description Epoch seconds */
+                    statementEndDate?: number;
+                    /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                    institutionName?: string;
+                };
+                /** @description Holdings of investment accounts */
+                position?: {
+                    /** @description Service-assigned, stable while the holding exists */
+                    id: number;
+                    symbol: string;
+                    fundName: string;
+                    quantity: number;
+                    /** @description Decimal string */
+                    marketValue: string;
+                    changePercent: number;
+                    costBasis: number;
+                    dailyChange: number;
+                    memo: string;
+                    empPretaxContribAmount: number;
+                    /** @description Decimal string */
+                    heldInAccount: string;
+                    holdType: string;
+                    maturityValue: number;
+                    units: number;
+                    unitPrice: number;
+                    type: string;
+                    status: string;
+                    invSecurityType: string;
+                    /** @description Decimal string */
+                    securityCurrencyRate: string;
+                    averageCost: number;
+                    cashAccount: boolean;
+                    faceValue: number;
+                    holdingId: string;
+                    securitySubType: string;
+                    rate: number;
+                    unitType: string;
+                    todayGLDollar: number;
+                    todayGLPercent: number;
+                    totalGLDollar: number;
+                    totalGLPercent: number;
+                    costBasisPerShare: number;
+                    enterpriseSymbol: string;
+                    localMarketValue: number;
+                    localPrice: number;
+                    securityId: string;
+                    /** @description Decimal string */
+                    reinvestmentCapGains: string;
+                    /** @description Decimal string */
+                    reinvestmentDividend: string;
+                    /** @description Only for securities that mature or expire */
+                    expirationDate?: number;
+                    /** @description Epoch seconds */
+                    originalPurchaseDate: number;
+                }[];
+            }[];
+            /**
+             * @description Transactions not seen before, now stored (each raised a TxPUSH event)
+             * @example 12
+             */
+            transactionsAdded: number;
+            /**
+             * @description Transactions an earlier upload already brought (same FITID, or for CSV the same date, amount and description), not stored twice
+             * @example 30
+             */
+            transactionsAlreadyPresent: number;
+            /** @description Rows or records that could not be read; everything else was imported */
+            problems: {
+                /**
+                 * @description The line of the file, when the problem is in one row
+                 * @example 14
+                 */
+                line?: number;
+                /** @example The date "31/02/2026" cannot be read as month-first. */
+                message: string;
+            }[];
         };
     };
     responses: never;
@@ -12194,6 +12453,177 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    UploadStatementFile: {
+        parameters: {
+            query?: {
+                /** @description The kind of file, when the Content-Type does not say it; otherwise told from the Content-Type, then from the first bytes */
+                format?: "ofx" | "csv";
+                /**
+                 * @description CSV only: which column holds what, as JSON. Columns by header text or position from 0: `date`, `description`, and `amount` or `debit`/`credit`; optional `memo`, `checkNum`, `type`, `postedDate`, `balance`, `status`, `account`, `accountNumber`; `dateOrder` (mdy, dmy, ymd), `negate` (card exports with charges positive), `headerRow`. Needed when the layout is not recognised (422, 14112).
+                 * @example {"date":"Posted","description":"Payee","debit":"Out","credit":"In","headerRow":0}
+                 */
+                mapping?: string;
+                /**
+                 * @description CSV only: the account's name, when the file holds one account; later uploads with the same name land in the same account
+                 * @example Everyday Checking
+                 */
+                accountName?: string;
+                /** @description CSV only: the kind of account, when the layout's guess is wrong */
+                accountType?: "checking" | "savings" | "creditCard" | "loan" | "mortgage" | "lineOfCredit" | "investment" | "investmentTaxDeferred" | "roth";
+                /**
+                 * @description CSV only: ISO 4217 code; otherwise the one the amounts name, else USD
+                 * @example USD
+                 */
+                currency?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Institution id
+                 * @example 102105
+                 */
+                institutionId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example OFXHEADER:100
+                 *     DATA:OFXSGML
+                 *     VERSION:102
+                 *
+                 *     <OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>USD
+                 *     <BANKACCTFROM><BANKID>121000248<ACCTID>1234567890<ACCTTYPE>CHECKING</BANKACCTFROM>
+                 *     <BANKTRANLIST><DTSTART>20260301<DTEND>20260331
+                 *     <STMTTRN><TRNTYPE>POS<DTPOSTED>20260303<TRNAMT>-42.17<FITID>202603030001<NAME>KROGER #512</STMTTRN>
+                 *     </BANKTRANLIST><LEDGERBAL><BALAMT>1520.33<DTASOF>20260331</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
+                 */
+                "application/x-ofx": string;
+                /**
+                 * @example OFXHEADER:100
+                 *     DATA:OFXSGML
+                 *     VERSION:102
+                 *
+                 *     <OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>USD
+                 *     <BANKACCTFROM><BANKID>121000248<ACCTID>1234567890<ACCTTYPE>CHECKING</BANKACCTFROM>
+                 *     <BANKTRANLIST><DTSTART>20260301<DTEND>20260331
+                 *     <STMTTRN><TRNTYPE>POS<DTPOSTED>20260303<TRNAMT>-42.17<FITID>202603030001<NAME>KROGER #512</STMTTRN>
+                 *     </BANKTRANLIST><LEDGERBAL><BALAMT>1520.33<DTASOF>20260331</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
+                 */
+                "application/vnd.intu.qfx": string;
+                /**
+                 * @example Date,Description,Amount
+                 *     03/02/2026,COFFEE ROASTERS,-4.50
+                 *     03/03/2026,PAYROLL ACME CORP,2450.33
+                 */
+                "text/csv": string;
+                /**
+                 * @example Date,Description,Amount
+                 *     03/02/2026,COFFEE ROASTERS,-4.50
+                 *     03/03/2026,PAYROLL ACME CORP,2450.33
+                 */
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementUpload"];
+                    "application/xml": components["schemas"]["StatementUpload"];
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unprocessable: the body was read but cannot be used as it is (see the error code and its details) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -16,6 +16,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import {
+  type AccountsResult,
   AggregationStatus,
   type AuthResult,
   type ConnectorAccount,
@@ -24,14 +25,12 @@ import {
   type ConnectorFailure,
   type ConnectorResult,
   type ConnectorSession,
-  type ConnectorTransaction,
   ConnectorUsageError,
   type Credential,
-  type InstitutionConnector,
+  CredentialsOnlyConnector,
   type JsonValue,
   type LoginField,
-  type MfaAnswer,
-  type OAuthStart,
+  type TransactionsResult,
 } from '../connector.js';
 import { SECONDS_PER_DAY, utcDayStart } from './dates.js';
 import { accountIdOfRef, accountRecordOf, accountRefOf, bankTransactionsOf, investmentTransactionsOf } from './map.js';
@@ -187,14 +186,19 @@ export const MAX_OFX_ACCOUNTS = 200;
 /** Statement failures that concern one account only (gone, closed, not enabled): that account is left out. */
 const ACCOUNT_LEVEL_CODES: ReadonlySet<number> = new Set([2001, 2002, 2003, 2004, 2005]);
 
-export class OfxConnector implements InstitutionConnector {
+export class OfxConnector extends CredentialsOnlyConnector {
   readonly capabilities: ConnectorCapabilities;
+  protected readonly refusals = {
+    mfa: 'OFX Direct Connect sign-ins ask no MFA questions through this connector',
+    oauth: 'OFX Direct Connect institutions sign in with credentials, not OAuth',
+  };
   private readonly institution: OfxInstitutionConfig;
   private readonly transport: OfxTransport;
   private readonly version: OfxVersion;
   private readonly clientUidKey: string | Uint8Array | undefined;
 
   constructor(options: OfxConnectorOptions) {
+    super();
     const version = options.institution.version ?? 102;
     if (!isOfxVersion(version)) throw new ConnectorUsageError(`OFX version ${version} is not one this connector speaks`);
     const historyDays = options.institution.historyDays ?? DEFAULT_HISTORY_DAYS;
@@ -208,7 +212,14 @@ export class OfxConnector implements InstitutionConnector {
 
   loginForm(ctx: ConnectorContext): LoginField[] {
     return [
-      { id: `${ctx.institutionId}001`, name: 'User ID', label: 'User ID', kind: 'text', displayOrder: 1 },
+      {
+        id: `${ctx.institutionId}001`,
+        name: 'User ID',
+        label: 'User ID',
+        kind: 'text',
+        displayOrder: 1,
+        hint: 'The user ID and password you use with Quicken or another money program (Direct Connect), usually your online banking ones. Some institutions ask you to turn on Direct Connect first.',
+      },
       { id: `${ctx.institutionId}002`, name: 'Password', label: 'Password', kind: 'password', displayOrder: 2 },
     ];
   }
@@ -293,19 +304,7 @@ export class OfxConnector implements InstitutionConnector {
     return { ok: true, kind: 'authenticated', session: sessionOf({ ...signon, accounts }) };
   }
 
-  async answerMfa(_ctx: ConnectorContext, _state: ConnectorSession, _answers: MfaAnswer[]): Promise<AuthResult> {
-    throw new ConnectorUsageError('OFX Direct Connect sign-ins ask no MFA questions through this connector');
-  }
-
-  async startOAuth(_ctx: ConnectorContext, _request: { redirectUri: string; state: string }): Promise<OAuthStart> {
-    throw new ConnectorUsageError('OFX Direct Connect institutions sign in with credentials, not OAuth');
-  }
-
-  async completeOAuth(_ctx: ConnectorContext, _request: { code: string; redirectUri: string; pending: ConnectorSession }): Promise<AuthResult> {
-    throw new ConnectorUsageError('OFX Direct Connect institutions sign in with credentials, not OAuth');
-  }
-
-  async listAccounts(ctx: ConnectorContext, session: ConnectorSession): Promise<ConnectorResult<ConnectorAccount[]>> {
+  async listAccounts(ctx: ConnectorContext, session: ConnectorSession): Promise<AccountsResult> {
     const s = readSession(session);
     if (!s) return INVALID_SESSION();
     const accounts = await this.accountList(ctx, s);
@@ -350,13 +349,7 @@ export class OfxConnector implements InstitutionConnector {
     });
   }
 
-  async fetchTransactions(
-    ctx: ConnectorContext,
-    session: ConnectorSession,
-    accountRef: string,
-    from: number,
-    to: number,
-  ): Promise<ConnectorResult<ConnectorTransaction[]>> {
+  async fetchTransactions(ctx: ConnectorContext, session: ConnectorSession, accountRef: string, from: number, to: number): Promise<TransactionsResult> {
     const s = readSession(session);
     if (!s) return INVALID_SESSION();
     let account = s.accounts.find((a) => a.ref === accountRef)?.account ?? accountIdOfRef(accountRef);

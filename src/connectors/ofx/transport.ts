@@ -1,9 +1,11 @@
 /**
  * The HTTP exchange with an OFX server: one POST per request, answered by one OFX document. The connector is
  * written against OfxTransport, so the wiring decides how institutions are reached; createHttpTransport is the
- * ready-made one over node's fetch, with an outbound URL policy, a time limit for the whole exchange, a size limit
- * on the answer, and no redirects (a redirect could lead past the URL policy).
+ * ready-made one over the connectors' HTTP transport (../http-transport.ts: the outbound target policy checked when
+ * connecting, a time limit for the whole exchange, a size limit on the answer, no redirects), decoding answers by
+ * the character set OFX headers declare.
  */
+import { ConnectorHttpError, type ConnectorHttpFailure, type ConnectorHttpOptions, createConnectorHttp } from '../http-transport.js';
 import { decodeOfxBytes } from './markup.js';
 
 export interface OfxTransportRequest {
@@ -30,69 +32,26 @@ export class OfxTransportError extends Error {
   }
 }
 
-export interface HttpTransportOptions {
-  /** The longest a whole exchange (connect, send, receive the body) may take. */
-  timeoutMs: number;
-  /** The largest answer body read, in bytes. */
-  maxBytes: number;
-  /** Checks an institution's URL against the outbound policy: undefined to allow, or the reason it is refused. */
-  allowUrl: (url: string) => string | undefined;
-}
+/** The service mode, the time limit of an exchange and the size limit of an answer (see ConnectorHttpOptions). */
+export type HttpTransportOptions = ConnectorHttpOptions;
 
-/** A transport over node's fetch. Bodies are sent as UTF-8 and answers decoded by the character set they declare. */
+const REASONS: Record<ConnectorHttpFailure, OfxTransportError['reason']> = {
+  refused: 'refused-url',
+  timeout: 'timeout',
+  'too-large': 'too-large',
+  network: 'network',
+};
+
+/** A transport over HTTP(S). Bodies are sent as UTF-8 and answers decoded by the character set they declare. */
 export function createHttpTransport(options: HttpTransportOptions): OfxTransport {
+  const send = createConnectorHttp(options);
   return async ({ url, body, headers }) => {
-    let target: URL;
     try {
-      target = new URL(url);
-    } catch {
-      throw new OfxTransportError('refused-url', 'The institution URL is not a valid URL');
-    }
-    if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new OfxTransportError('refused-url', `The ${target.protocol} scheme is not HTTP`);
-    const refusal = options.allowUrl(url);
-    if (refusal !== undefined) throw new OfxTransportError('refused-url', refusal);
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, options.timeoutMs);
-    try {
-      const response = await fetch(target, { method: 'POST', body, headers, redirect: 'manual', signal: controller.signal });
-      const declared = Number(response.headers.get('content-length'));
-      if (Number.isFinite(declared) && declared > options.maxBytes) {
-        controller.abort();
-        throw new OfxTransportError('too-large', `The answer is larger than ${options.maxBytes} bytes`);
-      }
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      if (response.body) {
-        const reader = response.body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          size += value.byteLength;
-          if (size > options.maxBytes) {
-            controller.abort();
-            throw new OfxTransportError('too-large', `The answer is larger than ${options.maxBytes} bytes`);
-          }
-          chunks.push(value);
-        }
-      }
-      const bytes = new Uint8Array(size);
-      let at = 0;
-      for (const chunk of chunks) {
-        bytes.set(chunk, at);
-        at += chunk.byteLength;
-      }
-      return { status: response.status, body: decodeOfxBytes(bytes) };
+      const answer = await send({ method: 'POST', url, headers, body });
+      return { status: answer.status, body: decodeOfxBytes(answer.body) };
     } catch (error) {
-      if (error instanceof OfxTransportError) throw error;
-      if (timedOut) throw new OfxTransportError('timeout', `No answer within ${options.timeoutMs} ms`);
-      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
-      throw new OfxTransportError('network', typeof cause === 'string' ? cause : error instanceof Error ? error.message : String(error));
-    } finally {
-      clearTimeout(timer);
+      if (error instanceof ConnectorHttpError) throw new OfxTransportError(REASONS[error.reason], error.message);
+      throw new OfxTransportError('network', 'The connection failed');
     }
   };
 }

@@ -1,9 +1,12 @@
 /**
  * The two SimpleFIN requests: claiming a setup token's access URL, and reading `/accounts` with it. HTTP goes
  * through an injected transport, so the connector runs against a local bridge in tests and against the network
- * (createHttpTransport) in service; the transport bounds how long an answer may take and how large it may be.
- * Credentials travel only in the Authorization header, never in the request URL.
+ * (createHttpTransport, over the connectors' HTTP transport) in service; the transport applies the outbound target
+ * policy when connecting and bounds how long an answer may take and how large it may be. Credentials travel only in
+ * the Authorization header, never in the request URL.
  */
+import type { PolicyMode, Resolver } from '../../platform/net/outbound.js';
+import { ConnectorHttpError, createConnectorHttp } from '../http-transport.js';
 import type { SimplefinProblem } from './errors.js';
 import { checkBridgeUrl, splitAccessUrl, type UrlPolicy } from './token.js';
 import { parseAccountSet, type SimplefinAccountSet } from './wire.js';
@@ -20,13 +23,14 @@ export interface SimplefinHttpResponse {
   body: string;
 }
 
-/** Sends one request. Rejects with SimplefinTransportError for timeouts, oversized answers and network failures. */
+/** Sends one request. Rejects with SimplefinTransportError for refusals, timeouts, oversized answers and network failures. */
 export type SimplefinTransport = (request: SimplefinRequest) => Promise<SimplefinHttpResponse>;
 
 export class SimplefinTransportError extends Error {
   override readonly name = 'SimplefinTransportError';
   constructor(
-    readonly kind: 'timeout' | 'too-large' | 'unreachable',
+    /** `refused`: the address the bridge's name led to is one the outbound target policy refuses; nothing was sent. */
+    readonly kind: 'refused' | 'timeout' | 'too-large' | 'unreachable',
     message: string,
     /** A system error code such as ECONNREFUSED, when there was one. */
     readonly code?: string,
@@ -41,71 +45,49 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
 export interface HttpTransportOptions {
+  /** The service mode (config.mode): https only in production. */
+  mode: PolicyMode;
   timeoutMs?: number;
   maxBytes?: number;
+  /** Resolves host names (tests stand in for DNS); dns.lookup otherwise. */
+  resolve?: Resolver;
+  /** Certificates trusted besides the system's (a local test bridge's own). */
+  ca?: string | Buffer;
 }
 
 /**
- * A transport on Node's fetch. TLS certificates are verified (fetch's default), redirects are not followed (a
- * redirect would carry the Authorization header elsewhere: it comes back as its 3xx status), and the whole
- * exchange, body included, must finish within timeoutMs and maxBytes.
+ * A transport over HTTP(S) (../http-transport.ts): TLS certificates verified, the address checked by the outbound
+ * target policy when connecting, redirects not followed (a redirect would carry the Authorization header elsewhere:
+ * it comes back as its 3xx status), and the whole exchange, body included, within timeoutMs and maxBytes. Answers
+ * are read as UTF-8, as the protocol's JSON is.
  */
-export function createHttpTransport(options: HttpTransportOptions = {}): SimplefinTransport {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+export function createHttpTransport(options: HttpTransportOptions): SimplefinTransport {
+  const send = createConnectorHttp({
+    mode: options.mode,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+    ...(options.ca ? { ca: options.ca } : {}),
+  });
   return async (request) => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new SimplefinTransportError('timeout', 'the bridge did not answer in time')), timeoutMs);
     try {
-      const headers: Record<string, string> = {};
-      // fetch computes Content-Length from the body itself.
-      for (const [name, value] of Object.entries(request.headers)) if (name.toLowerCase() !== 'content-length') headers[name] = value;
-      const response = await fetch(request.url, {
-        method: request.method,
-        headers,
-        body: request.method === 'POST' ? new Uint8Array(0) : undefined,
-        redirect: 'manual',
-        signal: controller.signal,
-      });
-      const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-      if (declared > maxBytes) {
-        controller.abort();
-        throw new SimplefinTransportError('too-large', 'the answer is larger than allowed');
-      }
-      return { status: response.status, body: await readLimited(response, maxBytes, controller) };
+      const answer = await send({ method: request.method, url: request.url, headers: request.headers, ...(request.method === 'POST' ? { body: '' } : {}) });
+      return { status: answer.status, body: answer.body.toString('utf8') };
     } catch (e) {
-      if (e instanceof SimplefinTransportError) throw e;
-      const reason: unknown = controller.signal.reason;
-      if (controller.signal.aborted && reason instanceof SimplefinTransportError) throw reason;
-      // The original error is not kept: its text may quote the address.
-      throw new SimplefinTransportError('unreachable', 'the bridge could not be reached', systemCode(e));
-    } finally {
-      clearTimeout(timer);
+      // The original messages are not kept: they may name the bridge's address.
+      if (!(e instanceof ConnectorHttpError)) throw new SimplefinTransportError('unreachable', 'the bridge could not be reached');
+      switch (e.reason) {
+        case 'refused':
+          throw new SimplefinTransportError('refused', "the bridge's address is one this service may not contact");
+        case 'timeout':
+          throw new SimplefinTransportError('timeout', 'the bridge did not answer in time');
+        case 'too-large':
+          throw new SimplefinTransportError('too-large', 'the answer is larger than allowed');
+        case 'network':
+          throw new SimplefinTransportError('unreachable', 'the bridge could not be reached', e.code);
+      }
     }
   };
-}
-
-async function readLimited(response: Response, maxBytes: number, controller: AbortController): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      controller.abort();
-      throw new SimplefinTransportError('too-large', 'the answer is larger than allowed');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function systemCode(e: unknown): string | undefined {
-  const cause = e instanceof Error ? (e.cause as { code?: unknown } | undefined) : undefined;
-  return typeof cause?.code === 'string' && /^[A-Z0-9_]{1,40}$/.test(cause.code) ? cause.code : undefined;
 }
 
 export interface AccountsQuery {
@@ -123,6 +105,9 @@ export interface AccountsQuery {
 }
 
 export type ClientResult<T> = { ok: true; value: T } | { ok: false; problem: SimplefinProblem };
+
+/** A bridge whose name resolved to an address the policy refuses (found when connecting, so after the URL checks). */
+const REFUSED_AT_CONNECT = "The bridge's address is not allowed: its name leads to an address this service may not contact.";
 
 /** The longest access URL accepted from a claim. */
 const MAX_ACCESS_URL_LENGTH = 2048;
@@ -170,7 +155,10 @@ export class SimplefinClient {
     try {
       return { ok: true, value: await this.options.transport(request) };
     } catch (e) {
-      if (e instanceof SimplefinTransportError) return { ok: false, problem: { kind: e.kind } };
+      if (e instanceof SimplefinTransportError) {
+        if (e.kind === 'refused') return { ok: false, problem: { kind: 'url-refused', reason: REFUSED_AT_CONNECT } };
+        return { ok: false, problem: { kind: e.kind } };
+      }
       return { ok: false, problem: { kind: 'unreachable' } };
     }
   }

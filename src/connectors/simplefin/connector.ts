@@ -9,24 +9,23 @@
  * older dates it lacks, in windows of at most the bridge's maximum range, which then serve the other accounts too.
  */
 import {
+  type AccountsResult,
   type AuthResult,
-  type ConnectorAccount,
   type ConnectorCapabilities,
   type ConnectorContext,
   type ConnectorFailure,
-  type ConnectorResult,
   type ConnectorSession,
   type ConnectorTransaction,
   ConnectorUsageError,
   type Credential,
-  type InstitutionConnector,
+  CredentialsOnlyConnector,
   type LoginField,
-  type OAuthStart,
+  type TransactionsResult,
 } from '../connector.js';
 import { SimplefinClient, type SimplefinTransport } from './client.js';
 import { type BridgeNotice, failureOf, failureOfNotices, formatEpoch, noticeOf, redact, SimplefinFailures, type SimplefinProblem } from './errors.js';
 import { mapAccount, mapTransaction, transactionDateOf } from './map.js';
-import { DAY, type DateWindow, quotaFailure, RequestLedger, splitWindows } from './quota.js';
+import { DAY, type DateWindow, nextAllowedAt, quotaFailure, RequestLedger, splitWindows } from './quota.js';
 import {
   boundCache,
   cacheOf,
@@ -78,16 +77,24 @@ const POSTING_LAG = 7 * DAY;
 /** The bridge syncs with banks on its own schedule: transactions posted this close before an answer may come later. */
 const LATE_ARRIVAL = 7 * DAY;
 
+/** The share of the daily quota scheduled refreshes may use: the rest stays for the user's own refreshes and history loads. */
+const BACKGROUND_SHARE = 0.5;
+
 /** The token field's id suffix, as the contract numbers form fields. */
 const TOKEN_FIELD = '001';
 
-export class SimplefinConnector implements InstitutionConnector {
+export class SimplefinConnector extends CredentialsOnlyConnector {
   readonly capabilities: ConnectorCapabilities;
+  protected readonly refusals = {
+    mfa: 'SimpleFIN connections ask no MFA questions',
+    oauth: 'SimpleFIN connections sign in with a setup token, not OAuth',
+  };
   private readonly client: SimplefinClient;
   private readonly ledger = new RequestLedger();
   private readonly settings: Required<Omit<SimplefinConnectorOptions, 'transport' | 'allowUrl'>>;
 
   constructor(private readonly options: SimplefinConnectorOptions) {
+    super();
     this.settings = {
       maxWindowDays: options.maxWindowDays ?? SIMPLEFIN_DEFAULTS.maxWindowDays,
       dailyQuota: options.dailyQuota ?? SIMPLEFIN_DEFAULTS.dailyQuota,
@@ -105,7 +112,16 @@ export class SimplefinConnector implements InstitutionConnector {
   }
 
   loginForm(ctx: ConnectorContext): LoginField[] {
-    return [{ id: `${ctx.institutionId}${TOKEN_FIELD}`, name: 'SimpleFIN Setup Token', label: 'SimpleFIN setup token', kind: 'password', displayOrder: 1 }];
+    return [
+      {
+        id: `${ctx.institutionId}${TOKEN_FIELD}`,
+        name: 'SimpleFIN Setup Token',
+        label: 'Setup token',
+        kind: 'token',
+        displayOrder: 1,
+        hint: 'Make one at your SimpleFIN Bridge (Connections, then New app connection) and paste it here. It works once, and it gives read-only access to the accounts you linked there.',
+      },
+    ];
   }
 
   async authenticate(ctx: ConnectorContext, credentials: Credential[]): Promise<AuthResult> {
@@ -137,19 +153,7 @@ export class SimplefinConnector implements InstitutionConnector {
     }
   }
 
-  async answerMfa(): Promise<AuthResult> {
-    throw new ConnectorUsageError('SimpleFIN connections ask no MFA questions');
-  }
-
-  async startOAuth(): Promise<OAuthStart> {
-    throw new ConnectorUsageError('SimpleFIN connections sign in with a setup token, not OAuth');
-  }
-
-  async completeOAuth(): Promise<AuthResult> {
-    throw new ConnectorUsageError('SimpleFIN connections sign in with a setup token, not OAuth');
-  }
-
-  async listAccounts(ctx: ConnectorContext, session: ConnectorSession): Promise<ConnectorResult<ConnectorAccount[]>> {
+  async listAccounts(ctx: ConnectorContext, session: ConnectorSession): Promise<AccountsResult> {
     const data = this.open(session);
     const refused = this.refusedAccess(data);
     if (refused) return refused;
@@ -167,13 +171,7 @@ export class SimplefinConnector implements InstitutionConnector {
     return { ok: true, value: data.cache.accounts.map((a, i) => mapAccount(a, i + 1)), session: writeSession(data) };
   }
 
-  async fetchTransactions(
-    ctx: ConnectorContext,
-    session: ConnectorSession,
-    accountRef: string,
-    from: number,
-    to: number,
-  ): Promise<ConnectorResult<ConnectorTransaction[]>> {
+  async fetchTransactions(ctx: ConnectorContext, session: ConnectorSession, accountRef: string, from: number, to: number): Promise<TransactionsResult> {
     const data = this.open(session);
     const refused = this.refusedAccess(data);
     if (refused) return refused;
@@ -231,6 +229,16 @@ export class SimplefinConnector implements InstitutionConnector {
       ),
       session: writeSession(data),
     };
+  }
+
+  /**
+   * A scheduled refresh asks only while the last 24 hours hold fewer requests than half the quota (12 of 24): however
+   * often the schedule runs, it leaves about half the quota to the user's own refreshes and history loads.
+   */
+  backgroundRefreshAt(ctx: ConnectorContext, session: ConnectorSession): number {
+    const data = this.open(session);
+    const share = Math.max(1, Math.floor(this.settings.dailyQuota * BACKGROUND_SHARE));
+    return nextAllowedAt(this.ledger.recent(data.accessUrl, data.requests, ctx.now), ctx.now, share);
   }
 
   /** The session's data; a session that is not a SimpleFIN one is a wiring error. */

@@ -9,17 +9,10 @@ import { sanitizeBridgeText } from './errors.js';
 import type { SimplefinAccount, SimplefinConnection, SimplefinTransaction } from './wire.js';
 
 /** What the connector needs of an account (and keeps of it in its session between calls). */
-export interface AccountFacts {
-  id: string;
-  name: string;
-  currency: string;
-  /** Numeric string. */
-  balance: string;
-  availableBalance?: string;
-  balanceDate: number;
+export type AccountFacts = Pick<SimplefinAccount, 'id' | 'name' | 'currency' | 'balance' | 'availableBalance' | 'balanceDate'> & {
   /** The institution holding the account (v1 organisation, v2 connection). */
   institution?: string;
-}
+};
 
 /**
  * The institution's name: the v1 organisation's name (else its domain); in v2 the connection's organisation name

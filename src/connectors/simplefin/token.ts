@@ -6,6 +6,7 @@
  * Which addresses may be contacted is the caller's policy (UrlPolicy), applied to the claim URL and to the access
  * URL the bridge hands back: a bridge must not be able to point the service at an address the policy forbids.
  */
+import { type PolicyMode, serverUrlProblem } from '../../platform/net/outbound.js';
 import { redact } from './errors.js';
 
 /** Refusal reason for a URL the service must not contact, or undefined when it may. */
@@ -79,32 +80,11 @@ export function splitAccessUrl(accessUrl: URL): { base: URL; authorization: stri
   return { base, authorization: `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}` };
 }
 
-/** Loopback, private (RFC 1918, unique local) and link-local hosts, by name or literal address. */
-export function isPrivateHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
-  }
-  if (host === '::1') return true;
-  if (/^f[cd][0-9a-f]{0,2}:/.test(host) || /^fe[89ab][0-9a-f]?:/.test(host)) return true;
-  // An IPv4-mapped IPv6 literal, as URL parsing writes it (::ffff:7f00:1 for 127.0.0.1).
-  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
-  if (!mapped) return false;
-  const [high, low] = [Number.parseInt(mapped[1] as string, 16), Number.parseInt(mapped[2] as string, 16)];
-  return isPrivateHost(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
-}
-
 /**
- * The usual policies: production contacts https addresses only, as the protocol requires; the sandbox also allows
- * plain http to loopback and private addresses, where a local test bridge runs.
+ * The policy of the service mode: the outbound target policy's check of server URLs (https only in production;
+ * plain http in the sandbox, where a local test bridge runs; no address the mode refuses), the same check the
+ * transport makes, which also checks the address a name resolves to when it connects.
  */
-export function simplefinUrlPolicy(mode: 'production' | 'sandbox'): UrlPolicy {
-  return (url) => {
-    if (url.protocol === 'https:') return undefined;
-    if (mode === 'sandbox' && url.protocol === 'http:' && isPrivateHost(url.hostname)) return undefined;
-    return mode === 'sandbox' ? 'plain http is allowed only to local and private addresses' : 'only https addresses are allowed';
-  };
+export function simplefinUrlPolicy(mode: PolicyMode): UrlPolicy {
+  return (url) => serverUrlProblem(url, mode);
 }

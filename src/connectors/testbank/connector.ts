@@ -6,21 +6,20 @@ import { randomBytes } from 'node:crypto';
 import { safeEqual } from '../../platform/secrets.js';
 import type { TestInstitution } from './institutions.js';
 import {
+  type AccountsResult,
   AggregationStatus,
   type AuthResult,
-  type ConnectorAccount,
   type ConnectorCapabilities,
   type ConnectorContext,
   type ConnectorFailure,
-  type ConnectorResult,
   type ConnectorSession,
-  type ConnectorTransaction,
   ConnectorUsageError,
   type Credential,
   type InstitutionConnector,
   type LoginField,
   type MfaAnswer,
   type OAuthStart,
+  type TransactionsResult,
 } from '../connector.js';
 import { challengeOf, loginFields, readCredentials, roundAnswered, Signer } from './auth.js';
 import { Ledger } from './ledger.js';
@@ -190,20 +189,14 @@ export class TestBankConnector implements InstitutionConnector {
     return profile;
   }
 
-  async listAccounts(ctx: ConnectorContext, session: ConnectorSession): Promise<ConnectorResult<ConnectorAccount[]>> {
+  async listAccounts(ctx: ConnectorContext, session: ConnectorSession): Promise<AccountsResult> {
     const profile = this.open(ctx, session);
     if ('ok' in profile) return profile;
     const ledger = ledgerFor(profile, this.institution.id);
     return { ok: true, value: ledger.models.map((model) => accountRecord(ledger, model, ctx.now)) };
   }
 
-  async fetchTransactions(
-    ctx: ConnectorContext,
-    session: ConnectorSession,
-    accountRef: string,
-    from: number,
-    to: number,
-  ): Promise<ConnectorResult<ConnectorTransaction[]>> {
+  async fetchTransactions(ctx: ConnectorContext, session: ConnectorSession, accountRef: string, from: number, to: number): Promise<TransactionsResult> {
     const profile = this.open(ctx, session);
     if ('ok' in profile) return profile;
     const ledger = ledgerFor(profile, this.institution.id);

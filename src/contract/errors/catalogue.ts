@@ -83,7 +83,7 @@ export const ErrorCatalogue = define({
     code: '10041',
     status: 415,
     message: 'Unsupported Content-Type',
-    when: 'The body has a Content-Type other than application/json, application/xml or text/xml.',
+    when: 'The body has a Content-Type other than application/json, application/xml or text/xml; for statement uploads, other than the OFX/QFX and CSV types (docs/connectors.md, "Statement files").',
   },
   PayloadTooLarge: { code: '10042', status: 413, message: 'Request body too large', when: 'The body is larger than the configured limit (1 MiB by default).' },
   NotAcceptable: {
@@ -269,6 +269,30 @@ export const ErrorCatalogue = define({
     status: 400,
     message: 'The MFA answer is incorrect (aggregation status 187).',
     when: "The answer to the institution's security question was wrong or missing.",
+  },
+  StatementFileTooLarge: {
+    code: '14110',
+    status: 413,
+    message: 'The statement file is too large.',
+    when: 'Upload Statement File with a file of more than 10 MB, or a CSV file of more than 100,000 rows. Upload a shorter period.',
+  },
+  StatementFileUnreadable: {
+    code: '14111',
+    status: 400,
+    message: 'The statement file cannot be read.',
+    when: 'Upload Statement File with a file that is empty, is not OFX/QFX or CSV (a PDF, a spreadsheet workbook, other binary data), is broken (unclosed quotes, a row of more than 200 columns, an OFX file that cannot be parsed or holds only a refused sign-on), or from which no transaction could be read. The message says why.',
+  },
+  StatementLayoutUnknown: {
+    code: '14112',
+    status: 422,
+    message: 'Which column holds what cannot be told from this CSV file: give a column mapping.',
+    when: "Upload Statement File with a CSV file whose layout is not recognised (no known bank's header, no columns named like a date, a description and an amount) and no `mapping`. `details` carries the file's `headers`, the `headerRow` they are on and a few `sample` rows, for a client to ask the user which column is which and send the upload again with `mapping`.",
+  },
+  StatementMappingInvalid: {
+    code: '14113',
+    status: 400,
+    message: 'The column mapping does not fit the file.',
+    when: "Upload Statement File with a `mapping` that is not a mapping object or does not fit the CSV file (an unknown field or column, no date, description or amount column, one column given to two amount fields). `details` carries every problem (`errors`) and the file's `headers`.",
   },
   InstitutionAuthorizationExpired: {
     code: '945',

@@ -3,6 +3,8 @@
  * SDK. The browser apps' types are generated from these (npm run web:types writes web/shared/contract.ts).
  */
 import Type from 'typebox';
+import { ErrorDetails } from './error.js';
+import { StatementUploadQuery } from './statements.js';
 
 const O = <T extends Type.TSchema>(schema: T) => Type.Optional(schema);
 const Nullable = <T extends Type.TSchema>(schema: T, options: Type.TSchemaOptions = {}) => Type.Union([schema, Type.Null()], options);
@@ -24,6 +26,9 @@ export const ConnectInstitution = Type.Object({
   color: Type.String({ description: 'Primary brand colour, hex' }),
   oauth: Type.Boolean({ description: 'Signs in on its own site (OAuth) rather than with a form' }),
   available: Type.Boolean({ description: 'Whether this customer can link here' }),
+  statementUpload: Type.Boolean({
+    description: 'Whether this customer can upload statement files for this institution (where it may link, whether or not a connector exists)',
+  }),
 });
 
 /** An institution by id and name. */
@@ -53,8 +58,11 @@ export const ConnectLoginField = Type.Object({
   id: Type.String({ description: '<institutionId>001 for the user id, <institutionId>002 for the password, and so on' }),
   name: Type.String(),
   label: Type.String(),
-  kind: Type.Union([Type.Literal('text'), Type.Literal('password')]),
+  kind: Type.Union([Type.Literal('text'), Type.Literal('password'), Type.Literal('token')], {
+    description: 'token: a secret pasted from elsewhere (a setup token), masked and not offered to password managers',
+  }),
   displayOrder: Type.Integer({ description: 'From 1' }),
+  hint: O(Type.String({ description: 'Help shown with the field: what to enter and where to find it' })),
 });
 
 /** POST /connect/api/institutions/{institutionId}: the chosen institution's sign-in form. */
@@ -62,6 +70,9 @@ export const SelectedInstitution = Type.Object({
   institution: ConnectInstitution,
   loginForm: Type.Array(ConnectLoginField, { description: 'Empty for OAuth institutions' }),
   oauth: Type.Boolean(),
+  live: Type.Boolean({
+    description: 'Signs in at the institution; false when only statement files can be uploaded (no connector, or a Fix link of a statement-file login)',
+  }),
 });
 
 export const MfaOption = Type.Object({ value: Type.String(), label: Type.String() });
@@ -120,6 +131,22 @@ export const AddedAccounts = Type.Object({
   institution: InstitutionRef,
   accounts: Type.Array(ConnectAccount),
 });
+
+/** POST /connect/api/institutions/{institutionId}/statements: what the uploaded file brought, under the statement-file login. */
+export const StatementUploaded = Type.Object({
+  institutionLoginId: Type.String(),
+  institution: InstitutionRef,
+  accounts: Type.Array(ConnectAccount),
+  transactionsAdded: Type.Integer({ description: 'Transactions not seen before' }),
+  transactionsAlreadyPresent: Type.Integer({ description: 'Transactions an earlier upload already brought' }),
+  problems: Type.Array(Type.Object({ line: O(Type.Integer()), message: Type.String() }), { description: 'Rows that could not be read' }),
+});
+
+/** The query string of a statement upload (the file is the body): the API's options. */
+export const ConnectStatementQuery = StatementUploadQuery;
+
+/** The `details` of an error answer: a CSV file's headers and sample rows (14112), a mapping's problems (14113). */
+export { ErrorDetails };
 
 /** A linked institution login with its accounts (account management). */
 export const ConnectLogin = Type.Object({

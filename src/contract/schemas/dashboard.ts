@@ -4,7 +4,7 @@
  */
 import Type from 'typebox';
 import { RequiredString } from './common.js';
-import { Experience, InstitutionRef } from './connect-app.js';
+import { ConnectAccount, Experience, InstitutionRef } from './connect-app.js';
 import { Transaction } from './transactions.js';
 
 export { CONNECT_EVENT_TYPES } from './connect.js';
@@ -68,14 +68,9 @@ export const CustomerSummary = Type.Object(customerSummaryFields);
 /** GET /dashboard/api/customers: a page of the partner's customers. */
 export const CustomerPage = Type.Object({ found: Type.Integer(), moreAvailable: Type.Boolean(), customers: Type.Array(CustomerSummary) });
 
-/** An account as the customer page shows it. */
+/** An account as the customer page shows it: as Connect shows it, with its status and last aggregation. */
 export const DashboardAccount = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  type: Type.String(),
-  accountNumberDisplay: Type.String(),
-  balance: Type.Number(),
-  currency: Type.String(),
+  ...ConnectAccount.properties,
   status: Type.String(),
   aggregationStatusCode: Type.Integer(),
   aggregationSuccessDate: Nullable(Epoch('Last successful aggregation; null before the first')),

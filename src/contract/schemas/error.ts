@@ -1,10 +1,49 @@
 import Type from 'typebox';
 
+/**
+ * What a client needs to correct its request, carried by the errors that say so in docs/errors.md: today the
+ * statement-file errors, whose CSV file's columns and first rows let a client ask the user for a column mapping.
+ */
+export const ErrorDetails = Type.Object(
+  {
+    headers: Type.Optional(
+      Type.Array(Type.String({ xml: { name: 'header' } }), {
+        description: "The CSV file's column names (`Column 1`, `Column 2`, ... when it has no header row)",
+        examples: [['Posted', 'Payee', 'Out', 'In']],
+        xml: { wrapped: true },
+      }),
+    ),
+    headerRow: Type.Optional(
+      Type.Integer({
+        minimum: -1,
+        description: "Which of the non-blank rows holds the column names, from 0; -1 for none (the mapping's `headerRow`)",
+        examples: [0],
+      }),
+    ),
+    sample: Type.Optional(
+      Type.Array(Type.Array(Type.String({ xml: { name: 'cell' } }), { xml: { name: 'row', wrapped: true } }), {
+        description: 'The first rows below the column names, cell by cell',
+        examples: [[['03/02/2026', 'COFFEE ROASTERS', '4.50', '']]],
+        xml: { wrapped: true },
+      }),
+    ),
+    errors: Type.Optional(
+      Type.Array(Type.String({ xml: { name: 'error' } }), {
+        description: 'Every problem found, each naming the field it is about',
+        examples: [['amount: no column is named "Amt"; the columns are: Posted, Payee, Out, In.']],
+        xml: { wrapped: true },
+      }),
+    ),
+  },
+  { description: 'Only on the errors docs/errors.md says carry it' },
+);
+
 /** The body of every error response, JSON `{code, message}` or XML `<error><code/><message/></error>`. */
 export const ErrorBody = Type.Object(
   {
     code: Type.String({ description: 'Error code from the catalogue (docs/errors.md)', examples: ['10005'] }),
     message: Type.String({ description: 'What went wrong, in words', examples: ['Missing parameter (partnerId)'] }),
+    details: Type.Optional(ErrorDetails),
   },
   { $id: 'ErrorBody', xml: { name: 'error' }, description: 'An error' },
 );

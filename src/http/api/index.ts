@@ -38,6 +38,7 @@ import addAllAccountsMfa from './routes/accounts/addAllAccountsMfa.js';
 import refreshCustomerAccountsByInstitutionLogin from './routes/institutionLogins/refreshCustomerAccountsByInstitutionLogin.js';
 import refreshCustomerAccountsByInstitutionLoginV2 from './routes/institutionLogins/refreshCustomerAccountsByInstitutionLoginV2.js';
 import deleteCustomerAccountsByInstitutionLogin from './routes/institutionLogins/deleteCustomerAccountsByInstitutionLogin.js';
+import uploadStatementFile from './routes/statements/uploadStatementFile.js';
 import getAllCustomerTransactions from './routes/transactions/getAllCustomerTransactions.js';
 import getCustomerAccountTransactions from './routes/transactions/getCustomerAccountTransactions.js';
 import getCustomerTransaction from './routes/transactions/getCustomerTransaction.js';
@@ -112,6 +113,7 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       refreshCustomerAccountsByInstitutionLogin,
       refreshCustomerAccountsByInstitutionLoginV2,
       deleteCustomerAccountsByInstitutionLogin,
+      uploadStatementFile,
       getAllCustomerTransactions,
       getCustomerAccountTransactions,
       getCustomerTransaction,

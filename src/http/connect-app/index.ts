@@ -16,6 +16,7 @@ import selectInstitution from './routes/selectInstitution.js';
 import signIn from './routes/signIn.js';
 import signInSteps from './routes/signInSteps.js';
 import manageAccounts from './routes/manageAccounts.js';
+import uploadStatement from './routes/uploadStatement.js';
 import endSession from './routes/endSession.js';
 
 export async function connectAppScope(scope: FastifyInstance, opts: { runtime: Runtime }): Promise<void> {
@@ -31,6 +32,7 @@ export async function connectAppScope(scope: FastifyInstance, opts: { runtime: R
     selectInstitution,
     signIn,
     signInSteps,
+    uploadStatement,
     manageAccounts,
     endSession,
   ] as RouteModule[])

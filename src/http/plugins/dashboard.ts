@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { csrfTokenMatches, findSession, type DashboardSession } from '../../modules/dashboard/sessions.js';
+import { csrfTokenMatches, findSession, type DashboardSession } from '../../modules/dashboard/sessions.service.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { Runtime } from '../../platform/dependencies.js';
 

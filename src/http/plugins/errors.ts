@@ -142,7 +142,7 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 function send(reply: FastifyReply, err: ServiceError): FastifyReply {
   if (err.headers) reply.headers(err.headers);
   reply.errorCode = err.code;
-  return reply.code(err.status).send({ code: err.code, message: err.message });
+  return reply.code(err.status).send({ code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) });
 }
 
 // What a path or query integer must look like before the validator coerces it: plain decimal digits.

@@ -7,6 +7,16 @@ import type { Runtime } from '../../platform/dependencies.js';
 
 type Json = Record<string, unknown>;
 
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * For the description only: a body sent as a file in one of these media types (statement uploads), which the
+     * route reads as bytes and no validator checks.
+     */
+    fileBody?: { description: string; content: Record<string, { schema: Json }> };
+  }
+}
+
 const MEDIA_TYPES = ['application/json', 'application/xml'];
 
 const NAME_MARK = 'x-component';
@@ -25,9 +35,12 @@ const STATUS_TEXT: Record<string, string> = {
   409: 'Conflict',
   413: 'Request body too large',
   415: 'Unsupported Content-Type',
+  422: 'Unprocessable: the body was read but cannot be used as it is (see the error code and its details)',
   429: 'Too many requests (see Retry-After)',
   503: 'Service unavailable',
 };
+
+type FastifySchemaFileBody = NonNullable<import('fastify').FastifySchema['fileBody']>;
 
 /** Copies a route schema, turning TypeBox `$id`s into a mark that survives the swagger conversion. */
 function markNamedSchemas(node: unknown): unknown {
@@ -69,7 +82,8 @@ function addXmlMediaTypes(doc: Json): void {
     for (const op of Object.values(path)) {
       const targets: Json[] = [];
       const body = op.requestBody as Json | undefined;
-      if (body?.content) targets.push(body);
+      // A file body (fileBody) keeps its own media types.
+      if (body?.content && 'application/json' in (body.content as Json)) targets.push(body);
       for (const res of Object.values((op.responses ?? {}) as Record<string, Json>)) if (res.content) targets.push(res);
       for (const t of targets) {
         const content = t.content as Record<string, Json>;
@@ -113,6 +127,11 @@ export const openapiPlugin = fp(
       transform: ({ schema, url, route }) => {
         const scope = (route.config as { scope?: ScopeName } | undefined)?.scope;
         const s = markNamedSchemas(schema) as Json;
+        const fileBody = s.fileBody as FastifySchemaFileBody | undefined;
+        if (fileBody) {
+          delete s.fileBody;
+          s.body = { content: fileBody.content, description: fileBody.description };
+        }
         const response = s.response as Record<string, Json> | undefined;
         for (const [status, r] of Object.entries(response ?? {})) {
           // A body in its own media type ({content: {'image/svg+xml': {schema}}}) travels through the swagger

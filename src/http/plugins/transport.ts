@@ -8,7 +8,8 @@ import type { Runtime } from '../../platform/dependencies.js';
 import { RateLimiter } from '../rate-limiter.js';
 import { appKeyOf } from './auth.js';
 
-const HSTS = 'max-age=31536000; includeSubDomains';
+/** The HSTS policy of every HTTPS answer (client-error.ts writes it into the raw answers Fastify never sees). */
+export const HSTS = 'max-age=31536000; includeSubDomains';
 
 interface CallerAddress {
   loopback: boolean;
@@ -53,13 +54,15 @@ export function sendHsts(scope: FastifyInstance): void {
   });
 }
 
-/** Plain HTTP is accepted only from loopback (or through a trusted proxy that terminated TLS); HTTPS answers carry HSTS. */
+/**
+ * Plain HTTP is accepted only from loopback (or through a trusted proxy that terminated TLS); HTTPS answers carry
+ * HSTS, through sendHsts (the one place the header is set), whose hook this adds to the scope first.
+ */
 export function requireTls(scope: FastifyInstance, runtime: Runtime): void {
   const { insecureHttp } = runtime.config;
-  scope.addHook('onRequest', (request, reply, done) => {
-    if (request.protocol === 'https') {
-      reply.header('strict-transport-security', HSTS);
-    } else if (!insecureHttp && !callerAddress(request.ip).loopback) {
+  sendHsts(scope);
+  scope.addHook('onRequest', (request, _reply, done) => {
+    if (request.protocol !== 'https' && !insecureHttp && !callerAddress(request.ip).loopback) {
       throw new ServiceError(
         'TlsRequired',
         'TLS 1.2 or higher is required: use https:// (plain HTTP is accepted only from loopback, or through a proxy trusted with --trust-proxy that terminated TLS)',

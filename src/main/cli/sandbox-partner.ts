@@ -1,7 +1,7 @@
 import type { Executor } from '../../platform/db/database.js';
 import { findPartnerById } from '../../modules/partners/repository.js';
 import type { Caller } from '../../modules/partners/service.js';
-import { assertSandboxAllowed } from '../../modules/sandbox/controls.js';
+import { assertSandboxAllowed } from '../../modules/sandbox/controls.service.js';
 import { UsageError } from './args.js';
 
 /**

@@ -5,8 +5,8 @@
  * sharing the database can continue any work.
  */
 import { createConnectorRegistry, type ConnectorRegistry, type RealSourceOptions } from '../../connectors/registry.js';
-import { findOfxServer } from '../institutions/ofx-directory.js';
-import { SIMPLEFIN_INSTITUTION_ID } from '../institutions/simplefin.js';
+import { findOfxServer } from '../institutions/ofx-directory.repository.js';
+import { SIMPLEFIN_INSTITUTION_ID } from '../institutions/simplefin.service.js';
 import type { ConnectorContext, InstitutionConnector } from '../../connectors/connector.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { epochSeconds } from '../../platform/clock.js';
@@ -26,8 +26,8 @@ export interface EngineSettings {
   linkSessionTtlSeconds: number;
 }
 
-export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
-  refreshLeaseSeconds: 120,
+/** The defaults; the refresh lease is the configured one (LEDGERLINK_REFRESH_LEASE_SECONDS). */
+export const DEFAULT_ENGINE_SETTINGS: Omit<EngineSettings, 'refreshLeaseSeconds'> = {
   refreshWaitMs: 30_000,
   refreshPollMs: 50,
   linkSessionTtlSeconds: 30 * 60,
@@ -80,7 +80,7 @@ export function createEngine(runtime: Runtime, options: EngineOptions = {}): Eng
     ...runtime,
     runtime,
     registry,
-    settings: { ...DEFAULT_ENGINE_SETTINGS, ...options.settings },
+    settings: { ...DEFAULT_ENGINE_SETTINGS, refreshLeaseSeconds: runtime.config.refreshLeaseSeconds, ...options.settings },
     background(what, task) {
       const p: Promise<unknown> = task()
         .catch((e: unknown) => options.onBackgroundError?.(what, e))

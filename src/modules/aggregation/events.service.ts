@@ -1,7 +1,7 @@
 /**
  * Aggregation events: every change to an account or a transaction is recorded here, in the same database
  * transaction as the change itself, so an event exists exactly when its change was committed. The push
- * notifications of subscribed accounts are enqueued here too, in the same transaction (src/modules/txpush/notify.ts).
+ * notifications of subscribed accounts are enqueued here too, in the same transaction (src/modules/txpush/notify.service.ts).
  *
  * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
  * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
@@ -10,7 +10,7 @@
  */
 import type { Executor } from '../../platform/db/database.js';
 import type { Runtime } from '../../platform/dependencies.js';
-import { enqueuePushNotifications } from '../txpush/notify.js';
+import { enqueuePushNotifications } from '../txpush/notify.service.js';
 import { serviceNow } from './engine.js';
 import { insertEvents } from './events.repository.js';
 import type { AggregationEvent } from './records.js';

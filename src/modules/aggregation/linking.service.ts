@@ -31,6 +31,7 @@ import { recordEvents } from './events.service.js';
 import * as sessions from './link-sessions.repository.js';
 import { insertLogin, listCustomerLogins, lockCustomerForLinking, updateLogin } from './logins.repository.js';
 import type { AccountRecord, AggregationEvent } from './records.js';
+import { scheduleAfter } from './schedule.rules.js';
 import type { AccountRow, InstitutionLoginRow, LinkSessionRow, LinkSessionUpdate, LinkStepName } from './table.js';
 
 export type { Credential, MfaAnswer } from '../../connectors/connector.js';
@@ -76,6 +77,12 @@ export async function startLink(engine: Engine, input: StartLinkInput): Promise<
   let loginId: number | null = null;
   if (input.institutionLoginId !== undefined) {
     const login = await getLoginRow(db, customer, input.institutionLoginId);
+    if (login.source === 'statement-file') {
+      throw new ServiceError(
+        'BadRequest',
+        `Institution login ${login.id} holds uploaded statement files, with no sign-in to repair: upload a newer file instead.`,
+      );
+    }
     if (login.institution_id !== input.institutionId) {
       throw new ServiceError('BadRequest', `Institution login ${login.id} is at institution ${login.institution_id}, not ${input.institutionId}.`);
     }
@@ -261,7 +268,7 @@ async function discovered(
  * are replaced and its error status cleared. Otherwise accountRefs omitted means every account.
  */
 export async function finishLink(
-  runtime: Pick<Runtime, 'database' | 'clock' | 'keys'>,
+  runtime: Pick<Runtime, 'config' | 'database' | 'clock' | 'keys'>,
   input: { partnerId: string; sessionId: string; accountRefs?: string[]; customerId?: string },
   within?: (tx: Executor, result: LinkResult) => Promise<void>,
 ): Promise<LinkResult> {
@@ -296,6 +303,8 @@ export async function finishLink(
       sandbox_failure_code: null,
       sandbox_failure_message: null,
       updated_at: now,
+      // and puts a real institution's login (back) on the refresh schedule.
+      ...scheduleAfter(runtime, { institution_id: session.institution_id }, 0),
     };
 
     let login: InstitutionLoginRow;

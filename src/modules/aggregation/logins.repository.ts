@@ -1,4 +1,6 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
+import type { DB } from '../../platform/db/schema.js';
 import type { InstitutionLoginRow, InstitutionLoginUpdate, NewInstitutionLoginRow } from './table.js';
 
 /** One of the customer's institution logins. */
@@ -45,13 +47,18 @@ export async function lockCustomerForLinking(db: Executor, customerId: number): 
     .execute();
 }
 
+/** A condition on logins: no refresh holds the login's lease, or the lease ran out (before `now`). */
+export function refreshLeaseFree(now: number) {
+  return (eb: ExpressionBuilder<DB, 'institution_logins'>) => eb.or([eb('refresh_lease_until', 'is', null), eb('refresh_lease_until', '<', now)]);
+}
+
 /** Takes the refresh lease of a login when no one holds it or it ran out (before `now`); true when taken. */
 export async function takeRefreshLease(db: Executor, loginId: number, owner: string, now: number, until: number): Promise<boolean> {
   const result = await db
     .updateTable('institution_logins')
     .set({ refresh_lease_until: until, refresh_lease_owner: owner })
     .where('id', '=', loginId)
-    .where((eb) => eb.or([eb('refresh_lease_until', 'is', null), eb('refresh_lease_until', '<', now)]))
+    .where(refreshLeaseFree(now))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -66,4 +73,15 @@ export async function refreshLeaseUntil(db: Executor, loginId: number): Promise<
 export async function updateLeasedLogin(db: Executor, loginId: number, owner: string, changes: InstitutionLoginUpdate): Promise<boolean> {
   const result = await db.updateTable('institution_logins').set(changes).where('id', '=', loginId).where('refresh_lease_owner', '=', owner).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** The customer's statement-file login at the institution (there is at most one), if any. */
+export async function findStatementFileLogin(db: Executor, customerId: number, institutionId: number): Promise<InstitutionLoginRow | undefined> {
+  return db
+    .selectFrom('institution_logins')
+    .selectAll()
+    .where('customer_id', '=', customerId)
+    .where('institution_id', '=', institutionId)
+    .where('source', '=', 'statement-file')
+    .executeTakeFirst();
 }

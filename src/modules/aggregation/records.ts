@@ -5,6 +5,7 @@
  */
 import type { Static } from 'typebox';
 import type { Account, Position } from '../../contract/schemas/accounts.js';
+import type { ConnectAccount } from '../../contract/schemas/connect-app.js';
 import type { Transaction } from '../../contract/schemas/transactions.js';
 import type { PushTransaction } from '../../contract/schemas/txpush.js';
 import type { AccountRow, EventType, PositionRow, TransactionRow } from './table.js';
@@ -14,6 +15,8 @@ export type PositionRecord = Static<typeof Position>;
 export type TransactionRecord = Static<typeof Transaction>;
 /** A transaction as events (push notifications) carry it: the API record plus the amounts only pushes show. */
 export type TransactionEventRecord = Static<typeof PushTransaction>;
+/** A linked account as Connect lists it, and the dashboard before the account's status. */
+export type AccountSummary = Static<typeof ConnectAccount>;
 
 export type AggregationEvent =
   | { class: 'account'; type: EventType; partnerId: string; customerId: number; accountId: number; record: AccountRecord }
@@ -63,6 +66,11 @@ export function toAccountRecord(row: AccountRow, positions: readonly PositionRow
     ...(row.detail !== null ? { detail: JSON.parse(row.detail) as NonNullable<AccountRecord['detail']> } : {}),
     ...(INVESTMENT_TYPES.has(row.type) ? { position: positions.map(toPositionRecord) } : {}),
   };
+}
+
+/** The fields of an account record that Connect shows (and the dashboard, with more). */
+export function accountSummary(a: AccountRecord): AccountSummary {
+  return { id: a.id, name: a.name, type: a.type, accountNumberDisplay: a.accountNumberDisplay, balance: a.balance, currency: a.currency };
 }
 
 /** A transaction row as the API's Transaction record. Optional fields are absent when the institution gives none. */

@@ -7,7 +7,8 @@
  * Only one refresh of a login runs at a time, across processes: a lease on the login row (refresh_lease_until)
  * is taken before the institution is called and released in the transaction that stores the result. Everything a
  * refresh stores, and every event it records, is written in that one transaction, so a process that dies midway
- * leaves nothing half-written; its lease expires and the next refresh does the work again.
+ * leaves nothing half-written; its lease expires and the next refresh does the work again. That transaction also
+ * plans the login's next scheduled refresh from the outcome (schedule.rules.ts), whoever asked for this one.
  *
  * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
  * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
@@ -35,6 +36,7 @@ import { aggregationError, USER_FIXABLE_CODES } from './failures.js';
 import { answerLinkMfa, finishLink, startLink, type LinkStep } from './linking.service.js';
 import { findLogin, listCustomerLogins, refreshLeaseUntil, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
 import type { AccountRecord, AggregationEvent } from './records.js';
+import { scheduleAfter } from './schedule.rules.js';
 import type { AccountRow, InstitutionLoginRow } from './table.js';
 import { earliestPendingDate, transactionDateRange } from './transactions.repository.js';
 import { syncTransactions } from './transactions.service.js';
@@ -94,7 +96,7 @@ interface Fetched {
   transactions: ConnectorTransaction[];
 }
 
-/** Records a failed (or skipped) attempt: the data stays, the status code says what went wrong. */
+/** Records a failed (or skipped) attempt: the data stays, the status code says what went wrong, the schedule retries or waits. */
 async function recordFailure(
   engine: Engine,
   login: InstitutionLoginRow,
@@ -112,6 +114,7 @@ async function recordFailure(
       refresh_lease_until: null,
       refresh_lease_owner: null,
       updated_at: now,
+      ...scheduleAfter(engine, login, code),
     });
     if (accounts.length > 0) {
       await markAccountsAttempted(
@@ -127,6 +130,11 @@ async function recordFailure(
 
 /** Runs one refresh of a login whose lease this process holds. */
 async function runLeased(engine: Engine, customer: CustomerRow, login: InstitutionLoginRow, mode: RefreshMode, owner: string): Promise<LoginRefreshOutcome> {
+  // A statement-file login has no source to ask: its data changes only when a file is uploaded (statements.service.ts).
+  if (login.source === 'statement-file') {
+    await updateLeasedLogin(engine.database.kysely, login.id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
+    return { ran: true, code: 0, message: null };
+  }
   const now = customerNow(engine, customer);
   const all = await listAccountRows(engine.database.kysely, customer, { institutionLoginId: login.id });
   const targets = mode.kind === 'historic' ? all.filter((a) => a.id === mode.accountId) : all;
@@ -189,6 +197,8 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
       refresh_lease_owner: null,
       updated_at: now,
       ...(sessionChanged ? { session_encrypted: sealJson(engine, session) } : {}),
+      // A historic load reads one account: the login's next scheduled refresh stays when it was.
+      ...(mode.kind === 'refresh' ? scheduleAfter(engine, login, 0) : {}),
     });
     // The lease ran out and another refresh took over: store nothing, it does the work.
     if (!own) throw new ServiceError('AggregationInProgress');
@@ -238,20 +248,37 @@ export async function refreshLogin(
 ): Promise<LoginRefreshOutcome> {
   for (;;) {
     const owner = await acquireLease(engine, login.id);
-    if (owner) {
-      try {
-        const fresh = await findLogin(engine.database.kysely, login.id);
-        if (!fresh) return { ran: false };
-        return await runLeased(engine, customer, fresh, mode, owner);
-      } catch (e) {
-        await updateLeasedLogin(engine.database.kysely, login.id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
-        throw e;
-      }
-    }
+    if (owner) return refreshLeasedLogin(engine, customer, login.id, mode, owner);
     if (!wait) return { ran: false };
     if (!(await waitForLease(engine, login.id)))
       throw new ServiceError('AggregationInProgress', `Institution login ${login.id} is currently being aggregated; try again later.`);
     if (mode.kind === 'refresh') return { ran: false };
+  }
+}
+
+/**
+ * Refreshes a login whose refresh lease `owner` holds (refreshLogin's, or a scheduled claim's). When the refresh
+ * throws, the lease is released and the schedule retries as after a temporary failure; the error goes on.
+ */
+export async function refreshLeasedLogin(
+  engine: Engine,
+  customer: CustomerRow,
+  loginId: number,
+  mode: RefreshMode,
+  owner: string,
+): Promise<LoginRefreshOutcome> {
+  let login: InstitutionLoginRow | undefined;
+  try {
+    login = await findLogin(engine.database.kysely, loginId);
+    if (!login) return { ran: false };
+    return await runLeased(engine, customer, login, mode, owner);
+  } catch (e) {
+    await updateLeasedLogin(engine.database.kysely, loginId, owner, {
+      refresh_lease_until: null,
+      refresh_lease_owner: null,
+      ...(login ? scheduleAfter(engine, login, AggregationStatus.InstitutionDown) : {}),
+    });
+    throw e;
   }
 }
 

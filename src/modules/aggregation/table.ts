@@ -22,9 +22,20 @@ export interface InstitutionLoginTable {
   /** An error state set through the sandbox controls: every refresh fails with it until Fix or a sandbox clear. */
   sandbox_failure_code: number | null;
   sandbox_failure_message: string | null;
+  /**
+   * When a worker refreshes the login next without being asked (runtime clock, epoch seconds); null when it is not
+   * scheduled: test bank logins, and logins that need the user (schedule.rules.ts).
+   */
+  refresh_due_at: Generated<number | null>;
+  /** Refreshes in a row that failed for a temporary reason: the scheduled retries back off with them. */
+  refresh_failures: Generated<number>;
+  /** Where its data comes from: its connector, or statement files the customer or partner uploads (nothing to refresh). */
+  source: Generated<LoginSource>;
   created_at: number;
   updated_at: number;
 }
+
+export type LoginSource = 'connector' | 'statement-file';
 
 export interface AccountTable {
   /** Service-assigned, from 5011000000 up. */

@@ -27,6 +27,10 @@ export async function insertNewTransactions(db: Executor, rows: NewTransactionRo
     .execute();
 }
 
+export async function insertTransactionRow(db: Executor, row: NewTransactionRow): Promise<TransactionRow> {
+  return db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
 export async function updateTransactionRow(db: Executor, id: number, changes: TransactionUpdate): Promise<TransactionRow> {
   return db.updateTable('transactions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }

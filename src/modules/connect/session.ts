@@ -3,10 +3,15 @@
  * each call, so a link that expired or was used stops working mid-way too) and acts only for that link's partner
  * and customer, in that link's variant. Each step is reported to the link's webhook.
  */
+import type { Static } from 'typebox';
+import type { ConnectInstitution } from '../../contract/schemas/connect-app.js';
 import type { Executor } from '../../platform/db/database.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { deleteAccount, deleteInstitutionLogin } from '../aggregation/accounts.service.js';
+import { findCustomerLogin } from '../aggregation/logins.repository.js';
+import { type StatementUploadInput, uploadStatementFile } from '../aggregation/statements.service.js';
 import { connectorContext, connectorFor, type Engine } from '../aggregation/engine.js';
+import { accountSummary } from '../aggregation/records.js';
 import {
   answerLinkMfa,
   completeLinkOAuth,
@@ -16,6 +21,7 @@ import {
   listInstitutionLogins,
   startLink,
   type Credential,
+  type LinkResult,
   type LinkStep,
   type MfaAnswer,
 } from '../aggregation/linking.service.js';
@@ -31,16 +37,8 @@ import { emitConnectEvent } from './webhooks.js';
 /** Where OAuth institutions send the browser back to. */
 export const OAUTH_CALLBACK_PATH = '/connect/oauth/callback';
 
-export interface InstitutionSummary {
-  id: number;
-  name: string;
-  url: string;
-  logo: string;
-  color: string;
-  oauth: boolean;
-  /** Whether this customer can link here (a testing customer only at test institutions; a connector exists). */
-  available: boolean;
-}
+/** An institution as Connect lists it, for this customer (whether it may link there, upload statements there). */
+export type InstitutionSummary = Static<typeof ConnectInstitution>;
 
 export interface SessionConfig {
   mode: 'full' | 'lite' | 'fix';
@@ -56,7 +54,7 @@ function db(engine: Engine) {
   return engine.runtime.database.kysely;
 }
 
-function summary(engine: Engine, row: InstitutionRow, available: boolean): InstitutionSummary {
+function summary(engine: Engine, row: InstitutionRow, available: boolean, customer: Parameters<typeof customerMayUseInstitution>[0]): InstitutionSummary {
   return {
     id: row.id,
     name: row.name,
@@ -65,6 +63,7 @@ function summary(engine: Engine, row: InstitutionRow, available: boolean): Insti
     color: row.primary_color,
     oauth: row.oauth_enabled === 1,
     available,
+    statementUpload: customerMayUseInstitution(customer, row.id),
   };
 }
 
@@ -88,7 +87,7 @@ export async function startConnectSession(engine: Engine, link: ConnectLinkRow):
     experience: await resolveExperience(db(engine), link.partner_id, link.experience),
     language: link.language ?? 'en',
     redirectUri: link.redirect_uri,
-    institution: institution ? summary(engine, institution, (await availableAmong(engine, customer, [institution.id])).has(institution.id)) : null,
+    institution: institution ? summary(engine, institution, (await availableAmong(engine, customer, [institution.id])).has(institution.id), customer) : null,
     institutionLoginId: link.institution_login_id !== null ? String(link.institution_login_id) : null,
   };
 }
@@ -115,7 +114,7 @@ export async function searchConnectInstitutions(engine: Engine, link: ConnectLin
     found: page.found,
     displaying: page.displaying,
     moreAvailable: page.moreAvailable,
-    institutions: page.institutions.map((row) => summary(engine, row, available.has(row.id))),
+    institutions: page.institutions.map((row) => summary(engine, row, available.has(row.id), customer)),
   };
 }
 
@@ -126,17 +125,47 @@ function checkInstitution(link: ConnectLinkRow, institutionId: number): void {
   }
 }
 
-/** The user picked an institution: its sign-in form (`institutionSelected` webhook). */
+/**
+ * The user picked an institution (`institutionSelected` webhook): its sign-in form when it has a live connection;
+ * otherwise (no connector, or a Fix link of a statement-file login) `live: false`, and the app offers statement uploads.
+ */
 export async function selectInstitution(engine: Engine, link: ConnectLinkRow, institutionId: number) {
   checkInstitution(link, institutionId);
   const customer = await getCustomerForPartner(db(engine), link.partner_id, link.customer_id);
   const institution = await assertCanLinkAt(engine.runtime.database, customer, institutionId);
-  const connector = await connectorFor(engine, institutionId);
+  const lookup = await engine.registry.resolve(institutionId);
+  const fixed = link.institution_login_id !== null ? await findCustomerLogin(db(engine), customer, Number(link.institution_login_id)) : undefined;
+  const connector = lookup.available && fixed?.source !== 'statement-file' ? lookup.connector : undefined;
   await emitConnectEvent(db(engine), engine.runtime, link, 'institutionSelected', { institutionId: String(institutionId) });
   return {
-    institution: summary(engine, institution, true),
-    loginForm: connector.loginForm(connectorContext(engine, customer, institutionId)),
-    oauth: connector.capabilities.authMode === 'oauth',
+    institution: summary(engine, institution, connector !== undefined, customer),
+    loginForm: connector ? connector.loginForm(connectorContext(engine, customer, institutionId)) : [],
+    oauth: connector?.capabilities.authMode === 'oauth',
+    live: connector !== undefined,
+  };
+}
+
+/**
+ * Uploads a statement file for the institution (any the link may use), into the customer's statement-file login;
+ * reported like a link (`added` webhook, in the same transaction).
+ */
+export async function uploadStatement(
+  engine: Engine,
+  link: ConnectLinkRow,
+  institutionId: number,
+  upload: Omit<StatementUploadInput, 'partnerId' | 'customerId' | 'institutionId'>,
+) {
+  checkInstitution(link, institutionId);
+  const result = await uploadStatementFile(
+    engine,
+    { ...upload, partnerId: link.partner_id, customerId: String(link.customer_id), institutionId },
+    reportAdded(engine, link),
+  );
+  return {
+    ...(await addedAccounts(engine, result)),
+    transactionsAdded: result.transactionsAdded,
+    transactionsAlreadyPresent: result.transactionsAlreadyPresent,
+    problems: result.problems,
   };
 }
 
@@ -223,6 +252,27 @@ async function sessionInstitution(engine: Engine, sessionId: string): Promise<nu
   return row?.institution_id ?? 0;
 }
 
+/** Reports accounts saved under a login (`added` webhook), in the transaction that saved them. */
+function reportAdded(engine: Engine, link: ConnectLinkRow) {
+  return async (tx: Executor, saved: Pick<LinkResult, 'institutionId' | 'institutionLoginId' | 'accounts'>): Promise<void> => {
+    await emitConnectEvent(tx, engine.runtime, link, 'added', {
+      institutionId: String(saved.institutionId),
+      institutionLoginId: String(saved.institutionLoginId),
+      accounts: saved.accounts.map((a) => a.id),
+    });
+  };
+}
+
+/** The login and accounts Connect shows after accounts were saved. */
+async function addedAccounts(engine: Engine, result: Pick<LinkResult, 'institutionId' | 'institutionLoginId' | 'accounts'>) {
+  const institution = await getInstitution(engine.runtime.database, result.institutionId);
+  return {
+    institutionLoginId: String(result.institutionLoginId),
+    institution: { id: institution.id, name: institution.name },
+    accounts: result.accounts.map(accountSummary),
+  };
+}
+
 /** Where a sign-in is now (the app asks while an OAuth popup is open). */
 export async function currentStep(engine: Engine, link: ConnectLinkRow, sessionId: string) {
   return getLinkStep(engine, { partnerId: link.partner_id, customerId: String(link.customer_id), sessionId });
@@ -233,27 +283,9 @@ export async function addAccounts(engine: Engine, link: ConnectLinkRow, sessionI
   const result = await finishLink(
     engine,
     { partnerId: link.partner_id, customerId: String(link.customer_id), sessionId, ...(accountRefs ? { accountRefs } : {}) },
-    async (tx, saved) => {
-      await emitConnectEvent(tx, engine.runtime, link, 'added', {
-        institutionId: String(saved.institutionId),
-        institutionLoginId: String(saved.institutionLoginId),
-        accounts: saved.accounts.map((a) => a.id),
-      });
-    },
+    reportAdded(engine, link),
   );
-  const institution = await getInstitution(engine.runtime.database, result.institutionId);
-  return {
-    institutionLoginId: String(result.institutionLoginId),
-    institution: { id: institution.id, name: institution.name },
-    accounts: result.accounts.map((a) => ({
-      id: a.id,
-      name: a.name,
-      type: a.type,
-      accountNumberDisplay: a.accountNumberDisplay,
-      balance: a.balance,
-      currency: a.currency,
-    })),
-  };
+  return addedAccounts(engine, result);
 }
 
 /** Account management (Full only): the customer's logins with their accounts and institution names. */
@@ -267,14 +299,7 @@ export async function listLogins(engine: Engine, link: ConnectLinkRow) {
         institutionLoginId: String(l.institutionLoginId),
         institution: { id: l.institutionId, name: institution?.name ?? String(l.institutionId) },
         aggregationStatusCode: l.aggregationStatusCode,
-        accounts: l.accounts.map((a) => ({
-          id: a.id,
-          name: a.name,
-          type: a.type,
-          accountNumberDisplay: a.accountNumberDisplay,
-          balance: a.balance,
-          currency: a.currency,
-        })),
+        accounts: l.accounts.map(accountSummary),
       };
     }),
   );

@@ -1,7 +1,7 @@
 import type { Database } from '../../platform/db/database.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
-import { catalogChanged, catalogOf, type CatalogSnapshot } from './catalog.js';
-import { insertOfxInstitution, type OfxInstitutionInput } from './ofx-directory.js';
+import { catalogChanged, catalogOf, type CatalogSnapshot } from './catalog.service.js';
+import { insertOfxInstitution, type OfxInstitutionInput } from './ofx-directory.service.js';
 import type { ProductFlag } from './catalog/generate.js';
 import type { InstitutionRow } from './table.js';
 

@@ -67,7 +67,7 @@ export interface InstitutionTable {
 
 export type InstitutionRow = Selectable<InstitutionTable>;
 
-/** The single-row table whose counter changes whenever any institution changes (see catalog.ts). */
+/** The single-row table whose counter changes whenever any institution changes (see catalog.service.ts). */
 export interface InstitutionCatalogTable {
   id: number;
   version: number;

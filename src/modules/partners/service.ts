@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '../../platform/db/database.js';
 import { stampedMemo } from '../../platform/db/stamped-memo.js';
 import { slotFreed, waitForSlot } from '../../platform/wait-for-slot.js';
-import { completeSignIn, reserveSignIn, signInKeys } from './sign-in-throttle.js';
+import { completeSignIn, reserveSignIn, signInKeys } from './sign-in-throttle.service.js';
 import { whenReady } from '../../platform/when-ready.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { epochSeconds, type Clock } from '../../platform/clock.js';

@@ -1,13 +1,11 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { sql, type Kysely } from 'kysely';
 import type { Database, Executor } from '../../platform/db/database.js';
-import { preparedQuery } from '../../platform/db/prepared.js';
-import type { DB } from '../../platform/db/schema.js';
 import type { Clock } from '../../platform/clock.js';
-import type { RequestLogRow, RequestLogTable } from './table.js';
+import { COLUMNS, insertSizes, pruneRequestLog, type RequestLogEntry, selectRequestLog, valuesOf, writeChunk } from './repository.js';
+import type { RequestLogRow } from './table.js';
 
-export type RequestLogEntry = Omit<RequestLogTable, 'id'>;
+export type { RequestLogEntry } from './repository.js';
 
 const require = createRequire(import.meta.url);
 /**
@@ -21,91 +19,6 @@ export const RETENTION_MS = 7 * 86_400_000;
 const MAX_BUFFER = 5_000;
 /** A batch goes to the sink once this many entries wait, without waiting for the timer. */
 const BATCH = 1_000;
-/** Rows per INSERT; the event loop serves requests between two of them. */
-const CHUNK = 100;
-
-const COLUMNS = [
-  'partner_id',
-  'method',
-  'path',
-  'route',
-  'status',
-  'latency_ms',
-  'error_code',
-  'request_id',
-  'ip',
-  'created_at_ms',
-] as const satisfies ReadonlyArray<keyof RequestLogEntry>;
-
-/** The entries' values in COLUMNS order, one row after another: the parameters of a multi-row INSERT. */
-function valuesOf(entries: readonly RequestLogEntry[]): unknown[] {
-  const values: unknown[] = new Array(entries.length * COLUMNS.length);
-  let i = 0;
-  for (const e of entries) for (const column of COLUMNS) values[i++] = e[column];
-  return values;
-}
-
-type InsertRows = (db: Kysely<DB>, ...values: unknown[]) => Promise<unknown[]>;
-const inserts = new Map<number, InsertRows>();
-
-/**
- * How `rows` entries are split into INSERTs: CHUNK rows at a time, the rest in descending powers of two. Each
- * size is a statement compiled once and kept; when every size from 1 to CHUNK came up (the last INSERT of each
- * batch), the kept statements of up to 1,000 parameters each held several MB of native memory.
- */
-export function insertSizes(rows: number): number[] {
-  const sizes: number[] = [];
-  let left = rows;
-  for (; left >= CHUNK; left -= CHUNK) sizes.push(CHUNK);
-  for (let size = 2 ** Math.floor(Math.log2(CHUNK - 1)); size >= 1; size /= 2) {
-    if (left >= size) {
-      sizes.push(size);
-      left -= size;
-    }
-  }
-  return sizes;
-}
-
-/** A multi-row INSERT of `rows` entries, compiled once per size (building 1,000 values per flush cost more than writing them). */
-function insertOf(rows: number): InsertRows {
-  let insert = inserts.get(rows);
-  if (!insert) {
-    insert = preparedQuery<unknown[], unknown>(rows * COLUMNS.length, (db, ...p) =>
-      db
-        .insertInto('request_log')
-        .values(
-          Array.from(
-            { length: rows },
-            (_, r) => Object.fromEntries(COLUMNS.map((column, c) => [column, p[r * COLUMNS.length + c]])) as unknown as RequestLogEntry,
-          ),
-        ),
-    );
-    inserts.set(rows, insert);
-  }
-  return insert;
-}
-
-/**
- * Writes one chunk of entries in one statement. On SQLite its commit does not wait for the disk (synchronous
- * NORMAL, for this statement only): the log is best effort, WAL mode stays consistent, and the next commit of
- * anything else (synchronous FULL) makes it durable with its own. Every other commit keeps waiting for the disk.
- */
-async function writeChunk(database: Database, entries: readonly RequestLogEntry[]): Promise<void> {
-  const values = valuesOf(entries);
-  const insert = insertOf(entries.length);
-  if (database.dialect !== 'sqlite') {
-    await insert(database.kysely, ...values);
-    return;
-  }
-  await database.kysely.connection().execute(async (conn) => {
-    await sql`pragma synchronous = normal`.execute(conn);
-    try {
-      await insert(conn, ...values);
-    } finally {
-      await sql`pragma synchronous = full`.execute(conn);
-    }
-  });
-}
 
 /** Where a batch of entries goes: the database directly, or the writer thread of a SQLite file database. */
 interface Sink {
@@ -217,7 +130,7 @@ interface ThreadReply {
  * an array push. A batch goes out when BATCH entries wait or intervalMs after the first, whichever comes first;
  * at most MAX_BUFFER entries wait while one is being written, beyond that the oldest are dropped (and counted).
  * On a SQLite file database the batches go to a writer thread and the log's own file; otherwise they are written
- * CHUNK rows at a time with the event loop free in between, so a busy service's log never holds requests up for
+ * one INSERT of insertSizes at a time with the event loop free in between, so a busy service's log never holds requests up for
  * long (SQLite statements block the process while they run).
  */
 export class RequestLogWriter {
@@ -281,15 +194,7 @@ export class RequestLogWriter {
   }
 }
 
-export async function pruneRequestLog(db: Executor, beforeMs: number): Promise<void> {
-  await db.deleteFrom('request_log').where('created_at_ms', '<', beforeMs).execute();
-}
-
-/** A partner's log entries (or everyone's when partnerId is undefined), newest first, or those after `afterId` oldest first. */
+/** A partner's log entries (or everyone's when partnerId is undefined), newest first, or those after `afterId` oldest first; 1 to 1,000 of them. */
 export async function listRequestLog(db: Executor, filter: { partnerId?: string; afterId?: number; limit?: number }): Promise<RequestLogRow[]> {
-  let q = db.selectFrom('request_log').selectAll();
-  if (filter.partnerId !== undefined) q = q.where('partner_id', '=', filter.partnerId);
-  const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
-  if (filter.afterId !== undefined) return q.where('id', '>', filter.afterId).orderBy('id', 'asc').limit(limit).execute();
-  return q.orderBy('id', 'desc').limit(limit).execute();
+  return selectRequestLog(db, { partnerId: filter.partnerId, afterId: filter.afterId, limit: Math.min(Math.max(filter.limit ?? 100, 1), 1000) });
 }

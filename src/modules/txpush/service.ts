@@ -15,7 +15,7 @@ import type { Caller } from '../partners/service.js';
 import { newSigningKey } from './keys.js';
 import { deleteSubscriptions, findCustomerSubscription, insertSubscriptions, subscriptionsOfAccounts } from './repository.js';
 import type { NotificationFormat } from './table.js';
-import { verifyListener } from './verify.js';
+import { verifyListener } from './verify.service.js';
 
 /** Listener URLs one account may have at once (each with an account and a transaction subscription). */
 export const MAX_LISTENERS_PER_ACCOUNT = 5;

@@ -4,7 +4,7 @@ import { decryptValue } from '../../platform/secrets.js';
 import { epochSeconds, type Clock } from '../../platform/clock.js';
 import type { Keys } from '../../platform/keys.js';
 import { headersOf, signingSecretKey } from '../enqueue.js';
-import { literalHostRefusal, policyLookup, TargetRefusedError, type PolicyMode } from '../policy.js';
+import { literalHostRefusal, type PolicyMode, policyLookup, TargetRefusedError } from '../../platform/net/outbound.js';
 import { signatureHeaders } from '../sign.js';
 import { excerpt, type Transport } from './transport.js';
 

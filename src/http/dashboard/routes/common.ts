@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Type from 'typebox';
-import { startSession } from '../../../modules/dashboard/sessions.js';
+import { startSession } from '../../../modules/dashboard/sessions.service.js';
 import { getPartnerRecord } from '../../../modules/partners/service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import { setSessionCookie } from '../../plugins/dashboard.js';

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { customerOverview, customerSummary } from '../../../modules/dashboard/customers.js';
+import { customerOverview, customerSummary } from '../../../modules/dashboard/customers.service.js';
 import { listCustomers } from '../../../modules/customers/service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';

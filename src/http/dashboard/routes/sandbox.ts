@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { getPartnerRecord, type Caller } from '../../../modules/partners/service.js';
-import { advanceClock, clearLoginError, fireConnectWebhook, fireTxPushEvent, resetCustomer, setLoginError } from '../../../modules/sandbox/controls.js';
+import { advanceClock, clearLoginError, fireConnectWebhook, fireTxPushEvent, resetCustomer, setLoginError } from '../../../modules/sandbox/controls.service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import {

@@ -1,4 +1,4 @@
-import { endOtherSessions } from '../../../modules/dashboard/sessions.js';
+import { endOtherSessions } from '../../../modules/dashboard/sessions.service.js';
 import { changePartnerSecret, unlockWithSecret } from '../../../modules/partners/service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';

@@ -1,4 +1,4 @@
-import { endSession } from '../../../modules/dashboard/sessions.js';
+import { endSession } from '../../../modules/dashboard/sessions.service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { setSessionCookie } from '../../plugins/dashboard.js';

@@ -1,4 +1,4 @@
-import { revokePartnerTokens } from '../../../modules/partners/tokens.js';
+import { revokePartnerTokens } from '../../../modules/partners/tokens.service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { TokensRevoked } from '../../../contract/schemas/dashboard.js';

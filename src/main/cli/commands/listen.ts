@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { XMLParser } from 'fast-xml-parser';
 import { loadConfig } from '../../config.js';
 import { registerSandboxListener, removeSandboxListener, renewSandboxListener, LISTENER_LEASE_SECONDS } from '../../../outbox/listeners.js';
-import { VERIFICATION_PARAMETER } from '../../../modules/txpush/verify.js';
+import { VERIFICATION_PARAMETER } from '../../../modules/txpush/verify.service.js';
 import { epochSeconds } from '../../../platform/clock.js';
 import { openRuntime, type Runtime } from '../../runtime.js';
 import { parse, positiveInteger, UsageError } from '../args.js';

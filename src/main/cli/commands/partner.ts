@@ -1,5 +1,5 @@
 import { createPartner, rotateAppKey, unlockPartner } from '../../../modules/partners/service.js';
-import { revokePartnerTokens } from '../../../modules/partners/tokens.js';
+import { revokePartnerTokens } from '../../../modules/partners/tokens.service.js';
 import { dataOptions, parse, UsageError, withRuntime } from '../args.js';
 import { print as printText, printJson } from '../../../platform/terminal-text.js';
 

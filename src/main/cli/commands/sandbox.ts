@@ -1,5 +1,5 @@
 import { createEngine } from '../../../modules/aggregation/engine.js';
-import { advanceClock, clearLoginError, resetCustomer, SANDBOX_ERROR_CODES, setLoginError } from '../../../modules/sandbox/controls.js';
+import { advanceClock, clearLoginError, resetCustomer, SANDBOX_ERROR_CODES, setLoginError } from '../../../modules/sandbox/controls.service.js';
 import { dataOptions, parse, positiveInteger, UsageError, withRuntime } from '../args.js';
 import { sandboxPartner } from '../sandbox-partner.js';
 import { print, printJson } from '../../../platform/terminal-text.js';

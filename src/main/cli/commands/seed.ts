@@ -1,6 +1,6 @@
 import { findPartnerById } from '../../../modules/partners/repository.js';
 import { createPartner } from '../../../modules/partners/service.js';
-import { seedCustomers } from '../../../modules/sandbox/seed.js';
+import { seedCustomers } from '../../../modules/sandbox/seed.service.js';
 import { dataOptions, parse, positiveInteger, UsageError, withRuntime } from '../args.js';
 import { progressBar } from '../progress.js';
 import { print, printJson } from '../../../platform/terminal-text.js';

@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../../config.js';
 import { redactedLogger } from '../../../platform/logger.js';
 import { countPartners } from '../../../modules/partners/repository.js';
 import { createPartner } from '../../../modules/partners/service.js';
-import { startDeliveryWorker } from '../../../outbox/worker.js';
+import { startBackgroundWork } from '../../background.js';
 import { openRuntime } from '../../runtime.js';
 import { startServer } from '../../server.js';
 import { parse, positiveInteger, UsageError } from '../args.js';
@@ -18,8 +18,8 @@ const USAGE =
 const MAX_WORKERS = 64;
 
 /**
- * `ledgerlink serve`: runs the HTTP service, and the delivery worker unless --no-worker, until SIGTERM/SIGINT;
- * then drains requests and in-flight deliveries and exits 0.
+ * `ledgerlink serve`: runs the HTTP service, and the worker (deliveries, scheduled refresh) unless --no-worker, until
+ * SIGTERM/SIGINT; then drains requests, in-flight deliveries and refreshes and exits 0.
  */
 export async function serve(argv: string[]): Promise<void> {
   const { values } = parse(
@@ -65,13 +65,13 @@ export async function serve(argv: string[]): Promise<void> {
     );
   }
 
-  const worker = values['no-worker'] ? undefined : await startDeliveryWorker(runtime, { logger });
+  const worker = values['no-worker'] ? undefined : await startBackgroundWork(runtime, logger);
   const store = `database: ${runtime.database.dialect}${runtime.database.dialect === 'sqlite' ? `, data: ${config.dataDir}` : ''}`;
   if (workers > 1) {
-    // The primary keeps the store open for the delivery worker; the HTTP processes share the port.
+    // The primary keeps the store open for the worker; the HTTP processes share the port.
     const group = await startHttpWorkers(argv, workers, logger);
     process.stdout.write(`Ledgerlink listening on ${group.url} with ${workers} processes (${store})\n`);
-    onShutdownSignal(logger, 'draining the HTTP processes and in-flight deliveries', async () => {
+    onShutdownSignal(logger, 'draining the HTTP processes, in-flight deliveries and refreshes', async () => {
       await Promise.all([group.stop(), worker?.stop()]);
       await runtime.database.close();
     });
@@ -80,11 +80,11 @@ export async function serve(argv: string[]): Promise<void> {
   const server = await startServer(runtime, logger, { alsoStop: worker ? [() => worker.stop()] : [] });
   process.stdout.write(`Ledgerlink listening on ${server.url} (${store})\n`);
 
-  onShutdownSignal(logger, 'draining in-flight requests and deliveries', () => server.close());
+  onShutdownSignal(logger, 'draining in-flight requests, deliveries and refreshes', () => server.close());
 }
 
 /**
- * One HTTP process of `serve --workers N`: the app only; the primary runs the delivery worker. The primary migrated
+ * One HTTP process of `serve --workers N`: the app only; the primary runs the worker. The primary migrated
  * before forking, so opening the runtime here finds nothing left to do.
  */
 async function serveHttpProcess(config: Config, logger: Logger): Promise<void> {

@@ -1,6 +1,6 @@
 import { createEngine } from '../../../modules/aggregation/engine.js';
 import { CONNECT_EVENT_TYPES } from '../../../modules/connect/webhooks.js';
-import { fireConnectWebhook, fireTxPushEvent, TXPUSH_EVENT_TYPES } from '../../../modules/sandbox/controls.js';
+import { fireConnectWebhook, fireTxPushEvent, TXPUSH_EVENT_TYPES } from '../../../modules/sandbox/controls.service.js';
 import { dataOptions, parse, UsageError, withRuntime } from '../args.js';
 import { sandboxPartner } from '../sandbox-partner.js';
 import { oneLine, print, printJson } from '../../../platform/terminal-text.js';

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../config.js';
-import { startDeliveryWorker } from '../../../outbox/worker.js';
+import { startBackgroundWork } from '../../background.js';
 import { redactedLogger } from '../../../platform/logger.js';
 import { openRuntime } from '../../runtime.js';
 import { parse } from '../args.js';
@@ -8,19 +8,20 @@ import { onShutdownSignal } from '../shutdown.js';
 const USAGE = 'ledgerlink worker [--data DIR] [--mode sandbox|production] [--log-level L]';
 
 /**
- * `ledgerlink worker`: runs only the delivery worker (no HTTP) until SIGTERM/SIGINT, then lets in-flight deliveries
- * finish and exits 0. On PostgreSQL several may run at once; on SQLite run one (serve's, or this one).
+ * `ledgerlink worker`: runs only the worker (no HTTP): deliveries and the scheduled refresh of real institutions'
+ * logins, until SIGTERM/SIGINT, then lets in-flight deliveries and refreshes finish and exits 0. On PostgreSQL
+ * several may run at once; on SQLite run one (serve's, or this one).
  */
 export async function worker(argv: string[]): Promise<void> {
   const { values } = parse(argv, { data: { type: 'string' }, mode: { type: 'string' }, 'log-level': { type: 'string' } }, USAGE);
   const config = loadConfig(process.env, values);
   const logger = redactedLogger(config.logLevel);
   const runtime = await openRuntime(config, { logger });
-  const running = await startDeliveryWorker(runtime, { logger });
+  const running = await startBackgroundWork(runtime, logger);
   process.stdout.write(
     `Ledgerlink worker ${running.workerId} started (database: ${runtime.database.dialect}${runtime.database.dialect === 'sqlite' ? `, data: ${config.dataDir}` : ''})\n`,
   );
-  onShutdownSignal(logger, 'finishing in-flight deliveries', async () => {
+  onShutdownSignal(logger, 'finishing in-flight deliveries and refreshes', async () => {
     await running.stop();
     await runtime.database.close();
   });

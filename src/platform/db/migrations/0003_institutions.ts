@@ -59,7 +59,7 @@ const COLUMNS: Column[] = [
 
 /**
  * The institution catalogue's tables. The rows are loaded on first start by ensureInstitutionCatalog
- * (src/modules/institutions/seed.ts), which openRuntime calls: a migration would make every new database pay
+ * (src/modules/institutions/seed.service.ts), which openRuntime calls: a migration would make every new database pay
  * for 10,000 inserts, also the many throwaway databases of tests that never look at institutions.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

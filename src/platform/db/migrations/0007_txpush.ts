@@ -7,7 +7,7 @@ export const SUBSCRIPTION_ID_START = 17500000;
 /**
  * TxPUSH subscriptions: one row per (listener, class) of an account. They go with their customer (ON DELETE
  * CASCADE). account_id has no foreign key on purpose: an account's `deleted` event is recorded after the account
- * row is gone and must still reach its subscriptions, which are removed right after (src/modules/txpush/notify.ts).
+ * row is gone and must still reach its subscriptions, which are removed right after (src/modules/txpush/notify.service.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await withIdentity(db, db.schema.createTable('txpush_subscriptions'), SUBSCRIPTION_ID_START)

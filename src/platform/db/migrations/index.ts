@@ -16,6 +16,8 @@ import * as m0015 from './0015_delivery_privacy.js';
 import * as m0016 from './0016_authentication_attempts.js';
 import * as m0017 from './0017_partner_tokens_by_partner.js';
 import * as m0018 from './0018_ofx_servers.js';
+import * as m0019 from './0019_refresh_schedule.js';
+import * as m0020 from './0020_statement_file_logins.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +38,6 @@ export const migrations: Record<string, Migration> = {
   '0016_authentication_attempts': m0016,
   '0017_partner_tokens_by_partner': m0017,
   '0018_ofx_servers': m0018,
+  '0019_refresh_schedule': m0019,
+  '0020_statement_file_logins': m0020,
 };

@@ -1,6 +1,6 @@
 import type { Database } from '../../../../platform/db/database.js';
 import { whenReady } from '../../../../platform/when-ready.js';
-import { catalogOf } from '../../../../modules/institutions/catalog.js';
+import { catalogOf } from '../../../../modules/institutions/catalog.service.js';
 
 /**
  * What an institution list depends on besides its query: the catalogue as this process sees it, and the second

@@ -1,5 +1,5 @@
 import type { App } from '../../../app-types.js';
-import { revokePartnerTokens } from '../../../../modules/partners/tokens.js';
+import { revokePartnerTokens } from '../../../../modules/partners/tokens.service.js';
 import { ServiceError } from '../../../../contract/errors/service-error.js';
 import type { Runtime } from '../../../../platform/dependencies.js';
 import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';

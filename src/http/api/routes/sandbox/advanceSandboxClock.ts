@@ -1,4 +1,4 @@
-import { advanceClock } from '../../../../modules/sandbox/controls.js';
+import { advanceClock } from '../../../../modules/sandbox/controls.service.js';
 import type { App } from '../../../app-types.js';
 import { CustomerIdParams } from '../../../../contract/schemas/customers.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';

@@ -1,4 +1,4 @@
-import { fireConnectWebhook } from '../../../../modules/sandbox/controls.js';
+import { fireConnectWebhook } from '../../../../modules/sandbox/controls.service.js';
 import type { App } from '../../../app-types.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { CustomerIdParams } from '../../../../contract/schemas/customers.js';

@@ -1,4 +1,4 @@
-import { fireTxPushEvent } from '../../../../modules/sandbox/controls.js';
+import { fireTxPushEvent } from '../../../../modules/sandbox/controls.service.js';
 import type { App } from '../../../app-types.js';
 import { AccountParams } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';

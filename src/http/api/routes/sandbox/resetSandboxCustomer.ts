@@ -1,4 +1,4 @@
-import { resetCustomer } from '../../../../modules/sandbox/controls.js';
+import { resetCustomer } from '../../../../modules/sandbox/controls.service.js';
 import type { App } from '../../../app-types.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { CustomerIdParams } from '../../../../contract/schemas/customers.js';

@@ -1,4 +1,4 @@
-import { setLoginError } from '../../../../modules/sandbox/controls.js';
+import { setLoginError } from '../../../../modules/sandbox/controls.service.js';
 import type { App } from '../../../app-types.js';
 import { InstitutionLoginParams } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';

@@ -1,4 +1,4 @@
-import { createTestTransaction } from '../../../../modules/txpush/test-transaction.js';
+import { createTestTransaction } from '../../../../modules/txpush/test-transaction.service.js';
 import type { App } from '../../../app-types.js';
 import { AccountParams } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';

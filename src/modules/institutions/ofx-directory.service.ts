@@ -8,7 +8,9 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { Database, Executor } from '../../platform/db/database.js';
-import { bumpCatalogVersion } from './repository.js';
+import { type PolicyMode, serverUrlProblem } from '../../platform/net/outbound.js';
+import { hasDirectoryServers, insertOfxServers, upsertOfxServer } from './ofx-directory.repository.js';
+import { bumpCatalogVersion, enableTransactionAggregation, insertInstitutionRows, listInstitutionNames, maxInstitutionIdFrom } from './repository.js';
 import { foldText } from './search-index.js';
 import type { InstitutionTable, OfxServerTable } from './table.js';
 
@@ -108,7 +110,7 @@ export function ofxInstitutionRow(id: number, name: string, home: string, profil
 /** Ids of catalogue institutions by folded name, for merging an OFX institution into one already there. */
 async function idsByName(db: Executor, names: string[]): Promise<Map<string, number>> {
   const wanted = new Set(names.map(foldText));
-  const rows = await db.selectFrom('institutions').select(['id', 'name']).execute();
+  const rows = await listInstitutionNames(db);
   const out = new Map<string, number>();
   for (const r of rows) {
     const key = foldText(r.name);
@@ -124,12 +126,11 @@ async function idsByName(db: Executor, names: string[]): Promise<Map<string, num
  * start at once.
  */
 export async function ensureOfxDirectory(database: Database, entries: () => DirectoryEntry[] = readOfxDirectory): Promise<void> {
-  const loaded = await database.kysely.selectFrom('ofx_servers').select('institution_id').where('source', '=', 'directory').limit(1).executeTakeFirst();
-  if (loaded) return;
+  if (await hasDirectoryServers(database.kysely)) return;
   const list = entries();
   try {
     await database.kysely.transaction().execute(async (tx) => {
-      if (await tx.selectFrom('ofx_servers').select('institution_id').where('source', '=', 'directory').limit(1).executeTakeFirst()) return;
+      if (await hasDirectoryServers(tx)) return;
       const version = await bumpCatalogVersion(tx);
       const existing = await idsByName(
         tx,
@@ -156,26 +157,13 @@ export async function ensureOfxDirectory(database: Database, entries: () => Dire
           updated_at: null,
         });
       }
-      for (let i = 0; i < rows.length; i += 200)
-        await tx
-          .insertInto('institutions')
-          .values(rows.slice(i, i + 200))
-          .execute();
-      for (let i = 0; i < merged.length; i += 200)
-        await tx
-          .updateTable('institutions')
-          .set({ trans_agg: 1, changed_version: version })
-          .where('id', 'in', merged.slice(i, i + 200))
-          .execute();
-      for (let i = 0; i < servers.length; i += 200)
-        await tx
-          .insertInto('ofx_servers')
-          .values(servers.slice(i, i + 200))
-          .execute();
+      await insertInstitutionRows(tx, rows);
+      await enableTransactionAggregation(tx, merged, version);
+      await insertOfxServers(tx, servers);
     });
   } catch (e) {
     // Another process loaded it first.
-    if (await database.kysely.selectFrom('ofx_servers').select('institution_id').where('source', '=', 'directory').limit(1).executeTakeFirst()) return;
+    if (await hasDirectoryServers(database.kysely)) return;
     throw e;
   }
 }
@@ -192,21 +180,16 @@ export interface OfxInstitutionInput {
 }
 
 /**
- * Why an OFX server URL is refused, or undefined: https only in production mode; in sandbox mode plain http too,
- * for a test server on this machine or a private network (the connector's transport checks the address again
- * when it connects).
+ * Why an OFX server URL is refused, or undefined. It is the check the connectors' transport makes before it connects
+ * (serverUrlProblem: https only in production mode; in sandbox mode plain http too, for a test server, to any host the
+ * outbound target policy allows there), so a stored server is one the connector may call; the transport checks the
+ * address a name resolves to again when it connects. Credentials have no place in the URL (OFX signs on in the body).
  */
-export function ofxUrlProblem(value: string, mode: 'sandbox' | 'production'): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `"${value}" is not a URL`;
-  }
+export function ofxUrlProblem(value: string, mode: PolicyMode): string | undefined {
+  if (!URL.canParse(value)) return `"${value}" is not a URL`;
+  const url = new URL(value);
   if (url.username || url.password) return 'the URL may not carry a user name or password';
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && mode === 'sandbox') return undefined;
-  return mode === 'production' ? 'OFX servers must use https in production mode' : 'OFX servers use https (or http in sandbox mode)';
+  return serverUrlProblem(url, mode);
 }
 
 /**
@@ -231,18 +214,10 @@ export async function insertOfxInstitution(database: Database, mode: 'sandbox' |
     const known = (await idsByName(tx, [name])).get(foldText(name));
     let id = known;
     if (id === undefined) {
-      const top = await tx
-        .selectFrom('institutions')
-        .select((eb) => eb.fn.max('id').as('max'))
-        .where('id', '>=', OFX_OPERATOR_ID_BASE)
-        .executeTakeFirst();
-      id = Math.max(OFX_OPERATOR_ID_BASE, Number(top?.max ?? OFX_OPERATOR_ID_BASE - 1) + 1);
-      await tx
-        .insertInto('institutions')
-        .values(ofxInstitutionRow(id, name, `https://${new URL(input.url).hostname}`, {}, version))
-        .execute();
+      id = Math.max(OFX_OPERATOR_ID_BASE, ((await maxInstitutionIdFrom(tx, OFX_OPERATOR_ID_BASE)) ?? OFX_OPERATOR_ID_BASE - 1) + 1);
+      await insertInstitutionRows(tx, [ofxInstitutionRow(id, name, `https://${new URL(input.url).hostname}`, {}, version)]);
     } else {
-      await tx.updateTable('institutions').set({ trans_agg: 1, changed_version: version }).where('id', '=', id).execute();
+      await enableTransactionAggregation(tx, [id], version);
     }
     const server: OfxServerTable = {
       institution_id: id,
@@ -256,17 +231,8 @@ export async function insertOfxInstitution(database: Database, mode: 'sandbox' |
       source: 'operator',
       updated_at: now,
     };
-    await tx
-      .insertInto('ofx_servers')
-      .values(server)
-      .onConflict((oc) => oc.column('institution_id').doUpdateSet({ ...server }))
-      .execute();
+    await upsertOfxServer(tx, server);
     return id;
   });
   return id;
-}
-
-/** The OFX server of an institution, if it has one. */
-export async function findOfxServer(db: Executor, institutionId: number): Promise<OfxServerTable | undefined> {
-  return db.selectFrom('ofx_servers').selectAll().where('institution_id', '=', institutionId).executeTakeFirst();
 }

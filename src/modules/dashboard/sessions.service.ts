@@ -9,6 +9,7 @@ import { ServiceError } from '../../contract/errors/service-error.js';
 import { epochSeconds, type Clock } from '../../platform/clock.js';
 import type { Keys } from '../../platform/keys.js';
 import { sha256Hex } from '../../platform/secrets.js';
+import * as repo from './sessions.repository.js';
 
 export interface SessionContext {
   database: { kysely: Executor };
@@ -36,22 +37,19 @@ export async function startSession(ctx: SessionContext, partnerId: string): Prom
   const sessionId = randomBytes(32).toString('base64url');
   const now = epochSeconds(ctx.clock);
   const expiresAt = now + ctx.config.dashboardSessionTtlSeconds;
-  await ctx.database.kysely
-    .insertInto('dashboard_sessions')
-    .values({ id_hash: sha256Hex(sessionId), partner_id: partnerId, created_at: now, expires_at: expiresAt })
-    .execute();
-  // Every sign-in clears the expired sessions (an indexed range), so the table does not grow without bound.
-  await ctx.database.kysely.deleteFrom('dashboard_sessions').where('expires_at', '<=', now).execute();
+  await repo.insertSession(ctx.database.kysely, { id_hash: sha256Hex(sessionId), partner_id: partnerId, created_at: now, expires_at: expiresAt });
+  // Every sign-in clears the expired sessions, so the table does not grow without bound.
+  await repo.deleteExpiredSessions(ctx.database.kysely, now);
   return { sessionId, session: { partnerId, expiresAt, csrfToken: csrfTokenOf(ctx.keys, sessionId) } };
 }
 
 /** The live session of a cookie value: 401 DashboardSignInRequired when absent or unknown, DashboardSessionExpired after its expiry. */
 export async function findSession(ctx: SessionContext, sessionId: string | undefined): Promise<DashboardSession> {
   if (!sessionId || !ID_PATTERN.test(sessionId)) throw new ServiceError('DashboardSignInRequired');
-  const row = await ctx.database.kysely.selectFrom('dashboard_sessions').selectAll().where('id_hash', '=', sha256Hex(sessionId)).executeTakeFirst();
+  const row = await repo.findSessionByHash(ctx.database.kysely, sha256Hex(sessionId));
   if (!row) throw new ServiceError('DashboardSignInRequired');
   if (Number(row.expires_at) <= epochSeconds(ctx.clock)) {
-    await ctx.database.kysely.deleteFrom('dashboard_sessions').where('id_hash', '=', row.id_hash).execute();
+    await repo.deleteSessionByHash(ctx.database.kysely, row.id_hash);
     throw new ServiceError('DashboardSessionExpired');
   }
   return { partnerId: row.partner_id, expiresAt: Number(row.expires_at), csrfToken: csrfTokenOf(ctx.keys, sessionId) };
@@ -67,10 +65,10 @@ export function csrfTokenMatches(session: DashboardSession, presented: string | 
 
 /** Ends a session (sign-out); nothing happens for an unknown id. */
 export async function endSession(ctx: SessionContext, sessionId: string): Promise<void> {
-  await ctx.database.kysely.deleteFrom('dashboard_sessions').where('id_hash', '=', sha256Hex(sessionId)).execute();
+  await repo.deleteSessionByHash(ctx.database.kysely, sha256Hex(sessionId));
 }
 
 /** Ends every other session of a partner (after a secret change, the other browsers must sign in again). */
 export async function endOtherSessions(ctx: SessionContext, partnerId: string, keepSessionId: string): Promise<void> {
-  await ctx.database.kysely.deleteFrom('dashboard_sessions').where('partner_id', '=', partnerId).where('id_hash', '!=', sha256Hex(keepSessionId)).execute();
+  await repo.deleteOtherSessions(ctx.database.kysely, partnerId, sha256Hex(keepSessionId));
 }

@@ -1,7 +1,7 @@
 import type { Database } from '../../platform/db/database.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import * as repo from './repository.js';
-import { ensureInstitutionCatalog } from './seed.js';
+import { ensureInstitutionCatalog } from './seed.service.js';
 import { type RowTable, RowTableBuilder } from './row-table.js';
 import { SearchIndex, foldText } from './search-index.js';
 import type { InstitutionRow, InstitutionTable } from './table.js';
@@ -17,7 +17,7 @@ import type { InstitutionRow, InstitutionTable } from './table.js';
  *     that finds the copy older than that reads the counter (one primary-key lookup) and, when it moved, reads
  *     just the rows changed since.
  * The search index depends only on names, web addresses and popularity; it is rebuilt only when one of those
- * changed. The first use on a database loads the catalogue into it if nobody has yet (see seed.ts).
+ * changed. The first use on a database loads the catalogue into it if nobody has yet (see seed.service.ts).
  */
 export const CATALOG_RECHECK_MS = 1000;
 
@@ -27,7 +27,7 @@ export const CATALOG_RECHECK_MS = 1000;
  * rows asked for.
  */
 export class CatalogSnapshot {
-  /** Positions ordered by id, and their ids, for lookups by id without a map of 10,578 entries. */
+  /** Positions ordered by id, and their ids, for lookups by id without a map of some 11,600 entries. */
   private readonly byIdPositions: Int32Array;
   private readonly sortedIds: Float64Array;
 

@@ -1,4 +1,3 @@
-import type { Executor } from '../../platform/db/database.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { epochSeconds } from '../../platform/clock.js';
 import { createEngine, type Engine } from '../aggregation/engine.js';
@@ -7,6 +6,7 @@ import { loadHistoricTransactions, refreshCustomerAccounts } from '../aggregatio
 import { createCustomer } from '../customers/service.js';
 import type { PartnerPlan } from '../partners/table.js';
 import type { Runtime } from '../../platform/dependencies.js';
+import * as repo from './seed.repository.js';
 
 /** The test bank institution seeded customers link at unless told otherwise. */
 export const SEED_INSTITUTION_ID = 101732;
@@ -50,8 +50,6 @@ export interface SeedResult {
   transactions: number;
 }
 
-type Row = Record<string, unknown>;
-
 function db(engine: Engine) {
   return engine.runtime.database.kysely;
 }
@@ -89,64 +87,6 @@ async function linkTemplate(engine: Engine, options: SeedOptions, username: stri
   return customer.id;
 }
 
-const without = (row: Row, ...keys: string[]): Row => Object.fromEntries(Object.entries(row).filter(([k]) => !keys.includes(k)));
-
-/** Copies the template customer's logins, accounts, positions and transactions to one new customer. */
-async function copyTemplate(
-  tx: Executor,
-  template: { logins: Row[]; accounts: Row[]; positions: Row[]; transactionColumns: string[] },
-  customerId: number,
-): Promise<void> {
-  const loginIds = new Map<number, number>();
-  for (const login of template.logins) {
-    const { id } = await tx
-      .insertInto('institution_logins')
-      .values({ ...without(login, 'id'), customer_id: customerId, refresh_lease_until: null, refresh_lease_owner: null } as never)
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    loginIds.set(login.id as number, id);
-  }
-  for (const account of template.accounts) {
-    const { id } = await tx
-      .insertInto('accounts')
-      .values({ ...without(account, 'id'), customer_id: customerId, institution_login_id: loginIds.get(account.institution_login_id as number)! } as never)
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const positions = template.positions.filter((p) => p.account_id === account.id).map((p) => ({ ...without(p, 'id'), account_id: id }));
-    if (positions.length > 0)
-      await tx
-        .insertInto('positions')
-        .values(positions as never)
-        .execute();
-    const columns = template.transactionColumns;
-    if (columns.length === 0) continue;
-    await tx
-      .insertInto('transactions')
-      .columns(columns as never)
-      .expression(
-        (eb) =>
-          eb
-            .selectFrom('transactions')
-            .select(columns.map((c) => (c === 'customer_id' ? eb.val(customerId).as(c) : c === 'account_id' ? eb.val(id).as(c) : eb.ref(c as 'ref'))) as never)
-            .where('account_id', '=', account.id as number)
-            .orderBy('id') as never,
-      )
-      .execute();
-  }
-}
-
-/** Removes all but the `keep` most recent transactions of a customer (newest by date, then id). */
-async function keepMostRecent(database: Executor, customerId: number, keep: number): Promise<void> {
-  const kept = database
-    .selectFrom('transactions')
-    .select('id')
-    .where('customer_id', '=', customerId)
-    .orderBy('effective_date', 'desc')
-    .orderBy('id', 'desc')
-    .limit(keep);
-  await database.deleteFrom('transactions').where('customer_id', '=', customerId).where('id', 'not in', kept).execute();
-}
-
 /**
  * Adds `customers` testing customers that have all linked the same test profile. The first links through the
  * engine like any customer (sign-in, initial aggregation, history when asked); the others receive copies of its
@@ -166,39 +106,8 @@ export async function seedCustomers(runtime: Runtime, options: SeedOptions): Pro
   const batchSize = options.batchSize ?? 200;
   try {
     const templateId = await linkTemplate(engine, options, username(1), institutionId);
-    if (options.transactionsPerCustomer !== undefined) await keepMostRecent(db(engine), templateId, options.transactionsPerCustomer);
-    const logins = (await db(engine)
-      .selectFrom('institution_logins')
-      .selectAll()
-      .where('customer_id', '=', templateId)
-      .orderBy('id')
-      .execute()) as unknown as Row[];
-    const accounts = (await db(engine).selectFrom('accounts').selectAll().where('customer_id', '=', templateId).orderBy('id').execute()) as unknown as Row[];
-    const positions =
-      accounts.length === 0
-        ? []
-        : ((await db(engine)
-            .selectFrom('positions')
-            .selectAll()
-            .where(
-              'account_id',
-              'in',
-              accounts.map((a) => a.id as number),
-            )
-            .orderBy('id')
-            .execute()) as unknown as Row[]);
-    const sample = await db(engine).selectFrom('transactions').selectAll().where('customer_id', '=', templateId).limit(1).executeTakeFirst();
-    const perCustomer = Number(
-      (
-        await db(engine)
-          .selectFrom('transactions')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('customer_id', '=', templateId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-    const transactionColumns = sample ? Object.keys(sample).filter((c) => c !== 'id') : [];
-    const template = { logins, accounts, positions, transactionColumns };
+    if (options.transactionsPerCustomer !== undefined) await repo.keepMostRecentTransactions(db(engine), templateId, options.transactionsPerCustomer);
+    const { template, transactions: perCustomer } = await repo.readTemplate(db(engine), templateId);
 
     let done = 1;
     let lastCustomerId = templateId;
@@ -221,9 +130,9 @@ export async function seedCustomers(runtime: Runtime, options: SeedOptions): Pro
             created_at: now,
             updated_at: now,
           }));
-          const ids = await tx.insertInto('customers').values(rows).returning('id').execute();
-          for (const { id } of ids) await copyTemplate(tx, template, id);
-          return ids.at(-1)!.id;
+          const ids = await repo.insertCustomers(tx, rows);
+          for (const id of ids) await repo.copyTemplate(tx, template, id);
+          return ids.at(-1)!;
         });
       done += count;
       options.onProgress?.({ customers: done, total: options.customers, transactions: done * perCustomer });
@@ -233,7 +142,7 @@ export async function seedCustomers(runtime: Runtime, options: SeedOptions): Pro
       customers: options.customers,
       firstCustomerId: templateId,
       lastCustomerId,
-      accountsPerCustomer: accounts.length,
+      accountsPerCustomer: template.accounts.length,
       transactionsPerCustomer: perCustomer,
       transactions: options.customers * perCustomer,
     };

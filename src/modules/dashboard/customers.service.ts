@@ -2,7 +2,7 @@
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { customerNow, type Engine } from '../aggregation/engine.js';
 import { listInstitutionLogins } from '../aggregation/linking.service.js';
-import type { TransactionRecord } from '../aggregation/records.js';
+import { accountSummary, type TransactionRecord } from '../aggregation/records.js';
 import { listCustomerTransactions } from '../aggregation/transactions.service.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
@@ -53,12 +53,7 @@ export async function customerOverview(engine: Engine, partnerId: string, custom
         institution: { id: l.institutionId, name: (await findInstitution(engine.runtime.database, l.institutionId))?.name ?? `Institution ${l.institutionId}` },
         aggregationStatusCode: l.aggregationStatusCode,
         accounts: l.accounts.map((a) => ({
-          id: a.id,
-          name: a.name,
-          type: a.type,
-          accountNumberDisplay: a.accountNumberDisplay,
-          balance: a.balance,
-          currency: a.currency,
+          ...accountSummary(a),
           status: a.status,
           aggregationStatusCode: a.aggregationStatusCode,
           aggregationSuccessDate: a.aggregationSuccessDate ?? null,

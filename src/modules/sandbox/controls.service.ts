@@ -5,16 +5,19 @@ import { epochSeconds } from '../../platform/clock.js';
 import { accountRecord, deleteAccountRows, getAccountRow, getLoginRow, listAccountRows, parseId } from '../aggregation/accounts.service.js';
 import { advanceCustomerClock, MAX_CLOCK_ADVANCE_SECONDS } from '../aggregation/clock.service.js';
 import { customerNow, type Engine } from '../aggregation/engine.js';
+import { listCustomerLogins } from '../aggregation/logins.repository.js';
 import { toTransactionEventRecord, type AggregationEvent } from '../aggregation/records.js';
 import { refreshLogin } from '../aggregation/refresh.service.js';
+import { scheduleAfter } from '../aggregation/schedule.rules.js';
 import type { EventClass, EventType } from '../aggregation/table.js';
 import { linkRow } from '../connect/links.js';
 import { httpUrl, webhookContentTypeOf } from '../connect/service.js';
 import { CONNECT_EVENT_TYPES, connectWebhookTarget, enqueueConnectWebhook, type ConnectEventType, type ConnectWebhookTarget } from '../connect/webhooks.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import type { Caller } from '../partners/service.js';
-import { enqueuePushNotifications } from '../txpush/notify.js';
+import { enqueuePushNotifications } from '../txpush/notify.service.js';
 import { subscriptionsOfAccounts } from '../txpush/repository.js';
+import * as repo from './controls.repository.js';
 
 const DAY = 86_400;
 
@@ -61,7 +64,7 @@ export async function advanceClock(engine: Engine, caller: Caller, customerId: s
   }
   const customerDate = await advanceCustomerClock(engine, caller.partnerId, customerId, days * DAY);
   const customer = await getCustomerForPartner(db(engine), caller.partnerId, customerId);
-  const logins = await db(engine).selectFrom('institution_logins').selectAll().where('customer_id', '=', customer.id).orderBy('id').execute();
+  const logins = await listCustomerLogins(db(engine), customer.id);
   const outcomes: ClockAdvance['institutionLogins'] = [];
   for (const login of logins) {
     const outcome = await refreshLogin(engine, customer, login, { kind: 'refresh' });
@@ -110,24 +113,7 @@ export async function setLoginError(engine: Engine, caller: Caller, customerId: 
           `Invalid parameter (code): ${String(code)} is not an error state the sandbox sets; use one of ${SANDBOX_ERROR_CODES.join(', ')}.`,
         );
       }
-      const now = customerNow(engine, customer);
-      await tx
-        .updateTable('institution_logins')
-        .set({
-          sandbox_failure_code: code,
-          sandbox_failure_message: message,
-          aggregation_status_code: code,
-          aggregation_status_message: message,
-          aggregation_attempt_at: now,
-          updated_at: now,
-        })
-        .where('id', '=', login.id)
-        .execute();
-      await tx
-        .updateTable('accounts')
-        .set({ aggregation_status_code: code, aggregation_attempt_at: now })
-        .where('institution_login_id', '=', login.id)
-        .execute();
+      await repo.setLoginFailure(tx, login.id, code, message, customerNow(engine, customer), scheduleAfter(engine, login, code));
       return { customerId: String(customer.id), institutionLoginId: String(login.id), aggregationStatusCode: code, message };
     });
 }
@@ -140,19 +126,7 @@ export async function clearLoginError(engine: Engine, caller: Caller, customerId
     .execute(async (tx) => {
       const customer = await getCustomerForPartner(tx, caller.partnerId, customerId);
       const login = await getLoginRow(tx, customer, institutionLoginId);
-      const now = customerNow(engine, customer);
-      await tx
-        .updateTable('institution_logins')
-        .set({
-          sandbox_failure_code: null,
-          sandbox_failure_message: null,
-          aggregation_status_code: 0,
-          aggregation_status_message: null,
-          updated_at: now,
-        })
-        .where('id', '=', login.id)
-        .execute();
-      await tx.updateTable('accounts').set({ aggregation_status_code: 0 }).where('institution_login_id', '=', login.id).execute();
+      await repo.clearLoginFailure(tx, login.id, customerNow(engine, customer), scheduleAfter(engine, login, 0));
       return { customerId: String(customer.id), institutionLoginId: String(login.id), aggregationStatusCode: 0, message: null };
     });
 }
@@ -185,12 +159,7 @@ export function isConnectEventType(value: string): value is ConnectEventType {
 
 /** A payload like the one Connect sends with this event type, built from the customer's own ids where it has them. */
 async function examplePayload(engine: Engine, customerId: number, eventType: ConnectEventType): Promise<Record<string, unknown>> {
-  const account = await db(engine)
-    .selectFrom('accounts')
-    .select(['id', 'institution_login_id', 'institution_id'])
-    .where('customer_id', '=', customerId)
-    .orderBy('id')
-    .executeTakeFirst();
+  const account = await repo.firstCustomerAccount(db(engine), customerId);
   const institutionId = String(account?.institution_id ?? 101732);
   const institutionLoginId = account ? String(account.institution_login_id) : undefined;
   const accounts = account ? [String(account.id)] : [];
@@ -234,14 +203,7 @@ async function webhookTarget(engine: Engine, caller: Caller, customerId: number,
     const contentType = webhookContentTypeOf(input.webhookContentType);
     return { partnerId: caller.partnerId, customerId, url, contentType, headers: {}, webhookData: undefined, connectSession: null };
   }
-  const link = await db(engine)
-    .selectFrom('connect_links')
-    .selectAll()
-    .where('partner_id', '=', caller.partnerId)
-    .where('customer_id', '=', customerId)
-    .where('webhook', 'is not', null)
-    .orderBy('created_at_ms', 'desc')
-    .executeTakeFirst();
+  const link = await repo.latestLinkWithWebhook(db(engine), caller.partnerId, customerId);
   const target = link ? connectWebhookTarget(engine.runtime, linkRow(link)) : undefined;
   if (!target) {
     throw new ServiceError(
@@ -333,13 +295,9 @@ export async function fireTxPushEvent(engine: Engine, caller: Caller, input: Fir
       if (cls === 'account') {
         event = { class: 'account', type, ...scope, record: await accountRecord(tx, account) };
       } else {
-        const q = tx.selectFrom('transactions').selectAll().where('account_id', '=', account.id).where('customer_id', '=', customer.id);
         const wanted = input.transactionId === undefined ? undefined : parseId(input.transactionId);
         if (input.transactionId !== undefined && wanted === undefined) throw new ServiceError('ResourceNotFound', 'Transaction not found.');
-        const row =
-          wanted !== undefined
-            ? await q.where('id', '=', wanted).executeTakeFirst()
-            : await q.orderBy('effective_date', 'desc').orderBy('id', 'desc').executeTakeFirst();
+        const row = await repo.findAccountTransaction(tx, customer.id, account.id, wanted);
         if (!row) {
           if (wanted !== undefined) throw new ServiceError('ResourceNotFound', 'Transaction not found.');
           throw new ServiceError(
@@ -382,26 +340,16 @@ export async function resetCustomer(engine: Engine, caller: Caller, customerId: 
     .transaction()
     .execute(async (tx) => {
       const customer = await getCustomerForPartner(tx, caller.partnerId, customerId);
-      const logins = await tx.selectFrom('institution_logins').select('id').where('customer_id', '=', customer.id).execute();
+      const logins = await repo.customerLoginIds(tx, customer.id);
       const accounts = await listAccountRows(tx, customer);
       await deleteAccountRows(engine, tx, customer, accounts);
-      const left = await tx.selectFrom('txpush_subscriptions').select('id').where('customer_id', '=', customer.id).execute();
+      const left = await repo.customerSubscriptionIds(tx, customer.id);
       if (left.length > 0) {
-        await tx.deleteFrom('txpush_subscriptions').where('customer_id', '=', customer.id).execute();
-        await cancelSubscriptionDeliveries(
-          tx,
-          left.map((s) => Number(s.id)),
-          { now: epochSeconds(engine.runtime.clock), reason: 'the customer was reset' },
-        );
+        await repo.deleteCustomerSubscriptions(tx, customer.id);
+        await cancelSubscriptionDeliveries(tx, left, { now: epochSeconds(engine.runtime.clock), reason: 'the customer was reset' });
       }
-      await tx.deleteFrom('link_sessions').where('customer_id', '=', customer.id).execute();
-      await tx.deleteFrom('institution_logins').where('customer_id', '=', customer.id).execute();
-      await tx.deleteFrom('aggregation_events').where('customer_id', '=', customer.id).execute();
-      await tx
-        .updateTable('customers')
-        .set({ clock_offset_seconds: 0, updated_at: epochSeconds(engine.runtime.clock) })
-        .where('id', '=', customer.id)
-        .execute();
+      await repo.deleteCustomerLoginsAndEvents(tx, customer.id);
+      await repo.resetCustomerClock(tx, customer.id, epochSeconds(engine.runtime.clock));
       return { customerId: String(customer.id), institutionLogins: logins.length, accounts: accounts.length };
     });
 }

@@ -4,12 +4,11 @@
  * partner id as typed (known or not, so the answers tell nobody which ids exist) and the client address; a key
  * that collects too many failures is refused for a cool-down that doubles each time it is served again.
  */
-import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { epochSeconds, type Clock } from '../../platform/clock.js';
 import { slotFreed, waitForSlot } from '../../platform/wait-for-slot.js';
-import { attemptCounter } from './attempt-counter.js';
+import * as repo from './sign-in-throttle.repository.js';
 
 export interface ThrottleContext {
   database: { kysely: Executor };
@@ -45,36 +44,10 @@ export function signInKeys(partnerId: string, clientAddress: string): SignInAtte
   };
 }
 
-const pending = attemptCounter('pending', 'pending_at');
-const released = pending.released;
-
 async function reserveKey(db: Executor, key: string, rule: Rule, now: number): Promise<'reserved' | 'busy' | { blockedUntil: number }> {
-  await db
-    .insertInto('sign_in_throttle')
-    .values({ key, updated_at: now })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const staleBefore = now - STALE_RESERVATION_SECONDS;
-  const reserved = await db
-    .updateTable('sign_in_throttle')
-    .set({
-      pending: pending.reserved(staleBefore, now).count,
-      pending_at: pending.reserved(staleBefore, now).since,
-      updated_at: now,
-    })
-    .where('key', '=', key)
-    .where('blocked_until', '<=', now)
-    .where(sql<boolean>`failures + ${pending.inProgress(staleBefore)} < ${rule.failures}`)
-    .returning('key')
-    .executeTakeFirst();
-  if (reserved) return 'reserved';
-  const row = await db.selectFrom('sign_in_throttle').select('blocked_until').where('key', '=', key).executeTakeFirst();
-  const blockedUntil = Number(row?.blocked_until ?? 0);
-  return blockedUntil > now ? { blockedUntil } : 'busy';
-}
-
-async function releaseKey(db: Executor, key: string): Promise<void> {
-  await db.updateTable('sign_in_throttle').set({ pending: released }).where('key', '=', key).execute();
+  const outcome = await repo.reserveThrottleKey(db, key, rule.failures, now, now - STALE_RESERVATION_SECONDS);
+  if (outcome === 'reserved') return outcome;
+  return outcome.blockedUntil > now ? outcome : 'busy';
 }
 
 /**
@@ -90,7 +63,7 @@ export async function reserveSignIn(ctx: ThrottleContext, attempt: SignInAttempt
       continue;
     }
     for (const k of held) {
-      await releaseKey(ctx.database.kysely, k);
+      await repo.releaseThrottleKey(ctx.database.kysely, k);
       slotFreed(k);
     }
     if (outcome === 'busy') throw new ServiceError('AuthenticationBusy', undefined, { 'retry-after': '1' });
@@ -104,19 +77,10 @@ export async function completeSignIn(ctx: ThrottleContext, attempt: SignInAttemp
   const now = epochSeconds(ctx.clock);
   for (const { key, rule } of attempt.keys) {
     if (succeeded) {
-      await db
-        .updateTable('sign_in_throttle')
-        .set(rule.forgivenBySuccess ? { pending: released, failures: 0, rounds: 0, updated_at: now } : { pending: released, updated_at: now })
-        .where('key', '=', key)
-        .execute();
+      await repo.recordThrottleSuccess(db, key, rule.forgivenBySuccess, now);
       continue;
     }
-    const row = await db
-      .updateTable('sign_in_throttle')
-      .set((eb) => ({ pending: released, failures: eb('failures', '+', 1), updated_at: now }))
-      .where('key', '=', key)
-      .returning(['failures', 'rounds', 'blocked_until'])
-      .executeTakeFirst();
+    const row = await repo.recordThrottleFailure(db, key, now);
     if (row && row.failures >= rule.failures) await startCoolDown(db, key, rule, Number(row.rounds), Number(row.blocked_until), now);
   }
   for (const { key } of attempt.keys) slotFreed(key);
@@ -126,17 +90,7 @@ async function startCoolDown(db: Executor, key: string, rule: Rule, rounds: numb
   const served = lastBlockedUntil < now - ROUNDS_FORGOTTEN_AFTER_SECONDS ? 0 : rounds;
   const seconds = Math.min(FIRST_COOL_DOWN_SECONDS * 2 ** served, LONGEST_COOL_DOWN_SECONDS);
   // Only the failure that reached the limit starts it: reservations stop there, so no other can be counted.
-  await db
-    .updateTable('sign_in_throttle')
-    .set({ failures: 0, rounds: served + 1, blocked_until: now + seconds, updated_at: now })
-    .where('key', '=', key)
-    .where('failures', '>=', rule.failures)
-    .execute();
+  await repo.blockThrottleKey(db, key, rule.failures, served + 1, now + seconds, now);
   // Rows of keys quiet for two days are forgotten, so ids typed at random do not pile up.
-  await db
-    .deleteFrom('sign_in_throttle')
-    .where('updated_at', '<', now - 2 * ROUNDS_FORGOTTEN_AFTER_SECONDS)
-    .where('blocked_until', '<', now)
-    .where('pending', '=', 0)
-    .execute();
+  await repo.deleteQuietThrottleKeys(db, now - 2 * ROUNDS_FORGOTTEN_AFTER_SECONDS, now);
 }

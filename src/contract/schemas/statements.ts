@@ -1,0 +1,91 @@
+/**
+ * Statement file uploads (a Ledgerlink extension, docs/connectors.md "Statement files"): the options an upload
+ * takes in its query string, and what it answers. The file itself is the request body.
+ */
+import Type from 'typebox';
+import { Account } from './accounts.js';
+
+const O = <T extends Type.TSchema>(schema: T) => Type.Optional(schema);
+
+/** The kinds of account a CSV file's account may be said to be. */
+export const STATEMENT_ACCOUNT_TYPES = [
+  'checking',
+  'savings',
+  'creditCard',
+  'loan',
+  'mortgage',
+  'lineOfCredit',
+  'investment',
+  'investmentTaxDeferred',
+  'roth',
+] as const;
+
+/** The media types of the body: the file as it is. */
+export const STATEMENT_FILE_MEDIA = {
+  'application/x-ofx': 'An OFX file (1.x SGML or 2.x XML); also application/ofx, application/xml, text/xml',
+  'application/vnd.intu.qfx': 'A QFX (Quicken) file; also application/x-qfx',
+  'text/csv': 'A CSV export (comma, semicolon or tab separated); also application/csv, application/vnd.ms-excel, text/tab-separated-values',
+  'application/octet-stream': 'Either kind, told from its first bytes; also text/plain or no Content-Type',
+} as const;
+
+/** The query string of an upload: how to read a CSV file, or which kind of file it is. */
+export const StatementUploadQuery = Type.Object({
+  format: O(
+    Type.Union([Type.Literal('ofx'), Type.Literal('csv')], {
+      description: 'The kind of file, when the Content-Type does not say it; otherwise told from the Content-Type, then from the first bytes',
+    }),
+  ),
+  mapping: O(
+    Type.String({
+      maxLength: 4096,
+      description:
+        'CSV only: which column holds what, as JSON. Columns by header text or position from 0: `date`, `description`, and `amount` or `debit`/`credit`; optional `memo`, `checkNum`, `type`, `postedDate`, `balance`, `status`, `account`, `accountNumber`; `dateOrder` (mdy, dmy, ymd), `negate` (card exports with charges positive), `headerRow`. Needed when the layout is not recognised (422, 14112).',
+      examples: ['{"date":"Posted","description":"Payee","debit":"Out","credit":"In","headerRow":0}'],
+    }),
+  ),
+  accountName: O(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "CSV only: the account's name, when the file holds one account; later uploads with the same name land in the same account",
+      examples: ['Everyday Checking'],
+    }),
+  ),
+  accountType: O(
+    Type.Union(
+      STATEMENT_ACCOUNT_TYPES.map((t) => Type.Literal(t)),
+      { description: "CSV only: the kind of account, when the layout's guess is wrong" },
+    ),
+  ),
+  currency: O(
+    Type.String({ pattern: '^[A-Za-z]{3}$', description: 'CSV only: ISO 4217 code; otherwise the one the amounts name, else USD', examples: ['USD'] }),
+  ),
+});
+
+/** A row or record of the file that could not be read (the rest was imported). */
+export const StatementProblem = Type.Object(
+  {
+    line: O(Type.Integer({ minimum: 1, description: 'The line of the file, when the problem is in one row', examples: [14] })),
+    message: Type.String({ examples: ['The date "31/02/2026" cannot be read as month-first.'] }),
+  },
+  { xml: { name: 'problem' } },
+);
+
+/** What an upload did. */
+export const StatementUpload = Type.Object(
+  {
+    institutionLoginId: Type.Integer({ description: "The customer's statement-file login at the institution", examples: [6000000042] }),
+    institutionId: Type.String({ examples: ['101732'] }),
+    loginCreated: Type.Boolean({ description: 'true for the first upload at this institution, which created the institution login' }),
+    format: Type.Union([Type.Literal('ofx'), Type.Literal('csv')], { description: 'How the file was read', examples: ['csv'] }),
+    accounts: Type.Array(Account, { description: 'The accounts the file holds, as stored after the upload', xml: { wrapped: true } }),
+    transactionsAdded: Type.Integer({ minimum: 0, description: 'Transactions not seen before, now stored (each raised a TxPUSH event)', examples: [12] }),
+    transactionsAlreadyPresent: Type.Integer({
+      minimum: 0,
+      description: 'Transactions an earlier upload already brought (same FITID, or for CSV the same date, amount and description), not stored twice',
+      examples: [30],
+    }),
+    problems: Type.Array(StatementProblem, { description: 'Rows or records that could not be read; everything else was imported', xml: { wrapped: true } }),
+  },
+  { $id: 'StatementUpload', xml: { name: 'statementUpload' } },
+);

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import { uploadStatementFile } from '../../../../modules/aggregation/statements.service.js';
+import type { App } from '../../../app-types.js';
+import { CustomerInstitutionParams } from '../../../../contract/schemas/accounts.js';
+import { errorResponses } from '../../../../contract/schemas/common.js';
+import { STATEMENT_FILE_MEDIA, StatementUpload, StatementUploadQuery } from '../../../../contract/schemas/statements.js';
+import { acceptStatementFiles, STATEMENT_BODY_LIMIT, uploadOptions } from '../../../plugins/statement-files.js';
+
+const OFX_EXAMPLE = `OFXHEADER:100
+DATA:OFXSGML
+VERSION:102
+
+<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>USD
+<BANKACCTFROM><BANKID>121000248<ACCTID>1234567890<ACCTTYPE>CHECKING</BANKACCTFROM>
+<BANKTRANLIST><DTSTART>20260301<DTEND>20260331
+<STMTTRN><TRNTYPE>POS<DTPOSTED>20260303<TRNAMT>-42.17<FITID>202603030001<NAME>KROGER #512</STMTTRN>
+</BANKTRANLIST><LEDGERBAL><BALAMT>1520.33<DTASOF>20260331</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
+`;
+const CSV_EXAMPLE = 'Date,Description,Amount\n03/02/2026,COFFEE ROASTERS,-4.50\n03/03/2026,PAYROLL ACME CORP,2450.33\n';
+
+const fileMedia = (description: string, example: string) => ({ schema: { type: 'string', format: 'binary', description, examples: [example] } });
+
+/** POST /aggregation/v1/customers/{customerId}/institutions/{institutionId}/statements (Ledgerlink extension) */
+export default function uploadStatementFileRoute(app: App): void {
+  // Its own scope: the body is the file, in whatever type it came (see acceptStatementFiles).
+  void app.register(async (scope: FastifyInstance) => {
+    acceptStatementFiles(scope);
+    (scope as App).post('/aggregation/v1/customers/:customerId/institutions/:institutionId/statements', {
+      bodyLimit: STATEMENT_BODY_LIMIT,
+      schema: {
+        operationId: 'UploadStatementFile',
+        tags: ['Institution logins'],
+        summary: 'Upload a statement file (Ledgerlink extension)',
+        description:
+          "Imports an OFX/QFX file or a CSV export, sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (the FITID for OFX; date, amount and description for CSV), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB and 100,000 rows (413, 14110). Available on every plan. See docs/connectors.md, \"Statement files\".",
+        params: CustomerInstitutionParams,
+        querystring: StatementUploadQuery,
+        fileBody: {
+          description: 'The statement file itself, as downloaded from the institution',
+          content: {
+            'application/x-ofx': fileMedia(STATEMENT_FILE_MEDIA['application/x-ofx'], OFX_EXAMPLE),
+            'application/vnd.intu.qfx': fileMedia(STATEMENT_FILE_MEDIA['application/vnd.intu.qfx'], OFX_EXAMPLE),
+            'text/csv': fileMedia(STATEMENT_FILE_MEDIA['text/csv'], CSV_EXAMPLE),
+            'application/octet-stream': fileMedia(STATEMENT_FILE_MEDIA['application/octet-stream'], CSV_EXAMPLE),
+          },
+        },
+        response: { 200: StatementUpload, ...errorResponses(400, 401, 403, 404, 406, 413, 415, 422) },
+      },
+      handler: async (request) => {
+        const result = await uploadStatementFile(app.engine, {
+          partnerId: request.caller.partnerId,
+          customerId: request.params.customerId,
+          institutionId: request.params.institutionId,
+          ...uploadOptions(request.query, request.body, request.headers['content-type']),
+        });
+        return { ...result, institutionId: String(result.institutionId) };
+      },
+    });
+  });
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { uploadStatement as upload } from '../../../modules/connect/session.js';
+import type { Runtime } from '../../../platform/dependencies.js';
+import type { App } from '../../app-types.js';
+import { ConnectStatementQuery, StatementUploaded } from '../../../contract/schemas/connect-app.js';
+import { acceptStatementFiles, STATEMENT_BODY_LIMIT, uploadOptions } from '../../plugins/statement-files.js';
+import { appErrors, linkOf } from './link.js';
+
+/**
+ * POST /connect/api/institutions/{institutionId}/statements: the user's statement file (the body, as chosen), with the
+ * CSV mapping in the query when the app had to ask for it; webhook `added`.
+ */
+export default function uploadStatement(app: App, runtime: Runtime): void {
+  // Its own scope: the body is the file, in whatever type it came (see acceptStatementFiles).
+  void app.register(async (scope: FastifyInstance) => {
+    acceptStatementFiles(scope);
+    (scope as App).post('/connect/api/institutions/:institutionId/statements', {
+      bodyLimit: STATEMENT_BODY_LIMIT,
+      schema: {
+        hide: true,
+        summary: 'Upload a statement file in Connect',
+        params: Type.Object({ institutionId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+        querystring: ConnectStatementQuery,
+        response: appErrors(StatementUploaded, 413, 415, 422),
+      },
+      handler: async (request) =>
+        upload(
+          app.engine,
+          await linkOf(runtime, request),
+          request.params.institutionId,
+          uploadOptions(request.query, request.body, request.headers['content-type']),
+        ),
+    });
+  });
+}

@@ -1,0 +1,27 @@
+import type { Logger } from 'pino';
+import { createEngine } from '../modules/aggregation/engine.js';
+import { startRefreshScheduler } from '../modules/aggregation/scheduler.js';
+import { startDeliveryWorker } from '../outbox/worker.js';
+import type { Runtime } from './runtime.js';
+
+export interface BackgroundWork {
+  readonly workerId: string;
+  /** Stops both, letting in-flight deliveries and refreshes finish. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The worker of a process (`serve` unless --no-worker, and `ledgerlink worker`): the delivery worker, and the
+ * scheduled refresh of real institutions' logins on an aggregation engine of its own.
+ */
+export async function startBackgroundWork(runtime: Runtime, logger: Logger): Promise<BackgroundWork> {
+  const deliveries = await startDeliveryWorker(runtime, { logger });
+  const engine = createEngine(runtime, { onBackgroundError: (what, e) => logger.error({ err: e }, `${what} failed`) });
+  const refreshes = startRefreshScheduler(engine, { logger });
+  return {
+    workerId: deliveries.workerId,
+    stop: async () => {
+      await Promise.all([deliveries.stop(), refreshes.stop()]);
+    },
+  };
+}

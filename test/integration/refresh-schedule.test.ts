@@ -1,0 +1,551 @@
+import { type Kysely, Migrator } from 'kysely';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createEngine, type Engine } from '../../src/modules/aggregation/engine.js';
+import { finishLink, startLink } from '../../src/modules/aggregation/linking.service.js';
+import { updateLeasedLogin } from '../../src/modules/aggregation/logins.repository.js';
+import { claimDueLogins } from '../../src/modules/aggregation/schedule.repository.js';
+import { runDueRefreshes, type ScheduledRefresh } from '../../src/modules/aggregation/schedule.service.js';
+import { startRefreshScheduler } from '../../src/modules/aggregation/scheduler.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
+import { addOfxInstitution } from '../../src/modules/institutions/service.js';
+import { SIMPLEFIN_INSTITUTION_ID } from '../../src/modules/institutions/simplefin.service.js';
+import { newSigningKey } from '../../src/modules/txpush/keys.js';
+import { insertSubscriptions } from '../../src/modules/txpush/repository.js';
+import { drainDeliveries } from '../../src/outbox/worker.js';
+import { openDatabase } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { migrations } from '../../src/platform/db/migrations/index.js';
+import { allTransactions, DAY, linkProfile, nowOf, refresh as refreshAll, type AccountJson, type TransactionJson } from '../helpers/aggregation.js';
+import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
+import { addCustomer } from '../helpers/customers.js';
+import { TEST_DATABASE_URL } from '../helpers/db.js';
+import { startOfxServer, type OfxServer, type OfxServerTransaction, type OfxServerUser } from '../helpers/ofx-server.js';
+import { demoAccounts, startSimplefinBridge, type SimplefinBridge } from '../helpers/simplefin-bridge.js';
+import { startPushListener } from '../helpers/txpush.js';
+
+/** Every context's manual clock starts here (test/helpers/context.ts), so the servers' data is dated from it. */
+const START = Math.floor(new Date(Date.UTC(2026, 0, 15, 12, 0, 0)).getTime() / 1000);
+const HOUR = 3600;
+const USERS = Array.from({ length: 24 }, (_, i) => `user${i + 1}`);
+const PASSWORD = 'secret-1';
+/** What every user's checking account shows at first. */
+const CHECKING: OfxServerTransaction[] = [
+  { fitId: 'F1', type: 'DIRECTDEP', posted: START - 20 * DAY, amount: 2500, name: 'ACME CORP PAYROLL' },
+  { fitId: 'F2', type: 'POS', posted: START - 3 * DAY, amount: -4.75, name: 'STARBUCKS 1234' },
+];
+
+function ofxUser(userId: string): OfxServerUser {
+  return {
+    userId,
+    password: PASSWORD,
+    accounts: [
+      {
+        kind: 'bank',
+        bankId: '121000358',
+        acctId: `CHK-${userId}`,
+        acctType: 'CHECKING',
+        balance: 1520.75,
+        transactions: CHECKING,
+      },
+    ],
+  };
+}
+
+interface Service {
+  ctx: TestContext;
+  partner: TestPartner;
+  ofxInstitution: number;
+}
+
+let ofx: OfxServer;
+let bridge: SimplefinBridge;
+let shared: Service;
+/** The service of the running test (the bridge answers on its clock), and its parts. */
+let ctx: TestContext;
+let partner: TestPartner;
+let ofxInstitution: number;
+/** When each partner's token was issued: the clock moves days ahead, tokens last two hours. */
+const issuedAt = new WeakMap<TestPartner, number>();
+const unusedUsers = [...USERS];
+
+/** A service (database, manual clock) with a production partner and the local OFX server in its catalogue. */
+async function service(env: Record<string, string> = {}): Promise<Service> {
+  const created = await createTestContext(env);
+  const p = await partnerWithToken(created, 'production');
+  issuedAt.set(p, nowOf(created));
+  await ensureInstitutionCatalog(created.runtime.database);
+  const institution = { name: 'Harbor Test Credit Union', url: ofx.url, fid: '1234', org: 'HTCU' };
+  return { ctx: created, partner: p, ofxInstitution: await addOfxInstitution(created.runtime.database, 'sandbox', institution, nowOf(created)) };
+}
+
+function use(s: Service): void {
+  ({ ctx, partner, ofxInstitution } = s);
+}
+
+/** A service of the test's own, for other settings. */
+async function fresh(env: Record<string, string> = {}): Promise<void> {
+  use(await service(env));
+}
+
+beforeAll(async () => {
+  ofx = await startOfxServer({ format: 'sgml', users: USERS.map(ofxUser) });
+  bridge = await startSimplefinBridge({ now: () => nowOf(ctx) });
+  shared = await service();
+});
+afterAll(async () => {
+  await shared?.ctx.close();
+  await ofx?.close();
+  await bridge?.close();
+});
+// Tests share a service; each starts with no other test's logins on the schedule.
+beforeEach(async () => {
+  use(shared);
+  await db().updateTable('institution_logins').set({ refresh_due_at: null }).execute();
+});
+afterEach(async () => {
+  if (ctx !== shared.ctx) await ctx.close();
+});
+
+const db = () => ctx.runtime.database.kysely;
+const login = (id: number) => db().selectFrom('institution_logins').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const advance = (seconds: number) => ctx.clock.advance(seconds * 1000);
+const runDue = (engine: Engine = ctx.app.engine, workerId = 'worker-a') => runDueRefreshes(engine, { workerId, limit: 10 });
+const requestsOf = (userId: string) => ofx.requests.filter((r) => r.signon?.userId === userId);
+
+/** The partner, with a token that is still valid at the clock's time. */
+async function caller(): Promise<TestPartner> {
+  if (nowOf(ctx) - (issuedAt.get(partner) ?? 0) < HOUR) return partner;
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/aggregation/v2/partners/authentication',
+    headers: { 'service-app-key': partner.appKey },
+    payload: { partnerId: partner.partnerId, partnerSecret: partner.partnerSecret },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  partner.token = res.json<{ token: string }>().token;
+  partner.headers['service-app-token'] = partner.token;
+  issuedAt.set(partner, nowOf(ctx));
+  return partner;
+}
+
+const refresh = async (customerId: string) => refreshAll(ctx, await caller(), customerId);
+const transactionsOf = async (customerId: string, days = 90): Promise<TransactionJson[]> =>
+  allTransactions(ctx, await caller(), customerId, { fromDate: START - days * DAY, toDate: nowOf(ctx) });
+
+async function addall(customerId: string, institutionId: number, credentials: { id: string; value: string }[]): Promise<AccountJson[]> {
+  await caller();
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: `/aggregation/v1/customers/${customerId}/institutions/${institutionId}/accounts/addall`,
+    headers: partner.headers,
+    payload: { credentials },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ accounts: AccountJson[] }>().accounts;
+}
+
+/** Links an OFX user of its own for a new active customer: the customer, its login and accounts, and the user. */
+async function linkOfx(): Promise<{ customerId: string; loginId: number; accounts: AccountJson[]; userId: string }> {
+  const userId = unusedUsers.shift();
+  if (!userId) throw new Error('every OFX user of the server is linked already: add users to USERS');
+  const customerId = await addCustomer(ctx, await caller(), { type: 'active' });
+  const accounts = await addall(customerId, ofxInstitution, [
+    { id: `${ofxInstitution}001`, value: userId },
+    { id: `${ofxInstitution}002`, value: PASSWORD },
+  ]);
+  return { customerId, loginId: accounts[0]!.institutionLoginId, accounts, userId };
+}
+
+async function linkSimplefin(): Promise<{ customerId: string; loginId: number; accounts: AccountJson[]; user: string }> {
+  const customerId = await addCustomer(ctx, await caller(), { type: 'active' });
+  const token = bridge.createSetupToken({ accounts: demoAccounts(nowOf(ctx)) });
+  const accounts = await addall(customerId, SIMPLEFIN_INSTITUTION_ID, [{ id: `${SIMPLEFIN_INSTITUTION_ID}001`, value: token }]);
+  return { customerId, loginId: accounts[0]!.institutionLoginId, accounts, user: bridge.userOf(token) };
+}
+
+/** Expects the login due the interval after now, give or take 10%. */
+async function expectDueIn(loginId: number, seconds: number): Promise<void> {
+  const row = await login(loginId);
+  expect(row.refresh_due_at).not.toBeNull();
+  expect(Math.abs(Number(row.refresh_due_at) - (nowOf(ctx) + seconds))).toBeLessThanOrEqual(Math.ceil(seconds / 10));
+}
+
+/** Moves the clock to the login's due time. */
+async function untilDue(loginId: number): Promise<void> {
+  const due = Number((await login(loginId)).refresh_due_at);
+  expect(due).toBeGreaterThan(nowOf(ctx));
+  ctx.clock.set(due * 1000);
+}
+
+const eventsSince = async (id: number) => db().selectFrom('aggregation_events').selectAll().where('id', '>', id).orderBy('id').execute();
+const lastEventId = async () => Number((await db().selectFrom('aggregation_events').select('id').orderBy('id', 'desc').executeTakeFirst())?.id ?? 0);
+
+describe('the schedule fires with the manual clock', () => {
+  it('refreshes an OFX login a day after linking, adds only new transactions, and raises the events and TxPUSH notifications of a manual refresh', async () => {
+    const listener = await startPushListener();
+    try {
+      const { customerId, loginId, accounts, userId } = await linkOfx();
+      await expectDueIn(loginId, DAY);
+      // Not due yet: nothing is claimed, the institution is not asked.
+      const asked = requestsOf(userId).length;
+      advance(DAY / 2);
+      expect(await runDue()).toEqual([]);
+      expect(requestsOf(userId)).toHaveLength(asked);
+
+      // The partner listens to the checking account (inserted directly: real institutions' accounts need an https listener).
+      const checking = accounts.find((a) => a.type === 'checking')!;
+      await insertSubscriptions(
+        db(),
+        (['account', 'transaction'] as const).map((cls) => ({
+          partner_id: partner.partnerId,
+          customer_id: Number(customerId),
+          account_id: Number(checking.id),
+          class: cls,
+          callback_url: listener.url,
+          format: 'json' as const,
+          signing_key_encrypted: newSigningKey(ctx.runtime.keys).sealed,
+          created_at: nowOf(ctx),
+        })),
+      );
+
+      // The first scheduled refresh is the initial aggregation.
+      await untilDue(loginId);
+      expect(await runDue()).toEqual([{ loginId, result: 'refreshed', code: 0 }]);
+      expect(requestsOf(userId).length).toBeGreaterThan(asked);
+      await expectDueIn(loginId, DAY);
+      const first = await transactionsOf(customerId);
+      expect(first.map((t) => t.description).sort()).toEqual(['ACME CORP PAYROLL', 'STARBUCKS 1234']);
+      const pushedSince = async (n: number) => {
+        expect(await db().selectFrom('deliveries').select('id').where('kind', '=', 'txpush').where('status', '=', 'pending').execute()).not.toEqual([]);
+        await drainDeliveries(ctx.runtime, { workerId: 'test-deliveries', random: () => 0 });
+        return listener
+          .notifications()
+          .slice(n)
+          .map((r) => JSON.parse(r.body).event as { class: string; type: string; records: { description?: string }[] })
+          .filter((e) => e.class === 'transaction');
+      };
+      const initial = await pushedSince(0);
+      expect(initial.flatMap((e) => e.records.map((r) => [e.type, r.description])).sort()).toEqual([
+        ['created', 'ACME CORP PAYROLL'],
+        ['created', 'STARBUCKS 1234'],
+      ]);
+
+      // A day later the institution shows one more: only that one is added, with its events and notifications.
+      const before = await lastEventId();
+      const heard = listener.notifications().length;
+      ofx.setTransactions(userId, `CHK-${userId}`, [
+        ...CHECKING,
+        { fitId: 'F3', type: 'POS', posted: nowOf(ctx) + DAY / 2, amount: -12.4, name: 'CORNER BAKERY' },
+      ]);
+      await untilDue(loginId);
+      expect(await runDue()).toEqual([{ loginId, result: 'refreshed', code: 0 }]);
+      const second = await transactionsOf(customerId);
+      expect(second.map((t) => t.description).sort()).toEqual(['ACME CORP PAYROLL', 'CORNER BAKERY', 'STARBUCKS 1234']);
+      const added = second.filter((t) => !first.some((f) => f.id === t.id));
+      expect(added.map((t) => t.description)).toEqual(['CORNER BAKERY']);
+      const events = await eventsSince(before);
+      expect(events.filter((e) => e.class === 'transaction').map((e) => [e.type, JSON.parse(e.record).description])).toEqual([['created', 'CORNER BAKERY']]);
+      expect(await pushedSince(heard)).toEqual([
+        expect.objectContaining({ type: 'created', records: [expect.objectContaining({ description: 'CORNER BAKERY' })] }),
+      ]);
+
+      // Nothing new: the next scheduled refresh adds nothing and records no transaction event.
+      const quiet = await lastEventId();
+      await untilDue(loginId);
+      expect(await runDue()).toEqual([{ loginId, result: 'refreshed', code: 0 }]);
+      expect((await eventsSince(quiet)).filter((e) => e.class === 'transaction')).toEqual([]);
+      const third = await transactionsOf(customerId);
+      expect(third.map((t) => t.id).sort()).toEqual(second.map((t) => t.id).sort());
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('refreshes a SimpleFIN login through the bridge, incrementally', async () => {
+    const { customerId, loginId, user } = await linkSimplefin();
+    await expectDueIn(loginId, DAY);
+    await untilDue(loginId);
+    expect(await runDue()).toEqual([{ loginId, result: 'refreshed', code: 0 }]);
+    const first = await transactionsOf(customerId);
+    expect(first.map((t) => t.description)).toEqual(expect.arrayContaining(['ACME CORP PAYROLL', 'DELTA AIR LINES', 'INTEREST PAID']));
+
+    const before = await lastEventId();
+    bridge.addTransactions(user, 'ACT-checking', [{ id: 'TRN-new', posted: nowOf(ctx) + HOUR, amount: '-23.99', description: 'CORNER BAKERY' }]);
+    await untilDue(loginId);
+    const asked = bridge.accountRequests(user).length;
+    expect(await runDue()).toEqual([{ loginId, result: 'refreshed', code: 0 }]);
+    expect(bridge.accountRequests(user).length).toBeGreaterThan(asked);
+    const second = await transactionsOf(customerId);
+    expect(second.filter((t) => !first.some((f) => f.id === t.id)).map((t) => t.description)).toEqual(['CORNER BAKERY']);
+    const created = (await eventsSince(before)).filter((e) => e.class === 'transaction' && e.type === 'created');
+    expect(created.map((e) => JSON.parse(e.record).description)).toEqual(['CORNER BAKERY']);
+  });
+
+  it('runs in the worker loop on the runtime clock, and stops cleanly', async () => {
+    const { loginId, userId } = await linkOfx();
+    const scheduler = startRefreshScheduler(ctx.app.engine, { pollIntervalMs: 10 });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await login(loginId)).aggregation_success_at).toBeNull();
+      await untilDue(loginId);
+      await vi.waitFor(async () => expect((await login(loginId)).aggregation_success_at).not.toBeNull(), { timeout: 5000, interval: 20 });
+    } finally {
+      await scheduler.stop();
+    }
+    // Stopped: nothing is claimed any more, however much time passes.
+    const asked = requestsOf(userId).length;
+    advance(3 * DAY);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requestsOf(userId)).toHaveLength(asked);
+    expect((await login(loginId)).refresh_lease_owner).toBeNull();
+  });
+});
+
+describe('several workers', () => {
+  it('refresh each due login exactly once when two claim at the same time', async () => {
+    const linked = [];
+    for (let i = 0; i < 6; i++) linked.push(await linkOfx());
+    for (const l of linked) ofx.setFailure(l.userId, { delayMs: 40 });
+    const other = await secondProcess();
+    try {
+      advance(2 * DAY);
+      const asked = new Map(linked.map((l) => [l.userId, requestsOf(l.userId).filter((r) => r.transactions.some((t) => t.kind === 'accountInfo')).length]));
+      const drain = async (engine: Engine, workerId: string) => {
+        const done: ScheduledRefresh[] = [];
+        for (;;) {
+          const batch = await runDueRefreshes(engine, { workerId, limit: 2 });
+          if (batch.length === 0) return done;
+          done.push(...batch);
+        }
+      };
+      const [a, b] = await Promise.all([drain(ctx.app.engine, 'worker-a'), drain(other.engine, 'worker-b')]);
+      expect(a.length).toBeGreaterThan(0);
+      expect(b.length).toBeGreaterThan(0);
+      expect([...a, ...b].map((r) => r.loginId).sort()).toEqual(linked.map((l) => l.loginId).sort());
+      expect([...a, ...b].every((r) => r.result === 'refreshed' && r.code === 0)).toBe(true);
+      // The institution saw one refresh of each login.
+      for (const l of linked) {
+        expect(requestsOf(l.userId).filter((r) => r.transactions.some((t) => t.kind === 'accountInfo')).length - asked.get(l.userId)!).toBe(1);
+        await expectDueIn(l.loginId, DAY);
+      }
+    } finally {
+      for (const l of linked) ofx.setFailure(l.userId, undefined);
+      await other.close();
+    }
+  });
+
+  it('leave a login another worker claimed alone until its lease runs out', async () => {
+    const { loginId } = await linkOfx();
+    advance(2 * DAY);
+    const now = nowOf(ctx);
+    // A worker claims it and dies before refreshing.
+    const [claimed] = await claimDueLogins(db(), { owner: 'dead-worker#1', limit: 5, now, leaseUntil: now + ctx.app.engine.settings.refreshLeaseSeconds });
+    expect(claimed?.id).toBe(loginId);
+    expect(await runDue()).toEqual([]);
+    advance(ctx.app.engine.settings.refreshLeaseSeconds + 1);
+    expect(await runDue()).toEqual([{ loginId, result: 'refreshed', code: 0 }]);
+    // The dead worker's claim is gone: it could not store anything now.
+    expect(await updateLeasedLogin(db(), loginId, 'dead-worker#1', { refresh_due_at: 0 })).toBe(false);
+  });
+
+  it('make a manual refresh of a login being refreshed on schedule wait for it instead of asking again', async () => {
+    const { customerId, loginId, userId } = await linkOfx();
+    ofx.setFailure(userId, { delayMs: 300 });
+    try {
+      await untilDue(loginId);
+      const asked = requestsOf(userId).length;
+      const scheduled = runDue();
+      await vi.waitFor(async () => expect((await login(loginId)).refresh_lease_owner).not.toBeNull());
+      await refresh(customerId);
+      expect(await scheduled).toEqual([{ loginId, result: 'refreshed', code: 0 }]);
+      const once = requestsOf(userId).length - asked;
+      // One refresh's requests: a second, separate refresh would have doubled them.
+      ofx.setFailure(userId, undefined);
+      const before = requestsOf(userId).length;
+      await refresh(customerId);
+      expect(requestsOf(userId).length - before).toBe(once);
+    } finally {
+      ofx.setFailure(userId, undefined);
+    }
+  });
+});
+
+describe('failures', () => {
+  it('back off after temporary failures (102): 15 minutes, doubling, and back to the interval after a success', async () => {
+    const { loginId, userId } = await linkOfx();
+    ofx.setFailure(userId, { http: 503 });
+    try {
+      const waits: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        await untilDue(loginId);
+        expect(await runDue()).toEqual([{ loginId, result: 'refreshed', code: 102 }]);
+        const row = await login(loginId);
+        expect(row.aggregation_status_code).toBe(102);
+        expect(row.refresh_failures).toBe(i + 1);
+        waits.push(Number(row.refresh_due_at) - nowOf(ctx));
+      }
+      const expected = [900, 1800, 3600, 7200];
+      waits.forEach((w, i) => expect(Math.abs(w - expected[i]!)).toBeLessThanOrEqual(expected[i]! / 10));
+    } finally {
+      ofx.setFailure(userId, undefined);
+    }
+    await untilDue(loginId);
+    expect(await runDue()).toEqual([{ loginId, result: 'refreshed', code: 0 }]);
+    expect((await login(loginId)).refresh_failures).toBe(0);
+    await expectDueIn(loginId, DAY);
+  });
+
+  it('stop after a failure the user must fix (103) until Connect Fix succeeds', async () => {
+    const { customerId, loginId, userId } = await linkOfx();
+    ofx.setFailure(userId, { signon: 15500 });
+    await untilDue(loginId);
+    expect(await runDue()).toEqual([{ loginId, result: 'refreshed', code: 103 }]);
+    expect((await login(loginId)).refresh_due_at).toBeNull();
+    // The credentials are known to be wrong: the institution is not asked again, however long it waits.
+    const asked = requestsOf(userId).length;
+    advance(10 * DAY);
+    expect(await runDue()).toEqual([]);
+    // Nor by a manual refresh, which leaves it off the schedule.
+    await refresh(customerId);
+    expect(requestsOf(userId)).toHaveLength(asked);
+    expect((await login(loginId)).refresh_due_at).toBeNull();
+
+    // The user signs in again (Connect Fix): back on the schedule.
+    ofx.setFailure(userId, undefined);
+    const step = await startLink(ctx.app.engine, {
+      partnerId: partner.partnerId,
+      customerId,
+      institutionId: ofxInstitution,
+      institutionLoginId: loginId,
+      credentials: [
+        { id: `${ofxInstitution}001`, value: userId },
+        { id: `${ofxInstitution}002`, value: PASSWORD },
+      ],
+    });
+    expect(step.step).toBe('accounts');
+    await finishLink(ctx.app.engine, { partnerId: partner.partnerId, sessionId: step.sessionId });
+    await expectDueIn(loginId, DAY);
+    await untilDue(loginId);
+    expect(await runDue()).toEqual([{ loginId, result: 'refreshed', code: 0 }]);
+  });
+});
+
+describe('what is scheduled', () => {
+  it('never schedules test bank logins', async () => {
+    const testing = await addCustomer(ctx, await caller(), { type: 'testing' });
+    const [account] = await linkProfile(ctx, await caller(), testing, 'profile_03', 102105);
+    await refresh(testing);
+    expect((await login(account!.institutionLoginId)).refresh_due_at).toBeNull();
+    advance(30 * DAY);
+    expect(await runDue()).toEqual([]);
+  });
+
+  it('takes a statement-file login it finds due off the schedule without asking anyone', async () => {
+    const { loginId, userId } = await linkOfx();
+    await db()
+      .updateTable('institution_logins')
+      .set({ source: 'statement-file', refresh_due_at: nowOf(ctx) })
+      .where('id', '=', loginId)
+      .execute();
+    const asked = requestsOf(userId).length;
+    expect(await runDue()).toEqual([{ loginId, result: 'unscheduled' }]);
+    expect(await login(loginId)).toMatchObject({ refresh_due_at: null, refresh_lease_owner: null });
+    expect(requestsOf(userId)).toHaveLength(asked);
+    advance(30 * DAY);
+    expect(await runDue()).toEqual([]);
+  });
+
+  it('schedules nothing with LEDGERLINK_REFRESH_INTERVAL_HOURS=0', async () => {
+    await fresh({ LEDGERLINK_REFRESH_INTERVAL_HOURS: '0' });
+    const { loginId, userId } = await linkOfx();
+    const asked = requestsOf(userId).length;
+    advance(30 * DAY);
+    expect(await runDue()).toEqual([]);
+    const scheduler = startRefreshScheduler(ctx.app.engine, { pollIntervalMs: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await scheduler.stop();
+    expect(requestsOf(userId)).toHaveLength(asked);
+    expect((await login(loginId)).aggregation_success_at).toBeNull();
+  });
+
+  it('keeps a SimpleFIN login within the bridge’s daily quota when manual and scheduled refreshes both run', async () => {
+    await fresh({ LEDGERLINK_REFRESH_INTERVAL_HOURS: '1' });
+    const { customerId, loginId, user } = await linkSimplefin();
+    const times: number[] = [];
+    const record = (since: number) => {
+      for (let i = since; i < bridge.accountRequests(user).length; i++) times.push(nowOf(ctx));
+    };
+    record(0);
+    // The user refreshes every 16 minutes until the day's 24 requests are spent.
+    while (times.length < 24) {
+      advance(16 * 60);
+      const n = bridge.accountRequests(user).length;
+      await refresh(customerId);
+      record(n);
+    }
+    expect(times).toHaveLength(24);
+    // The login is due (an hour after the last manual refresh); the schedule does not ask, it waits for half the quota.
+    await untilDue(loginId);
+    const [deferred] = await runDue();
+    expect(deferred).toMatchObject({ loginId, result: 'deferred' });
+    expect(bridge.accountRequests(user)).toHaveLength(24);
+    const dueAt = (deferred as { dueAt: number }).dueAt;
+    expect(dueAt).toBe(times[12]! + DAY);
+    expect((await login(loginId)).refresh_due_at).toBe(dueAt);
+    expect((await login(loginId)).aggregation_status_code).toBe(0);
+    // A manual refresh meanwhile is refused by the quota without asking either.
+    advance(HOUR);
+    await refresh(customerId);
+    expect(bridge.accountRequests(user)).toHaveLength(24);
+    expect((await login(loginId)).aggregation_status_code).toBe(102);
+
+    // Once half the quota is free again the scheduled refresh runs, and goes on no more often than that.
+    ctx.clock.set(dueAt * 1000);
+    for (let i = 0; i < 30; i++) {
+      const n = bridge.accountRequests(user).length;
+      for (const r of await runDue()) expect(['refreshed', 'deferred']).toContain(r.result);
+      record(n);
+      const due = (await login(loginId)).refresh_due_at;
+      ctx.clock.set(Math.max(nowOf(ctx) + 60, Number(due)) * 1000);
+    }
+    expect(times.length).toBeGreaterThan(24);
+    for (const t of times) expect(times.filter((u) => u > t - DAY && u <= t).length).toBeLessThanOrEqual(24);
+  });
+});
+
+describe('migration 0019', () => {
+  it('schedules the existing logins of real institutions a day after their last success, except those that need the user', async () => {
+    await fresh();
+    const healthy = await linkOfx();
+    const broken = await linkOfx();
+    const sandboxed = await linkOfx();
+    const testing = await addCustomer(ctx, await caller(), { type: 'testing' });
+    const [testAccount] = await linkProfile(ctx, await caller(), testing, 'profile_03', 102105);
+    const migrator = new Migrator({
+      db: db() as unknown as Kysely<unknown>,
+      provider: { getMigrations: async () => migrations },
+      allowUnorderedMigrations: true,
+      ...(ctx.db.pgSchema ? { migrationTableSchema: ctx.db.pgSchema } : {}),
+    });
+    expect((await migrator.migrateTo('0018_ofx_servers')).error).toBeUndefined();
+    const success = nowOf(ctx) - 2 * HOUR;
+    const raw = db() as unknown as Kysely<{
+      institution_logins: { id: number; aggregation_success_at: number; aggregation_status_code: number; sandbox_failure_code: number };
+    }>;
+    await raw.updateTable('institution_logins').set({ aggregation_success_at: success }).where('id', '=', healthy.loginId).execute();
+    await raw.updateTable('institution_logins').set({ aggregation_status_code: 103 }).where('id', '=', broken.loginId).execute();
+    await raw.updateTable('institution_logins').set({ sandbox_failure_code: 102 }).where('id', '=', sandboxed.loginId).execute();
+    await migrateToLatest(ctx.runtime.database);
+    const due = Number((await login(healthy.loginId)).refresh_due_at);
+    expect(Math.abs(due - (success + DAY))).toBeLessThanOrEqual(DAY / 10);
+    expect((await login(healthy.loginId)).refresh_failures).toBe(0);
+    for (const id of [broken.loginId, sandboxed.loginId, testAccount!.institutionLoginId]) expect((await login(id)).refresh_due_at).toBeNull();
+  });
+});
+
+/** Another process on the same database: its own connections on PostgreSQL (the in-memory SQLite database has one). */
+async function secondProcess(): Promise<{ engine: Engine; close(): Promise<void> }> {
+  if (!ctx.db.pgSchema) return { engine: createEngine(ctx.runtime), close: async () => undefined };
+  const database = openDatabase({ databaseUrl: TEST_DATABASE_URL, pgSchema: ctx.db.pgSchema, poolSize: 5 });
+  return { engine: createEngine({ ...ctx.runtime, database }), close: () => database.close() };
+}
