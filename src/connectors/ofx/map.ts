@@ -10,6 +10,7 @@
  * Everything in BANKTRANLIST is posted: OFX servers send no pending list worth the name, so each transaction is
  * `active`, posted at DTPOSTED and dated DTUSER (when the user made it) or else DTPOSTED.
  */
+import { investmentDetailOf } from '../details.js';
 import { categorize } from '../categorize.js';
 import type {
   AccountType,
@@ -458,27 +459,16 @@ export function accountRecordOf(input: AccountInput): ConnectorAccount {
     const invested = (inv?.positions ?? []).reduce((sum, p) => sum + p.marketValue, 0);
     const total = round2(cash + invested);
     const margin = inv?.balance?.marginBalance ?? 0;
-    const detail: InvestmentDetail = {
+    const detail: InvestmentDetail = investmentDetailOf({
       marginBalance: margin,
       availableCashBalance: cash,
       currentBalance: total,
       vestedBalance: total,
-      currentLoanBalance: 0,
-      loanRate: 0,
       marginAllowed: margin !== 0 || (inv?.positions ?? []).some((p) => p.heldIn === 'MARGIN'),
       cashAccountAllowed: true,
-      employeeDeferPreTaxAmount: 0,
-      employeePreTaxAmount: 0,
-      employeePreTaxPercentage: 0,
-      employerYearToDate: 0,
-      rolloverContributionAmount: 0,
       allowedCheckWriting: input.checkWriting ? 'ALLOW' : 'DENY',
       allowedOptionTrade: input.optionTrading ? 'ALLOW' : 'DENY',
-      dailyChange: 0,
-      margin: 0,
-      percentageChange: 0,
-      loanPaymentAmount: 0,
-    };
+    });
     return {
       ...base,
       balance: total,

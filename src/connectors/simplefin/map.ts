@@ -4,6 +4,7 @@
  * institution's name, and detail fields SimpleFIN has no value for are zero or empty rather than guessed.
  */
 import { categorize } from '../categorize.js';
+import { investmentDetailOf, loanDetailOf } from '../details.js';
 import type { AccountType, ConnectorAccount, ConnectorTransaction, DepositDetail, InvestmentDetail, LineOfCreditDetail, LoanDetail } from '../connector.js';
 import { sanitizeBridgeText } from './errors.js';
 import type { SimplefinAccount, SimplefinConnection, SimplefinTransaction } from './wire.js';
@@ -112,34 +113,7 @@ function depositDetail(available: number): DepositDetail {
 }
 
 function loanDetail(balance: number, available: number): LoanDetail {
-  return {
-    payoffAmount: 0,
-    principalBalance: Math.abs(balance),
-    escrowBalance: 0,
-    interestRate: '',
-    autoPayEnrolled: 'N',
-    collateral: '',
-    currentSchool: '',
-    firstMortgage: 'N',
-    originalSchool: '',
-    recurringPaymentAmount: 0,
-    lender: '',
-    availableBalanceAmount: available,
-    endingBalanceAmount: 0,
-    loanTermType: '',
-    paymentsMade: 0,
-    balloonAmount: 0,
-    projectedInterest: 0,
-    interestPaidLtd: 0,
-    interestRateType: '',
-    loanPaymentType: '',
-    paymentsRemaining: 0,
-    loanMinAmtDue: 0,
-    loanPaymentFreq: '',
-    paymentMinAmount: 0,
-    loanMinAmtDueDate: 0,
-    firstPaymentDate: 0,
-  };
+  return loanDetailOf({ principalBalance: Math.abs(balance), availableBalanceAmount: available });
 }
 
 function lineOfCreditDetail(balance: number, available: number): LineOfCreditDetail {
@@ -155,27 +129,7 @@ function lineOfCreditDetail(balance: number, available: number): LineOfCreditDet
 }
 
 function investmentDetail(balance: number, available: number): InvestmentDetail {
-  return {
-    marginBalance: 0,
-    availableCashBalance: available,
-    currentBalance: balance,
-    vestedBalance: 0,
-    currentLoanBalance: 0,
-    loanRate: 0,
-    marginAllowed: false,
-    cashAccountAllowed: false,
-    employeeDeferPreTaxAmount: 0,
-    employeePreTaxAmount: 0,
-    employeePreTaxPercentage: 0,
-    employerYearToDate: 0,
-    rolloverContributionAmount: 0,
-    allowedCheckWriting: 'DENY',
-    allowedOptionTrade: 'DENY',
-    dailyChange: 0,
-    margin: 0,
-    percentageChange: 0,
-    loanPaymentAmount: 0,
-  };
+  return investmentDetailOf({ availableCashBalance: available, currentBalance: balance });
 }
 
 /** An account as the contract's record; `ref` is the SimpleFIN account id, which the bridge keeps stable. */

@@ -3,6 +3,7 @@
  * negative, and refs that stay the same when the same transactions are uploaded again, so the import that stores
  * them can tell new ones from ones it already has (mergeByRef).
  */
+import { STATEMENT_ACCOUNT_TYPES } from '../../contract/schemas/statements.js';
 import type { AccountType, TransactionType } from '../connector.js';
 import { type CsvRow, isSummaryRow, readCsv, StatementFileError } from './csv.js';
 import { detectTableLayout, type LayoutName } from './detect.js';
@@ -216,17 +217,8 @@ interface Settings {
   currency?: string;
 }
 
-const ACCOUNT_TYPES: readonly AccountType[] = [
-  'checking',
-  'savings',
-  'creditCard',
-  'loan',
-  'mortgage',
-  'lineOfCredit',
-  'investment',
-  'investmentTaxDeferred',
-  'roth',
-];
+/** The kinds of account a CSV file's account may be said to be (the upload's `accountType`). */
+const ACCOUNT_TYPES: readonly AccountType[] = STATEMENT_ACCOUNT_TYPES;
 
 function checkOptions(options: CsvStatementOptions): Settings {
   const settings: Settings = {};

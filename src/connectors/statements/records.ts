@@ -3,6 +3,7 @@
  * them the way it stores what a connector fetched: the same account details per type, the same categorisation.
  * A file says less than an institution: details it does not state are zero or empty.
  */
+import { investmentDetailOf, loanDetailOf } from '../details.js';
 import { categorize } from '../categorize.js';
 import type { ConnectorAccount, ConnectorTransaction } from '../connector.js';
 import { countryOfCurrency } from '../ofx/map.js';
@@ -66,60 +67,18 @@ export function statementAccountRecord(a: StatementAccount, state: StatementAcco
       return {
         ...base,
         type: a.type,
-        detail: {
+        detail: loanDetailOf({
           payoffAmount: Math.abs(balance),
           principalBalance: Math.abs(balance),
-          escrowBalance: 0,
-          interestRate: '',
-          autoPayEnrolled: 'N',
-          collateral: '',
-          currentSchool: '',
-          firstMortgage: 'N',
-          originalSchool: '',
-          recurringPaymentAmount: 0,
-          lender: '',
           availableBalanceAmount: available ?? 0,
           endingBalanceAmount: balance,
-          loanTermType: '',
-          paymentsMade: 0,
-          balloonAmount: 0,
-          projectedInterest: 0,
-          interestPaidLtd: 0,
-          interestRateType: '',
-          loanPaymentType: '',
-          paymentsRemaining: 0,
-          loanMinAmtDue: 0,
-          loanPaymentFreq: '',
-          paymentMinAmount: 0,
-          loanMinAmtDueDate: 0,
-          firstPaymentDate: 0,
-        },
+        }),
       };
     default:
       return {
         ...base,
         type: a.type,
-        detail: {
-          marginBalance: 0,
-          availableCashBalance: available ?? 0,
-          currentBalance: balance,
-          vestedBalance: balance,
-          currentLoanBalance: 0,
-          loanRate: 0,
-          marginAllowed: false,
-          cashAccountAllowed: true,
-          employeeDeferPreTaxAmount: 0,
-          employeePreTaxAmount: 0,
-          employeePreTaxPercentage: 0,
-          employerYearToDate: 0,
-          rolloverContributionAmount: 0,
-          allowedCheckWriting: 'DENY',
-          allowedOptionTrade: 'DENY',
-          dailyChange: 0,
-          margin: 0,
-          percentageChange: 0,
-          loanPaymentAmount: 0,
-        },
+        detail: investmentDetailOf({ availableCashBalance: available ?? 0, currentBalance: balance, vestedBalance: balance, cashAccountAllowed: true }),
         // A statement file's positions are not read; its cash movements and trades are transactions.
         position: [],
       };
