@@ -45,6 +45,12 @@ export interface ConnectorHttpResponse {
   body: Buffer;
 }
 
+/** An answer as a connector's own transport hands it on: its status, and its body decoded as the protocol says. */
+export interface ConnectorTextResponse {
+  status: number;
+  body: string;
+}
+
 /** Why no answer came: the policy refused the URL or its address, the time ran out, the answer was too large, or the network failed. */
 export type ConnectorHttpFailure = 'refused' | 'timeout' | 'too-large' | 'network';
 

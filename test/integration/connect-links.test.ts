@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { drainDeliveries } from '../../src/outbox/worker.js';
 import { appPage } from '../../src/http/connect-app/routes/web.js';
 import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
-import { saveExperience } from '../../src/modules/connect/experiences.js';
+import { saveExperience } from '../../src/modules/connect/experiences.service.js';
 import { addCustomer } from '../helpers/customers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { linkProfile } from '../helpers/aggregation.js';

@@ -2,7 +2,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainDeliveries } from '../../src/outbox/worker.js';
-import { CONNECT_EVENT_TYPES, connectWebhookSecret } from '../../src/modules/connect/webhooks.js';
+import { CONNECT_EVENT_TYPES, connectWebhookSecret } from '../../src/modules/connect/webhooks.service.js';
 import { allTransactions, DAY, linkProfile, refresh, type AccountJson } from '../helpers/aggregation.js';
 import { appCall, appOk, linkFor, profileForm } from '../helpers/connect.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';

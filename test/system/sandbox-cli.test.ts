@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { connectWebhookSecret } from '../../src/modules/connect/webhooks.js';
+import { connectWebhookSecret } from '../../src/modules/connect/webhooks.service.js';
 import { createPartner } from '../../src/modules/partners/service.js';
 import { seedCustomers } from '../../src/modules/sandbox/seed.service.js';
 import { subscribe } from '../../src/modules/txpush/service.js';

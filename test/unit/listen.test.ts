@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeDelivery } from '../../src/main/cli/commands/listen.js';
 import { renderNotification } from '../../src/modules/txpush/notify.service.js';
 import { toXml } from '../../src/contract/xml/serialize.js';
-import { ConnectWebhookBody } from '../../src/modules/connect/webhooks.js';
+import { ConnectWebhookBody } from '../../src/modules/connect/webhooks.service.js';
 import type { XmlSchema } from '../../src/contract/xml/schema-walk.js';
 
 const transaction = (id: number) => ({

@@ -5,7 +5,13 @@
  * connecting, a time limit for the whole exchange, a size limit on the answer, no redirects), decoding answers by
  * the character set OFX headers declare.
  */
-import { ConnectorHttpError, type ConnectorHttpFailure, type ConnectorHttpOptions, createConnectorHttp } from '../http-transport.js';
+import {
+  ConnectorHttpError,
+  type ConnectorHttpFailure,
+  type ConnectorHttpOptions,
+  type ConnectorTextResponse,
+  createConnectorHttp,
+} from '../http-transport.js';
 import { decodeOfxBytes } from './markup.js';
 
 export interface OfxTransportRequest {
@@ -14,10 +20,7 @@ export interface OfxTransportRequest {
   headers: Record<string, string>;
 }
 
-export interface OfxTransportResponse {
-  status: number;
-  body: string;
-}
+export type OfxTransportResponse = ConnectorTextResponse;
 
 export type OfxTransport = (request: OfxTransportRequest) => Promise<OfxTransportResponse>;
 

@@ -6,7 +6,7 @@
  * the Authorization header, never in the request URL.
  */
 import type { PolicyMode, Resolver } from '../../platform/net/outbound.js';
-import { ConnectorHttpError, createConnectorHttp } from '../http-transport.js';
+import { ConnectorHttpError, type ConnectorTextResponse, createConnectorHttp } from '../http-transport.js';
 import type { SimplefinProblem } from './errors.js';
 import { checkBridgeUrl, splitAccessUrl, type UrlPolicy } from './token.js';
 import { parseAccountSet, type SimplefinAccountSet } from './wire.js';
@@ -18,10 +18,7 @@ export interface SimplefinRequest {
   headers: Record<string, string>;
 }
 
-export interface SimplefinHttpResponse {
-  status: number;
-  body: string;
-}
+export type SimplefinHttpResponse = ConnectorTextResponse;
 
 /** Sends one request. Rejects with SimplefinTransportError for refusals, timeouts, oversized answers and network failures. */
 export type SimplefinTransport = (request: SimplefinRequest) => Promise<SimplefinHttpResponse>;

@@ -138,41 +138,26 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
   const now = customerNow(engine, customer);
   const all = await listAccountRows(engine.database.kysely, customer, { institutionLoginId: login.id });
   const targets = mode.kind === 'historic' ? all.filter((a) => a.id === mode.accountId) : all;
+  const fail = (code: number, message: string) => recordFailure(engine, login, targets, owner, now, code, message);
 
   // Known-bad credentials or an unanswerable MFA: calling the institution again would fail the same way (and may
   // lock the user out there). Only the user can repair it, by signing in again (Connect Fix).
   // An error state set through the sandbox controls stands for the institution's answer until Fix or a clear.
   if (login.sandbox_failure_code !== null) {
-    return recordFailure(
-      engine,
-      login,
-      targets,
-      owner,
-      now,
-      Number(login.sandbox_failure_code),
-      login.sandbox_failure_message ?? 'The institution refused the request.',
-    );
+    return fail(Number(login.sandbox_failure_code), login.sandbox_failure_message ?? 'The institution refused the request.');
   }
   if (USER_FIXABLE_CODES.has(login.aggregation_status_code)) {
-    return recordFailure(
-      engine,
-      login,
-      targets,
-      owner,
-      now,
-      login.aggregation_status_code,
-      login.aggregation_status_message ?? 'The institution login needs the user to sign in again.',
-    );
+    return fail(login.aggregation_status_code, login.aggregation_status_message ?? 'The institution login needs the user to sign in again.');
   }
   const lookup = await engine.registry.resolve(login.institution_id);
-  if (!lookup.available) return recordFailure(engine, login, targets, owner, now, 102, lookup.reason);
+  if (!lookup.available) return fail(102, lookup.reason);
   const connector = lookup.connector;
   const ctx = { institutionId: login.institution_id, now };
   let session = openJson<ConnectorSession>(engine, login.session_encrypted);
   let sessionChanged = false;
 
   const listed = await connector.listAccounts(ctx, session);
-  if (!listed.ok) return recordFailure(engine, login, targets, owner, now, listed.code, listed.message);
+  if (!listed.ok) return fail(listed.code, listed.message);
   if (listed.session) [session, sessionChanged] = [listed.session, true];
   const byRef = new Map(listed.value.map((a) => [a.ref, a]));
   const fetched: Fetched[] = [];
@@ -182,7 +167,7 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
     if (!record) continue;
     const from = await windowStart(engine, account, mode, now, connector.capabilities.historyDays);
     const result = await connector.fetchTransactions(ctx, session, account.ref, from, now);
-    if (!result.ok) return recordFailure(engine, login, targets, owner, now, result.code, result.message);
+    if (!result.ok) return fail(result.code, result.message);
     if (result.session) [session, sessionChanged] = [result.session, true];
     fetched.push({ account, record, from, transactions: result.value });
   }

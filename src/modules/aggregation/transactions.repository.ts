@@ -41,20 +41,10 @@ export async function deleteTransactions(db: Executor, ids: number[]): Promise<v
 
 /** The oldest and newest transaction dates of an account (read from the account-date index). */
 export async function transactionDateRange(db: Executor, accountId: number): Promise<{ oldest: number | null; last: number | null }> {
-  const oldest = await db
-    .selectFrom('transactions')
-    .select('effective_date')
-    .where('account_id', '=', accountId)
-    .orderBy('effective_date', 'asc')
-    .limit(1)
-    .executeTakeFirst();
-  const last = await db
-    .selectFrom('transactions')
-    .select('effective_date')
-    .where('account_id', '=', accountId)
-    .orderBy('effective_date', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const first = (direction: 'asc' | 'desc') =>
+    db.selectFrom('transactions').select('effective_date').where('account_id', '=', accountId).orderBy('effective_date', direction).limit(1).executeTakeFirst();
+  const oldest = await first('asc');
+  const last = await first('desc');
   return { oldest: oldest ? Number(oldest.effective_date) : null, last: last ? Number(last.effective_date) : null };
 }
 

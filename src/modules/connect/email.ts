@@ -1,6 +1,6 @@
 /** The Connect e-mail: a short message with a button to the link, built from the request's `email` fields. */
 import { escapeHtml } from './html.js';
-import type { Experience } from './experiences.js';
+import type { Experience } from './experiences.service.js';
 
 export interface ConnectEmailFields {
   to: string;

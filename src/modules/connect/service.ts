@@ -11,8 +11,8 @@ import { assertEmailAllowance } from '../../outbox/email-limit.js';
 import { epochSeconds } from '../../platform/clock.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { connectEmail, type ConnectEmailFields } from './email.js';
-import { resolveExperience } from './experiences.js';
-import { insertLink, linkUrl, type NewLink } from './links.js';
+import { resolveExperience } from './experiences.service.js';
+import { insertLink, linkUrl, type NewLink } from './links.service.js';
 import type { ConnectLinkType } from './table.js';
 
 /** The fields every generate call shares. */

@@ -10,9 +10,15 @@ import { toTransactionEventRecord, type AggregationEvent } from '../aggregation/
 import { refreshLogin } from '../aggregation/refresh.service.js';
 import { scheduleAfter } from '../aggregation/schedule.rules.js';
 import type { EventClass, EventType } from '../aggregation/table.js';
-import { linkRow } from '../connect/links.js';
+import { linkRow } from '../connect/links.service.js';
 import { httpUrl, webhookContentTypeOf } from '../connect/service.js';
-import { CONNECT_EVENT_TYPES, connectWebhookTarget, enqueueConnectWebhook, type ConnectEventType, type ConnectWebhookTarget } from '../connect/webhooks.js';
+import {
+  CONNECT_EVENT_TYPES,
+  connectWebhookTarget,
+  enqueueConnectWebhook,
+  type ConnectEventType,
+  type ConnectWebhookTarget,
+} from '../connect/webhooks.service.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import type { Caller } from '../partners/service.js';
 import { enqueuePushNotifications } from '../txpush/notify.service.js';

@@ -1,4 +1,4 @@
-import { cancelSession, finishSession } from '../../../modules/connect/session.js';
+import { cancelSession, finishSession } from '../../../modules/connect/session.service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { ConnectEndBody, ConnectRedirect } from '../../../contract/schemas/connect-app.js';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { openLink } from '../../../modules/connect/links.js';
+import { openLink } from '../../../modules/connect/links.service.js';
 import type { ConnectLinkRow } from '../../../modules/connect/table.js';
 import { ServiceError } from '../../../contract/errors/service-error.js';
 import type { Runtime } from '../../../platform/dependencies.js';

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { listLogins, removeAccount, removeLogin } from '../../../modules/connect/session.js';
+import { listLogins, removeAccount, removeLogin } from '../../../modules/connect/session.service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { ConnectLogins } from '../../../contract/schemas/connect-app.js';

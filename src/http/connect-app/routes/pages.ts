@@ -1,6 +1,6 @@
 import Type from 'typebox';
-import { openLink } from '../../../modules/connect/links.js';
-import { completeOAuthCallback } from '../../../modules/connect/session.js';
+import { openLink } from '../../../modules/connect/links.service.js';
+import { completeOAuthCallback } from '../../../modules/connect/session.service.js';
 import { ServiceError } from '../../../contract/errors/service-error.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { searchConnectInstitutions } from '../../../modules/connect/session.js';
+import { searchConnectInstitutions } from '../../../modules/connect/session.service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { ConnectInstitutionPage } from '../../../contract/schemas/connect-app.js';

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { selectInstitution as select } from '../../../modules/connect/session.js';
+import { selectInstitution as select } from '../../../modules/connect/session.service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { SelectedInstitution } from '../../../contract/schemas/connect-app.js';

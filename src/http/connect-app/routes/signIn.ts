@@ -1,4 +1,4 @@
-import { signIn as start } from '../../../modules/connect/session.js';
+import { signIn as start } from '../../../modules/connect/session.service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { ConnectSignInBody, SignInStep } from '../../../contract/schemas/connect-app.js';

@@ -1,4 +1,4 @@
-import { addAccounts, answerMfa, currentStep } from '../../../modules/connect/session.js';
+import { addAccounts, answerMfa, currentStep } from '../../../modules/connect/session.service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { AddedAccounts, ConnectAccountsBody, ConnectMfaBody, SignInStep } from '../../../contract/schemas/connect-app.js';

@@ -1,4 +1,4 @@
-import { startConnectSession } from '../../../modules/connect/session.js';
+import { startConnectSession } from '../../../modules/connect/session.service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { ConnectSession } from '../../../contract/schemas/connect-app.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { uploadStatement as upload } from '../../../modules/connect/session.js';
+import { uploadStatement as upload } from '../../../modules/connect/session.service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { ConnectStatementQuery, StatementUploaded } from '../../../contract/schemas/connect-app.js';

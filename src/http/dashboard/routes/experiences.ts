@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { listExperiences, saveExperience } from '../../../modules/connect/experiences.js';
+import { listExperiences, saveExperience } from '../../../modules/connect/experiences.service.js';
 import { epochSeconds } from '../../../platform/clock.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';

@@ -1,4 +1,4 @@
-import { resolveExperience, saveExperience } from '../../../modules/connect/experiences.js';
+import { resolveExperience, saveExperience } from '../../../modules/connect/experiences.service.js';
 import { epochSeconds } from '../../../platform/clock.js';
 import { dataOptions, parse, UsageError, withRuntime } from '../args.js';
 import { oneLine, print, printJson } from '../../../platform/terminal-text.js';

@@ -1,5 +1,5 @@
 import { createEngine } from '../../../modules/aggregation/engine.js';
-import { CONNECT_EVENT_TYPES } from '../../../modules/connect/webhooks.js';
+import { CONNECT_EVENT_TYPES } from '../../../modules/connect/webhooks.service.js';
 import { fireConnectWebhook, fireTxPushEvent, TXPUSH_EVENT_TYPES } from '../../../modules/sandbox/controls.service.js';
 import { dataOptions, parse, UsageError, withRuntime } from '../args.js';
 import { sandboxPartner } from '../sandbox-partner.js';

@@ -1,4 +1,4 @@
-import { connectWebhookSecret } from '../../../../modules/connect/webhooks.js';
+import { connectWebhookSecret } from '../../../../modules/connect/webhooks.service.js';
 import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';

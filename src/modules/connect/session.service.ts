@@ -29,10 +29,11 @@ import { assertCanLinkAt, customerMayUseInstitution, getCustomerForPartner } fro
 import { brandingAssetUrl } from '../institutions/branding.js';
 import { findInstitution, getInstitution, searchInstitutions } from '../institutions/service.js';
 import type { InstitutionRow } from '../institutions/table.js';
-import { resolveExperience, type Experience } from './experiences.js';
-import { connectUrl, linkRow, markLinkUsed } from './links.js';
+import { resolveExperience, type Experience } from './experiences.service.js';
+import { connectUrl, linkRow, markLinkUsed } from './links.service.js';
+import { findLinkRow, findSessionInstitutionId } from './repository.js';
 import type { ConnectLinkRow } from './table.js';
-import { emitConnectEvent } from './webhooks.js';
+import { emitConnectEvent } from './webhooks.service.js';
 
 /** Where OAuth institutions send the browser back to. */
 export const OAUTH_CALLBACK_PATH = '/connect/oauth/callback';
@@ -211,10 +212,7 @@ export async function completeOAuthCallback(
   query: { linkId?: string; state?: string; code?: string; error?: string },
 ): Promise<{ ok: boolean; message: string }> {
   const session = query.state ? await findOAuthSession(engine, query.state) : undefined;
-  const link =
-    session && query.linkId
-      ? await db(engine).selectFrom('connect_links').selectAll().where('id', '=', query.linkId).where('partner_id', '=', session.partnerId).executeTakeFirst()
-      : undefined;
+  const link = session && query.linkId ? await findLinkRow(db(engine), query.linkId, session.partnerId) : undefined;
   if (!session || !link || String(link.customer_id) !== session.customerId)
     return { ok: false, message: 'This sign-in is not in progress any more. Close this window and start again in Connect.' };
   const row = linkRow(link);
@@ -248,8 +246,7 @@ export async function answerMfa(engine: Engine, link: ConnectLinkRow, sessionId:
 }
 
 async function sessionInstitution(engine: Engine, sessionId: string): Promise<number> {
-  const row = await db(engine).selectFrom('link_sessions').select('institution_id').where('id', '=', sessionId).executeTakeFirst();
-  return row?.institution_id ?? 0;
+  return (await findSessionInstitutionId(db(engine), sessionId)) ?? 0;
 }
 
 /** Reports accounts saved under a login (`added` webhook), in the transaction that saved them. */

@@ -4,6 +4,7 @@
  */
 import type { Executor } from '../../platform/db/database.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
+import { findExperienceRow, findPartnerName, listExperienceRows, upsertExperienceRow } from './repository.js';
 
 export interface Experience {
   name: string;
@@ -21,13 +22,11 @@ const COLOR = /^#[0-9a-fA-F]{6}$/;
 /** The experience of this name for the partner: 400 when it does not exist (`default` always does). */
 export async function resolveExperience(db: Executor, partnerId: string, name: string | undefined): Promise<Experience> {
   const wanted = name === undefined || name.trim() === '' ? DEFAULT_EXPERIENCE : name.trim();
-  const row = NAME.test(wanted)
-    ? await db.selectFrom('connect_experiences').selectAll().where('partner_id', '=', partnerId).where('name', '=', wanted).executeTakeFirst()
-    : undefined;
+  const row = NAME.test(wanted) ? await findExperienceRow(db, partnerId, wanted) : undefined;
   if (row) return { name: row.name, appName: row.app_name, logoUrl: row.logo_url, primaryColor: row.primary_color };
   if (wanted === DEFAULT_EXPERIENCE) {
-    const partner = await db.selectFrom('partners').select('name').where('id', '=', partnerId).executeTakeFirst();
-    return { name: DEFAULT_EXPERIENCE, appName: partner?.name ?? 'Connect', logoUrl: null, primaryColor: DEFAULT_COLOR };
+    const partnerName = await findPartnerName(db, partnerId);
+    return { name: DEFAULT_EXPERIENCE, appName: partnerName ?? 'Connect', logoUrl: null, primaryColor: DEFAULT_COLOR };
   }
   throw new ServiceError(
     'ConnectExperienceUnknown',
@@ -44,17 +43,23 @@ export async function saveExperience(db: Executor, partnerId: string, experience
     throw new ServiceError('InvalidParameter', 'Invalid parameter (appName): 1 to 255 characters.');
   if (experience.logoUrl !== null && !/^https?:\/\/\S+$/.test(experience.logoUrl))
     throw new ServiceError('InvalidParameter', 'Invalid parameter (logo): an http or https URL.');
-  const values = { app_name: experience.appName.trim(), logo_url: experience.logoUrl, primary_color: experience.primaryColor.toLowerCase(), updated_at: now };
-  await db
-    .insertInto('connect_experiences')
-    .values({ partner_id: partnerId, name: experience.name, ...values, created_at: now })
-    .onConflict((oc) => oc.columns(['partner_id', 'name']).doUpdateSet(values))
-    .execute();
+  await upsertExperienceRow(
+    db,
+    {
+      partner_id: partnerId,
+      name: experience.name,
+      app_name: experience.appName.trim(),
+      logo_url: experience.logoUrl,
+      primary_color: experience.primaryColor.toLowerCase(),
+      updated_at: now,
+    },
+    now,
+  );
 }
 
 /** Every experience of a partner, `default` first (shown with its fallback look when it was never saved), then by name. */
 export async function listExperiences(db: Executor, partnerId: string): Promise<Experience[]> {
-  const rows = await db.selectFrom('connect_experiences').selectAll().where('partner_id', '=', partnerId).orderBy('name').execute();
+  const rows = await listExperienceRows(db, partnerId);
   const stored = rows.map((r) => ({ name: r.name, appName: r.app_name, logoUrl: r.logo_url, primaryColor: r.primary_color }));
   const first = stored.find((x) => x.name === DEFAULT_EXPERIENCE) ?? (await resolveExperience(db, partnerId, DEFAULT_EXPERIENCE));
   return [first, ...stored.filter((x) => x.name !== DEFAULT_EXPERIENCE)];

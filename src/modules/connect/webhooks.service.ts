@@ -12,7 +12,7 @@ import { newEventId } from '../../outbox/sign.js';
 import type { XmlSchema } from '../../contract/xml/schema-walk.js';
 import { toXml } from '../../contract/xml/serialize.js';
 import type { Runtime } from '../../platform/dependencies.js';
-import { webhookHeadersOf } from './links.js';
+import { webhookHeadersOf } from './links.service.js';
 import type { ConnectLinkRow } from './table.js';
 
 /** Every event type Connect sends, in the order a session usually produces them. */

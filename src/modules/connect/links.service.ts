@@ -10,6 +10,7 @@ import { ServiceError } from '../../contract/errors/service-error.js';
 import { encryptValue, decryptValue, randomString } from '../../platform/secrets.js';
 import { epochSeconds } from '../../platform/clock.js';
 import type { Runtime } from '../../platform/dependencies.js';
+import { findLinkRow, insertLinkRow, setLinkUsed } from './repository.js';
 import { linkSignatureValid, signLinkParams } from './signing.js';
 import type { ConnectLinkRow, ConnectLinkType } from './table.js';
 
@@ -92,7 +93,7 @@ export async function insertLink(db: Executor, runtime: Runtime, link: NewLink):
     expires_at_ms: now + LINK_TTL_MS,
     used_at: null,
   };
-  await db.insertInto('connect_links').values(row).execute();
+  await insertLinkRow(db, row);
   return row;
 }
 
@@ -122,15 +123,7 @@ export async function openLink(db: Executor, runtime: Runtime, query: Record<str
     params[k] = v;
   }
   if (!linkSignatureValid(runtime.keys, params)) throw new ServiceError('ConnectLinkInvalid');
-  const row =
-    typeof params.linkId === 'string'
-      ? await db
-          .selectFrom('connect_links')
-          .selectAll()
-          .where('id', '=', params.linkId)
-          .where('partner_id', '=', params.partnerId ?? '')
-          .executeTakeFirst()
-      : undefined;
+  const row = typeof params.linkId === 'string' ? await findLinkRow(db, params.linkId, params.partnerId ?? '') : undefined;
   // The signature is ours, so a missing row means the link was deleted (its customer was): not valid any more.
   if (!row || String(row.customer_id) !== params.customerId) throw new ServiceError('ConnectLinkInvalid');
   if (runtime.clock.now() >= Number(row.expires_at_ms)) throw new ServiceError('ConnectLinkExpired');
@@ -152,11 +145,5 @@ export function linkRow(row: ConnectLinkRow): ConnectLinkRow {
 /** Marks a single-use link used (Connect completed). Answers false when it already was (a concurrent finish). */
 export async function markLinkUsed(db: Executor, runtime: Runtime, row: ConnectLinkRow): Promise<boolean> {
   if (row.single_use !== 1) return true;
-  const result = await db
-    .updateTable('connect_links')
-    .set({ used_at: epochSeconds(runtime.clock) })
-    .where('id', '=', row.id)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return setLinkUsed(db, row.id, epochSeconds(runtime.clock));
 }
