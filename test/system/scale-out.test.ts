@@ -91,7 +91,10 @@ describe('scale-out on one PostgreSQL: several API processes and several deliver
     expect(delivered).toHaveLength(events.length);
     expect(new Set(delivered.map((r) => r.eventId)).size).toBe(events.length);
     for (const r of delivered.slice(0, 20)) expect(() => new Webhook(secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
-    const attempts = await store.runtime.database.kysely.selectFrom('delivery_attempts').select(['worker_id']).execute();
+    // A worker writes its attempt after the listener has answered: wait for the last writes to land.
+    const attemptsOf = () => store.runtime.database.kysely.selectFrom('delivery_attempts').select(['worker_id']).execute();
+    await waitFor('every attempt recorded', async () => (await attemptsOf()).length >= events.length, 30_000);
+    const attempts = await attemptsOf();
     expect(new Set(attempts.map((x) => x.worker_id))).toEqual(new Set(['scale-a', 'scale-b']));
     expect(attempts).toHaveLength(events.length);
 

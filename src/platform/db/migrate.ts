@@ -22,13 +22,14 @@ export async function migrateToLatest(database: Database): Promise<void> {
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   // Kysely looks for its bookkeeping tables through PostgreSQL's catalogue of every schema; a schema another
-  // client drops at that moment makes the lookup fail with 3F000 (invalid schema name). Nothing was changed then,
-  // so trying again is safe.
+  // client drops or alters at that moment makes the lookup fail (3F000 invalid schema name, 42703 or 42P01 for a
+  // column or table another client's migration is changing). No migration had run then, so trying again is safe.
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
     const code = (error as { code?: unknown }).code;
-    if (code === '3F000' && attempt < 5 && !results?.some((r) => r.status === 'Success')) {
+    const catalogueRace = code === '3F000' || code === '42703' || code === '42P01';
+    if (catalogueRace && attempt < 5 && !results?.some((r) => r.status === 'Success' || r.status === 'Error')) {
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
       continue;
     }
