@@ -57,3 +57,17 @@ function negotiate(accept: string): WireFormat | undefined {
   }
   return best?.format;
 }
+
+/**
+ * Whether an Accept header names text/html (with a q above 0): a browser navigating, as opposed to an API client,
+ * whose Accept is absent, any type or JSON/XML.
+ */
+export function acceptsHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(',').some((part) => {
+    const [range = '', ...params] = part.trim().split(';');
+    if (range.trim().toLowerCase() !== 'text/html') return false;
+    const q = params.map((p) => p.trim().split('=')).find(([k]) => k?.trim().toLowerCase() === 'q')?.[1];
+    return q === undefined || Number(q) > 0;
+  });
+}

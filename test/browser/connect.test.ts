@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrameLocator, Page } from 'playwright-core';
 import { advanceCustomerClock } from '../../src/modules/aggregation/clock.service.js';
@@ -6,6 +8,8 @@ import { DAY, linkProfile, refresh } from '../helpers/aggregation.js';
 import { addCustomer } from '../helpers/customers.js';
 import { waitFor } from '../helpers/listener.js';
 import { generateLink, screenshots, sdkEvents, startBrowserWorld, webhookTypes, type BrowserWorld } from '../helpers/browser.js';
+
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
  * End to end in headless Chromium: a partner page on its own origin loads a Connect SDK (the published
@@ -42,6 +46,16 @@ describe('Connect in a browser', () => {
   async function pressDone(view: FrameLocator | Page, page: Page): Promise<void> {
     await view.getByRole('button', { name: 'Done' }).click();
     await waitFor('onDone', async () => (await sdkEvents(page)).some((e) => e.name === 'done'));
+  }
+
+  /** axe-core's WCAG 2.1 A/AA rules on the current page: no violations. */
+  async function expectAccessible(page: Page): Promise<void> {
+    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+    const violations = await page.evaluate(async () => {
+      const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+      return result.violations.map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
+    });
+    expect(violations).toEqual([]);
   }
 
   const linkProfileAt = (customerId: string, profile: string, institutionId = 101732) =>
@@ -229,5 +243,35 @@ describe('Connect in a browser', () => {
     await page.getByRole('heading', { name: 'This link cannot be used' }).waitFor();
     await shot(page, 'tampered');
     await page.close();
+  });
+
+  it("shows the test credentials under a test institution's sign-in form (sandbox), at desktop and phone widths", async () => {
+    const customerId = await addCustomer(world.ctx, world.partner);
+    const link = await generateLink(world, 'generate/lite', { customerId, institutionId: 101732 });
+    const shot = screenshots('test-credentials');
+    for (const [width, height, name] of [
+      [1280, 800, 'desktop'],
+      [375, 812, 'mobile'],
+    ] as const) {
+      const page = await world.browser.newPage({ viewport: { width, height } });
+      await page.goto(link);
+      await page.getByRole('heading', { name: 'Sign in to FinBank' }).waitFor();
+      const hint = page.getByRole('complementary', { name: 'Test credentials' });
+      await hint.waitFor();
+      expect(await hint.isVisible()).toBe(true);
+      const text = await hint.innerText();
+      expect(text).toContain('profile_01');
+      expect(text).toMatch(/password is the user ID/);
+      // The hint fits the width: nothing scrolls sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectAccessible(page);
+      await shot(page, name);
+      // The hint works: its first user signs in.
+      await page.getByLabel('User ID').fill('profile_01');
+      await page.getByLabel('Password').fill('profile_01');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: /accounts/i }).waitFor();
+      await page.close();
+    }
   });
 });

@@ -35,6 +35,8 @@ const added: AddedAccounts[] = [];
 let finished = false;
 /** What the user typed in non-secret sign-in fields, by field id. */
 const typed = new Map<string, string>();
+/** Sandbox mode: the test users of test institutions, by institution id, as the server sent them. */
+const testCredentials = new Map<number, NonNullable<SelectedInstitution['testCredentials']>>();
 
 /** Shows a screen: a heading (focused, for screen readers and keyboards) and its content; tells the SDK. */
 function show(name: string, title: string, params: Record<string, unknown>, ...content: (Node | null)[]): void {
@@ -165,6 +167,7 @@ async function selectInstitution(inst: ConnectInstitution): Promise<void> {
   try {
     const chosen = await api<SelectedInstitution>('POST', `/institutions/${inst.id}`);
     if (!chosen.live) return uploadScreen(statementUi(chosen.institution, false), chosen.institution, false);
+    if (chosen.testCredentials) testCredentials.set(chosen.institution.id, chosen.testCredentials);
     signInScreen(chosen.institution, chosen.loginForm, chosen.oauth);
   } catch (e) {
     fatal(e);
@@ -272,8 +275,34 @@ function signInScreen(inst: ConnectInstitution, fields: ConnectLoginField[], oau
       nextStep(inst, fields, step);
     }).catch(fatal);
   });
-  show('signIn', title, { institutionId: inst.id }, institutionHeader(inst), form, uploadInstead(inst));
+  show('signIn', title, { institutionId: inst.id }, institutionHeader(inst), form, testCredentialsNote(inst), uploadInstead(inst));
   (inputs.find(({ input }) => !input.value) ?? inputs[0])?.input.focus();
+}
+
+/** Sandbox mode at a test institution: which test users sign in here (from the server), under the form. */
+function testCredentialsNote(inst: ConnectInstitution): HTMLElement | null {
+  const hint = testCredentials.get(inst.id);
+  if (!hint) return null;
+  return h(
+    'aside',
+    { class: 'test-credentials', 'aria-labelledby': 'test-credentials-title' },
+    h('h3', { id: 'test-credentials-title' }, 'Test credentials'),
+    h('p', {}, hint.note),
+    h(
+      'ul',
+      {},
+      hint.users.map((u) =>
+        h(
+          'li',
+          {},
+          h('code', {}, u.username),
+          // Shown only where it is not the user ID itself (the note says so).
+          u.password !== u.username ? [' password ', h('code', {}, u.password)] : null,
+          h('span', { class: 'sub muted' }, u.description),
+        ),
+      ),
+    ),
+  );
 }
 
 /** Opens the institution's sign-in window and waits until the sign-in moved on (the return page completes it). */

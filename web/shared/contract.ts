@@ -129,6 +129,17 @@ export interface components {
              */
             currency?: string;
         };
+        ConnectTestCredentials: {
+            /** @description One sentence on how test sign-ins work here (the password rule, MFA or errors at this institution) */
+            note: string;
+            users: {
+                /** @description A test profile, e.g. profile_01 */
+                username: string;
+                password: string;
+                /** @description What signing in as this user does */
+                description: string;
+            }[];
+        };
         DiscoveredAccount: {
             /** @description Send it back to choose the account */
             ref: string;
@@ -211,6 +222,7 @@ export interface components {
             oauth: boolean;
             /** @description Signs in at the institution; false when only statement files can be uploaded (no connector, or a Fix link of a statement-file login) */
             live: boolean;
+            testCredentials?: components["schemas"]["ConnectTestCredentials"];
         };
         SignInStep: {
             /** @constant */
@@ -625,6 +637,7 @@ export type ConnectSdkRouteEvent = components['schemas']['ConnectSdkRouteEvent']
 export type ConnectSession = components['schemas']['ConnectSession'];
 export type ConnectSignInBody = components['schemas']['ConnectSignInBody'];
 export type ConnectStatementQuery = components['schemas']['ConnectStatementQuery'];
+export type ConnectTestCredentials = components['schemas']['ConnectTestCredentials'];
 export type DiscoveredAccount = components['schemas']['DiscoveredAccount'];
 export type ErrorDetails = components['schemas']['ErrorDetails'];
 export type Experience = components['schemas']['Experience'];

@@ -65,6 +65,18 @@ export const ConnectLoginField = Type.Object({
   hint: O(Type.String({ description: 'Help shown with the field: what to enter and where to find it' })),
 });
 
+/** Sandbox mode, test institutions only: test user names that sign in at the institution, shown under the form. */
+export const ConnectTestCredentials = Type.Object({
+  note: Type.String({ description: 'One sentence on how test sign-ins work here (the password rule, MFA or errors at this institution)' }),
+  users: Type.Array(
+    Type.Object({
+      username: Type.String({ description: 'A test profile, e.g. profile_01' }),
+      password: Type.String(),
+      description: Type.String({ description: 'What signing in as this user does' }),
+    }),
+  ),
+});
+
 /** POST /connect/api/institutions/{institutionId}: the chosen institution's sign-in form. */
 export const SelectedInstitution = Type.Object({
   institution: ConnectInstitution,
@@ -73,6 +85,7 @@ export const SelectedInstitution = Type.Object({
   live: Type.Boolean({
     description: 'Signs in at the institution; false when only statement files can be uploaded (no connector, or a Fix link of a statement-file login)',
   }),
+  testCredentials: O(ConnectTestCredentials),
 });
 
 export const MfaOption = Type.Object({ value: Type.String(), label: Type.String() });

@@ -1,7 +1,7 @@
 /**
  * What the service answers about itself and serves in public: the health check (for load balancers and probes,
- * over plain HTTP and from anywhere, never logged), the API description and its docs page, and institutions'
- * branding files.
+ * over plain HTTP and from anywhere, never logged), the API description and its docs page, institutions'
+ * branding files, and the service's address, which sends a browser to the dashboard.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../platform/dependencies.js';
@@ -12,6 +12,7 @@ import { requireTls, sendHsts } from '../plugins/transport.js';
 import { nameScope } from '../scopes.js';
 import getInstitutionAsset from './routes/getInstitutionAsset.js';
 import health from './routes/health.js';
+import root from './routes/root.js';
 
 export async function systemScope(scope: FastifyInstance, opts: { runtime: Runtime }): Promise<void> {
   const { runtime } = opts;
@@ -23,6 +24,7 @@ export async function systemScope(scope: FastifyInstance, opts: { runtime: Runti
   });
   await scope.register(async (published: FastifyInstance) => {
     requireTls(published, runtime);
+    root(published as App);
     getInstitutionAsset(published as App, runtime);
     await docsRoutes(published);
   });

@@ -7,6 +7,7 @@ import type { Static } from 'typebox';
 import type { ConnectInstitution } from '../../contract/schemas/connect-app.js';
 import type { Executor } from '../../platform/db/database.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
+import { testCredentialsHint } from '../../connectors/testbank/credentials-hint.js';
 import { deleteAccount, deleteInstitutionLogin } from '../aggregation/accounts.service.js';
 import { findCustomerLogin } from '../aggregation/logins.repository.js';
 import { type StatementUploadInput, uploadStatementFile } from '../aggregation/statements.service.js';
@@ -138,11 +139,14 @@ export async function selectInstitution(engine: Engine, link: ConnectLinkRow, in
   const fixed = link.institution_login_id !== null ? await findCustomerLogin(db(engine), customer, Number(link.institution_login_id)) : undefined;
   const connector = lookup.available && fixed?.source !== 'statement-file' ? lookup.connector : undefined;
   await emitConnectEvent(db(engine), engine.runtime, link, 'institutionSelected', { institutionId: String(institutionId) });
+  // Sandbox only: the test users that sign in at a test institution, shown under its form.
+  const testCredentials = connector && engine.runtime.config.mode === 'sandbox' ? testCredentialsHint(institutionId) : undefined;
   return {
     institution: summary(engine, institution, connector !== undefined, customer),
     loginForm: connector ? connector.loginForm(connectorContext(engine, customer, institutionId)) : [],
     oauth: connector?.capabilities.authMode === 'oauth',
     live: connector !== undefined,
+    ...(testCredentials ? { testCredentials } : {}),
   };
 }
 
