@@ -259,7 +259,7 @@ describe('Connect in a browser', () => {
       const hint = page.getByRole('complementary', { name: 'Test credentials' });
       await hint.waitFor();
       expect(await hint.isVisible()).toBe(true);
-      const text = await hint.innerText();
+      const text = (await hint.textContent()) ?? '';
       expect(text).toContain('profile_01');
       expect(text).toMatch(/password is the user ID/);
       // The hint fits the width: nothing scrolls sideways.

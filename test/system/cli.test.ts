@@ -88,6 +88,25 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
     }
   });
 
+  it('partner reset-secret: a running server refuses the old secret (401) and its tokens at once, and takes the new one', async () => {
+    const { env, data } = await freshStore();
+    const creds = JSON.parse((await runCli(['partner', 'create', '--json', '--data', data], env)).stdout);
+    const server = await startServe(['--data', data], env);
+    try {
+      const { token } = (await (await authenticate(server.url, creds)).json()) as { token: string };
+      const reset = await runCli(['partner', 'reset-secret', '--partner', creds.partnerId, '--json', '--data', data], env);
+      expect(reset.code, reset.stderr).toBe(0);
+      const { partnerSecret } = JSON.parse(reset.stdout);
+      expect((await authenticate(server.url, creds)).status).toBe(401);
+      const me = await fetch(server.url + '/aggregation/v1/partners/me', { headers: { 'service-app-key': creds.appKey, 'service-app-token': token } });
+      expect(me.status).toBe(401);
+      expect((await authenticate(server.url, { ...creds, partnerSecret })).status).toBe(200);
+    } finally {
+      server.kill();
+      await server.exited;
+    }
+  });
+
   // Security review (issue 17, item 15): tokens could not be revoked.
   it('partner revoke-tokens refuses every token of the partner on a running server at once; a new token works', async () => {
     const { env, data } = await freshStore();

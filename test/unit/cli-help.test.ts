@@ -7,7 +7,7 @@ import { COMMANDS, main } from '../../src/main/cli/run.js';
 /** Every command with the actions it takes (none: the command itself is the action). */
 const ACTIONS: Record<string, string[]> = {
   serve: [],
-  partner: ['create', 'rotate-key', 'revoke-tokens', 'unlock'],
+  partner: ['create', 'list', 'rotate-key', 'revoke-tokens', 'unlock', 'reset-secret'],
   cert: ['generate'],
   worker: [],
   deliveries: ['list', 'redeliver'],

@@ -41,6 +41,11 @@ export async function findPartnerByAppKeyHash(db: Executor, appKeyHash: string):
   return db.selectFrom('partners').selectAll().where('app_key_hash', '=', appKeyHash).executeTakeFirst();
 }
 
+/** Every partner, oldest first: what an operator may see (no secret, no key). */
+export async function listPartners(db: Executor): Promise<Pick<PartnerRow, 'id' | 'name' | 'plan' | 'created_at' | 'locked_at'>[]> {
+  return db.selectFrom('partners').select(['id', 'name', 'plan', 'created_at', 'locked_at']).orderBy('created_at').orderBy('id').execute();
+}
+
 export async function countPartners(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('partners')

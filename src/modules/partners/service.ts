@@ -8,6 +8,7 @@ import { ServiceError } from '../../contract/errors/service-error.js';
 import { epochSeconds, type Clock } from '../../platform/clock.js';
 import type { Keys } from '../../platform/keys.js';
 import { decryptValue, encryptValue, hashSecret, randomDigits, randomString, sha256Hex, verifySecret, verifySecretRemembered } from '../../platform/secrets.js';
+import { deleteSessionsOf } from '../dashboard/sessions.repository.js';
 import * as repo from './repository.js';
 import type { PartnerPlan, PartnerRow } from './table.js';
 
@@ -248,6 +249,58 @@ export async function rotateAppKey(ctx: PartnerContext, partnerId: string): Prom
   );
   if (!ok) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
   return appKey;
+}
+
+/** A partner as an operator sees it: never its secret or app key. */
+export interface PartnerSummary {
+  partnerId: string;
+  name: string;
+  plan: PartnerPlan;
+  /** Epoch seconds. */
+  createdAt: number;
+  locked: boolean;
+}
+
+/** Every partner of the data store, oldest first. */
+export async function listPartners(ctx: Pick<PartnerContext, 'database'>): Promise<PartnerSummary[]> {
+  const rows = await repo.listPartners(ctx.database.kysely);
+  return rows.map((r) => ({ partnerId: r.id, name: r.name, plan: r.plan, createdAt: Number(r.created_at), locked: r.locked_at !== null }));
+}
+
+export interface SecretReset {
+  partnerId: string;
+  /** The new secret, in clear: shown once, stored only hashed. */
+  partnerSecret: string;
+  /** Live API tokens revoked (0 with keepTokens). */
+  revokedTokens: number;
+  /** Dashboard sessions ended (0 with keepTokens). */
+  endedSessions: number;
+  /** Whether the partner is locked: a new secret does not lift a lock-out. */
+  locked: boolean;
+}
+
+/**
+ * The operator's answer to a lost secret: a new generated secret (as at creation), stored hashed; the old one stops
+ * working at once in every process (each check reads the stored hash, and a secret verified before is remembered
+ * only with the hash it matched). Unless `keepTokens`, every API token and dashboard session of the partner ends
+ * too, since whoever has the old secret may hold some. A lock-out stays: `unlockPartner` lifts it.
+ */
+export async function resetPartnerSecret(ctx: PartnerContext, partnerId: string, options: { keepTokens?: boolean } = {}): Promise<SecretReset> {
+  const partnerSecret = generateSecret();
+  const secretHash = await hashSecret(partnerSecret);
+  const now = epochSeconds(ctx.clock);
+  return ctx.database.kysely.transaction().execute(async (tx) => {
+    const partner = await repo.findPartnerById(tx, partnerId);
+    if (!partner) throw new ServiceError('ResourceNotFound', `Partner ${partnerId} not found`);
+    await repo.updatePartner(tx, partnerId, { secret_hash: secretHash }, now);
+    let revokedTokens = 0;
+    let endedSessions = 0;
+    if (!options.keepTokens) {
+      revokedTokens = (await repo.deleteTokensOf(tx, partnerId)).filter((expiresAt) => expiresAt > now).length;
+      endedSessions = (await deleteSessionsOf(tx, partnerId)).filter((expiresAt) => expiresAt > now).length;
+    }
+    return { partnerId, partnerSecret, revokedTokens, endedSessions, locked: partner.locked_at !== null };
+  });
 }
 
 /** Lifts a lock-out and clears the failure count. */

@@ -1,8 +1,8 @@
 import { createEngine } from '../../../modules/aggregation/engine.js';
 import { advanceClock, clearLoginError, resetCustomer, SANDBOX_ERROR_CODES, setLoginError } from '../../../modules/sandbox/controls.service.js';
 import { dataOptions, parse, positiveInteger, UsageError, withRuntime } from '../args.js';
-import { sandboxPartner } from '../sandbox-partner.js';
-import { print, printJson } from '../../../platform/terminal-text.js';
+import { partnerNote, type PickedPartner, sandboxPartner } from '../sandbox-partner.js';
+import { print, printError, printJson } from '../../../platform/terminal-text.js';
 import { isoTime } from './deliveries.js';
 
 const USAGE =
@@ -34,8 +34,10 @@ export async function sandbox(argv: string[]): Promise<void> {
       throw new UsageError('sandbox error needs either --code N or --clear', `codes: ${SANDBOX_ERROR_CODES.join(', ')}`);
     code = values.code === undefined ? undefined : Number(values.code);
   }
+  let picked: PickedPartner | undefined;
   const result = await withRuntime(values.data, async (runtime) => {
-    const caller = await sandboxPartner(runtime.database.kysely, values.partner, USAGE);
+    picked = await sandboxPartner(runtime.database.kysely, values.partner, USAGE, customerId);
+    const caller = { partnerId: picked.partnerId, plan: picked.plan };
     const engine = createEngine(runtime);
     switch (action) {
       case 'clock': {
@@ -67,5 +69,9 @@ export async function sandbox(argv: string[]): Promise<void> {
     }
   });
   if (values.json) printJson(result.json);
-  else print(result.text.join('\n'));
+  else {
+    print(result.text.join('\n'));
+    // On stderr, so the result on stdout reads as before.
+    if (picked) printError(`Acted for ${partnerNote(picked)}.`);
+  }
 }

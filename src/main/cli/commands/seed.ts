@@ -1,5 +1,5 @@
 import { findPartnerById } from '../../../modules/partners/repository.js';
-import { createPartner } from '../../../modules/partners/service.js';
+import { createPartner, listPartners } from '../../../modules/partners/service.js';
 import { seedCustomers } from '../../../modules/sandbox/seed.service.js';
 import { dataOptions, parse, positiveInteger, UsageError, withRuntime } from '../args.js';
 import { progressBar } from '../progress.js';
@@ -37,14 +37,32 @@ export async function seed(argv: string[]): Promise<void> {
     let partnerId = values.partner;
     let created: { partnerId: string; partnerSecret: string; appKey: string } | undefined;
     let plan: 'testdrive' | 'production' = 'testdrive';
+    let partnerName = 'Seeded partner';
     if (partnerId) {
       const row = await findPartnerById(runtime.database.kysely, partnerId);
-      if (!row) throw new UsageError(`no partner ${partnerId}`, 'list partners with the dashboard, or create one with `ledgerlink partner create`');
+      if (!row) throw new UsageError(`no partner ${partnerId}`, 'list partners with `ledgerlink partner list`, or create one with `ledgerlink partner create`');
       plan = row.plan;
+      partnerName = row.name;
     } else {
-      created = await createPartner(runtime, { name: 'Seeded partner' });
-      partnerId = created.partnerId;
+      // The only partner of the store when there is one; a new one for an empty store; several: the caller says which.
+      const partners = await listPartners(runtime);
+      if (partners.length > 1) {
+        const shown = partners.slice(0, 10).map((p) => `${p.partnerId} (${p.name})`);
+        throw new UsageError(
+          `this data store has ${partners.length} partners: say which with --partner ID`,
+          `partners: ${shown.join(', ')}${partners.length > shown.length ? ', … (`ledgerlink partner list` shows all)' : ''}`,
+        );
+      }
+      if (partners.length === 1) {
+        partnerId = partners[0]!.partnerId;
+        plan = partners[0]!.plan;
+        partnerName = partners[0]!.name;
+      } else {
+        created = await createPartner(runtime, { name: partnerName });
+        partnerId = created.partnerId;
+      }
     }
+    const partnerSource: 'option' | 'only' | 'created' = values.partner ? 'option' : created ? 'created' : 'only';
     const bar = progressBar('seeding', customers);
     const outcome = await seedCustomers(runtime, {
       partnerId,
@@ -57,14 +75,18 @@ export async function seed(argv: string[]): Promise<void> {
       onProgress: (p) => bar.update(p.customers, `${p.transactions.toLocaleString('en-US')} transactions`),
     });
     bar.finish(`${outcome.transactions.toLocaleString('en-US')} transactions`);
-    return { ...outcome, ...(created ? { partnerSecret: created.partnerSecret, appKey: created.appKey } : {}) };
+    return { ...outcome, partnerName, partnerSource, ...(created ? { partnerSecret: created.partnerSecret, appKey: created.appKey } : {}) };
   });
   if (values.json) {
     printJson(result);
     return;
   }
+  const how = { option: 'given with --partner', only: 'the only partner of this data store', created: 'created now: the data store had none' }[
+    result.partnerSource
+  ];
   print(
     [
+      `Partner ${result.partnerId} (${result.partnerName}): ${how}.`,
       `Seeded ${result.customers.toLocaleString('en-US')} customers of partner ${result.partnerId} (ids ${result.firstCustomerId} to ${result.lastCustomerId}),`,
       `${result.accountsPerCustomer} accounts and ${result.transactionsPerCustomer.toLocaleString('en-US')} transactions each, ${result.transactions.toLocaleString('en-US')} transactions in all.`,
       ...(result.partnerSecret

@@ -2,8 +2,8 @@ import { createEngine } from '../../../modules/aggregation/engine.js';
 import { CONNECT_EVENT_TYPES } from '../../../modules/connect/webhooks.service.js';
 import { fireConnectWebhook, fireTxPushEvent, TXPUSH_EVENT_TYPES } from '../../../modules/sandbox/controls.service.js';
 import { dataOptions, parse, UsageError, withRuntime } from '../args.js';
-import { sandboxPartner } from '../sandbox-partner.js';
-import { oneLine, print, printJson } from '../../../platform/terminal-text.js';
+import { partnerNote, type PickedPartner, sandboxPartner } from '../sandbox-partner.js';
+import { oneLine, print, printError, printJson } from '../../../platform/terminal-text.js';
 
 const USAGE = 'ledgerlink trigger EVENT --customer ID [--account ID] [--transaction ID] [--webhook URL] [--partner ID] [--json] [--data DIR]';
 
@@ -46,8 +46,10 @@ export async function trigger(argv: string[]): Promise<void> {
   if (!isConnect && !isTxPush) throw new UsageError(`unknown event "${event}"`, 'run `ledgerlink trigger --help` for the list');
   if (!values.customer) throw new UsageError(`trigger ${event} needs --customer ID`, `usage: ${USAGE}`);
   if (isTxPush && !values.account) throw new UsageError(`trigger ${event} needs --account ID`, `usage: ${USAGE}`);
+  let picked: PickedPartner | undefined;
   const out = await withRuntime(values.data, async (runtime) => {
-    const caller = await sandboxPartner(runtime.database.kysely, values.partner, USAGE);
+    picked = await sandboxPartner(runtime.database.kysely, values.partner, USAGE, values.customer);
+    const caller = { partnerId: picked.partnerId, plan: picked.plan };
     const engine = createEngine(runtime);
     if (isConnect) {
       const r = await fireConnectWebhook(engine, caller, {
@@ -70,5 +72,9 @@ export async function trigger(argv: string[]): Promise<void> {
     };
   });
   if (values.json) printJson(out.json);
-  else print(`${out.text}\nA running \`ledgerlink serve\` or \`ledgerlink worker\` on this data store delivers it.`);
+  else {
+    print(`${out.text}\nA running \`ledgerlink serve\` or \`ledgerlink worker\` on this data store delivers it.`);
+    // On stderr, so the result on stdout reads as before.
+    if (picked) printError(`Acted for ${partnerNote(picked)}.`);
+  }
 }
