@@ -1,13 +1,10 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
+
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTestInstitution } from '../../src/connectors/testbank/institutions.js';
-import { type BrowserWorld, generateLink, screenshots, startBrowserWorld, webhookTypes } from '../helpers/browser.js';
+import { axeViolations, type BrowserWorld, generateLink, screenshots, startBrowserWorld, webhookTypes } from '../helpers/browser.js';
 import { partnerWithToken } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
-
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** A bank export whose columns the service cannot tell apart by their names. */
 const UNKNOWN_LAYOUT = Buffer.from(
@@ -49,12 +46,7 @@ describe('statement files in Connect, in a browser', () => {
 
   /** axe-core's WCAG 2.1 A/AA rules on the current page: no violations. */
   async function expectAccessible(page: Page): Promise<void> {
-    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return result.violations.map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
-    });
-    expect(violations).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   }
 
   async function accountsOf(headers: Record<string, string>, customerId: string): Promise<{ id: string; name: string; balance: number }[]> {

@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrameLocator, Page } from 'playwright-core';
 import { advanceCustomerClock } from '../../src/modules/aggregation/clock.service.js';
@@ -7,9 +6,7 @@ import { drainDeliveries } from '../../src/outbox/worker.js';
 import { DAY, linkProfile, refresh } from '../helpers/aggregation.js';
 import { addCustomer } from '../helpers/customers.js';
 import { waitFor } from '../helpers/listener.js';
-import { generateLink, screenshots, sdkEvents, startBrowserWorld, webhookTypes, type BrowserWorld } from '../helpers/browser.js';
-
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { axeViolations, generateLink, screenshots, sdkEvents, startBrowserWorld, webhookTypes, type BrowserWorld } from '../helpers/browser.js';
 
 /**
  * End to end in headless Chromium: a partner page on its own origin loads a Connect SDK (the published
@@ -50,12 +47,7 @@ describe('Connect in a browser', () => {
 
   /** axe-core's WCAG 2.1 A/AA rules on the current page: no violations. */
   async function expectAccessible(page: Page): Promise<void> {
-    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return result.violations.map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
-    });
-    expect(violations).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   }
 
   const linkProfileAt = (customerId: string, profile: string, institutionId = 101732) =>

@@ -1,12 +1,10 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { drainDeliveries } from '../../src/outbox/worker.js';
-import { screenshots, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
+import { axeViolations, screenshots, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
 import { loginForm } from '../helpers/aggregation.js';
 
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SECRET = 'Dashboard-secret-2026';
 
 /**
@@ -33,13 +31,7 @@ describe('the dashboard in a browser', () => {
 
   /** axe-core's WCAG 2.1 A/AA rules on the current page: no violations. */
   async function expectAccessible(): Promise<void> {
-    // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') stays in force for the app itself.
-    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return result.violations.map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
-    });
-    expect(violations).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   }
 
   async function api(method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) {

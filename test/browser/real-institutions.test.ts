@@ -1,16 +1,13 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
+
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOfxInstitution } from '../../src/modules/institutions/service.js';
 import { allTransactions, DAY, nowOf, refresh, type AccountJson } from '../helpers/aggregation.js';
-import { type BrowserWorld, screenshots, startBrowserWorld } from '../helpers/browser.js';
+import { axeViolations, type BrowserWorld, screenshots, startBrowserWorld } from '../helpers/browser.js';
 import { partnerWithToken, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { type OfxServer, type OfxServerUser, startOfxServer } from '../helpers/ofx-server.js';
 import { type BridgeAccount, type SimplefinBridge, startSimplefinBridge } from '../helpers/simplefin-bridge.js';
-
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
  * Real institution protocols end to end in headless Chromium: a production-plan partner's active customer links
@@ -106,13 +103,7 @@ describe('Connect links real institutions in a browser', () => {
 
   /** axe-core's WCAG 2.1 A/AA rules on the current page: no violations. */
   async function expectAccessible(page: Page): Promise<void> {
-    // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') stays in force for the app itself.
-    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return result.violations.map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
-    });
-    expect(violations).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   }
 
   /** Screenshots of the current screen at desktop (1280 px) and phone (375 px) widths. */

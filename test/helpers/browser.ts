@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -138,3 +139,17 @@ export async function webhookTypes(world: BrowserWorld, customerId: string): Pro
 
 /** Where Connect runs: the iframe (FrameLocator) or a popup page. */
 export type ConnectView = FrameLocator | Page | Frame;
+
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's WCAG 2.1 A/AA rules on the page as it is now: its violations, one line each (none when accessible).
+ * axe is evaluated through the DevTools protocol, so the page's CSP (script-src 'self') stays in force for the app.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
+  });
+}
