@@ -1,4 +1,3 @@
-
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTestInstitution } from '../../src/connectors/testbank/institutions.js';
