@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import type { SeedResult } from '../../src/modules/sandbox/seed.service.js';
 import { ROOT } from './process.js';
 
 export interface NpmStart {
@@ -153,16 +154,10 @@ async function stopChild(child: ChildProcess): Promise<void> {
   running.delete(child);
 }
 
-export interface SeedOutput {
-  partnerId: string;
+/** What `seed --json` prints (the seed's result and the partner's credentials), and how long it took. */
+export interface SeedOutput extends SeedResult {
   partnerSecret: string;
   appKey: string;
-  customers: number;
-  firstCustomerId: number;
-  lastCustomerId: number;
-  accountsPerCustomer: number;
-  transactionsPerCustomer: number;
-  transactions: number;
   /** Wall time of the seed command, seconds. */
   seconds: number;
 }

@@ -1,21 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { StatementFileError } from '../../src/connectors/statements/csv.js';
+import { refused } from '../helpers/statements.js';
 import { formatOfMediaType, MAX_STATEMENT_BYTES, readStatementFile, sniffStatementFormat } from '../../src/connectors/statements/file.js';
 import { statementAccountRecord, statementTransactionRecord } from '../../src/connectors/statements/records.js';
 
 const ofx = (name: string) => readFileSync(new URL(`../fixtures/ofx/${name}`, import.meta.url));
 const csv = (name: string) => readFileSync(new URL(`../fixtures/statements/${name}`, import.meta.url));
-
-function refused(run: () => unknown): StatementFileError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof StatementFileError) return error;
-    throw error;
-  }
-  throw new Error('expected the file to be refused');
-}
 
 describe('telling a statement file’s kind', () => {
   it('reads the media types browsers and clients send', () => {

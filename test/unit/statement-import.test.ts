@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { StatementFileError } from '../../src/connectors/statements/csv.js';
+import { refused } from '../helpers/statements.js';
 import { type CsvStatementOptions, mergeByRef, readCsvStatement } from '../../src/connectors/statements/import.js';
 import { validateMapping } from '../../src/connectors/statements/mapping.js';
 import type { StatementImport, StatementTransaction } from '../../src/connectors/statements/types.js';
@@ -16,16 +16,6 @@ function rows(result: StatementImport) {
     ...(postedDate !== transactionDate ? { posted: new Date(postedDate * 1000).toISOString().slice(0, 10) } : {}),
     ...rest,
   }));
-}
-
-function refused(run: () => unknown): StatementFileError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof StatementFileError) return error;
-    throw error;
-  }
-  throw new Error('expected the file to be refused');
 }
 
 describe('reading the sample exports', () => {
