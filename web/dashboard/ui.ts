@@ -157,3 +157,27 @@ export function statusTone(status: number | null): 'ok' | 'warn' | 'bad' | 'neut
   if (status < 500) return 'warn';
   return 'bad';
 }
+
+const POLL_MS = 2000;
+
+/** Repeats `work` every interval until the returned stop function runs; failures are reported once. */
+export function poll(work: () => Promise<void>, interval = POLL_MS): () => void {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let failed = false;
+  const tick = async () => {
+    try {
+      await work();
+      failed = false;
+    } catch (e) {
+      if (!failed) toast(messageOf(e), 'error');
+      failed = true;
+    }
+    if (!stopped) timer = setTimeout(tick, interval);
+  };
+  timer = setTimeout(tick, interval);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
