@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
  * that adds its own hooks, so a route gets its checks by where it is registered, not by flags.
  * - api: the partner API (app key and token); api-key: partner authentication (app key only)
  * - connect-app: the hosted Connect app (its signed link); dashboard: the developer dashboard (session, CSRF)
- * - system: health, the API description and public files
+ * - system: health, the API description and public files; cli: the `ledgerlink` command's client API (app key and token)
  */
-export type ScopeName = 'api' | 'api-key' | 'connect-app' | 'dashboard' | 'system';
+export type ScopeName = 'api' | 'api-key' | 'cli' | 'connect-app' | 'dashboard' | 'system';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

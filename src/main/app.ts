@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../http/app-types.js';
 import type { Runtime } from './runtime.js';
 import { apiScope } from '../http/api/index.js';
+import { cliApiScope } from '../http/cli-api/index.js';
 import { connectAppScope } from '../http/connect-app/index.js';
 import { dashboardScope } from '../http/dashboard/index.js';
 import { systemScope } from '../http/system/index.js';
@@ -10,7 +11,7 @@ import { bodyParsers } from '../http/plugins/content.js';
 import { errorsPlugin, frameworkErrorHandler } from '../http/plugins/errors.js';
 import { clientErrorHandler } from '../http/client-error.js';
 import { openapiPlugin } from '../http/plugins/openapi.js';
-import { requestLogPlugin } from '../http/plugins/request-log.js';
+import { requestIdOf, requestLogPlugin } from '../http/plugins/request-log.js';
 import { AuthenticationLimits } from '../http/plugins/transport.js';
 import type { ScopeName } from '../http/scopes.js';
 import fs from 'node:fs';
@@ -60,6 +61,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     connectionTimeout: 60_000,
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
+    // The client's own X-Request-Id when sane, else a random UUID; answered as x-request-id (plugins/request-log.ts).
+    genReqId: requestIdOf,
     frameworkErrors: frameworkErrorHandler,
     // Requests Node refuses before Fastify parses them (bad request line, headers over 16 KiB, too slow): our format too.
     clientErrorHandler,
@@ -105,6 +108,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const authenticationLimits = new AuthenticationLimits(runtime);
   await app.register(systemScope, { runtime });
   await app.register(apiScope, { runtime, authenticationLimits });
+  await app.register(cliApiScope, { runtime });
   await app.register(connectAppScope, { runtime });
   await app.register(dashboardScope, { runtime, authenticationLimits });
   return app;

@@ -57,6 +57,14 @@ function onOff(name: string, value: string | undefined, fallback: boolean): bool
   throw new ConfigError(`${name} must be on or off (true/false, 1/0; got "${value}")`);
 }
 
+/** LEDGERLINK_LOG_FORMAT: json, pretty or auto (the default). */
+function logFormat(value: string | undefined): Config['logFormat'] {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '') return 'auto';
+  if (v === 'auto' || v === 'json' || v === 'pretty') return v;
+  throw new ConfigError(`LEDGERLINK_LOG_FORMAT must be json, pretty or auto (got "${value}")`);
+}
+
 const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]+$/;
 
 /** Builds the configuration from environment variables and command-line flags (flags win). */
@@ -93,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     databaseUrl: env.DATABASE_URL || undefined,
     masterKey: env.LEDGERLINK_MASTER_KEY || undefined,
     logLevel: flags['log-level'] ?? env.LEDGERLINK_LOG_LEVEL ?? 'info',
+    logFormat: logFormat(env.LEDGERLINK_LOG_FORMAT),
     appKeyHeaders: Object.freeze(appKeyHeaders),
     appTokenHeaders: Object.freeze(appTokenHeaders),
     tokenTtlSeconds: integer('LEDGERLINK_TOKEN_TTL_SECONDS', env.LEDGERLINK_TOKEN_TTL_SECONDS, 7200, 60, 86400),

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
+import { POLLED_LISTENER_PREFIX } from './listeners.js';
+import { IN_TARGET_ORDER } from './order.js';
 import type { DeliveryRow } from './table.js';
 import { isPostgresExecutor } from './wake.js';
 
@@ -23,18 +25,21 @@ export interface ClaimOptions {
   /** Epoch seconds. */
   now: number;
   leaseSeconds: number;
+  /**
+   * Only deliveries to this target: a polled listener's (`listen://ID`, taken by its `ledgerlink listen` through the
+   * service). Without it, every target but those: workers never send to a polled listener.
+   */
+  target?: string;
 }
 
 // Literal, so both databases can use the partial index deliveries_due.
 const OPEN = sql<boolean>`status in ('pending', 'delivering')`;
-// The webhooks of one Connect session go out in the order they happened: one waits while an earlier one of the
-// same session is still open (index deliveries_connect_session).
-const IN_SESSION_ORDER = sql<boolean>`(kind <> 'webhook' or connect_session is null or not exists (select 1 from deliveries earlier where earlier.connect_session = deliveries.connect_session and earlier.kind = 'webhook' and earlier.id < deliveries.id and earlier.status in ('pending', 'delivering')))`;
 
 /**
  * Claims due deliveries: pending ones whose time has come, and delivering ones whose claim ran out (their worker
- * died). One statement marks them delivering under a fresh claim token, counts the attempt, starts the retry
- * window on the first one, and moves next_attempt_at to the end of the lease.
+ * died), except webhooks the ordering rule holds back (order.ts). One statement marks them delivering under a fresh
+ * claim token, counts the attempt, starts the retry window on the first one, and moves next_attempt_at to the end of
+ * the lease.
  * PostgreSQL: FOR UPDATE SKIP LOCKED, so concurrent workers claim disjoint rows without waiting on each other.
  * SQLite: the statement runs under the database write lock, so a second process cannot claim the same rows either.
  */
@@ -47,7 +52,8 @@ export async function claimDueDeliveries(db: Executor, options: ClaimOptions): P
     .select('id')
     .where(OPEN)
     .where('next_attempt_at', '<=', now)
-    .where(IN_SESSION_ORDER)
+    .where(IN_TARGET_ORDER)
+    .where('target', options.target === undefined ? 'not like' : '=', options.target ?? `${POLLED_LISTENER_PREFIX}%`)
     .orderBy('next_attempt_at')
     .orderBy('id')
     .limit(limit);

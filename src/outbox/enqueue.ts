@@ -13,6 +13,8 @@ export interface DeliveryReferences {
   customerId?: number | null;
   subscriptionId?: number | null;
   connectSession?: string | null;
+  /** What the delivery carries, as lists show and filter it: `transaction.created`, `connect.added`, `connect.email`. */
+  eventType?: string | null;
 }
 
 /** An HTTP notification: a TxPUSH event to a listener, or a Connect webhook. */
@@ -165,6 +167,7 @@ function rowFor(ctx: EnqueueContext, input: EnqueueInput, now: number): NewDeliv
     customer_id: input.customerId ?? null,
     subscription_id: input.subscriptionId ?? null,
     connect_session: input.connectSession ?? null,
+    event_type: input.eventType ?? null,
   };
   if (input.kind === 'email') {
     if (!isEmailAddress(input.to)) throw invalid(`"${input.to}" is not an e-mail address`);
@@ -201,13 +204,14 @@ export async function enqueueDelivery(executor: Executor, ctx: EnqueueContext, i
   const now = epochSeconds(ctx.clock);
   const row = rowFor(ctx, input, now);
   const { id } = await executor.insertInto('deliveries').values(row).returning('id').executeTakeFirstOrThrow();
-  // Listeners registered by `ledgerlink listen --partner` get their own copy (same event id, body and signature).
+  // Listeners registered by `ledgerlink listen --partner` get their own copy (same event id, body and signature),
+  // marked as a copy of this delivery so lists show them together.
   if (input.kind !== 'email') {
     for (const url of await sandboxListenerUrls(executor, input.partnerId, now)) {
       if (url !== row.target)
         await executor
           .insertInto('deliveries')
-          .values({ ...row, target: url })
+          .values({ ...row, target: url, copy_of: Number(id) })
           .execute();
     }
   }

@@ -40,13 +40,13 @@ export interface FailureInput {
 
 export type FailureResult = 'retry' | 'cancelled' | 'claim-lost';
 
-/** Records a failed attempt on the delivery: back to pending with the next retry time, or cancelled. */
+/** Records a failed attempt on the delivery: back to pending with the next retry time, or cancelled as given up (failed). */
 export async function failDelivery(db: Executor, delivery: ClaimedDelivery, input: FailureInput): Promise<FailureResult> {
   const next = input.permanent ? null : nextAttemptAt({ firstAttemptAt: delivery.first_attempt_at, attempts: delivery.attempts, now: input.now }, input.random);
   const base = { locked_by: null, locked_until: null, last_error: input.error, last_status_code: input.statusCode };
   const result = await db
     .updateTable('deliveries')
-    .set(next === null ? { ...base, status: 'cancelled', cancelled_at: input.now } : { ...base, status: 'pending', next_attempt_at: next })
+    .set(next === null ? { ...base, status: 'cancelled', cancelled_at: input.now, gave_up: 1 } : { ...base, status: 'pending', next_attempt_at: next })
     .where('id', '=', delivery.id)
     .where('locked_by', '=', delivery.locked_by)
     .where('status', '=', 'delivering')

@@ -13,6 +13,9 @@ export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'cancelled
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivering', 'delivered', 'cancelled'];
 
+/** What lists show and filter by, derived from the stored status (see states.ts). */
+export { DELIVERY_STATES, type DeliveryState } from '../contract/schemas/deliveries.js';
+
 /** The outbox: one row per message to deliver, written in the same transaction as the change it reports. */
 export interface DeliveryTable {
   id: Generated<number>;
@@ -50,6 +53,14 @@ export interface DeliveryTable {
   customer_id: number | null;
   subscription_id: number | null;
   connect_session: string | null;
+  /** What it carries: `transaction.created`, `connect.added`, `connect.email`, ...; null when the producer did not say. */
+  event_type: string | null;
+  /** For a copy to a `ledgerlink listen --partner` listener: the delivery it copies. */
+  copy_of: number | null;
+  /** 1 when a failed attempt ended it (retry window over, or a permanent refusal); a cancelled row with 0 was stopped. */
+  gave_up: Generated<number>;
+  /** When it was last redelivered: it then goes at once, outside the order of its Connect session's webhooks. */
+  redelivered_at: number | null;
 }
 
 /** Every attempt, kept when a delivery is retried or redelivered. */
@@ -64,6 +75,8 @@ export interface DeliveryAttemptTable {
   latency_ms: number;
   /** null on success. */
   error: string | null;
+  /** The first bytes of the answer's body (or the SMTP reply), cut at RESPONSE_EXCERPT_BYTES; null when none came. */
+  response_excerpt: string | null;
 }
 
 /** The local mailbox: e-mail kept here instead of sent when no SMTP server is configured. */

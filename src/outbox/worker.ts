@@ -93,6 +93,7 @@ function createDeliverer(runtime: Runtime, options: DeliveryWorkerOptions): Deli
             status_code: outcome.statusCode,
             latency_ms: latencyMs,
             error: outcome.error,
+            response_excerpt: outcome.response ?? null,
           });
           if (outcome.ok) return (await completeDelivery(tx, delivery, { now, statusCode: outcome.statusCode })) ? 'delivered' : 'claim-lost';
           return failDelivery(tx, delivery, {
@@ -208,6 +209,8 @@ export async function startDeliveryWorker(runtime: Runtime, options: DeliveryWor
           const p = deliverer.deliver(d).finally(() => {
             inFlight.delete(p);
             freeSince ??= performance.now();
+            // The next webhook of its session to the same target may have waited for this one (order.ts).
+            if (d.kind === 'webhook' && d.connect_session !== null) lookRequested = true;
             notify();
           });
           inFlight.add(p);

@@ -17,6 +17,8 @@ export interface Config {
   /** Base64 or hex master key; when absent a key file in dataDir is used (created on first start). */
   readonly masterKey: string | undefined;
   readonly logLevel: string;
+  /** LEDGERLINK_LOG_FORMAT: json, pretty, or auto (pretty when stdout is a terminal). */
+  readonly logFormat: 'auto' | 'json' | 'pretty';
   /** Extra header names accepted in place of Service-App-Key / Service-App-Token (lower-cased). */
   readonly appKeyHeaders: readonly string[];
   readonly appTokenHeaders: readonly string[];

@@ -1,6 +1,8 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import PinoPretty from 'pino-pretty';
+import type { Config } from './dependencies.js';
 import { redactQuerySecrets } from './redact-query.js';
-import { escapeJsonText } from './terminal-text.js';
+import { escapeJsonText, multiLine, oneLine } from './terminal-text.js';
 
 /** Paths that may hold secrets; pino replaces them before anything is written. */
 export const REDACT_PATHS = [
@@ -15,17 +17,78 @@ export const REDACT_PATHS = [
   '*.signingKey',
 ];
 
+/** How log lines are written: one JSON object a line, or one readable line (pino-pretty) each. */
+export type LogFormat = 'json' | 'pretty';
+/** LEDGERLINK_LOG_FORMAT: a format, or `auto` for pretty on a terminal and JSON otherwise. */
+export type LogFormatSetting = 'auto' | LogFormat;
+
+/** The format a process writes in: the one asked for, else pretty when stdout is a terminal (a person reads it). */
+export function chooseLogFormat(setting: LogFormatSetting, stdoutIsTerminal: boolean): LogFormat {
+  if (setting !== 'auto') return setting;
+  return stdoutIsTerminal ? 'pretty' : 'json';
+}
+
 /** Every finished log line: secrets in query strings redacted, characters a terminal acts on escaped. */
 const finishLine = (line: string) => escapeJsonText(redactQuerySecrets(line));
 
+/** Every string of a logged value with its control characters shown as escapes (stack traces keep their lines). */
+function visibleStrings(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') return key === 'stack' ? multiLine(value) : oneLine(value);
+  if (Array.isArray(value)) return value.map((v) => visibleStrings(v));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visibleStrings(v, k)]));
+  return value;
+}
+
 /**
- * The process logger: JSON lines to stdout (or `destination`), secrets redacted. Secrets in query strings (a
- * Connect link's signature in a request URL, an OAuth code) sit inside strings no path names, and reach the log
- * through Fastify's request lines, log messages and error messages alike, so they are
- * redacted in each finished line, the one place every one of them passes. There too the C1 controls, DEL and bidi
- * marks a request may carry, which JSON leaves raw, are escaped: the lines reach the operator's terminal.
+ * A finished line for pino-pretty, which parses the JSON back (undoing its escapes) and prints the values raw: so
+ * the values themselves carry the visible escapes.
  */
-export function redactedLogger(level: string, destination?: DestinationStream): Logger {
-  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, hooks: { streamWrite: finishLine } };
-  return destination ? pino(options, destination) : pino(options);
+function finishPrettyLine(line: string): string {
+  const finished = finishLine(line);
+  try {
+    return `${JSON.stringify(visibleStrings(JSON.parse(finished)))}\n`;
+  } catch {
+    return finished;
+  }
+}
+
+/** Fastify's request lines as "incoming request GET /path" and "request completed 200 in 3.1 ms". */
+function requestMessage(log: Record<string, unknown>, messageKey: string): string {
+  const msg = String(log[messageKey] ?? '');
+  const req = log.req as { method?: string; url?: string } | undefined;
+  const res = log.res as { statusCode?: number } | undefined;
+  if (req?.method) return `${msg} ${req.method} ${req.url ?? ''}`;
+  if (res?.statusCode !== undefined) return `${msg} ${res.statusCode} in ${Number(log.responseTime ?? 0).toFixed(1)} ms`;
+  return msg;
+}
+
+function prettyStream(destination: DestinationStream | undefined): DestinationStream {
+  return PinoPretty({
+    destination: destination ?? 1,
+    sync: true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,req,res,responseTime',
+    messageFormat: requestMessage,
+  });
+}
+
+/**
+ * The process logger: JSON lines to stdout (or `destination`), secrets redacted; with `format` pretty, one readable
+ * line each through pino-pretty instead (only then is its cost paid). Secrets in query strings (a Connect link's
+ * signature in a request URL, an OAuth code) sit inside strings no path names, and reach the log through Fastify's
+ * request lines, log messages and error messages alike, so they are redacted in each finished line, the one place
+ * every one of them passes. There too the C1 controls, DEL and bidi marks a request may carry, which JSON leaves
+ * raw, are escaped: the lines reach the operator's terminal.
+ */
+export function redactedLogger(level: string, destination?: DestinationStream, format: LogFormat = 'json'): Logger {
+  const pretty = format === 'pretty';
+  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, hooks: { streamWrite: pretty ? finishPrettyLine : finishLine } };
+  const stream = pretty ? prettyStream(destination) : destination;
+  return stream ? pino(options, stream) : pino(options);
+}
+
+/** The logger of a `serve` or `worker` process, in the format LEDGERLINK_LOG_FORMAT and stdout call for. */
+export function processLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logger {
+  return redactedLogger(config.logLevel, undefined, chooseLogFormat(config.logFormat, process.stdout.isTTY === true));
 }

@@ -53,11 +53,14 @@ export interface BrowserWorld {
   close(): Promise<void>;
 }
 
-/** The service listening on a real port (SQLite, real time), a partner site, a webhook receiver and headless Chromium. */
-export async function startBrowserWorld(): Promise<BrowserWorld> {
+/**
+ * The service listening on a real port (SQLite, real time), a partner site, a webhook receiver and headless Chromium.
+ * `env` adds settings (LEDGERLINK_PUSH_EXTRA_PORTS for a local TxPUSH listener, say).
+ */
+export async function startBrowserWorld(env: Record<string, string> = {}): Promise<BrowserWorld> {
   const port = await freePort();
   const serviceUrl = `http://127.0.0.1:${port}`;
-  const ctx = await createTestContext({ LEDGERLINK_PUBLIC_URL: serviceUrl });
+  const ctx = await createTestContext({ ...env, LEDGERLINK_PUBLIC_URL: serviceUrl });
   ctx.clock.set(Date.now());
   await ensureInstitutionCatalog(ctx.runtime.database);
   await ctx.app.listen({ port, host: '127.0.0.1' });
@@ -152,4 +155,13 @@ export async function axeViolations(page: Page): Promise<string[]> {
     const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     return result.violations.map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
   });
+}
+
+/** Signs the world's partner in to the dashboard through its sign-in page; resolves on the first page after it. */
+export async function signInToDashboard(page: Page, world: BrowserWorld): Promise<void> {
+  await page.goto(`${world.serviceUrl}/dashboard#/signin`);
+  await page.getByLabel('Partner ID').fill(world.partner.partnerId);
+  await page.getByLabel('Partner secret').fill(world.partner.partnerSecret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Credentials' }).waitFor();
 }

@@ -24,14 +24,19 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `ledgerlink ...args` to completion. */
-export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+/** Runs `ledgerlink ...args` to completion: in `cwd` (the repository by default), with `input` on its stdin (none by default). */
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, options: { cwd?: string; input?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, cliArgs(args), { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, cliArgs(args), {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, ...env },
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });

@@ -16,7 +16,7 @@ export interface DashboardBrowser {
   cookie: string;
   csrfToken: string;
   /** A same-origin call carrying the cookie and, for changes, the CSRF token. */
-  call(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
 }
 
 /** Signs in to the dashboard as a browser would and answers a client holding the session. */

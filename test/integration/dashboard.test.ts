@@ -421,14 +421,15 @@ describe('dashboard data is scoped to the signed-in partner', () => {
     expect((await browser.call('GET', '/dashboard/api/customers?search=their')).json().customers).toEqual([]);
     const own = await browser.call('GET', `/dashboard/api/customers/${myCustomer}`);
     expect(own.statusCode).toBe(200);
-    expect(own.json()).toMatchObject({ customer: { id: myCustomer, username: 'mine-customer' }, institutionLogins: [], transactions: { latest: [] } });
+    expect(own.json()).toMatchObject({ customer: { id: myCustomer, username: 'mine-customer' }, institutionLogins: [] });
+    expect((await browser.call('GET', `/dashboard/api/customers/${myCustomer}/transactions`)).json()).toMatchObject({ aggregated: true, found: 0 });
     const other = await browser.call('GET', `/dashboard/api/customers/${theirCustomer}`);
     const unknown = await browser.call('GET', '/dashboard/api/customers/9999999999');
     expect(other.statusCode).toBe(404);
     expect(other.json()).toEqual(unknown.json());
   });
 
-  it("shows a customer's institution logins, accounts and latest transactions, once aggregated", async () => {
+  it("shows a customer's institution logins, accounts and transactions, once aggregated", async () => {
     await ensureInstitutionCatalog(ctx.runtime.database);
     const linked = await addCustomer(ctx, mine, { username: 'linked-customer', firstName: 'Lin' });
     const accounts = await linkProfile(ctx, mine, linked, 'profile_03');
@@ -436,17 +437,19 @@ describe('dashboard data is scoped to the signed-in partner', () => {
     expect(before.institutionLogins).toHaveLength(1);
     expect(before.institutionLogins[0]).toMatchObject({ institution: { id: 101732, name: expect.stringMatching(/FinBank/) }, aggregationStatusCode: 0 });
     expect(before.institutionLogins[0].accounts.map((a: { id: string }) => a.id).sort()).toEqual(accounts.map((a) => a.id).sort());
-    expect(before.transactions).toEqual({ aggregated: false, found: 0, latest: [] });
+    const transactions = () => browser.call('GET', `/dashboard/api/customers/${linked}/transactions?limit=100`);
+    expect((await transactions()).json()).toMatchObject({ aggregated: false, found: 0, transactions: [] });
     await refresh(ctx, mine, linked);
-    const after = (await browser.call('GET', `/dashboard/api/customers/${linked}`)).json();
-    expect(after.transactions.aggregated).toBe(true);
-    expect(after.transactions.found).toBeGreaterThan(0);
-    expect(after.transactions.latest.length).toBe(Math.min(100, after.transactions.found));
+    const after = (await transactions()).json();
+    expect(after.aggregated).toBe(true);
+    expect(after.found).toBeGreaterThan(0);
+    expect(after.transactions.length).toBe(Math.min(100, after.found));
     const accountIds = new Set(accounts.map((a) => String(a.id)));
-    expect(after.transactions.latest.every((t: { accountId: number }) => accountIds.has(String(t.accountId)))).toBe(true);
+    expect(after.transactions.every((t: { accountId: number }) => accountIds.has(String(t.accountId)))).toBe(true);
     // The other partner sees none of it.
     const theirView = await dashboardSignIn(ctx, theirs.partnerId, theirs.partnerSecret);
     expect((await theirView.call('GET', `/dashboard/api/customers/${linked}`)).statusCode).toBe(404);
+    expect((await theirView.call('GET', `/dashboard/api/customers/${linked}/transactions`)).statusCode).toBe(404);
   });
 
   it("shows only the partner's deliveries and mail, and 404s redelivering another partner's delivery", async () => {

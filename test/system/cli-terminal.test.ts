@@ -76,7 +76,7 @@ describe('CLI output of text from outside', () => {
 
 describe('listen printing what it receives', () => {
   it('shows control characters in a delivery body and headers escaped', { timeout: 60_000 }, async () => {
-    const p = await startProcess(cliArgs(['listen', '--port', '0']), {}, 60_000, /listening on (http:\/\/\S+)/);
+    const p = await startProcess(cliArgs(['listen', '--local', '--port', '0']), {}, 60_000, /listening on (http:\/\/\S+)/);
     try {
       const body = JSON.stringify({ event: { class: `transaction${EVIL}`, type: 'created', records: [{ id: `1${EVIL}`, accountId: 2 }] } });
       // Raw, as fetch refuses to send a C1 character in a header (Node's server takes it, as latin1).

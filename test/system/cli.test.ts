@@ -1,9 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/db.js';
 import { authenticateAt as authenticate, runCli, startServe, tempDataDir } from '../helpers/cli.js';
 
 const AUTH = '/aggregation/v2/partners/authentication';
+/** The line operator commands print on stderr, saying which store they opened. */
+const STORE_LINE = /^store: (sqlite \/\S+\/ledgerlink\.sqlite|postgres postgres:\/\/\S+)( \(new\))?\n/;
 
 describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (dialect) => {
   const pgDbs: TestDatabase[] = [];
@@ -20,10 +25,68 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
     return { env: { DATABASE_URL: db.url }, data };
   }
 
+  /** A store that does not exist yet: an empty data directory, or an empty PostgreSQL schema; and how to see what is in it. */
+  async function emptyStore(): Promise<{ env: Record<string, string | undefined>; data: string; label: string; contents(): Promise<string[]> }> {
+    const data = tempDataDir();
+    if (dialect === 'sqlite')
+      return { env: { DATABASE_URL: undefined }, data, label: `sqlite ${data}/ledgerlink.sqlite`, contents: async () => fs.readdirSync(data) };
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const sqlOn = async <T>(fn: (c: pg.Client) => Promise<T>) => {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      try {
+        return await fn(c);
+      } finally {
+        await c.end();
+      }
+    };
+    await sqlOn((c) => c.query(`create schema ${schema}`));
+    pgDbs.push({ drop: () => sqlOn((c) => c.query(`drop schema if exists ${schema} cascade`)).then(() => undefined) } as TestDatabase);
+    const url = new URL(TEST_DATABASE_URL);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    return {
+      env: { DATABASE_URL: url.toString() },
+      data,
+      label: `postgres ${url.toString()}`,
+      contents: () =>
+        sqlOn(async (c) => (await c.query('select table_name from information_schema.tables where table_schema = $1', [schema])).rows.map((r) => r.table_name)),
+    };
+  }
+
+  it('operator commands say on stderr which store they opened; only partner create and seed start a new one', async () => {
+    const missing = await emptyStore();
+    const ofx = ['institutions', 'add-ofx', '--name', 'N', '--url', 'http://127.0.0.1:9999/ofx', '--fid', '1', '--org', 'O'];
+    for (const args of [
+      ['partner', 'unlock', '1234567890123'],
+      ['partner', 'rotate-key', '1234567890123'],
+      ['partner', 'list'],
+      ['partner', 'reset-secret', '1234567890123'],
+      ofx,
+    ]) {
+      const refused = await runCli([...args, '--data', missing.data], missing.env);
+      expect([refused.code, refused.stdout], args.join(' ')).toEqual([2, '']);
+      expect(refused.stderr, args.join(' ')).toMatch(/^error: no (Ledgerlink )?data store in .*\nhint: give --data DIR of an existing store/);
+    }
+    expect(await missing.contents()).toEqual([]);
+
+    const created = await runCli(['partner', 'create', '--json', '--data', missing.data], missing.env);
+    expect(created.stderr).toBe(`store: ${missing.label} (new)\n`);
+    expect(Object.keys(JSON.parse(created.stdout)).sort()).toEqual(['appKey', 'partnerId', 'partnerSecret']);
+    const listed = await runCli(['partner', 'list', '--json', '--data', missing.data], missing.env);
+    expect(listed.stderr).toBe(`store: ${missing.label}\n`);
+    expect(JSON.parse(listed.stdout)).toHaveLength(1);
+
+    const seeded = await emptyStore();
+    const seed = await runCli(['seed', '--customers', '1', '--json', '--data', seeded.data], seeded.env);
+    expect(seed.code, seed.stderr).toBe(0);
+    expect(seed.stderr.split('\n')[0]).toBe(`store: ${seeded.label} (new)`);
+    expect(JSON.parse(seed.stdout)).toMatchObject({ customers: 1, partnerSecret: expect.any(String) });
+  });
+
   it('partner create --json prints exactly one JSON object with working credentials', async () => {
     const { env, data } = await freshStore();
     const res = await runCli(['partner', 'create', '--name', 'Acme', '--json', '--data', data], env);
-    expect(res.stderr).toBe('');
+    expect(res.stderr).toMatch(new RegExp(`${STORE_LINE.source}$`));
     expect(res.code).toBe(0);
     const creds = JSON.parse(res.stdout);
     expect(Object.keys(creds).sort()).toEqual(['appKey', 'partnerId', 'partnerSecret']);
@@ -122,7 +185,7 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
       // The server has seen (and keeps in memory) the caller of each token.
       for (const token of tokens) expect((await me(creds, token)).status).toBe(200);
       const revoked = await runCli(['partner', 'revoke-tokens', creds.partnerId, '--json', '--data', data], env);
-      expect(revoked.stderr).toBe('');
+      expect(revoked.stderr).toMatch(new RegExp(`${STORE_LINE.source}$`));
       expect(JSON.parse(revoked.stdout)).toEqual({ partnerId: creds.partnerId, revoked: 2 });
       for (const token of tokens) {
         const refused = await me(creds, token);
@@ -135,7 +198,7 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
       expect(text.stdout).toMatch(new RegExp(`^Revoked 1 live token of partner ${creds.partnerId}`));
       const unknown = await runCli(['partner', 'revoke-tokens', '9999999999999', '--data', data], env);
       expect(unknown.code).toBe(1);
-      expect(unknown.stderr).toBe('error: Partner 9999999999999 not found\n');
+      expect(unknown.stderr.replace(STORE_LINE, '')).toBe('error: Partner 9999999999999 not found\n');
     } finally {
       server.kill();
       await server.exited;
@@ -186,7 +249,7 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
       await fetch(server.url + '/aggregation/v1/customers/42', { headers: { 'service-app-key': creds.appKey, 'service-app-token': token } });
       let lines: string[] = [];
       for (let i = 0; i < 20 && lines.length < 1; i++) {
-        const res = await runCli(['logs', 'tail', '--json', '--partner', creds.partnerId, '--data', data], env);
+        const res = await runCli(['logs', 'tail', '--json', '--partner', creds.partnerId, '--method', 'get', '--data', data], env);
         lines = res.stdout.trim().split('\n').filter(Boolean);
         if (lines.length < 1) await new Promise((r) => setTimeout(r, 250));
       }
@@ -206,8 +269,9 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
     expect(res.code, res.stderr).toBe(0);
     const result = JSON.parse(res.stdout);
     expect(result).toMatchObject({ customers: 1000, accountsPerCustomer: expect.any(Number), partnerSecret: expect.any(String) });
-    // Not a terminal: one progress line per tenth of the way, the last at 100%.
-    const lines = res.stderr.trim().split('\n');
+    // The store it opened (and made), then, not a terminal: one progress line per tenth of the way, the last at 100%.
+    const [store, ...lines] = res.stderr.trim().split('\n');
+    expect(`${store}\n`).toMatch(STORE_LINE);
     expect(lines.every((l) => /^seeding \[[#-]{30}\] +\d+% [\d,]+\/1,000 · [\d,]+ transactions · /.test(l))).toBe(true);
     // Progress as the batches land: several lines, each further along than the one before.
     const done = lines.map((l) => Number(/ ([\d,]+)\/1,000 /.exec(l)![1]!.replace(/,/g, '')));
@@ -239,11 +303,10 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
     const inherited = await runCli(['constructor']);
     expect(inherited.code).toBe(2);
     expect(inherited.stderr).toMatch(/^error: unknown command "constructor"\nhint: /);
-    const unknown = await runCli(
-      ['partner', 'unlock', '123', '--data', tempDataDir()],
-      dialect === 'postgres' ? { DATABASE_URL: (await freshStore()).env.DATABASE_URL } : {},
-    );
+    const { env, data } = await freshStore();
+    await runCli(['partner', 'create', '--data', data], env);
+    const unknown = await runCli(['partner', 'unlock', '123', '--data', data], env);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toBe('error: Partner 123 not found\n');
+    expect(unknown.stderr.replace(STORE_LINE, '')).toBe('error: Partner 123 not found\n');
   });
 });

@@ -78,7 +78,7 @@ describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes o
     // Rather than wait for the retry, send it again now.
     const { id } = await row();
     const again = await runCli(['deliveries', 'redeliver', String(id), '--data', store.data], store.env);
-    expect(again.stderr).toBe('');
+    expect(again.stderr).toMatch(/^store: (sqlite|postgres) \S+\n$/);
     expect(again.stdout).toBe(`Delivery ${id} (event ${eventId}) will be sent again now.\n`);
     await waitFor('the redelivery recorded', async () => (await row()).status === 'delivered');
     expect(listener.requests.map((r) => [r.eventId, r.status])).toEqual([
@@ -107,10 +107,10 @@ describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes o
 
     const unknown = await runCli(['deliveries', 'redeliver', '999999', '--data', store.data], store.env);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toBe('error: Delivery 999999 not found\n');
+    expect(unknown.stderr).toMatch(/^store: .*\nerror: Delivery 999999 not found\n$/);
     const bad = await runCli(['deliveries', 'list', '--status', 'lost', '--data', store.data], store.env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('error: unknown status "lost"\nhint: use one of: pending, delivering, delivered, cancelled\n');
+    expect(bad.stderr).toBe('error: unknown status "lost"\nhint: use one of: pending, retrying, failed, delivered, cancelled\n');
 
     server.kill('SIGTERM');
     expect(await server.exited).toBe(0);

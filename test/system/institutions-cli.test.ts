@@ -5,6 +5,8 @@ describe('ledgerlink institutions add-ofx', () => {
   it('adds an OFX institution (plain http to a local server in sandbox mode only), overrides it by name, and explains mistakes', async () => {
     const data = tempDataDir();
     const env = { DATABASE_URL: undefined };
+    // Only partner create and seed start a store.
+    expect((await runCli(['partner', 'create', '--data', data], env)).code).toBe(0);
     const added = await runCli(
       [
         'institutions',
@@ -23,7 +25,7 @@ describe('ledgerlink institutions add-ofx', () => {
       ],
       env,
     );
-    expect(added.stderr).toBe('');
+    expect(added.stderr).toBe(`store: sqlite ${data}/ledgerlink.sqlite\n`);
     expect(added.code).toBe(0);
     const { institutionId } = JSON.parse(added.stdout) as { institutionId: number };
     expect(institutionId).toBeGreaterThanOrEqual(700_000);

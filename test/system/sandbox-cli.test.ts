@@ -134,8 +134,9 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink sandbox, trigger and 
     const cleared = await run(['error', customerId, String(login.id), '--clear']);
     expect(cleared.stdout).toBe(`Institution login ${login.id} is healthy again.\n`);
     const badCode = await run(['error', customerId, String(login.id), '--code', '999']);
-    expect([badCode.code, badCode.stderr.split('\n').length]).toEqual([1, 2]);
-    expect(badCode.stderr).toMatch(/^error: Invalid parameter \(code\): 999 is not an error state/);
+    // The store it opened, then the error in one line.
+    expect([badCode.code, badCode.stderr.split('\n').length]).toEqual([1, 3]);
+    expect(badCode.stderr).toMatch(/^store: .*\nerror: Invalid parameter \(code\): 999 is not an error state/);
     const reset = await run(['reset', customerId]);
     expect(reset.stdout).toMatch(new RegExp(`^Customer ${customerId} reset: 1 institution logins and \\d+ accounts removed\\.\\n$`));
     expect(await store.runtime.database.kysely.selectFrom('accounts').select('id').where('customer_id', '=', Number(customerId)).execute()).toEqual([]);
@@ -160,7 +161,7 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink sandbox, trigger and 
       ['listen', '--port', '0'],
     ]) {
       const refused = await runCli([...args, '--partner', prod.partnerId, '--data', store.data], store.env);
-      expect([refused.code, refused.stderr], args.join(' ')).toEqual([
+      expect([refused.code, refused.stderr.replace(/^store: .*\n/, '')], args.join(' ')).toEqual([
         1,
         `error: Partner ${prod.partnerId} is on the production plan: sandbox controls are only for partners on the Test Drive plan.\n`,
       ]);

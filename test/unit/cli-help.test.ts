@@ -19,6 +19,8 @@ const ACTIONS: Record<string, string[]> = {
   sandbox: ['clock', 'error', 'reset'],
   trigger: [],
   listen: [],
+  login: [],
+  logout: [],
 };
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;

@@ -93,9 +93,10 @@ describe('the OpenAPI description', () => {
       const routes = ctx.app.registeredRoutes.filter((r) => r.method !== 'HEAD');
       const name = (r: (typeof routes)[number]) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`;
       // Routes that do not speak the API's JSON/XML negotiation are web pages, files and the browser calls of the
-      // hosted Connect app and of the dashboard (and / , which sends a browser there), never partner operations; they may live only under these prefixes.
+      // hosted Connect app and of the dashboard (and / , which sends a browser there), and the `ledgerlink` command's
+      // client API (/cli, docs/cli.md), never partner operations; they may live only under these prefixes.
       const pages = routes.filter((r) => r.config.scope !== 'api' && r.config.scope !== 'api-key' && !documented.has(name(r)));
-      expect(pages.map(name).filter((r) => !/^[A-Z]+ \/(openapi\.(json|yaml)|docs(\/.*)?|connect(\/.*)?|dashboard(\/.*)?)?$/.test(r))).toEqual([]);
+      expect(pages.map(name).filter((r) => !/^[A-Z]+ \/(openapi\.(json|yaml)|docs(\/.*)?|connect(\/.*)?|dashboard(\/.*)?|cli\/.*)?$/.test(r))).toEqual([]);
       const api = routes.filter((r) => !pages.includes(r)).map(name);
       expect(api.filter((r) => !documented.has(r))).toEqual([]);
       // The walk does see the routes: every documented operation is among them.
@@ -117,8 +118,20 @@ describe('the OpenAPI description', () => {
       expect(yaml.body).toContain('openapi: 3.1.0');
       const page = await ctx.app.inject({ url: '/docs/' });
       expect(page.statusCode).toBe(200);
-      expect(page.body).toContain('swagger-ui');
-      expect(page.body).not.toMatch(/https?:\/\/(cdn|unpkg|cdnjs)/);
+      expect(page.body).toContain('<h1 id="overview-title">Ledgerlink API');
+      expect(page.body).not.toMatch(/<script|https?:\/\/(cdn|unpkg|cdnjs)/);
+      expect(page.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'self'; img-src 'self';/);
+      // The paths the earlier docs page served the description at keep working.
+      expect((await ctx.app.inject({ url: '/docs/json' })).json()).toEqual(json.json());
+      expect((await ctx.app.inject({ url: '/docs/yaml' })).body).toBe(yaml.body);
+      const style = await ctx.app.inject({ url: '/docs/assets/docs.css' });
+      expect(style.headers['content-type']).toMatch(/^text\/css/);
+      // Only the page's own files are served from there.
+      for (const url of ['/docs/assets/nothing.js', '/docs/assets/%2e%2e%2f%2e%2e%2fpackage.json']) {
+        const missing = await ctx.app.inject({ url });
+        expect(missing.statusCode).toBe(404);
+        expect(missing.json()).toMatchObject({ code: '14001' });
+      }
     } finally {
       await ctx.close();
     }

@@ -20,7 +20,7 @@ export function isSignedOut(error: unknown): error is ApiError {
 }
 
 /** Calls /dashboard/api{path}; answers the JSON body, or throws ApiError with the service's code and message. */
-export async function api<T>(method: Exclude<Method, 'DELETE'>, path: string, body?: unknown): Promise<T> {
+export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
   try {
     return await request<T>(method, `/dashboard/api${path}`, body, {
       headers: method !== 'GET' ? { 'x-csrf-token': csrfToken } : {},

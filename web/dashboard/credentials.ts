@@ -1,7 +1,7 @@
 /** Credentials: partner ID, app key (revealed on demand, rotatable), token revocation, secret change, lock state. */
 import type { AppKey, DashboardPartner, DashboardSession, SecretChangeBody, TokensRevoked, UnlockBody } from '../shared/contract.js';
 import { api } from './api.js';
-import { badge, copyButton, dateTime, field, h, onSubmit, pageHeader, section, toast, withBusy } from './ui.js';
+import { badge, copyButton, dateTime, field, h, inlineConfirm, onSubmit, pageHeader, section, toast, withBusy } from './ui.js';
 
 const MASK = '••••••••••••••••••••••••••••••••';
 
@@ -56,37 +56,20 @@ function appKeySection(): HTMLElement {
     }).then(() => (reveal.textContent = reveal.getAttribute('aria-pressed') === 'true' ? 'Hide' : 'Reveal')),
   );
 
-  const confirmArea = h('div', { class: 'confirm-area' });
   const rotate = h('button', { type: 'button', class: 'button danger' }, 'Rotate app key');
-  rotate.addEventListener('click', () => {
-    const yes = h('button', { type: 'button', class: 'button danger' }, 'Rotate now');
-    const no = h('button', { type: 'button', class: 'button secondary' }, 'Cancel');
-    no.addEventListener('click', () => {
-      confirmArea.replaceChildren();
-      rotate.focus();
-    });
-    yes.addEventListener('click', () =>
-      withBusy(yes, 'Rotating…', async () => {
-        key = (await api<AppKey>('POST', '/app-key/rotate')).appKey;
-        value.textContent = key;
-        reveal.setAttribute('aria-pressed', 'true');
-        reveal.textContent = 'Hide';
-        confirmArea.replaceChildren(
-          h('div', { class: 'notice ok', role: 'status' }, 'A new app key is in use. The previous key is refused from now on: update your application.'),
-        );
-        toast('App key rotated.');
-      }),
-    );
-    confirmArea.replaceChildren(
-      h(
-        'div',
-        { class: 'confirm', role: 'group', 'aria-label': 'Confirm rotation' },
-        h('p', {}, 'The current app key stops working immediately, for every running integration. Rotate?'),
-        yes,
-        no,
-      ),
-    );
-    yes.focus();
+  const confirmArea = inlineConfirm(rotate, {
+    label: 'Confirm rotation',
+    question: 'The current app key stops working immediately, for every running integration. Rotate?',
+    confirm: 'Rotate now',
+    busy: 'Rotating…',
+    run: async () => {
+      key = (await api<AppKey>('POST', '/app-key/rotate')).appKey;
+      value.textContent = key;
+      reveal.setAttribute('aria-pressed', 'true');
+      reveal.textContent = 'Hide';
+      toast('App key rotated.');
+      return h('div', { class: 'notice ok', role: 'status' }, 'A new app key is in use. The previous key is refused from now on: update your application.');
+    },
   });
   return section(
     'App key',
@@ -98,38 +81,21 @@ function appKeySection(): HTMLElement {
 }
 
 function tokensSection(): HTMLElement {
-  const confirmArea = h('div', { class: 'confirm-area' });
   const revoke = h('button', { type: 'button', class: 'button danger' }, 'Revoke all tokens');
-  revoke.addEventListener('click', () => {
-    const yes = h('button', { type: 'button', class: 'button danger' }, 'Revoke now');
-    const no = h('button', { type: 'button', class: 'button secondary' }, 'Cancel');
-    no.addEventListener('click', () => {
-      confirmArea.replaceChildren();
-      revoke.focus();
-    });
-    yes.addEventListener('click', () =>
-      withBusy(yes, 'Revoking…', async () => {
-        const { revoked } = await api<TokensRevoked>('POST', '/tokens/revoke');
-        confirmArea.replaceChildren(
-          h(
-            'div',
-            { class: 'notice ok', role: 'status', 'data-testid': 'tokens-revoked' },
-            `${revoked} token${revoked === 1 ? '' : 's'} revoked. Every earlier token is refused from now on: your application authenticates again for a new one.`,
-          ),
-        );
-        toast('API tokens revoked.');
-      }),
-    );
-    confirmArea.replaceChildren(
-      h(
+  const confirmArea = inlineConfirm(revoke, {
+    label: 'Confirm revocation',
+    question: 'Every API token of this partner stops working immediately, for every running integration. Revoke?',
+    confirm: 'Revoke now',
+    busy: 'Revoking…',
+    run: async () => {
+      const { revoked } = await api<TokensRevoked>('POST', '/tokens/revoke');
+      toast('API tokens revoked.');
+      return h(
         'div',
-        { class: 'confirm', role: 'group', 'aria-label': 'Confirm revocation' },
-        h('p', {}, 'Every API token of this partner stops working immediately, for every running integration. Revoke?'),
-        yes,
-        no,
-      ),
-    );
-    yes.focus();
+        { class: 'notice ok', role: 'status', 'data-testid': 'tokens-revoked' },
+        `${revoked} token${revoked === 1 ? '' : 's'} revoked. Every earlier token is refused from now on: your application authenticates again for a new one.`,
+      );
+    },
   });
   return section(
     'API tokens',

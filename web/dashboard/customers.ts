@@ -1,13 +1,53 @@
-/** Customers: a searchable list, and one customer with institution logins, accounts and transactions. */
-import type { CustomerOverview, CustomerPage } from '../shared/contract.js';
+/**
+ * Customers: a searchable list with a form to add a testing customer, and one customer with its Connect links,
+ * institution logins, accounts, TxPUSH subscriptions and transactions.
+ */
+import type { CustomerOverview, CustomerPage, CustomerSummary, DashboardCustomerBody } from '../shared/contract.js';
 import { money } from '../shared/dom.js';
 import { api } from './api.js';
-import { badge, date, dateTime, emptyState, field, h, pageHeader, section, table } from './ui.js';
+import { connectLinksSection } from './customer-links.js';
+import { transactionsSection } from './customer-transactions.js';
+import { txpushSection } from './customer-txpush.js';
+import { badge, dateTime, date, emptyState, field, h, onSubmit, pageHeader, section, table, toast } from './ui.js';
 
 const PAGE_SIZE = 25;
 
 function fullName(c: { firstName: string | null; lastName: string | null }): string {
   return [c.firstName, c.lastName].filter(Boolean).join(' ') || '—';
+}
+
+/** The form that adds a testing customer; on success the new customer's page opens. */
+function createCustomerForm(onCancel: () => void): HTMLElement {
+  const username = h('input', { name: 'username', required: true, maxlength: '255', autocomplete: 'off', spellcheck: 'false' });
+  const firstName = h('input', { name: 'firstName', maxlength: '255', autocomplete: 'off' });
+  const lastName = h('input', { name: 'lastName', maxlength: '255', autocomplete: 'off' });
+  const errors = h('div', {});
+  const submit = h('button', { type: 'submit', class: 'button primary' }, 'Add customer');
+  const cancel = h('button', { type: 'button', class: 'button secondary', onclick: onCancel }, 'Cancel');
+  const form = h(
+    'form',
+    {
+      class: 'inline-form',
+      'aria-label': 'New testing customer',
+      onsubmit: onSubmit(submit, errors, 'Creating…', async () => {
+        const body: DashboardCustomerBody = { username: username.value.trim(), firstName: firstName.value, lastName: lastName.value };
+        const created = await api<CustomerSummary>('POST', '/customers', body);
+        toast(`Testing customer ${created.username} created.`);
+        location.hash = `#/customers/${encodeURIComponent(created.id)}`;
+      }),
+    },
+    errors,
+    field('Username', username, '6 to 255 characters: letters, digits and ! @ . # $ % & * _ - +. Unique among your customers.'),
+    h('div', { class: 'field-row' }, field('First name', firstName), field('Last name', lastName)),
+    h('div', { class: 'form-actions' }, submit, cancel),
+  );
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 's-new-customer' },
+    h('h2', { id: 's-new-customer' }, 'New testing customer'),
+    h('p', { class: 'muted' }, 'Testing customers link accounts at the test institutions (FinBank), as with POST /aggregation/v2/customers/testing.'),
+    form,
+  );
 }
 
 export async function customersPage(main: HTMLElement, params: URLSearchParams): Promise<void> {
@@ -29,13 +69,38 @@ export async function customersPage(main: HTMLElement, params: URLSearchParams):
     field('Search customers', box, 'Username, name or e-mail.'),
     h('button', { type: 'submit', class: 'button secondary' }, 'Search'),
   );
+  const formSlot = h('div', { id: 'new-customer' });
+  const createButtons: HTMLButtonElement[] = [];
+  const createButton = (cls: string) => {
+    const b = h('button', { type: 'button', class: `button ${cls}`, 'aria-expanded': 'false', 'aria-controls': 'new-customer' }, 'Create customer');
+    b.addEventListener('click', () => {
+      formSlot.replaceChildren(
+        createCustomerForm(() => {
+          formSlot.replaceChildren();
+          for (const other of createButtons) other.setAttribute('aria-expanded', 'false');
+          b.focus();
+        }),
+      );
+      for (const other of createButtons) other.setAttribute('aria-expanded', 'true');
+      (formSlot.querySelector('input[name=username]') as HTMLInputElement).focus();
+    });
+    createButtons.push(b);
+    return b;
+  };
   const list =
     page.customers.length === 0
       ? emptyState(
           search ? `No customer matches “${search}”.` : 'No customers yet.',
           search
             ? 'Try another search.'
-            : h('span', {}, 'Add a testing customer with ', h('code', {}, 'POST /aggregation/v2/customers/testing'), ', then link accounts through Connect.'),
+            : h(
+                'span',
+                {},
+                'Create a testing customer here (or with ',
+                h('code', {}, 'POST /aggregation/v2/customers/testing'),
+                '), then link accounts through a Connect link from its page.',
+              ),
+          search ? null : h('p', {}, createButton('primary')),
         )
       : table(
           `Customers (${page.found})`,
@@ -48,29 +113,20 @@ export async function customersPage(main: HTMLElement, params: URLSearchParams):
             date(c.createdDate),
           ]),
         );
+  const pageLink = (to: number, label: string) =>
+    h('a', { class: 'button secondary small', href: `#/customers?${new URLSearchParams({ start: String(to), ...(search ? { search } : {}) })}` }, label);
   const pager = h(
     'nav',
     { class: 'pager', 'aria-label': 'Customer pages' },
-    start > 1
-      ? h(
-          'a',
-          {
-            class: 'button secondary small',
-            href: `#/customers?${new URLSearchParams({ start: String(Math.max(1, start - PAGE_SIZE)), ...(search ? { search } : {}) })}`,
-          },
-          'Previous',
-        )
-      : null,
+    start > 1 ? pageLink(Math.max(1, start - PAGE_SIZE), 'Previous') : null,
     page.found > 0 ? h('span', { class: 'muted' }, `${start}–${start + page.customers.length - 1} of ${page.found}`) : null,
-    page.moreAvailable
-      ? h(
-          'a',
-          { class: 'button secondary small', href: `#/customers?${new URLSearchParams({ start: String(start + PAGE_SIZE), ...(search ? { search } : {}) })}` },
-          'Next',
-        )
-      : null,
+    page.moreAvailable ? pageLink(start + PAGE_SIZE, 'Next') : null,
   );
-  main.replaceChildren(pageHeader('Customers', 'The people whose accounts your application links.'), h('div', { class: 'card' }, form, list, pager));
+  main.replaceChildren(
+    pageHeader('Customers', 'The people whose accounts your application links.', createButton('primary')),
+    formSlot,
+    h('div', { class: 'card' }, form, list, pager),
+  );
 }
 
 /** Aggregation status codes as words (0 is fine; the rest ask the user to act or the institution failed). */
@@ -87,15 +143,64 @@ function statusText(code: number): HTMLElement {
   return badge(`${known[code] ?? 'Error'} (${code})`, 'bad');
 }
 
+function loginsSection(overview: CustomerOverview): HTMLElement {
+  const { institutionLogins } = overview;
+  return section(
+    'Institution logins',
+    institutionLogins.length === 0
+      ? emptyState('No institution logins yet.', 'Generate a Connect link above and sign in at a test institution (FinBank), for example as profile_03.')
+      : h(
+          'div',
+          { class: 'logins' },
+          ...institutionLogins.map((l) =>
+            h(
+              'article',
+              { class: 'login', 'aria-labelledby': `login-${l.institutionLoginId}` },
+              h(
+                'div',
+                { class: 'login-head' },
+                h('h3', { id: `login-${l.institutionLoginId}` }, l.institution.name),
+                h('span', { class: 'muted' }, `Login ${l.institutionLoginId} · institution ${l.institution.id}`),
+                statusText(l.aggregationStatusCode),
+              ),
+              table(
+                `Accounts at ${l.institution.name}`,
+                ['Account', 'Type', 'Number', 'Balance', 'Status', 'Last aggregated'],
+                l.accounts.map((a) => [
+                  h('span', {}, a.name, h('span', { class: 'sub' }, `ID ${a.id}`)),
+                  a.type,
+                  a.accountNumberDisplay,
+                  h('span', { class: 'num' }, money(a.balance, a.currency)),
+                  statusText(a.aggregationStatusCode),
+                  dateTime(a.aggregationSuccessDate),
+                ]),
+                { hideCaption: true },
+              ),
+            ),
+          ),
+        ),
+  );
+}
+
+/** What the page needs to redraw itself after a change, keeping focus on the control with `focusId`. */
+export type Reload = (focusId?: string) => Promise<void>;
+
 export async function customerPage(
   main: HTMLElement,
   customerId: string,
-  extra: (overview: CustomerOverview, reload: () => Promise<void>) => HTMLElement | null = () => null,
+  params: URLSearchParams,
+  extra: (overview: CustomerOverview, reload: Reload) => HTMLElement | null = () => null,
 ): Promise<void> {
-  const overview = await api<CustomerOverview>('GET', `/customers/${encodeURIComponent(customerId)}`);
-  const { customer, institutionLogins, transactions } = overview;
-  const accounts = new Map(institutionLogins.flatMap((l) => l.accounts.map((a) => [Number(a.id), a] as const)));
-  const reload = () => customerPage(main, customerId, extra);
+  const path = `/customers/${encodeURIComponent(customerId)}`;
+  const overview = await api<CustomerOverview>('GET', path);
+  const { customer, institutionLogins } = overview;
+  const accounts = institutionLogins.flatMap((l) => l.accounts);
+  const reload: Reload = async (focusId) => {
+    // The transactions section keeps its account, page and size in the fragment's query.
+    await customerPage(main, customerId, new URLSearchParams(location.hash.split('?')[1] ?? ''), extra);
+    if (focusId) document.getElementById(focusId)?.focus();
+  };
+  const [transactions, txpush] = await Promise.all([transactionsSection(customerId, accounts, params), txpushSection(customerId, accounts)]);
   const controls = extra(overview, reload);
   main.replaceChildren(
     h(
@@ -128,63 +233,10 @@ export async function customerPage(
         ),
       ),
     ),
+    connectLinksSection(customerId, institutionLogins),
     ...(controls ? [controls] : []),
-    section(
-      'Institution logins',
-      institutionLogins.length === 0
-        ? emptyState('No institution logins yet.', 'Generate a Connect link for this customer and sign in at a test institution (FinBank).')
-        : h(
-            'div',
-            { class: 'logins' },
-            ...institutionLogins.map((l) =>
-              h(
-                'article',
-                { class: 'login', 'aria-labelledby': `login-${l.institutionLoginId}` },
-                h(
-                  'div',
-                  { class: 'login-head' },
-                  h('h3', { id: `login-${l.institutionLoginId}` }, l.institution.name),
-                  h('span', { class: 'muted' }, `Login ${l.institutionLoginId} · institution ${l.institution.id}`),
-                  statusText(l.aggregationStatusCode),
-                ),
-                table(
-                  `Accounts at ${l.institution.name}`,
-                  ['Account', 'Type', 'Number', 'Balance', 'Status', 'Last aggregated'],
-                  l.accounts.map((a) => [
-                    h('span', {}, a.name, h('span', { class: 'sub' }, `ID ${a.id}`)),
-                    a.type,
-                    a.accountNumberDisplay,
-                    h('span', { class: 'num' }, money(a.balance, a.currency)),
-                    statusText(a.aggregationStatusCode),
-                    dateTime(a.aggregationSuccessDate),
-                  ]),
-                  { hideCaption: true },
-                ),
-              ),
-            ),
-          ),
-    ),
-    section(
-      `Transactions${transactions.found ? ` (latest ${transactions.latest.length} of ${transactions.found})` : ''}`,
-      !transactions.aggregated
-        ? emptyState('Not aggregated yet.', "Refresh the customer's accounts (POST /aggregation/v1/customers/{customerId}/accounts) to load transactions.")
-        : transactions.latest.length === 0
-          ? emptyState('No transactions.', 'Aggregated accounts have no transactions in their history yet.')
-          : table(
-              'Transactions',
-              ['Date', 'Description', 'Account', 'Amount', 'Status'],
-              transactions.latest.map((t) => {
-                const account = accounts.get(t.accountId);
-                return [
-                  date(t.postedDate ?? t.transactionDate ?? t.createdDate),
-                  h('span', {}, t.description, t.memo ? h('span', { class: 'sub' }, t.memo) : null),
-                  account ? account.name : String(t.accountId),
-                  h('span', { class: `num ${t.amount < 0 ? 'debit' : 'credit'}` }, money(t.amount, account?.currency ?? 'USD')),
-                  badge(t.status, t.status === 'pending' ? 'warn' : 'neutral'),
-                ];
-              }),
-              { hideCaption: true },
-            ),
-    ),
+    loginsSection(overview),
+    txpush,
+    transactions,
   );
 }

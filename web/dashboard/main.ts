@@ -14,7 +14,7 @@ import { mailPage } from './mail.js';
 import { requestsPage } from './requests.js';
 import { experiencesPage } from './experiences.js';
 import { sandboxPanel } from './sandbox.js';
-import { alertBox, badge, h, messageOf, toast } from './ui.js';
+import { alertBox, badge, h, messageOf, scrollRegion, toast } from './ui.js';
 
 const app = document.getElementById('app')!;
 let session: DashboardSession | null = null;
@@ -62,6 +62,9 @@ async function showSignedOut(notice?: string): Promise<void> {
   stopPage?.();
   stopPage = undefined;
   session = null;
+  frame = null;
+  document.body.append(toasts);
+  document.documentElement.style.removeProperty('--header-height');
   const signUp = await offersSignUp();
   const { path } = route();
   if (path === '/signup' && signUp) {
@@ -97,7 +100,26 @@ async function showSignedOut(notice?: string): Promise<void> {
   focusTitle();
 }
 
-function shell(current: string, s: DashboardSession): HTMLElement {
+/** The toasts' live region (index.html): in the shell's header while signed in, back at the end of the body otherwise. */
+const toasts = document.getElementById('toasts')!;
+
+/** The signed-in frame, built once per session and kept across pages, so the live region and header stay put. */
+interface Shell {
+  root: HTMLElement;
+  main: HTMLElement;
+  /** Marks the current page in the navigation, closes the menu, and redraws what the header says of the partner. */
+  show(current: string, s: DashboardSession): void;
+}
+let frame: { partnerId: string; shell: Shell } | null = null;
+
+function planBadges(s: DashboardSession): HTMLElement[] {
+  return [
+    s.partner.plan === 'testdrive' ? badge('Test Drive', 'info') : badge('Production', 'ok'),
+    ...(s.partner.lockedAt !== null ? [badge('Locked', 'bad')] : []),
+  ];
+}
+
+function buildShell(): Shell {
   const signOut = h('button', { type: 'button', class: 'button secondary small' }, 'Sign out');
   signOut.addEventListener('click', async () => {
     try {
@@ -109,45 +131,67 @@ function shell(current: string, s: DashboardSession): HTMLElement {
     void showSignedOut('You are signed out.');
   });
   const main = h('main', { id: 'main', tabindex: '-1', class: 'content' }, h('p', { class: 'muted' }, 'Loading…'));
-  return h(
-    'div',
-    { class: 'shell' },
+  const links = NAV.map((n) => ({ path: n.path, a: h('a', { href: `#${n.path}` }, n.label) }));
+  const nav = h('nav', { class: 'sidenav', id: 'sidenav', 'aria-label': 'Dashboard' }, h('ul', {}, ...links.map((l) => h('li', {}, l.a))));
+  const navMeta = h('div', { class: 'nav-meta' });
+  nav.prepend(navMeta);
+  // On narrow screens the navigation folds behind this button; on wide ones it is hidden and the navigation shows.
+  const menu = h(
+    'button',
+    { type: 'button', class: 'button secondary small menu-toggle', 'aria-expanded': 'false', 'aria-controls': 'sidenav' },
+    h('span', { class: 'menu-icon', 'aria-hidden': 'true' }),
+    'Menu',
+  );
+  const setOpen = (open: boolean) => {
+    menu.setAttribute('aria-expanded', String(open));
+    nav.classList.toggle('open', open);
+  };
+  menu.addEventListener('click', () => setOpen(menu.getAttribute('aria-expanded') !== 'true'));
+  nav.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && nav.classList.contains('open')) {
+      setOpen(false);
+      menu.focus();
+    }
+  });
+  const who = h('div', { class: 'who' });
+  const header = h(
+    'header',
+    { class: 'topbar' },
     h(
-      'header',
-      { class: 'topbar' },
-      h(
-        'a',
-        { class: 'brand', href: '#/credentials' },
-        h('span', { class: 'logo', 'aria-hidden': 'true' }, 'L'),
-        h('span', {}, 'Ledgerlink'),
-        h('span', { class: 'brand-sub' }, 'Dashboard'),
-      ),
-      h(
-        'div',
-        { class: 'who' },
-        s.partner.plan === 'testdrive' ? badge('Test Drive', 'info') : badge('Production', 'ok'),
-        s.partner.lockedAt !== null ? badge('Locked', 'bad') : null,
+      'a',
+      { class: 'brand', href: '#/credentials' },
+      h('span', { class: 'logo', 'aria-hidden': 'true' }, 'L'),
+      h('span', {}, 'Ledgerlink'),
+      h('span', { class: 'brand-sub' }, 'Dashboard'),
+    ),
+    toasts,
+    who,
+    menu,
+  );
+  const root = h('div', { class: 'shell' }, header, h('div', { class: 'layout' }, nav, main));
+  // Focus moves and in-page scrolling stop below the header, however tall its toasts make it (styles.css).
+  new ResizeObserver(() => document.documentElement.style.setProperty('--header-height', `${header.offsetHeight}px`)).observe(header);
+  // Any table box that ends up scrolling sideways (a wide table on a narrow screen) becomes reachable by keyboard.
+  new MutationObserver(() => {
+    for (const wrap of main.querySelectorAll<HTMLElement>('.table-wrap:not([data-scroll-watched])')) scrollRegion(wrap);
+  }).observe(main, { childList: true, subtree: true });
+  return {
+    root,
+    main,
+    show(current, s) {
+      for (const l of links) {
+        if (current === l.path || current.startsWith(`${l.path}/`)) l.a.setAttribute('aria-current', 'page');
+        else l.a.removeAttribute('aria-current');
+      }
+      setOpen(false);
+      who.replaceChildren(
+        ...planBadges(s).map((b) => (b.classList.add('header-badge'), b)),
         h('span', { class: 'partner-name' }, s.partner.name, h('span', { class: 'sub' }, s.partner.partnerId)),
         signOut,
-      ),
-    ),
-    h(
-      'div',
-      { class: 'layout' },
-      h(
-        'nav',
-        { class: 'sidenav', 'aria-label': 'Dashboard' },
-        h(
-          'ul',
-          {},
-          ...NAV.map((n) =>
-            h('li', {}, h('a', { href: `#${n.path}`, 'aria-current': current === n.path || current.startsWith(`${n.path}/`) ? 'page' : undefined }, n.label)),
-          ),
-        ),
-      ),
-      main,
-    ),
-  );
+      );
+      navMeta.replaceChildren(h('span', { class: 'nav-partner' }, s.partner.name, h('span', { class: 'sub' }, s.partner.partnerId)), ...planBadges(s));
+    },
+  };
 }
 
 async function render(): Promise<void> {
@@ -168,15 +212,20 @@ async function render(): Promise<void> {
     }
   }
   const current = route().path;
-  app.replaceChildren(shell(current, session!));
-  const main = document.getElementById('main')!;
+  if (frame?.partnerId !== session!.partner.partnerId) {
+    frame = { partnerId: session!.partner.partnerId, shell: buildShell() };
+    app.replaceChildren(frame.shell.root);
+  }
+  frame.shell.show(current, session!);
+  const main = frame.shell.main;
+  main.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
   const title = NAV.find((n) => current === n.path || current.startsWith(`${n.path}/`))?.label ?? 'Not found';
   document.title = `${title} – Ledgerlink dashboard`;
   try {
     const customer = /^\/customers\/([^/]+)$/.exec(current);
     if (current === '/credentials') await credentialsPage(main, refreshSession);
     else if (current === '/customers') await customersPage(main, params);
-    else if (customer) await customerPage(main, decodeURIComponent(customer[1]!), (overview, reload) => sandboxPanel(session!, overview, reload));
+    else if (customer) await customerPage(main, decodeURIComponent(customer[1]!), params, (overview, reload) => sandboxPanel(session!, overview, reload));
     else if (current === '/requests') stopPage = await requestsPage(main);
     else if (current === '/deliveries') stopPage = await deliveriesPage(main);
     else if (current === '/mail') await mailPage(main);

@@ -14,7 +14,8 @@ import {
   type SandboxWebhookBody,
 } from '../shared/contract.js';
 import { api } from './api.js';
-import { alertBox, field, h, onSubmit, section, toast } from './ui.js';
+import type { Reload } from './customers.js';
+import { alertBox, field, h, inlineConfirm, onSubmit, section, selectField, toast } from './ui.js';
 
 const ERROR_STATES: [SandboxErrorCode, string][] = [
   [103, '103 – credentials wrong'],
@@ -24,22 +25,31 @@ const ERROR_STATES: [SandboxErrorCode, string][] = [
   [102, '102 – institution unavailable'],
 ];
 
-function select(label: string, options: [string, string][]): { el: HTMLElement; input: HTMLSelectElement } {
-  const input = h('select', { id: `sel-${Math.random().toString(36).slice(2, 9)}` }, ...options.map(([value, text]) => h('option', { value }, text)));
-  return { el: h('div', { class: 'field' }, h('label', { for: input.id }, label), input), input };
+/**
+ * What the user chose in each control, per customer: the page redraws after every action (balances, statuses and
+ * the clock change), and the controls come back as they were left.
+ */
+const remembered = new Map<string, Map<string, string>>();
+
+/** A select or input whose value survives the redraw, remembered under its element id (stable, unlike the element). */
+function keep<T extends HTMLInputElement | HTMLSelectElement>(values: Map<string, string>, input: T): T {
+  const saved = values.get(input.id);
+  if (saved !== undefined && (!(input instanceof HTMLSelectElement) || [...input.options].some((o) => o.value === saved))) input.value = saved;
+  input.addEventListener('change', () => values.set(input.id, input.value));
+  return input;
 }
 
-/** A small form: its fields, a submit button, and the control's call; the page reloads after success. */
-function control(label: string, button: string, fields: HTMLElement[], call: () => Promise<string>, reload: () => Promise<void>): HTMLElement {
+/** A small form: its fields, a submit button (id `${key}-submit`), and the control's call; the page redraws after success with focus back on the button. */
+function control(key: string, label: string, button: string, fields: HTMLElement[], call: () => Promise<string>, reload: Reload): HTMLElement {
   const errors = h('div', {});
-  const submit = h('button', { type: 'submit', class: 'button secondary' }, button);
+  const submit = h('button', { type: 'submit', class: 'button secondary', id: `${key}-submit` }, button);
   return h(
     'form',
     {
       'aria-label': label,
       onsubmit: onSubmit(submit, errors, 'Working…', async () => {
         toast(await call());
-        await reload();
+        await reload(submit.id);
       }),
     },
     ...fields,
@@ -48,17 +58,23 @@ function control(label: string, button: string, fields: HTMLElement[], call: () 
   );
 }
 
-export function sandboxPanel(session: DashboardSession, overview: CustomerOverview, reload: () => Promise<void>): HTMLElement {
+export function sandboxPanel(session: DashboardSession, overview: CustomerOverview, reload: Reload): HTMLElement {
   if (session.partner.plan !== 'testdrive') return section('Sandbox controls', alertBox('Sandbox controls are only for partners on the Test Drive plan.'));
-  const base = `/customers/${encodeURIComponent(overview.customer.id)}/sandbox`;
-  const days = h('input', { type: 'number', min: '1', max: '3660', value: '7', inputmode: 'numeric' });
-  const connectEvent = select(
+  const customerId = overview.customer.id;
+  const values = remembered.get(customerId) ?? new Map<string, string>();
+  remembered.set(customerId, values);
+  const base = `/customers/${encodeURIComponent(customerId)}/sandbox`;
+  const days = keep(values, h('input', { type: 'number', id: 'sandbox-days', min: '1', max: '3660', value: '7', inputmode: 'numeric' }));
+  const connectEvent = selectField(
     'Connect webhook event',
     CONNECT_EVENT_TYPES.map((e) => [e, e]),
+    { id: 'sandbox-webhook-event' },
   );
+  keep(values, connectEvent.input);
   const accounts = overview.institutionLogins.flatMap((l) => l.accounts);
   const controls: HTMLElement[] = [
     control(
+      'sandbox-clock',
       'Advance the customer clock',
       'Advance clock',
       [field('Days ahead', days)],
@@ -69,6 +85,7 @@ export function sandboxPanel(session: DashboardSession, overview: CustomerOvervi
       reload,
     ),
     control(
+      'sandbox-webhook',
       'Fire a Connect webhook',
       'Fire webhook',
       [connectEvent.el],
@@ -80,16 +97,21 @@ export function sandboxPanel(session: DashboardSession, overview: CustomerOvervi
     ),
   ];
   if (accounts.length > 0) {
-    const account = select(
+    const account = selectField(
       'Account',
       accounts.map((a) => [a.id, `${a.name} (${a.id})`]),
+      { id: 'sandbox-txpush-account' },
     );
-    const event = select(
+    keep(values, account.input);
+    const event = selectField(
       'TxPUSH event',
       TXPUSH_EVENT_TYPES.map((e) => [e, e]),
+      { id: 'sandbox-txpush-event' },
     );
+    keep(values, event.input);
     controls.push(
       control(
+        'sandbox-txpush',
         'Fire a TxPUSH event',
         'Fire event',
         [account.el, event.el],
@@ -103,14 +125,18 @@ export function sandboxPanel(session: DashboardSession, overview: CustomerOvervi
     );
   }
   const logins = overview.institutionLogins.map((l) => {
-    const code = select(
+    const key = `sandbox-login-${l.institutionLoginId}`;
+    const code = selectField(
       `Error state for ${l.institution.name} login ${l.institutionLoginId}`,
       ERROR_STATES.map(([c, t]) => [String(c), t]),
+      { id: `${key}-code` },
     );
+    keep(values, code.input);
     return h(
       'div',
       { class: 'controls' },
       control(
+        `${key}-error`,
         `Put login ${l.institutionLoginId} into an error state`,
         'Set error state',
         [code.el],
@@ -122,6 +148,7 @@ export function sandboxPanel(session: DashboardSession, overview: CustomerOvervi
       ),
       l.aggregationStatusCode !== 0
         ? control(
+            `${key}-clear`,
             `Clear the error of login ${l.institutionLoginId}`,
             `Clear error (${l.aggregationStatusCode})`,
             [],
@@ -129,27 +156,31 @@ export function sandboxPanel(session: DashboardSession, overview: CustomerOvervi
               await api('POST', `${base}/logins/${l.institutionLoginId}/clear`);
               return `Login ${l.institutionLoginId} is healthy again.`;
             },
-            reload,
+            // The clear button goes with the error: focus returns to setting one.
+            (focusId) => reload(focusId?.replace(/-clear-submit$/, '-error-submit')),
           )
         : null,
     );
   });
-  const reset = control(
-    'Reset the customer',
-    'Reset customer',
-    [],
-    async () => {
-      if (!window.confirm('Remove every institution login, account and transaction of this customer?')) throw new Error('Reset cancelled.');
+  const reset = h('button', { type: 'button', class: 'button danger', id: 'sandbox-reset' }, 'Reset customer');
+  const confirmReset = inlineConfirm(reset, {
+    label: 'Confirm reset',
+    question: 'Remove every institution login, account and transaction of this customer? Its clock goes back to the service clock.',
+    confirm: 'Reset now',
+    busy: 'Resetting…',
+    run: async () => {
       const r = await api<CustomerResetResult>('POST', `${base}/reset`);
-      return `Customer reset: ${r.institutionLogins} login${r.institutionLogins === 1 ? '' : 's'} and ${r.accounts} account${r.accounts === 1 ? '' : 's'} removed.`;
+      toast(
+        `Customer reset: ${r.institutionLogins} login${r.institutionLogins === 1 ? '' : 's'} and ${r.accounts} account${r.accounts === 1 ? '' : 's'} removed.`,
+      );
+      await reload(reset.id);
     },
-    reload,
-  );
+  });
   return section(
     'Sandbox controls',
     h('p', { class: 'muted' }, 'Exercise your integration without waiting: move time, break a login, send events on demand, start over.'),
     h('div', { class: 'controls' }, ...controls),
     ...logins,
-    h('div', { class: 'controls' }, reset),
+    h('div', { class: 'controls' }, h('div', {}, reset, confirmReset)),
   );
 }

@@ -1,4 +1,4 @@
-/** Shared pieces of the dashboard's pages: headings, tables, empty states, copy buttons, feedback. */
+/** Shared pieces of the dashboard's pages: headings, tables, empty states, copy buttons, confirmations, feedback. */
 import { ApiError } from '../shared/api.js';
 import { alertBox, h } from '../shared/dom.js';
 
@@ -6,12 +6,29 @@ export { alertBox, h };
 
 type Child = Node | string | null | undefined | false;
 
-/** A short-lived message in the live region (success or failure of an action). */
+/**
+ * A short-lived message in the live region (success or failure of an action). The region sits in the page's header
+ * band (main.ts puts it there), beside the header's badges and above the content, so it never covers a badge.
+ */
 export function toast(message: string, kind: 'ok' | 'error' = 'ok'): void {
   const region = document.getElementById('toasts')!;
   const item = h('div', { class: `toast toast-${kind}` }, message);
-  region.append(item);
-  setTimeout(() => item.remove(), kind === 'error' ? 8000 : 4000);
+  // One at a time: the newest replaces the last, so the header grows by one line at most.
+  pushingContent(() => region.replaceChildren(item));
+  setTimeout(() => item.isConnected && pushingContent(() => item.remove()), kind === 'error' ? 8000 : 4000);
+}
+
+/**
+ * Runs a change of the header's height so that it moves the page's content rather than covering it. The header
+ * stays at the top of the window; left alone, the browser's scroll anchoring would keep the content in place and
+ * let a taller header (a toast on a narrow screen) slide over it. Anchoring resumes once that layout is done.
+ */
+function pushingContent(change: () => void): void {
+  // Chromium anchors the viewport's scrolling unless both the root and the body opt out.
+  const scrollers = [document.documentElement, document.body];
+  for (const el of scrollers) el.style.setProperty('overflow-anchor', 'none');
+  change();
+  requestAnimationFrame(() => requestAnimationFrame(() => scrollers.forEach((el) => el.style.removeProperty('overflow-anchor'))));
 }
 
 /** The message of a failed call, for the user. */
@@ -41,7 +58,10 @@ export function emptyState(title: string, hint: Child, ...more: Child[]): HTMLEl
   return h('div', { class: 'empty' }, h('p', { class: 'empty-title' }, title), h('p', { class: 'muted' }, hint), ...more);
 }
 
-/** A data table with a caption (visually hidden when asked) and column headers. */
+/**
+ * A data table with a caption (visually hidden when asked) and column headers. On narrow screens its rows become
+ * stacked cards, each cell labelled with its column's header (data-label), so nothing scrolls sideways.
+ */
 export function table(
   caption: string,
   headers: string[],
@@ -53,12 +73,34 @@ export function table(
     { class: 'table-wrap' },
     h(
       'table',
-      {},
+      { class: 'stack' },
       h('caption', { class: options.hideCaption ? 'visually-hidden' : '' }, caption),
       h('thead', {}, h('tr', {}, ...headers.map((t) => h('th', { scope: 'col' }, t)))),
-      h('tbody', {}, ...rows.map((cells, i) => h('tr', options.rowAttrs?.(i) ?? {}, ...cells.map((c) => h('td', {}, c))))),
+      h('tbody', {}, ...rows.map((cells, i) => h('tr', options.rowAttrs?.(i) ?? {}, ...cells.map((c, j) => h('td', { 'data-label': headers[j] ?? '' }, c))))),
     ),
   );
+}
+
+/**
+ * Makes a table's box keyboard-reachable while its table is wider than it (it scrolls sideways then): a named
+ * region in the tab order, so keyboard users can scroll it too. Watches its size; calling it twice does nothing more.
+ */
+export function scrollRegion(wrap: HTMLElement): void {
+  if (wrap.dataset.scrollWatched) return;
+  wrap.dataset.scrollWatched = 'true';
+  const update = () => {
+    const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+    if (scrolls && !wrap.hasAttribute('tabindex')) {
+      wrap.setAttribute('tabindex', '0');
+      wrap.setAttribute('role', 'region');
+      wrap.setAttribute('aria-label', `${wrap.querySelector('caption')?.textContent?.trim() || 'Table'} (scrolls sideways)`);
+    } else if (!scrolls && wrap.hasAttribute('tabindex')) {
+      for (const a of ['tabindex', 'role', 'aria-label']) wrap.removeAttribute(a);
+    }
+  };
+  new ResizeObserver(update).observe(wrap);
+  const table = wrap.querySelector('table');
+  if (table) new ResizeObserver(update).observe(table);
 }
 
 /** A button that copies a value (or what a function answers) to the clipboard, and says so. */
@@ -121,6 +163,51 @@ export function onSubmit(submit: HTMLButtonElement, errors: HTMLElement, busyLab
         errors.append(alertBox(messageOf(err)));
       }
     });
+  };
+}
+
+/**
+ * The one way the dashboard confirms a destructive action: the trigger button asks in place (a question with a
+ * confirming and a Cancel button, focus on the confirming one), never with a browser dialog. Answers the area the
+ * question appears in, to place after the trigger. `run` may answer a Node to show there afterwards.
+ */
+export function inlineConfirm(
+  trigger: HTMLButtonElement,
+  options: { label: string; question: string; confirm: string; busy: string; run: () => Promise<unknown> },
+): HTMLElement {
+  const area = h('div', { class: 'confirm-area' });
+  trigger.addEventListener('click', () => {
+    const yes = h('button', { type: 'button', class: 'button danger' }, options.confirm);
+    const no = h('button', { type: 'button', class: 'button secondary' }, 'Cancel');
+    no.addEventListener('click', () => {
+      area.replaceChildren();
+      trigger.focus();
+    });
+    yes.addEventListener('click', () =>
+      withBusy(yes, options.busy, async () => {
+        const after = await options.run();
+        area.replaceChildren(...(after instanceof Node ? [after] : []));
+        if (!(after instanceof Node) && trigger.isConnected) trigger.focus();
+      }),
+    );
+    area.replaceChildren(h('div', { class: 'confirm', role: 'group', 'aria-label': options.label }, h('p', {}, options.question), yes, no));
+    yes.focus();
+  });
+  return area;
+}
+
+/** A labelled select; `id` keeps it the same element across redraws (focus and remembered values find it). */
+export function selectField(label: string, options: [string, string][], attrs: { id?: string; value?: string; hint?: string } = {}) {
+  const input = h(
+    'select',
+    { id: attrs.id ?? `sel-${Math.random().toString(36).slice(2, 9)}` },
+    ...options.map(([value, text]) => h('option', { value, selected: value === attrs.value }, text)),
+  );
+  const hintId = `${input.id}-hint`;
+  if (attrs.hint) input.setAttribute('aria-describedby', hintId);
+  return {
+    el: h('div', { class: 'field' }, h('label', { for: input.id }, label), input, attrs.hint ? h('p', { class: 'hint', id: hintId }, attrs.hint) : null),
+    input,
   };
 }
 

@@ -316,13 +316,6 @@ export interface components {
                 clockOffsetSeconds: number;
             };
             institutionLogins: components["schemas"]["DashboardInstitutionLogin"][];
-            transactions: {
-                /** @description false until the first aggregation */
-                aggregated: boolean;
-                found: number;
-                /** @description Newest first */
-                latest: components["schemas"]["Transaction"][];
-            };
         };
         CustomerPage: {
             found: number;
@@ -365,6 +358,24 @@ export interface components {
             status: string;
             aggregationStatusCode: number;
             aggregationSuccessDate: number | null;
+        };
+        DashboardConnectLink: {
+            type: "full" | "lite" | "fix";
+            link: string;
+            /** @description When the link stops working */
+            expiresAt: number;
+        };
+        DashboardConnectLinkBody: {
+            type: "full" | "lite" | "fix";
+            experience?: string;
+            webhook?: string;
+            institutionId?: number;
+            institutionLoginId?: number;
+        };
+        DashboardCustomerBody: {
+            username: string;
+            firstName?: string;
+            lastName?: string;
         };
         DashboardInstitutionLogin: {
             institutionLoginId: number;
@@ -409,24 +420,80 @@ export interface components {
             csrfToken: string;
             appKey: string;
         };
+        DashboardTransactionPage: {
+            /** @description false until the first aggregation (of the account, when one is asked for) */
+            aggregated: boolean;
+            accountId: string | null;
+            /** @description 1-based */
+            page: number;
+            limit: number;
+            found: number;
+            moreAvailable: boolean;
+            /** @description Newest first by posted date (the transaction date while pending), then by id */
+            transactions: components["schemas"]["Transaction"][];
+        };
+        DashboardTxPushBody: {
+            callbackUrl: string;
+            format?: "json" | "xml";
+        };
+        DashboardTxPushList: {
+            subscriptions: components["schemas"]["DashboardTxPushSubscription"][];
+        };
+        DashboardTxPushSubscribed: {
+            subscriptions: {
+                id: number;
+                accountId: string;
+                type: "account" | "transaction";
+                callbackUrl: string;
+                format: "json" | "xml";
+                /** @description Epoch seconds */
+                createdDate: number;
+                /** @description Shown once */
+                signingKey: string;
+            }[];
+        };
+        DashboardTxPushSubscription: {
+            id: number;
+            accountId: string;
+            type: "account" | "transaction";
+            callbackUrl: string;
+            format: "json" | "xml";
+            /** @description Epoch seconds */
+            createdDate: number;
+        };
         Delivery: {
             id: number;
-            partnerId: string;
-            kind: "txpush" | "webhook" | "email";
-            eventId: string;
             target: string;
+            state: components["schemas"]["DeliveryState"];
+            /** @description As stored; `state` is what to show */
             status: "pending" | "delivering" | "delivered" | "cancelled";
+            /** @description An attempt is under way right now */
+            inFlight: boolean;
             /** @description Epoch seconds */
             createdAt: number;
             nextAttemptAt: number | null;
+            waitingFor: number | null;
             deliveredAt: number | null;
             cancelledAt: number | null;
+            redeliveredAt: number | null;
             lastStatusCode: number | null;
             lastError: string | null;
+            lastResponse: components["schemas"]["DeliveryResponse"] | null;
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            partnerId: string;
+            kind: "txpush" | "webhook" | "email";
+            eventId: string;
+            eventType: string | null;
+            contentType: string | null;
+            /** @description The body sent (for e-mail a JSON object {from, subject, text, html}), cut at 16 KiB */
+            payload: string;
+            payloadTruncated: boolean;
             customerId: number | null;
             subscriptionId: number | null;
             connectSession: string | null;
-            attempts: components["schemas"]["DeliveryAttempt"][];
+            copyOf: number | null;
+            /** @description Its `listen` copies, when the list groups them (the dashboard) */
+            copies: components["schemas"]["DeliveryCopy"][];
         };
         DeliveryAttempt: {
             /** @description Epoch seconds */
@@ -436,9 +503,47 @@ export interface components {
             latencyMs: number;
             error: string | null;
         };
+        DeliveryCopy: {
+            id: number;
+            target: string;
+            state: components["schemas"]["DeliveryState"];
+            /** @description As stored; `state` is what to show */
+            status: "pending" | "delivering" | "delivered" | "cancelled";
+            /** @description An attempt is under way right now */
+            inFlight: boolean;
+            /** @description Epoch seconds */
+            createdAt: number;
+            nextAttemptAt: number | null;
+            waitingFor: number | null;
+            deliveredAt: number | null;
+            cancelledAt: number | null;
+            redeliveredAt: number | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            lastResponse: components["schemas"]["DeliveryResponse"] | null;
+            attempts: components["schemas"]["DeliveryAttempt"][];
+        };
+        DeliveryFilters: {
+            /** @description Most recently used first */
+            eventTypes: string[];
+            /** @description Most recently used first, `listen` listeners included */
+            targets: string[];
+        };
         DeliveryList: {
             deliveries: components["schemas"]["Delivery"][];
+            filters: components["schemas"]["DeliveryFilters"];
+            /** @description The service clock: a next attempt at this time is due now */
+            now: number;
         };
+        DeliveryResponse: {
+            /** @description Epoch seconds */
+            attemptedAt: number;
+            statusCode: number | null;
+            body: string | null;
+            error: string | null;
+        };
+        /** @enum {unknown} */
+        DeliveryState: "pending" | "retrying" | "failed" | "delivered" | "cancelled";
         ExperienceBody: {
             appName: string;
             logoUrl: string | null;
@@ -539,6 +644,11 @@ export interface components {
         RequestLog: {
             requests: components["schemas"]["RequestLogEntry"][];
         };
+        RequestLogDetail: {
+            entry: components["schemas"]["RequestLogEntry"];
+            request: components["schemas"]["RequestLogMessage"];
+            response: components["schemas"]["RequestLogMessage"];
+        };
         RequestLogEntry: {
             id: number;
             method: string;
@@ -546,9 +656,23 @@ export interface components {
             status: number;
             latencyMs: number;
             errorCode: string | null;
+            /** @description The x-request-id header of the answer */
             requestId: string;
             /** @description Epoch milliseconds */
             at: number;
+        };
+        RequestLogHeader: {
+            name: string;
+            /** @description [redacted] for credentials */
+            value: string;
+        };
+        RequestLogMessage: {
+            headers: components["schemas"]["RequestLogHeader"][];
+            body: string | null;
+            bytes: number | null;
+            /** @description The body is longer than what is shown */
+            truncated: boolean;
+            omitted: ("binary" | "not-read" | "not-kept") | null;
         };
         SandboxClockBody: {
             days: number;
@@ -654,6 +778,9 @@ export type CustomerPage = components['schemas']['CustomerPage'];
 export type CustomerResetResult = components['schemas']['CustomerResetResult'];
 export type CustomerSummary = components['schemas']['CustomerSummary'];
 export type DashboardAccount = components['schemas']['DashboardAccount'];
+export type DashboardConnectLink = components['schemas']['DashboardConnectLink'];
+export type DashboardConnectLinkBody = components['schemas']['DashboardConnectLinkBody'];
+export type DashboardCustomerBody = components['schemas']['DashboardCustomerBody'];
 export type DashboardInstitutionLogin = components['schemas']['DashboardInstitutionLogin'];
 export type DashboardPartner = components['schemas']['DashboardPartner'];
 export type DashboardSession = components['schemas']['DashboardSession'];
@@ -661,9 +788,18 @@ export type DashboardSettings = components['schemas']['DashboardSettings'];
 export type DashboardSignInBody = components['schemas']['DashboardSignInBody'];
 export type DashboardSignUpBody = components['schemas']['DashboardSignUpBody'];
 export type DashboardSignedUp = components['schemas']['DashboardSignedUp'];
+export type DashboardTransactionPage = components['schemas']['DashboardTransactionPage'];
+export type DashboardTxPushBody = components['schemas']['DashboardTxPushBody'];
+export type DashboardTxPushList = components['schemas']['DashboardTxPushList'];
+export type DashboardTxPushSubscribed = components['schemas']['DashboardTxPushSubscribed'];
+export type DashboardTxPushSubscription = components['schemas']['DashboardTxPushSubscription'];
 export type Delivery = components['schemas']['Delivery'];
 export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
+export type DeliveryCopy = components['schemas']['DeliveryCopy'];
+export type DeliveryFilters = components['schemas']['DeliveryFilters'];
 export type DeliveryList = components['schemas']['DeliveryList'];
+export type DeliveryResponse = components['schemas']['DeliveryResponse'];
+export type DeliveryState = components['schemas']['DeliveryState'];
 export type ExperienceBody = components['schemas']['ExperienceBody'];
 export type ExperienceList = components['schemas']['ExperienceList'];
 export type FiredConnectWebhook = components['schemas']['FiredConnectWebhook'];
@@ -673,7 +809,10 @@ export type Mailbox = components['schemas']['Mailbox'];
 export type MailboxMessage = components['schemas']['MailboxMessage'];
 export type Redelivered = components['schemas']['Redelivered'];
 export type RequestLog = components['schemas']['RequestLog'];
+export type RequestLogDetail = components['schemas']['RequestLogDetail'];
 export type RequestLogEntry = components['schemas']['RequestLogEntry'];
+export type RequestLogHeader = components['schemas']['RequestLogHeader'];
+export type RequestLogMessage = components['schemas']['RequestLogMessage'];
 export type SandboxClockBody = components['schemas']['SandboxClockBody'];
 export type SandboxLoginErrorBody = components['schemas']['SandboxLoginErrorBody'];
 export type SandboxTxPushBody = components['schemas']['SandboxTxPushBody'];

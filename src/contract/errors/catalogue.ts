@@ -368,7 +368,7 @@ export const ErrorCatalogue = define({
     code: '14090',
     status: 403,
     message: 'Sandbox controls are only for partners on the Test Drive plan.',
-    when: 'Any sandbox control (`/sandbox/v1/...`, `ledgerlink sandbox`, `ledgerlink trigger`, `ledgerlink listen --partner`) called for a partner on the production plan.',
+    when: 'Any sandbox control (`/sandbox/v1/...`, `ledgerlink sandbox`, `ledgerlink trigger`, `ledgerlink listen --partner`, `ledgerlink listen` in client mode) called for a partner on the production plan.',
   },
   SandboxErrorCodeUnsupported: {
     code: '14091',
@@ -399,6 +399,12 @@ export const ErrorCatalogue = define({
     status: 409,
     message: 'The account has no transactions yet.',
     when: 'Fire TxPUSH Event of a transaction event type, without `transactionId`, for an account that has no transaction yet.',
+  },
+  ListenerClaimLost: {
+    code: '14096',
+    status: 409,
+    message: 'This delivery is no longer held for the listener.',
+    when: '`ledgerlink listen` (client mode) reports what became of a delivery it took, after its hold ran out (60 seconds) and it was taken again, or after the listener was removed: the report is not recorded.',
   },
   // Connect
   ConnectExperienceUnknown: {

@@ -1,10 +1,11 @@
 import { ErrorCatalogue } from './catalogue.js';
+import { linkReferences } from './doc-links.js';
 
 /** docs/errors.md, generated from the catalogue so the two cannot drift apart. */
 export function renderErrorsDoc(): string {
   const rows = Object.entries(ErrorCatalogue)
     .sort(([, a], [, b]) => Number(a.code) - Number(b.code))
-    .map(([name, d]) => `| ${d.code} | ${d.status} | ${name} | ${d.message} | ${d.when} |`);
+    .map(([name, d]) => `| ${d.code} | ${d.status} | ${name} | ${d.message} | ${linkReferences(d.when)} |`);
   return [
     '# Error codes',
     '',

@@ -5,6 +5,7 @@
 import Type from 'typebox';
 import { RequiredString } from './common.js';
 import { ConnectAccount, Experience, InstitutionRef } from './connect-app.js';
+import { DELIVERY_STATES } from './deliveries.js';
 import { Transaction } from './transactions.js';
 
 export { CONNECT_EVENT_TYPES } from './connect.js';
@@ -94,11 +95,46 @@ export const CustomerOverview = Type.Object({
     clockOffsetSeconds: Type.Integer({ description: 'How far the customer clock runs ahead of the service clock' }),
   }),
   institutionLogins: Type.Array(DashboardInstitutionLogin),
-  transactions: Type.Object({
-    aggregated: Type.Boolean({ description: 'false until the first aggregation' }),
-    found: Type.Integer(),
-    latest: Type.Array(Transaction, { description: 'Newest first' }),
-  }),
+});
+
+/** GET /dashboard/api/customers/{customerId}/transactions: a page of the customer's (or one account's) transactions. */
+export const DashboardTransactionPage = Type.Object({
+  aggregated: Type.Boolean({ description: 'false until the first aggregation (of the account, when one is asked for)' }),
+  accountId: Nullable(Type.String({ description: 'The account asked for; null for every account' })),
+  page: Type.Integer({ description: '1-based' }),
+  limit: Type.Integer(),
+  found: Type.Integer(),
+  moreAvailable: Type.Boolean(),
+  transactions: Type.Array(Transaction, { description: 'Newest first by posted date (the transaction date while pending), then by id' }),
+});
+
+const connectLinkType = Type.Union([Type.Literal('full'), Type.Literal('lite'), Type.Literal('fix')]);
+
+/** POST /dashboard/api/customers/{customerId}/connect-links: a signed Connect link, as the API's generate calls answer it. */
+export const DashboardConnectLink = Type.Object({
+  type: connectLinkType,
+  link: Type.String(),
+  expiresAt: Epoch('When the link stops working'),
+});
+
+const txPushSubscriptionFields = {
+  id: Type.Integer(),
+  accountId: Type.String(),
+  type: Type.Union([Type.Literal('account'), Type.Literal('transaction')]),
+  callbackUrl: Type.String(),
+  format: Type.Union([Type.Literal('json'), Type.Literal('xml')]),
+  createdDate: Epoch(),
+};
+
+/** One TxPUSH subscription of an account (its signing key is shown only when it is made). */
+export const DashboardTxPushSubscription = Type.Object(txPushSubscriptionFields);
+
+/** GET /dashboard/api/customers/{customerId}/accounts/{accountId}/txpush: the account's subscriptions, oldest first. */
+export const DashboardTxPushList = Type.Object({ subscriptions: Type.Array(DashboardTxPushSubscription) });
+
+/** POST /dashboard/api/customers/{customerId}/accounts/{accountId}/txpush: the listener's two new subscriptions with their signing keys. */
+export const DashboardTxPushSubscribed = Type.Object({
+  subscriptions: Type.Array(Type.Object({ ...txPushSubscriptionFields, signingKey: Type.String({ description: 'Shown once' }) })),
 });
 
 /** One API request of the partner. */
@@ -109,12 +145,36 @@ export const RequestLogEntry = Type.Object({
   status: Type.Integer(),
   latencyMs: Type.Number(),
   errorCode: Nullable(Type.String()),
-  requestId: Type.String(),
+  requestId: Type.String({ description: 'The x-request-id header of the answer' }),
   at: Type.Integer({ description: 'Epoch milliseconds' }),
 });
 
 /** GET /dashboard/api/requests. */
 export const RequestLog = Type.Object({ requests: Type.Array(RequestLogEntry) });
+
+/** A header of a logged request or answer. */
+export const RequestLogHeader = Type.Object({ name: Type.String(), value: Type.String({ description: '[redacted] for credentials' }) });
+
+/** The request or the answer of a logged call, as kept: credentials and secrets redacted, the body cut at 8 KB. */
+export const RequestLogMessage = Type.Object({
+  headers: Type.Array(RequestLogHeader),
+  body: Nullable(Type.String({ description: 'The body as text, secrets redacted, at most 8,192 characters; null when there is none to show' })),
+  bytes: Nullable(Type.Integer({ description: "The whole body's size in bytes; null when it is not known" })),
+  truncated: Type.Boolean({ description: 'The body is longer than what is shown' }),
+  omitted: Nullable(
+    Type.Union([Type.Literal('binary'), Type.Literal('not-read'), Type.Literal('not-kept')], {
+      description:
+        'Why there is no body to show: binary (not text), not-read (the request was refused before its body was read), not-kept (headers and bodies were not kept for this call)',
+    }),
+  ),
+});
+
+/** GET /dashboard/api/requests/{id}: one call with its request and its answer. */
+export const RequestLogDetail = Type.Object({
+  entry: RequestLogEntry,
+  request: RequestLogMessage,
+  response: RequestLogMessage,
+});
 
 /** One attempt of a delivery. */
 export const DeliveryAttempt = Type.Object({
@@ -125,28 +185,74 @@ export const DeliveryAttempt = Type.Object({
   error: Nullable(Type.String()),
 });
 
+/** What the latest attempt got back. */
+export const DeliveryResponse = Type.Object({
+  attemptedAt: Epoch(),
+  statusCode: Nullable(Type.Integer({ description: 'HTTP status or SMTP reply code; null when nothing answered' })),
+  body: Nullable(
+    Type.String({ description: 'The first 500 bytes of the answer (the SMTP reply for e-mail), ending in … when there was more; null when none came' }),
+  ),
+  error: Nullable(Type.String({ description: 'Why the attempt failed; null when it succeeded' })),
+});
+
+/** pending, retrying, failed, delivered or cancelled (docs/delivery.md, "Visibility and redelivery"). */
+export const DeliveryState = Type.Enum(DELIVERY_STATES);
+
+/** What a delivery and each of its `listen` copies have: where it goes, its state, the latest answer, every attempt. */
+const deliveryTargetFields = {
+  id: Type.Integer(),
+  target: Type.String(),
+  state: DeliveryState,
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivering'), Type.Literal('delivered'), Type.Literal('cancelled')], {
+    description: 'As stored; `state` is what to show',
+  }),
+  inFlight: Type.Boolean({ description: 'An attempt is under way right now' }),
+  createdAt: Epoch(),
+  nextAttemptAt: Nullable(
+    Epoch('Pending and retrying deliveries not in flight: when the next attempt is due, never before now (a due one shows now); null otherwise'),
+  ),
+  waitingFor: Nullable(Type.Integer({ description: 'The earlier webhook of the same Connect session to the same target it waits for' })),
+  deliveredAt: Nullable(Epoch()),
+  cancelledAt: Nullable(Epoch('When it failed or was cancelled')),
+  redeliveredAt: Nullable(Epoch('When it was last redelivered')),
+  lastStatusCode: Nullable(Type.Integer()),
+  lastError: Nullable(Type.String()),
+  lastResponse: Nullable(DeliveryResponse),
+  attempts: Type.Array(DeliveryAttempt),
+};
+
+/** A copy of a delivery to a `ledgerlink listen --partner` listener: same event, its own target, state and attempts. */
+export const DeliveryCopy = Type.Object(deliveryTargetFields);
+
 /** A TxPUSH, webhook or e-mail delivery with every attempt, oldest first. */
 export const Delivery = Type.Object({
-  id: Type.Integer(),
+  ...deliveryTargetFields,
   partnerId: Type.String(),
   kind: Type.Union([Type.Literal('txpush'), Type.Literal('webhook'), Type.Literal('email')]),
   eventId: Type.String(),
-  target: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('delivering'), Type.Literal('delivered'), Type.Literal('cancelled')]),
-  createdAt: Epoch(),
-  nextAttemptAt: Nullable(Epoch('When the next attempt is due (pending deliveries only)')),
-  deliveredAt: Nullable(Epoch()),
-  cancelledAt: Nullable(Epoch()),
-  lastStatusCode: Nullable(Type.Integer()),
-  lastError: Nullable(Type.String()),
+  eventType: Nullable(Type.String({ description: 'transaction.created, connect.added, connect.email, ...' })),
+  contentType: Nullable(Type.String()),
+  payload: Type.String({ description: 'The body sent (for e-mail a JSON object {from, subject, text, html}), cut at 16 KiB' }),
+  payloadTruncated: Type.Boolean(),
   customerId: Nullable(Type.Integer()),
   subscriptionId: Nullable(Type.Integer()),
   connectSession: Nullable(Type.String()),
-  attempts: Type.Array(DeliveryAttempt),
+  copyOf: Nullable(Type.Integer({ description: 'For a `listen` copy listed on its own: the delivery it copies' })),
+  copies: Type.Array(DeliveryCopy, { description: 'Its `listen` copies, when the list groups them (the dashboard)' }),
+});
+
+/** What the partner's deliveries can be filtered by besides the state: the event types and targets of its latest 1000. */
+export const DeliveryFilters = Type.Object({
+  eventTypes: Type.Array(Type.String(), { description: 'Most recently used first' }),
+  targets: Type.Array(Type.String(), { description: 'Most recently used first, `listen` listeners included' }),
 });
 
 /** GET /dashboard/api/deliveries. */
-export const DeliveryList = Type.Object({ deliveries: Type.Array(Delivery) });
+export const DeliveryList = Type.Object({
+  deliveries: Type.Array(Delivery),
+  filters: DeliveryFilters,
+  now: Epoch('The service clock: a next attempt at this time is due now'),
+});
 
 /** POST /dashboard/api/deliveries/{deliveryId}/redeliver. */
 export const Redelivered = Type.Object({ delivery: Delivery });
@@ -192,6 +298,28 @@ export const ExperienceBody = Type.Object({
   appName: Type.String({ maxLength: 255 }),
   logoUrl: Type.Union([Type.String({ maxLength: 2048 }), Type.Null()]),
   primaryColor: Type.String({ maxLength: 7 }),
+});
+
+/** POST /dashboard/api/customers: a testing customer. */
+export const DashboardCustomerBody = Type.Object({
+  username: RequiredString({ maxLength: 255 }),
+  firstName: Type.Optional(Type.String({ maxLength: 255 })),
+  lastName: Type.Optional(Type.String({ maxLength: 255 })),
+});
+
+/** POST /dashboard/api/customers/{customerId}/connect-links: Lite names an institution, Fix an institution login. */
+export const DashboardConnectLinkBody = Type.Object({
+  type: connectLinkType,
+  experience: Type.Optional(Type.String({ maxLength: 64 })),
+  webhook: Type.Optional(Type.String({ maxLength: 2048 })),
+  institutionId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
+  institutionLoginId: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991 })),
+});
+
+/** POST /dashboard/api/customers/{customerId}/accounts/{accountId}/txpush: notifications in JSON unless XML is asked for. */
+export const DashboardTxPushBody = Type.Object({
+  callbackUrl: RequiredString({ maxLength: 2048 }),
+  format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('xml')])),
 });
 
 /** POST /dashboard/api/customers/{customerId}/sandbox/clock. */

@@ -11,9 +11,15 @@ import { type AuthenticationLimits, requireTls } from '../plugins/transport.js';
 import { nameScope } from '../scopes.js';
 import { getDeliveries, redeliver } from './routes/deliveries.js';
 import { getMail } from './routes/mail.js';
-import { getRequests } from './routes/requests.js';
+import { getRequest, getRequests } from './routes/requests.js';
 import { getAppKey, rotateKey } from './routes/appKey.js';
-import { getCustomer as getDashboardCustomer, getCustomers as getDashboardCustomers } from './routes/customers.js';
+import { generateConnectLink } from './routes/connectLinks.js';
+import {
+  createCustomer as createDashboardCustomer,
+  getCustomer as getDashboardCustomer,
+  getCustomers as getDashboardCustomers,
+  getCustomerTransactions as getDashboardCustomerTransactions,
+} from './routes/customers.js';
 import { getExperiences, putExperience } from './routes/experiences.js';
 import getDashboardSession from './routes/getSession.js';
 import dashboardPages from './routes/pages.js';
@@ -24,6 +30,7 @@ import dashboardSignIn from './routes/signIn.js';
 import dashboardSignOut from './routes/signOut.js';
 import dashboardSignUp from './routes/signUp.js';
 import { revokeTokens as revokeDashboardTokens } from './routes/tokens.js';
+import { addTxPushSubscription, deleteTxPushSubscription, getTxPushSubscriptions } from './routes/txpush.js';
 
 export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Runtime; authenticationLimits: AuthenticationLimits }): Promise<void> {
   const { runtime } = opts;
@@ -56,8 +63,15 @@ export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Ru
       changeSecret,
       unlock,
       getDashboardCustomers,
+      createDashboardCustomer,
       getDashboardCustomer,
+      getDashboardCustomerTransactions,
+      generateConnectLink,
+      getTxPushSubscriptions,
+      addTxPushSubscription,
+      deleteTxPushSubscription,
       getRequests,
+      getRequest,
       getDeliveries,
       redeliver,
       getMail,

@@ -30,6 +30,11 @@ export function appKeyOf(request: FastifyRequest, runtime: Runtime): string | un
   return header(request, appKeyHeaders(runtime));
 }
 
+/** Reads the token from Service-App-Token or a configured alternative header. */
+export function appTokenOf(request: FastifyRequest, runtime: Runtime): string | undefined {
+  return header(request, ['service-app-token', ...runtime.config.appTokenHeaders]);
+}
+
 /**
  * The routes of this scope need the app key and a token of the same partner: the caller is resolved before
  * anything else reads the request. A caller found in memory costs no promise.

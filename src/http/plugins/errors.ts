@@ -129,6 +129,8 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
         ? new ServiceError('MalformedUrl')
         : toServiceError(error, request);
   const body = { code: err.code, message: err.message };
+  // No hook runs before these errors: the request id header (plugins/request-log.ts) is set here.
+  reply.header('x-request-id', request.id);
   if (negotiateFormat(request.headers.accept) === 'xml') {
     void reply
       .code(err.status)

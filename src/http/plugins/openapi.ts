@@ -1,9 +1,9 @@
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ScopeName } from '../scopes.js';
 import fp from 'fastify-plugin';
 import type { Runtime } from '../../platform/dependencies.js';
+import { docsPage } from './docs-page.js';
 
 type Json = Record<string, unknown>;
 
@@ -156,11 +156,16 @@ export const openapiPlugin = fp(
   { name: 'ledgerlink-openapi' },
 );
 
-/** /openapi.json, /openapi.yaml and the /docs page, whose assets come from the package itself, never from a CDN. */
+/**
+ * /openapi.json and /openapi.yaml (also at /docs/json and /docs/yaml, where clients of the earlier docs page fetch
+ * them), and the /docs page.
+ */
 export async function docsRoutes(scope: FastifyInstance): Promise<void> {
-  scope.get('/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
-  scope.get('/openapi.yaml', { schema: { hide: true } }, async (_req, reply) =>
-    reply.type('application/yaml; charset=utf-8').send(scope.swagger({ yaml: true })),
-  );
-  await scope.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  const json = async () => scope.swagger();
+  const yaml = async (_req: unknown, reply: FastifyReply) => reply.type('application/yaml; charset=utf-8').send(scope.swagger({ yaml: true }));
+  for (const prefix of ['/openapi.', '/docs/']) {
+    scope.get(`${prefix}json`, { schema: { hide: true } }, json);
+    scope.get(`${prefix}yaml`, { schema: { hide: true } }, yaml);
+  }
+  docsPage(scope, () => scope.swagger() as unknown as Json);
 }

@@ -1,9 +1,17 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { loadConfig } from '../config.js';
-import { openRuntime, type Runtime } from '../runtime.js';
 
 /** A mistake in how a command was called: printed as one line plus a hint, exit code 2. */
 export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A command that could not do its work (a service that refused or could not be reached): one line plus a hint, exit code 1. */
+export class CommandFailed extends Error {
   constructor(
     message: string,
     readonly hint?: string,
@@ -73,16 +81,6 @@ export const dataOptions = {
   data: { type: 'string' },
   json: { type: 'boolean', default: false },
 } as const;
-
-/** Opens the runtime for a one-off command on the store in `dataDir` (or DATABASE_URL), runs `fn`, closes. */
-export async function withRuntime<T>(dataDir: string | undefined, fn: (runtime: Runtime) => Promise<T>): Promise<T> {
-  const runtime = await openRuntime(loadConfig(process.env, { data: dataDir }));
-  try {
-    return await fn(runtime);
-  } finally {
-    await runtime.database.close();
-  }
-}
 
 /** A positive integer option, or a usage error naming it. */
 export function positiveInteger(name: string, value: string | undefined, usage: string): number | undefined {

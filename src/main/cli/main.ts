@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError } from '../config.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
-import { UsageError } from './args.js';
+import { CommandFailed, UsageError } from './args.js';
 import { main } from './run.js';
 import { printError } from '../../platform/terminal-text.js';
 
@@ -10,6 +10,10 @@ main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof UsageError) {
     printError(`error: ${e.message}${e.hint ? `\nhint: ${e.hint}` : ''}`);
     process.exit(2);
+  }
+  if (e instanceof CommandFailed) {
+    printError(`error: ${e.message}${e.hint ? `\nhint: ${e.hint}` : ''}`);
+    process.exit(1);
   }
   if (e instanceof ConfigError || e instanceof ServiceError) {
     printError(`error: ${e.message}`);

@@ -31,6 +31,11 @@ export const COMMANDS: Record<string, Command> = {
     load: async () => (await import('./commands/listen.js')).listen,
     help: 'receive TxPUSH and webhook deliveries, print them, forward them (--forward-to URL)',
   },
+  login: {
+    load: async () => (await import('./commands/login.js')).login,
+    help: 'check and save credentials of a running service (a profile) for the commands that talk to it',
+  },
+  logout: { load: async () => (await import('./commands/login.js')).logout, help: 'remove a saved profile' },
 };
 
 /** The top-level help: every command in a line. */

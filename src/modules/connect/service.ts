@@ -140,6 +140,7 @@ export async function sendConnectEmail(
     html: message.html,
     customerId: Number(input.customerId),
     connectSession: new URL(link).searchParams.get('linkId'),
+    eventType: 'connect.email',
   });
   return { link, emailConfig: input.email };
 }

@@ -89,6 +89,7 @@ export async function enqueueConnectWebhook(
     eventId,
     customerId: target.customerId,
     connectSession: target.connectSession,
+    eventType: `connect.${eventType}`,
   });
   return eventId;
 }

@@ -2,9 +2,10 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, Executor } from '../../platform/db/database.js';
 import { preparedQuery } from '../../platform/db/prepared.js';
 import type { DB } from '../../platform/db/schema.js';
-import type { RequestLogRow, RequestLogTable } from './table.js';
+import type { RequestLogDetailColumn, RequestLogDetailRow, RequestLogRow, RequestLogTable } from './table.js';
 
-export type RequestLogEntry = Omit<RequestLogTable, 'id'>;
+/** A row to write; its headers and bodies may be left out (none kept). */
+export type RequestLogEntry = Omit<RequestLogTable, 'id' | RequestLogDetailColumn> & Partial<Pick<RequestLogTable, RequestLogDetailColumn>>;
 
 /** Rows per INSERT; the event loop serves requests between two of them. */
 const CHUNK = 100;
@@ -21,13 +22,22 @@ export const COLUMNS = [
   'request_id',
   'ip',
   'created_at_ms',
+  'request_headers',
+  'request_body',
+  'request_bytes',
+  'response_headers',
+  'response_body',
+  'response_bytes',
 ] as const satisfies ReadonlyArray<keyof RequestLogEntry>;
+
+/** The columns lists read: an entry without its headers and bodies, which only its detail shows. */
+const LIST_COLUMNS = ['id', 'partner_id', 'method', 'path', 'route', 'status', 'latency_ms', 'error_code', 'request_id', 'ip', 'created_at_ms'] as const;
 
 /** The entries' values in COLUMNS order, one row after another: the parameters of a multi-row INSERT. */
 export function valuesOf(entries: readonly RequestLogEntry[]): unknown[] {
   const values: unknown[] = new Array(entries.length * COLUMNS.length);
   let i = 0;
-  for (const e of entries) for (const column of COLUMNS) values[i++] = e[column];
+  for (const e of entries) for (const column of COLUMNS) values[i++] = e[column] ?? null;
   return values;
 }
 
@@ -97,13 +107,50 @@ export async function pruneRequestLog(db: Executor, beforeMs: number): Promise<v
   await db.deleteFrom('request_log').where('created_at_ms', '<', beforeMs).execute();
 }
 
-/** A partner's log entries (or everyone's when partnerId is undefined), newest first, or those after `afterId` oldest first. */
-export async function selectRequestLog(
-  db: Executor,
-  filter: { partnerId?: string | undefined; afterId?: number | undefined; limit: number },
-): Promise<RequestLogRow[]> {
-  let q = db.selectFrom('request_log').selectAll();
+/** What a list of entries is narrowed to; every part is optional. */
+export interface RequestLogQuery {
+  partnerId?: string | undefined;
+  afterId?: number | undefined;
+  /** Inclusive range of statuses. */
+  status?: readonly [number, number] | undefined;
+  /** Upper-case method. */
+  method?: string | undefined;
+  /** Text the path (with its query string) contains, in any letter case. */
+  path?: string | undefined;
+  limit: number;
+}
+
+/** `text` as a LIKE pattern matching itself anywhere, with `\` escaping LIKE's wildcards. */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * A partner's log entries (or everyone's when partnerId is undefined) that match the filters, newest first, or those
+ * after `afterId` oldest first. Headers and bodies are not read.
+ */
+export async function selectRequestLog(db: Executor, filter: RequestLogQuery): Promise<RequestLogRow[]> {
+  let q = db.selectFrom('request_log').select(LIST_COLUMNS);
   if (filter.partnerId !== undefined) q = q.where('partner_id', '=', filter.partnerId);
+  if (filter.status !== undefined) q = q.where('status', '>=', filter.status[0]).where('status', '<=', filter.status[1]);
+  if (filter.method !== undefined) q = q.where('method', '=', filter.method);
+  // lower() on both sides: SQLite's LIKE ignores ASCII case and PostgreSQL's does not.
+  if (filter.path !== undefined && filter.path !== '') q = q.where(sql<boolean>`lower(path) like ${containsPattern(filter.path)} escape '\\'`);
   if (filter.afterId !== undefined) return q.where('id', '>', filter.afterId).orderBy('id', 'asc').limit(filter.limit).execute();
   return q.orderBy('id', 'desc').limit(filter.limit).execute();
+}
+
+/** One entry of a partner's log with its headers and bodies, or undefined when the partner has no entry of that id. */
+export async function selectRequestLogEntry(db: Executor, partnerId: string, id: number): Promise<RequestLogDetailRow | undefined> {
+  return db.selectFrom('request_log').selectAll().where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The id of the partner whose app key has this hash, if any. */
+export async function partnerIdOfAppKeyHash(db: Executor, appKeyHash: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('partners').select('id').where('app_key_hash', '=', appKeyHash).executeTakeFirst();
+}
+
+/** The id of the partner a token with this hash was issued to (expired or not), if it is still stored. */
+export async function partnerIdOfTokenHash(db: Executor, tokenHash: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('partner_tokens').select('partner_id as id').where('token_hash', '=', tokenHash).executeTakeFirst();
 }

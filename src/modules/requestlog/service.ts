@@ -1,9 +1,24 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { ServiceError } from '../../contract/errors/service-error.js';
 import type { Database, Executor } from '../../platform/db/database.js';
 import type { Clock } from '../../platform/clock.js';
-import { COLUMNS, insertSizes, pruneRequestLog, type RequestLogEntry, selectRequestLog, valuesOf, writeChunk } from './repository.js';
-import type { RequestLogRow } from './table.js';
+import { stampedMemo } from '../../platform/db/stamped-memo.js';
+import { sha256Hex } from '../../platform/secrets.js';
+import { whenReady } from '../../platform/when-ready.js';
+import {
+  COLUMNS,
+  insertSizes,
+  partnerIdOfAppKeyHash,
+  partnerIdOfTokenHash,
+  pruneRequestLog,
+  type RequestLogEntry,
+  selectRequestLog,
+  selectRequestLogEntry,
+  valuesOf,
+  writeChunk,
+} from './repository.js';
+import type { RequestLogDetailRow, RequestLogRow } from './table.js';
 
 export type { RequestLogEntry } from './repository.js';
 
@@ -19,6 +34,36 @@ export const RETENTION_MS = 7 * 86_400_000;
 const MAX_BUFFER = 5_000;
 /** A batch goes to the sink once this many entries wait, without waiting for the timer. */
 const BATCH = 1_000;
+/**
+ * The same by the characters of the entries' headers and bodies (up to about 17,000 each): a batch goes once 1 MB
+ * of them wait, and at most 4 MB wait; beyond that a new entry keeps its summary and loses its headers and bodies,
+ * so a burst of large bodies neither grows the process nor overruns the writer thread's heap.
+ */
+const BATCH_DETAIL = 1 << 20;
+const MAX_BUFFER_DETAIL = 4 << 20;
+/**
+ * Characters of headers and bodies kept a second, at most (and up to DETAIL_BURST at once after a quiet spell):
+ * beyond, entries keep their summary only. Writing them is most of what the log costs (a 400-character entry costs
+ * the writer thread about as much again as its summary), so a busy service keeps the cost of a request where it was,
+ * while a developer's calls, a few a second, all keep theirs.
+ */
+const DETAIL_PER_SECOND = 1 << 20;
+const DETAIL_BURST = 4 << 20;
+
+/** Characters of an entry's headers and bodies. */
+export function detailSize(e: Pick<RequestLogEntry, 'request_headers' | 'request_body' | 'response_headers' | 'response_body'>): number {
+  return (e.request_headers?.length ?? 0) + (e.request_body?.length ?? 0) + (e.response_headers?.length ?? 0) + (e.response_body?.length ?? 0);
+}
+
+/** The detail columns of an entry that keeps none. */
+export const NO_DETAIL = {
+  request_headers: null,
+  request_body: null,
+  request_bytes: null,
+  response_headers: null,
+  response_body: null,
+  response_bytes: null,
+} as const satisfies Partial<RequestLogEntry>;
 
 /** Where a batch of entries goes: the database directly, or the writer thread of a SQLite file database. */
 interface Sink {
@@ -83,8 +128,9 @@ class ThreadSink implements Sink {
     if (this.worker) return this.worker;
     const worker = new Worker(THREAD_FILE, {
       workerData: { file: this.file, driver: require.resolve('better-sqlite3'), columns: COLUMNS } satisfies ThreadData,
-      // A batch is at most MAX_BUFFER entries (about 2 MB as values); the thread needs little more.
-      resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 },
+      // A batch is at most MAX_BUFFER entries (about 2 MB as values) and MAX_BUFFER_DETAIL characters of headers and
+      // bodies (4 to 8 MB); the thread needs little more.
+      resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 1 },
     });
     worker.unref();
     worker.on('message', (m: ThreadReply) => {
@@ -135,11 +181,24 @@ interface ThreadReply {
  */
 export class RequestLogWriter {
   private buffer: RequestLogEntry[] = [];
+  /** detailSize of the buffered entries together. */
+  private bufferedDetail = 0;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  /**
+   * While entries wait for their partner to be looked up (recordWhen), every entry recorded after them is appended
+   * after them too, in this chain, so the log keeps the order in which the requests were answered.
+   */
+  private queue: Promise<void> | undefined;
+  private queued = 0;
   private lastPrune = 0;
   private readonly sink: Sink;
   dropped = 0;
+  /** Entries kept without their headers and bodies (more than DETAIL_PER_SECOND, or MAX_BUFFER_DETAIL waiting). */
+  detailsDropped = 0;
+  /** Characters of headers and bodies that may still be kept now, and when that was worked out. */
+  private allowance = DETAIL_BURST;
+  private allowanceAt: number;
 
   constructor(
     database: Database,
@@ -147,26 +206,84 @@ export class RequestLogWriter {
     private readonly intervalMs = 250,
   ) {
     this.sink = database.requestLogFile ? new ThreadSink(database.requestLogFile) : new DirectSink(database);
+    this.allowanceAt = clock.now();
   }
 
+  /** Records an entry (after those still waiting for their partner, if any). */
   record(entry: RequestLogEntry): void {
+    if (this.queued > 0) this.recordWhen(Promise.resolve(entry));
+    else this.append(entry);
+  }
+
+  /**
+   * Records an entry once its partner is known: at once when `entry` is there, else when its promise settles (an
+   * entry it does not give, or a failure, is not recorded), and in either case after the entries recorded before it.
+   * The look-ups run at the same time; flush waits for them.
+   */
+  recordWhen(entry: RequestLogEntry | Promise<RequestLogEntry | undefined>): void {
+    if (!(entry instanceof Promise)) return this.record(entry);
+    // As many as may wait in the buffer: a flood of look-ups on a slow database does not grow the process.
+    if (this.queued >= MAX_BUFFER) {
+      this.dropped++;
+      return;
+    }
+    const settled = entry.catch(() => {
+      this.dropped++;
+      return undefined;
+    });
+    this.queued++;
+    this.queue = (this.queue ?? Promise.resolve())
+      .then(() => settled)
+      .then((e) => {
+        if (e) this.append(e);
+        if (--this.queued === 0) this.queue = undefined;
+      });
+  }
+
+  /**
+   * Whether an entry may keep about `size` characters of headers and bodies now (at most DETAIL_PER_SECOND); if so,
+   * they are counted. Asked before they are made, so a busy service does not even make them.
+   */
+  keepsDetail(size: number): boolean {
+    const now = this.clock.now();
+    this.allowance = Math.min(DETAIL_BURST, this.allowance + (Math.max(0, now - this.allowanceAt) * DETAIL_PER_SECOND) / 1000);
+    this.allowanceAt = now;
+    if (size > this.allowance) {
+      this.detailsDropped++;
+      return false;
+    }
+    this.allowance -= size;
+    return true;
+  }
+
+  private append(entry: RequestLogEntry): void {
+    let size = detailSize(entry);
+    if (size > 0 && this.bufferedDetail + size > MAX_BUFFER_DETAIL) {
+      entry = { ...entry, ...NO_DETAIL };
+      size = 0;
+      this.detailsDropped++;
+    }
     if (this.buffer.length >= MAX_BUFFER) {
-      this.buffer.shift();
+      this.bufferedDetail -= detailSize(this.buffer.shift()!);
       this.dropped++;
     }
     this.buffer.push(entry);
+    const before = this.bufferedDetail;
+    this.bufferedDetail += size;
     // Once per batch: a busy service sends its entries on long before the timer, and they die young.
-    if (this.buffer.length === BATCH) void this.flush();
+    if (this.buffer.length === BATCH || (before < BATCH_DETAIL && this.bufferedDetail >= BATCH_DETAIL)) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.intervalMs);
   }
 
   /** Writes everything buffered so far, after the batch being written (one at a time); resolves when it is stored. */
   async flush(): Promise<void> {
+    while (this.queue) await this.queue;
     clearTimeout(this.timer);
     this.timer = undefined;
     while (this.flushing) await this.flushing;
     const entries = this.buffer;
     this.buffer = [];
+    this.bufferedDetail = 0;
     if (entries.length === 0) return;
     this.flushing = this.write(entries).finally(() => {
       this.flushing = undefined;
@@ -194,7 +311,72 @@ export class RequestLogWriter {
   }
 }
 
-/** A partner's log entries (or everyone's when partnerId is undefined), newest first, or those after `afterId` oldest first; 1 to 1,000 of them. */
-export async function listRequestLog(db: Executor, filter: { partnerId?: string; afterId?: number; limit?: number }): Promise<RequestLogRow[]> {
-  return selectRequestLog(db, { partnerId: filter.partnerId, afterId: filter.afterId, limit: Math.min(Math.max(filter.limit ?? 100, 1), 1000) });
+/** Filters of a list of the log, as callers (the dashboard, `logs tail`) take them from people. */
+export interface RequestLogFilter {
+  partnerId?: string | undefined;
+  afterId?: number | undefined;
+  limit?: number | undefined;
+  /** A class of statuses (`2xx`, `4xx`, ...) or one status (`404`). */
+  status?: string | undefined;
+  /** A method, in any letter case. */
+  method?: string | undefined;
+  /** Text the path or its query string contains, in any letter case. */
+  path?: string | undefined;
+}
+
+const STATUS_FILTER = /^([1-5])(?:xx|\d\d)$/i;
+const METHOD_FILTER = /^[A-Za-z]{1,16}$/;
+/** Longest path filter: paths are kept to 500 characters. */
+export const MAX_PATH_FILTER = 500;
+
+/** The statuses a status filter stands for: `4xx` is 400 to 499, `404` itself. */
+export function statusRange(status: string): [number, number] {
+  const m = STATUS_FILTER.exec(status);
+  if (!m) throw new ServiceError('InvalidParameter', 'Invalid parameter (status): must be a class such as 2xx, 4xx or 5xx, or a status such as 404');
+  if (/x/i.test(status)) return [Number(m[1]) * 100, Number(m[1]) * 100 + 99];
+  return [Number(status), Number(status)];
+}
+
+/**
+ * A partner's log entries (or everyone's when partnerId is undefined), newest first, or those after `afterId` oldest
+ * first; 1 to 1,000 of them, narrowed by status, method and path when given (empty filters are none). Headers and
+ * bodies are not read: getRequestLogEntry gives them.
+ */
+export async function listRequestLog(db: Executor, filter: RequestLogFilter): Promise<RequestLogRow[]> {
+  const status = filter.status ? statusRange(filter.status) : undefined;
+  if (filter.method && !METHOD_FILTER.test(filter.method))
+    throw new ServiceError('InvalidParameter', 'Invalid parameter (method): must be an HTTP method such as GET');
+  if (filter.path && filter.path.length > MAX_PATH_FILTER)
+    throw new ServiceError('InvalidParameter', `Invalid parameter (path): must be at most ${MAX_PATH_FILTER} characters`);
+  return selectRequestLog(db, {
+    partnerId: filter.partnerId,
+    afterId: filter.afterId,
+    status,
+    method: filter.method ? filter.method.toUpperCase() : undefined,
+    path: filter.path || undefined,
+    limit: Math.min(Math.max(filter.limit ?? 100, 1), 1000),
+  });
+}
+
+/** One entry of the partner's log with its headers and bodies; another partner's entry is not found, like an unknown one. */
+export async function getRequestLogEntry(db: Executor, partnerId: string, id: number): Promise<RequestLogDetailRow> {
+  const row = await selectRequestLogEntry(db, partnerId, id);
+  if (!row) throw new ServiceError('ResourceNotFound', `Request ${id} not found`);
+  return row;
+}
+
+/**
+ * The partner a request that got no further than its credentials (a failed authentication, a refused token, a path
+ * no route has) is logged for: the one whose app key it carries when the key is valid; with no app key at all, the
+ * one its token was issued to. An unknown app key makes it nobody's, whatever token comes with it. On SQLite the
+ * answer is kept while the database is unchanged, as the caller of an authenticated request is.
+ */
+export function credentialsOwner(database: Database, appKey: string | undefined, token: string | undefined): string | undefined | Promise<string | undefined> {
+  const [kind, secret] = appKey !== undefined ? (['app-key', appKey] as const) : (['token', token] as const);
+  if (secret === undefined) return undefined;
+  const hash = sha256Hex(secret);
+  const row = stampedMemo<{ id: string }>(database, `requestlog:${kind}`).read(hash, () =>
+    kind === 'app-key' ? partnerIdOfAppKeyHash(database.kysely, hash) : partnerIdOfTokenHash(database.kysely, hash),
+  );
+  return whenReady(row, (found) => found?.id);
 }

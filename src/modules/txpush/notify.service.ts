@@ -86,6 +86,7 @@ export async function enqueuePushNotifications(
           signingSecret: signingKey(s),
           customerId: Number(s.customer_id),
           subscriptionId: s.id,
+          eventType: `${event.class}.${event.type}`,
         });
       }
     }

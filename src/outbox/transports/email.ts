@@ -4,7 +4,7 @@ import { epochSeconds, type Clock } from '../../platform/clock.js';
 import type { ClaimedDelivery } from '../claim.js';
 import type { EmailContent } from '../enqueue.js';
 import { insertMail } from '../repository.js';
-import { excerpt, type Transport } from './transport.js';
+import { excerpt, responseExcerpt, type Transport } from './transport.js';
 
 export interface EmailTransportOptions {
   /** smtp:// or smtps:// URL; without it messages go to the local mailbox. */
@@ -65,11 +65,17 @@ export function createEmailTransport(options: EmailTransportOptions): EmailTrans
         deadline,
       ]);
       const code = Number(/^(\d{3})/.exec(String(info.response ?? ''))?.[1] ?? 250);
-      return { ok: true, statusCode: code, error: null };
+      return { ok: true, statusCode: code, error: null, response: info.response ? responseExcerpt(String(info.response)) : null };
     } catch (e) {
       const err = e as Error & { responseCode?: number; response?: string };
       const code = typeof err.responseCode === 'number' ? err.responseCode : null;
-      return { ok: false, statusCode: code, error: excerpt(err.response ?? err.message, 300), permanent: code !== null && code >= 500 };
+      return {
+        ok: false,
+        statusCode: code,
+        error: excerpt(err.response ?? err.message, 300),
+        permanent: code !== null && code >= 500,
+        response: err.response ? responseExcerpt(err.response) : null,
+      };
     } finally {
       clearTimeout(timer);
     }

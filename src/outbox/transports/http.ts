@@ -1,12 +1,10 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { decryptValue } from '../../platform/secrets.js';
 import { epochSeconds, type Clock } from '../../platform/clock.js';
 import type { Keys } from '../../platform/keys.js';
-import { headersOf, signingSecretKey } from '../enqueue.js';
 import { literalHostRefusal, type PolicyMode, policyLookup, TargetRefusedError } from '../../platform/net/outbound.js';
-import { signatureHeaders } from '../sign.js';
-import { excerpt, type Transport } from './transport.js';
+import { deliveryRequestHeaders } from '../request-headers.js';
+import { excerpt, responseExcerpt, type Transport } from './transport.js';
 
 export const USER_AGENT = 'Ledgerlink-Delivery/1';
 
@@ -102,15 +100,7 @@ export interface HttpTransportOptions {
  */
 export function createHttpTransport(options: HttpTransportOptions): Transport {
   return async (delivery) => {
-    const timestamp = epochSeconds(options.clock);
-    const secret = delivery.signing_secret_encrypted ? decryptValue(signingSecretKey(options.keys), delivery.signing_secret_encrypted) : undefined;
-    const headers: Record<string, string> = {
-      ...headersOf(options.keys, delivery),
-      ...(delivery.content_type ? { 'content-type': delivery.content_type } : {}),
-      'webhook-id': delivery.event_id,
-      'webhook-timestamp': String(timestamp),
-      ...(secret ? signatureHeaders(secret, delivery.event_id, timestamp, delivery.body) : {}),
-    };
+    const headers = deliveryRequestHeaders(options.keys, delivery, epochSeconds(options.clock));
     try {
       const res = await requestWithPolicy({
         url: delivery.target,
@@ -121,16 +111,18 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
         mode: options.mode,
         maxResponseBytes: 4096,
       });
-      if (res.status === 200) return { ok: true, statusCode: 200, error: null };
+      const response = responseExcerpt(res.body, res.truncated);
+      if (res.status === 200) return { ok: true, statusCode: 200, error: null, response };
       if (res.status >= 300 && res.status < 400) {
         return {
           ok: false,
           statusCode: res.status,
+          response,
           error: `HTTP ${res.status} redirect${res.headers.location ? ` to ${excerpt(res.headers.location, 300)}` : ''} not followed; the listener must answer 200`,
         };
       }
       const text = excerpt(res.body);
-      return { ok: false, statusCode: res.status, error: `HTTP ${res.status}${text ? `: ${text}` : ''}; the listener must answer 200` };
+      return { ok: false, statusCode: res.status, error: `HTTP ${res.status}${text ? `: ${text}` : ''}; the listener must answer 200`, response };
     } catch (e) {
       return { ok: false, statusCode: null, error: (e as Error).message };
     }

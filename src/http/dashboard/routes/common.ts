@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Type from 'typebox';
 import { startSession } from '../../../modules/dashboard/sessions.service.js';
-import { getPartnerRecord } from '../../../modules/partners/service.js';
+import { getPartnerRecord, type Caller } from '../../../modules/partners/service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import { setSessionCookie } from '../../plugins/dashboard.js';
 import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
@@ -13,6 +13,12 @@ import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 export const dashboardResponses = <T extends Type.TSchema>(ok: T, ...more: number[]) => ({ 200: ok, ...errorResponses(400, 401, 403, 404, ...more) });
 /** Responses of a dashboard call that answers nothing (204), with the errors every call can give. */
 export const dashboardNoContent = (...more: number[]) => ({ 204: NoContent, ...errorResponses(400, 401, 403, 404, ...more) });
+
+/** The signed-in partner as the API's services see a caller (the plan decides what sandbox controls and TxPUSH allow). */
+export async function callerOf(runtime: Runtime, partnerId: string): Promise<Caller> {
+  const partner = await getPartnerRecord(runtime, partnerId);
+  return { partnerId: partner.id, plan: partner.plan };
+}
 
 /** What the dashboard shows of the signed-in partner, with the session's CSRF token. */
 export async function sessionView(runtime: Runtime, session: { partnerId: string; expiresAt: number; csrfToken: string }) {

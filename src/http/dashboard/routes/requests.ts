@@ -1,13 +1,47 @@
+import type { Static } from 'typebox';
 import Type from 'typebox';
-import { listRequestLog } from '../../../modules/requestlog/service.js';
+import { BODY_CAP, parseHeaderLines } from '../../../modules/requestlog/redact.js';
+import { getRequestLogEntry, listRequestLog, MAX_PATH_FILTER } from '../../../modules/requestlog/service.js';
+import type { RequestLogDetailRow, RequestLogRow } from '../../../modules/requestlog/table.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { RequestLog } from '../../../contract/schemas/dashboard.js';
+import { RequestLog, RequestLogDetail, type RequestLogEntry, type RequestLogMessage } from '../../../contract/schemas/dashboard.js';
 import { dashboardResponses } from './common.js';
+
+function entryOf(r: RequestLogRow): Static<typeof RequestLogEntry> {
+  return {
+    id: Number(r.id),
+    method: r.method,
+    path: r.path,
+    status: r.status,
+    latencyMs: Number(r.latency_ms),
+    errorCode: r.error_code,
+    requestId: r.request_id,
+    at: Number(r.created_at_ms),
+  };
+}
+
+/** One side of a call as stored: a body is there, or was not read, not text, or not kept at all (headers = null). */
+function messageOf(headers: string | null, body: string | null, bytes: number | string | null, isRequest: boolean): Static<typeof RequestLogMessage> {
+  const size = bytes === null ? null : Number(bytes);
+  if (headers === null) return { headers: [], body: null, bytes: size, truncated: false, omitted: 'not-kept' };
+  let omitted: Static<typeof RequestLogMessage>['omitted'] = null;
+  if (body === null && size === null) omitted = isRequest ? 'not-read' : 'binary';
+  else if (body === null && size !== 0) omitted = 'binary';
+  return { headers: parseHeaderLines(headers), body, bytes: size, truncated: body !== null && size !== null && size > BODY_CAP, omitted };
+}
+
+function detailOf(r: RequestLogDetailRow): Static<typeof RequestLogDetail> {
+  return {
+    entry: entryOf(r),
+    request: messageOf(r.request_headers, r.request_body, r.request_bytes, true),
+    response: messageOf(r.response_headers, r.response_body, r.response_bytes, false),
+  };
+}
 
 /**
  * GET /dashboard/api/requests: the partner's API requests, newest first; with afterId, those after it oldest
- * first (the live log polls with the last id it has).
+ * first (the live log polls with the last id it has). Narrowed by status (`4xx` or `404`), method and path text.
  */
 export function getRequests(app: App, runtime: Runtime): void {
   app.get('/dashboard/api/requests', {
@@ -17,6 +51,9 @@ export function getRequests(app: App, runtime: Runtime): void {
       querystring: Type.Object({
         afterId: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
         limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+        status: Type.Optional(Type.String({ pattern: '^([1-5]([0-9]{2}|[xX]{2}))?$', description: 'A class (2xx, 4xx, 5xx) or one status (404)' })),
+        method: Type.Optional(Type.String({ pattern: '^[A-Za-z]{0,16}$' })),
+        path: Type.Optional(Type.String({ maxLength: MAX_PATH_FILTER, description: 'Text the path or its query string contains, in any letter case' })),
       }),
       response: dashboardResponses(RequestLog),
     },
@@ -25,19 +62,24 @@ export function getRequests(app: App, runtime: Runtime): void {
         partnerId: request.dashboard.partnerId,
         afterId: request.query.afterId,
         limit: request.query.limit,
+        status: request.query.status,
+        method: request.query.method,
+        path: request.query.path,
       });
-      return {
-        requests: rows.map((r) => ({
-          id: Number(r.id),
-          method: r.method,
-          path: r.path,
-          status: r.status,
-          latencyMs: Number(r.latency_ms),
-          errorCode: r.error_code,
-          requestId: r.request_id,
-          at: Number(r.created_at_ms),
-        })),
-      };
+      return { requests: rows.map(entryOf) };
     },
+  });
+}
+
+/** GET /dashboard/api/requests/{id}: one of the partner's requests with its headers and bodies (another partner's: 404). */
+export function getRequest(app: App, runtime: Runtime): void {
+  app.get('/dashboard/api/requests/:id', {
+    schema: {
+      hide: true,
+      summary: 'One API request with its request and answer',
+      params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+      response: dashboardResponses(RequestLogDetail),
+    },
+    handler: async (request) => detailOf(await getRequestLogEntry(runtime.database.kysely, request.dashboard.partnerId, request.params.id)),
   });
 }

@@ -1,5 +1,4 @@
 import Type from 'typebox';
-import { getPartnerRecord, type Caller } from '../../../modules/partners/service.js';
 import { advanceClock, clearLoginError, fireConnectWebhook, fireTxPushEvent, resetCustomer, setLoginError } from '../../../modules/sandbox/controls.service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
@@ -14,13 +13,7 @@ import {
   SandboxTxPushBody,
   SandboxWebhookBody,
 } from '../../../contract/schemas/dashboard.js';
-import { dashboardResponses } from './common.js';
-
-/** The signed-in partner as the sandbox controls see a caller (their plan decides: production partners are refused). */
-async function callerOf(runtime: Runtime, partnerId: string): Promise<Caller> {
-  const partner = await getPartnerRecord(runtime, partnerId);
-  return { partnerId: partner.id, plan: partner.plan };
-}
+import { callerOf, dashboardResponses } from './common.js';
 
 const CustomerParams = Type.Object({ customerId: Type.String({ maxLength: 64 }) });
 const LoginParams = Type.Object({ customerId: Type.String({ maxLength: 64 }), institutionLoginId: Type.String({ maxLength: 64 }) });

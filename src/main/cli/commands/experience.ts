@@ -1,6 +1,7 @@
 import { resolveExperience, saveExperience } from '../../../modules/connect/experiences.service.js';
 import { epochSeconds } from '../../../platform/clock.js';
-import { dataOptions, parse, UsageError, withRuntime } from '../args.js';
+import { dataOptions, parse, UsageError } from '../args.js';
+import { withRuntime } from '../store.js';
 import { oneLine, print, printJson } from '../../../platform/terminal-text.js';
 
 const USAGE =

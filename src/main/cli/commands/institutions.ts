@@ -1,7 +1,8 @@
 import { addOfxInstitution } from '../../../modules/institutions/service.js';
 import { epochSeconds } from '../../../platform/clock.js';
 import { oneLine, print, printJson } from '../../../platform/terminal-text.js';
-import { dataOptions, parse, UsageError, withRuntime } from '../args.js';
+import { dataOptions, parse, UsageError } from '../args.js';
+import { withRuntime } from '../store.js';
 
 const USAGE =
   'ledgerlink institutions add-ofx --name N --url U --fid F --org O [--brokerid B] [--appid A --appver V] [--ofx-version 102] [--json] [--data DIR]';

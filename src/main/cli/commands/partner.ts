@@ -1,6 +1,7 @@
 import { createPartner, listPartners, resetPartnerSecret, rotateAppKey, unlockPartner } from '../../../modules/partners/service.js';
 import { revokePartnerTokens } from '../../../modules/partners/tokens.service.js';
-import { dataOptions, HelpRequested, parse, UsageError, withRuntime } from '../args.js';
+import { dataOptions, HelpRequested, parse, UsageError } from '../args.js';
+import { withRuntime } from '../store.js';
 import { print as printText, printJson } from '../../../platform/terminal-text.js';
 
 const USAGE =
@@ -44,7 +45,7 @@ export async function partner(argv: string[]): Promise<void> {
     case 'create': {
       const plan = values.plan ?? 'testdrive';
       if (plan !== 'testdrive' && plan !== 'production') throw new UsageError(`unknown plan "${plan}"`, 'use --plan testdrive or --plan production');
-      const creds = await withRuntime(values.data, (rt) => createPartner(rt, { name: values.name ?? 'Partner', plan }));
+      const creds = await withRuntime(values.data, (rt) => createPartner(rt, { name: values.name ?? 'Partner', plan }), { create: true });
       print(json, { ...creds }, [`partnerId     ${creds.partnerId}`, `partnerSecret ${creds.partnerSecret}`, `appKey        ${creds.appKey}`]);
       return;
     }

@@ -1,7 +1,8 @@
 import { findPartnerById } from '../../../modules/partners/repository.js';
 import { createPartner, listPartners } from '../../../modules/partners/service.js';
 import { seedCustomers } from '../../../modules/sandbox/seed.service.js';
-import { dataOptions, parse, positiveInteger, UsageError, withRuntime } from '../args.js';
+import { dataOptions, parse, positiveInteger, UsageError } from '../args.js';
+import { withRuntime } from '../store.js';
 import { progressBar } from '../progress.js';
 import { print, printJson } from '../../../platform/terminal-text.js';
 
@@ -33,50 +34,55 @@ export async function seed(argv: string[]): Promise<void> {
   if (customers > MAX_SEED_CUSTOMERS) throw new UsageError(`--customers must be at most ${MAX_SEED_CUSTOMERS.toLocaleString('en-US')}`, `usage: ${USAGE}`);
   const institutionId = positiveInteger('--institution', values.institution, USAGE);
   const transactionsPerCustomer = positiveInteger('--transactions', values.transactions, USAGE);
-  const result = await withRuntime(values.data, async (runtime) => {
-    let partnerId = values.partner;
-    let created: { partnerId: string; partnerSecret: string; appKey: string } | undefined;
-    let plan: 'testdrive' | 'production' = 'testdrive';
-    let partnerName = 'Seeded partner';
-    if (partnerId) {
-      const row = await findPartnerById(runtime.database.kysely, partnerId);
-      if (!row) throw new UsageError(`no partner ${partnerId}`, 'list partners with `ledgerlink partner list`, or create one with `ledgerlink partner create`');
-      plan = row.plan;
-      partnerName = row.name;
-    } else {
-      // The only partner of the store when there is one; a new one for an empty store; several: the caller says which.
-      const partners = await listPartners(runtime);
-      if (partners.length > 1) {
-        const shown = partners.slice(0, 10).map((p) => `${p.partnerId} (${p.name})`);
-        throw new UsageError(
-          `this data store has ${partners.length} partners: say which with --partner ID`,
-          `partners: ${shown.join(', ')}${partners.length > shown.length ? ', … (`ledgerlink partner list` shows all)' : ''}`,
-        );
-      }
-      if (partners.length === 1) {
-        partnerId = partners[0]!.partnerId;
-        plan = partners[0]!.plan;
-        partnerName = partners[0]!.name;
+  const result = await withRuntime(
+    values.data,
+    async (runtime) => {
+      let partnerId = values.partner;
+      let created: { partnerId: string; partnerSecret: string; appKey: string } | undefined;
+      let plan: 'testdrive' | 'production' = 'testdrive';
+      let partnerName = 'Seeded partner';
+      if (partnerId) {
+        const row = await findPartnerById(runtime.database.kysely, partnerId);
+        if (!row)
+          throw new UsageError(`no partner ${partnerId}`, 'list partners with `ledgerlink partner list`, or create one with `ledgerlink partner create`');
+        plan = row.plan;
+        partnerName = row.name;
       } else {
-        created = await createPartner(runtime, { name: partnerName });
-        partnerId = created.partnerId;
+        // The only partner of the store when there is one; a new one for an empty store; several: the caller says which.
+        const partners = await listPartners(runtime);
+        if (partners.length > 1) {
+          const shown = partners.slice(0, 10).map((p) => `${p.partnerId} (${p.name})`);
+          throw new UsageError(
+            `this data store has ${partners.length} partners: say which with --partner ID`,
+            `partners: ${shown.join(', ')}${partners.length > shown.length ? ', … (`ledgerlink partner list` shows all)' : ''}`,
+          );
+        }
+        if (partners.length === 1) {
+          partnerId = partners[0]!.partnerId;
+          plan = partners[0]!.plan;
+          partnerName = partners[0]!.name;
+        } else {
+          created = await createPartner(runtime, { name: partnerName });
+          partnerId = created.partnerId;
+        }
       }
-    }
-    const partnerSource: 'option' | 'only' | 'created' = values.partner ? 'option' : created ? 'created' : 'only';
-    const bar = progressBar('seeding', customers);
-    const outcome = await seedCustomers(runtime, {
-      partnerId,
-      plan,
-      customers,
-      profile: values.profile,
-      history: values.history,
-      ...(institutionId !== undefined ? { institutionId } : {}),
-      ...(transactionsPerCustomer !== undefined ? { transactionsPerCustomer } : {}),
-      onProgress: (p) => bar.update(p.customers, `${p.transactions.toLocaleString('en-US')} transactions`),
-    });
-    bar.finish(`${outcome.transactions.toLocaleString('en-US')} transactions`);
-    return { ...outcome, partnerName, partnerSource, ...(created ? { partnerSecret: created.partnerSecret, appKey: created.appKey } : {}) };
-  });
+      const partnerSource: 'option' | 'only' | 'created' = values.partner ? 'option' : created ? 'created' : 'only';
+      const bar = progressBar('seeding', customers);
+      const outcome = await seedCustomers(runtime, {
+        partnerId,
+        plan,
+        customers,
+        profile: values.profile,
+        history: values.history,
+        ...(institutionId !== undefined ? { institutionId } : {}),
+        ...(transactionsPerCustomer !== undefined ? { transactionsPerCustomer } : {}),
+        onProgress: (p) => bar.update(p.customers, `${p.transactions.toLocaleString('en-US')} transactions`),
+      });
+      bar.finish(`${outcome.transactions.toLocaleString('en-US')} transactions`);
+      return { ...outcome, partnerName, partnerSource, ...(created ? { partnerSecret: created.partnerSecret, appKey: created.appKey } : {}) };
+    },
+    { create: true },
+  );
   if (values.json) {
     printJson(result);
     return;

@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { memoryEnv, withMemoryFlags } from '../memory-settings.js';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from '../../config.js';
-import { redactedLogger } from '../../../platform/logger.js';
+import { processLogger } from '../../../platform/logger.js';
 import { countPartners } from '../../../modules/partners/repository.js';
 import { createPartner } from '../../../modules/partners/service.js';
 import { startBackgroundWork } from '../../background.js';
@@ -46,31 +46,20 @@ export async function serve(argv: string[]): Promise<void> {
   const workers = positiveInteger('--workers', values.workers, USAGE) ?? 1;
   if (workers > MAX_WORKERS) throw new UsageError(`--workers must be at most ${MAX_WORKERS} (got ${workers})`, `usage: ${USAGE}`);
   const config = loadConfig(process.env, { ...stringFlags, ...(insecureHttp ? { 'insecure-http': 'true' } : {}) });
-  const logger = redactedLogger(config.logLevel);
+  const logger = processLogger(config);
   if (cluster.isWorker) return serveHttpProcess(config, logger);
   const runtime = await openRuntime(config, { logger });
 
   // `npm start` on an empty database: hand the newcomer working credentials straight away.
-  if (values['first-partner'] && (await countPartners(runtime.database.kysely)) === 0) {
-    const creds = await createPartner(runtime, { name: 'First partner' });
-    process.stdout.write(
-      [
-        '',
-        'Created a first partner (Test Drive plan). Keep these; the secret is not shown again:',
-        `  partnerId     ${creds.partnerId}`,
-        `  partnerSecret ${creds.partnerSecret}`,
-        `  appKey        ${creds.appKey}`,
-        '',
-      ].join('\n') + '\n',
-    );
-  }
+  const created =
+    values['first-partner'] && (await countPartners(runtime.database.kysely)) === 0 ? await createPartner(runtime, { name: 'First partner' }) : undefined;
 
   const worker = values['no-worker'] ? undefined : await startBackgroundWork(runtime, logger);
   const store = `database: ${runtime.database.dialect}${runtime.database.dialect === 'sqlite' ? `, data: ${config.dataDir}` : ''}`;
   if (workers > 1) {
     // The primary keeps the store open for the worker; the HTTP processes share the port.
     const group = await startHttpWorkers(argv, workers, logger);
-    process.stdout.write(`Ledgerlink listening on ${group.url} with ${workers} processes (${store})\n`);
+    process.stdout.write(banner({ listening: `${group.url} with ${workers} processes`, base: baseUrl(config.publicUrl, group.url), store, created }));
     onShutdownSignal(logger, 'draining the HTTP processes, in-flight deliveries and refreshes', async () => {
       await Promise.all([group.stop(), worker?.stop()]);
       await runtime.database.close();
@@ -78,9 +67,62 @@ export async function serve(argv: string[]): Promise<void> {
     return;
   }
   const server = await startServer(runtime, logger, { alsoStop: worker ? [() => worker.stop()] : [] });
-  process.stdout.write(`Ledgerlink listening on ${server.url} (${store})\n`);
+  process.stdout.write(banner({ listening: server.url, base: baseUrl(config.publicUrl, server.url), store, created }));
 
   onShutdownSignal(logger, 'draining in-flight requests, deliveries and refreshes', () => server.close());
+}
+
+/** The address people use: the public URL, unless it only repeats a `--port 0` that the listening address resolved. */
+function baseUrl(publicUrl: string, listeningUrl: string): string {
+  return new URL(publicUrl).port === '0' ? listeningUrl : publicUrl;
+}
+
+/** A value as a shell word: as it is when that is safe, else single-quoted. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * What `serve` prints once it listens, in one write: the first partner's credentials when it just created them (with
+ * the `export` line the README's walkthrough and the CLI's client mode read), where the dashboard, the API docs and
+ * Connect are, and last the line that says it is listening (tools wait for it).
+ */
+export function banner(info: {
+  listening: string;
+  base: string;
+  store: string;
+  created?: { partnerId: string; partnerSecret: string; appKey: string };
+}): string {
+  const { base, created } = info;
+  const lines: string[] = [];
+  if (created) {
+    const exports = {
+      LEDGERLINK_URL: base,
+      LEDGERLINK_APP_KEY: created.appKey,
+      LEDGERLINK_PARTNER_ID: created.partnerId,
+      LEDGERLINK_PARTNER_SECRET: created.partnerSecret,
+    };
+    lines.push(
+      '',
+      'Created a first partner (Test Drive plan). Keep these; the secret is not shown again:',
+      `  partnerId     ${created.partnerId}`,
+      `  partnerSecret ${created.partnerSecret}`,
+      `  appKey        ${created.appKey}`,
+      '',
+      'To use them from a shell (curl, the README walkthrough, npx ledgerlink), paste:',
+      `export ${Object.entries(exports)
+        .map(([name, value]) => `${name}=${shellWord(value)}`)
+        .join(' ')}`,
+      '',
+    );
+  }
+  lines.push(
+    `  Dashboard  ${base}/dashboard`,
+    `  API docs   ${base}/docs`,
+    `  Connect    ${base}/connect (links from POST /connect/v2/generate)`,
+    `Ledgerlink listening on ${info.listening} (${info.store})`,
+  );
+  return `${lines.join('\n')}\n`;
 }
 
 /**

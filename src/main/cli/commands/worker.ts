@@ -1,6 +1,6 @@
 import { loadConfig } from '../../config.js';
 import { startBackgroundWork } from '../../background.js';
-import { redactedLogger } from '../../../platform/logger.js';
+import { processLogger } from '../../../platform/logger.js';
 import { openRuntime } from '../../runtime.js';
 import { parse } from '../args.js';
 import { onShutdownSignal } from '../shutdown.js';
@@ -15,7 +15,7 @@ const USAGE = 'ledgerlink worker [--data DIR] [--mode sandbox|production] [--log
 export async function worker(argv: string[]): Promise<void> {
   const { values } = parse(argv, { data: { type: 'string' }, mode: { type: 'string' }, 'log-level': { type: 'string' } }, USAGE);
   const config = loadConfig(process.env, values);
-  const logger = redactedLogger(config.logLevel);
+  const logger = processLogger(config);
   const runtime = await openRuntime(config, { logger });
   const running = await startBackgroundWork(runtime, logger);
   process.stdout.write(

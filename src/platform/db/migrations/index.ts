@@ -18,6 +18,8 @@ import * as m0017 from './0017_partner_tokens_by_partner.js';
 import * as m0018 from './0018_ofx_servers.js';
 import * as m0019 from './0019_refresh_schedule.js';
 import * as m0020 from './0020_statement_file_logins.js';
+import * as m0021 from './0021_request_log_bodies.js';
+import * as m0022 from './0022_delivery_states.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +42,6 @@ export const migrations: Record<string, Migration> = {
   '0018_ofx_servers': m0018,
   '0019_refresh_schedule': m0019,
   '0020_statement_file_logins': m0020,
+  '0021_request_log_bodies': m0021,
+  '0022_delivery_states': m0022,
 };
