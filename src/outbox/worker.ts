@@ -218,6 +218,8 @@ export async function startDeliveryWorker(runtime: Runtime, options: DeliveryWor
         if (claimed.length > 0) continue;
       }
       if (stopping) break;
+      // A wake-up that came while the claim ran found no one waiting: look again rather than sleep through it.
+      if (lookRequested && deliverer.concurrency > inFlight.size) continue;
       const until = mayHaveMore && free > 0 && freeSince !== undefined ? Math.min(nextPollAt, freeSince + GATHER_MS) : nextPollAt;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(notify, Math.max(0, until - performance.now()));

@@ -161,7 +161,9 @@ describe('partner list, reset-secret, seed and sandbox from the command line (in
     // Two partners now: the customer names its partner.
     const out = await cli('sandbox', 'reset', String(first.firstCustomerId));
     expect(out).toMatch(new RegExp(`^Customer ${first.firstCustomerId} reset: `));
-    expect(stderr).toBe(`Acted for partner ${first.partnerId} (the customer's partner).\n`);
+    // The store line first (every direct-mode command names the store it opened), then the partner it acted for.
+    expect(stderr).toMatch(/^store: (sqlite|postgres) \S+\n/);
+    expect(stderr.split('\n').slice(1).join('\n')).toBe(`Acted for partner ${first.partnerId} (the customer's partner).\n`);
     const wrong = await cli('sandbox', 'reset', String(first.firstCustomerId), '--partner', other.partnerId).catch((e: unknown) => e);
     expect((wrong as UsageError).message).toBe(`customer ${first.firstCustomerId} belongs to partner ${first.partnerId}, not to partner ${other.partnerId}`);
 
