@@ -61,6 +61,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     connectionTimeout: 60_000,
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
+    // One line per request (below) instead of Fastify's two: half the log volume at the default level.
+    disableRequestLogging: true,
     // The client's own X-Request-Id when sane, else a random UUID; answered as x-request-id (plugins/request-log.ts).
     genReqId: requestIdOf,
     frameworkErrors: frameworkErrorHandler,
@@ -99,6 +101,13 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     }),
   );
   app.addHook('onClose', async () => app.engine.idle());
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { req: { method: request.method, url: request.url, remoteAddress: request.ip }, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+      'request completed',
+    );
+    done();
+  });
   app.decorate('responseCache', createResponseCache(config.responseCacheBytes));
   await app.register(bodyParsers, { bodyLimit: config.bodyLimit });
   await app.register(errorsPlugin);

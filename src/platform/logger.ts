@@ -52,14 +52,15 @@ function finishPrettyLine(line: string): string {
   }
 }
 
-/** Fastify's request lines as "incoming request GET /path" and "request completed 200 in 3.1 ms". */
+/** A request's line as "request completed GET /path 200 in 3.1 ms" (either half alone when the other is absent). */
 function requestMessage(log: Record<string, unknown>, messageKey: string): string {
   const msg = String(log[messageKey] ?? '');
   const req = log.req as { method?: string; url?: string } | undefined;
   const res = log.res as { statusCode?: number } | undefined;
-  if (req?.method) return `${msg} ${req.method} ${req.url ?? ''}`;
-  if (res?.statusCode !== undefined) return `${msg} ${res.statusCode} in ${Number(log.responseTime ?? 0).toFixed(1)} ms`;
-  return msg;
+  const parts = [msg];
+  if (req?.method) parts.push(req.method, req.url ?? '');
+  if (res?.statusCode !== undefined) parts.push(`${res.statusCode} in ${Number(log.responseTime ?? 0).toFixed(1)} ms`);
+  return parts.join(' ');
 }
 
 function prettyStream(destination: DestinationStream | undefined): DestinationStream {

@@ -32,13 +32,31 @@ describe('secrets in query strings', () => {
     await ctx.app.inject({ method: 'GET', url: `/no/such/page?Signature=${signature}&access_token=tok-0123456789` });
     await ctx.app.inject({ method: 'GET', url: '/connect/oauth/callback?state=state-0123456789&code=code-0123456789' });
     await ctx.app.inject({ method: 'GET', url: `/connect?%73ignature=${signature}x` });
-    expect(logs).toContain('incoming request');
+    expect(logs).toContain('request completed');
     for (const secret of [signature, 'tok-0123456789', 'state-0123456789', 'code-0123456789']) expect(logs).not.toContain(secret);
     expect(logs).toContain(`customerId=${customerId}`);
     expect(logs).toContain('signature=[redacted]');
     expect(logs).toContain('Signature=[redacted]');
     expect(logs).toContain('%73ignature=[redacted]');
     for (const line of logs.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it('writes one line per request at info, with method, path, status and time, for answered and refused requests alike', async () => {
+    const ok = await ctx.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'one-line-ok' } });
+    const missing = await ctx.app.inject({ method: 'GET', url: '/no/such/page', headers: { 'x-request-id': 'one-line-404' } });
+    expect([ok.statusCode, missing.statusCode]).toEqual([200, 404]);
+    const lines = logs
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { reqId?: string; msg: string; req?: { method: string; url: string }; res?: { statusCode: number }; responseTime?: number });
+    for (const [id, url, status] of [
+      ['one-line-ok', '/health', 200],
+      ['one-line-404', '/no/such/page', 404],
+    ] as const) {
+      const mine = lines.filter((l) => l.reqId === id);
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET', url }, res: { statusCode: status }, responseTime: expect.any(Number) });
+    }
   });
 
   it('are redacted in the request log the dashboard and logs tail show, other parameters kept', async () => {

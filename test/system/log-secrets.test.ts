@@ -57,7 +57,7 @@ describe('logs of a full run', () => {
     const { createHash } = await import('node:crypto');
     expect(logs.length).toBeGreaterThan(1000);
     // The scan covered request logs and error logs, not just start-up lines.
-    expect(logs).toContain('incoming request');
+    expect(logs).toContain('request completed');
     expect(logs).toContain('"code":"10001"');
     for (const secret of secrets) {
       expect(logs, 'a credential appeared in the logs').not.toContain(secret);

@@ -66,7 +66,7 @@ describe('the banner of ledgerlink serve', () => {
     const server = await serve(tempDataDir(), ['--log-level', 'info'], { LEDGERLINK_LOG_FORMAT: 'pretty', NO_COLOR: '1' });
     try {
       await fetch(`${server.url}/docs`);
-      await expect.poll(() => server.stdout()).toMatch(/\] INFO.*: request completed 200 in [\d.]+ ms/);
+      await expect.poll(() => server.stdout()).toMatch(/\] INFO.*: request completed GET \S+ 200 in [\d.]+ ms/);
       expect(server.stdout()).not.toMatch(/^\{"level"/m);
     } finally {
       await stop(server);
@@ -90,7 +90,7 @@ describe('the banner of ledgerlink serve', () => {
       await expect.poll(() => /listening on (http:\/\/\S+)/.exec(out)?.[1], { timeout: 60_000 }).toBeTruthy();
       const url = /listening on (http:\/\/\S+)/.exec(out)![1]!;
       await fetch(`${url}/docs`);
-      await expect.poll(() => out).toMatch(/\] INFO.*: incoming request GET \/docs/);
+      await expect.poll(() => out).toMatch(/\] INFO.*: request completed GET \/docs 200 in [\d.]+ ms/);
       expect(out).not.toMatch(/\{"level":30/);
     } finally {
       process.kill(-child.pid!, 'SIGTERM');

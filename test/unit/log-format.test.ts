@@ -39,16 +39,16 @@ describe('the log format', () => {
 
   it('writes one readable line a record in pretty, with the request and its outcome in words', () => {
     const { sink, logger } = capture('pretty');
-    logger.info({ reqId: 'req-1', req: { method: 'GET', url: '/health' } }, 'incoming request');
-    logger.info({ reqId: 'req-1', res: { statusCode: 200 }, responseTime: 3.125 }, 'request completed');
+    logger.info({ reqId: 'req-1', req: { method: 'GET', url: '/health' }, res: { statusCode: 200 }, responseTime: 3.125 }, 'request completed');
+    logger.info({ reqId: 'req-2', req: { method: 'GET', url: '/health' } }, 'request refused');
     // Colours (where the environment asks for them) are not what is tested here.
     const lines = sink.text
       .replace(/\x1b\[[0-9;]*m/g, '')
       .trimEnd()
       .split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO.*: incoming request GET \/health \{"reqId":"req-1"\}$/);
-    expect(lines[1]).toMatch(/INFO.*: request completed 200 in 3\.1 ms \{"reqId":"req-1"\}$/);
+    expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO.*: request completed GET \/health 200 in 3\.1 ms \{"reqId":"req-1"\}$/);
+    expect(lines[1]).toMatch(/INFO.*: request refused GET \/health \{"reqId":"req-2"\}$/);
   });
 
   it('keeps secrets out and shows control characters as escapes in pretty lines too', () => {
