@@ -74,7 +74,34 @@ export function accountSummary(a: AccountRecord): AccountSummary {
 }
 
 /** A transaction row as the API's Transaction record. Optional fields are absent when the institution gives none. */
-export function toTransactionRecord(row: TransactionRow): TransactionRecord {
+/** The columns a transaction's API record is made of: what a page of transactions selects. */
+export const TRANSACTION_RECORD_COLUMNS = [
+  'id',
+  'amount',
+  'account_id',
+  'customer_id',
+  'status',
+  'description',
+  'memo',
+  'type',
+  'transaction_date',
+  'posted_date',
+  'effective_date',
+  'created_at',
+  'check_num',
+  'normalized_payee_name',
+  'category',
+  'best_representation',
+  'country',
+  'investment_transaction_type',
+  'ticker',
+  'security_id',
+] as const;
+
+/** A transaction row with the columns of its API record. */
+export type TransactionRecordRow = Pick<TransactionRow, (typeof TRANSACTION_RECORD_COLUMNS)[number]>;
+
+export function toTransactionRecord(row: TransactionRecordRow): TransactionRecord {
   return {
     id: Number(row.id),
     amount: row.amount,

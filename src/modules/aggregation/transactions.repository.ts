@@ -1,5 +1,6 @@
 import type { Executor } from '../../platform/db/database.js';
 import type { NewTransactionRow, TransactionRow, TransactionUpdate } from './table.js';
+import { TRANSACTION_RECORD_COLUMNS, type TransactionRecordRow } from './records.js';
 
 /** The stored transactions of an account dated (effective_date) in [from, to]. */
 export async function selectTransactionsInWindow(db: Executor, accountId: number, from: number, to: number): Promise<TransactionRow[]> {
@@ -77,7 +78,7 @@ export interface TransactionScope {
 }
 
 /** Which of a scope's transactions a page counts and shows, in what order, and how many. */
-interface PageWindow {
+export interface PageWindow {
   fromDate: number;
   toDate: number;
   includePending: boolean;
@@ -92,19 +93,23 @@ function inWindow(db: Executor, scope: TransactionScope, q: Pick<PageWindow, 'fr
 }
 
 /** How many transactions of the scope are dated in [fromDate, toDate] (active ones only unless includePending). */
+export function countTransactionsQuery(db: Executor, scope: TransactionScope, q: Pick<PageWindow, 'fromDate' | 'toDate' | 'includePending'>) {
+  return inWindow(db, scope, q).select((eb) => eb.fn.countAll<number>().as('n'));
+}
+
 export async function countTransactions(db: Executor, scope: TransactionScope, q: Pick<PageWindow, 'fromDate' | 'toDate' | 'includePending'>): Promise<number> {
-  const count = await inWindow(db, scope, q)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(count.n);
+  return Number((await countTransactionsQuery(db, scope, q).executeTakeFirstOrThrow()).n);
 }
 
 /**
- * One page of those transactions, ordered by date then id in the asked direction, after skipping `offset`. One
- * statement: the page's ids from the (scope, effective_date, id, status) index alone, skipping there, then only the
- * page's rows from the table (one round trip fewer on PostgreSQL).
+ * One page of those transactions, ordered by date then id in the asked direction, after skipping `offset`: a walk of
+ * the (scope, effective_date, id, status) index in its own order, so neither dialect sorts, with only the columns
+ * the records need.
  */
-export async function selectTransactionPage(db: Executor, scope: TransactionScope, q: PageWindow, offset: number): Promise<TransactionRow[]> {
-  const pageIds = inWindow(db, scope, q).select('id').orderBy('effective_date', q.sort).orderBy('id', q.sort).limit(q.limit).offset(offset);
-  return db.selectFrom('transactions').selectAll().where('id', 'in', pageIds).orderBy('effective_date', q.sort).orderBy('id', q.sort).execute();
+export function transactionPageQuery(db: Executor, scope: TransactionScope, q: PageWindow, offset: number) {
+  return inWindow(db, scope, q).select(TRANSACTION_RECORD_COLUMNS).orderBy('effective_date', q.sort).orderBy('id', q.sort).limit(q.limit).offset(offset);
+}
+
+export async function selectTransactionPage(db: Executor, scope: TransactionScope, q: PageWindow, offset: number): Promise<TransactionRecordRow[]> {
+  return transactionPageQuery(db, scope, q, offset).execute();
 }

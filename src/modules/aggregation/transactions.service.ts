@@ -208,8 +208,7 @@ async function page(db: Executor, scope: TransactionScope, q: TransactionQuery):
   checkQuery(q);
   const found = await repo.countTransactions(db, scope, q);
   const offset = q.start - 1;
-  let rows: TransactionRow[] = [];
-  if (offset < found) rows = await repo.selectTransactionPage(db, scope, q, offset);
+  const rows = offset < found ? await repo.selectTransactionPage(db, scope, q, offset) : [];
   return {
     found,
     displaying: rows.length,
