@@ -1,6 +1,6 @@
 /**
  * Ledgerlink served as a user gets it from `npm start`: the node flags and environment of package.json's start
- * script (memory settings), the default log level (info: Fastify's two lines per request on stdout), the default
+ * script (memory settings), the default log level (info: one line per request on stdout), the default
  * rate limits. Its stdout is read and dropped like a terminal or a log collector would take it, counting the bytes
  * and the warn/error/fatal lines. Also: the CLI (seed), and resident memory of the process tree sampled over time.
  */
