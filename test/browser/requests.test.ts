@@ -181,4 +181,30 @@ describe('the request log page in a browser', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(ARTIFACTS, 'requests-375.png'), fullPage: true });
   });
+
+  it('shows that a body the service could not read was not stored, and none of it, at 375 and 1280 px', async () => {
+    const form = await world.ctx.app.inject({
+      method: 'POST',
+      url: '/aggregation/v2/partners/authentication?form=1',
+      headers: { 'service-app-key': world.partner.appKey, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      payload: `partnerId=${world.partner.partnerId}&partnerSecret=Form-posted-secret-99`,
+    });
+    expect(form.statusCode).toBe(415);
+    ids.form = String(form.headers['x-request-id']);
+    await world.ctx.app.requestLog.flush();
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'API requests' }).waitFor();
+      await row('form').getByRole('button').click();
+      const request = page.getByRole('region', { name: 'Request' });
+      await request.getByText('[not stored: the body could not be read as JSON or XML]').waitFor();
+      await expect(request.textContent()).resolves.not.toContain('Cut:');
+      expect((await page.locator('body').textContent()) ?? '').not.toContain('Form-posted-secret-99');
+      await noHorizontalOverflow();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(ARTIFACTS, `requests-not-stored-${width}.png`), fullPage: true });
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NOT_STORED } from '../../src/modules/requestlog/redact.js';
 import { listRequestLog } from '../../src/modules/requestlog/service.js';
 import { loginForm } from '../helpers/aggregation.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
@@ -86,6 +87,79 @@ describe('headers and bodies in the request log', () => {
     expect(d.response.body).toMatch(/<access><token>\[redacted\]<\/token><\/access>$/);
     const stored = await storedText(ctx, p.partnerId);
     for (const secret of [p.partnerSecret, p.appKey, token]) expect(stored).not.toContain(secret);
+  });
+
+  it('redacts a secret the XML parser reads from a CDATA section or past a comment', async () => {
+    for (const [n, secret] of [
+      `<![CDATA[${p.partnerSecret}]]>`,
+      `<!---->${p.partnerSecret}`,
+      `${p.partnerSecret.slice(0, 5)}<!-- -->${p.partnerSecret.slice(5)}`,
+    ].entries()) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/aggregation/v2/partners/authentication?xml=${n}`,
+        headers: { 'service-app-key': p.appKey, 'content-type': 'application/xml' },
+        payload: `<credentials><partnerId>${p.partnerId}</partnerId><partnerSecret>${secret}</partnerSecret></credentials>`,
+      });
+      expect(res.statusCode, secret).toBe(200);
+      const d = await opened(`xml=${n}`);
+      expect(d.request.body).toBe(`<credentials><partnerId>${p.partnerId}</partnerId><partnerSecret>[redacted]</partnerSecret></credentials>`);
+    }
+    const customerId = await addCustomer(ctx, p);
+    await ctx.app.inject({
+      method: 'POST',
+      url: `/aggregation/v1/customers/${customerId}/institutions/101732/accounts/addall`,
+      headers: { ...p.headers, 'content-type': 'application/xml' },
+      payload:
+        '<accounts><credentials><loginField><id>101732001</id><name>Banking Userid</name><value><![CDATA[cdata-user-77]]></value></loginField>' +
+        '<loginField><id>101732002</id><name>Banking Password</name><value><!---->comment-pass-77</value></loginField></credentials></accounts>',
+    });
+    const d = await opened('/accounts/addall');
+    expect(d.request.body).toContain(
+      '<value>[redacted]</value></loginField><loginField><id>101732002</id><name>Banking Password</name><value>[redacted]</value>',
+    );
+    const stored = await storedText(ctx, p.partnerId);
+    for (const secret of [p.partnerSecret, 'cdata-user-77', 'comment-pass-77']) expect(stored).not.toContain(secret);
+  });
+
+  it('keeps no byte of a body no parser took (unsupported type, malformed, too large), and says so', async () => {
+    const refused: { n: number; type: string; payload: string; status: number; code: string }[] = [
+      { n: 0, type: 'application/x-www-form-urlencoded', payload: 'partnerSecret=Form-secret-0&partnerId=1', status: 415, code: '10041' },
+      { n: 1, type: 'application/json', payload: "{'partnerSecret':'Quote-secret-1','partnerId':'1'}", status: 400, code: '10040' },
+      { n: 2, type: 'application/json', payload: '{partnerSecret:"Bare-secret-2",partnerId:"1"}', status: 400, code: '10040' },
+      { n: 3, type: 'text/plain', payload: '{"partnerSecret":"Plain-secret-3"}', status: 415, code: '10041' },
+      { n: 4, type: 'application/xml', payload: '<c><partnerSecret>Broken-secret-4</partnerSecret>', status: 400, code: '10040' },
+      { n: 5, type: 'application/json', payload: `{"p\u0061rtnerSecret":"Large-secret-5","pad":"${'x'.repeat(1_100_000)}"}`, status: 413, code: '10042' },
+    ];
+    for (const r of refused) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/aggregation/v2/partners/authentication?refused=${r.n}`,
+        headers: { 'service-app-key': p.appKey, 'content-type': r.type },
+        payload: r.payload,
+      });
+      expect([res.statusCode, res.json().code], r.payload.slice(0, 60)).toEqual([r.status, r.code]);
+      const d = await opened(`refused=${r.n}`);
+      expect(d.request).toMatchObject({ body: NOT_STORED, bytes: Buffer.byteLength(r.payload), truncated: false, omitted: null });
+      expect(header(d.request, 'content-type')).toBe(r.type);
+    }
+    const stored = await storedText(ctx, p.partnerId);
+    for (const secret of ['Form-secret-0', 'Quote-secret-1', 'Bare-secret-2', 'Plain-secret-3', 'Broken-secret-4', 'Large-secret-5']) {
+      expect(stored).not.toContain(secret);
+    }
+  });
+
+  it('keeps a JSON body as its parser read it: a secret named with escapes is redacted', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/aggregation/v2/partners/authentication?escaped=1',
+      headers: { 'service-app-key': p.appKey, 'content-type': 'application/json' },
+      payload: `{ "partnerId" : "${p.partnerId}",\n "p\\u0061rtner\\u0053ecret": "${p.partnerSecret}" }`,
+    });
+    expect(res.statusCode).toBe(200);
+    const d = await opened('escaped=1');
+    expect(d.request.body).toBe(`{"partnerId":"${p.partnerId}","partnerSecret":"[redacted]"}`);
+    expect(await storedText(ctx, p.partnerId)).not.toContain(p.partnerSecret);
   });
 
   it('keeps a failed authentication and a secret change with both secrets redacted', async () => {

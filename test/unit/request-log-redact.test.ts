@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BODY_CAP, bodyText, capped, headerLines, isSecretField, parseHeaderLines, redactBody } from '../../src/modules/requestlog/redact.js';
+import { BODY_CAP, bodyText, capped, headerLines, isSecretField, parseHeaderLines, redactBody, redactedJson } from '../../src/modules/requestlog/redact.js';
 
 describe('what the request log keeps of bodies', () => {
   it('redacts secret JSON fields (strings, numbers, escaped quotes, any letter case) and keeps the rest', () => {
@@ -45,6 +45,66 @@ describe('what the request log keeps of bodies', () => {
     const ofx = '<SONRQ>\n<USERID>jdoe\n<USERPASS>hunter2\n<LANGUAGE>ENG\n</SONRQ>';
     expect(redactBody(ofx)).toBe('<SONRQ>\n<USERID>jdoe\n<USERPASS>[redacted]<LANGUAGE>ENG\n</SONRQ>');
     expect(redactBody('<token></token><token/>')).toBe('<token></token><token/>');
+  });
+
+  it('redacts the whole content of a secret XML element: CDATA sections and comments, which the parser reads as its value', () => {
+    const cases: [string, string][] = [
+      ['<partnerSecret><![CDATA[s3cr3t]]></partnerSecret>', '<partnerSecret>[redacted]</partnerSecret>'],
+      ['<value><!---->hunter2</value>', '<value>[redacted]</value>'],
+      ['<value>hun<!-- -->ter2</value>', '<value>[redacted]</value>'],
+      // Close tags inside a CDATA section or a comment do not close the element.
+      ['<token><![CDATA[</token>t0k3n]]></token><id>1</id>', '<token>[redacted]</token><id>1</id>'],
+      ['<token><!--</token>-->t0k3n</token><id>1</id>', '<token>[redacted]</token><id>1</id>'],
+      // Nor does the end tag of a same-named element inside it; elements inside are content too.
+      ['<token><token>a</token>b-secret</token><id>2</id>', '<token>[redacted]</token><id>2</id>'],
+      ['<partnerSecret><x>s3cr3t</x></partnerSecret>', '<partnerSecret>[redacted]</partnerSecret>'],
+      ['<a:partnerSecret xmlns:a="urn:x" note="a>b">s3cr3t</a:partnerSecret >', '<a:partnerSecret xmlns:a="urn:x" note="a>b">[redacted]</a:partnerSecret >'],
+      // Empty elements stay as they are.
+      ['<token/><token /><token></token><id>3</id>', '<token/><token /><token></token><id>3</id>'],
+    ];
+    for (const [body, kept] of cases) expect(redactBody(body), body).toBe(kept);
+  });
+
+  it('redacts to the end a secret XML element left open by the cap, and an OFX element to the next tag', () => {
+    expect(redactBody('<c><partnerSecret><![CDATA[s3cr', true, true)).toBe('<c><partnerSecret>[redacted]');
+    expect(redactBody('<c><partnerSecret><!---->hunt', true, true)).toBe('<c><partnerSecret>[redacted]');
+    expect(redactBody('<c><partnerSecret><x>s3cr3t</x><y>more', true, true)).toBe('<c><partnerSecret>[redacted]');
+    expect(redactBody('<c><id>1</id><token>abc</token><d>kept', true, true)).toBe('<c><id>1</id><token>[redacted]</token><d>kept');
+    // Not cut: an element never closed is an OFX one.
+    expect(redactBody('<SONRQ><USERPASS><!-- x -->hunter2<LANGUAGE>ENG</SONRQ>')).toBe('<SONRQ><USERPASS>[redacted]<LANGUAGE>ENG</SONRQ>');
+  });
+
+  it('redacts everything after the point where XML holds too much markup to read', () => {
+    const body = `<a>${'<token>x'.repeat(3_000)}</a><partnerId>1</partnerId>`;
+    const kept = redactBody(body);
+    expect(kept).not.toMatch(/<token>x/);
+    expect(kept.endsWith('[redacted]')).toBe(true);
+  });
+
+  it('writes a parsed JSON body again with secret members redacted by their parsed name, whatever their value', () => {
+    const parsed = JSON.parse(
+      '{"p\\u0061rtnerSecret":"s3cr3t","partnerId":"1","nested":{"TOKEN":{"a":1},"pins":[1],"pin":[1,2]},"list":[{"value":null},{"answer":7}],"link":"https://x.test/c?signature=abc&id=2"}',
+    );
+    expect(Object.keys(parsed)[0]).toBe('partnerSecret');
+    expect(JSON.parse(redactedJson(parsed))).toEqual({
+      partnerSecret: '[redacted]',
+      partnerId: '1',
+      nested: { TOKEN: '[redacted]', pins: [1], pin: '[redacted]' },
+      list: [{ value: '[redacted]' }, { answer: '[redacted]' }],
+      link: 'https://x.test/c?signature=[redacted]&id=2',
+    });
+    expect(redactedJson([1, 'two', true, null])).toBe('[1,"two",true,null]');
+    expect(redactedJson('text')).toBe('"text"');
+  });
+
+  it('writes at most the cap of a large parsed JSON body, without walking the rest', () => {
+    const big = { items: Array.from({ length: 100_000 }, (_, i) => ({ id: i, token: `t${i}` })) };
+    const kept = redactedJson(big);
+    expect(kept.length).toBeLessThanOrEqual(BODY_CAP);
+    expect(kept.length).toBeGreaterThan(BODY_CAP - 100);
+    expect(kept.startsWith('{"items":[{"id":0,"token":"[redacted]"},{"id":1,')).toBe(true);
+    expect(kept).not.toMatch(/"t\d+"/);
+    expect(redactedJson({ s: 'y'.repeat(BODY_CAP * 4) })).toHaveLength(BODY_CAP);
   });
 
   it('redacts secret query parameters of URLs inside a body (a Connect link)', () => {
@@ -107,5 +167,24 @@ describe('what the request log keeps of headers', () => {
     const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`x-h${i}`, 'v']));
     expect(parseHeaderLines(headerLines(many, new Set()))).toHaveLength(40);
     expect(parseHeaderLines('')).toEqual([]);
+  });
+
+  it('redacts secrets of URLs in header values: secret query parameters and the user name and password', () => {
+    const headers: Record<string, unknown> = {
+      referer: 'https://app.example/connect?customerId=1&signature=abc123&x=1',
+      location: 'https://bank.example/cb?code=oauth-code&state=st4te&ok=1',
+      'content-location': 'https://user:p@ss@files.example/a?id=1',
+      forwarded: 'for=10.0.0.1;proto=https;by=//admin:hunter2@proxy.example',
+      link: '<//u:pw@cdn.example/x>; rel="next", <http://me@h.example/?access_token=t0k>',
+      'content-type': 'multipart/form-data; boundary=abc',
+    };
+    expect(parseHeaderLines(headerLines(headers, new Set()))).toEqual([
+      { name: 'referer', value: 'https://app.example/connect?customerId=1&signature=[redacted]&x=1' },
+      { name: 'location', value: 'https://bank.example/cb?code=[redacted]&state=[redacted]&ok=1' },
+      { name: 'content-location', value: 'https://[redacted]@files.example/a?id=1' },
+      { name: 'forwarded', value: 'for=10.0.0.1;proto=https;by=//[redacted]@proxy.example' },
+      { name: 'link', value: '<//[redacted]@cdn.example/x>; rel="next", <http://[redacted]@h.example/?access_token=[redacted]>' },
+      { name: 'content-type', value: 'multipart/form-data; boundary=abc' },
+    ]);
   });
 });

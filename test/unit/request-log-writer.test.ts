@@ -71,19 +71,50 @@ describe('the request log writer with headers and bodies', () => {
     });
   }
 
-  it('lets entries keep at most 1 MB of headers and bodies a second, and 4 MB at once after a quiet spell', async () => {
+  it("lets a partner's entries keep at most 1 MB of headers and bodies a second, and 4 MB at once after a quiet spell", async () => {
     database = openDatabase({ sqliteFile: ':memory:' });
     const clock = new ManualClock(1_000);
     const writer = new RequestLogWriter(database, clock);
-    expect(writer.keepsDetail(4 << 20)).toBe(true);
-    expect(writer.keepsDetail(1)).toBe(false);
+    expect(writer.keepsDetail('p1', 4 << 20)).toBe(true);
+    expect(writer.keepsDetail('p1', 1)).toBe(false);
     clock.advance(500);
-    expect(writer.keepsDetail(1 << 20)).toBe(false);
-    expect(writer.keepsDetail(512 << 10)).toBe(true);
-    expect(writer.keepsDetail(1)).toBe(false);
+    expect(writer.keepsDetail('p1', 1 << 20)).toBe(false);
+    expect(writer.keepsDetail('p1', 512 << 10)).toBe(true);
+    expect(writer.keepsDetail('p1', 1)).toBe(false);
     clock.advance(60_000);
-    expect(writer.keepsDetail(4 << 20)).toBe(true);
+    expect(writer.keepsDetail('p1', 4 << 20)).toBe(true);
     expect(writer.detailsDropped).toBe(3);
+    await writer.close();
+  });
+
+  it("keeps one allowance per partner: a partner who spent theirs leaves everyone else's whole", async () => {
+    database = openDatabase({ sqliteFile: ':memory:' });
+    const writer = new RequestLogWriter(database, new ManualClock(1_000));
+    expect(writer.keepsDetail('busy', 4 << 20)).toBe(true);
+    expect(writer.keepsDetail('busy', 1)).toBe(false);
+    expect(writer.keepsDetail('quiet', 4 << 20)).toBe(true);
+    expect(writer.keepsDetail('other', 1_000)).toBe(true);
+    expect(writer.keepsDetail('busy', 1)).toBe(false);
+    // What was counted before the detail was made is settled once it is: less given back, more taken.
+    writer.countDetail('other', -1_000);
+    expect(writer.keepsDetail('other', 4 << 20)).toBe(true);
+    writer.countDetail('quiet', -(1 << 20));
+    expect(writer.keepsDetail('quiet', 1 << 20)).toBe(true);
+    expect(writer.keepsDetail('quiet', 1)).toBe(false);
+    await writer.close();
+  });
+
+  it('remembers the allowances of at most 1,000 partners, forgetting the one seen least recently first', async () => {
+    database = openDatabase({ sqliteFile: ':memory:' });
+    const writer = new RequestLogWriter(database, new ManualClock(1_000));
+    expect(writer.keepsDetail('first', 4 << 20)).toBe(true);
+    expect(writer.keepsDetail('recent', 4 << 20)).toBe(true);
+    for (let n = 0; n < 998; n++) writer.keepsDetail(`p${n}`, 1);
+    // 1,000 remembered: seeing `recent` again keeps it; one more partner makes `first` the one forgotten.
+    expect(writer.keepsDetail('recent', 1)).toBe(false);
+    writer.keepsDetail('one-more', 1);
+    expect(writer.keepsDetail('recent', 1)).toBe(false);
+    expect(writer.keepsDetail('first', 4 << 20)).toBe(true);
     await writer.close();
   });
 

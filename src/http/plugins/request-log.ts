@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { pipeline, Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { BODY_CAP, bodyText, capped, headerLines, isSecretField, redactBody } from '../../modules/requestlog/redact.js';
+import { BODY_CAP, bodyText, capped, headerLines, isSecretField, NOT_STORED, redactBody, redactedJson } from '../../modules/requestlog/redact.js';
 import { credentialsOwner, detailSize, NO_DETAIL, type RequestLogEntry, RequestLogWriter } from '../../modules/requestlog/service.js';
 import { redactQuerySecrets } from '../../platform/redact-query.js';
 import type { Runtime } from '../../platform/dependencies.js';
@@ -18,12 +18,30 @@ declare module 'fastify' {
     loggedPayload: unknown;
   }
   interface FastifyRequest {
-    /** The first bytes of the request body as they arrived, for the request log of a partner's request. */
+    /** Whose log the request lands in, and whether its headers and bodies are kept, once worked out (logRequests). */
+    logFor: LogFor | null;
+    /** Counts the request body's bytes (and keeps the first of an XML one) while it is read, when its detail is kept. */
     loggedBody: BodyCapture | null;
+    /** The request body as the log keeps it, made once a parser took it. */
+    loggedRequest: StoredBody | null;
   }
   interface FastifyInstance {
     requestLog: RequestLogWriter;
   }
+}
+
+/** Whose log a request lands in (no partner's: operators' only) and whether its headers and bodies are kept. */
+interface LogFor {
+  partnerId: string | undefined;
+  detail: boolean;
+  /** Characters of detail counted against the partner's allowance so far. */
+  counted: number;
+}
+
+/** A body as the log keeps it: its text (null when there is none to show) and its size (null when not known). */
+interface StoredBody {
+  body: string | null;
+  bytes: number | null;
 }
 
 /** What a client may send as its own X-Request-Id to have it used: 1 to 128 letters, digits and `. _ : = + / -`. */
@@ -39,7 +57,10 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID();
 }
 
-/** Passes a request body through unchanged, keeping a copy of its first BODY_CAP bytes and counting all of them. */
+/**
+ * Passes a request body through unchanged, counting its bytes, and keeping a copy of the first BODY_CAP of them when
+ * asked (an XML body is kept as it came, redacted; a JSON one is written again from what its parser made).
+ */
 class BodyCapture extends Transform {
   /** Bytes that went through so far. */
   bytes = 0;
@@ -48,10 +69,14 @@ class BodyCapture extends Transform {
   private readonly kept: Buffer[] = [];
   private keptBytes = 0;
 
+  constructor(private readonly keep: boolean) {
+    super();
+  }
+
   override _transform(chunk: Buffer | string, _encoding: BufferEncoding, callback: TransformCallback): void {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     this.bytes += bytes.length;
-    if (this.keptBytes < BODY_CAP) {
+    if (this.keep && this.keptBytes < BODY_CAP) {
       // A copy: the chunk may be a view of a larger buffer that should not stay in memory for the log.
       const part = Buffer.from(bytes.subarray(0, BODY_CAP - this.keptBytes));
       this.kept.push(part);
@@ -78,7 +103,9 @@ export const requestLogPlugin = fp(
     app.decorate('requestLog', writer);
     app.decorateReply('errorCode', undefined);
     app.decorateReply('loggedPayload', undefined);
+    app.decorateRequest('logFor', null);
     app.decorateRequest('loggedBody', null);
+    app.decorateRequest('loggedRequest', null);
     // Set first, so answers of every scope carry it, errors of later hooks included.
     app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
@@ -100,17 +127,51 @@ function hasBody(request: FastifyRequest): boolean {
   return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
 }
 
+/** The size the request declared for its body, if any. */
+function declaredLength(request: FastifyRequest): number | undefined {
+  const declared = Number(request.headers['content-length']);
+  return request.headers['content-length'] !== undefined && Number.isSafeInteger(declared) ? declared : undefined;
+}
+
 type Detail = Pick<RequestLogEntry, keyof typeof NO_DETAIL>;
 
-/** The request body as the log keeps it: its text (redacted, capped) and its size; a body never read has no size. */
-function requestBody(request: FastifyRequest): { body: string | null; bytes: number | null } {
+/** A request body's text as kept: secrets redacted, capped; null when it is not text. */
+function keptText(bytes: Buffer, whole: number): string | null {
+  const text = bodyText(bytes, whole);
+  return text === undefined ? null : capped(redactBody(text, true, whole > BODY_CAP));
+}
+
+/**
+ * The request body as the log keeps it, made once its parser took it (preValidation, before validation changes it):
+ * a JSON body written again from what the parser made, secret members redacted by their parsed name; an XML body as
+ * it came, with the content of secret elements redacted (its parser took it, so it is well-formed); a statement file
+ * as text, redacted, unless it is not text.
+ */
+function parsedRequestBody(request: FastifyRequest): StoredBody {
   const capture = request.loggedBody;
-  if (!capture) return { body: null, bytes: hasBody(request) ? null : 0 };
-  if (!capture.ended && capture.bytes === 0) return { body: null, bytes: null };
-  const declared = Number(request.headers['content-length']);
-  const bytes = capture.ended || !Number.isSafeInteger(declared) ? capture.bytes : declared;
-  const text = bodyText(capture.first(), bytes);
-  return { body: text === undefined ? null : capped(redactBody(text)), bytes };
+  request.loggedBody = null;
+  if (!capture) return { body: null, bytes: 0 };
+  const parsed = request.body;
+  // GET and HEAD bodies are never read.
+  if (parsed === undefined && (request.method === 'GET' || request.method === 'HEAD')) return { body: null, bytes: null };
+  const bytes = capture.ended ? capture.bytes : (declaredLength(request) ?? capture.bytes);
+  if (Buffer.isBuffer(parsed)) return { body: keptText(parsed.subarray(0, BODY_CAP), parsed.length), bytes };
+  if (request.bodyIsXml) return { body: keptText(capture.first(), bytes), bytes };
+  // A body of white space only.
+  if (parsed === undefined) return { body: '', bytes };
+  return { body: redactedJson(parsed), bytes };
+}
+
+/** The request body as the log keeps it: as parsed; else why not, and its size when known. */
+function requestBody(request: FastifyRequest): StoredBody {
+  if (request.loggedRequest) return request.loggedRequest;
+  if (!hasBody(request)) return { body: null, bytes: 0 };
+  const capture = request.loggedBody;
+  // Refused before its body was read (its credentials, most often).
+  if (!capture) return { body: null, bytes: null };
+  // Read, or begun, but no parser took it (an unsupported type, malformed, too large): its bytes are not kept, as
+  // redaction cannot know what the service would have read from them.
+  return { body: NOT_STORED, bytes: capture.ended ? capture.bytes : (declaredLength(request) ?? null) };
 }
 
 type JsonSchema = {
@@ -155,19 +216,23 @@ function answerMayHoldSecretFields(request: FastifyRequest, reply: FastifyReply)
   return known;
 }
 
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i;
+
 /** The response body as the log keeps it: its text (redacted, capped) and its size. */
-function responseBody(request: FastifyRequest, reply: FastifyReply): { body: string | null; bytes: number | null } {
+function responseBody(request: FastifyRequest, reply: FastifyReply, payload: unknown): StoredBody {
   // Nothing goes out for these, whatever the serialiser made.
   if (reply.statusCode === 204 || reply.statusCode === 304 || request.method === 'HEAD') return { body: null, bytes: 0 };
-  const payload = reply.loggedPayload;
   const declared = Number(reply.getHeader('content-length'));
   let text: string | undefined;
   let bytes: number | null;
+  let cut: boolean;
   if (typeof payload === 'string') {
+    cut = payload.length > BODY_CAP;
     // A copy of the start of a long answer: a slice would keep all of it in memory until the entry is written.
-    text = payload.length > BODY_CAP ? Buffer.from(payload.slice(0, BODY_CAP)).toString() : payload;
+    text = cut ? Buffer.from(payload.slice(0, BODY_CAP)).toString() : payload;
     bytes = Number.isSafeInteger(declared) ? declared : Buffer.byteLength(payload);
   } else if (Buffer.isBuffer(payload)) {
+    cut = payload.length > BODY_CAP;
     text = bodyText(payload, payload.length);
     bytes = payload.length;
   } else if (payload === undefined || payload === null) {
@@ -177,20 +242,22 @@ function responseBody(request: FastifyRequest, reply: FastifyReply): { body: str
     return { body: null, bytes: Number.isSafeInteger(declared) ? declared : null };
   }
   if (text === undefined || text === '') return { body: text === '' ? '' : null, bytes };
-  return { body: capped(redactBody(text, answerMayHoldSecretFields(request, reply))), bytes };
-}
-
-/** About what the headers and bodies of a call come to, worked out before they are made: bodies as capped, headers allowed for. */
-function detailEstimate(request: FastifyRequest, reply: FastifyReply): number {
-  const payload = reply.loggedPayload;
-  const answered = typeof payload === 'string' || Buffer.isBuffer(payload) ? Math.min(payload.length, BODY_CAP) : 0;
-  return 512 + Math.min(request.loggedBody?.bytes ?? 0, BODY_CAP) + answered;
+  const fields = answerMayHoldSecretFields(request, reply);
+  // A whole JSON answer that may name a secret: redacted by its members' names as parsed, as request bodies are.
+  if (fields && !cut && JSON_TYPE.test(String(reply.getHeader('content-type') ?? ''))) {
+    try {
+      return { body: redactedJson(JSON.parse(text)), bytes };
+    } catch {
+      // Not JSON after all: as text, below.
+    }
+  }
+  return { body: capped(redactBody(text, fields, cut)), bytes };
 }
 
 /** Headers and bodies of a request and its answer, credentials and secrets redacted, bodies capped. */
-function detailOf(request: FastifyRequest, reply: FastifyReply, secretHeaders: ReadonlySet<string>): Detail {
+function detailOf(request: FastifyRequest, reply: FastifyReply, payload: unknown, secretHeaders: ReadonlySet<string>): Detail {
   const sent = requestBody(request);
-  const answered = responseBody(request, reply);
+  const answered = responseBody(request, reply, payload);
   return {
     request_headers: headerLines(request.headers, secretHeaders),
     request_body: sent.body,
@@ -201,36 +268,75 @@ function detailOf(request: FastifyRequest, reply: FastifyReply, secretHeaders: R
   };
 }
 
+/** About what the headers of a call come to, allowed for before they are made. */
+const HEADERS_ESTIMATE = 512;
+const NOBODY: LogFor = { partnerId: undefined, detail: false, counted: 0 };
+
 /**
  * Records every request of this scope (method, path, status, latency, error code, request id) for the dashboard and
  * `logs tail`. A request is logged for the partner of its token once authenticated; one that got no further than its
  * credentials (a failed partner authentication, a refused token, a path no route has) for the partner whose valid app
  * key it carries, or with no app key the partner its token was issued to (credentialsOwner); any other for no partner
- * (seen by operators only). A partner's entries keep the
- * headers and bodies too, credentials and secrets redacted, bodies cut at BODY_CAP. Keys and tokens are never stored.
+ * (seen by operators only). A partner's entries keep the headers and bodies too, credentials and secrets redacted,
+ * bodies cut at BODY_CAP, as long as that partner's detail allowance lasts (RequestLogWriter.keepsDetail). Keys and
+ * tokens are never stored.
+ *
+ * The partner and the allowance are worked out first, when the body is about to be read (or, for a request refused
+ * before that, when it is answered): a request that is nobody's, or whose partner's allowance is spent, costs no
+ * copy, parse or redaction of its body, headers or answer.
  */
 export function logRequests(scope: FastifyInstance, runtime: Runtime): void {
   const writer = scope.requestLog;
   const secretHeaders = new Set(['service-app-key', 'service-app-token', ...runtime.config.appKeyHeaders, ...runtime.config.appTokenHeaders]);
-  /** Whether the request may be logged for a partner, so its body and answer are worth keeping. */
-  const forPartner = (request: FastifyRequest) =>
-    request.caller !== null || appKeyOf(request, runtime) !== undefined || appTokenOf(request, runtime) !== undefined;
+
+  /** Whose log the request lands in and, if a partner's, whether it may keep about `size` characters of detail. */
+  const whoseLog = (request: FastifyRequest, size: number): LogFor | Promise<LogFor> => {
+    const grant = (partnerId: string | undefined): LogFor => {
+      if (partnerId === undefined) return NOBODY;
+      return writer.keepsDetail(partnerId, size) ? { partnerId, detail: true, counted: size } : { partnerId, detail: false, counted: 0 };
+    };
+    if (request.caller !== null) return grant(request.caller.partnerId);
+    const appKey = appKeyOf(request, runtime);
+    const token = appTokenOf(request, runtime);
+    if (appKey === undefined && token === undefined) return NOBODY;
+    const owner = credentialsOwner(runtime.database, appKey, token);
+    // Should the look-up fail (the database went away), the request is still logged, for no partner.
+    return owner instanceof Promise ? owner.then(grant, () => NOBODY) : grant(owner);
+  };
 
   scope.addHook('preParsing', (request, _reply, payload, done) => {
-    if (!hasBody(request) || !forPartner(request)) return done(null, payload);
-    const capture = new BodyCapture();
-    request.loggedBody = capture;
-    // pipeline: a client that goes away mid-body fails the parse instead of leaving it waiting.
-    pipeline(payload, capture, () => undefined);
-    done(null, capture);
+    const body = hasBody(request);
+    const estimate = HEADERS_ESTIMATE + (body ? Math.min(declaredLength(request) ?? BODY_CAP, BODY_CAP) : 0);
+    const decided = (logFor: LogFor) => {
+      request.logFor = logFor;
+      if (!logFor.detail || !body) return done(null, payload);
+      const capture = new BodyCapture(/xml/i.test(request.headers['content-type'] ?? ''));
+      request.loggedBody = capture;
+      // pipeline: a client that goes away mid-body fails the parse instead of leaving it waiting.
+      pipeline(payload, capture, () => undefined);
+      done(null, capture);
+    };
+    const logFor = whoseLog(request, estimate);
+    if (logFor instanceof Promise) void logFor.then(decided);
+    else decided(logFor);
+  });
+  scope.addHook('preValidation', (request, _reply, done) => {
+    if (request.logFor?.detail) request.loggedRequest = parsedRequestBody(request);
+    done();
   });
   scope.addHook('onSend', (request, reply, payload, done) => {
-    if (forPartner(request)) reply.loggedPayload = payload;
+    // Decided already when the body was about to be read; else (refused before) worth keeping if it may be a partner's.
+    const keep = request.logFor
+      ? request.logFor.detail
+      : request.caller !== null || appKeyOf(request, runtime) !== undefined || appTokenOf(request, runtime) !== undefined;
+    if (keep) reply.loggedPayload = payload;
     done(null, payload);
   });
   scope.addHook('onResponse', (request, reply, done) => {
-    const summary = (partnerId: string | null, detail: Detail): RequestLogEntry => ({
-      partner_id: partnerId,
+    const payload = reply.loggedPayload;
+    reply.loggedPayload = undefined;
+    const entry: RequestLogEntry = {
+      partner_id: null,
       method: request.method,
       path: storedPath(request.url),
       route: request.is404 ? null : (request.routeOptions.url ?? null),
@@ -240,28 +346,22 @@ export function logRequests(scope: FastifyInstance, runtime: Runtime): void {
       request_id: String(request.id),
       ip: request.ip,
       created_at_ms: runtime.clock.now(),
-      ...detail,
-    });
-    const caller = request.caller;
-    if (caller !== null) {
-      const keep = writer.keepsDetail(detailEstimate(request, reply));
-      writer.record(summary(caller.partnerId, keep ? detailOf(request, reply, secretHeaders) : NO_DETAIL));
-    } else {
-      const appKey = appKeyOf(request, runtime);
-      const token = appTokenOf(request, runtime);
-      if (appKey === undefined && token === undefined) writer.record(summary(null, NO_DETAIL));
-      else {
-        const entry = summary(null, NO_DETAIL);
-        const detail = detailOf(request, reply, secretHeaders);
-        // Made before the partner is known (the request is gone by then), counted only for a partner's entry.
-        const owned = (id: string | undefined): RequestLogEntry =>
-          id === undefined ? entry : { ...entry, partner_id: id, ...(writer.keepsDetail(detailSize(detail)) ? detail : NO_DETAIL) };
-        const owner = credentialsOwner(runtime.database, appKey, token);
-        // Should the look-up fail (the database went away), the request is still logged, for no partner.
-        writer.recordWhen(owner instanceof Promise ? owner.then(owned, () => entry) : owned(owner));
-      }
-    }
-    reply.loggedPayload = undefined;
+      ...NO_DETAIL,
+    };
+    const owned = (logFor: LogFor): RequestLogEntry => {
+      const partnerId = logFor.partnerId;
+      if (partnerId === undefined) return entry;
+      if (!logFor.detail) return { ...entry, partner_id: partnerId };
+      const detail = detailOf(request, reply, payload, secretHeaders);
+      // What was counted was an estimate: the partner's allowance pays for what the detail came to.
+      writer.countDetail(partnerId, detailSize(detail) - logFor.counted);
+      return { ...entry, partner_id: partnerId, ...detail };
+    };
+    const answered = typeof payload === 'string' || Buffer.isBuffer(payload) ? Math.min(payload.length, BODY_CAP) : 0;
+    // Refused before its body was read (an error answer): decided now.
+    const logFor = request.logFor ?? whoseLog(request, HEADERS_ESTIMATE + answered);
+    if (logFor instanceof Promise) writer.recordWhen(logFor.then(owned));
+    else writer.record(owned(logFor));
     done();
   });
 }

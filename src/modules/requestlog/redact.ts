@@ -22,8 +22,6 @@ const SECRET_NAME = String.raw`(?!url)[\w.-]*(?:secret|password|passwd|passcode|
 const SECRET_FIELD = new RegExp(`^(?:${SECRET_NAME})$`, 'i');
 /** A JSON member with a secret name, its value a string (perhaps cut short) or a bare number, boolean or null. */
 const JSON_MEMBER = new RegExp(String.raw`("(?:${SECRET_NAME})"\s*:\s*)(?:"(?:[^"\\]|\\.)*(?:"|\\?$)|[^\s,}\]]+)`, 'gi');
-/** An XML element (or an OFX tag, which need not be closed) with a secret name: its text up to the next tag. */
-const XML_ELEMENT = new RegExp(String.raw`(<(?:[\w.-]+:)?(?:${SECRET_NAME})(?:\s[^<>]*)?>)[^<]+`, 'gi');
 /** An XML attribute with a secret name. */
 const XML_ATTRIBUTE = new RegExp(String.raw`(\s(?:${SECRET_NAME})\s*=\s*)(?:"[^"]*(?:"|$)|'[^']*(?:'|$))`, 'gi');
 /** Header names whose values are credentials, whatever the deployment calls them (Finicity-App-Key, Authorization, ...). */
@@ -36,20 +34,175 @@ export function isSecretField(name: string): boolean {
 
 /**
  * A body as text with the values of secret fields (JSON, XML, OFX) and of secret query parameters in any URL it
- * holds replaced by `[redacted]`. Works on a body cut short too: a value cut before its end is redacted as well.
+ * holds replaced by `[redacted]`. Works on a body cut short too (`cut`: the text is the start of a longer body): a
+ * value cut before its end is redacted as well, and so is everything after an XML element left open by the cut.
+ * Field redaction recognises well-formed syntax only: request bodies reach it only once a parser took them.
  */
-export function redactBody(text: string, fields = true): string {
+export function redactBody(text: string, fields = true, cut = false): string {
   let out = redactQuerySecrets(text);
   if (!fields) return out;
   if (out.includes('"')) out = out.replace(JSON_MEMBER, `$1"${REDACTED}"`);
-  if (out.includes('<')) out = out.replace(XML_ELEMENT, `$1${REDACTED}`).replace(XML_ATTRIBUTE, `$1"${REDACTED}"`);
+  if (out.includes('<')) out = redactXmlElements(out, cut).replace(XML_ATTRIBUTE, `$1"${REDACTED}"`);
   return out;
+}
+
+/** The name of an element as the XML parser reads it: everything up to whitespace, `/` or `>`. */
+const TAG_NAME = /[^\s/>]+/y;
+
+interface Markup {
+  /** Where it ends (the index after its `>`; the text's length when it was cut before its end). */
+  end: number;
+  kind: 'open' | 'empty' | 'close' | 'other';
+  name: string;
+}
+
+function endOf(text: string, close: string, from: number): number {
+  const at = text.indexOf(close, from);
+  return at < 0 ? text.length : at + close.length;
+}
+
+/**
+ * The markup starting at the `<` at `at`: a start tag (`open`, or `empty` when it closes itself), an end tag, or a
+ * comment, CDATA section, processing instruction or declaration (`other`), whose text may hold `<` and `>`. A `<`
+ * that starts no markup is `other` too, one character long.
+ */
+function markupAt(text: string, at: number): Markup {
+  if (text.startsWith('<!--', at)) return { end: endOf(text, '-->', at + 4), kind: 'other', name: '' };
+  if (text.startsWith('<![CDATA[', at)) return { end: endOf(text, ']]>', at + 9), kind: 'other', name: '' };
+  if (text.startsWith('<?', at)) return { end: endOf(text, '?>', at + 2), kind: 'other', name: '' };
+  if (text.startsWith('<!', at)) return { end: endOf(text, '>', at + 2), kind: 'other', name: '' };
+  const close = text.charCodeAt(at + 1) === 0x2f;
+  TAG_NAME.lastIndex = at + (close ? 2 : 1);
+  const name = TAG_NAME.exec(text)?.[0];
+  if (name === undefined) return { end: at + 1, kind: 'other', name: '' };
+  // To the `>` that ends the tag, past attribute values (which may hold `>`).
+  let quote = 0;
+  for (let i = TAG_NAME.lastIndex; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === quote) quote = 0;
+    } else if (c === 0x22 || c === 0x27) quote = c;
+    else if (c === 0x3e) {
+      const kind = close ? 'close' : text.charCodeAt(i - 1) === 0x2f ? 'empty' : 'open';
+      return { end: i + 1, kind, name };
+    }
+    // Not XML (an OFX tag never closed): the tag ends where the next one starts.
+    else if (c === 0x3c) return { end: i, kind: close ? 'close' : 'open', name };
+  }
+  return { end: text.length, kind: close ? 'close' : 'open', name };
+}
+
+const localName = (name: string) => name.slice(name.lastIndexOf(':') + 1);
+
+/**
+ * Most markup redactXmlElements reads in one text (an 8 KB body holds at most 2,731 tags): enough for any body the
+ * parsers took, while a text built to make the search for close tags slow (many unclosed secret elements, each looked
+ * past to the end) stops there, and everything after is redacted.
+ */
+const MAX_MARKUP = 20_000;
+
+/**
+ * XML (and OFX) with the content of every element with a secret name replaced by `[redacted]`: everything up to its
+ * matching end tag, comments and CDATA sections included (the parser reads `<value><!---->x</value>` and
+ * `<value><![CDATA[x]]></value>` as `x`). An element without an end tag is cut short when `cut` (the text is the start
+ * of a longer body): redacted to the end; otherwise it is an OFX element, which ends where the next tag starts.
+ */
+function redactXmlElements(text: string, cut: boolean): string {
+  let work = 0;
+  let out = '';
+  let kept = 0;
+  let at = text.indexOf('<');
+  while (at >= 0) {
+    if (++work > MAX_MARKUP) return `${out}${text.slice(kept, at)}${REDACTED}`;
+    const tag = markupAt(text, at);
+    if (tag.kind !== 'open' || !isSecretField(localName(tag.name))) {
+      at = text.indexOf('<', tag.end);
+      continue;
+    }
+    // Its content: to the end tag that closes it (same-named elements inside counted), or where it ends otherwise.
+    const name = tag.name.toLowerCase();
+    let depth = 1;
+    let contentEnd = -1;
+    let nextTag = -1;
+    for (let i = text.indexOf('<', tag.end); i >= 0 && contentEnd < 0; ) {
+      if (++work > MAX_MARKUP) return `${out}${text.slice(kept, tag.end)}${REDACTED}`;
+      const inner = markupAt(text, i);
+      if (inner.kind === 'open' || inner.kind === 'close') {
+        if (nextTag < 0) nextTag = i;
+        if (inner.name.toLowerCase() === name && (inner.kind === 'open' ? ++depth : --depth) === 0) contentEnd = i;
+      }
+      i = text.indexOf('<', inner.end);
+    }
+    if (contentEnd < 0) contentEnd = cut || nextTag < 0 ? text.length : nextTag;
+    if (contentEnd > tag.end) {
+      out += `${text.slice(kept, tag.end)}${REDACTED}`;
+      kept = contentEnd;
+    }
+    at = text.indexOf('<', Math.max(contentEnd, tag.end));
+  }
+  return out + text.slice(kept);
+}
+
+/** Deepest nesting redactedJson writes out; parsed bodies are at most 32 deep (MAX_JSON_DEPTH). */
+const MAX_JSON_NESTING = 64;
+
+/**
+ * A parsed JSON body as the log keeps it: serialised again with the value of every member with a secret name (as
+ * parsed, so `"p\u0061rtnerSecret"` is `partnerSecret`) replaced by `[redacted]`, whatever its type, and secret query
+ * parameters of URLs in it redacted; at most BODY_CAP characters, and no more of the value is walked than that takes.
+ */
+export function redactedJson(value: unknown): string {
+  let out = '';
+  const walk = (v: unknown, depth: number): void => {
+    if (v === null || typeof v !== 'object') {
+      out += typeof v === 'string' ? JSON.stringify(v.length > BODY_CAP ? v.slice(0, BODY_CAP) : v) : (JSON.stringify(v) ?? 'null');
+      return;
+    }
+    if (depth > MAX_JSON_NESTING) {
+      out += '"…"';
+      return;
+    }
+    const array = Array.isArray(v);
+    out += array ? '[' : '{';
+    let first = true;
+    for (const key of array ? v.keys() : Object.keys(v)) {
+      if (out.length >= BODY_CAP) return;
+      if (!first) out += ',';
+      first = false;
+      const item = (v as Record<string | number, unknown>)[key];
+      if (array) walk(item, depth + 1);
+      else {
+        out += `${JSON.stringify(String(key).slice(0, BODY_CAP))}:`;
+        if (isSecretField(localName(String(key)))) out += `"${REDACTED}"`;
+        else walk(item, depth + 1);
+      }
+    }
+    out += array ? ']' : '}';
+  };
+  walk(value, 0);
+  return capped(redactQuerySecrets(capped(out)));
+}
+
+/** What the log keeps of a request body it could not read as a body the service takes, in place of its bytes. */
+export const NOT_STORED = '[not stored: the body could not be read as JSON or XML]';
+
+/** The user name and password of a URL (`https://user:pass@host`, `//user@host`): up to the last `@` before its path. */
+const USERINFO = /((?:\b[a-z][a-z\d+.-]*:)?\/\/)[^\s/?#]*@/gi;
+
+/**
+ * A header value with the secrets of URLs in it redacted: secret query parameters (a Referer or Location carrying a
+ * `signature` or `token`) and the user name and password before the host.
+ */
+export function redactUrlSecrets(value: string): string {
+  const out = redactQuerySecrets(value);
+  return out.includes('@') ? out.replace(USERINFO, `$1${REDACTED}@`) : out;
 }
 
 /**
  * Headers as the log keeps them: one `name: value` line each, in the order given, values of credential headers
  * (the app key and token headers under any configured name, cookies, authorization, MFA sessions) replaced by
- * `[redacted]`, other values cut at 256 characters, at most 40 headers.
+ * `[redacted]`, secrets of URLs in other values redacted (redactUrlSecrets), those values then cut at 256
+ * characters, at most 40 headers.
  */
 export function headerLines(headers: Record<string, unknown>, secretNames: ReadonlySet<string>): string {
   let out = '';
@@ -60,7 +213,10 @@ export function headerLines(headers: Record<string, unknown>, secretNames: Reado
     if (n++ === MAX_HEADERS) break;
     let value = Array.isArray(raw) ? raw.join(', ') : String(raw);
     if (secretNames.has(name) || SECRET_HEADER.test(name)) value = REDACTED;
-    else if (value.length > MAX_HEADER_VALUE) value = `${value.slice(0, MAX_HEADER_VALUE)}…`;
+    else {
+      value = redactUrlSecrets(value);
+      if (value.length > MAX_HEADER_VALUE) value = `${value.slice(0, MAX_HEADER_VALUE)}…`;
+    }
     out += n === 1 ? `${name}: ${value}` : `\n${name}: ${value}`;
   }
   return out;

@@ -42,13 +42,19 @@ const BATCH = 1_000;
 const BATCH_DETAIL = 1 << 20;
 const MAX_BUFFER_DETAIL = 4 << 20;
 /**
- * Characters of headers and bodies kept a second, at most (and up to DETAIL_BURST at once after a quiet spell):
- * beyond, entries keep their summary only. Writing them is most of what the log costs (a 400-character entry costs
- * the writer thread about as much again as its summary), so a busy service keeps the cost of a request where it was,
- * while a developer's calls, a few a second, all keep theirs.
+ * Characters of headers and bodies one partner's entries keep a second, at most (and up to DETAIL_BURST at once
+ * after a quiet spell): beyond, that partner's entries keep their summary only, and everyone else's keep theirs.
+ * Writing them is most of what the log costs (a 400-character entry costs the writer thread about as much again as
+ * its summary), so a busy partner keeps the cost of a request where it was, while a developer's calls, a few a
+ * second, all keep theirs.
  */
 const DETAIL_PER_SECOND = 1 << 20;
 const DETAIL_BURST = 4 << 20;
+/**
+ * Partners whose allowance is remembered, at most: the one seen least recently is forgotten first, and starts
+ * afresh (full) when seen again. One not seen for DETAIL_BURST / DETAIL_PER_SECOND (4 s) would be full anyway.
+ */
+const MAX_ALLOWANCES = 1_000;
 
 /** Characters of an entry's headers and bodies. */
 export function detailSize(e: Pick<RequestLogEntry, 'request_headers' | 'request_body' | 'response_headers' | 'response_body'>): number {
@@ -196,9 +202,11 @@ export class RequestLogWriter {
   dropped = 0;
   /** Entries kept without their headers and bodies (more than DETAIL_PER_SECOND, or MAX_BUFFER_DETAIL waiting). */
   detailsDropped = 0;
-  /** Characters of headers and bodies that may still be kept now, and when that was worked out. */
-  private allowance = DETAIL_BURST;
-  private allowanceAt: number;
+  /**
+   * By partner, characters of headers and bodies that may still be kept, and when that was worked out; in the order
+   * the partners were last seen, oldest first.
+   */
+  private readonly allowances = new Map<string, { left: number; at: number }>();
 
   constructor(
     database: Database,
@@ -206,7 +214,6 @@ export class RequestLogWriter {
     private readonly intervalMs = 250,
   ) {
     this.sink = database.requestLogFile ? new ThreadSink(database.requestLogFile) : new DirectSink(database);
-    this.allowanceAt = clock.now();
   }
 
   /** Records an entry (after those still waiting for their partner, if any). */
@@ -241,19 +248,43 @@ export class RequestLogWriter {
   }
 
   /**
-   * Whether an entry may keep about `size` characters of headers and bodies now (at most DETAIL_PER_SECOND); if so,
-   * they are counted. Asked before they are made, so a busy service does not even make them.
+   * Whether an entry of this partner may keep about `size` characters of headers and bodies now (at most
+   * DETAIL_PER_SECOND of the partner's); if so, they are counted. Asked before they are made, so a busy partner's
+   * requests do not even make them.
    */
-  keepsDetail(size: number): boolean {
-    const now = this.clock.now();
-    this.allowance = Math.min(DETAIL_BURST, this.allowance + (Math.max(0, now - this.allowanceAt) * DETAIL_PER_SECOND) / 1000);
-    this.allowanceAt = now;
-    if (size > this.allowance) {
+  keepsDetail(partnerId: string, size: number): boolean {
+    const allowance = this.allowanceOf(partnerId);
+    if (size > allowance.left) {
       this.detailsDropped++;
       return false;
     }
-    this.allowance -= size;
+    allowance.left -= size;
     return true;
+  }
+
+  /**
+   * Counts `size` more characters against the partner's allowance (fewer when negative, up to a full one): once an
+   * entry's headers and bodies are made, what they came to beyond (or short of) what keepsDetail counted.
+   */
+  countDetail(partnerId: string, size: number): void {
+    const allowance = this.allowanceOf(partnerId);
+    allowance.left = Math.min(DETAIL_BURST, allowance.left - size);
+  }
+
+  private allowanceOf(partnerId: string): { left: number; at: number } {
+    const now = this.clock.now();
+    let allowance = this.allowances.get(partnerId);
+    if (allowance) {
+      // Seen now: moved to the end of the order.
+      this.allowances.delete(partnerId);
+      allowance.left = Math.min(DETAIL_BURST, allowance.left + (Math.max(0, now - allowance.at) * DETAIL_PER_SECOND) / 1000);
+      allowance.at = now;
+    } else {
+      allowance = { left: DETAIL_BURST, at: now };
+      if (this.allowances.size >= MAX_ALLOWANCES) this.allowances.delete(this.allowances.keys().next().value!);
+    }
+    this.allowances.set(partnerId, allowance);
+    return allowance;
   }
 
   private append(entry: RequestLogEntry): void {

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import Type from 'typebox';
-import { BODY_CAP, parseHeaderLines } from '../../../modules/requestlog/redact.js';
+import { BODY_CAP, NOT_STORED, parseHeaderLines } from '../../../modules/requestlog/redact.js';
 import { getRequestLogEntry, listRequestLog, MAX_PATH_FILTER } from '../../../modules/requestlog/service.js';
 import type { RequestLogDetailRow, RequestLogRow } from '../../../modules/requestlog/table.js';
 import type { Runtime } from '../../../platform/dependencies.js';
@@ -28,7 +28,9 @@ function messageOf(headers: string | null, body: string | null, bytes: number | 
   let omitted: Static<typeof RequestLogMessage>['omitted'] = null;
   if (body === null && size === null) omitted = isRequest ? 'not-read' : 'binary';
   else if (body === null && size !== 0) omitted = 'binary';
-  return { headers: parseHeaderLines(headers), body, bytes: size, truncated: body !== null && size !== null && size > BODY_CAP, omitted };
+  // A body kept as a note of why it was not (NOT_STORED) is not a cut one, whatever its size.
+  const truncated = body !== null && body !== NOT_STORED && size !== null && size > BODY_CAP;
+  return { headers: parseHeaderLines(headers), body, bytes: size, truncated, omitted };
 }
 
 function detailOf(r: RequestLogDetailRow): Static<typeof RequestLogDetail> {
