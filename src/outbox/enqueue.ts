@@ -6,7 +6,8 @@ import type { Keys } from '../platform/keys.js';
 import { decryptValue, encryptValue } from '../platform/secrets.js';
 import { isSigningSecret, newEventId } from './sign.js';
 import type { DeliveryRow, NewDeliveryRow } from './table.js';
-import { signalDeliveriesDue } from './wake.js';
+import { lockConnectSession } from './order.js';
+import { isPostgresExecutor, signalDeliveriesDue } from './wake.js';
 
 /** References a delivery may carry, so it can be listed with what caused it. */
 export interface DeliveryReferences {
@@ -199,21 +200,29 @@ function rowFor(ctx: EnqueueContext, input: EnqueueInput, now: number): NewDeliv
 /**
  * Writes a delivery into the outbox, due at once. Pass the open transaction that makes the change being reported,
  * so the delivery exists exactly when the change does; workers are woken when it commits.
+ * A Connect webhook of a session on PostgreSQL first takes the session's lock (order.ts), in a transaction of its
+ * own when it is given none, so the session's webhooks get their ids in commit order.
  */
 export async function enqueueDelivery(executor: Executor, ctx: EnqueueContext, input: EnqueueInput): Promise<EnqueuedDelivery> {
   const now = epochSeconds(ctx.clock);
   const row = rowFor(ctx, input, now);
+  const session = input.kind === 'webhook' ? (input.connectSession ?? null) : null;
+  if (session !== null && isPostgresExecutor(executor) && !executor.isTransaction)
+    return executor.transaction().execute((tx) => insertDelivery(tx, input, row, now, session));
+  return insertDelivery(executor, input, row, now, session);
+}
+
+async function insertDelivery(executor: Executor, input: EnqueueInput, row: NewDeliveryRow, now: number, session: string | null): Promise<EnqueuedDelivery> {
+  if (session !== null) await lockConnectSession(executor, session);
   const { id } = await executor.insertInto('deliveries').values(row).returning('id').executeTakeFirstOrThrow();
-  // Listeners registered by `ledgerlink listen --partner` get their own copy (same event id, body and signature),
-  // marked as a copy of this delivery so lists show them together.
+  // Listeners registered by `ledgerlink listen` get their own copy (same event id, body and signature), marked as a
+  // copy of this delivery so lists show them together: one statement, however many listeners (at most
+  // MAX_LIVE_LISTENERS), since it runs inside the caller's transaction.
   if (input.kind !== 'email') {
-    for (const url of await sandboxListenerUrls(executor, input.partnerId, now)) {
-      if (url !== row.target)
-        await executor
-          .insertInto('deliveries')
-          .values({ ...row, target: url, copy_of: Number(id) })
-          .execute();
-    }
+    const copies = (await sandboxListenerUrls(executor, input.partnerId, now))
+      .filter((url) => url !== row.target)
+      .map((url) => ({ ...row, target: url, copy_of: Number(id) }));
+    if (copies.length > 0) await executor.insertInto('deliveries').values(copies).execute();
   }
   await signalDeliveriesDue(executor);
   return { id: Number(id), eventId: row.event_id };

@@ -4,6 +4,7 @@ import { epochSeconds } from '../platform/clock.js';
 import type { Keys } from '../platform/keys.js';
 import type { Runtime } from '../platform/dependencies.js';
 import { headersOf, sealHeaders } from './enqueue.js';
+import { retireLapsedListeners } from './listeners.js';
 
 /** Rows per statement: short write transactions, so deliveries and API writes on SQLite never wait long. */
 const BATCH = 500;
@@ -64,4 +65,13 @@ export async function encryptClearHeaders(db: Executor, keys: Keys): Promise<num
 /** The delivery worker's housekeeping: deliveries finished longer ago than the retention period are deleted. */
 export async function purgeExpiredDeliveries(runtime: Pick<Runtime, 'config' | 'clock' | 'database'>): Promise<number> {
   return purgeFinishedDeliveries(runtime.database.kysely, epochSeconds(runtime.clock) - runtime.config.deliveryRetentionSeconds);
+}
+
+/**
+ * The delivery worker's housekeeping: listeners that lapsed (their `ledgerlink listen` stopped without removing them)
+ * are deleted and the copies held for them cancelled; returns how many copies. Registering a listener does the same
+ * for its own partner only, so without this a partner that stops listening would keep them pending.
+ */
+export async function retireLapsedListenersNow(runtime: Pick<Runtime, 'clock' | 'database'>): Promise<number> {
+  return retireLapsedListeners(runtime.database.kysely, epochSeconds(runtime.clock));
 }

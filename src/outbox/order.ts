@@ -6,9 +6,25 @@
  *
  * A redelivery is outside the order: someone asked for that event again now, so it neither waits for earlier webhooks
  * nor holds later ones back. TxPUSH notifications and e-mail are not ordered.
+ *
+ * The rule compares ids, so ids must follow commit order within a session. SQLite runs one write transaction at a
+ * time, so they do. PostgreSQL hands out ids when rows are inserted, not when they commit: a webhook inserted first
+ * may commit after a later one, and a worker could send the later one first. Enqueueing a session's webhook therefore
+ * takes the session's lock first (lockConnectSession), so its inserts follow one another in commit order.
  */
 import { sql } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
+import { isPostgresExecutor } from './wake.js';
+
+/**
+ * PostgreSQL: waits until no other open transaction has enqueued a webhook of this Connect session, and keeps others
+ * waiting until this transaction ends (a transaction-level advisory lock, keyed by schema and session). Call it in
+ * the transaction that enqueues, before the insert. A no-op on SQLite.
+ */
+export async function lockConnectSession(tx: Executor, session: string): Promise<void> {
+  if (!isPostgresExecutor(tx)) return;
+  await sql`select pg_advisory_xact_lock(hashtext('ledgerlink connect_session ' || current_schema()), hashtext(${session}))`.execute(tx);
+}
 
 /** The ordering rule as a condition on the `deliveries` row being claimed (index deliveries_connect_session). */
 export const IN_TARGET_ORDER = sql<boolean>`(kind <> 'webhook' or connect_session is null or redelivered_at is not null or not exists (select 1 from deliveries earlier where earlier.connect_session = deliveries.connect_session and earlier.target = deliveries.target and earlier.kind = 'webhook' and earlier.id < deliveries.id and earlier.status in ('pending', 'delivering') and earlier.redelivered_at is null))`;

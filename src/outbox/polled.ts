@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { ServiceError } from '../contract/errors/service-error.js';
 import type { Executor } from '../platform/db/database.js';
 import type { Keys } from '../platform/keys.js';
@@ -46,16 +47,28 @@ function held(keys: Keys, d: ClaimedDelivery, now: number): HeldDelivery {
   };
 }
 
-/** Takes up to `limit` deliveries due for the listener, oldest first (none, without a write, when none is due). */
-export async function takePolledDeliveries(db: Executor, keys: Keys, listener: PolledListener, input: { now: number; limit: number }): Promise<HeldDelivery[]> {
-  const due = await db
+// Literal, so both databases can use the partial index deliveries_open_target (see claim.ts).
+const OPEN = sql<boolean>`status in ('pending', 'delivering')`;
+
+/**
+ * Whether anything is due for the listener: one row of its open copies, found through deliveries_open_target. A
+ * waiting poll asks this several times a second, so it must never scan the table; exported for the test that asks
+ * the planners.
+ */
+export function dueForListenerQuery(db: Executor, listener: Pick<PolledListener, 'partnerId' | 'target'>, now: number) {
+  return db
     .selectFrom('deliveries')
     .select('id')
     .where('target', '=', listener.target)
-    .where('status', 'in', ['pending', 'delivering'])
-    .where('next_attempt_at', '<=', input.now)
-    .limit(1)
-    .executeTakeFirst();
+    .where('partner_id', '=', listener.partnerId)
+    .where(OPEN)
+    .where('next_attempt_at', '<=', now)
+    .limit(1);
+}
+
+/** Takes up to `limit` deliveries due for the listener, oldest first (none, without a write, when none is due). */
+export async function takePolledDeliveries(db: Executor, keys: Keys, listener: PolledListener, input: { now: number; limit: number }): Promise<HeldDelivery[]> {
+  const due = await dueForListenerQuery(db, listener, input.now).executeTakeFirst();
   if (!due) return [];
   const claimed = await claimDueDeliveries(db, {
     workerId: listener.target,

@@ -168,8 +168,10 @@ export async function redeliverDelivery(db: Executor, clock: Clock, id: number, 
     await getDelivery(db, id, partnerId, clock);
     throw new ServiceError('BadRequest', `Delivery ${id} is being delivered right now; try again when this attempt ends`);
   }
+  // Read before waking the workers: the answer shows the delivery as queued, not as a worker may have claimed it since.
+  const queued = await getDelivery(db, id, partnerId, clock);
   await signalDeliveriesDue(db);
-  return getDelivery(db, id, partnerId, clock);
+  return queued;
 }
 
 /** A message in the local mailbox: the dashboard's record of it, and whose it is. Times are epoch seconds. */

@@ -107,6 +107,8 @@ export interface SandboxListenerTable {
   created_at: number;
   /** The registration lapses here unless the listener renews it (epoch seconds, service clock). */
   expires_at: number;
+  /** A polled listener's open poll: the one that wrote it; any other one waiting ends (migration 0023). */
+  poll_token: string | null;
 }
 
 export type SandboxListenerRow = Selectable<SandboxListenerTable>;

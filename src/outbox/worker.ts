@@ -5,7 +5,7 @@ import type { Runtime } from '../platform/dependencies.js';
 import { claimDueDeliveries, leaseSecondsFor, type ClaimedDelivery } from './claim.js';
 import { completeDelivery } from './complete.js';
 import { failDelivery } from './fail.js';
-import { encryptClearHeaders, purgeExpiredDeliveries } from './maintenance.js';
+import { encryptClearHeaders, purgeExpiredDeliveries, retireLapsedListenersNow } from './maintenance.js';
 import { insertAttempt } from './repository.js';
 import type { DeliveryKind } from './table.js';
 import { createEmailTransport } from './transports/email.js';
@@ -253,7 +253,8 @@ export async function startDeliveryWorker(runtime: Runtime, options: DeliveryWor
 
 /**
  * The worker's housekeeping, beside its loop: once at start, rows written before migration 0015 get their clear
- * headers encrypted; then, at start and every `intervalMs`, deliveries past the retention period are deleted.
+ * headers encrypted; then, at start and every `intervalMs`, deliveries past the retention period are deleted, and
+ * lapsed `ledgerlink listen` registrations retired (what was held for them cancelled).
  * Several workers may do it at once (PostgreSQL): the statements are idempotent.
  */
 function startMaintenance(runtime: Runtime, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
@@ -271,6 +272,8 @@ function startMaintenance(runtime: Runtime, logger: Logger, intervalMs: number):
       const purged = await purgeExpiredDeliveries(runtime);
       if (purged > 0)
         logger.info({ purged, retentionDays: runtime.config.deliveryRetentionSeconds / 86_400 }, 'deleted deliveries past their retention period');
+      const retired = await retireLapsedListenersNow(runtime);
+      if (retired > 0) logger.info({ cancelled: retired }, 'cancelled the deliveries held for listeners that stopped');
     } catch (e) {
       logger.error({ err: e }, 'delivery housekeeping failed; trying again at the next interval');
     }

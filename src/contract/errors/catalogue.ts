@@ -406,6 +406,18 @@ export const ErrorCatalogue = define({
     message: 'This delivery is no longer held for the listener.',
     when: '`ledgerlink listen` (client mode) reports what became of a delivery it took, after its hold ran out (60 seconds) and it was taken again, or after the listener was removed: the report is not recorded.',
   },
+  ListenerLimitReached: {
+    code: '14097',
+    status: 409,
+    message: 'The partner has as many live listeners as it may have.',
+    when: 'Registering a listener (`ledgerlink listen`, client mode or `--partner`) while the partner already has 5 live ones. Each gets a copy of every push and webhook; stop one (or let it lapse, 60 seconds after it stopped) first.',
+  },
+  ListenerPollReplaced: {
+    code: '14098',
+    status: 409,
+    message: 'Another poll of this listener started; this one ended.',
+    when: 'A waiting poll of a listener (`POST /cli/v1/listeners/{id}/poll`) ends this way when a newer poll of the same listener starts: a listener has one open poll at a time, the newest.',
+  },
   // Connect
   ConnectExperienceUnknown: {
     code: '14070',

@@ -49,7 +49,7 @@ export function clientFrom(flags: ClientFlags, env: NodeJS.ProcessEnv = process.
   if (stored && profileFileIsLoose(file)) printError(`warning: ${file} may be read by other users and holds a partner secret: chmod 600 '${file}'`);
   const settings = resolveClientSettings(flags, env, stored);
   if (!settings.url) throw new UsageError('no Ledgerlink service to talk to (client mode) and no data store given (direct mode)', NO_SERVICE_HINT);
-  const url = serviceUrl(settings.url.value, where('url', settings.url, profile, file));
+  const url = serviceUrl(settings.url.value, where('url', settings.url, profile, file), env);
   const missing = (['appKey', 'partnerId', 'partnerSecret'] as const).filter((n) => !settings[n]);
   if (missing.length > 0) {
     const names = missing.map((n) => `--${CLIENT_SETTINGS[n].flag} or ${CLIENT_SETTINGS[n].env}`);

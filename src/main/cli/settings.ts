@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -105,15 +106,33 @@ export function profileFileIsLoose(file: string): boolean {
   }
 }
 
-/** Writes the whole file 0600 (its directory 0700) through a temporary file, so a reader never sees half of it. */
+/**
+ * Writes the whole file 0600 (its directory 0700) through a temporary file, so a reader never sees half of it. The
+ * temporary name is random and opened exclusively without following a symlink, so nothing planted beside the file
+ * (the directory may be shared, e.g. $LEDGERLINK_CONFIG in /tmp) can redirect the secret elsewhere.
+ */
 function writeProfileFile(file: string, content: ProfileFile): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: PROFILE_DIR_MODE });
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`, { mode: PROFILE_FILE_MODE });
-  // The mode given to writeFile passes through the umask; say it again, whatever the umask.
-  fs.chmodSync(temporary, PROFILE_FILE_MODE);
-  fs.renameSync(temporary, file);
+  const temporary = `${file}.${randomBytes(12).toString('hex')}.tmp`;
+  const fd = fs.openSync(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NO_FOLLOW, PROFILE_FILE_MODE);
+  try {
+    try {
+      // The mode given to open passes through the umask; say it again, whatever the umask.
+      fs.fchmodSync(fd, PROFILE_FILE_MODE);
+      fs.writeFileSync(fd, `${JSON.stringify(content, null, 2)}\n`);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temporary, file);
+  } catch (e) {
+    fs.rmSync(temporary, { force: true });
+    throw e;
+  }
 }
+
+// Windows has no O_NOFOLLOW (O_EXCL already refuses an existing name there, symlinks included).
+const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
 /** Saves (or replaces) one profile, keeping the others. */
 export function saveProfile(file: string, name: string, profile: Required<StoredProfile>): void {
@@ -156,8 +175,23 @@ export function hasClientFlags(flags: ClientFlags): boolean {
   return Object.keys(clientOptions).some((k) => flags[k as keyof ClientFlags] !== undefined);
 }
 
-/** A service base URL as the CLI keeps it: http(s), no trailing slash; a usage mistake otherwise. */
-export function serviceUrl(value: string, where: string): string {
+/** Set to 1 to let the CLI send credentials over plain http to a host that is not this machine (docs/cli.md). */
+export const INSECURE_HTTP_ENV = 'LEDGERLINK_INSECURE_HTTP';
+
+/** Whether a URL host (as `URL.hostname` gives it) is this machine: localhost, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost' || host === '::1') return true;
+  // URL has already turned every IPv4 form (0x7f.1, 2130706433, ...) into dotted decimal.
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * A service base URL as the CLI keeps it: http(s), no trailing slash; a usage mistake otherwise. Plain http only to
+ * this machine: the CLI sends the partner secret and tokens, which anyone on the path could read; unless
+ * LEDGERLINK_INSECURE_HTTP=1 in `env` (a service on a private container network, reached by name).
+ */
+export function serviceUrl(value: string, where: string, env: NodeJS.ProcessEnv = process.env): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -168,5 +202,10 @@ export function serviceUrl(value: string, where: string): string {
     throw new UsageError(`${where} must be an http or https URL (got ${url.protocol})`, 'e.g. http://127.0.0.1:8080');
   if (url.username || url.password)
     throw new UsageError(`${where} must not carry credentials`, 'give them with --app-key, --partner-id and the secret instead');
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && env[INSECURE_HTTP_ENV] !== '1')
+    throw new UsageError(
+      `${where} must be an https URL: plain http is for this machine only (localhost, 127.0.0.0/8, ::1), since the CLI sends the partner secret and tokens (got host ${url.host})`,
+      `use https://${url.host}${url.pathname === '/' ? '' : url.pathname}, or set ${INSECURE_HTTP_ENV}=1 if the network to that host is private (e.g. between containers)`,
+    );
   return url.toString().replace(/\/+$/, '');
 }

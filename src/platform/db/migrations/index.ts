@@ -20,6 +20,7 @@ import * as m0019 from './0019_refresh_schedule.js';
 import * as m0020 from './0020_statement_file_logins.js';
 import * as m0021 from './0021_request_log_bodies.js';
 import * as m0022 from './0022_delivery_states.js';
+import * as m0023 from './0023_listener_limits.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0020_statement_file_logins': m0020,
   '0021_request_log_bodies': m0021,
   '0022_delivery_states': m0022,
+  '0023_listener_limits': m0023,
 };

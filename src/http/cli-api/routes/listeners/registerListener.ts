@@ -10,7 +10,8 @@ import { listenerView } from './view.js';
 
 /**
  * POST /cli/v1/listeners (`ledgerlink listen`): registers a polled listener. While it is live, a copy of every TxPUSH
- * notification and Connect webhook queued for the partner is held for it. Test Drive partners only (403, 14090).
+ * notification and Connect webhook queued for the partner is held for it. Test Drive partners only (403, 14090); at
+ * most MAX_LIVE_LISTENERS live ones per partner (409, 14097).
  */
 export default function registerListener(app: App, runtime: Runtime): void {
   app.post('/cli/v1/listeners', {
@@ -20,7 +21,7 @@ export default function registerListener(app: App, runtime: Runtime): void {
       tags: ['CLI'],
       summary: 'Register a polled listener (Ledgerlink extension, CLI)',
       body: CliListenerRequest,
-      response: { 201: CliListener, ...errorResponses(400, 401, 403, 406, 415) },
+      response: { 201: CliListener, ...errorResponses(400, 401, 403, 406, 409, 415) },
     },
     handler: async (request, reply) => {
       if (request.body.partnerId.trim() !== request.caller.partnerId)
