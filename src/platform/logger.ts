@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import PinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { Config } from './dependencies.js';
 import { redactQuerySecrets } from './redact-query.js';
 import { escapeJsonText, multiLine, oneLine } from './terminal-text.js';
@@ -63,8 +64,11 @@ function requestMessage(log: Record<string, unknown>, messageKey: string): strin
   return parts.join(' ');
 }
 
+/** pino-pretty, loaded on first use: a process that logs JSON never pays for it. */
+const loadPretty = () => createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+
 function prettyStream(destination: DestinationStream | undefined): DestinationStream {
-  return PinoPretty({
+  return loadPretty()({
     destination: destination ?? 1,
     sync: true,
     singleLine: true,

@@ -1,26 +1,18 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Frame, type FrameLocator, type Page } from 'playwright-core';
 import { drainDeliveries } from '../../src/outbox/worker.js';
 import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { ROOT } from './cli.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from './context.js';
-import { startListener, type Listener } from './listener.js';
+import { freePort, startListener, type Listener } from './listener.js';
 
 /** Debian's chromium; browser tests never download a browser. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** The published connect-web-sdk bundle (served to the partner page from node_modules, no CDN). */
 const PUBLISHED_SDK = path.join(ROOT, 'node_modules', 'connect-web-sdk', 'dist', 'mastercard-connect-iife.min.js');

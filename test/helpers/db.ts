@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { CompiledQuery, type Compilable } from 'kysely';
 import pg from 'pg';
-import { openDatabase, type Database, type DialectName } from '../../src/platform/db/database.js';
+import { openDatabase, type Database, type DialectName, type Executor } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 
 /** The PostgreSQL server tests use; CI starts one when none answers. */
@@ -48,4 +49,26 @@ export async function createTestDatabase(dialect: DialectName = testDialect()): 
       await c.end();
     },
   };
+}
+
+/**
+ * The plan the dialect's planner gives for `query`, as text: SQLite's EXPLAIN QUERY PLAN details, PostgreSQL's
+ * EXPLAIN lines. PostgreSQL may prefer a sequential scan of a small test table, so sequential scans are off while it
+ * is asked: what a plan test checks is that an index plan exists, which is what a large table gets.
+ */
+export async function explainPlan(executor: Executor, query: Compilable<unknown>): Promise<string> {
+  const compiled = query.compile();
+  if (testDialect() === 'sqlite') {
+    const rows = await executor.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
+    return rows.rows.map((r) => r.detail).join('\n');
+  }
+  return executor.connection().execute(async (conn) => {
+    await conn.executeQuery(CompiledQuery.raw('set enable_seqscan = off'));
+    try {
+      const rows = await conn.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]));
+      return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await conn.executeQuery(CompiledQuery.raw('reset enable_seqscan'));
+    }
+  });
 }

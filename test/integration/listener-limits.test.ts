@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Compilable, type KyselyPlugin } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/contract/errors/service-error.js';
 import { enqueueDelivery, type EnqueueHttpInput } from '../../src/outbox/enqueue.js';
@@ -6,9 +6,8 @@ import { cancelHeldCopiesQuery, LISTENER_LEASE_SECONDS, MAX_LIVE_LISTENERS, regi
 import { dueForListenerQuery } from '../../src/outbox/polled.js';
 import { startDeliveryWorker } from '../../src/outbox/worker.js';
 import { epochSeconds } from '../../src/platform/clock.js';
-import type { Executor } from '../../src/platform/db/database.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
-import { testDialect } from '../helpers/db.js';
+import { explainPlan, testDialect } from '../helpers/db.js';
 import { waitFor } from '../helpers/listener.js';
 
 /**
@@ -161,25 +160,6 @@ describe('polls of a listener', () => {
 });
 
 describe('the queries polls and housekeeping repeat', () => {
-  /** The plan of a query as the dialect's planner gives it (sequential scans off on PostgreSQL: see transaction-page-plan.test.ts). */
-  async function plan(query: Compilable<unknown>): Promise<string> {
-    const compiled = query.compile();
-    const executor = db() as Executor;
-    if (testDialect() === 'sqlite') {
-      const rows = await executor.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
-      return rows.rows.map((r) => r.detail).join('\n');
-    }
-    return executor.connection().execute(async (conn) => {
-      await conn.executeQuery(CompiledQuery.raw('set enable_seqscan = off'));
-      try {
-        const rows = await conn.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]));
-        return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
-      } finally {
-        await conn.executeQuery(CompiledQuery.raw('reset enable_seqscan'));
-      }
-    });
-  }
-
   function expectOpenTargetWalk(text: string): void {
     expect(text).toContain('deliveries_open_target');
     if (testDialect() === 'sqlite') expect(text).not.toMatch(/^SCAN deliveries\b/m);
@@ -187,11 +167,11 @@ describe('the queries polls and housekeeping repeat', () => {
   }
 
   it("look for a listener's due copies through deliveries_open_target", async () => {
-    expectOpenTargetWalk(await plan(dueForListenerQuery(db(), { partnerId: '4402958127364', target: 'listen://7' }, now())));
+    expectOpenTargetWalk(await explainPlan(db(), dueForListenerQuery(db(), { partnerId: '4402958127364', target: 'listen://7' }, now())));
   });
 
   it("cancel a stopped listener's copies through deliveries_open_target", async () => {
-    expectOpenTargetWalk(await plan(cancelHeldCopiesQuery(db(), '4402958127364', 'listen://7', now())));
+    expectOpenTargetWalk(await explainPlan(db(), cancelHeldCopiesQuery(db(), '4402958127364', 'listen://7', now())));
   });
 });
 

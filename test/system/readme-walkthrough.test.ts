@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDataDir } from '../helpers/cli.js';
 import { createTestDatabase } from '../helpers/db.js';
+import { freePort } from '../helpers/listener.js';
 
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 /** The port the README gives its TxPUSH listener; the test puts a free one in its place. */
@@ -22,14 +22,6 @@ function walkthrough(markdown: string): Block[] {
     kind: m[1] === 'walkthrough-start' ? 'start' : 'step',
     code: m[2]!,
   }));
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** A command in bash from the checkout, in a process group of its own; its output is collected. */
