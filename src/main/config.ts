@@ -128,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     workerId: env.LEDGERLINK_WORKER_ID || `${os.hostname()}:${process.pid}`,
     pushExtraPorts: Object.freeze(pushExtraPorts),
     responseCacheBytes: integer('LEDGERLINK_RESPONSE_CACHE_MB', env.LEDGERLINK_RESPONSE_CACHE_MB, 16, 0, 4096) * 1024 * 1024,
+    rowMemo: onOff('LEDGERLINK_ROW_MEMO', env.LEDGERLINK_ROW_MEMO, true),
     // Off in production: a stranger's Test Drive partner could otherwise use deliveries and e-mail (docs/security.md).
     dashboardSignUp: onOff('LEDGERLINK_DASHBOARD_SIGNUP', flags['dashboard-signup'] ?? env.LEDGERLINK_DASHBOARD_SIGNUP, mode === 'sandbox'),
     testDriveSmtp: onOff('LEDGERLINK_TESTDRIVE_SMTP', env.LEDGERLINK_TESTDRIVE_SMTP, false),

@@ -21,7 +21,8 @@ export interface RuntimeOptions {
  * returns the runtime. With a logger, also warns when the data directory is readable by other users.
  */
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
-  const database = options.database ?? openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir) });
+  const database =
+    options.database ?? openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir), changeStamps: config.rowMemo });
   const clock = options.clock ?? systemClock;
   try {
     await migrateToLatest(database);

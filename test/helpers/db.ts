@@ -72,3 +72,25 @@ export async function explainPlan(executor: Executor, query: Compilable<unknown>
     }
   });
 }
+
+/**
+ * The database's change stamp once it gives one (on PostgreSQL its LISTEN connection starts on the first call and
+ * the stamp is undefined until it is up); throws after 10 s.
+ */
+export async function untilStamped(database: Database): Promise<string> {
+  for (let waited = 0; waited < 10_000; waited += 10) {
+    const stamp = database.changeStamp?.();
+    if (stamp !== undefined) return stamp;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('the database gave no change stamp within 10 s');
+}
+
+/**
+ * Waits until the change stamp differs from `before`: at once on SQLite, when the NOTIFY of a change made by
+ * another connection arrives on PostgreSQL. Throws after 10 s.
+ */
+export async function untilStampMoves(database: Database, before: string | undefined): Promise<void> {
+  await database.changesSettled?.();
+  if (database.changeStamp?.() === before) throw new Error('the change stamp did not move');
+}

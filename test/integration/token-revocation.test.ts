@@ -144,7 +144,8 @@ describe("revoking a partner's tokens", () => {
 
 /**
  * A revocation committed by another connection (another process, the CLI) is seen by a running app on its very next
- * request, though the app keeps the callers it has seen in memory (SQLite): as for a key rotation.
+ * request (on PostgreSQL, the next after its NOTIFY arrived), though the app keeps the callers it has seen in memory:
+ * as for a key rotation.
  */
 describe('a revocation through another connection', () => {
   let app: Awaited<ReturnType<typeof buildApp>>;
@@ -184,6 +185,8 @@ describe('a revocation through another connection', () => {
     expect((await me(ctx, p)).statusCode).toBe(200);
     expect((await me(ctx, p)).statusCode).toBe(200);
     expect(await revokePartnerTokens({ ...runtime, database: other }, p.partnerId)).toEqual({ revoked: 1 });
+    // PostgreSQL: the app hears of another process's commit by NOTIFY; SQLite: at once.
+    await runtime.database.changesSettled?.();
     const refused = await me(ctx, p);
     expect([refused.statusCode, refused.json().code]).toEqual([401, '10022']);
   });

@@ -6,7 +6,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated partner (routes of a scope that requires one). */
     caller: Caller;
-    /** The database's change stamp when the request was authenticated (SQLite), for the in-memory lookups it makes. */
+    /** The database's change stamp when the request was authenticated (see StampedMemo), for the in-memory lookups it makes. */
     dataStamp: string | undefined;
   }
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../../platform/db/database.js';
+import { preparedQuery } from '../../platform/db/prepared.js';
 import type { NewTransactionRow, TransactionRow, TransactionUpdate } from './table.js';
 import { TRANSACTION_RECORD_COLUMNS, type TransactionRecordRow } from './records.js';
 
@@ -98,7 +99,8 @@ export function countTransactionsQuery(db: Executor, scope: TransactionScope, q:
 }
 
 export async function countTransactions(db: Executor, scope: TransactionScope, q: Pick<PageWindow, 'fromDate' | 'toDate' | 'includePending'>): Promise<number> {
-  return Number((await countTransactionsQuery(db, scope, q).executeTakeFirstOrThrow()).n);
+  const [row] = await preparedCount(scope.column, q.includePending)(db, scope.id, q.fromDate, q.toDate);
+  return Number(row!.n);
 }
 
 /**
@@ -111,5 +113,35 @@ export function transactionPageQuery(db: Executor, scope: TransactionScope, q: P
 }
 
 export async function selectTransactionPage(db: Executor, scope: TransactionScope, q: PageWindow, offset: number): Promise<TransactionRecordRow[]> {
-  return transactionPageQuery(db, scope, q, offset).execute();
+  return preparedPage(scope.column, q.includePending, q.sort)(db, scope.id, q.fromDate, q.toDate, q.limit, offset);
+}
+
+// Every transaction list runs a count and a page: each shape (scope column, pending or not, direction) is built and
+// compiled once, from the query functions above, and only its values change per request.
+type PageArgs = [id: number, fromDate: number, toDate: number, limit: number, offset: number];
+const countShapes = new Map<string, (db: Executor, ...args: [id: number, fromDate: number, toDate: number]) => Promise<{ n: number }[]>>();
+const pageShapes = new Map<string, (db: Executor, ...args: PageArgs) => Promise<TransactionRecordRow[]>>();
+
+function preparedCount(column: TransactionScope['column'], includePending: boolean) {
+  const key = `${column} ${includePending}`;
+  let query = countShapes.get(key);
+  if (!query) {
+    query = preparedQuery<[id: number, fromDate: number, toDate: number], { n: number }>(3, (db, id, fromDate, toDate) =>
+      countTransactionsQuery(db, { column, id }, { fromDate, toDate, includePending }),
+    );
+    countShapes.set(key, query);
+  }
+  return query;
+}
+
+function preparedPage(column: TransactionScope['column'], includePending: boolean, sort: PageWindow['sort']) {
+  const key = `${column} ${includePending} ${sort}`;
+  let query = pageShapes.get(key);
+  if (!query) {
+    query = preparedQuery<PageArgs, TransactionRecordRow>(5, (db, id, fromDate, toDate, limit, offset) =>
+      transactionPageQuery(db, { column, id }, { fromDate, toDate, includePending, sort, limit }, offset),
+    );
+    pageShapes.set(key, query);
+  }
+  return query;
 }

@@ -117,8 +117,8 @@ export async function getCustomerForPartner(db: Executor, partnerId: string, cus
 }
 
 /**
- * getCustomerForPartner for reads outside any transaction: on SQLite the row is kept in memory until anything
- * changes in the database (`stamp`: the change stamp the request took on arrival; now when absent), so the hot
+ * getCustomerForPartner for reads outside any transaction: the row is kept in memory until a partner, token or
+ * customer changes (StampedMemo; `stamp`: the change stamp the request took on arrival; now when absent), so the hot
  * reads (transaction and account lists) cost no statement for it, and get the row at once, without a promise.
  */
 export function readCustomerForPartner(

@@ -220,7 +220,7 @@ async function replaceSecret(ctx: PartnerContext, partner: PartnerRow, current: 
 export function resolveCaller(ctx: PartnerContext, appKey: string | undefined, token: string | undefined, stamp?: string): Caller | Promise<Caller> {
   if (!appKey) throw new ServiceError('MissingAppKey');
   if (!token) throw new ServiceError('MissingToken');
-  // Every request asks this: on SQLite the answer is kept in memory until anything changes in the database, and
+  // Every request asks this: the answer is kept in memory until a partner, token or customer changes (StampedMemo), and
   // then given at once, without a promise.
   const row = stampedMemo<repo.CallerRow>(ctx.database, 'caller').read(
     `${appKey}\n${token}`,
@@ -335,8 +335,8 @@ export async function getPartnerRecord(ctx: PartnerContext, partnerId: string): 
 }
 
 /**
- * The partner's record for reads outside any transaction (GET partner): on SQLite kept in memory until anything
- * changes, and then given at once, without a promise.
+ * The partner's record for reads outside any transaction (GET partner): kept in memory until a partner, token or
+ * customer changes (StampedMemo), and then given at once, without a promise.
  */
 export function readPartnerRecord(database: Database, partnerId: string, stamp?: string): Readonly<PartnerRow> | Promise<Readonly<PartnerRow>> {
   return whenReady(

@@ -399,8 +399,8 @@ export async function getRequestLogEntry(db: Executor, partnerId: string, id: nu
 /**
  * The partner a request that got no further than its credentials (a failed authentication, a refused token, a path
  * no route has) is logged for: the one whose app key it carries when the key is valid; with no app key at all, the
- * one its token was issued to. An unknown app key makes it nobody's, whatever token comes with it. On SQLite the
- * answer is kept while the database is unchanged, as the caller of an authenticated request is.
+ * one its token was issued to. An unknown app key makes it nobody's, whatever token comes with it. The
+ * answer is kept while no partner, token or customer changes, as the caller of an authenticated request is.
  */
 export function credentialsOwner(database: Database, appKey: string | undefined, token: string | undefined): string | undefined | Promise<string | undefined> {
   const [kind, secret] = appKey !== undefined ? (['app-key', appKey] as const) : (['token', token] as const);

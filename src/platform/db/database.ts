@@ -1,7 +1,18 @@
-import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type Transaction,
+  type TransactionSettings,
+} from 'kysely';
 import pg from 'pg';
 import { ensurePrivateDir, ensurePrivateFile } from '../data-dir.js';
 import type { DB } from './schema.js';
@@ -14,18 +25,24 @@ export interface Database {
   readonly dialect: DialectName;
   close(): Promise<void>;
   /**
-   * PostgreSQL only: calls `onNotify` with the payload of every NOTIFY on `channel`, on a connection of its own,
-   * until the returned function is called. `onError` hears when that connection is lost.
+   * PostgreSQL only: calls `onNotify` with the payload of every NOTIFY on `channel`, on a connection of its own
+   * (outside the pool), until the returned function is called. `onError` hears when that connection is lost.
    */
   listen?(channel: string, onNotify: (payload: string) => void, onError: (e: Error) => void): Promise<() => Promise<void>>;
   /**
-   * SQLite only: a value that changes whenever anything may have changed in the database: every statement that
-   * may write run through this connection (committed or not, triggers included; counted in JavaScript) and
-   * commits of any other connection, in this process or another (the WAL index's change counter, see
-   * walIndexChange, or `PRAGMA data_version`). Costs one small read, no round trip. PostgreSQL has no such local
-   * signal (other processes commit on the server), so it leaves this undefined.
+   * A value that changes whenever a row of `partners`, `partner_tokens` or `customers` may have changed, by this
+   * process or any other (migration 0024): on SQLite the mark its triggers keep, read on this connection (one
+   * primary-key read, no round trip); on PostgreSQL a count of the NOTIFYs its triggers send and of this process's
+   * own commits that may have written those tables (no round trip either). Undefined while no such signal is
+   * available (before migrations; on PostgreSQL while the LISTEN connection is not up): then nothing is kept.
    */
-  changeStamp?(): string;
+  changeStamp?(): string | undefined;
+  /**
+   * Resolves once every change committed before the call (by any process) is reflected in `changeStamp`: at once on
+   * SQLite; on PostgreSQL when a NOTIFY sent now comes back on the LISTEN connection (notifications arrive in commit
+   * order), or at once while that connection is down (nothing is kept then).
+   */
+  changesSettled?(): Promise<void>;
   /**
    * SQLite file databases only: the file of the request log (see `requestLogFileOf`), attached to every connection
    * as the schema `log`, where the table `request_log` lives; its writer keeps a connection of its own to it.
@@ -45,6 +62,11 @@ export interface OpenOptions {
   pgSchema?: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /**
+   * Whether the database gives a change stamp (true by default). Without one nothing is kept in memory and every
+   * lookup is a statement: the plain twin of StampedMemo, for measuring it (LEDGERLINK_ROW_MEMO=off).
+   */
+  changeStamps?: boolean;
 }
 
 // Parse int8 and numeric as JS numbers: our ids and epoch seconds fit in 2^53.
@@ -56,41 +78,56 @@ const pgTypes = {
   },
 };
 
-async function listenOn(pool: pg.Pool, channel: string, onNotify: (payload: string) => void, onError: (e: Error) => void): Promise<() => Promise<void>> {
-  const client = await pool.connect();
-  let released = false;
-  // Destroy rather than return the connection, so no pooled connection keeps listening.
-  const release = () => {
-    if (released) return;
-    released = true;
-    client.release(true);
+/**
+ * A connection of its own (not one of the pool's, which queries need) that LISTENs on `channel` until the returned
+ * function is called; `onError` hears when it is lost, after which it is closed.
+ */
+async function listenOn(
+  config: pg.ClientConfig,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onError: (e: Error) => void,
+): Promise<() => Promise<void>> {
+  const client = new pg.Client(config);
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await client.end().catch(() => {});
   };
   client.on('notification', (message) => {
     if (message.channel === channel) onNotify(message.payload ?? '');
   });
   client.on('error', (e) => {
-    if (released) return;
-    release();
+    if (closed) return;
+    void close();
     onError(e);
   });
+  // A server that closes the connection cleanly (shutdown) ends it without an error.
+  client.on('end', () => {
+    if (closed) return;
+    closed = true;
+    onError(new Error('the LISTEN connection ended'));
+  });
   try {
+    await client.connect();
     await client.query(`listen ${client.escapeIdentifier(channel)}`);
   } catch (e) {
-    release();
+    await close();
     throw e;
   }
-  return async () => release();
+  return close;
 }
 
 /** Opens the configured database. The caller runs migrations (see migrate.ts). */
 export function openDatabase(options: OpenOptions): Database {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const client: pg.ClientConfig = {
       connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
       types: pgTypes as pg.CustomTypesConfig,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
-    });
+    };
+    const pool = new pg.Pool({ ...client, max: options.poolSize ?? 10 });
     // A client losing its connection (server restart) must not crash the process: idle ones report through the
     // pool, checked-out ones (between the statements of a transaction, say) on themselves. The query in flight
     // fails on its own (mapped to 503), and the pool drops the broken client when it is released.
@@ -98,8 +135,28 @@ export function openDatabase(options: OpenOptions): Database {
     pool.on('connect', (client) => {
       client.on('error', () => {});
     });
-    const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', close: () => kysely.destroy(), listen: (channel, onNotify, onError) => listenOn(pool, channel, onNotify, onError) };
+    const changes = new ChangeCount();
+    const dialect = new PostgresDialect({ pool });
+    const kysely = new Kysely<DB>({
+      dialect: {
+        createAdapter: () => dialect.createAdapter(),
+        createDriver: () => new AnnouncingDriver(dialect.createDriver(), () => changes.moved()),
+        createIntrospector: (db) => dialect.createIntrospector(db),
+        createQueryCompiler: () => dialect.createQueryCompiler(),
+      },
+    });
+    const listen: NonNullable<Database['listen']> = (channel, onNotify, onError) => listenOn(client, channel, onNotify, onError);
+    const watch = watchChanges(kysely, listen, changes);
+    return {
+      kysely,
+      dialect: 'postgres',
+      close: async () => {
+        await watch.stop();
+        await kysely.destroy();
+      },
+      listen,
+      ...(options.changeStamps === false ? {} : { changeStamp: () => watch.stamp(), changesSettled: () => watch.settled() }),
+    };
   }
   const file = options.sqliteFile ?? ':memory:';
   // The files are made 0600 (their -wal and -shm follow) in a 0700 directory before SQLite opens them: it would
@@ -124,73 +181,226 @@ export function openDatabase(options: OpenOptions): Database {
     sqlite.pragma(`${REQUEST_LOG_SCHEMA}.journal_mode = WAL`);
     sqlite.pragma(`${REQUEST_LOG_SCHEMA}.synchronous = NORMAL`);
   }
-  // Writes through this connection are counted as they run (every statement goes through the statement cache);
-  // commits of other connections move the WAL index's change counter, read without a lock (walIndexChange), or
-  // else `PRAGMA data_version`. Counting in JavaScript saves the statement `select total_changes()` on every
-  // request (about 0.5 µs of the 1.8 µs both took under load); the counter costs 0.6 µs where the pragma costs 1.4.
-  const writes = { count: 0 };
-  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, writes) }) });
-  const dataVersion = sqlite.prepare('pragma main.data_version').pluck();
-  // Reading anything creates the WAL index if this connection is the database's first.
-  dataVersion.get();
-  const walIndex = file === ':memory:' ? undefined : walIndexChange(`${file}-shm`);
+  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // Prepared on first use: the table exists once migrations have run.
+  let mark: SQLite.Statement | undefined;
   return {
     kysely,
     dialect: 'sqlite',
-    close: async () => {
-      await kysely.destroy();
-      walIndex?.close();
-    },
-    changeStamp: () => {
-      const change = walIndex?.read();
-      return change === undefined ? `${writes.count}:v${dataVersion.get() as number}` : `${writes.count}:w${change}`;
-    },
+    close: () => kysely.destroy(),
+    ...(options.changeStamps === false
+      ? {}
+      : {
+          changesSettled: async () => {},
+          changeStamp: () => {
+            try {
+              mark ??= sqlite.prepare('select mark from change_marks where id = 1').pluck();
+              return `m${mark.get() as number}`;
+            } catch {
+              return undefined;
+            }
+          },
+        }),
     ...(requestLogFile ? { requestLogFile } : {}),
   };
 }
 
-const WAL_INDEX_VERSION = 3007000;
-const WAL_INDEX_HEADER = 48;
+/** The NOTIFY channel of migration 0024's triggers; the payload is the changed table's schema. */
+const CHANGE_CHANNEL = 'ledgerlink_change';
 
-/**
- * The change mark of a WAL-mode database, read from its shared-memory WAL index (the `-shm` file) without a lock
- * (https://sqlite.org/walformat.html). The file starts with two copies of a 48-byte header. Every commit of any
- * connection, and every restart of the WAL, increments the header's change counter (`iChange`, offset 8) and
- * writes the second copy, then the first, before the commit returns. When both copies read alike and the header
- * is initialised, the mark (change counter, last valid frame, WAL salt) is current as of the read. When they
- * differ a writer is halfway, and `read` gives undefined so that the caller asks SQLite (`PRAGMA data_version`).
- * Undefined when there is no such file or it is not of the known version.
- */
-export function walIndexChange(shmFile: string): { read(): string | undefined; close(): void } | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(shmFile, 'r');
-  } catch {
-    return undefined;
+/** PostgreSQL's change stamp: moves on every announced change; `listening` is the LISTEN connection's generation. */
+class ChangeCount {
+  count = 0;
+  listening: number | undefined;
+  private generation = 0;
+
+  moved(): void {
+    this.count++;
   }
-  const header = Buffer.alloc(2 * WAL_INDEX_HEADER);
-  const u32 = (offset: number) => (LITTLE_ENDIAN ? header.readUInt32LE(offset) : header.readUInt32BE(offset));
-  const read = (): string | undefined => {
-    try {
-      // Where the system enforces SQLite's locks on the file (Windows), a locked header cannot be read: ask SQLite.
-      if (fs.readSync(fd, header, 0, header.length, 0) !== header.length) return undefined;
-    } catch {
-      return undefined;
-    }
-    if (header.compare(header, WAL_INDEX_HEADER, 2 * WAL_INDEX_HEADER, 0, WAL_INDEX_HEADER) !== 0) return undefined;
-    // isInit (offset 12) must be set; iVersion, iChange, mxFrame (16), the first WAL salt (32).
-    if (header[12] !== 1 || u32(0) !== WAL_INDEX_VERSION) return undefined;
-    return `${u32(8)}.${u32(16)}.${u32(32)}`;
-  };
-  if (read() === undefined) {
-    fs.closeSync(fd);
-    return undefined;
+
+  /** A new LISTEN connection: stamps of the previous one must never come back, whatever was missed in between. */
+  listened(): void {
+    this.listening = ++this.generation;
   }
-  return { read, close: () => fs.closeSync(fd) };
 }
 
-/** The WAL index is written in the byte order of the machine (it is never moved between machines). */
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+/**
+ * Keeps a LISTEN connection on the change channel, started on the first call of `stamp` (so a process that never
+ * reads through a memo never holds one). While it is not up, `stamp` is undefined; it reconnects after a pause.
+ */
+function watchChanges(
+  kysely: Kysely<DB>,
+  listen: NonNullable<Database['listen']>,
+  changes: ChangeCount,
+): { stamp(): string | undefined; settled(): Promise<void>; stop(): Promise<void> } {
+  let started = false;
+  let stopped = false;
+  let schema: string | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const barriers = new Map<string, () => void>();
+  const settleAll = () => {
+    for (const resolve of barriers.values()) resolve();
+    barriers.clear();
+  };
+  const lost = () => {
+    changes.listening = undefined;
+    unlisten = undefined;
+    settleAll();
+    if (stopped) return;
+    retry = setTimeout(() => void start(), 1000);
+    retry.unref();
+  };
+  const start = async (): Promise<void> => {
+    try {
+      schema ??= (await sql<{ schema: string }>`select current_schema() as schema`.execute(kysely)).rows[0]?.schema;
+      const stop = await listen(
+        CHANGE_CHANNEL,
+        (payload) => {
+          if (payload === schema) return changes.moved();
+          const barrier = barriers.get(payload);
+          if (barrier) {
+            barriers.delete(payload);
+            barrier();
+          }
+        },
+        lost,
+      );
+      if (stopped) return void (await stop());
+      unlisten = stop;
+      changes.listened();
+    } catch {
+      lost();
+    }
+  };
+  return {
+    stamp: () => {
+      if (!started && !stopped) {
+        started = true;
+        void start();
+      }
+      return changes.listening === undefined ? undefined : `${changes.listening}:${changes.count}`;
+    },
+    settled: async () => {
+      if (changes.listening === undefined) return;
+      const payload = `${schema} settled ${randomUUID()}`;
+      const arrived = new Promise<void>((resolve) => barriers.set(payload, resolve));
+      await sql`select pg_notify(${CHANGE_CHANNEL}, ${payload})`.execute(kysely);
+      await arrived;
+    },
+    stop: async () => {
+      stopped = true;
+      changes.listening = undefined;
+      settleAll();
+      if (retry) clearTimeout(retry);
+      await unlisten?.();
+    },
+  };
+}
+
+/**
+ * Statements that may change a row of migration 0024's tables: those tables, and the ones whose triggers move
+ * `customers.data_version` (migration 0013). Over-counting only costs the memo a reload.
+ */
+const MAY_CHANGE_WATCHED = /^\s*(?!select\b)[\s\S]*\b(?:partners|partner_tokens|customers|institution_logins|accounts|positions|transactions)\b/i;
+
+/**
+ * Kysely's PostgreSQL driver, telling `changed` when a statement that may have written a watched table has
+ * committed: at once for a statement outside a transaction, at the commit for one inside. The NOTIFY of the same
+ * change reaches this process too, but later, on another connection; this makes the change take effect at once for
+ * the next request of this process, as it does on SQLite.
+ */
+class AnnouncingDriver implements Driver {
+  constructor(
+    private readonly inner: Driver,
+    private readonly changed: () => void,
+  ) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new AnnouncingConnection(await this.inner.acquireConnection(), this.changed);
+  }
+
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const c = connection as AnnouncingConnection;
+    c.inTransaction = true;
+    return this.inner.beginTransaction(c.inner, settings);
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const c = connection as AnnouncingConnection;
+    try {
+      await this.inner.commitTransaction(c.inner);
+    } finally {
+      c.endTransaction(true);
+    }
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const c = connection as AnnouncingConnection;
+    try {
+      await this.inner.rollbackTransaction(c.inner);
+    } finally {
+      c.endTransaction(false);
+    }
+  }
+
+  savepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
+    return this.inner.savepoint!((connection as AnnouncingConnection).inner, name, compile);
+  }
+
+  rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
+    return this.inner.rollbackToSavepoint!((connection as AnnouncingConnection).inner, name, compile);
+  }
+
+  releaseSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
+    return this.inner.releaseSavepoint!((connection as AnnouncingConnection).inner, name, compile);
+  }
+
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    return this.inner.releaseConnection((connection as AnnouncingConnection).inner);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+}
+
+class AnnouncingConnection implements DatabaseConnection {
+  inTransaction = false;
+  private wrote = false;
+
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly changed: () => void,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const mayChange = MAY_CHANGE_WATCHED.test(query.sql);
+    try {
+      return await this.inner.executeQuery<R>(query);
+    } finally {
+      if (mayChange) {
+        if (this.inTransaction) this.wrote = true;
+        else this.changed();
+      }
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+
+  endTransaction(committed: boolean): void {
+    // A commit that failed may still have committed (the connection broke after the server did): count it too.
+    if (this.wrote && committed) this.changed();
+    this.inTransaction = false;
+    this.wrote = false;
+  }
+}
 
 /** The statement interface Kysely's SQLite driver uses. */
 interface DriverStatement {
@@ -228,38 +438,11 @@ function fastRows(stmt: SQLite.Statement): DriverStatement {
 }
 
 /**
- * A statement that may write (`readonly` is false for INSERT, UPDATE, DELETE, DDL, with or without RETURNING)
- * adds one to `writes.count` each time it runs, before anything else can run: the count moves with every change
- * this connection makes, like `total_changes()`, committed or not, triggers included.
- */
-function counted(stmt: DriverStatement, readonly: boolean, writes: { count: number }): DriverStatement {
-  if (readonly) return stmt;
-  return {
-    reader: stmt.reader,
-    get busy() {
-      return stmt.busy;
-    },
-    all: (parameters) => {
-      writes.count++;
-      return stmt.all(parameters);
-    },
-    run: (parameters) => {
-      writes.count++;
-      return stmt.run(parameters);
-    },
-    iterate: (parameters) => {
-      writes.count++;
-      return stmt.iterate(parameters);
-    },
-  };
-}
-
-/**
  * Kysely's SQLite driver prepares every statement again on each query; the same few hundred SQL texts repeat,
  * so keep their prepared statements (least recently used beyond `max` are dropped). A statement still busy
  * with an iteration is never handed out twice.
  */
-function withStatementCache(db: SQLite.Database, writes: { count: number }, max = 500): { prepare(sql: string): DriverStatement; close(): void } {
+function withStatementCache(db: SQLite.Database, max = 500): { prepare(sql: string): DriverStatement; close(): void } {
   const cache = new Map<string, DriverStatement>();
   return {
     close: () => db.close(),
@@ -271,7 +454,7 @@ function withStatementCache(db: SQLite.Database, writes: { count: number }, max 
         return cached;
       }
       const prepared = db.prepare(sql);
-      const stmt = counted(fastRows(prepared), prepared.readonly, writes);
+      const stmt = fastRows(prepared);
       cache.set(sql, stmt);
       if (cache.size > max) cache.delete(cache.keys().next().value!);
       return stmt;

@@ -1,9 +1,11 @@
 import type { Database } from './database.js';
 
 /**
- * Values read from the database, kept in this process while nothing has changed in the database since they were
- * read (its `changeStamp`); any change, by any connection, forgets them all. Where the database has no change stamp
- * (PostgreSQL), every read goes to the database.
+ * Rows of `partners`, `partner_tokens` and `customers` (the tables migration 0024 watches), kept in this process
+ * while none of those tables has changed since they were read (the database's `changeStamp`); a change by any
+ * process forgets them all. Where the database gives no stamp (PostgreSQL while its LISTEN connection is down),
+ * every read goes to the database. Only values read from those tables may be kept here: a change to any other table
+ * does not move the stamp.
  *
  * Why it is safe: the stamp is taken before the value is read, and a value is kept only under the stamp taken
  * before it; so a kept value is never older than its stamp, and any later change moves the stamp on.

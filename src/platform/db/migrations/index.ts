@@ -21,6 +21,7 @@ import * as m0020 from './0020_statement_file_logins.js';
 import * as m0021 from './0021_request_log_bodies.js';
 import * as m0022 from './0022_delivery_states.js';
 import * as m0023 from './0023_listener_limits.js';
+import * as m0024 from './0024_change_marks.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0021_request_log_bodies': m0021,
   '0022_delivery_states': m0022,
   '0023_listener_limits': m0023,
+  '0024_change_marks': m0024,
 };
