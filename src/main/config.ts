@@ -48,6 +48,9 @@ function integer(name: string, value: string | undefined, fallback: number, min:
   return n;
 }
 
+/** Connections per process to PostgreSQL when LEDGERLINK_PG_POOL_SIZE is unset (docs/benchmarks.md, "Pool size on PostgreSQL"). */
+const DEFAULT_PG_POOL_SIZE = 10;
+
 /** An on/off setting: 1, true, on, yes or 0, false, off, no; `fallback` when unset. */
 function onOff(name: string, value: string | undefined, fallback: boolean): boolean {
   const v = (value ?? '').trim().toLowerCase();
@@ -128,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     workerId: env.LEDGERLINK_WORKER_ID || `${os.hostname()}:${process.pid}`,
     pushExtraPorts: Object.freeze(pushExtraPorts),
     responseCacheBytes: integer('LEDGERLINK_RESPONSE_CACHE_MB', env.LEDGERLINK_RESPONSE_CACHE_MB, 16, 0, 4096) * 1024 * 1024,
+    pgPoolSize: integer('LEDGERLINK_PG_POOL_SIZE', env.LEDGERLINK_PG_POOL_SIZE, DEFAULT_PG_POOL_SIZE, 1, 500),
     rowMemo: onOff('LEDGERLINK_ROW_MEMO', env.LEDGERLINK_ROW_MEMO, true),
     // Off in production: a stranger's Test Drive partner could otherwise use deliveries and e-mail (docs/security.md).
     dashboardSignUp: onOff('LEDGERLINK_DASHBOARD_SIGNUP', flags['dashboard-signup'] ?? env.LEDGERLINK_DASHBOARD_SIGNUP, mode === 'sandbox'),

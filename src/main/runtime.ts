@@ -22,7 +22,13 @@ export interface RuntimeOptions {
  */
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const database =
-    options.database ?? openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: sqliteFileIn(config.dataDir), changeStamps: config.rowMemo });
+    options.database ??
+    openDatabase({
+      databaseUrl: config.databaseUrl,
+      sqliteFile: sqliteFileIn(config.dataDir),
+      poolSize: config.pgPoolSize,
+      changeStamps: config.rowMemo,
+    });
   const clock = options.clock ?? systemClock;
   try {
     await migrateToLatest(database);

@@ -66,6 +66,8 @@ export interface Config {
   readonly pushExtraPorts: readonly number[];
   /** Bytes of serialised read responses each process keeps (src/http/response-cache.ts); 0 turns the cache off. */
   readonly responseCacheBytes: number;
+  /** PostgreSQL connections each process keeps (LEDGERLINK_PG_POOL_SIZE). */
+  readonly pgPoolSize: number;
   /** Callers, partners and customers kept in memory between changes (LEDGERLINK_ROW_MEMO; see StampedMemo). */
   readonly rowMemo: boolean;
   /** Whether anyone may create a Test Drive partner at POST /dashboard/api/signup (default: on in sandbox mode only). */
