@@ -219,6 +219,12 @@ export const SCENARIOS: ScenarioDef[] = [
     }),
   },
   { name: 'pg-tx-json', phase: 'postgres', label: 'PostgreSQL: GET v3 transactions, JSON: random customer and page', make: transactionsJson },
+  {
+    name: 'pg-accounts',
+    phase: 'postgres',
+    label: 'PostgreSQL: GET v1 accounts, JSON: random customer',
+    make: (ctx) => ({ next: () => randomAccounts(ctx), samples: () => times(64, () => randomAccounts(ctx)) }),
+  },
   { name: 'workers2-tx-json', phase: 'workers-2', label: '`serve --workers 2`: GET v3 transactions, JSON: random customer and page', make: transactionsJson },
   {
     name: 'create-customer',
@@ -245,7 +251,7 @@ export const SCENARIOS: ScenarioDef[] = [
   },
 ];
 /** The order the scenarios run in: one service per phase, the writes after the reads on the same data. */
-const RUN_ORDER = ['cached-tx-json', 'tx-json', 'tx-xml', 'accounts', 'search', 'mix', 'create-customer', 'refresh', 'workers2-tx-json', 'pg-tx-json'];
+const RUN_ORDER = ['cached-tx-json', 'tx-json', 'tx-xml', 'accounts', 'search', 'mix', 'create-customer', 'refresh', 'workers2-tx-json', 'pg-tx-json', 'pg-accounts'];
 
 interface Row {
   def: ScenarioDef;
