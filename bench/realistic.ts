@@ -251,7 +251,19 @@ export const SCENARIOS: ScenarioDef[] = [
   },
 ];
 /** The order the scenarios run in: one service per phase, the writes after the reads on the same data. */
-const RUN_ORDER = ['cached-tx-json', 'tx-json', 'tx-xml', 'accounts', 'search', 'mix', 'create-customer', 'refresh', 'workers2-tx-json', 'pg-tx-json', 'pg-accounts'];
+const RUN_ORDER = [
+  'cached-tx-json',
+  'tx-json',
+  'tx-xml',
+  'accounts',
+  'search',
+  'mix',
+  'create-customer',
+  'refresh',
+  'workers2-tx-json',
+  'pg-tx-json',
+  'pg-accounts',
+];
 
 interface Row {
   def: ScenarioDef;
