@@ -73,3 +73,21 @@ export async function claimDueDeliveries(db: Executor, options: ClaimOptions): P
     .execute();
   return (rows as ClaimedDelivery[]).sort((a, b) => a.id - b.id);
 }
+
+/**
+ * PostgreSQL: analyzes the deliveries table unless its statistics are younger than `maxAgeSeconds`; true when it
+ * did. Statistics taken before a backlog built up say that hardly any delivery is open; the planner then reads and
+ * sorts every due row on each claim instead of walking deliveries_due in order, which costs in proportion to the
+ * backlog. Autovacuum analyzes too late for a burst (never, for a burst small beside the table's history), so
+ * workers call this when their claims come back full. A no-op on SQLite, whose planner walks the index either way.
+ */
+export async function refreshClaimStatistics(db: Executor, maxAgeSeconds: number): Promise<boolean> {
+  if (!isPostgresExecutor(db)) return false;
+  const { rows } = await sql<{
+    fresh: boolean;
+  }>`select coalesce(greatest(last_analyze, last_autoanalyze) > now() - make_interval(secs => ${maxAgeSeconds}), false) as fresh
+    from pg_stat_user_tables where relid = 'deliveries'::regclass`.execute(db);
+  if (rows[0]?.fresh) return false;
+  await sql`analyze deliveries`.execute(db);
+  return true;
+}
