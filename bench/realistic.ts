@@ -52,7 +52,7 @@ export interface RealisticOptions {
    * Before/after: a second Ledgerlink (another built checkout, or this one with other settings) takes the bare
    * server's place, on the same data, alternating with this one in the same run.
    */
-  compare?: { root?: string | undefined; env: Record<string, string>; label: string } | undefined;
+  compare?: { root?: string | undefined; env: Record<string, string>; nodeFlags?: string[] | undefined; label: string } | undefined;
 }
 
 type Phase = 'sqlite' | 'workers-2' | 'postgres';
@@ -496,8 +496,11 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
             .set(otherData, seed(otherData, { customers: o.customers, profile: o.profile, transactions: o.transactions, root: o.compare.root }))
             .get(otherData)!)
         : undefined;
-    const other = o.compare ? await startServed(otherData, { ...serveOptions, logLevel: o.logLevel, root: o.compare.root, env: o.compare.env }) : undefined;
+    const other = o.compare
+      ? await startServed(otherData, { ...serveOptions, logLevel: o.logLevel, root: o.compare.root, env: o.compare.env, nodeFlags: o.compare.nodeFlags })
+      : undefined;
     const rss = new RssSampler(served.pid);
+    const otherRss = other ? new RssSampler(other.pid) : undefined;
     process.stderr.write(`${label}: Ledgerlink at ${served.url}${other ? `, B (${o.compare!.label}) at ${other.url}` : ''}\n`);
     try {
       const ctx = await context(served, seedOut);
@@ -513,12 +516,14 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
       }
     } finally {
       rss.sample();
+      otherRss?.sample();
       await served.stop();
       await other?.stop();
       rss.stop();
+      otherRss?.stop();
       const logs = served.logs;
       services.push(
-        `${label}: peak RSS ${Math.round(rss.overallPeak())} MB (process tree, sampled every 200 ms from start to stop); stdout ${(logs.bytes / 1e6).toFixed(0)} MB of log, ${logs.warn} warn and ${logs.error} error/fatal lines${logs.firstProblems.length ? `, first: ${logs.firstProblems.map((l) => `\`${l.replaceAll('`', "'").slice(0, 200)}\``).join('; ')}` : ''}`,
+        `${label}: peak RSS ${Math.round(rss.overallPeak())} MB (process tree, sampled every 200 ms from start to stop); stdout ${(logs.bytes / 1e6).toFixed(0)} MB of log, ${logs.warn} warn and ${logs.error} error/fatal lines${logs.firstProblems.length ? `, first: ${logs.firstProblems.map((l) => `\`${l.replaceAll('`', "'").slice(0, 200)}\``).join('; ')}` : ''}${otherRss ? `; B peak RSS ${Math.round(otherRss.overallPeak())} MB` : ''}`,
       );
     }
   };
@@ -591,13 +596,15 @@ const envNumber = (name: string, fallback: number | undefined): number | undefin
 };
 
 /**
- * BENCH_COMPARE_ROOT (another checkout, built) and/or BENCH_COMPARE_ENV ("NAME=value NAME=value"): what takes the
- * bare server's place for a before/after comparison.
+ * BENCH_COMPARE_ROOT (another checkout, built), BENCH_COMPARE_ENV ("NAME=value NAME=value") and/or
+ * BENCH_COMPARE_NODE_FLAGS ("--flag=value ...", after npm start's own): what takes the bare server's place for a
+ * before/after comparison.
  */
 function compareFromEnv(): RealisticOptions['compare'] {
   const root = process.env.BENCH_COMPARE_ROOT || undefined;
   const envText = process.env.BENCH_COMPARE_ENV ?? '';
-  if (!root && !envText.trim()) return undefined;
+  const nodeFlags = (process.env.BENCH_COMPARE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  if (!root && !envText.trim() && nodeFlags.length === 0) return undefined;
   const env: Record<string, string> = {};
   for (const pair of envText.split(/\s+/).filter(Boolean)) {
     const at = pair.indexOf('=');
@@ -605,8 +612,8 @@ function compareFromEnv(): RealisticOptions['compare'] {
     env[pair.slice(0, at)] = pair.slice(at + 1);
   }
   if (root && !fs.existsSync(path.join(root, 'bin/ledgerlink.js'))) throw new Error(`BENCH_COMPARE_ROOT: build ${root} first`);
-  const label = [root ? `the checkout at ${root}` : '', envText.trim()].filter(Boolean).join(' with ');
-  return { root, env, label };
+  const label = [root ? `the checkout at ${root}` : '', envText.trim(), nodeFlags.join(' ')].filter(Boolean).join(' with ');
+  return { root, env, nodeFlags, label };
 }
 
 /** Options from the environment (BENCH_*), overridden by `over`. */

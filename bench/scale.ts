@@ -9,7 +9,9 @@
  * with 10,000,000. The service then runs from dist/ on the data set and answers --requests sequential requests of
  * `GET /aggregation/v3/customers/{id}/transactions?limit=25` over real HTTP (one connection, so the numbers are
  * latencies, not throughput), each for a customer drawn at random from all of the data set's customers, so the
- * large set is read all over, not from one warm corner. The query plans of the page and count queries are printed.
+ * large set is read all over, not from one warm corner, and one of its pages drawn at random. Each set is measured
+ * twice: as served by default (the response cache and the in-memory customers on) and with both off
+ * (LEDGERLINK_RESPONSE_CACHE_MB=0, LEDGERLINK_ROW_MEMO=off). The query plans of the page and count queries are printed.
  * With --keep DIR the large data set stays in DIR and is reused by the next run (seeding 10 million rows takes
  * minutes). --write puts the table into docs/benchmarks.md.
  */
@@ -92,7 +94,8 @@ function plans(dataDir: string, customerId: number): string[] {
   try {
     const where = `customer_id = ${customerId} and effective_date >= 0 and effective_date <= 9999999999 and status = 'active'`;
     return [
-      `select * from transactions where id in (select id from transactions where ${where} order by effective_date desc, id desc limit 25) order by effective_date desc, id desc`,
+      // The shape of transactions.repository.ts's page query (its columns are a subset of these).
+      `select * from transactions where ${where} order by effective_date desc, id desc limit 25 offset 50`,
       `select count(*) from transactions where ${where}`,
     ].map((q) => (db.prepare(`explain query plan ${q}`).all() as Array<{ detail: string }>).map((r) => r.detail).join(' / '));
   } finally {
@@ -102,7 +105,15 @@ function plans(dataDir: string, customerId: number): string[] {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
+/** How the service runs: as a user gets it, and with every in-memory shortcut off (the database's own cost). */
+const MODES = [
+  { name: 'cache on', env: {} },
+  { name: 'cache off', env: { LEDGERLINK_RESPONSE_CACHE_MB: '0', LEDGERLINK_ROW_MEMO: 'off' } },
+] as const;
+type Mode = (typeof MODES)[number];
+
 interface Measured {
+  mode: Mode['name'];
   customers: number;
   rows: number;
   seedSeconds: number;
@@ -114,9 +125,9 @@ interface Measured {
   plans: string[];
 }
 
-async function measure(dataDir: string, customers: number): Promise<Measured> {
+async function measure(dataDir: string, customers: number, mode: Mode): Promise<Measured> {
   const seed = await seeded(dataDir, customers);
-  const service = await startLedgerlink(dataDir);
+  const service = await startLedgerlink(dataDir, mode.env);
   try {
     const auth = await fetch(`${service.url}/aggregation/v2/partners/authentication`, {
       method: 'POST',
@@ -127,10 +138,12 @@ async function measure(dataDir: string, customers: number): Promise<Measured> {
     const headers = { 'service-app-key': seed.appKey, 'service-app-token': token, accept: 'application/json' };
     const toDate = Math.floor(Date.now() / 1000) + 86_400;
     const span = seed.lastCustomerId - seed.firstCustomerId + 1;
+    const pages = Math.max(1, Math.floor(PER_CUSTOMER / 25));
     const get = async () => {
       const id = seed.firstCustomerId + Math.floor(Math.random() * span);
+      const start = 1 + 25 * Math.floor(Math.random() * pages);
       const t0 = performance.now();
-      const res = await fetch(`${service.url}/aggregation/v3/customers/${id}/transactions?fromDate=0&toDate=${toDate}&limit=25`, { headers });
+      const res = await fetch(`${service.url}/aggregation/v3/customers/${id}/transactions?fromDate=0&toDate=${toDate}&start=${start}&limit=25`, { headers });
       const body = (await res.json()) as { found?: number };
       const ms = performance.now() - t0;
       if (res.status !== 200 || !(typeof body.found === 'number' && body.found > 0 && body.found <= PER_CUSTOMER))
@@ -139,11 +152,12 @@ async function measure(dataDir: string, customers: number): Promise<Measured> {
     };
     for (let i = 0; i < 200; i++) await get();
     const times: number[] = [];
-    process.stderr.write(`measuring ${REQUESTS} requests on ${seed.transactions.toLocaleString('en-US')} rows… `);
+    process.stderr.write(`measuring ${REQUESTS} requests on ${seed.transactions.toLocaleString('en-US')} rows, ${mode.name}… `);
     for (let i = 0; i < REQUESTS; i++) times.push(await get());
     process.stderr.write('done\n');
     times.sort((a, b) => a - b);
     return {
+      mode: mode.name,
       customers,
       rows: seed.transactions,
       seedSeconds: seed.seconds,
@@ -163,21 +177,27 @@ const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-scale-'
 const largeDir = values.keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-scale-'));
 try {
   if (!fs.existsSync(path.join(ROOT, 'dist/main/cli/main.js'))) throw new Error('build first: npm run build');
-  const small = await measure(smallDir, Number(values.small));
-  const large = await measure(largeDir, Number(values.large));
+  const measured: { small: Measured; large: Measured }[] = [];
+  for (const mode of MODES) {
+    const small = await measure(smallDir, Number(values.small), mode);
+    const large = await measure(largeDir, Number(values.large), mode);
+    measured.push({ small, large });
+  }
   const row = (m: Measured) =>
-    `| ${m.rows.toLocaleString('en-US')} | ${m.customers.toLocaleString('en-US')} | ${m.seedSeconds.toFixed(0)} s | ${m.fileMb.toFixed(0)} MB | ${m.p50.toFixed(2)} ms | ${m.p99.toFixed(2)} ms | ${m.mean.toFixed(2)} ms | ${m.rssMb?.toFixed(0) ?? 'n/a'} MB |`;
+    `| ${m.mode} | ${m.rows.toLocaleString('en-US')} | ${m.customers.toLocaleString('en-US')} | ${m.seedSeconds.toFixed(0)} s | ${m.fileMb.toFixed(0)} MB | ${m.p50.toFixed(2)} ms | ${m.p99.toFixed(2)} ms | ${m.mean.toFixed(2)} ms | ${m.rssMb?.toFixed(0) ?? 'n/a'} MB |`;
   const table = [
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx bench/scale.ts --small ${values.small} --large ${values.large} --transactions ${PER_CUSTOMER} --requests ${REQUESTS}\` on ${machineLine()}, SQLite (file, WAL). Each data set seeded with \`ledgerlink seed --profile profile_01 --transactions ${PER_CUSTOMER}\`; ${REQUESTS.toLocaleString('en-US')} sequential requests over HTTP, each for a random customer, limit 25.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx bench/scale.ts --small ${values.small} --large ${values.large} --transactions ${PER_CUSTOMER} --requests ${REQUESTS}\` on ${machineLine()}, SQLite (file, WAL). Each data set seeded with \`ledgerlink seed --profile profile_01 --transactions ${PER_CUSTOMER}\`; ${REQUESTS.toLocaleString('en-US')} sequential requests over HTTP, each for a random customer and a random one of its pages, limit 25; "cache off" is \`LEDGERLINK_RESPONSE_CACHE_MB=0 LEDGERLINK_ROW_MEMO=off\`.`,
     '',
-    '| transactions in the table | customers | seed time | database file | p50 | p99 | mean | service peak RSS |',
-    '|---|---|---|---|---|---|---|---|',
-    row(small),
-    row(large),
+    '| service | transactions in the table | customers | seed time | database file | p50 | p99 | mean | service peak RSS |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...measured.flatMap(({ small, large }) => [row(small), row(large)]),
     '',
-    `Large / small: p50 ${(large.p50 / small.p50).toFixed(2)}×, p99 ${(large.p99 / small.p99).toFixed(2)}×, mean ${(large.mean / small.mean).toFixed(2)}×.`,
+    ...measured.map(
+      ({ small, large }) =>
+        `Large / small, ${small.mode}: p50 ${(large.p50 / small.p50).toFixed(2)}×, p99 ${(large.p99 / small.p99).toFixed(2)}×, mean ${(large.mean / small.mean).toFixed(2)}×.`,
+    ),
     '',
-    `Plans on the large set: page — ${large.plans[0]}; count — ${large.plans[1]}.`,
+    `Plans on the large set: page — ${measured[0]!.large.plans[0]}; count — ${measured[0]!.large.plans[1]}.`,
   ].join('\n');
   process.stdout.write(table + '\n');
   if (values.write) writeBenchSection('scale', 'Transactions at 10 million rows', table);

@@ -87,12 +87,25 @@ export function startServed(
     root?: string | undefined;
     /** Extra environment for the service (a setting under comparison). */
     env?: Record<string, string> | undefined;
+    /** Extra node flags after npm start's own, which they override (a setting under comparison). */
+    nodeFlags?: string[] | undefined;
   } = {},
 ): Promise<Served> {
   const s = npmStartSettings();
   // LEDGERLINK_BENCH_NODE_FLAGS: extra node flags for the measured service (profiling), as in bench/lib/process.ts.
   const extraFlags = (process.env.LEDGERLINK_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const args = [...s.nodeFlags, ...extraFlags, s.script, ...s.args, '--port', '0', '--data', dataDir, ...(options.extraArgs ?? [])];
+  const args = [
+    ...s.nodeFlags,
+    ...extraFlags,
+    ...(options.nodeFlags ?? []),
+    s.script,
+    ...s.args,
+    '--port',
+    '0',
+    '--data',
+    dataDir,
+    ...(options.extraArgs ?? []),
+  ];
   const env = {
     ...cleanEnv(),
     ...s.env,
