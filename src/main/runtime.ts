@@ -28,6 +28,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       sqliteFile: sqliteFileIn(config.dataDir),
       poolSize: config.pgPoolSize,
       changeStamps: config.rowMemo,
+      namedStatements: config.pgNamedStatements,
     });
   const clock = options.clock ?? systemClock;
   try {

@@ -70,6 +70,8 @@ export interface Config {
   readonly pgPoolSize: number;
   /** Callers, partners and customers kept in memory between changes (LEDGERLINK_ROW_MEMO; see StampedMemo). */
   readonly rowMemo: boolean;
+  /** The statements every request runs are named (prepared once per connection) on PostgreSQL (LEDGERLINK_PG_NAMED_STATEMENTS). */
+  readonly pgNamedStatements: boolean;
   /** Whether anyone may create a Test Drive partner at POST /dashboard/api/signup (default: on in sandbox mode only). */
   readonly dashboardSignUp: boolean;
   /** Whether Test Drive partners' e-mail goes through SMTP_URL too; off keeps it in the local mailbox (no open relay). */

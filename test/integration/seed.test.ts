@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceCustomerClock } from '../../src/modules/aggregation/clock.service.js';
 import { seedCustomers, type SeedProgress } from '../../src/modules/sandbox/seed.service.js';
@@ -72,6 +73,23 @@ describe('seeding customers with a linked test profile', () => {
     expect(lastTx.map(sameTransaction)).toEqual(firstTx.map(sameTransaction));
     const lastAccountIds = new Set(last.accounts.map((a) => Number(a.id)));
     expect(lastTx.every((t) => lastAccountIds.has(Number(t.accountId)))).toBe(true);
+  });
+
+  it('leaves PostgreSQL with fresh statistics and visibility for the tables it filled, as autovacuum would later', async () => {
+    if (ctx.runtime.database.dialect !== 'postgres') return;
+    const before = Date.now();
+    await seedCustomers(ctx.runtime, { partnerId: partner.partnerId, plan: 'testdrive', customers: 3, profile: 'profile_02', usernamePrefix: 'settled' });
+    const { rows } = await sql<{ relname: string; vacuumed: Date | null; analyzed: Date | null }>`
+      select relname, last_vacuum as vacuumed, last_analyze as analyzed from pg_stat_user_tables
+      where schemaname = current_schema() and relname in ('customers', 'institution_logins', 'accounts', 'positions', 'transactions')`.execute(
+      ctx.runtime.database.kysely,
+    );
+    expect(rows.map((r) => r.relname).sort()).toEqual(['accounts', 'customers', 'institution_logins', 'positions', 'transactions']);
+    // The statistics views lag by up to the stats flush interval; the times are the server's.
+    for (const r of rows) {
+      expect(r.vacuumed?.getTime() ?? 0).toBeGreaterThan(before - 60_000);
+      expect(r.analyzed?.getTime() ?? 0).toBeGreaterThan(before - 60_000);
+    }
   });
 
   it('leaves seeded customers working like any other: they refresh, and other partners cannot see them', async () => {

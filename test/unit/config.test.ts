@@ -36,7 +36,17 @@ describe('configuration', () => {
     expect(loadConfig({ LEDGERLINK_RESPONSE_CACHE_MB: '0' }).responseCacheBytes).toBe(0);
   });
 
+  it('keeps callers in memory and names PostgreSQL statements unless told off, and sizes the pool', () => {
+    expect(loadConfig({})).toMatchObject({ rowMemo: true, pgNamedStatements: true, pgPoolSize: 10 });
+    expect(loadConfig({ LEDGERLINK_ROW_MEMO: 'off', LEDGERLINK_PG_NAMED_STATEMENTS: 'off', LEDGERLINK_PG_POOL_SIZE: '20' })).toMatchObject({
+      rowMemo: false,
+      pgNamedStatements: false,
+      pgPoolSize: 20,
+    });
+  });
+
   it.each([
+    [{ LEDGERLINK_PG_NAMED_STATEMENTS: 'sometimes' }, /LEDGERLINK_PG_NAMED_STATEMENTS/],
     [{ LEDGERLINK_RESPONSE_CACHE_MB: '-1' }, /LEDGERLINK_RESPONSE_CACHE_MB/],
     [{ LEDGERLINK_RESPONSE_CACHE_MB: 'lots' }, /LEDGERLINK_RESPONSE_CACHE_MB/],
     [{ PORT: '70000' }, /port/],

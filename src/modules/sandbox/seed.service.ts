@@ -137,6 +137,7 @@ export async function seedCustomers(runtime: Runtime, options: SeedOptions): Pro
       done += count;
       options.onProgress?.({ customers: done, total: options.customers, transactions: done * perCustomer });
     }
+    await repo.settleAfterBulkLoad(runtime.database);
     return {
       partnerId: options.partnerId,
       customers: options.customers,

@@ -15,6 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateDir, ensurePrivateFile } from '../data-dir.js';
+import { namingPool } from './named-statements.js';
 import type { DB } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -67,6 +68,11 @@ export interface OpenOptions {
    * lookup is a statement: the plain twin of StampedMemo, for measuring it (LEDGERLINK_ROW_MEMO=off).
    */
   changeStamps?: boolean;
+  /**
+   * Whether preparedQuery's statements run as named statements on PostgreSQL (true by default; see
+   * named-statements.ts). Off is the plain twin (LEDGERLINK_PG_NAMED_STATEMENTS=off).
+   */
+  namedStatements?: boolean;
 }
 
 // Parse int8 and numeric as JS numbers: our ids and epoch seconds fit in 2^53.
@@ -136,7 +142,7 @@ export function openDatabase(options: OpenOptions): Database {
       client.on('error', () => {});
     });
     const changes = new ChangeCount();
-    const dialect = new PostgresDialect({ pool });
+    const dialect = new PostgresDialect({ pool: options.namedStatements === false ? pool : namingPool(pool) });
     const kysely = new Kysely<DB>({
       dialect: {
         createAdapter: () => dialect.createAdapter(),

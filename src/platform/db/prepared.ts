@@ -1,10 +1,12 @@
 import type { CompiledQuery, Compilable, Kysely } from 'kysely';
+import { nameStatement } from './named-statements.js';
 import type { DB } from './schema.js';
 
 /**
  * A query Kysely builds and compiles once per SQL dialect; each call only swaps in its parameters. Building and
  * compiling a query costs 10 to 16 µs, more than running a primary-key lookup on SQLite, so the statements every
- * request runs (caller, customer) are kept this way.
+ * request runs (caller, customer, transaction pages) are kept this way. On PostgreSQL they also run as named
+ * statements, planned once per connection (named-statements.ts).
  *
  * `build` receives one placeholder per parameter (typed `never`, so it fits any column) and must use each exactly
  * once, as a value (never as SQL text): the compiled query's parameter list is then the placeholders in some order,
@@ -25,6 +27,7 @@ export function preparedQuery<Args extends unknown[], R>(
     for (const p of positions) if (p >= 0) uses[p]!++;
     const wrong = uses.findIndex((n) => n !== 1);
     if (wrong >= 0) throw new Error(`preparedQuery: placeholder ${wrong} must appear exactly once in: ${query.sql}`);
+    nameStatement(query.sql);
     const entry = { query, positions };
     compiled.set(db.getExecutor().adapter, entry);
     return entry;
