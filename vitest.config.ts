@@ -30,6 +30,7 @@ const TIMING = [
 const TIMING_INTEGRATION = ['test/integration/xml-cost.test.ts', 'test/integration/lockout-bursts.test.ts'];
 // Restarts the PostgreSQL server every other test uses: last, alone.
 const SERVER_RESTART = ['test/system/faults.test.ts'];
+const SYSTEM_SETUP = 'test/system/global-setup.ts';
 
 // Most tests wait on child processes, sockets and the database more than they compute, so two files run at once
 // (vitest's default on two cores is one). Groups run in order: timing, then the rest, then the server restart.
@@ -79,9 +80,13 @@ export default defineConfig({
       },
       // The client's own tests, and its example app against real servers.
       { extends: true, test: { name: 'client', include: ['packages/client/test/**/*.test.ts'], testTimeout: 90_000, ...PARALLEL } },
-      // Real processes: on a loaded machine each start can take seconds, so allow more time.
-      { extends: true, test: { name: 'system', include: ['test/system/**/*.test.ts'], exclude: SERVER_RESTART, testTimeout: 90_000, ...PARALLEL } },
-      { extends: true, test: { name: 'system-restart', include: SERVER_RESTART, testTimeout: 90_000, ...ALONE(3) } },
+      // Real processes, started from the build (built first when stale): on a loaded machine each start can take
+      // seconds, so allow more time.
+      {
+        extends: true,
+        test: { name: 'system', include: ['test/system/**/*.test.ts'], exclude: SERVER_RESTART, globalSetup: [SYSTEM_SETUP], testTimeout: 90_000, ...PARALLEL },
+      },
+      { extends: true, test: { name: 'system-restart', include: SERVER_RESTART, globalSetup: [SYSTEM_SETUP], testTimeout: 90_000, ...ALONE(3) } },
       // Headless Chromium against the built Connect app, built once first.
       {
         extends: true,
