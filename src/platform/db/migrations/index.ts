@@ -22,6 +22,7 @@ import * as m0021 from './0021_request_log_bodies.js';
 import * as m0022 from './0022_delivery_states.js';
 import * as m0023 from './0023_listener_limits.js';
 import * as m0024 from './0024_change_marks.js';
+import * as m0025 from './0025_data_version_triggers_by_key.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0022_delivery_states': m0022,
   '0023_listener_limits': m0023,
   '0024_change_marks': m0024,
+  '0025_data_version_triggers_by_key': m0025,
 };
