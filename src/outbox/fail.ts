@@ -29,6 +29,18 @@ export function nextAttemptAt(input: { firstAttemptAt: number; attempts: number;
   return Math.min(input.now + retryDelaySeconds(input.attempts, random), deadline);
 }
 
+/**
+ * After a failed attempt on `delivery`: when to try again, or null to give up (a permanent failure, or the retry
+ * window is over). The one rule failDelivery and recordAttempts both apply.
+ */
+export function retryAfterFailure(
+  delivery: Pick<ClaimedDelivery, 'first_attempt_at' | 'attempts'>,
+  input: { now: number; permanent?: boolean | undefined },
+  random?: () => number,
+): number | null {
+  return input.permanent ? null : nextAttemptAt({ firstAttemptAt: delivery.first_attempt_at, attempts: delivery.attempts, now: input.now }, random);
+}
+
 export interface FailureInput {
   now: number;
   statusCode: number | null;
@@ -42,7 +54,7 @@ export type FailureResult = 'retry' | 'cancelled' | 'claim-lost';
 
 /** Records a failed attempt on the delivery: back to pending with the next retry time, or cancelled as given up (failed). */
 export async function failDelivery(db: Executor, delivery: ClaimedDelivery, input: FailureInput): Promise<FailureResult> {
-  const next = input.permanent ? null : nextAttemptAt({ firstAttemptAt: delivery.first_attempt_at, attempts: delivery.attempts, now: input.now }, input.random);
+  const next = retryAfterFailure(delivery, input, input.random);
   const base = { locked_by: null, locked_until: null, last_error: input.error, last_status_code: input.statusCode };
   const result = await db
     .updateTable('deliveries')

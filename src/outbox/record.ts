@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
 import type { ClaimedDelivery } from './claim.js';
-import { type FailureResult, nextAttemptAt } from './fail.js';
+import { type FailureResult, retryAfterFailure } from './fail.js';
 import type { DeliveryOutcome } from './transports/transport.js';
 
 /** One attempt a worker made, with what it came to, waiting to be recorded. */
@@ -36,7 +36,7 @@ function changeFor(f: FinishedAttempt, random?: () => number): Change {
   const base = { statusCode: outcome.statusCode, deliveredAt: null, cancelledAt: null, gaveUp: null, nextAttemptAt: null };
   if (outcome.ok) return { ...base, status: 'delivered', deliveredAt: now, error: null };
   const error = outcome.error ?? 'failed';
-  const next = outcome.permanent ? null : nextAttemptAt({ firstAttemptAt: delivery.first_attempt_at, attempts: delivery.attempts, now }, random);
+  const next = retryAfterFailure(delivery, { now, permanent: outcome.permanent }, random);
   if (next === null) return { ...base, status: 'cancelled', cancelledAt: now, gaveUp: 1, error };
   return { ...base, status: 'pending', nextAttemptAt: next, error };
 }
