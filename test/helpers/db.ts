@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CompiledQuery, type Compilable } from 'kysely';
 import pg from 'pg';
-import { openDatabase, type Database, type DialectName, type Executor } from '../../src/platform/db/database.js';
+import { openDatabase, sqliteFileIn, type Database, type DialectName, type Executor } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 
 /** The PostgreSQL server tests use; CI starts one when none answers. */
@@ -18,11 +21,30 @@ export interface TestDatabase {
   pgSchema?: string;
   /** A DATABASE_URL another process can use to reach the same data. */
   url?: string;
+  /** For SQLite on a file, the file (so another Database can open the same data). */
+  sqliteFile?: string;
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database: SQLite in memory, or a new PostgreSQL schema dropped afterwards. */
-export async function createTestDatabase(dialect: DialectName = testDialect()): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database: SQLite in memory (or, with `onFile`, in a file of a new temporary directory, as the
+ * service runs it), or a new PostgreSQL schema; drop() removes it.
+ */
+export async function createTestDatabase(dialect: DialectName = testDialect(), options: { onFile?: boolean } = {}): Promise<TestDatabase> {
+  if (dialect === 'sqlite' && options.onFile) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-test-db-'));
+    const sqliteFile = sqliteFileIn(dir);
+    const database = openDatabase({ sqliteFile });
+    await migrateToLatest(database);
+    return {
+      database,
+      sqliteFile,
+      drop: async () => {
+        await database.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
   if (dialect === 'sqlite') {
     const database = openDatabase({ sqliteFile: ':memory:' });
     await migrateToLatest(database);

@@ -1,12 +1,9 @@
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, sqliteFileIn, type Database } from '../../src/platform/db/database.js';
-import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { openDatabase, type Database } from '../../src/platform/db/database.js';
 import { authenticatePartner, createPartner, resolveCaller, rotateAppKey } from '../../src/modules/partners/service.js';
 import { readCustomerForPartner } from '../../src/modules/customers/service.js';
 import { ManualClock } from '../../src/platform/clock.js';
@@ -28,21 +25,12 @@ describe('the change stamp of the in-memory callers and customers', () => {
   let cleanup: () => Promise<void>;
 
   beforeEach(async () => {
-    if (testDialect() === 'sqlite') {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-stamp-'));
-      here = openDatabase({ sqliteFile: sqliteFileIn(dir) });
-      await migrateToLatest(here);
-      there = openDatabase({ sqliteFile: sqliteFileIn(dir) });
-      cleanup = async () => {
-        await here.close();
-        fs.rmSync(dir, { recursive: true, force: true });
-      };
-    } else {
-      const test = await createTestDatabase('postgres');
-      here = test.database;
-      there = openDatabase({ databaseUrl: TEST_DATABASE_URL, pgSchema: test.pgSchema!, poolSize: 2 });
-      cleanup = () => test.drop();
-    }
+    const test = await createTestDatabase(testDialect(), { onFile: true });
+    here = test.database;
+    there = test.sqliteFile
+      ? openDatabase({ sqliteFile: test.sqliteFile })
+      : openDatabase({ databaseUrl: TEST_DATABASE_URL, pgSchema: test.pgSchema!, poolSize: 2 });
+    cleanup = () => test.drop();
     runtime = { config: loadConfig({ LEDGERLINK_DATA_DIR: os.tmpdir() }), database: here, clock: new ManualClock(), keys: keysFrom(randomBytes(32)) };
     await untilStamped(here);
     await untilStamped(there);

@@ -1,6 +1,4 @@
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +8,7 @@ import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.se
 import { createPartner } from '../../src/modules/partners/service.js';
 import { seedCustomers } from '../../src/modules/sandbox/seed.service.js';
 import { ManualClock } from '../../src/platform/clock.js';
-import { openDatabase, sqliteFileIn, type Database } from '../../src/platform/db/database.js';
-import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import type { Database } from '../../src/platform/db/database.js';
 import type { DB } from '../../src/platform/db/schema.js';
 import { keysFrom } from '../../src/platform/keys.js';
 import { createTestDatabase, testDialect } from '../helpers/db.js';
@@ -36,21 +33,11 @@ describe('the cost of the data_version triggers', () => {
   let runtime: Runtime;
 
   beforeAll(async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-trigger-cost-'));
-    if (testDialect() === 'sqlite') {
-      database = openDatabase({ sqliteFile: sqliteFileIn(dataDir) });
-      await migrateToLatest(database);
-      drop = async () => {
-        await database.close();
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      };
-    } else {
-      const test = await createTestDatabase('postgres');
-      database = test.database;
-      drop = test.drop;
-    }
+    const test = await createTestDatabase(testDialect(), { onFile: true });
+    database = test.database;
+    drop = test.drop;
     await ensureInstitutionCatalog(database);
-    runtime = { config: loadConfig({ LEDGERLINK_DATA_DIR: dataDir }), database, clock: new ManualClock(), keys: keysFrom(randomBytes(32)) };
+    runtime = { config: loadConfig({ LEDGERLINK_DATA_DIR: os.tmpdir() }), database, clock: new ManualClock(), keys: keysFrom(randomBytes(32)) };
     partnerId = (await createPartner(runtime, { name: 'Cost', plan: 'testdrive' })).partnerId;
     const seeded = await seedCustomers(runtime, { partnerId, plan: 'testdrive', customers: 1, profile: 'profile_02', transactionsPerCustomer: 20 });
     const db = database.kysely;
