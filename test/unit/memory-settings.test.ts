@@ -3,18 +3,18 @@ import { memoryEnv, withMemoryFlags } from '../../src/main/cli/memory-settings.j
 
 describe('memory settings of the processes Ledgerlink starts', () => {
   it('adds the young-generation limit, single-threaded collection and the heap limit to node flags that do not set them', () => {
-    expect(withMemoryFlags([])).toEqual(['--max-semi-space-size=4', '--single-threaded-gc', '--max-old-space-size=1024']);
+    expect(withMemoryFlags([])).toEqual(['--max-semi-space-size=16', '--single-threaded-gc', '--max-old-space-size=1024']);
     expect(withMemoryFlags(['--enable-source-maps'])).toEqual([
       '--enable-source-maps',
-      '--max-semi-space-size=4',
+      '--max-semi-space-size=16',
       '--single-threaded-gc',
       '--max-old-space-size=1024',
     ]);
   });
 
   it("keeps an operator's own choice", () => {
-    expect(withMemoryFlags(['--max-semi-space-size=16'])).toEqual(['--max-semi-space-size=16', '--single-threaded-gc', '--max-old-space-size=1024']);
-    expect(withMemoryFlags(['--no-single-threaded-gc'])).toEqual(['--no-single-threaded-gc', '--max-semi-space-size=4', '--max-old-space-size=1024']);
+    expect(withMemoryFlags(['--max-semi-space-size=32'])).toEqual(['--max-semi-space-size=32', '--single-threaded-gc', '--max-old-space-size=1024']);
+    expect(withMemoryFlags(['--no-single-threaded-gc'])).toEqual(['--no-single-threaded-gc', '--max-semi-space-size=16', '--max-old-space-size=1024']);
     expect(withMemoryFlags(['--max_semi_space_size=8', '--single-threaded-gc', '--max_old_space_size=4096'])).toEqual([
       '--max_semi_space_size=8',
       '--single-threaded-gc',

@@ -1,8 +1,10 @@
 /**
  * Process settings that keep a serving process's memory down without costing throughput (docs/operations.md):
  *
- * - `--max-semi-space-size=4`: V8's young generation grows to 16 MB semi-spaces (about 30 MB resident) under a
- *   high allocation rate; a request's garbage dies young, so 4 MB semi-spaces collect it just as well.
+ * - `--max-semi-space-size=16`: V8's young generation may grow to 16 MB semi-spaces under a high allocation rate,
+ *   on every Node version. Smaller ones save little memory and cost much CPU once requests miss the caches: with
+ *   dozens of requests in flight, each scavenge finds their rows and records still alive, copies them and
+ *   promotes them to the old generation, whose collections are dearer (docs/benchmarks.md, "Young generation").
  * - `MALLOC_MMAP_THRESHOLD_=4194304`: glibc otherwise raises its mmap threshold after the first 16 MiB scrypt
  *   buffer is freed, and from then on keeps every such buffer in the worker thread's arena for good (up to four
  *   threads × 16 MiB). Above 4 MiB, allocations go straight back to the system when freed.
@@ -21,7 +23,7 @@
  * All must be in place when a process starts, so they apply to the processes Ledgerlink starts itself (the HTTP
  * processes of `serve --workers`) and to `npm start`; other launchers set them as the docs describe.
  */
-export const MEMORY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--single-threaded-gc', '--max-old-space-size=1024'];
+export const MEMORY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--single-threaded-gc', '--max-old-space-size=1024'];
 export const MEMORY_ENV: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '4194304' };
 
 /** `execArgv` plus the memory flags the operator did not set otherwise. */
