@@ -265,10 +265,11 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
 
   it('seed adds 1,000 customers with linked accounts, showing a progress bar; a server then serves them', async () => {
     const { env, data } = await freshStore();
-    const res = await runCli(['seed', '--customers', '1000', '--profile', 'profile_01', '--json', '--data', data], env);
+    // 20 transactions a customer: the progress and the store are what is tested here, not the test bank's volume.
+    const res = await runCli(['seed', '--customers', '1000', '--profile', 'profile_01', '--transactions', '20', '--json', '--data', data], env);
     expect(res.code, res.stderr).toBe(0);
     const result = JSON.parse(res.stdout);
-    expect(result).toMatchObject({ customers: 1000, accountsPerCustomer: expect.any(Number), partnerSecret: expect.any(String) });
+    expect(result).toMatchObject({ customers: 1000, transactionsPerCustomer: 20, transactions: 20_000, accountsPerCustomer: expect.any(Number), partnerSecret: expect.any(String) });
     // The store it opened (and made), then, not a terminal: one progress line per tenth of the way, the last at 100%.
     const [store, ...lines] = res.stderr.trim().split('\n');
     expect(`${store}\n`).toMatch(STORE_LINE);
