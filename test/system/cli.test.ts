@@ -269,7 +269,13 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
     const res = await runCli(['seed', '--customers', '1000', '--profile', 'profile_01', '--transactions', '20', '--json', '--data', data], env);
     expect(res.code, res.stderr).toBe(0);
     const result = JSON.parse(res.stdout);
-    expect(result).toMatchObject({ customers: 1000, transactionsPerCustomer: 20, transactions: 20_000, accountsPerCustomer: expect.any(Number), partnerSecret: expect.any(String) });
+    expect(result).toMatchObject({
+      customers: 1000,
+      transactionsPerCustomer: 20,
+      transactions: 20_000,
+      accountsPerCustomer: expect.any(Number),
+      partnerSecret: expect.any(String),
+    });
     // The store it opened (and made), then, not a terminal: one progress line per tenth of the way, the last at 100%.
     const [store, ...lines] = res.stderr.trim().split('\n');
     expect(`${store}\n`).toMatch(STORE_LINE);
