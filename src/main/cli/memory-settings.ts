@@ -1,10 +1,11 @@
 /**
- * Process settings that keep a serving process's memory down without costing throughput (docs/operations.md):
+ * Process settings for a serving process's memory and CPU (docs/operations.md):
  *
  * - `--max-semi-space-size=16`: V8's young generation may grow to 16 MB semi-spaces under a high allocation rate,
- *   on every Node version. Smaller ones save little memory and cost much CPU once requests miss the caches: with
+ *   on every Node version. Smaller ones save some memory but cost CPU once requests miss the caches: with
  *   dozens of requests in flight, each scavenge finds their rows and records still alive, copies them and
- *   promotes them to the old generation, whose collections are dearer (docs/benchmarks.md, "Young generation").
+ *   promotes them to the old generation, whose collections are dearer (docs/benchmarks.md, "The young generation
+ *   when requests miss the caches").
  * - `MALLOC_MMAP_THRESHOLD_=4194304`: glibc otherwise raises its mmap threshold after the first 16 MiB scrypt
  *   buffer is freed, and from then on keeps every such buffer in the worker thread's arena for good (up to four
  *   threads × 16 MiB). Above 4 MiB, allocations go straight back to the system when freed.
