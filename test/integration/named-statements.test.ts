@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countTransactions, selectTransactionPage, type PageWindow, type TransactionScope } from '../../src/modules/aggregation/transactions.repository.js';
+import { selectCountedTransactionPage, type PageWindow, type TransactionScope } from '../../src/modules/aggregation/transactions.repository.js';
 import { openDatabase, type Database } from '../../src/platform/db/database.js';
 import { linkProfile, refresh } from '../helpers/aggregation.js';
 import { createTestContext, partnerWithToken, type TestContext } from '../helpers/context.js';
@@ -11,7 +11,8 @@ import { TEST_DATABASE_URL, testDialect } from '../helpers/db.js';
  * The statements every request runs (preparedQuery's) are named statements on PostgreSQL: prepared once per
  * connection, then only bound and run (src/platform/db/named-statements.ts). The plain pool is the twin
  * (LEDGERLINK_PG_NAMED_STATEMENTS=off). Both must read the same rows, and every transaction page must be the slice
- * of the customer's transactions in date-then-id order.
+ * of the customer's transactions in date-then-id order, with their count (from the page's own statement, or from
+ * the count statement past the end).
  */
 describe('transaction pages through named statements and the plain pool', () => {
   let ctx: TestContext;
@@ -45,14 +46,19 @@ describe('transaction pages through named statements and the plain pool', () => 
       ? (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements order by name`.execute(conn)).rows
       : [];
 
-  /** Three pages and a count twice on one connection, with what that connection had prepared before, between and after. */
+  /** Three pages and one past the end, twice on one connection, with what that connection had prepared before, between and after. */
   const readOnConnection = (database: Database) =>
     database.kysely.connection().execute(async (conn) => {
       const before = await preparedOn(conn);
       const read = async () => {
         const pages = [];
-        for (const offset of [0, 25, 100]) pages.push((await selectTransactionPage(conn, scope, window('desc'), offset)).map((r) => Number(r.id)));
-        return { pages, found: await countTransactions(conn, scope, window('desc')) };
+        const found = [];
+        for (const offset of [0, 25, 100, ordered.length + 5]) {
+          const page = await selectCountedTransactionPage(conn, scope, window('desc'), offset);
+          pages.push(page.rows.map((r) => Number(r.id)));
+          found.push(page.found);
+        }
+        return { pages, found };
       };
       const first = await read();
       const between = await preparedOn(conn);
@@ -64,10 +70,11 @@ describe('transaction pages through named statements and the plain pool', () => 
   it('gives every page as the slice of the customer transactions in date then id order, both directions', async () => {
     const descending = [...ordered].reverse();
     for (const offset of [0, 25, 50, ordered.length - 10, ordered.length, ordered.length + 5]) {
-      const desc = await selectTransactionPage(ctx.runtime.database.kysely, scope, window('desc'), offset);
-      expect(desc.map((r) => Number(r.id))).toEqual(descending.slice(offset, offset + 25));
-      const asc = await selectTransactionPage(ctx.runtime.database.kysely, scope, window('asc'), offset);
-      expect(asc.map((r) => Number(r.id))).toEqual(ordered.slice(offset, offset + 25));
+      const desc = await selectCountedTransactionPage(ctx.runtime.database.kysely, scope, window('desc'), offset);
+      expect(desc.rows.map((r) => Number(r.id))).toEqual(descending.slice(offset, offset + 25));
+      const asc = await selectCountedTransactionPage(ctx.runtime.database.kysely, scope, window('asc'), offset);
+      expect(asc.rows.map((r) => Number(r.id))).toEqual(ordered.slice(offset, offset + 25));
+      expect([desc.found, asc.found], `offset ${offset}`).toEqual([ordered.length, ordered.length]);
     }
   });
 
@@ -76,9 +83,9 @@ describe('transaction pages through named statements and the plain pool', () => 
     const unnamed = await readOnConnection(plain);
     expect(named.first).toEqual(unnamed.first);
     expect(named.second).toEqual(named.first);
-    expect(named.first.found).toBe(ordered.length);
+    expect(named.first.found).toEqual([ordered.length, ordered.length, ordered.length, ordered.length]);
     if (testDialect() !== 'postgres') return;
-    // The page and the count are prepared at most once on the connection (none, if an earlier request there did),
+    // The counted page and the count are prepared at most once on the connection (none, if an earlier request there did),
     // then only run; the page's statement is there by the end. The plain pool prepares nothing.
     const added = named.between.filter((p) => !named.before.some((b) => b.name === p.name));
     expect(added.length).toBeLessThanOrEqual(2);
@@ -90,7 +97,10 @@ describe('transaction pages through named statements and the plain pool', () => 
   it('answers a hundred page reads at once on a pool of five connections, each the right slice', async () => {
     const descending = [...ordered].reverse();
     const offsets = Array.from({ length: 100 }, (_, i) => (i * 7) % ordered.length);
-    const pages = await Promise.all(offsets.map((offset) => selectTransactionPage(ctx.runtime.database.kysely, scope, window('desc'), offset)));
-    pages.forEach((page, i) => expect(page.map((r) => Number(r.id))).toEqual(descending.slice(offsets[i], offsets[i]! + 25)));
+    const pages = await Promise.all(offsets.map((offset) => selectCountedTransactionPage(ctx.runtime.database.kysely, scope, window('desc'), offset)));
+    pages.forEach((page, i) => {
+      expect(page.rows.map((r) => Number(r.id))).toEqual(descending.slice(offsets[i], offsets[i]! + 25));
+      expect(page.found).toBe(ordered.length);
+    });
   });
 });

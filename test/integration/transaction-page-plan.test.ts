@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countTransactionsQuery, transactionPageQuery, type PageWindow, type TransactionScope } from '../../src/modules/aggregation/transactions.repository.js';
+import {
+  countedPageQuery,
+  countTransactionsQuery,
+  transactionPageQuery,
+  type PageWindow,
+  type TransactionScope,
+} from '../../src/modules/aggregation/transactions.repository.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { explainPlan, testDialect } from '../helpers/db.js';
 
 /**
- * The transaction list is the busiest read: its page and its count must walk the (scope, effective_date, id, status)
- * index in the asked order, on both dialects, never scanning the table or sorting. The planners are asked directly.
+ * The transaction list is the busiest read: its page and its count (alone, and as one statement) must walk the
+ * (scope, effective_date, id, status) index in the asked order, on both dialects, never scanning the table or sorting. The planners are asked directly.
  * PostgreSQL may prefer a sequential scan of a small table, so sequential scans are turned off while asking: what is
  * checked is that an index plan without a sort exists, which is what a large table gets.
  */
@@ -38,5 +44,7 @@ describe('the transaction page query plan', () => {
           const window: PageWindow = { fromDate: 1_600_000_000, toDate: 1_800_000_000, includePending, sort, limit: 25 };
           expectIndexWalk(await explainPlan(ctx.runtime.database.kysely, transactionPageQuery(ctx.runtime.database.kysely, scope, window, 50)), index);
           expectIndexWalk(await explainPlan(ctx.runtime.database.kysely, countTransactionsQuery(ctx.runtime.database.kysely, scope, window)), index);
+          // The page with its count in one statement (what a list runs): both walks, still no sort and no scan.
+          expectIndexWalk(await explainPlan(ctx.runtime.database.kysely, countedPageQuery(ctx.runtime.database.kysely, scope, window, 50)), index);
         });
 });

@@ -94,7 +94,7 @@ function inWindow(db: Executor, scope: TransactionScope, q: Pick<PageWindow, 'fr
 }
 
 /** How many transactions of the scope are dated in [fromDate, toDate] (active ones only unless includePending). */
-export function countTransactionsQuery(db: Executor, scope: TransactionScope, q: Pick<PageWindow, 'fromDate' | 'toDate' | 'includePending'>) {
+export function countTransactionsQuery(db: Executor, scope: TransactionScope, q: CountWindow) {
   return inWindow(db, scope, q).select((eb) => eb.fn.countAll<number>().as('n'));
 }
 
@@ -112,15 +112,46 @@ export function transactionPageQuery(db: Executor, scope: TransactionScope, q: P
   return inWindow(db, scope, q).select(TRANSACTION_RECORD_COLUMNS).orderBy('effective_date', q.sort).orderBy('id', q.sort).limit(q.limit).offset(offset);
 }
 
-export async function selectTransactionPage(db: Executor, scope: TransactionScope, q: PageWindow, offset: number): Promise<TransactionRecordRow[]> {
-  return preparedPage(scope.column, q.includePending, q.sort)(db, scope.id, q.fromDate, q.toDate, q.limit, offset);
+type CountWindow = Pick<PageWindow, 'fromDate' | 'toDate' | 'includePending'>;
+
+/**
+ * The page query with the count as one more column (`found`), so that both come back in one statement. The count's
+ * scope and window are the page's; they are arguments of their own only so that a prepared statement can take each
+ * value once (preparedQuery).
+ */
+export function countedPageQuery(db: Executor, scope: TransactionScope, q: PageWindow, offset: number, countScope = scope, countWindow: CountWindow = q) {
+  return transactionPageQuery(db, scope, q, offset).select(() => countTransactionsQuery(db, countScope, countWindow).as('found'));
 }
 
-// Every transaction list runs a count and a page: each shape (scope column, pending or not, direction) is built and
-// compiled once, from the query functions above, and only its values change per request.
+/**
+ * How many transactions of the scope are in the window, and the page at `offset`: one statement (one round trip on
+ * PostgreSQL) while the page has rows; past the end, where no row can carry the count, a second one counts.
+ */
+export async function selectCountedTransactionPage(
+  db: Executor,
+  scope: TransactionScope,
+  q: PageWindow,
+  offset: number,
+): Promise<{ found: number; rows: TransactionRecordRow[] }> {
+  const rows = await preparedCountedPage(scope.column, q.includePending, q.sort)(
+    db,
+    scope.id,
+    q.fromDate,
+    q.toDate,
+    q.limit,
+    offset,
+    scope.id,
+    q.fromDate,
+    q.toDate,
+  );
+  if (rows.length === 0) return { found: await countTransactions(db, scope, q), rows };
+  return { found: Number(rows[0]!.found), rows };
+}
+
+// Every transaction list runs a counted page (and a count past the end): each shape (scope column, pending or not,
+// direction) is built and compiled once, from the query functions above, and only its values change per request.
 type PageArgs = [id: number, fromDate: number, toDate: number, limit: number, offset: number];
 const countShapes = new Map<string, (db: Executor, ...args: [id: number, fromDate: number, toDate: number]) => Promise<{ n: number }[]>>();
-const pageShapes = new Map<string, (db: Executor, ...args: PageArgs) => Promise<TransactionRecordRow[]>>();
 
 function preparedCount(column: TransactionScope['column'], includePending: boolean) {
   const key = `${column} ${includePending}`;
@@ -134,14 +165,27 @@ function preparedCount(column: TransactionScope['column'], includePending: boole
   return query;
 }
 
-function preparedPage(column: TransactionScope['column'], includePending: boolean, sort: PageWindow['sort']) {
+type CountedPageArgs = [...PageArgs, countId: number, countFromDate: number, countToDate: number];
+const countedPageShapes = new Map<string, (db: Executor, ...args: CountedPageArgs) => Promise<(TransactionRecordRow & { found: number })[]>>();
+
+function preparedCountedPage(column: TransactionScope['column'], includePending: boolean, sort: PageWindow['sort']) {
   const key = `${column} ${includePending} ${sort}`;
-  let query = pageShapes.get(key);
+  let query = countedPageShapes.get(key);
   if (!query) {
-    query = preparedQuery<PageArgs, TransactionRecordRow>(5, (db, id, fromDate, toDate, limit, offset) =>
-      transactionPageQuery(db, { column, id }, { fromDate, toDate, includePending, sort, limit }, offset),
+    // Each placeholder is used once, so the count's scope and window are passed again (the same values).
+    query = preparedQuery<CountedPageArgs, TransactionRecordRow & { found: number }>(
+      8,
+      (db, id, fromDate, toDate, limit, offset, countId, countFrom, countTo) =>
+        countedPageQuery(
+          db,
+          { column, id },
+          { fromDate, toDate, includePending, sort, limit },
+          offset,
+          { column, id: countId },
+          { fromDate: countFrom, toDate: countTo, includePending },
+        ),
     );
-    pageShapes.set(key, query);
+    countedPageShapes.set(key, query);
   }
   return query;
 }

@@ -202,13 +202,12 @@ function checkQuery(q: TransactionQuery): void {
 
 /**
  * One page of transactions of a customer or an account, dated (see effective_date) in [fromDate, toDate], ordered
- * by date then id in the asked direction: the count, then (when the page is not past the end) the page's rows.
+ * by date then id in the asked direction, with how many there are in all.
  */
 async function page(db: Executor, scope: TransactionScope, q: TransactionQuery): Promise<TransactionPage> {
   checkQuery(q);
-  const found = await repo.countTransactions(db, scope, q);
   const offset = q.start - 1;
-  const rows = offset < found ? await repo.selectTransactionPage(db, scope, q, offset) : [];
+  const { found, rows } = await repo.selectCountedTransactionPage(db, scope, q, offset);
   return {
     found,
     displaying: rows.length,
