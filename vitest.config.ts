@@ -27,7 +27,12 @@ const TIMING = [
   'test/unit/statement-values.test.ts',
   'test/unit/simplefin-client.test.ts',
 ];
-const TIMING_INTEGRATION = ['test/integration/xml-cost.test.ts', 'test/integration/lockout-bursts.test.ts', 'test/integration/data-version-cost.test.ts'];
+const TIMING_INTEGRATION = [
+  'test/integration/xml-cost.test.ts',
+  'test/integration/lockout-bursts.test.ts',
+  'test/integration/data-version-cost.test.ts',
+  'test/integration/sqlite-connection-cost.test.ts',
+];
 // Restarts the PostgreSQL server every other test uses: last, alone.
 const SERVER_RESTART = ['test/system/faults.test.ts'];
 const SYSTEM_SETUP = 'test/system/global-setup.ts';

@@ -187,7 +187,7 @@ export function openDatabase(options: OpenOptions): Database {
     sqlite.pragma(`${REQUEST_LOG_SCHEMA}.journal_mode = WAL`);
     sqlite.pragma(`${REQUEST_LOG_SCHEMA}.synchronous = NORMAL`);
   }
-  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const kysely = new Kysely<DB>({ dialect: new InOrderSqliteDialect({ database: withStatementCache(sqlite) }) });
   // Prepared on first use: the table exists once migrations have run.
   let mark: SQLite.Statement | undefined;
   return {
@@ -405,6 +405,76 @@ class AnnouncingConnection implements DatabaseConnection {
     if (this.wrote && committed) this.changed();
     this.inTransaction = false;
     this.wrote = false;
+  }
+}
+
+/** Kysely's SQLite dialect whose one connection is handed to the queries and transactions waiting for it in arrival order. */
+class InOrderSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    return new InOrderDriver(super.createDriver());
+  }
+}
+
+/**
+ * A driver with a single connection that queues those waiting for it and wakes the first when it is released.
+ * Kysely's own SQLite driver has every waiter await one promise: each release woke all of them to queue again, and
+ * a query arriving at that moment could go first. Under many concurrent refreshes (each several turns on the
+ * connection) that cost CPU and lengthened the slowest waits (docs/benchmarks.md, "The SQLite connection in arrival
+ * order"). The inner driver's own lock is then always free when asked.
+ */
+class InOrderDriver implements Driver {
+  private busy = false;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly inner: Driver) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.busy = true;
+    return this.inner.acquireConnection();
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    try {
+      await this.inner.releaseConnection(connection);
+    } finally {
+      // The connection passes straight to the next waiter, so nobody arriving meanwhile can take it first.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.busy = false;
+    }
+  }
+
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return this.inner.beginTransaction(connection, settings);
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.commitTransaction(connection);
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.rollbackTransaction(connection);
+  }
+
+  savepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
+    return this.inner.savepoint!(connection, name, compile);
+  }
+
+  rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
+    return this.inner.rollbackToSavepoint!(connection, name, compile);
+  }
+
+  releaseSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
+    return this.inner.releaseSavepoint!(connection, name, compile);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
   }
 }
 
