@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { Semaphore } from './semaphore.js';
 
 const scryptAsync = promisify(scrypt) as (
   password: string,
@@ -39,27 +40,6 @@ const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
  * two keep two cores busy. Authentication is rare (a token lasts two hours), so a larger machine loses little.
  */
 export const SCRYPT_CONCURRENCY = 2;
-
-/** A counting semaphore: `run` starts a task when fewer than `slots` are running, else queues it (first come, first served). */
-class Semaphore {
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(private readonly slots: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.slots) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
-    try {
-      return await task();
-    } finally {
-      // The slot passes straight to the next waiter, so `running` never dips and nobody can overtake it.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
-  }
-}
 
 const scryptSlots = new Semaphore(SCRYPT_CONCURRENCY);
 

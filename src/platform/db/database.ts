@@ -15,6 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateDir, ensurePrivateFile } from '../data-dir.js';
+import { Semaphore } from '../semaphore.js';
 import { namingPool } from './named-statements.js';
 import type { DB } from './schema.js';
 
@@ -416,15 +417,14 @@ class InOrderSqliteDialect extends SqliteDialect {
 }
 
 /**
- * A driver with a single connection that queues those waiting for it and wakes the first when it is released.
- * Kysely's own SQLite driver has every waiter await one promise: each release woke all of them to queue again, and
- * a query arriving at that moment could go first. Under many concurrent refreshes (each several turns on the
- * connection) that cost CPU and lengthened the slowest waits (docs/benchmarks.md, "The SQLite connection in arrival
- * order"). The inner driver's own lock is then always free when asked.
+ * A driver with a single connection that queues those waiting for it (a semaphore of one slot) and wakes the first
+ * when it is released. Kysely's own SQLite driver has every waiter await one promise: each release woke all of them
+ * to queue again, and a query arriving at that moment could go first. Under many concurrent refreshes (each several
+ * turns on the connection) that cost CPU and lengthened the slowest waits (docs/benchmarks.md, "The SQLite
+ * connection in arrival order"). The inner driver's own lock is then always free when asked.
  */
 class InOrderDriver implements Driver {
-  private busy = false;
-  private readonly waiting: Array<() => void> = [];
+  private readonly turn = new Semaphore(1);
 
   constructor(private readonly inner: Driver) {}
 
@@ -433,8 +433,7 @@ class InOrderDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.busy = true;
+    await this.turn.acquire();
     return this.inner.acquireConnection();
   }
 
@@ -442,10 +441,7 @@ class InOrderDriver implements Driver {
     try {
       await this.inner.releaseConnection(connection);
     } finally {
-      // The connection passes straight to the next waiter, so nobody arriving meanwhile can take it first.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.busy = false;
+      this.turn.release();
     }
   }
 
