@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CompiledQuery, type Compilable } from 'kysely';
+import { CompiledQuery, sql, type Compilable, type Kysely } from 'kysely';
 import pg from 'pg';
 import { openDatabase, sqliteFileIn, type Database, type DialectName, type Executor } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
@@ -115,4 +115,21 @@ export async function untilStamped(database: Database): Promise<string> {
 export async function untilStampMoves(database: Database, before: string | undefined): Promise<void> {
   await database.changesSettled?.();
   if (database.changeStamp?.() === before) throw new Error('the change stamp did not move');
+}
+
+/**
+ * Holds the database's connection in an open transaction until `release` is called (on SQLite, the process's only
+ * one, so everything else waits for it); `held` resolves once it has it, `done` once the transaction is over.
+ */
+export function holdConnection<T>(kysely: Kysely<T>): { held: Promise<void>; release: () => void; done: Promise<void> } {
+  let release!: () => void;
+  let held!: () => void;
+  const heldP = new Promise<void>((r) => (held = r));
+  const gate = new Promise<void>((r) => (release = r));
+  const done = kysely.transaction().execute(async (tx) => {
+    await sql`select 1`.execute(tx);
+    held();
+    await gate;
+  });
+  return { held: heldP, release, done };
 }

@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/db.js';
+import { createTestDatabase, holdConnection, testDialect, type TestDatabase } from '../helpers/db.js';
 
 /**
  * What handing the one SQLite connection to its waiters costs (src/platform/db/database.ts, InOrderDriver): one
@@ -22,20 +22,12 @@ describe.skipIf(testDialect() !== 'sqlite')('the cost of waiting for the SQLite 
 
   /** Milliseconds from letting go of the connection until `waiters` queued queries have all been answered. */
   async function drain(k: Kysely<never>, waiters: number): Promise<number> {
-    let release!: () => void;
-    let held!: () => void;
-    const holding = new Promise<void>((r) => (held = r));
-    const gate = new Promise<void>((r) => (release = r));
-    const holder = k.transaction().execute(async (tx) => {
-      await sql`select 1`.execute(tx);
-      held();
-      await gate;
-    });
-    await holding;
+    const { held, release, done } = holdConnection(k);
+    await held;
     const queries = Array.from({ length: waiters }, (_, i) => sql`select ${i} as n`.execute(k));
     const start = performance.now();
     release();
-    await holder;
+    await done;
     await Promise.all(queries);
     return performance.now() - start;
   }

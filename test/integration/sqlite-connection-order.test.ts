@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/db.js';
+import { createTestDatabase, holdConnection, testDialect, type TestDatabase } from '../helpers/db.js';
 
 /**
  * SQLite has one connection per process: queries and transactions wait for it and get it in the order they asked
@@ -16,24 +16,8 @@ describe.skipIf(testDialect() !== 'sqlite')('the SQLite connection, handed on in
   const k = () => db.database.kysely;
   const one = (n: number) => sql<{ n: number }>`select ${n} as n`.execute(k()).then((r) => r.rows[0]!.n);
 
-  /** Holds the connection in a transaction until `release` is called; resolves `held` once it has it. */
-  function holdConnection(): { held: Promise<void>; release: () => void; done: Promise<void> } {
-    let release!: () => void;
-    let held!: () => void;
-    const heldP = new Promise<void>((r) => (held = r));
-    const gate = new Promise<void>((r) => (release = r));
-    const done = k()
-      .transaction()
-      .execute(async (tx) => {
-        await sql`select 1`.execute(tx);
-        held();
-        await gate;
-      });
-    return { held: heldP, release, done };
-  }
-
   it('answers the queries that waited in the order they asked, and one asking as the holder lets go comes after them', async () => {
-    const { held, release, done } = holdConnection();
+    const { held, release, done } = holdConnection(k());
     await held;
     const order: number[] = [];
     const waiting = Array.from({ length: 30 }, (_, i) => one(i).then((n) => order.push(n)));
@@ -45,7 +29,7 @@ describe.skipIf(testDialect() !== 'sqlite')('the SQLite connection, handed on in
   });
 
   it('hands the connection on after a failed query and after a rolled-back transaction', async () => {
-    const { held, release, done } = holdConnection();
+    const { held, release, done } = holdConnection(k());
     await held;
     const failing = sql`select * from no_such_table`.execute(k());
     const rolledBack = k()
