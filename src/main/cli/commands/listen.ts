@@ -348,6 +348,14 @@ export async function listen(argv: string[]): Promise<void> {
     throw e;
   }
 
+  // Signals are handled before the banner says it listens: a script may stop it the moment it reads that.
+  const stopped = new Promise<void>((resolve) => {
+    const onSignal = () => {
+      void stop().finally(resolve);
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
   // One write, so whoever reads the output (a script waiting for the URL) gets the whole banner at once.
   out(
     [
@@ -356,12 +364,5 @@ export async function listen(argv: string[]): Promise<void> {
       forwardTo ? `Forwarding each delivery to ${forwardTo}. Ctrl-C stops.` : 'Printing each delivery (no --forward-to). Ctrl-C stops.',
     ].join('\n'),
   );
-
-  await new Promise<void>((resolve) => {
-    const onSignal = () => {
-      void stop().finally(resolve);
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  });
+  await stopped;
 }

@@ -59,17 +59,17 @@ export async function serve(argv: string[]): Promise<void> {
   if (workers > 1) {
     // The primary keeps the store open for the worker; the HTTP processes share the port.
     const group = await startHttpWorkers(argv, workers, logger);
-    process.stdout.write(banner({ listening: `${group.url} with ${workers} processes`, base: baseUrl(config.publicUrl, group.url), store, created }));
     onShutdownSignal(logger, 'draining the HTTP processes, in-flight deliveries and refreshes', async () => {
       await Promise.all([group.stop(), worker?.stop()]);
       await runtime.database.close();
     });
+    process.stdout.write(banner({ listening: `${group.url} with ${workers} processes`, base: baseUrl(config.publicUrl, group.url), store, created }));
     return;
   }
   const server = await startServer(runtime, logger, { alsoStop: worker ? [() => worker.stop()] : [] });
-  process.stdout.write(banner({ listening: server.url, base: baseUrl(config.publicUrl, server.url), store, created }));
-
+  // Signals are handled before the banner says it listens: a supervisor may stop it the moment it reads that.
   onShutdownSignal(logger, 'draining in-flight requests, deliveries and refreshes', () => server.close());
+  process.stdout.write(banner({ listening: server.url, base: baseUrl(config.publicUrl, server.url), store, created }));
 }
 
 /** The address people use: the public URL, unless it only repeats a `--port 0` that the listening address resolved. */
@@ -132,8 +132,8 @@ export function banner(info: {
 async function serveHttpProcess(config: Config, logger: Logger): Promise<void> {
   const runtime = await openRuntime(config);
   const server = await startServer(runtime, logger);
-  process.send?.({ type: 'listening', url: server.url });
   onShutdownSignal(logger, 'draining in-flight requests', () => server.close());
+  process.send?.({ type: 'listening', url: server.url });
 }
 
 interface HttpWorkerGroup {

@@ -18,11 +18,12 @@ export async function worker(argv: string[]): Promise<void> {
   const logger = processLogger(config);
   const runtime = await openRuntime(config, { logger });
   const running = await startBackgroundWork(runtime, logger);
-  process.stdout.write(
-    `Ledgerlink worker ${running.workerId} started (database: ${runtime.database.dialect}${runtime.database.dialect === 'sqlite' ? `, data: ${config.dataDir}` : ''})\n`,
-  );
+  // Before the line that says it started: a supervisor may stop it the moment it reads that line.
   onShutdownSignal(logger, 'finishing in-flight deliveries and refreshes', async () => {
     await running.stop();
     await runtime.database.close();
   });
+  process.stdout.write(
+    `Ledgerlink worker ${running.workerId} started (database: ${runtime.database.dialect}${runtime.database.dialect === 'sqlite' ? `, data: ${config.dataDir}` : ''})\n`,
+  );
 }
