@@ -29,6 +29,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       poolSize: config.pgPoolSize,
       changeStamps: config.rowMemo,
       namedStatements: config.pgNamedStatements,
+      groupCommit: config.sqliteGroupCommit,
     });
   const clock = options.clock ?? systemClock;
   try {

@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import { ServiceError } from '../contract/errors/service-error.js';
-import type { Executor } from '../platform/db/database.js';
+import { inTransaction, type Executor } from '../platform/db/database.js';
 import { isPostgresExecutor } from './wake.js';
 
 export const LISTENER_LEASE_SECONDS = 60;
@@ -20,11 +20,6 @@ export const MAX_LIVE_LISTENERS = 5;
 
 // Literal, so both databases can use the partial index deliveries_open_target (see claim.ts).
 const OPEN = sql<boolean>`status in ('pending', 'delivering')`;
-
-/** Runs `fn` in the executor's transaction, or in a new one. */
-function inTransaction<T>(db: Executor, fn: (tx: Executor) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
-}
 
 /**
  * 409 ListenerLimitReached when the partner already has MAX_LIVE_LISTENERS live listeners. Call it in the

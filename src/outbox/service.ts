@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { Delivery, DeliveryAttempt, DeliveryCopy, DeliveryFilters, MailboxMessage } from '../contract/schemas/dashboard.js';
-import type { Executor } from '../platform/db/database.js';
+import { inTransaction, type Executor } from '../platform/db/database.js';
 import { ServiceError } from '../contract/errors/service-error.js';
 import { epochSeconds, systemClock, type Clock } from '../platform/clock.js';
 import { heldBackBy } from './order.js';
@@ -164,12 +164,15 @@ export async function getDelivery(db: Executor, id: number, partnerId?: string, 
  */
 export async function redeliverDelivery(db: Executor, clock: Clock, id: number, partnerId?: string): Promise<DeliveryView> {
   const now = epochSeconds(clock);
-  if (!(await repo.resetForRedelivery(db, id, now, partnerId))) {
-    await getDelivery(db, id, partnerId, clock);
-    throw new ServiceError('BadRequest', `Delivery ${id} is being delivered right now; try again when this attempt ends`);
-  }
-  // Read before waking the workers: the answer shows the delivery as queued, not as a worker may have claimed it since.
-  const queued = await getDelivery(db, id, partnerId, clock);
+  // Read in the transaction that queues it, before waking the workers: the answer shows the delivery as queued,
+  // not as a worker (of this process or another) may have claimed it since.
+  const queued = await inTransaction(db, async (tx) => {
+    if (!(await repo.resetForRedelivery(tx, id, now, partnerId))) {
+      await getDelivery(tx, id, partnerId, clock);
+      throw new ServiceError('BadRequest', `Delivery ${id} is being delivered right now; try again when this attempt ends`);
+    }
+    return getDelivery(tx, id, partnerId, clock);
+  });
   await signalDeliveriesDue(db);
   return queued;
 }

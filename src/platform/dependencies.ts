@@ -72,6 +72,8 @@ export interface Config {
   readonly rowMemo: boolean;
   /** The statements every request runs are named (prepared once per connection) on PostgreSQL (LEDGERLINK_PG_NAMED_STATEMENTS). */
   readonly pgNamedStatements: boolean;
+  /** Writes on SQLite share commits, one disk wait for many (LEDGERLINK_SQLITE_GROUP_COMMIT; see SharedConnectionDriver). */
+  readonly sqliteGroupCommit: boolean;
   /** Whether anyone may create a Test Drive partner at POST /dashboard/api/signup (default: on in sandbox mode only). */
   readonly dashboardSignUp: boolean;
   /** Whether Test Drive partners' e-mail goes through SMTP_URL too; off keeps it in the local mailbox (no open relay). */

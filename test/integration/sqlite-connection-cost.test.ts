@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, holdConnection, testDialect, type TestDatabase } from '../helpers/db.js';
 
 /**
- * What handing the one SQLite connection to its waiters costs (src/platform/db/database.ts, InOrderDriver): one
+ * What handing the one SQLite connection to its waiters costs (src/platform/db/database.ts, SharedConnectionDriver): one
  * wake per release, so a queue of n waiters drains in time linear in n. Kysely's own driver woke every waiter on
  * every release (n² wakes); both are timed here in the same run, and only their ratio is checked.
  */

@@ -4,7 +4,7 @@ import { createTestDatabase, holdConnection, testDialect, type TestDatabase } fr
 
 /**
  * SQLite has one connection per process: queries and transactions wait for it and get it in the order they asked
- * (src/platform/db/database.ts, InOrderDriver), whatever fails, and none arriving later goes first.
+ * (src/platform/db/database.ts, SharedConnectionDriver), whatever fails, and none arriving later goes first.
  */
 describe.skipIf(testDialect() !== 'sqlite')('the SQLite connection, handed on in arrival order', () => {
   let db: TestDatabase;
@@ -31,18 +31,21 @@ describe.skipIf(testDialect() !== 'sqlite')('the SQLite connection, handed on in
   it('hands the connection on after a failed query and after a rolled-back transaction', async () => {
     const { held, release, done } = holdConnection(k());
     await held;
-    const failing = sql`select * from no_such_table`.execute(k());
-    const rolledBack = k()
-      .transaction()
-      .execute(async (tx) => {
-        await sql`select 1`.execute(tx);
-        throw new Error('rolled back on purpose');
-      });
+    // Their assertions are made at once: the failures may come before `done` (a commit at the end of a turn).
+    const failing = expect(sql`select * from no_such_table`.execute(k())).rejects.toThrow(/no_such_table/);
+    const rolledBack = expect(
+      k()
+        .transaction()
+        .execute(async (tx) => {
+          await sql`select 1`.execute(tx);
+          throw new Error('rolled back on purpose');
+        }),
+    ).rejects.toThrow('rolled back on purpose');
     const after = one(7);
     release();
     await done;
-    await expect(failing).rejects.toThrow(/no_such_table/);
-    await expect(rolledBack).rejects.toThrow('rolled back on purpose');
+    await failing;
+    await rolledBack;
     await expect(after).resolves.toBe(7);
   });
 

@@ -36,11 +36,14 @@ describe('configuration', () => {
     expect(loadConfig({ LEDGERLINK_RESPONSE_CACHE_MB: '0' }).responseCacheBytes).toBe(0);
   });
 
-  it('keeps callers in memory and names PostgreSQL statements unless told off, and sizes the pool', () => {
-    expect(loadConfig({})).toMatchObject({ rowMemo: true, pgNamedStatements: true, pgPoolSize: 10 });
-    expect(loadConfig({ LEDGERLINK_ROW_MEMO: 'off', LEDGERLINK_PG_NAMED_STATEMENTS: 'off', LEDGERLINK_PG_POOL_SIZE: '20' })).toMatchObject({
+  it('keeps callers in memory, names PostgreSQL statements and groups SQLite commits unless told off, and sizes the pool', () => {
+    expect(loadConfig({})).toMatchObject({ rowMemo: true, pgNamedStatements: true, sqliteGroupCommit: true, pgPoolSize: 10 });
+    expect(
+      loadConfig({ LEDGERLINK_ROW_MEMO: 'off', LEDGERLINK_PG_NAMED_STATEMENTS: 'off', LEDGERLINK_SQLITE_GROUP_COMMIT: 'off', LEDGERLINK_PG_POOL_SIZE: '20' }),
+    ).toMatchObject({
       rowMemo: false,
       pgNamedStatements: false,
+      sqliteGroupCommit: false,
       pgPoolSize: 20,
     });
   });

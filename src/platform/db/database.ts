@@ -6,7 +6,7 @@ import {
   PostgresDialect,
   SqliteDialect,
   sql,
-  type CompiledQuery,
+  CompiledQuery,
   type DatabaseConnection,
   type Driver,
   type QueryResult,
@@ -55,6 +55,11 @@ export interface Database {
 /** Anything queries can run on: the database itself or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;
 
+/** Runs `fn` in the executor's transaction, or in a new one. */
+export function inTransaction<T>(db: Executor, fn: (tx: Executor) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
+
 export interface OpenOptions {
   /** PostgreSQL connection string. When set, PostgreSQL is used. */
   databaseUrl?: string | undefined;
@@ -74,6 +79,11 @@ export interface OpenOptions {
    * named-statements.ts). Off is the plain twin (LEDGERLINK_PG_NAMED_STATEMENTS=off).
    */
   namedStatements?: boolean;
+  /**
+   * Whether writes on SQLite share commits (true by default; see SharedConnectionDriver). Off is the plain twin
+   * (LEDGERLINK_SQLITE_GROUP_COMMIT=off): each write commits, and waits for the disk, on its own.
+   */
+  groupCommit?: boolean;
 }
 
 // Parse int8 and numeric as JS numbers: our ids and epoch seconds fit in 2^53.
@@ -188,7 +198,8 @@ export function openDatabase(options: OpenOptions): Database {
     sqlite.pragma(`${REQUEST_LOG_SCHEMA}.journal_mode = WAL`);
     sqlite.pragma(`${REQUEST_LOG_SCHEMA}.synchronous = NORMAL`);
   }
-  const kysely = new Kysely<DB>({ dialect: new InOrderSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const dialect = new SharedConnectionDialect({ database: withStatementCache(sqlite) }, sqlite, options.groupCommit !== false);
+  const kysely = new Kysely<DB>({ dialect });
   // Prepared on first use: the table exists once migrations have run.
   let mark: SQLite.Statement | undefined;
   return {
@@ -202,7 +213,8 @@ export function openDatabase(options: OpenOptions): Database {
           changeStamp: () => {
             try {
               mark ??= sqlite.prepare('select mark from change_marks where id = 1').pluck();
-              return `m${mark.get() as number}`;
+              // A failed group commit rolls the mark back; what was read meanwhile must not match a later mark.
+              return `m${dialect.failedGroups}.${mark.get() as number}`;
             } catch {
               return undefined;
             }
@@ -409,68 +421,239 @@ class AnnouncingConnection implements DatabaseConnection {
   }
 }
 
-/** Kysely's SQLite dialect whose one connection is handed to the queries and transactions waiting for it in arrival order. */
-class InOrderSqliteDialect extends SqliteDialect {
+/** Kysely's SQLite dialect on the one connection of `SharedConnectionDriver`. */
+class SharedConnectionDialect extends SqliteDialect {
+  constructor(
+    config: ConstructorParameters<typeof SqliteDialect>[0],
+    private readonly sqlite: SQLite.Database,
+    private readonly groupCommit: boolean,
+  ) {
+    super(config);
+  }
+
+  private driver: SharedConnectionDriver | undefined;
+
   override createDriver(): Driver {
-    return new InOrderDriver(super.createDriver());
+    this.driver = new SharedConnectionDriver(super.createDriver(), this.sqlite, this.groupCommit);
+    return this.driver;
+  }
+
+  /** How many group commits failed (their writes rolled back). */
+  get failedGroups(): number {
+    return this.driver?.failures ?? 0;
   }
 }
 
-/**
- * A driver with a single connection that queues those waiting for it (a semaphore of one slot) and wakes the first
- * when it is released. Kysely's own SQLite driver has every waiter await one promise: each release woke all of them
- * to queue again, and a query arriving at that moment could go first. Under many concurrent refreshes (each several
- * turns on the connection) that cost CPU and lengthened the slowest waits (docs/benchmarks.md, "The SQLite
- * connection in arrival order"). The inner driver's own lock is then always free when asked.
- */
-class InOrderDriver implements Driver {
-  private readonly turn = new Semaphore(1);
+/** The most holders whose writes one commit carries: bounds how long the first of them waits for it. */
+const GROUP_COMMIT_LIMIT = 32;
 
-  constructor(private readonly inner: Driver) {}
+/** What a statement does to the group commit: reads run in it, writes join it, anything else (DDL, PRAGMA) ends it first. */
+function statementKind(sqlText: string): 'read' | 'write' | 'other' {
+  const verb = /^\s*([a-z]+)/i.exec(sqlText)?.[1]?.toLowerCase();
+  if (verb === 'select') return 'read';
+  // `with` may front a write; treating it as one only makes its caller wait for the commit.
+  if (verb === 'insert' || verb === 'update' || verb === 'delete' || verb === 'replace' || verb === 'with') return 'write';
+  return 'other';
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(e: unknown): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  // Awaited when its holder lets go of the connection; a failure before that is not unhandled.
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
+/**
+ * The driver of a process's one SQLite connection. Every query and transaction takes its turn on it:
+ *
+ * - In arrival order: those waiting are queued (a semaphore of one slot) and a release wakes only the first.
+ *   Kysely's own SQLite driver has every waiter await one promise: each release woke all of them to queue again,
+ *   and a query arriving at that moment could go first (docs/benchmarks.md, "The SQLite connection in arrival order").
+ *
+ * - With group commit: at `synchronous = FULL` every commit waits for an fsync, on the process's one thread, and
+ *   that wait bounded every write (docs/benchmarks.md, "Group commit on SQLite"). So writes join one open
+ *   transaction (the group): a holder's own transaction becomes a savepoint in it, a single write statement runs in
+ *   it. At the end of the event loop's turn, when the requests read in it have run up to their first wait for
+ *   something other than the database (or once the group carries GROUP_COMMIT_LIMIT holders' writes), the group
+ *   commits, with one fsync for all of them. A holder that wrote gets its result only
+ *   once the group holding its writes has committed, so nothing is acknowledged before it is durable; when that
+ *   commit fails (disk full, I/O error), every holder in the group gets the error. Meanwhile the other holders of
+ *   this process read what the group holds (other processes see it once committed); a failed group also changes
+ *   the change stamp, so nothing read from it stays in memory. DDL and PRAGMAs (migrations, the request log's
+ *   durability switch) first commit the group and then run as before, on their own.
+ *
+ * `groupCommit: false` is the plain twin (LEDGERLINK_SQLITE_GROUP_COMMIT=off): each write commits on its own.
+ */
+class SharedConnectionDriver implements Driver {
+  private readonly turn = new Semaphore(1);
+  /** The open transaction that carries the writes of holders waiting for its commit. */
+  private group: Deferred[] | undefined;
+  /** The current holder's writes that wait for their group's commit. */
+  private holding: Promise<void>[] = [];
+  private holderInGroup: Deferred | undefined;
+  private inTransaction = false;
+  /** Groups that failed to commit: part of the change stamp. */
+  failures = 0;
+  private readonly connection: DatabaseConnection;
+  private inner: DatabaseConnection | undefined;
+
+  constructor(
+    private readonly driver: Driver,
+    private readonly sqlite: SQLite.Database,
+    private readonly groupCommit: boolean,
+  ) {
+    this.connection = {
+      executeQuery: (query) => this.execute(query),
+      streamQuery: (query, chunkSize) => this.inner!.streamQuery(query, chunkSize),
+    };
+  }
 
   init(): Promise<void> {
-    return this.inner.init();
+    return this.driver.init();
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
     await this.turn.acquire();
-    return this.inner.acquireConnection();
+    this.inner = await this.driver.acquireConnection();
+    return this.groupCommit ? this.connection : this.inner;
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const holding = this.holding;
+    this.holding = [];
+    this.holderInGroup = undefined;
     try {
-      await this.inner.releaseConnection(connection);
+      if (this.group && this.group.length >= GROUP_COMMIT_LIMIT) await this.commitGroup();
+      else if (this.group) this.commitAtEndOfTurn();
+      await this.driver.releaseConnection(this.groupCommit ? this.inner! : connection);
+    } finally {
+      this.turn.release();
+    }
+    for (const durable of holding) await durable;
+  }
+
+  private commitScheduled = false;
+
+  /**
+   * Commits the open group once the current turn of the event loop is over (its check phase): the requests read in
+   * this turn have then run up to their first wait for something other than the database, their writes in the group.
+   */
+  private commitAtEndOfTurn(): void {
+    if (this.commitScheduled) return;
+    this.commitScheduled = true;
+    setImmediate(() => {
+      this.commitScheduled = false;
+      void this.commitInTurn();
+    });
+  }
+
+  /** Takes its turn on the connection like any query, and commits the group if one is still open. */
+  private async commitInTurn(): Promise<void> {
+    await this.turn.acquire();
+    try {
+      this.inner = await this.driver.acquireConnection();
+      if (this.group) await this.commitGroup();
+      await this.driver.releaseConnection(this.inner);
     } finally {
       this.turn.release();
     }
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.inner.beginTransaction(connection, settings);
+  private async execute<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const kind = statementKind(query.sql);
+    if (kind === 'write') await this.joinGroup();
+    else if (kind === 'other' && this.group && !this.inTransaction) await this.commitGroup();
+    try {
+      return await this.inner!.executeQuery<R>(query);
+    } catch (e) {
+      // Some errors (a full disk, I/O) make SQLite roll back the whole transaction: the group's writes are gone.
+      if (this.group && !this.sqlite.inTransaction) this.failGroup(e);
+      throw e;
+    }
   }
 
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.commitTransaction(connection);
+  /** Opens the group if none is open, and counts the current holder in it. */
+  private async joinGroup(): Promise<void> {
+    if (!this.group) {
+      await this.inner!.executeQuery(CompiledQuery.raw('begin'));
+      this.group = [];
+    }
+    if (!this.holderInGroup) {
+      this.holderInGroup = deferred();
+      this.group.push(this.holderInGroup);
+      this.holding.push(this.holderInGroup.promise);
+    }
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.rollbackTransaction(connection);
+  private async commitGroup(): Promise<void> {
+    const group = this.group!;
+    this.group = undefined;
+    this.holderInGroup = undefined;
+    try {
+      await this.inner!.executeQuery(CompiledQuery.raw('commit'));
+    } catch (e) {
+      if (this.sqlite.inTransaction) await this.inner!.executeQuery(CompiledQuery.raw('rollback')).catch(() => undefined);
+      this.failures++;
+      for (const member of group) member.reject(e);
+      return;
+    }
+    for (const member of group) member.resolve();
+  }
+
+  private failGroup(e: unknown): void {
+    const group = this.group!;
+    this.group = undefined;
+    this.holderInGroup = undefined;
+    this.failures++;
+    for (const member of group) member.reject(e);
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    if (!this.groupCommit) return this.driver.beginTransaction(connection, settings);
+    await this.joinGroup();
+    await this.inner!.executeQuery(CompiledQuery.raw('savepoint ledgerlink_transaction'));
+    this.inTransaction = true;
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    if (!this.groupCommit) return this.driver.commitTransaction(connection);
+    this.inTransaction = false;
+    await this.inner!.executeQuery(CompiledQuery.raw('release ledgerlink_transaction'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (!this.groupCommit) return this.driver.rollbackTransaction(connection);
+    this.inTransaction = false;
+    // Nothing to undo when SQLite rolled the whole group back already (failGroup).
+    if (!this.group || !this.sqlite.inTransaction) return;
+    await this.inner!.executeQuery(CompiledQuery.raw('rollback to ledgerlink_transaction'));
+    await this.inner!.executeQuery(CompiledQuery.raw('release ledgerlink_transaction'));
   }
 
   savepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
-    return this.inner.savepoint!(connection, name, compile);
+    return this.driver.savepoint!(connection, name, compile);
   }
 
   rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
-    return this.inner.rollbackToSavepoint!(connection, name, compile);
+    return this.driver.rollbackToSavepoint!(connection, name, compile);
   }
 
   releaseSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
-    return this.inner.releaseSavepoint!(connection, name, compile);
+    return this.driver.releaseSavepoint!(connection, name, compile);
   }
 
-  destroy(): Promise<void> {
-    return this.inner.destroy();
+  async destroy(): Promise<void> {
+    // Commits an open group: its holders are waiting for it.
+    await this.commitInTurn();
+    return this.driver.destroy();
   }
 }
 

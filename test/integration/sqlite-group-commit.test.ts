@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, sqliteFileIn, type Database } from '../../src/platform/db/database.js';
+import { testDialect } from '../helpers/db.js';
+
+/**
+ * Group commit on SQLite (SharedConnectionDriver in src/platform/db/database.ts): the writes of a turn of the event
+ * loop share one commit, and so one wait for the disk; each caller hears back only once its write is committed,
+ * and a write that fails, or a commit that fails, fails only those it concerns. The plain twin (groupCommit off)
+ * passes the same tests, except the one that counts commits.
+ */
+describe.skipIf(testDialect() !== 'sqlite')('group commit on SQLite', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  /** A store on a file, with a table of items, and a second connection to the file (another process's view). */
+  async function store(groupCommit: boolean): Promise<{ database: Database; file: string; other: SQLite.Database }> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-group-commit-'));
+    const file = sqliteFileIn(dir);
+    const database = openDatabase({ sqliteFile: file, groupCommit });
+    await sql`create table items (n integer primary key, label text not null)`.execute(database.kysely);
+    await sql`create table parents (id integer primary key)`.execute(database.kysely);
+    await sql`create table children (id integer primary key, parent_id integer not null references parents (id) deferrable initially deferred)`.execute(
+      database.kysely,
+    );
+    await sql`create table change_marks (id integer primary key, mark integer not null)`.execute(database.kysely);
+    await sql`insert into change_marks (id, mark) values (1, 0)`.execute(database.kysely);
+    const other = new SQLite(file, { readonly: true });
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(() => database.close().catch(() => undefined));
+    cleanups.push(() => {
+      other.close();
+    });
+    return { database, file, other };
+  }
+
+  const insert = (db: Database, n: number, label = 'item') => sql`insert into items (n, label) values (${n}, ${label})`.execute(db.kysely);
+
+  /** Frames in the write-ahead log: each commit appends its changed pages, the last one marked as a commit. */
+  function walFrames(file: string, pageSize: number): number {
+    const size = fs.statSync(`${file}-wal`).size;
+    return size === 0 ? 0 : (size - 32) / (pageSize + 24);
+  }
+
+  it('commits a hundred writes asked at once in a few commits; the plain twin commits each on its own', async () => {
+    const frames: Record<string, number> = {};
+    for (const groupCommit of [true, false]) {
+      const { database, file } = await store(groupCommit);
+      const pageSize = (await sql<{ page_size: number }>`pragma page_size`.execute(database.kysely)).rows[0]!.page_size;
+      await sql`pragma wal_checkpoint(truncate)`.execute(database.kysely);
+      await Promise.all(Array.from({ length: 100 }, (_, i) => insert(database, i)));
+      frames[String(groupCommit)] = walFrames(file, pageSize);
+    }
+    // One page changes per write here: a commit of its own each is at least 100 frames.
+    expect(frames.false).toBeGreaterThanOrEqual(100);
+    expect(frames.true).toBeLessThanOrEqual(10);
+  });
+
+  describe.each([true, false])('groupCommit %s', (groupCommit) => {
+    it('answers each write only once it is committed: another connection sees it then', async () => {
+      const { database, other } = await store(groupCommit);
+      const seen = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          (i % 2 === 0
+            ? insert(database, i)
+            : database.kysely.transaction().execute(async (tx) => {
+                await sql`insert into items (n, label) values (${i}, 'in a transaction')`.execute(tx);
+              })
+          ).then(() => other.prepare('select count(*) as c from items where n = ?').get(i) as { c: number }),
+        ),
+      );
+      expect(seen.every((r) => r.c === 1)).toBe(true);
+    });
+
+    it('fails only the write that fails and the transaction that rolls back; the others of the turn are kept', async () => {
+      const { database, other } = await store(groupCommit);
+      await insert(database, 7, 'already there');
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, i) => {
+          if (i === 7) return insert(database, 7, 'taken twice');
+          if (i % 5 === 4)
+            return database.kysely.transaction().execute(async (tx) => {
+              await sql`insert into items (n, label) values (${100 + i}, 'rolled back')`.execute(tx);
+              throw new Error(`rolled back ${i}`);
+            });
+          return insert(database, 100 + i);
+        }),
+      );
+      const failed = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [i] : []));
+      expect(failed).toEqual([4, 7, 9, 14, 19, 24, 29]);
+      expect(String((outcomes[7] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+      const kept = (other.prepare('select n, label from items order by n').all() as { n: number; label: string }[]).map((r) => r.n);
+      expect(kept).toEqual([
+        7,
+        ...Array.from({ length: 30 }, (_, i) => i)
+          .filter((i) => i !== 7 && i % 5 !== 4)
+          .map((i) => 100 + i),
+      ]);
+      expect(other.prepare('select label from items where n = 7').get()).toEqual({ label: 'already there' });
+    });
+
+    it('when a commit fails, every write it carried fails, none is kept, and the next writes commit again', async () => {
+      const { database, other } = await store(groupCommit);
+      const stamp = database.changeStamp?.();
+      // A child without its parent passes each statement and fails the commit (a deferred foreign key).
+      const outcomes = await Promise.allSettled([
+        insert(database, 1),
+        sql`insert into children (id, parent_id) values (1, 999)`.execute(database.kysely),
+        insert(database, 2),
+      ]);
+      if (groupCommit) {
+        expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+        expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+        expect(other.prepare('select count(*) as c from items').get()).toEqual({ c: 0 });
+        // What was read from the rolled-back writes must not pass for a later state with the same mark.
+        expect(database.changeStamp?.()).not.toBe(stamp);
+      } else {
+        // Each on its own: only the child's commit fails.
+        expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      }
+      expect(other.prepare('select count(*) as c from children').get()).toEqual({ c: 0 });
+      await Promise.all([insert(database, 10), insert(database, 11)]);
+      expect(other.prepare('select count(*) as c from items where n >= 10').get()).toEqual({ c: 2 });
+    });
+
+    it('runs DDL and PRAGMAs asked between writes after committing those before them', async () => {
+      const { database, other } = await store(groupCommit);
+      const results = await Promise.all([
+        insert(database, 1).then(() => 'write'),
+        sql`create table later (x integer)`.execute(database.kysely).then(() => 'ddl'),
+        sql`pragma synchronous = normal`.execute(database.kysely).then(() => 'pragma'),
+        insert(database, 2).then(() => 'write'),
+        sql`pragma synchronous = full`.execute(database.kysely).then(() => 'pragma'),
+      ]);
+      expect(results).toEqual(['write', 'ddl', 'pragma', 'write', 'pragma']);
+      expect(other.prepare('select count(*) as c from items').get()).toEqual({ c: 2 });
+      expect((await sql<{ synchronous: number }>`pragma synchronous`.execute(database.kysely)).rows[0]!.synchronous).toBe(2);
+    });
+
+    it('commits what is open when the database closes', async () => {
+      const { database, file } = await store(groupCommit);
+      const writes = Promise.all(Array.from({ length: 10 }, (_, i) => insert(database, i)));
+      await database.close();
+      await writes;
+      const reopened = new SQLite(file, { readonly: true });
+      expect(reopened.prepare('select count(*) as c from items').get()).toEqual({ c: 10 });
+      reopened.close();
+    });
+  });
+});
