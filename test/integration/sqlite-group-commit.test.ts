@@ -1,11 +1,16 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, sqliteFileIn, type Database } from '../../src/platform/db/database.js';
+import { ROOT } from '../helpers/cli.js';
 import { testDialect } from '../helpers/db.js';
+
+const require = createRequire(import.meta.url);
 
 /**
  * Group commit on SQLite (SharedConnectionDriver in src/platform/db/database.ts): the writes of a turn of the event
@@ -131,16 +136,70 @@ describe.skipIf(testDialect() !== 'sqlite')('group commit on SQLite', () => {
 
     it('runs DDL and PRAGMAs asked between writes after committing those before them', async () => {
       const { database, other } = await store(groupCommit);
-      const results = await Promise.all([
-        insert(database, 1).then(() => 'write'),
-        sql`create table later (x integer)`.execute(database.kysely).then(() => 'ddl'),
-        sql`pragma synchronous = normal`.execute(database.kysely).then(() => 'pragma'),
-        insert(database, 2).then(() => 'write'),
-        sql`pragma synchronous = full`.execute(database.kysely).then(() => 'pragma'),
+      const committed = () => (other.prepare('select n from items order by n').all() as { n: number }[]).map((r) => r.n);
+      // What another connection sees when each is answered: the write before the DDL is committed by then.
+      const seen = await Promise.all([
+        insert(database, 1).then(committed),
+        sql`create table later (x integer)`.execute(database.kysely).then(committed),
+        sql`pragma synchronous = normal`.execute(database.kysely).then(committed),
+        insert(database, 2).then(committed),
+        sql`pragma synchronous = full`.execute(database.kysely).then(committed),
       ]);
-      expect(results).toEqual(['write', 'ddl', 'pragma', 'write', 'pragma']);
-      expect(other.prepare('select count(*) as c from items').get()).toEqual({ c: 2 });
+      expect(seen[1]).toEqual([1]);
+      expect(seen[4]).toEqual([1, 2]);
+      expect(other.prepare("select count(*) as c from sqlite_master where name = 'later'").get()).toEqual({ c: 1 });
       expect((await sql<{ synchronous: number }>`pragma synchronous`.execute(database.kysely)).rows[0]!.synchronous).toBe(2);
+    });
+
+    it('when SQLite rolls the whole group back (a trigger raises ROLLBACK), the writes it carried fail and later ones commit', async () => {
+      const { database, other } = await store(groupCommit);
+      await sql`create table refused (x integer)`.execute(database.kysely);
+      await sql`create trigger refuse before insert on refused begin select raise(rollback, 'refused by trigger'); end`.execute(database.kysely);
+      const outcomes = await Promise.allSettled([insert(database, 1), sql`insert into refused (x) values (1)`.execute(database.kysely), insert(database, 2)]);
+      expect(outcomes.map((o) => o.status)).toEqual(groupCommit ? ['rejected', 'rejected', 'fulfilled'] : ['fulfilled', 'rejected', 'fulfilled']);
+      if (groupCommit) expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/refused by trigger/);
+      expect((other.prepare('select n from items order by n').all() as { n: number }[]).map((r) => r.n)).toEqual(groupCommit ? [2] : [1, 2]);
+    });
+
+    // Kysely's own driver (the plain twin) runs such later writes outside any transaction and keeps them.
+    it.runIf(groupCommit)('a transaction that goes on writing after SQLite rolled it back keeps none of it', async () => {
+      const { database, other } = await store(groupCommit);
+      await sql`create table refused (x integer)`.execute(database.kysely);
+      await sql`create trigger refuse before insert on refused begin select raise(rollback, 'refused by trigger'); end`.execute(database.kysely);
+      const outcome = database.kysely.transaction().execute(async (tx) => {
+        await sql`insert into items (n, label) values (5, 'before')`.execute(tx);
+        await sql`insert into refused (x) values (1)`.execute(tx).catch(() => undefined);
+        await sql`insert into items (n, label) values (6, 'after')`.execute(tx);
+      });
+      await expect(outcome).rejects.toThrow();
+      await insert(database, 7);
+      expect((other.prepare('select n from items order by n').all() as { n: number }[]).map((r) => r.n)).toEqual([7]);
+    });
+
+    it('a transaction that only reads, or rolls back, gets its own answer even when the commit of the writes beside it fails', async () => {
+      const { database } = await store(groupCommit);
+      const outcomes = await Promise.allSettled([
+        insert(database, 1),
+        sql`insert into children (id, parent_id) values (1, 999)`.execute(database.kysely),
+        database.kysely.transaction().execute(async (tx) => (await sql<{ c: number }>`select count(*) as c from items`.execute(tx)).rows[0]!.c),
+        database.kysely.transaction().execute(async (tx) => {
+          await sql`insert into items (n, label) values (3, 'rolled back')`.execute(tx);
+          throw new Error('its own error');
+        }),
+      ]);
+      expect(outcomes[2]).toMatchObject({ status: 'fulfilled' });
+      expect(String((outcomes[3] as PromiseRejectedResult).reason)).toMatch(/its own error/);
+      expect(outcomes[1]).toMatchObject({ status: 'rejected' });
+    });
+
+    it('a holder whose writes a failing commit carried hears it before its DDL runs', async () => {
+      const { database, other } = await store(groupCommit);
+      const outcome = database.kysely.connection().execute(async (conn) => {
+        await sql`insert into children (id, parent_id) values (1, 999)`.execute(conn);
+        await sql`create table made_after (x integer)`.execute(conn);
+      });
+      await expect(outcome).rejects.toThrow(/FOREIGN KEY/);
+      expect(other.prepare("select count(*) as c from sqlite_master where name = 'made_after'").get()).toEqual({ c: 0 });
     });
 
     it('commits what is open when the database closes', async () => {
@@ -152,5 +211,34 @@ describe.skipIf(testDialect() !== 'sqlite')('group commit on SQLite', () => {
       expect(reopened.prepare('select count(*) as c from items').get()).toEqual({ c: 10 });
       reopened.close();
     });
+  });
+
+  it('a write waits for another process that holds the write lock, also after a transaction of this process only read', async () => {
+    const { database, file, other } = await store(true);
+    // Another process takes the write lock and keeps it for 300 ms.
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const D = require(${JSON.stringify(require.resolve('better-sqlite3'))}); const db = new D(${JSON.stringify(file)});
+         db.exec("begin immediate; insert into items (n, label) values (100, 'other process')");
+         process.stdout.write('locked\\n');
+         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+         db.exec('commit'); db.close();`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+    // A transaction that only reads opens a snapshot from before the other commit; the write after it must not use it.
+    await database.kysely.transaction().execute(async (tx) => sql`select count(*) from items`.execute(tx));
+    await insert(database, 1);
+    await new Promise((resolve) => holder.once('exit', resolve));
+    expect((other.prepare('select n from items order by n').all() as { n: number }[]).map((r) => r.n)).toEqual([1, 100]);
+  });
+
+  it('the code commits transactions only through transaction().execute(): startTransaction would be acknowledged before the group commit', () => {
+    const files = fs.readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const using = files.filter((f) => /\.startTransaction\(/.test(fs.readFileSync(path.join(ROOT, 'src', f), 'utf8')));
+    expect(using).toEqual([]);
   });
 });

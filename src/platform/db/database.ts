@@ -490,16 +490,28 @@ function deferred(): Deferred {
  *   the change stamp, so nothing read from it stays in memory. DDL and PRAGMAs (migrations, the request log's
  *   durability switch) first commit the group and then run as before, on their own.
  *
+ * A transaction that only read, or whose writes rolled back, does not wait for the group, nor share its failure.
+ * Kysely's `startTransaction()` (a transaction committed by hand) is not supported: its commit would resolve before
+ * the group's; the code uses `transaction().execute()` only (a test checks).
+ *
  * `groupCommit: false` is the plain twin (LEDGERLINK_SQLITE_GROUP_COMMIT=off): each write commits on its own.
  */
 class SharedConnectionDriver implements Driver {
   private readonly turn = new Semaphore(1);
-  /** The open transaction that carries the writes of holders waiting for its commit. */
-  private group: Deferred[] | undefined;
-  /** The current holder's writes that wait for their group's commit. */
+  /** The open transaction: the holders whose writes it carries, and whether a write ran in it (it holds the write lock). */
+  private group: { members: Deferred[]; wrote: boolean } | undefined;
+  // The current holder of the connection:
+  /** Its place in the open group (once it wrote there), */
+  private member: Deferred | undefined;
+  /** whether it wrote there outside a transaction of its own, */
+  private wroteOutside = false;
+  /** the commits it waits for before its answer, */
   private holding: Promise<void>[] = [];
-  private holderInGroup: Deferred | undefined;
+  /** whether its transaction is open, */
   private inTransaction = false;
+  /** and why that transaction can only roll back (SQLite rolled the whole group back under it). */
+  private broken: unknown;
+  private commitScheduled = false;
   /** Groups that failed to commit: part of the change stamp. */
   failures = 0;
   private readonly connection: DatabaseConnection;
@@ -529,9 +541,13 @@ class SharedConnectionDriver implements Driver {
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     const holding = this.holding;
     this.holding = [];
-    this.holderInGroup = undefined;
+    this.member = undefined;
+    this.wroteOutside = false;
+    this.inTransaction = false;
+    this.broken = undefined;
     try {
-      if (this.group && this.group.length >= GROUP_COMMIT_LIMIT) await this.commitGroup();
+      // A group that carries nothing (only reads, or writes rolled back) ends now: its snapshot must not age.
+      if (this.group && (this.group.members.length === 0 || this.group.members.length >= GROUP_COMMIT_LIMIT)) await this.commitGroup();
       else if (this.group) this.commitAtEndOfTurn();
       await this.driver.releaseConnection(this.groupCommit ? this.inner! : connection);
     } finally {
@@ -539,8 +555,6 @@ class SharedConnectionDriver implements Driver {
     }
     for (const durable of holding) await durable;
   }
-
-  private commitScheduled = false;
 
   /**
    * Commits the open group once the current turn of the event loop is over (its check phase): the requests read in
@@ -568,63 +582,85 @@ class SharedConnectionDriver implements Driver {
   }
 
   private async execute<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.broken !== undefined) throw this.broken;
     const kind = statementKind(query.sql);
-    if (kind === 'write') await this.joinGroup();
-    else if (kind === 'other' && this.group && !this.inTransaction) await this.commitGroup();
+    if (kind === 'write') await this.beforeWrite();
+    else if (kind === 'other' && this.group && !this.inTransaction) {
+      // DDL and PRAGMAs run on their own, after what the group carries; if that fails and carried this holder's
+      // writes, the holder hears it now, before it goes on.
+      const mine = this.member;
+      const failed = await this.commitGroup();
+      if (failed !== undefined && mine) throw failed;
+    }
     try {
-      return await this.inner!.executeQuery<R>(query);
+      const result = await this.inner!.executeQuery<R>(query);
+      if (kind === 'write') this.group!.wrote = true;
+      return result;
     } catch (e) {
-      // Some errors (a full disk, I/O) make SQLite roll back the whole transaction: the group's writes are gone.
+      // Some errors (a full disk, I/O, a trigger's RAISE(ROLLBACK)) make SQLite roll back the whole transaction.
       if (this.group && !this.sqlite.inTransaction) this.failGroup(e);
       throw e;
     }
   }
 
-  /** Opens the group if none is open, and counts the current holder in it. */
-  private async joinGroup(): Promise<void> {
-    if (!this.group) {
-      await this.inner!.executeQuery(CompiledQuery.raw('begin'));
-      this.group = [];
+  /** Before a write: a group open (holding the write lock, or new), and the current holder counted in it. */
+  private async beforeWrite(): Promise<void> {
+    // A group that has only read has a snapshot that may be older than another process's commit; a write from it
+    // would fail at once instead of waiting for the lock. Outside a transaction, start afresh.
+    if (this.group && !this.group.wrote && !this.inTransaction && this.group.members.length === 0) await this.commitGroup();
+    if (!this.group) await this.openGroup();
+    if (!this.member) {
+      this.member = deferred();
+      this.group!.members.push(this.member);
+      this.holding.push(this.member.promise);
     }
-    if (!this.holderInGroup) {
-      this.holderInGroup = deferred();
-      this.group.push(this.holderInGroup);
-      this.holding.push(this.holderInGroup.promise);
-    }
+    if (!this.inTransaction) this.wroteOutside = true;
   }
 
-  private async commitGroup(): Promise<void> {
-    const group = this.group!;
+  private async openGroup(): Promise<void> {
+    await this.inner!.executeQuery(CompiledQuery.raw('begin'));
+    this.group = { members: [], wrote: false };
+  }
+
+  /** Commits the open group; returns the error when the commit failed (every member has it). */
+  private async commitGroup(): Promise<unknown> {
+    const { members } = this.group!;
     this.group = undefined;
-    this.holderInGroup = undefined;
+    this.member = undefined;
+    this.wroteOutside = false;
     try {
       await this.inner!.executeQuery(CompiledQuery.raw('commit'));
     } catch (e) {
       if (this.sqlite.inTransaction) await this.inner!.executeQuery(CompiledQuery.raw('rollback')).catch(() => undefined);
       this.failures++;
-      for (const member of group) member.reject(e);
-      return;
+      for (const member of members) member.reject(e);
+      return e;
     }
-    for (const member of group) member.resolve();
+    for (const member of members) member.resolve();
+    return undefined;
   }
 
+  /** SQLite rolled the group back: every member fails, and an open transaction of the holder can only roll back. */
   private failGroup(e: unknown): void {
-    const group = this.group!;
+    const { members } = this.group!;
     this.group = undefined;
-    this.holderInGroup = undefined;
+    this.member = undefined;
+    this.wroteOutside = false;
     this.failures++;
-    for (const member of group) member.reject(e);
+    for (const member of members) member.reject(e);
+    if (this.inTransaction) this.broken = e;
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     if (!this.groupCommit) return this.driver.beginTransaction(connection, settings);
-    await this.joinGroup();
+    if (!this.group) await this.openGroup();
     await this.inner!.executeQuery(CompiledQuery.raw('savepoint ledgerlink_transaction'));
     this.inTransaction = true;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     if (!this.groupCommit) return this.driver.commitTransaction(connection);
+    if (this.broken !== undefined) throw this.broken;
     this.inTransaction = false;
     await this.inner!.executeQuery(CompiledQuery.raw('release ledgerlink_transaction'));
   }
@@ -632,10 +668,29 @@ class SharedConnectionDriver implements Driver {
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     if (!this.groupCommit) return this.driver.rollbackTransaction(connection);
     this.inTransaction = false;
-    // Nothing to undo when SQLite rolled the whole group back already (failGroup).
-    if (!this.group || !this.sqlite.inTransaction) return;
-    await this.inner!.executeQuery(CompiledQuery.raw('rollback to ledgerlink_transaction'));
-    await this.inner!.executeQuery(CompiledQuery.raw('release ledgerlink_transaction'));
+    if (this.broken !== undefined) {
+      // SQLite rolled everything back already.
+      this.broken = undefined;
+      return;
+    }
+    if (!this.group) return;
+    try {
+      await this.inner!.executeQuery(CompiledQuery.raw('rollback to ledgerlink_transaction'));
+      await this.inner!.executeQuery(CompiledQuery.raw('release ledgerlink_transaction'));
+    } catch (e) {
+      // The transaction's writes cannot be undone alone: undo the whole group rather than commit them.
+      if (this.sqlite.inTransaction) await this.inner!.executeQuery(CompiledQuery.raw('rollback')).catch(() => undefined);
+      this.failGroup(e);
+      throw e;
+    }
+    // Its writes are undone: unless it also wrote outside the transaction, its answer need not wait for the group.
+    const mine = this.member;
+    if (mine && !this.wroteOutside) {
+      this.group.members.splice(this.group.members.indexOf(mine), 1);
+      this.holding.splice(this.holding.indexOf(mine.promise), 1);
+      this.member = undefined;
+      mine.resolve();
+    }
   }
 
   savepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
