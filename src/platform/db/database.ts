@@ -483,9 +483,9 @@ function deferred(): Deferred {
  *   transaction (the group): a holder's own transaction becomes a savepoint in it, a single write statement runs in
  *   it. At the end of the event loop's turn, when the requests read in it have run up to their first wait for
  *   something other than the database (or once the group carries GROUP_COMMIT_LIMIT holders' writes), the group
- *   commits, with one fsync for all of them. A holder that wrote gets its result only
- *   once the group holding its writes has committed, so nothing is acknowledged before it is durable; when that
- *   commit fails (disk full, I/O error), every holder in the group gets the error. Meanwhile the other holders of
+ *   commits, with one fsync for all of them. A holder that wrote gets its result only once the group holding its
+ *   writes has committed, so nothing is acknowledged before it is durable; when that commit fails (disk full, I/O
+ *   error), every holder in the group gets the error. Meanwhile the other holders of
  *   this process read what the group holds (other processes see it once committed); a failed group also changes
  *   the change stamp, so nothing read from it stays in memory. DDL and PRAGMAs (migrations, the request log's
  *   durability switch) first commit the group and then run as before, on their own.
@@ -498,8 +498,8 @@ function deferred(): Deferred {
  */
 class SharedConnectionDriver implements Driver {
   private readonly turn = new Semaphore(1);
-  /** The open transaction: the holders whose writes it carries, and whether a write ran in it (it holds the write lock). */
-  private group: { members: Deferred[]; wrote: boolean } | undefined;
+  /** The open transaction: the holders whose writes it carries. */
+  private group: { members: Deferred[] } | undefined;
   // The current holder of the connection:
   /** Its place in the open group (once it wrote there), */
   private member: Deferred | undefined;
@@ -538,7 +538,7 @@ class SharedConnectionDriver implements Driver {
     return this.groupCommit ? this.connection : this.inner;
   }
 
-  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+  async releaseConnection(): Promise<void> {
     const holding = this.holding;
     this.holding = [];
     this.member = undefined;
@@ -549,7 +549,7 @@ class SharedConnectionDriver implements Driver {
       // A group that carries nothing (only reads, or writes rolled back) ends now: its snapshot must not age.
       if (this.group && (this.group.members.length === 0 || this.group.members.length >= GROUP_COMMIT_LIMIT)) await this.commitGroup();
       else if (this.group) this.commitAtEndOfTurn();
-      await this.driver.releaseConnection(this.groupCommit ? this.inner! : connection);
+      await this.driver.releaseConnection(this.inner!);
     } finally {
       this.turn.release();
     }
@@ -593,9 +593,7 @@ class SharedConnectionDriver implements Driver {
       if (failed !== undefined && mine) throw failed;
     }
     try {
-      const result = await this.inner!.executeQuery<R>(query);
-      if (kind === 'write') this.group!.wrote = true;
-      return result;
+      return await this.inner!.executeQuery<R>(query);
     } catch (e) {
       // Some errors (a full disk, I/O, a trigger's RAISE(ROLLBACK)) make SQLite roll back the whole transaction.
       if (this.group && !this.sqlite.inTransaction) this.failGroup(e);
@@ -605,9 +603,9 @@ class SharedConnectionDriver implements Driver {
 
   /** Before a write: a group open (holding the write lock, or new), and the current holder counted in it. */
   private async beforeWrite(): Promise<void> {
-    // A group that has only read has a snapshot that may be older than another process's commit; a write from it
-    // would fail at once instead of waiting for the lock. Outside a transaction, start afresh.
-    if (this.group && !this.group.wrote && !this.inTransaction && this.group.members.length === 0) await this.commitGroup();
+    // A group that carries no writes (it only read) has a snapshot that may be older than another process's commit;
+    // a write from it would fail at once instead of waiting for the lock. Outside a transaction, start afresh.
+    if (this.group && !this.inTransaction && this.group.members.length === 0) await this.commitGroup();
     if (!this.group) await this.openGroup();
     if (!this.member) {
       this.member = deferred();
@@ -619,36 +617,41 @@ class SharedConnectionDriver implements Driver {
 
   private async openGroup(): Promise<void> {
     await this.inner!.executeQuery(CompiledQuery.raw('begin'));
-    this.group = { members: [], wrote: false };
+    this.group = { members: [] };
   }
 
   /** Commits the open group; returns the error when the commit failed (every member has it). */
   private async commitGroup(): Promise<unknown> {
-    const { members } = this.group!;
-    this.group = undefined;
-    this.member = undefined;
-    this.wroteOutside = false;
     try {
       await this.inner!.executeQuery(CompiledQuery.raw('commit'));
     } catch (e) {
-      if (this.sqlite.inTransaction) await this.inner!.executeQuery(CompiledQuery.raw('rollback')).catch(() => undefined);
-      this.failures++;
-      for (const member of members) member.reject(e);
+      await this.abandonGroup(e);
       return e;
     }
-    for (const member of members) member.resolve();
+    for (const member of this.endGroup()) member.resolve();
     return undefined;
+  }
+
+  /** Undoes whatever the group still holds, and fails it with `e`. */
+  private async abandonGroup(e: unknown): Promise<void> {
+    if (this.sqlite.inTransaction) await this.inner!.executeQuery(CompiledQuery.raw('rollback')).catch(() => undefined);
+    this.failGroup(e);
   }
 
   /** SQLite rolled the group back: every member fails, and an open transaction of the holder can only roll back. */
   private failGroup(e: unknown): void {
+    for (const member of this.endGroup()) member.reject(e);
+    this.failures++;
+    if (this.inTransaction) this.broken = e;
+  }
+
+  /** Closes the books on the open group (its transaction is over); returns its members. */
+  private endGroup(): Deferred[] {
     const { members } = this.group!;
     this.group = undefined;
     this.member = undefined;
     this.wroteOutside = false;
-    this.failures++;
-    for (const member of members) member.reject(e);
-    if (this.inTransaction) this.broken = e;
+    return members;
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -679,8 +682,7 @@ class SharedConnectionDriver implements Driver {
       await this.inner!.executeQuery(CompiledQuery.raw('release ledgerlink_transaction'));
     } catch (e) {
       // The transaction's writes cannot be undone alone: undo the whole group rather than commit them.
-      if (this.sqlite.inTransaction) await this.inner!.executeQuery(CompiledQuery.raw('rollback')).catch(() => undefined);
-      this.failGroup(e);
+      await this.abandonGroup(e);
       throw e;
     }
     // Its writes are undone: unless it also wrote outside the transaction, its answer need not wait for the group.
