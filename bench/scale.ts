@@ -152,6 +152,8 @@ interface Side {
   customers: number;
   seed: Seeded;
   service: Awaited<ReturnType<typeof startLedgerlink>>;
+  /** How many customers the set has, and how many of them the requests ask for. */
+  span: number;
   asked: number;
   get(): Promise<number>;
   times: number[];
@@ -182,7 +184,7 @@ async function side(dataDir: string, customers: number, mode: Mode, active: numb
       throw new Error(`customer ${id}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
     return ms;
   };
-  return { dataDir, customers, seed, service, asked: asked?.length ?? span, get, times: [] };
+  return { dataDir, customers, seed, service, span, asked: asked?.length ?? span, get, times: [] };
 }
 
 /** Requests per block: the two services take turns a block at a time, so that both see the same machine. */
@@ -225,7 +227,6 @@ async function measurePair(mode: Mode, active: number | undefined): Promise<{ sm
 
 function result(s: Side, mode: Mode): Measured {
   const times = [...s.times].sort((a, b) => a - b);
-  const span = s.seed.lastCustomerId - s.seed.firstCustomerId + 1;
   return {
     mode: mode.name,
     customers: s.customers,
@@ -237,7 +238,7 @@ function result(s: Side, mode: Mode): Measured {
     p99: percentile(times, 0.99),
     mean: times.reduce((a, b) => a + b, 0) / times.length,
     rssMb: rssMb(s.service.child.pid!)?.peak,
-    plans: plans(s.dataDir, s.seed.firstCustomerId + Math.floor(span / 2)),
+    plans: plans(s.dataDir, s.seed.firstCustomerId + Math.floor(s.span / 2)),
   };
 }
 

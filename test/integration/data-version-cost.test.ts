@@ -19,8 +19,9 @@ import { createTestDatabase, testDialect } from '../helpers/db.js';
  * customers as with thousands. Two timings of the same writes in one run, compared as a ratio. On PostgreSQL the
  * second is taken once the table's statistics are current, as autovacuum keeps them: a trigger function's plan is
  * made once per connection, and one made while the table held a single row scans every customer until the next
- * ANALYZE, whichever migration wrote the function (three writes: 3.9-5.4 ms with 6,001 customers before the ANALYZE,
- * 1.6-1.8 ms after it with either 0013's or 0025's functions, 2.2-2.9 ms with one customer). SQLite runs on a file, as the service does. (0013's SQLite triggers cost far
+ * ANALYZE, whichever migration wrote the function (three writes: 3.9-5.4 ms with 6,001 customers before the
+ * ANALYZE, 1.6-1.8 ms after it with either 0013's or 0025's functions, 2.2-2.9 ms with one customer). SQLite runs
+ * on a file, as the service does. (0013's SQLite triggers cost far
  * more than 0025's on a seeded database, 116–355 µs against 4–8 µs per account update in a microbenchmark, and
  * about 30 % of a refresh's CPU in the benchmark; the timing here does not reproduce that, so on SQLite the
  * triggers' shape is checked too.)
