@@ -11,7 +11,9 @@
  * BENCH_WARMUP (s before each run, 1), BENCH_CONNECTIONS (64), BENCH_CUSTOMERS (2000), BENCH_TRANSACTIONS
  * (per customer; the profile's own count when unset), BENCH_PROFILE (profile_01), BENCH_WRITE=1 (table into
  * docs/benchmarks.md), TEST_DATABASE_URL (PostgreSQL), BENCH_LOG_LEVEL (the service's log level, to see what the
- * default costs; leave unset for the documented numbers).
+ * default costs; leave unset for the documented numbers), BENCH_BARE (what stands for the limit: `sampled`, the
+ * bare server of recorded answers, by default; `database` or `driver`, the floor of reading every transaction page
+ * from the database, bench/bare-database-server.ts).
  *
  * Data: `ledgerlink seed --customers N --profile profile_01 --json` into a new data directory (SQLite), and for the
  * PostgreSQL scenario into a new schema on TEST_DATABASE_URL, dropped afterwards. The served process is started
@@ -53,6 +55,12 @@ export interface RealisticOptions {
    * server's place, on the same data, alternating with this one in the same run.
    */
   compare?: { root?: string | undefined; env: Record<string, string>; nodeFlags?: string[] | undefined; label: string } | undefined;
+  /**
+   * What stands for the physical limit (BENCH_BARE): `sampled`, recorded answers (bench/bare-sampled-server.ts), or
+   * `database` or `driver`, the floor of reading each transaction page from the database through Ledgerlink's
+   * database layer or straight on the driver (bench/bare-database-server.ts).
+   */
+  bare: 'sampled' | 'database' | 'driver';
 }
 
 type Phase = 'sqlite' | 'workers-2' | 'postgres';
@@ -137,6 +145,8 @@ interface ServiceContext {
   found: number;
   fromDate: number;
   toDate: number;
+  /** The served data: the SQLite file, or the PostgreSQL URL. */
+  store: string;
 }
 
 const pick = <T>(a: readonly T[]): T => a[Math.floor(Math.random() * a.length)]!;
@@ -287,7 +297,7 @@ async function call(url: string, init: RequestInit): Promise<{ status: number; c
 }
 
 /** Authenticates with the seeded partner, finds its customers and the size of their transaction lists. */
-async function context(served: Served, seeded: SeedOutput): Promise<ServiceContext> {
+async function context(served: Served, seeded: SeedOutput, store: string): Promise<ServiceContext> {
   const auth = await call(`${served.url}/aggregation/v2/partners/authentication`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', 'service-app-key': seeded.appKey },
@@ -313,7 +323,7 @@ async function context(served: Served, seeded: SeedOutput): Promise<ServiceConte
   // A year back from now, fixed for the run (seeded transactions are at most 180 days old): every list is whole.
   const toDate = Math.floor(Date.now() / 1000);
   const fromDate = toDate - 365 * 86_400;
-  const ctx: ServiceContext = { served, json, xml: { ...json, accept: 'application/xml' }, customerIds, pages: 1, found: 0, fromDate, toDate };
+  const ctx: ServiceContext = { served, json, xml: { ...json, accept: 'application/xml' }, customerIds, pages: 1, found: 0, fromDate, toDate, store };
   const first = await call(served.url + transactionsPath(ctx, customerIds[0]!, 0), { headers: json });
   if (first.status !== 200) throw new Error(`transactions of ${customerIds[0]}: ${first.status} ${first.body.toString().slice(0, 300)}`);
   ctx.found = (JSON.parse(first.body.toString()) as { found: number }).found;
@@ -360,7 +370,12 @@ async function measure(
   const recorded = await record(ctx, samples());
   const file = path.join(tmp, `${def.name}.samples.json`);
   fs.writeFileSync(file, JSON.stringify(recorded));
-  const bareServer = other ? { url: other.url } : await start(['--import', 'tsx', 'bench/bare-sampled-server.ts', file]);
+  const bareServer = other
+    ? { url: other.url }
+    : o.bare !== 'sampled'
+      ? await start([...npmStartSettings().nodeFlags, '--import', 'tsx', 'bench/bare-database-server.ts', file, ctx.store, o.bare], npmStartSettings().env)
+      : await start(['--import', 'tsx', 'bench/bare-sampled-server.ts', file]);
+  const otherPid = other ? other.pid : o.bare !== 'sampled' ? (bareServer as Awaited<ReturnType<typeof start>>).child.pid : undefined;
   const row: Row = {
     def,
     ours: [],
@@ -380,7 +395,7 @@ async function measure(
       for (const side of sides) {
         const url = side === 'ours' ? ctx.served.url : bareServer.url;
         const counts = side === 'ours' ? row.non2xx! : row.bareNon2xx!;
-        process.stderr.write(`  ${def.name} round ${round + 1} ${side === 'ours' ? 'ledgerlink' : other ? 'B' : 'bare'}… `);
+        process.stderr.write(`  ${def.name} round ${round + 1} ${side === 'ours' ? 'ledgerlink' : other ? 'B' : o.bare}… `);
         if (o.warmup > 0) {
           const w = await loadRun(url, side === 'ours' ? next : otherNext, { connections: o.connections, duration: o.warmup });
           addCounts(counts, w.non2xx);
@@ -388,7 +403,7 @@ async function measure(
         }
         if (side === 'ours') rss.reset();
         const logsBefore = ctx.served.logs.bytes;
-        const cpuPid = side === 'ours' ? ctx.served.pid : other?.pid;
+        const cpuPid = side === 'ours' ? ctx.served.pid : otherPid;
         const cpuBefore = cpuPid === undefined ? undefined : cpuSeconds(cpuPid);
         const r = await loadRun(url, side === 'ours' ? next : otherNext, { connections: o.connections, duration: o.duration });
         const cpuAfter = cpuPid === undefined ? undefined : cpuSeconds(cpuPid);
@@ -503,8 +518,8 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
     const otherRss = other ? new RssSampler(other.pid) : undefined;
     process.stderr.write(`${label}: Ledgerlink at ${served.url}${other ? `, B (${o.compare!.label}) at ${other.url}` : ''}\n`);
     try {
-      const ctx = await context(served, seedOut);
-      const otherCtx = other && otherSeed ? await context(other, otherSeed) : undefined;
+      const ctx = await context(served, seedOut, serveOptions?.databaseUrl ?? path.join(dataDir, 'ledgerlink.sqlite'));
+      const otherCtx = other && otherSeed ? await context(other, otherSeed, path.join(otherData, 'ledgerlink.sqlite')) : undefined;
       lists ??= { found: ctx.found, pages: ctx.pages };
       for (const def of defs) {
         try {
@@ -560,16 +575,17 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
   const loadAfter = os.loadavg();
   const s = seeded ?? pgSeeded;
   const start = npmStartSettings();
+  const otherName = o.compare ? 'B' : o.bare === 'sampled' ? 'bare' : 'floor';
   const header = [
     `Measured ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run bench\` (realistic scenarios) on ${machineLine()}; load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after (the machine is shared).`,
-    `${o.connections} connections (autocannon, keep-alive, one request at a time per connection), ${o.rounds} rounds × ${o.duration} s per side, Ledgerlink and ${o.compare ? `**B = ${o.compare.label}** (in the bare server's columns)` : 'the bare server'} alternating (ABBA), each run after ${o.warmup} s of the same load.`,
+    `${o.connections} connections (autocannon, keep-alive, one request at a time per connection), ${o.rounds} rounds × ${o.duration} s per side, Ledgerlink and ${o.compare ? `**B = ${o.compare.label}** (in the bare server's columns)` : o.bare !== 'sampled' ? `**the database floor** (BENCH_BARE=${o.bare}, in the bare server's columns)` : 'the bare server'} alternating (ABBA), each run after ${o.warmup} s of the same load.`,
     s
       ? `Data: \`ledgerlink seed --customers ${o.customers} --profile ${o.profile}${o.transactions !== undefined ? ` --transactions ${o.transactions}` : ''} --json\`: ${int(s.customers)} customers × ${s.accountsPerCustomer} accounts × ${int(s.transactionsPerCustomer)} transactions (${int(s.transactions)} rows)${seeded ? `, SQLite in ${seeded.seconds.toFixed(0)} s` : ''}${pgSeeded ? `, PostgreSQL in ${pgSeeded.seconds.toFixed(0)} s` : ''}. ${lists ? `Transaction lists: fromDate a year back, toDate the run's start (${int(lists.found)} transactions found, pending excluded), 25 a page, a random page of ${lists.pages}: ${int(s.customers * lists.pages)} different URLs per media type.` : ''}`
       : '',
-    `Ledgerlink from \`dist/\` as \`npm start\` runs it: \`${start.text} --port 0 --data DIR\`, ${o.logLevel ? `**log level ${o.logLevel}** (BENCH_LOG_LEVEL; not the default)` : 'default log level (info: one line per request)'} on a pipe the harness drains, default rate limits. The bare server: node:http, one process, answering each request with an answer Ledgerlink gave to a request of the same kind (the same URL for searches).`,
+    `Ledgerlink from \`dist/\` as \`npm start\` runs it: \`${start.text} --port 0 --data DIR\`, ${o.logLevel ? `**log level ${o.logLevel}** (BENCH_LOG_LEVEL; not the default)` : 'default log level (info: one line per request)'} on a pipe the harness drains, default rate limits. ${o.bare !== 'sampled' ? `The floor: node:http, one process with npm start's node flags, answering each transaction list with JSON.stringify of the count and the rows that Ledgerlink's own statement reads for it, ${o.bare === 'database' ? "through Ledgerlink's database layer" : 'straight on the driver, rows as arrays'} (no framework, authentication, log, cache or serialiser), every other request with an answer Ledgerlink gave to a request of the same kind.` : 'The bare server: node:http, one process, answering each request with an answer Ledgerlink gave to a request of the same kind (the same URL for searches).'}`,
     "Columns: 2xx answers per second, mean of the rounds; p50 and p99 over every measured 2xx answer; share of bare = Ledgerlink ÷ bare (means, then each round); non-2xx: every answer that was not 2xx, warm-ups included, by status; errors: connection errors and timeouts; bytes/answer: headers and body as received; log bytes/req: what the service wrote to stdout per answer; peak RSS: the highest resident memory of the service (process tree) during the scenario's measured runs, sampled every 200 ms; CPU ms/answer: CPU time (user + system) of the service's process tree per 2xx answer, median of the runs (steadier than throughput on a shared machine); B's in before/after comparisons, with B ÷ Ledgerlink.",
     '',
-    `| scenario | Ledgerlink 2xx/s | p50 | p99 | ${o.compare ? 'B' : 'bare'} req/s | ${o.compare ? 'B' : 'bare'} p99 | share of ${o.compare ? 'B' : 'bare'} | share per round | non-2xx (warm-up included) | errors | bytes/answer | log bytes/req | peak RSS | CPU ms/answer | B CPU ms/answer (÷ Ledgerlink) |`,
+    `| scenario | Ledgerlink 2xx/s | p50 | p99 | ${otherName} req/s | ${otherName} p99 | share of ${otherName} | share per round | non-2xx (warm-up included) | errors | bytes/answer | log bytes/req | peak RSS | CPU ms/answer | ${otherName === 'bare' ? 'B' : otherName} CPU ms/answer (÷ Ledgerlink) |`,
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...SCENARIOS.filter((d) => rows.has(d.name)).map((d) => tableRow(rows.get(d.name)!)),
     '',
@@ -616,6 +632,12 @@ function compareFromEnv(): RealisticOptions['compare'] {
   return { root, env, nodeFlags, label };
 }
 
+function bareFromEnv(): RealisticOptions['bare'] {
+  const v = process.env.BENCH_BARE || 'sampled';
+  if (v !== 'sampled' && v !== 'database' && v !== 'driver') throw new Error(`BENCH_BARE must be sampled, database or driver (got "${v}")`);
+  return v;
+}
+
 /** Options from the environment (BENCH_*), overridden by `over`. */
 export function realisticOptionsFromEnv(over: Partial<RealisticOptions> = {}): RealisticOptions {
   return {
@@ -630,6 +652,7 @@ export function realisticOptionsFromEnv(over: Partial<RealisticOptions> = {}): R
     logLevel: process.env.BENCH_LOG_LEVEL || undefined,
     write: process.env.BENCH_WRITE === '1',
     compare: compareFromEnv(),
+    bare: bareFromEnv(),
     ...Object.fromEntries(Object.entries(over).filter(([, v]) => v !== undefined)),
   };
 }
