@@ -53,6 +53,10 @@ describe('refreshing accounts', () => {
     }
     const txs = await allTransactions(ctx, partner, customerId, window(now));
     expect(txs.length).toBeGreaterThan(50);
+    // A window with none of them: an empty list, no longer the 409 (the page finds nothing, the accounts are asked).
+    const none = await inject('GET', `/aggregation/v3/customers/${customerId}/transactions?fromDate=0&toDate=1`);
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toMatchObject({ found: 0, displaying: 0, transactions: [] });
     for (const t of txs) {
       expect(t.categorization).toMatchObject({
         normalizedPayeeName: expect.any(String),

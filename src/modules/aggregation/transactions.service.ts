@@ -221,12 +221,15 @@ async function page(db: Executor, scope: TransactionScope, q: TransactionQuery):
 
 /**
  * Get All Customer Transactions. Transactions exist only for accounts that have been aggregated (linking stores
- * none), so the list holds the aggregated accounts' transactions. When the customer has accounts and none of them
- * has had its initial aggregation yet, the answer is 409 InitialAggregationRequired rather than an empty list.
+ * none, and an account's first_aggregated_at is set with its first transactions and never cleared), so the list
+ * holds the aggregated accounts' transactions. When the customer has accounts and none of them has had its initial
+ * aggregation yet, the answer is 409 InitialAggregationRequired rather than an empty list. A page that found
+ * transactions proves an aggregated account, so only an empty one asks (one statement fewer per page).
  */
 export async function listCustomerTransactions(runtime: Pick<Runtime, 'database'>, customer: CustomerRow, q: TransactionQuery): Promise<TransactionPage> {
   const db = runtime.database.kysely;
-  checkQuery(q);
+  const result = await page(db, { column: 'customer_id', id: customer.id }, q);
+  if (result.found > 0) return result;
   const state = await aggregationProgress(db, customer.id);
   if (Number(state.accounts) > 0 && Number(state.aggregated) === 0) {
     throw new ServiceError(
@@ -234,7 +237,7 @@ export async function listCustomerTransactions(runtime: Pick<Runtime, 'database'
       "None of the customer's accounts has been aggregated yet: refresh the customer's accounts (POST /aggregation/v1/customers/{customerId}/accounts) before reading transactions.",
     );
   }
-  return page(db, { column: 'customer_id', id: customer.id }, q);
+  return result;
 }
 
 function requireAggregated(account: AccountRow): void {
