@@ -135,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     rowMemo: onOff('LEDGERLINK_ROW_MEMO', env.LEDGERLINK_ROW_MEMO, true),
     pgNamedStatements: onOff('LEDGERLINK_PG_NAMED_STATEMENTS', env.LEDGERLINK_PG_NAMED_STATEMENTS, true),
     sqliteGroupCommit: onOff('LEDGERLINK_SQLITE_GROUP_COMMIT', env.LEDGERLINK_SQLITE_GROUP_COMMIT, true),
+    xmlWriters: onOff('LEDGERLINK_XML_WRITERS', env.LEDGERLINK_XML_WRITERS, true),
     // Off in production: a stranger's Test Drive partner could otherwise use deliveries and e-mail (docs/security.md).
     dashboardSignUp: onOff('LEDGERLINK_DASHBOARD_SIGNUP', flags['dashboard-signup'] ?? env.LEDGERLINK_DASHBOARD_SIGNUP, mode === 'sandbox'),
     testDriveSmtp: onOff('LEDGERLINK_TESTDRIVE_SMTP', env.LEDGERLINK_TESTDRIVE_SMTP, false),

@@ -74,6 +74,8 @@ export interface Config {
   readonly pgNamedStatements: boolean;
   /** Writes on SQLite share commits, one disk wait for many (LEDGERLINK_SQLITE_GROUP_COMMIT; see SharedConnectionDriver). */
   readonly sqliteGroupCommit: boolean;
+  /** XML answers rendered by a writer compiled once per response schema (LEDGERLINK_XML_WRITERS; see xmlWriter). */
+  readonly xmlWriters: boolean;
   /** Whether anyone may create a Test Drive partner at POST /dashboard/api/signup (default: on in sandbox mode only). */
   readonly dashboardSignUp: boolean;
   /** Whether Test Drive partners' e-mail goes through SMTP_URL too; off keeps it in the local mailbox (no open relay). */

@@ -37,13 +37,20 @@ describe('configuration', () => {
   });
 
   it('keeps callers in memory, names PostgreSQL statements and groups SQLite commits unless told off, and sizes the pool', () => {
-    expect(loadConfig({})).toMatchObject({ rowMemo: true, pgNamedStatements: true, sqliteGroupCommit: true, pgPoolSize: 10 });
+    expect(loadConfig({})).toMatchObject({ rowMemo: true, pgNamedStatements: true, sqliteGroupCommit: true, xmlWriters: true, pgPoolSize: 10 });
     expect(
-      loadConfig({ LEDGERLINK_ROW_MEMO: 'off', LEDGERLINK_PG_NAMED_STATEMENTS: 'off', LEDGERLINK_SQLITE_GROUP_COMMIT: 'off', LEDGERLINK_PG_POOL_SIZE: '20' }),
+      loadConfig({
+        LEDGERLINK_ROW_MEMO: 'off',
+        LEDGERLINK_PG_NAMED_STATEMENTS: 'off',
+        LEDGERLINK_SQLITE_GROUP_COMMIT: 'off',
+        LEDGERLINK_XML_WRITERS: 'off',
+        LEDGERLINK_PG_POOL_SIZE: '20',
+      }),
     ).toMatchObject({
       rowMemo: false,
       pgNamedStatements: false,
       sqliteGroupCommit: false,
+      xmlWriters: false,
       pgPoolSize: 20,
     });
   });

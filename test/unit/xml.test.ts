@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import Type from 'typebox';
 import { parseXmlDocument, shapeBySchema } from '../../src/contract/xml/parse.js';
-import { toXml } from '../../src/contract/xml/serialize.js';
-import type { XmlSchema } from '../../src/contract/xml/schema-walk.js';
+import { escapeXml, toXml, xmlWriter } from '../../src/contract/xml/serialize.js';
+import { typesOf, type XmlSchema } from '../../src/contract/xml/schema-walk.js';
+import * as accounts from '../../src/contract/schemas/accounts.js';
+import * as common from '../../src/contract/schemas/common.js';
+import * as connect from '../../src/contract/schemas/connect.js';
+import * as customers from '../../src/contract/schemas/customers.js';
+import * as error from '../../src/contract/schemas/error.js';
+import * as institutions from '../../src/contract/schemas/institutions.js';
+import * as sandbox from '../../src/contract/schemas/sandbox.js';
+import * as statements from '../../src/contract/schemas/statements.js';
+import * as transactions from '../../src/contract/schemas/transactions.js';
+import * as txpush from '../../src/contract/schemas/txpush.js';
 
 const Institution = Type.Object({ id: Type.Integer(), name: Type.String(), oauthEnabled: Type.Boolean(), note: Type.Union([Type.String(), Type.Null()]) });
 const Page = Type.Object({ found: Type.Integer(), moreAvailable: Type.Boolean(), institutions: Type.Array(Institution) }, { xml: { name: 'root' } });
@@ -104,5 +115,91 @@ describe('malformed XML bodies', () => {
     ['two roots', '<a>1</a><b>2</b>'],
   ])('are refused as MalformedBody (code 10040): %s', (_name, text) => {
     expect(() => parseXmlDocument(text)).toThrow(expect.objectContaining({ code: '10040' }));
+  });
+});
+
+/** Texts with what XML must escape or drop, and plain ones. */
+const text = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  fc.constantFrom('', 'A & B <bank>', 'a\u0000b\u0007c', '\uFFFE', ']]>', '💸', 'x'.repeat(40)),
+);
+const anything: fc.Arbitrary<unknown> = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined), text);
+
+/** Values shaped like `schema`, now and then of another shape or missing, as a bug elsewhere could hand over. */
+function valueOf(schema: XmlSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
+  if (!schema || depth > 4) return anything;
+  const branches = schema.anyOf ?? schema.oneOf;
+  const shaped: fc.Arbitrary<unknown>[] = branches ? branches.map((b) => valueOf(b, depth + 1)) : [];
+  for (const type of typesOf(branches ? undefined : schema)) {
+    if (type === 'string') shaped.push(text);
+    if (type === 'integer') shaped.push(fc.integer());
+    if (type === 'number') shaped.push(fc.oneof(fc.double(), fc.integer()));
+    if (type === 'boolean') shaped.push(fc.boolean());
+    if (type === 'null') shaped.push(fc.constant(null));
+    if (type === 'array') shaped.push(fc.array(valueOf(schema.items, depth + 1), { maxLength: 3 }));
+    if (type === 'object') {
+      const props = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, valueOf(v, depth + 1)]));
+      const extra = typeof schema.additionalProperties === 'object' ? valueOf(schema.additionalProperties, depth + 1) : anything;
+      shaped.push(
+        fc
+          .tuple(fc.record(props, { requiredKeys: [] }), fc.dictionary(fc.constantFrom('extra', 'bad key', '1x', 'id'), extra, { maxKeys: 2 }))
+          .map(([known, more]) => ({ ...more, ...known })),
+      );
+    }
+  }
+  return shaped.length === 0 ? anything : fc.oneof({ weight: 9, arbitrary: fc.oneof(...shaped) }, { weight: 1, arbitrary: anything });
+}
+
+const contract = { accounts, common, connect, customers, error, institutions, sandbox, statements, transactions, txpush };
+// Unions whose branches are an array and an object, which the contract may not have today.
+const Unions = Type.Object(
+  {
+    list: Type.Union([Type.Array(Institution, { xml: { wrapped: true } }), Type.Null()]),
+    one: Type.Union([Institution, Type.String(), Type.Array(Type.Integer(), { xml: { name: 'n' } })]),
+    free: Type.Record(Type.String(), Type.Integer()),
+  },
+  { xml: { name: 'unions' } },
+);
+const schemas = [
+  ...Object.entries(contract).flatMap(([module, exports]) =>
+    Object.entries(exports)
+      .filter(([, v]) => v !== null && typeof v === 'object' && ('type' in v || 'anyOf' in v) && !Array.isArray(v))
+      .map(([name, v]) => [`${module}.${name}`, v as unknown as XmlSchema] as const),
+  ),
+  ['test.Unions', s(Unions)] as const,
+  ['test.Event', s(Event)] as const,
+];
+
+describe('XML writers compiled per schema', () => {
+  it('cover the contract', () => {
+    expect(schemas.length).toBeGreaterThan(40);
+    expect(schemas.map(([n]) => n)).toContain('transactions.TransactionList');
+  });
+
+  it.each(schemas)('render what toXml renders: %s', (_name, schema) => {
+    const write = xmlWriter(schema);
+    fc.assert(
+      fc.property(valueOf(schema), (value) => {
+        expect(write(value)).toBe(toXml(value, schema));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('render under another root name, and without a schema', () => {
+    const value = { id: 1, name: 'a<b', oauthEnabled: true, note: null };
+    expect(xmlWriter(s(Institution), 'institution')(value)).toBe(toXml(value, s(Institution), 'institution'));
+    expect(xmlWriter(undefined)(value)).toBe(toXml(value, undefined));
+  });
+
+  it('escape only what needs escaping', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(escapeXml(t)).toBe(
+          t.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!),
+        );
+      }),
+    );
   });
 });

@@ -5,8 +5,12 @@ const DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
+// Any character escapeXml changes: most texts have none and are returned as they are.
+const NEEDS_ESCAPE = /[&<>\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+
 /** Escapes text content for XML. */
 export function escapeXml(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return text;
   return text.replace(INVALID_XML_CHARS, '').replace(/[&<>]/g, (c) => ESCAPES[c]!);
 }
 
@@ -75,4 +79,86 @@ export function toXml(value: unknown, schema: XmlSchema | undefined, rootName?: 
     writeValue(out, root, value, schema);
   }
   return out.join('');
+}
+
+type Write = (value: unknown) => string;
+type WriteBody = (value: Record<string, unknown>) => string;
+
+const writers = new WeakMap<XmlSchema, Map<string, Write>>();
+
+/**
+ * toXml for one schema, with the schema's walk (element names, union branches, property lists) done once instead
+ * of for every value: the same document, for the API's answers, which every XML read renders. toXml is its plain
+ * twin, and renders free-form parts (a schema without properties, or keys only additionalProperties describes)
+ * for it too. Kept per schema object, so a route's schema is compiled on its first XML answer.
+ */
+export function xmlWriter(schema: XmlSchema | undefined, rootName?: string): Write {
+  if (!schema) return (value) => toXml(value, schema, rootName);
+  let byRoot = writers.get(schema);
+  if (!byRoot) writers.set(schema, (byRoot = new Map()));
+  const key = rootName ?? '';
+  let write = byRoot.get(key);
+  if (!write) {
+    const root = elementName(rootName ?? schema.xml?.name ?? 'root');
+    const body = objectBodyWriter(schema);
+    const whole = valueWriter(root, schema);
+    write = (value) =>
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? `${DECLARATION}<${root}>${body(value as Record<string, unknown>)}</${root}>`
+        : DECLARATION + whole(value);
+    byRoot.set(key, write);
+  }
+  return write;
+}
+
+function valueWriter(name: string, schema: XmlSchema | undefined): Write {
+  const tag = elementName(name);
+  const open = `<${tag}>`;
+  const close = `</${tag}>`;
+  const empty = `<${tag}/>`;
+  // A union's branch depends only on the value's kind; each is compiled at its first use (a schema may contain itself).
+  let array: Write | undefined;
+  let object: WriteBody | undefined;
+  return (value) => {
+    if (value === undefined) return '';
+    if (value === null) return empty;
+    if (Array.isArray(value)) {
+      array ??= arrayWriter(name, open, close, schema ? branchFor(schema, value) : undefined);
+      return array(value);
+    }
+    if (typeof value === 'object') {
+      object ??= objectBodyWriter(schema ? branchFor(schema, value) : undefined);
+      return open + object(value as Record<string, unknown>) + close;
+    }
+    return open + scalarText(value) + close;
+  };
+}
+
+function arrayWriter(name: string, open: string, close: string, schema: XmlSchema | undefined): Write {
+  const items = schema?.items;
+  const item = valueWriter(items?.xml?.name ?? name, items);
+  const wrapped = schema?.xml?.wrapped === true;
+  return (value) => {
+    let out = wrapped ? open : '';
+    for (const element of value as unknown[]) out += item(element);
+    return wrapped ? out + close : out;
+  };
+}
+
+function objectBodyWriter(schema: XmlSchema | undefined): WriteBody {
+  const props = schema?.properties;
+  const plain: WriteBody = (value) => {
+    const out: string[] = [];
+    writeObjectBody(out, value, schema);
+    return out.join('');
+  };
+  if (!props) return plain;
+  const fields = Object.keys(props).map((key) => ({ key, write: valueWriter(key, props[key]) }));
+  const extra = schema?.additionalProperties;
+  if (extra && typeof extra === 'object') return plain;
+  return (value) => {
+    let out = '';
+    for (const field of fields) out += field.write(value[field.key]);
+    return out;
+  };
 }
