@@ -127,20 +127,20 @@ const text = fc.oneof(
 const anything: fc.Arbitrary<unknown> = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined), text);
 
 /** Values shaped like `schema`, now and then of another shape or missing, as a bug elsewhere could hand over. */
-function valueOf(schema: XmlSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
+function shapedValue(schema: XmlSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
   if (!schema || depth > 4) return anything;
   const branches = schema.anyOf ?? schema.oneOf;
-  const shaped: fc.Arbitrary<unknown>[] = branches ? branches.map((b) => valueOf(b, depth + 1)) : [];
+  const shaped: fc.Arbitrary<unknown>[] = branches ? branches.map((b) => shapedValue(b, depth + 1)) : [];
   for (const type of typesOf(branches ? undefined : schema)) {
     if (type === 'string') shaped.push(text);
     if (type === 'integer') shaped.push(fc.integer());
     if (type === 'number') shaped.push(fc.oneof(fc.double(), fc.integer()));
     if (type === 'boolean') shaped.push(fc.boolean());
     if (type === 'null') shaped.push(fc.constant(null));
-    if (type === 'array') shaped.push(fc.array(valueOf(schema.items, depth + 1), { maxLength: 3 }));
+    if (type === 'array') shaped.push(fc.array(shapedValue(schema.items, depth + 1), { maxLength: 3 }));
     if (type === 'object') {
-      const props = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, valueOf(v, depth + 1)]));
-      const extra = typeof schema.additionalProperties === 'object' ? valueOf(schema.additionalProperties, depth + 1) : anything;
+      const props = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, shapedValue(v, depth + 1)]));
+      const extra = typeof schema.additionalProperties === 'object' ? shapedValue(schema.additionalProperties, depth + 1) : anything;
       shaped.push(
         fc
           .tuple(fc.record(props, { requiredKeys: [] }), fc.dictionary(fc.constantFrom('extra', 'bad key', '1x', 'id'), extra, { maxKeys: 2 }))
@@ -180,7 +180,7 @@ describe('XML writers compiled per schema', () => {
   it.each(schemas)('render what toXml renders: %s', (_name, schema) => {
     const write = xmlWriter(schema);
     fc.assert(
-      fc.property(valueOf(schema), (value) => {
+      fc.property(shapedValue(schema), (value) => {
         expect(write(value)).toBe(toXml(value, schema));
       }),
       { numRuns: 60 },
