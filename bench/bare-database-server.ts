@@ -27,7 +27,9 @@ if (!file || !store || (depth !== 'database' && depth !== 'driver')) {
 }
 const samples = JSON.parse(fs.readFileSync(file, 'utf8')) as Sample[];
 const postgres = /^postgres(ql)?:/.test(store);
+// Ledgerlink's database layer: what `database` reads through, and what compiles the SQL for `driver`.
 const database = openDatabase(postgres ? { databaseUrl: store } : { sqliteFile: store });
+const closing: (() => Promise<void>)[] = [() => database.close()];
 
 interface Page {
   customerId: number;
@@ -60,16 +62,23 @@ function onDriver(): (p: Page) => Promise<string> {
     { fromDate: marks[6]!, toDate: marks[7]!, includePending: false },
   ).compile();
   const at = query.parameters.map((v) => (marks as unknown[]).indexOf(v));
+  for (let i = 0; i < marks.length; i++) {
+    if (at.filter((k) => k === i).length !== 1) throw new Error(`value ${i} must appear exactly once in: ${query.sql}`);
+  }
   const values = (p: Page) => {
     const given = [p.customerId, p.fromDate, p.toDate, p.limit, p.offset, p.customerId, p.fromDate, p.toDate];
     return at.map((i, k) => (i >= 0 ? given[i] : query.parameters[k]));
   };
-  const answer = (rows: unknown[][]) => JSON.stringify({ found: rows[0]?.at(-1) ?? 0, displaying: rows.length, transactions: rows });
+  // (A page past the end has no row to carry the count; the benchmark asks for none.)
+  const answer = (rows: unknown[][]) => JSON.stringify({ found: Number(rows[0]?.at(-1) ?? 0), displaying: rows.length, transactions: rows });
   if (postgres) {
     const pool = new pg.Pool({ connectionString: store, max: 10 });
+    closing.push(() => pool.end());
     return async (p) => answer((await pool.query<unknown[]>({ name: 'floor-page', text: query.sql, values: values(p), rowMode: 'array' })).rows);
   }
-  const statement = new SQLite(store, { readonly: true }).prepare(query.sql).raw(true);
+  const file = new SQLite(store, { readonly: true });
+  closing.push(async () => void file.close());
+  const statement = file.prepare(query.sql).raw(true);
   return async (p) => answer(statement.all(values(p)) as unknown[][]);
 }
 const readPage = depth === 'driver' ? onDriver() : throughLayer;
@@ -136,4 +145,4 @@ server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as { port: number };
   process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
 });
-process.on('SIGTERM', () => server.close(() => void database.close().then(() => process.exit(0))));
+process.on('SIGTERM', () => server.close(() => void Promise.allSettled(closing.map((close) => close())).then(() => process.exit(0))));

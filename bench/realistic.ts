@@ -519,7 +519,7 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
     process.stderr.write(`${label}: Ledgerlink at ${served.url}${other ? `, B (${o.compare!.label}) at ${other.url}` : ''}\n`);
     try {
       const ctx = await context(served, seedOut, serveOptions?.databaseUrl ?? path.join(dataDir, 'ledgerlink.sqlite'));
-      const otherCtx = other && otherSeed ? await context(other, otherSeed, path.join(otherData, 'ledgerlink.sqlite')) : undefined;
+      const otherCtx = other && otherSeed ? await context(other, otherSeed, serveOptions?.databaseUrl ?? path.join(otherData, 'ledgerlink.sqlite')) : undefined;
       lists ??= { found: ctx.found, pages: ctx.pages };
       for (const def of defs) {
         try {

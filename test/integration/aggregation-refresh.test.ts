@@ -53,7 +53,7 @@ describe('refreshing accounts', () => {
     }
     const txs = await allTransactions(ctx, partner, customerId, window(now));
     expect(txs.length).toBeGreaterThan(50);
-    // A window with none of them: an empty list, no longer the 409 (the page finds nothing, the accounts are asked).
+    // A window with none of them: an empty list, not the 409 (an empty page is where the accounts are asked).
     const none = await inject('GET', `/aggregation/v3/customers/${customerId}/transactions?fromDate=0&toDate=1`);
     expect(none.statusCode).toBe(200);
     expect(none.json()).toMatchObject({ found: 0, displaying: 0, transactions: [] });

@@ -122,7 +122,7 @@ describe('malformed XML bodies', () => {
 const text = fc.oneof(
   fc.string({ maxLength: 12 }),
   fc.string({ unit: 'binary', maxLength: 12 }),
-  fc.constantFrom('', 'A & B <bank>', 'a\u0000b\u0007c', '\uFFFE', ']]>', '💸', 'x'.repeat(40)),
+  fc.constantFrom('', 'A & B <bank>', 'a\u0000b\u0007c', '\uFFFE', ']]>', '💸', 'x'.repeat(40), '\uD800', 'a\uDC00b'),
 );
 const anything: fc.Arbitrary<unknown> = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined), text);
 
@@ -190,6 +190,9 @@ describe('XML writers compiled per schema', () => {
   it('render under another root name, and without a schema', () => {
     const value = { id: 1, name: 'a<b', oauthEnabled: true, note: null };
     expect(xmlWriter(s(Institution), 'institution')(value)).toBe(toXml(value, s(Institution), 'institution'));
+    // An empty root name is a name of its own (`_`), not the schema's.
+    expect(xmlWriter(s(Institution))(value)).toBe(toXml(value, s(Institution)));
+    expect(xmlWriter(s(Institution), '')(value)).toBe(toXml(value, s(Institution), ''));
     expect(xmlWriter(undefined)(value)).toBe(toXml(value, undefined));
   });
 

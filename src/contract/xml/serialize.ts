@@ -84,7 +84,7 @@ export function toXml(value: unknown, schema: XmlSchema | undefined, rootName?: 
 type Write = (value: unknown) => string;
 type WriteBody = (value: Record<string, unknown>) => string;
 
-const writers = new WeakMap<XmlSchema, Map<string, Write>>();
+const writers = new WeakMap<XmlSchema, Map<string | undefined, Write>>();
 
 /**
  * toXml for one schema, with the schema's walk (element names, union branches, property lists) done once instead
@@ -96,8 +96,7 @@ export function xmlWriter(schema: XmlSchema | undefined, rootName?: string): Wri
   if (!schema) return (value) => toXml(value, schema, rootName);
   let byRoot = writers.get(schema);
   if (!byRoot) writers.set(schema, (byRoot = new Map()));
-  const key = rootName ?? '';
-  let write = byRoot.get(key);
+  let write = byRoot.get(rootName);
   if (!write) {
     const root = elementName(rootName ?? schema.xml?.name ?? 'root');
     const body = objectBodyWriter(schema);
@@ -106,7 +105,7 @@ export function xmlWriter(schema: XmlSchema | undefined, rootName?: string): Wri
       value !== null && typeof value === 'object' && !Array.isArray(value)
         ? `${DECLARATION}<${root}>${body(value as Record<string, unknown>)}</${root}>`
         : DECLARATION + whole(value);
-    byRoot.set(key, write);
+    byRoot.set(rootName, write);
   }
   return write;
 }
@@ -137,7 +136,7 @@ function valueWriter(name: string, schema: XmlSchema | undefined): Write {
 function arrayWriter(name: string, open: string, close: string, schema: XmlSchema | undefined): Write {
   const items = schema?.items;
   const item = valueWriter(items?.xml?.name ?? name, items);
-  const wrapped = schema?.xml?.wrapped === true;
+  const wrapped = Boolean(schema?.xml?.wrapped);
   return (value) => {
     let out = wrapped ? open : '';
     for (const element of value as unknown[]) out += item(element);

@@ -228,7 +228,8 @@ async function page(db: Executor, scope: TransactionScope, q: TransactionQuery):
  */
 export async function listCustomerTransactions(runtime: Pick<Runtime, 'database'>, customer: CustomerRow, q: TransactionQuery): Promise<TransactionPage> {
   const db = runtime.database.kysely;
-  const result = await page(db, { column: 'customer_id', id: customer.id }, q);
+  const scope = { column: 'customer_id', id: customer.id } as const;
+  const result = await page(db, scope, q);
   if (result.found > 0) return result;
   const state = await aggregationProgress(db, customer.id);
   if (Number(state.accounts) > 0 && Number(state.aggregated) === 0) {
@@ -237,7 +238,8 @@ export async function listCustomerTransactions(runtime: Pick<Runtime, 'database'
       "None of the customer's accounts has been aggregated yet: refresh the customer's accounts (POST /aggregation/v1/customers/{customerId}/accounts) before reading transactions.",
     );
   }
-  return result;
+  // A first aggregation may have committed between the page and the check: the page again, read after the check.
+  return page(db, scope, q);
 }
 
 function requireAggregated(account: AccountRow): void {
