@@ -3,7 +3,8 @@
  * transaction list is answered the cheapest way it can be from the stored rows: the statement Ledgerlink runs for it
  * (`countedPageQuery`: the page and its count in one index walk), then `JSON.stringify` of the count and the rows,
  * with no framework, authentication, customer check, log line, cache or schema-driven serialiser. Other kinds of
- * request get recorded bytes, as from the bare server. Two depths (`BENCH_BARE`):
+ * request get recorded bytes, as from the bare server. A list asked for in XML is answered in XML, written the
+ * cheapest way (an element per column, texts escaped), not through the response schema. Two depths (`BENCH_BARE`):
  * - `database`: through Ledgerlink's own database layer (`selectCountedTransactionPage`: Kysely's executor, the
  *   statement compiled once, rows read as arrays and made objects by a compiled function, named on PostgreSQL);
  * - `driver`: the same SQL straight on the driver, prepared once, rows left as arrays (better-sqlite3's raw mode,
@@ -17,8 +18,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { TRANSACTION_RECORD_COLUMNS } from '../src/modules/aggregation/records.js';
 import { countedPageQuery, selectCountedTransactionPage } from '../src/modules/aggregation/transactions.repository.js';
 import { openDatabase } from '../src/platform/db/database.js';
+import { escapeXml } from '../src/contract/xml/serialize.js';
 import { requestKind, type Sample } from './lib/samples.js';
 
 const [file, store, depth] = process.argv.slice(2);
@@ -32,6 +35,7 @@ const database = openDatabase(postgres ? { databaseUrl: store } : { sqliteFile: 
 const closing: (() => Promise<void>)[] = [() => database.close()];
 
 interface Page {
+  xml: boolean;
   customerId: number;
   fromDate: number;
   toDate: number;
@@ -47,8 +51,19 @@ async function throughLayer(p: Page): Promise<string> {
     { fromDate: p.fromDate, toDate: p.toDate, includePending: false, sort: 'desc', limit: p.limit },
     p.offset,
   );
-  return JSON.stringify({ found, displaying: rows.length, transactions: rows });
+  if (!p.xml) return JSON.stringify({ found, displaying: rows.length, transactions: rows });
+  let out = `${XML_HEAD}<found>${found}</found><displaying>${rows.length}</displaying>`;
+  for (const row of rows) {
+    out += '<transaction>';
+    for (const [key, value] of Object.entries(row)) out += element(key, value);
+    out += '</transaction>';
+  }
+  return `${out}</transactions>`;
 }
+
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><transactions>';
+const element = (name: string, value: unknown) =>
+  value === null || value === undefined ? `<${name}/>` : `<${name}>${typeof value === 'string' ? escapeXml(value) : String(value)}</${name}>`;
 
 /** The same SQL on the driver: compiled once with markers in place of the values, which then go where they were. */
 function onDriver(): (p: Page) => Promise<string> {
@@ -70,16 +85,27 @@ function onDriver(): (p: Page) => Promise<string> {
     return at.map((i, k) => (i >= 0 ? given[i] : query.parameters[k]));
   };
   // (A page past the end has no row to carry the count; the benchmark asks for none.)
-  const answer = (rows: unknown[][]) => JSON.stringify({ found: Number(rows[0]?.at(-1) ?? 0), displaying: rows.length, transactions: rows });
+  const names = [...TRANSACTION_RECORD_COLUMNS];
+  const answer = (rows: unknown[][], xml: boolean) => {
+    const found = Number(rows[0]?.at(-1) ?? 0);
+    if (!xml) return JSON.stringify({ found, displaying: rows.length, transactions: rows });
+    let out = `${XML_HEAD}<found>${found}</found><displaying>${rows.length}</displaying>`;
+    for (const row of rows) {
+      out += '<transaction>';
+      for (let i = 0; i < names.length; i++) out += element(names[i]!, row[i]);
+      out += '</transaction>';
+    }
+    return `${out}</transactions>`;
+  };
   if (postgres) {
     const pool = new pg.Pool({ connectionString: store, max: 10 });
     closing.push(() => pool.end());
-    return async (p) => answer((await pool.query<unknown[]>({ name: 'floor-page', text: query.sql, values: values(p), rowMode: 'array' })).rows);
+    return async (p) => answer((await pool.query<unknown[]>({ name: 'floor-page', text: query.sql, values: values(p), rowMode: 'array' })).rows, p.xml);
   }
   const file = new SQLite(store, { readonly: true });
   closing.push(async () => void file.close());
   const statement = file.prepare(query.sql).raw(true);
-  return async (p) => answer(statement.all(values(p)) as unknown[][]);
+  return async (p) => answer(statement.all(values(p)) as unknown[][], p.xml);
 }
 const readPage = depth === 'driver' ? onDriver() : throughLayer;
 
@@ -106,14 +132,16 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse): Prom
   const page = TRANSACTIONS.exec(url);
   if (page) {
     const q = new URLSearchParams(url.slice(url.indexOf('?') + 1));
+    const xml = /xml/i.test(req.headers.accept ?? '');
     const body = await readPage({
+      xml,
       customerId: Number(page[1]),
       fromDate: Number(q.get('fromDate')),
       toDate: Number(q.get('toDate')),
       limit: Number(q.get('limit') ?? 25),
       offset: Number(q.get('start') ?? 1) - 1,
     });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.writeHead(200, { 'content-type': xml ? 'application/xml; charset=utf-8' : 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
     return;
   }
