@@ -18,17 +18,17 @@ import fs from 'node:fs';
 import http from 'node:http';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { escapeXml } from '../src/contract/xml/serialize.js';
 import { TRANSACTION_RECORD_COLUMNS } from '../src/modules/aggregation/records.js';
 import { countedPageQuery, selectCountedTransactionPage } from '../src/modules/aggregation/transactions.repository.js';
 import { openDatabase } from '../src/platform/db/database.js';
-import { escapeXml } from '../src/contract/xml/serialize.js';
-import { requestKind, type Sample } from './lib/samples.js';
+import { compileWithPlaceholders } from '../src/platform/db/prepared.js';
+import { answerPicker, type Sample } from './lib/samples.js';
 
 const [file, store, depth] = process.argv.slice(2);
 if (!file || !store || (depth !== 'database' && depth !== 'driver')) {
   throw new Error('usage: bare-database-server.ts <samples.json> <sqlite file | postgres URL> <database | driver>');
 }
-const samples = JSON.parse(fs.readFileSync(file, 'utf8')) as Sample[];
 const postgres = /^postgres(ql)?:/.test(store);
 // Ledgerlink's database layer: what `database` reads through, and what compiles the SQL for `driver`.
 const database = openDatabase(postgres ? { databaseUrl: store } : { sqliteFile: store });
@@ -43,6 +43,23 @@ interface Page {
   offset: number;
 }
 
+const COLUMNS = [...TRANSACTION_RECORD_COLUMNS];
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><transactions>';
+const element = (name: string, value: unknown) =>
+  value === null || value === undefined ? `<${name}/>` : `<${name}>${typeof value === 'string' ? escapeXml(value) : String(value)}</${name}>`;
+
+/** The page as JSON (the rows as they are), or as XML written the cheapest way: an element per column. */
+function render<Row>(p: Page, found: number, rows: Row[], cell: (row: Row, column: number) => unknown): string {
+  if (!p.xml) return JSON.stringify({ found, displaying: rows.length, transactions: rows });
+  let out = `${XML_HEAD}<found>${found}</found><displaying>${rows.length}</displaying>`;
+  for (const row of rows) {
+    out += '<transaction>';
+    for (let i = 0; i < COLUMNS.length; i++) out += element(COLUMNS[i]!, cell(row, i));
+    out += '</transaction>';
+  }
+  return `${out}</transactions>`;
+}
+
 /** The counted page through Ledgerlink's database layer: rows as objects, the count on each. */
 async function throughLayer(p: Page): Promise<string> {
   const { found, rows } = await selectCountedTransactionPage(
@@ -51,79 +68,41 @@ async function throughLayer(p: Page): Promise<string> {
     { fromDate: p.fromDate, toDate: p.toDate, includePending: false, sort: 'desc', limit: p.limit },
     p.offset,
   );
-  if (!p.xml) return JSON.stringify({ found, displaying: rows.length, transactions: rows });
-  let out = `${XML_HEAD}<found>${found}</found><displaying>${rows.length}</displaying>`;
-  for (const row of rows) {
-    out += '<transaction>';
-    for (const [key, value] of Object.entries(row)) out += element(key, value);
-    out += '</transaction>';
-  }
-  return `${out}</transactions>`;
+  return render(p, found, rows, (row, i) => row[COLUMNS[i]!]);
 }
 
-const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><transactions>';
-const element = (name: string, value: unknown) =>
-  value === null || value === undefined ? `<${name}/>` : `<${name}>${typeof value === 'string' ? escapeXml(value) : String(value)}</${name}>`;
-
-/** The same SQL on the driver: compiled once with markers in place of the values, which then go where they were. */
+/** The same SQL on the driver, compiled once as preparedQuery compiles it; rows stay arrays, the count last. */
 function onDriver(): (p: Page) => Promise<string> {
-  const marks = Array.from({ length: 8 }, (_, i) => `\u0000page-${i}\u0000`) as unknown as number[];
-  const query = countedPageQuery(
-    database.kysely,
-    { column: 'customer_id', id: marks[0]! },
-    { fromDate: marks[1]!, toDate: marks[2]!, includePending: false, sort: 'desc', limit: marks[3]! },
-    marks[4]!,
-    { column: 'customer_id', id: marks[5]! },
-    { fromDate: marks[6]!, toDate: marks[7]!, includePending: false },
-  ).compile();
-  const at = query.parameters.map((v) => (marks as unknown[]).indexOf(v));
-  for (let i = 0; i < marks.length; i++) {
-    if (at.filter((k) => k === i).length !== 1) throw new Error(`value ${i} must appear exactly once in: ${query.sql}`);
-  }
-  const values = (p: Page) => {
-    const given = [p.customerId, p.fromDate, p.toDate, p.limit, p.offset, p.customerId, p.fromDate, p.toDate];
-    return at.map((i, k) => (i >= 0 ? given[i] : query.parameters[k]));
-  };
+  const { query, bind } = compileWithPlaceholders(database.kysely, 8, (db, id, fromDate, toDate, limit, offset, countId, countFrom, countTo) =>
+    countedPageQuery(
+      db,
+      { column: 'customer_id', id },
+      { fromDate, toDate, includePending: false, sort: 'desc', limit },
+      offset,
+      { column: 'customer_id', id: countId },
+      { fromDate: countFrom, toDate: countTo, includePending: false },
+    ),
+  );
+  const values = (p: Page) => bind([p.customerId, p.fromDate, p.toDate, p.limit, p.offset, p.customerId, p.fromDate, p.toDate]);
   // (A page past the end has no row to carry the count; the benchmark asks for none.)
-  const names = [...TRANSACTION_RECORD_COLUMNS];
-  const answer = (rows: unknown[][], xml: boolean) => {
-    const found = Number(rows[0]?.at(-1) ?? 0);
-    if (!xml) return JSON.stringify({ found, displaying: rows.length, transactions: rows });
-    let out = `${XML_HEAD}<found>${found}</found><displaying>${rows.length}</displaying>`;
-    for (const row of rows) {
-      out += '<transaction>';
-      for (let i = 0; i < names.length; i++) out += element(names[i]!, row[i]);
-      out += '</transaction>';
-    }
-    return `${out}</transactions>`;
-  };
+  const answer = (p: Page, rows: unknown[][]) => render(p, Number(rows[0]?.at(-1) ?? 0), rows, (row, i) => row[i]);
   if (postgres) {
     const pool = new pg.Pool({ connectionString: store, max: 10 });
     closing.push(() => pool.end());
-    return async (p) => answer((await pool.query<unknown[]>({ name: 'floor-page', text: query.sql, values: values(p), rowMode: 'array' })).rows, p.xml);
+    return async (p) => answer(p, (await pool.query<unknown[]>({ name: 'floor-page', text: query.sql, values: values(p), rowMode: 'array' })).rows);
   }
-  const file = new SQLite(store, { readonly: true });
-  closing.push(async () => void file.close());
-  const statement = file.prepare(query.sql).raw(true);
-  return async (p) => answer(statement.all(values(p)) as unknown[][], p.xml);
+  const sqlite = new SQLite(store, { readonly: true });
+  closing.push(async () => void sqlite.close());
+  const statement = sqlite.prepare(query.sql).raw(true);
+  return async (p) => answer(p, statement.all(values(p)) as unknown[][]);
 }
 const readPage = depth === 'driver' ? onDriver() : throughLayer;
 
-interface Recorded {
-  status: number;
-  contentType: string;
-  body: Buffer;
-}
-const byUrl = new Map<string, Recorded>();
-const recorded = new Map<string, Recorded[]>();
-for (const s of samples) {
-  const a = { status: s.status, contentType: s.contentType, body: Buffer.from(s.body, 'base64') };
-  byUrl.set(`${s.kind} ${s.url}`, a);
-  const list = recorded.get(s.kind) ?? [];
-  list.push(a);
-  recorded.set(s.kind, list);
-}
-const turn = new Map<string, number>();
+const pick = answerPicker(JSON.parse(fs.readFileSync(file, 'utf8')) as Sample[], (s) => ({
+  status: s.status,
+  contentType: s.contentType,
+  body: Buffer.from(s.body, 'base64'),
+}));
 
 const TRANSACTIONS = /^\/aggregation\/v3\/customers\/(\d+)\/transactions\?/;
 
@@ -145,16 +124,12 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse): Prom
     res.end(body);
     return;
   }
-  const kind = requestKind(req.method ?? 'GET', url, req.headers.accept);
-  const list = recorded.get(kind);
-  if (!list) {
+  const a = pick(req.method ?? 'GET', url, req.headers.accept);
+  if (!a) {
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('no such kind\n');
     return;
   }
-  const i = turn.get(kind) ?? 0;
-  turn.set(kind, (i + 1) % list.length);
-  const a = byUrl.get(`${kind} ${url}`) ?? list[i]!;
   res.writeHead(a.status, { 'content-type': a.contentType, 'content-length': a.body.length });
   res.end(a.body);
 }

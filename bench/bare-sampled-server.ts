@@ -9,45 +9,24 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import { requestKind, type Sample } from './lib/samples.js';
+import { answerPicker, type Sample } from './lib/samples.js';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: bare-sampled-server.ts <samples.json>');
-const samples = JSON.parse(fs.readFileSync(file, 'utf8')) as Sample[];
 
 interface Answer {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
 }
-const answer = (s: Sample): Answer => {
+const pick = answerPicker(JSON.parse(fs.readFileSync(file, 'utf8')) as Sample[], (s): Answer => {
   const body = Buffer.from(s.body, 'base64');
   return { status: s.status, headers: { 'content-type': s.contentType, 'content-length': String(body.length) }, body };
-};
-const byUrl = new Map<string, Answer>();
-const byKind = new Map<string, { answers: Answer[]; next: number }>();
-for (const s of samples) {
-  const a = answer(s);
-  byUrl.set(`${s.kind} ${s.url}`, a);
-  const k = byKind.get(s.kind) ?? { answers: [], next: 0 };
-  k.answers.push(a);
-  byKind.set(s.kind, k);
-}
+});
 const unknown: Answer = { status: 404, headers: { 'content-type': 'text/plain', 'content-length': '13' }, body: Buffer.from('no such kind\n') };
 
-function pick(req: http.IncomingMessage): Answer {
-  const kind = requestKind(req.method ?? 'GET', req.url ?? '/', req.headers.accept);
-  const exact = byUrl.get(`${kind} ${req.url}`);
-  if (exact) return exact;
-  const k = byKind.get(kind);
-  if (!k) return unknown;
-  const a = k.answers[k.next]!;
-  k.next = (k.next + 1) % k.answers.length;
-  return a;
-}
-
 const server = http.createServer((req, res) => {
-  const a = pick(req);
+  const a = pick(req.method ?? 'GET', req.url ?? '/', req.headers.accept) ?? unknown;
   // Read (and drop) the request body like a real server has to before answering.
   req.resume();
   req.on('end', () => {

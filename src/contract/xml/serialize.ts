@@ -146,15 +146,16 @@ function arrayWriter(name: string, open: string, close: string, schema: XmlSchem
 
 function objectBodyWriter(schema: XmlSchema | undefined): WriteBody {
   const props = schema?.properties;
-  const plain: WriteBody = (value) => {
-    const out: string[] = [];
-    writeObjectBody(out, value, schema);
-    return out.join('');
-  };
-  if (!props) return plain;
-  const fields = Object.keys(props).map((key) => ({ key, write: valueWriter(key, props[key]) }));
   const extra = schema?.additionalProperties;
-  if (extra && typeof extra === 'object') return plain;
+  // Free-form parts (no declared properties, or keys only additionalProperties describes): the plain walk.
+  if (!props || (extra && typeof extra === 'object')) {
+    return (value) => {
+      const out: string[] = [];
+      writeObjectBody(out, value, schema);
+      return out.join('');
+    };
+  }
+  const fields = Object.keys(props).map((key) => ({ key, write: valueWriter(key, props[key]) }));
   return (value) => {
     let out = '';
     for (const field of fields) out += field.write(value[field.key]);

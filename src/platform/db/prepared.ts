@@ -17,24 +17,38 @@ export function preparedQuery<Args extends unknown[], R>(
   build: (db: Kysely<DB>, ...placeholders: never[]) => Compilable<R>,
 ): (db: Kysely<DB>, ...args: Args) => Promise<R[]> {
   // The SQL depends only on the dialect: one compilation serves the database, its transactions and pinned connections.
-  const compiled = new WeakMap<object, { query: CompiledQuery<R>; positions: number[] }>();
+  const compiled = new WeakMap<object, PlaceholderQuery<R>>();
   const compile = (db: Kysely<DB>) => {
-    const placeholders = Array.from({ length: arity }, (_, i) => `\u0000ledgerlink-parameter-${i}\u0000`);
-    const query = build(db, ...(placeholders as never[])).compile();
-    const index = new Map(placeholders.map((p, i) => [p, i]));
-    const positions = query.parameters.map((p) => index.get(p as string) ?? -1);
-    const uses = new Array<number>(arity).fill(0);
-    for (const p of positions) if (p >= 0) uses[p]!++;
-    const wrong = uses.findIndex((n) => n !== 1);
-    if (wrong >= 0) throw new Error(`preparedQuery: placeholder ${wrong} must appear exactly once in: ${query.sql}`);
-    nameStatement(query.sql);
-    const entry = { query, positions };
+    const entry = compileWithPlaceholders(db, arity, build);
+    nameStatement(entry.query.sql);
     compiled.set(db.getExecutor().adapter, entry);
     return entry;
   };
   return async (db, ...args) => {
-    const { query, positions } = compiled.get(db.getExecutor().adapter) ?? compile(db);
-    const parameters = positions.map((p, i) => (p >= 0 ? args[p] : query.parameters[i]));
-    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+    const { query, bind } = compiled.get(db.getExecutor().adapter) ?? compile(db);
+    return (await db.executeQuery<R>({ ...query, parameters: bind(args) })).rows;
   };
+}
+
+/** A query compiled with placeholders for its values: its SQL, and its parameter list for the values of a call. */
+export interface PlaceholderQuery<R> {
+  query: CompiledQuery<R>;
+  bind(args: readonly unknown[]): unknown[];
+}
+
+/** Builds and compiles a query for preparedQuery (the same rules for `build`), once; `bind` puts values in place. */
+export function compileWithPlaceholders<R>(
+  db: Kysely<DB>,
+  arity: number,
+  build: (db: Kysely<DB>, ...placeholders: never[]) => Compilable<R>,
+): PlaceholderQuery<R> {
+  const placeholders = Array.from({ length: arity }, (_, i) => `\u0000ledgerlink-parameter-${i}\u0000`);
+  const query = build(db, ...(placeholders as never[])).compile();
+  const index = new Map(placeholders.map((p, i) => [p, i]));
+  const positions = query.parameters.map((p) => index.get(p as string) ?? -1);
+  const uses = new Array<number>(arity).fill(0);
+  for (const p of positions) if (p >= 0) uses[p]!++;
+  const wrong = uses.findIndex((n) => n !== 1);
+  if (wrong >= 0) throw new Error(`preparedQuery: placeholder ${wrong} must appear exactly once in: ${query.sql}`);
+  return { query, bind: (args) => positions.map((p, i) => (p >= 0 ? args[p] : query.parameters[i])) };
 }
