@@ -101,10 +101,15 @@ describe('failures of the exchange', () => {
   it('says after a claim that the token is spent', () => {
     expect(failureOf({ kind: 'server-error', status: 500 }, 'first-accounts').message).toMatch(/The setup token has been used/);
     expect(failureOf({ kind: 'server-error', status: 500 }, 'accounts').message).not.toMatch(/setup token/);
+    // A claim answered 200 spent the token, even when its answer could not be used.
+    expect(failureOf({ kind: 'malformed', detail: 'the claim answer is not an access URL' }, 'claim').message).toMatch(/The setup token has been used/);
+    expect(failureOf({ kind: 'claim-refused', status: 403 }, 'claim').message).not.toMatch(/has been used/);
   });
 
   it('documents every failure code the mapping produces', () => {
-    expect(SIMPLEFIN_ERROR_TABLE.map((r) => r.code)).toEqual([103, 103, 103, 103, 103, 103, 108, 102, 102, 102, 102, 102, 102, 102, 102, 103, 108, 102, 102]);
+    expect(SIMPLEFIN_ERROR_TABLE.map((r) => r.code)).toEqual([
+      103, 103, 103, 103, 103, 103, 108, 102, 102, 102, 102, 102, 102, 102, 102, 102, 103, 108, 102, 102,
+    ]);
     for (const row of SIMPLEFIN_ERROR_TABLE) expect(row.message.length).toBeGreaterThan(20);
   });
 });

@@ -36,7 +36,7 @@ import {
   type TransactionCache,
   writeSession,
 } from './session.js';
-import { checkBridgeUrl, decodeSetupToken, type UrlPolicy } from './token.js';
+import { checkBridgeUrl, decodeSetupToken, decodeUrlPart, type UrlPolicy } from './token.js';
 import type { SimplefinAccount, SimplefinAccountSet, SimplefinTransaction } from './wire.js';
 
 export interface SimplefinConnectorOptions {
@@ -306,7 +306,7 @@ export class SimplefinConnector extends CredentialsOnlyConnector {
     more: readonly (string | undefined)[] = [],
   ): StoredNotice[] {
     const url = new URL(data.accessUrl);
-    const secrets = [...more, data.accessUrl, url.password, decodeURIComponent(url.password)];
+    const secrets = [...more, data.accessUrl, url.password, decodeUrlPart(url.password)];
     const notices = new Map<string, StoredNotice>();
     for (const set of sets) {
       for (const error of set.errors) {

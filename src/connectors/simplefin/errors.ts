@@ -104,11 +104,12 @@ export function formatEpoch(epoch: number): string {
 
 /**
  * The failure of an exchange that gave no usable answer. After a successful claim the token is spent, so failures
- * of the first data request say so.
+ * of the first data request say so, and so does a claim answered 200 with something that is not an access URL.
  */
 export function failureOf(problem: SimplefinProblem, phase: 'claim' | 'accounts' | 'first-accounts'): ConnectorFailure {
   const failure = baseFailure(problem, phase);
-  return phase === 'first-accounts' && problem.kind !== 'access-refused' ? { ...failure, message: failure.message + AFTER_CLAIM } : failure;
+  const spent = (phase === 'first-accounts' && problem.kind !== 'access-refused') || (phase === 'claim' && problem.kind === 'malformed');
+  return spent ? { ...failure, message: failure.message + AFTER_CLAIM } : failure;
 }
 
 function baseFailure(problem: SimplefinProblem, phase: 'claim' | 'accounts' | 'first-accounts'): ConnectorFailure {
@@ -216,6 +217,10 @@ export const SIMPLEFIN_ERROR_TABLE: readonly SimplefinErrorRow[] = (
     ['Connection refused, DNS or TLS failure', failureOf({ kind: 'unreachable' }, 'accounts')],
     ['Answer larger than the transport reads', failureOf({ kind: 'too-large' }, 'accounts')],
     ['Answer not JSON, or not an Account Set of the defined types', failureOf({ kind: 'malformed', detail: '<where>' }, 'accounts')],
+    [
+      'Claim answers 200 with no usable access URL (not http(s), no credentials, broken percent-escapes in them, too long)',
+      failureOf({ kind: 'malformed', detail: 'the claim answer is not an access URL' }, 'claim'),
+    ],
     [
       'Any other failure of the first `/accounts` request right after the claim (shown for HTTP 5xx)',
       failureOf({ kind: 'server-error', status: 500 }, 'first-accounts'),

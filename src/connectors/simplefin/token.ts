@@ -60,16 +60,35 @@ export function checkBridgeUrl(value: string, kind: 'claim' | 'access', allowUrl
   }
   if (kind === 'claim' && (url.username || url.password)) return { ok: false, reason: `${what} must not hold a user name or password.` };
   if (kind === 'access' && !url.username) return { ok: false, reason: `${what} holds no credentials.` };
+  // The credentials are percent-decoded for the Authorization header: a broken escape (`%zz`, a cut UTF-8 sequence)
+  // makes them unknowable, so such an address is refused here rather than failing when it is used.
+  const user = decodeUrlPart(url.username);
+  const password = decodeUrlPart(url.password);
+  if (user === undefined || password === undefined) {
+    return { ok: false, reason: `${what} holds a user name or password that is not valid percent-encoding.` };
+  }
   url.hash = '';
   const refusal = allowUrl?.(url);
   if (refusal !== undefined) {
-    const secrets = [value, url.href, url.pathname, decodeURIComponent(url.username), decodeURIComponent(url.password), url.username, url.password];
+    const secrets = [value, url.href, url.pathname, user, password, url.username, url.password];
     return { ok: false, reason: `${what} is not allowed: ${redact(refusal, secrets)}` };
   }
   return { ok: true, value: url };
 }
 
-/** The access URL without its credentials, and the Basic authorization header those credentials make. */
+/** A percent-encoded URL part decoded, or undefined when an escape is broken or decodes to invalid UTF-8. */
+export function decodeUrlPart(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The access URL without its credentials, and the Basic authorization header those credentials make. The URL is one
+ * checkBridgeUrl accepted, so its credentials decode.
+ */
 export function splitAccessUrl(accessUrl: URL): { base: URL; authorization: string } {
   const user = decodeURIComponent(accessUrl.username);
   const password = decodeURIComponent(accessUrl.password);
