@@ -154,7 +154,7 @@ describe('statement file uploads', () => {
     expect(body.accounts).toHaveLength(1);
     expect(body.accounts[0]).toMatchObject({
       type: 'checking',
-      number: '1234567890',
+      number: 'XXXXXX7890',
       accountNumberDisplay: '7890',
       balance: 3058.17,
       currency: 'USD',

@@ -141,7 +141,7 @@ export interface components {
             }[];
         };
         DiscoveredAccount: {
-            /** @description Send it back to choose the account */
+            /** @description Send it back to choose the account: a handle for this customer's account at the institution, never its number */
             ref: string;
             name: string;
             type: string;

@@ -1248,7 +1248,10 @@ export interface components {
             accounts: {
                 /** @example 5011648377 */
                 id: string;
-                /** @description Account number from the institution (may be masked) */
+                /**
+                 * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                 * @example XXXXXX7890
+                 */
                 number: string;
                 /** @description Last four digits of the real account number; ACH-capable accounts only */
                 realAccountNumberLast4?: string;
@@ -4257,7 +4260,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;
@@ -4424,7 +4430,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;
@@ -4656,7 +4665,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;
@@ -4823,7 +4835,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;
@@ -5178,7 +5193,10 @@ export interface operations {
                     "application/json": {
                         /** @example 5011648377 */
                         id: string;
-                        /** @description Account number from the institution (may be masked) */
+                        /**
+                         * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                         * @example XXXXXX7890
+                         */
                         number: string;
                         /** @description Last four digits of the real account number; ACH-capable accounts only */
                         realAccountNumberLast4?: string;
@@ -5343,7 +5361,10 @@ export interface operations {
                     "application/xml": {
                         /** @example 5011648377 */
                         id: string;
-                        /** @description Account number from the institution (may be masked) */
+                        /**
+                         * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                         * @example XXXXXX7890
+                         */
                         number: string;
                         /** @description Last four digits of the real account number; ACH-capable accounts only */
                         realAccountNumberLast4?: string;
@@ -5568,7 +5589,10 @@ export interface operations {
                     "application/json": {
                         /** @example 5011648377 */
                         id: string;
-                        /** @description Account number from the institution (may be masked) */
+                        /**
+                         * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                         * @example XXXXXX7890
+                         */
                         number: string;
                         /** @description Last four digits of the real account number; ACH-capable accounts only */
                         realAccountNumberLast4?: string;
@@ -5733,7 +5757,10 @@ export interface operations {
                     "application/xml": {
                         /** @example 5011648377 */
                         id: string;
-                        /** @description Account number from the institution (may be masked) */
+                        /**
+                         * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                         * @example XXXXXX7890
+                         */
                         number: string;
                         /** @description Last four digits of the real account number; ACH-capable accounts only */
                         realAccountNumberLast4?: string;
@@ -6118,7 +6145,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;
@@ -6285,7 +6315,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;
@@ -6636,7 +6669,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;
@@ -6803,7 +6839,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;
@@ -7045,7 +7084,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;
@@ -7212,7 +7254,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;
@@ -7668,7 +7713,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;
@@ -7835,7 +7883,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;
@@ -8191,7 +8242,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;
@@ -8358,7 +8412,10 @@ export interface operations {
                         accounts: {
                             /** @example 5011648377 */
                             id: string;
-                            /** @description Account number from the institution (may be masked) */
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
                             number: string;
                             /** @description Last four digits of the real account number; ACH-capable accounts only */
                             realAccountNumberLast4?: string;

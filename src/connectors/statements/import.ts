@@ -4,6 +4,7 @@
  * them can tell new ones from ones it already has (mergeByRef).
  */
 import { STATEMENT_ACCOUNT_TYPES } from '../../contract/schemas/statements.js';
+import { maskAccountNumber } from '../account-number.js';
 import type { AccountType, TransactionType } from '../connector.js';
 import { type CsvRow, isSummaryRow, readCsv, StatementFileError } from './csv.js';
 import { detectTableLayout, type LayoutName } from './detect.js';
@@ -206,8 +207,9 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
     }
     return account;
   });
-  // One name given for a file of several cards: tell them apart by number.
-  if (accounts.length > 1) for (const a of accounts) if (a.name === settings.accountName && a.number !== '') a.name = `${a.name} ${a.number}`;
+  // One name given for a file of several cards: tell them apart by number (masked: a name is answered as it is).
+  if (accounts.length > 1)
+    for (const a of accounts) if (a.name === settings.accountName && a.number !== '') a.name = `${a.name} ${maskAccountNumber(a.number)}`;
   return { format: 'csv', accounts, transactions, problems };
 }
 
@@ -367,7 +369,7 @@ function accountGroup(
           : `csv:${layout}`;
   const existing = groups.get(ref);
   if (existing) return existing;
-  const name = rowName || settings.accountName || (number !== '' ? `${LAYOUT_TITLES[layout]} ${number}` : LAYOUT_TITLES[layout]);
+  const name = rowName || settings.accountName || (number !== '' ? `${LAYOUT_TITLES[layout]} ${maskAccountNumber(number)}` : LAYOUT_TITLES[layout]);
   const type = settings.accountType ?? accountTypeFromName(rowName) ?? guessedType;
   const group: AccountGroup = { account: { ref, type, number, name }, balances: [] };
   groups.set(ref, group);

@@ -119,7 +119,10 @@ export const Position = Type.Object(
 
 export const accountFields = {
   id: Type.String({ examples: ['5011648377'] }),
-  number: Type.String({ description: 'Account number from the institution (may be masked)' }),
+  number: Type.String({
+    description: 'Account number from the institution, masked: only its last four letters or digits show, the ones before them are X',
+    examples: ['XXXXXX7890'],
+  }),
   realAccountNumberLast4: O(Type.String({ description: 'Last four digits of the real account number; ACH-capable accounts only' })),
   accountNumberDisplay: Type.String({ examples: ['7528'] }),
   name: Type.String({ examples: ['Super Checking'] }),

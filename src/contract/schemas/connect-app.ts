@@ -101,7 +101,7 @@ export const MfaChallenge = Type.Object({
 
 /** An account the institution shows for a sign-in, before the user chooses. */
 export const DiscoveredAccount = Type.Object({
-  ref: Type.String({ description: 'Send it back to choose the account' }),
+  ref: Type.String({ description: "Send it back to choose the account: a handle for this customer's account at the institution, never its number" }),
   name: Type.String(),
   type: Type.String(),
   accountNumberDisplay: Type.String(),

@@ -21,7 +21,7 @@ import { ServiceError } from '../../contract/errors/service-error.js';
 import type { DiscoveredAccount, SignInStep } from '../../contract/schemas/connect-app.js';
 import type { Executor } from '../../platform/db/database.js';
 import type { Runtime } from '../../platform/dependencies.js';
-import { randomString } from '../../platform/secrets.js';
+import { hmacBase64Url, randomString } from '../../platform/secrets.js';
 import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
 import { clearLoginAccountsStatus, selectAccountsWithRefs } from './accounts.repository.js';
@@ -181,7 +181,7 @@ async function advance(
   if (!listed.ok) return failSession(engine, session, listed.code, listed.message);
   const state: LinkState = { kind: 'session', session: listed.session ?? result.session, credentials };
   await saveStep(engine, session, 'accounts', { state_encrypted: sealJson(engine, state), discovered: JSON.stringify(listed.value) });
-  return { step: 'accounts', sessionId: session.id, accounts: await discovered(engine.database.kysely, customer, session, listed.value) };
+  return { step: 'accounts', sessionId: session.id, accounts: await discovered(engine, customer, session, listed.value) };
 }
 
 async function failSession(engine: Engine, session: LinkSessionRow, code: number, message: string): Promise<LinkStep> {
@@ -234,14 +234,25 @@ async function linkedWithRefs(db: Executor, customer: CustomerRow, institutionId
   return selectAccountsWithRefs(db, customer.id, institutionId, refs);
 }
 
+const CHOICE_PURPOSE = 'account-choice';
+
+/**
+ * What the accounts step answers as an account's `ref`, and Connect sends back to choose it: a keyed digest of the
+ * customer, the institution and the institution's ref, the same in every sign-in of that customer there. Never the
+ * ref itself, which may hold the full account number (an OFX ref does).
+ */
+function choiceOf(runtime: Pick<Runtime, 'keys'>, session: Pick<LinkSessionRow, 'customer_id' | 'institution_id'>, ref: string): string {
+  return hmacBase64Url(runtime.keys.derive(CHOICE_PURPOSE), `${session.customer_id}\u0000${session.institution_id}\u0000${ref}`);
+}
+
 async function discovered(
-  db: Executor,
+  runtime: Pick<Runtime, 'database' | 'keys'>,
   customer: CustomerRow,
   session: LinkSessionRow,
   accounts: readonly ConnectorAccount[],
 ): Promise<DiscoveredAccountRecord[]> {
   const linked = await linkedWithRefs(
-    db,
+    runtime.database.kysely,
     customer,
     session.institution_id,
     accounts.map((a) => a.ref),
@@ -250,7 +261,7 @@ async function discovered(
     linked.filter((a) => session.institution_login_id === null || a.institution_login_id === session.institution_login_id).map((a) => a.ref),
   );
   return accounts.map((a) => ({
-    ref: a.ref,
+    ref: choiceOf(runtime, session, a.ref),
     name: a.name,
     type: a.type,
     accountNumberDisplay: a.accountNumberDisplay,
@@ -265,7 +276,8 @@ async function discovered(
  * created, existing ones brought up to date), with account events, in one transaction. Signing in again with the
  * same credentials reuses the login that already holds those accounts, so nothing is duplicated. For Fix
  * (a session started with institutionLoginId), accountRefs may be omitted: the login's session and credentials
- * are replaced and its error status cleared. Otherwise accountRefs omitted means every account.
+ * are replaced and its error status cleared. Otherwise accountRefs omitted means every account. accountRefs are the
+ * `ref`s the accounts step answered (digests, see choiceOf), not the institution's.
  */
 export async function finishLink(
   runtime: Pick<Runtime, 'config' | 'database' | 'clock' | 'keys'>,
@@ -276,15 +288,17 @@ export async function finishLink(
   const state = openJson<LinkState>(runtime, session.state_encrypted!);
   if (state.kind !== 'session') throw new ServiceError('LinkStepMismatch');
   const offered: ConnectorAccount[] = JSON.parse(session.discovered ?? '[]');
-  const offeredRefs = new Set(offered.map((a) => a.ref));
+  const byChoice = new Map(offered.map((a) => [choiceOf(runtime, session, a.ref), a.ref]));
   const isFix = session.institution_login_id !== null;
   if (input.accountRefs !== undefined) {
-    const unknown = input.accountRefs.filter((r) => !offeredRefs.has(r));
+    const unknown = input.accountRefs.filter((r) => !byChoice.has(r));
     if (unknown.length > 0) throw new ServiceError('InvalidParameter', `Invalid parameter (accountRefs): the institution did not offer ${unknown.join(', ')}.`);
     if (input.accountRefs.length === 0 && !isFix) throw new ServiceError('BadRequest', 'Choose at least one account to link.');
   } else if (offered.length === 0 && !isFix) {
     throw new ServiceError('BadRequest', 'The institution shows no accounts for this sign-in, so there is nothing to link.');
   }
+  // The institution's refs of the chosen accounts.
+  const chosenRefs = input.accountRefs === undefined ? undefined : new Set(input.accountRefs.map((r) => byChoice.get(r)!));
 
   return runtime.database.kysely.transaction().execute(async (tx) => {
     // One step wins: a second finishLink of the same session (or a concurrent one) finds it finished.
@@ -312,11 +326,11 @@ export async function finishLink(
     if (isFix) {
       login = await getLoginRow(tx, customer, session.institution_login_id!);
       const existingRefs = new Set((await listAccountRows(tx, customer, { institutionLoginId: login.id })).map((a) => a.ref));
-      chosen = input.accountRefs === undefined ? offered.filter((a) => existingRefs.has(a.ref)) : offered.filter((a) => input.accountRefs!.includes(a.ref));
+      chosen = offered.filter((a) => (chosenRefs ?? existingRefs).has(a.ref));
       login = await updateLogin(tx, login.id, secrets);
       await clearLoginAccountsStatus(tx, login.id);
     } else {
-      chosen = input.accountRefs === undefined ? offered : offered.filter((a) => input.accountRefs!.includes(a.ref));
+      chosen = chosenRefs === undefined ? offered : offered.filter((a) => chosenRefs.has(a.ref));
       const existing = await linkedWithRefs(
         tx,
         customer,
@@ -413,7 +427,7 @@ export async function getLinkStep(
       return { step: 'mfa', sessionId: session.id, challenges: openJson<Extract<LinkState, { kind: 'mfa' }>>(runtime, session.state_encrypted!).challenges };
     case 'accounts': {
       const customer = await getCustomerForPartner(db, input.partnerId, session.customer_id);
-      return { step: 'accounts', sessionId: session.id, accounts: await discovered(db, customer, session, JSON.parse(session.discovered ?? '[]')) };
+      return { step: 'accounts', sessionId: session.id, accounts: await discovered(runtime, customer, session, JSON.parse(session.discovered ?? '[]')) };
     }
     case 'finished':
       return { step: 'finished', sessionId: session.id };

@@ -4,6 +4,7 @@
  * each other.
  */
 import type { Static } from 'typebox';
+import { maskAccountNumber } from '../../connectors/account-number.js';
 import type { Account, Position } from '../../contract/schemas/accounts.js';
 import type { ConnectAccount } from '../../contract/schemas/connect-app.js';
 import type { Transaction } from '../../contract/schemas/transactions.js';
@@ -36,11 +37,15 @@ export function toPositionRecord(row: PositionRow): PositionRecord {
   return { id: row.id, ...(JSON.parse(row.record) as Omit<PositionRecord, 'id'>) };
 }
 
-/** An account row as the API's Account record, with its positions (read by the caller). Optional fields are absent when unknown. */
+/**
+ * An account row as the API's Account record, with its positions (read by the caller). Optional fields are absent when
+ * unknown. Every record that leaves the service (answers, events, pushes, Connect, the dashboard) is made here, so the
+ * stored full number is masked here.
+ */
 export function toAccountRecord(row: AccountRow, positions: readonly PositionRow[] = []): AccountRecord {
   return {
     id: String(row.id),
-    number: row.number,
+    number: maskAccountNumber(row.number),
     ...opt('realAccountNumberLast4', row.real_account_number_last4),
     accountNumberDisplay: row.account_number_display,
     name: row.name,
