@@ -66,6 +66,8 @@ interface AccountBase {
   description?: string;
   /** SVCSTATUS in the account list; ACTIVE unless given. */
   serviceStatus?: 'ACTIVE' | 'PEND' | 'AVAIL';
+  /** CURDEF of its statements, sent as given; USD unless given. */
+  currency?: string;
 }
 
 export type OfxServerAccount =
@@ -434,7 +436,7 @@ export async function startOfxServer(options: OfxServerOptions): Promise<OfxServ
         'INVSTMTRS',
         [
           ['DTASOF', ofxDate(now, xml)],
-          ['CURDEF', 'USD'],
+          ['CURDEF', account.currency ?? 'USD'],
           accountFrom(account),
           ['INVTRANLIST', [...range, ...trades.map(investmentTransaction)]],
           t.includePositions
@@ -485,7 +487,7 @@ export async function startOfxServer(options: OfxServerOptions): Promise<OfxServ
     const rs: Node = [
       kind === 'bank' ? 'STMTRS' : 'CCSTMTRS',
       [
-        ['CURDEF', 'USD'],
+        ['CURDEF', account.currency ?? 'USD'],
         accountFrom(account),
         ['BANKTRANLIST', [...range, ...transactions.map(bankTransaction)]],
         [

@@ -109,6 +109,10 @@ describe('accounts', () => {
     [' CAD ', 'CAD'],
     ['https://www.example.com/flight-miles', 'XXX'],
     ['points', 'XXX'],
+    // Three letters are not enough: only codes of ISO 4217 are stored.
+    ['ABC', 'XXX'],
+    ['usdollar', 'XXX'],
+    ['U S D', 'XXX'],
   ])('reads the currency %j as %s', (currency, code) => {
     expect(mapAccount(facts({ currency }), 1).currency).toBe(code);
   });
@@ -116,6 +120,7 @@ describe('accounts', () => {
   it('keeps the URL of a custom currency beside its code', () => {
     expect(currencyOf('https://www.example.com/flight-miles')).toEqual({ code: 'XXX', customUrl: 'https://www.example.com/flight-miles' });
     expect(currencyOf('javascript:alert(1)')).toEqual({ code: 'XXX' });
+    expect(currencyOf('U'.repeat(3000))).toEqual({ code: 'XXX' });
   });
 
   it('names the institution from the v1 organisation or the v2 connection', () => {

@@ -6,8 +6,10 @@
  * Records that lack what the specification requires (a transaction without FITID, DTPOSTED or a readable TRNAMT)
  * are left out and named in `problems`; everything else is kept as the server sent it.
  */
+import { describeCurrencyValue, iso4217Code, NO_CURRENCY } from '../../platform/currency.js';
 import { parseOfxDate } from './dates.js';
 import { childOf, childrenOf, type OfxElement, type OfxHeader, type OfxLimits, parseOfxDocument, leafValue } from './markup.js';
+import { storableText } from '../../platform/storable-text.js';
 
 export {
   decodeOfxBytes,
@@ -84,7 +86,7 @@ export interface OfxTransaction {
   /** PAYEE/NAME, for servers that send a PAYEE aggregate instead of NAME. */
   payee?: string;
   memo?: string;
-  /** CURRENCY/CURSYM or ORIGCURRENCY/CURSYM when the transaction is in another currency. */
+  /** CURRENCY/CURSYM or ORIGCURRENCY/CURSYM when the transaction is in another currency: an ISO 4217 code. */
   currency?: string;
 }
 
@@ -317,7 +319,45 @@ function setIf<T extends object, K extends keyof T>(target: T, key: K, value: T[
   if (value !== undefined) target[key] = value;
 }
 
-function transactionOf(element: OfxElement, where: string, problems: Problems): OfxTransaction | undefined {
+/**
+ * A statement's currency (CURDEF) as an ISO 4217 code, any letter case: USD when there is none (as US servers that
+ * leave it out mean); a value that is not a code is not stored: the amounts are kept without a currency (XXX) and
+ * the problem is named.
+ */
+function statementCurrencyOf(element: OfxElement, where: string, problems: Problems): string {
+  const value = leafValue(element, 'CURDEF');
+  if (value === undefined) return 'USD';
+  const code = iso4217Code(value);
+  if (code !== undefined) return code;
+  problems.add(
+    () => `The currency (CURDEF) of ${where} is ${describeCurrencyValue(value)}, not an ISO 4217 code: its amounts were kept without a currency (XXX)`,
+  );
+  return NO_CURRENCY;
+}
+
+/**
+ * A transaction's own currency: CURRENCY says its amount is in that currency, ORIGCURRENCY that it was converted into
+ * the statement's. Amounts are stored in the account's currency, so one in another currency is named in problems.
+ */
+function transactionCurrencyOf(element: OfxElement, fitId: string, where: string, statementCurrency: string, problems: Problems): string | undefined {
+  const own = leafValue(element, 'CURRENCY', 'CURSYM');
+  const value = own ?? leafValue(element, 'ORIGCURRENCY', 'CURSYM');
+  if (value === undefined) return undefined;
+  const code = iso4217Code(value);
+  if (code === undefined) {
+    problems.add(
+      () =>
+        `The currency of transaction ${fitId} of ${where} is ${describeCurrencyValue(value)}, not an ISO 4217 code: its amount was read in the statement's currency`,
+    );
+    return undefined;
+  }
+  if (own !== undefined && code !== statementCurrency && statementCurrency !== NO_CURRENCY) {
+    problems.add(() => `Transaction ${fitId} of ${where} is in ${code}, not in the account's ${statementCurrency}: its amount was kept as the file gives it`);
+  }
+  return code;
+}
+
+function transactionOf(element: OfxElement, where: string, statementCurrency: string, problems: Problems): OfxTransaction | undefined {
   const fitId = leafValue(element, 'FITID');
   const posted = dateOf(element, 'DTPOSTED');
   const amount = amountOf(element, 'TRNAMT');
@@ -341,7 +381,7 @@ function transactionOf(element: OfxElement, where: string, problems: Problems): 
   setIf(t, 'name', leafValue(element, 'NAME') ?? leafValue(element, 'EXTDNAME'));
   setIf(t, 'payee', leafValue(element, 'PAYEE', 'NAME'));
   setIf(t, 'memo', leafValue(element, 'MEMO'));
-  setIf(t, 'currency', leafValue(element, 'CURRENCY', 'CURSYM') ?? leafValue(element, 'ORIGCURRENCY', 'CURSYM'));
+  setIf(t, 'currency', transactionCurrencyOf(element, fitId, where, statementCurrency, problems));
   return t;
 }
 
@@ -361,11 +401,11 @@ function bankStatementOf(element: OfxElement, kind: 'bank' | 'creditCard', probl
   }
   const list = childOf(element, 'BANKTRANLIST');
   const where = describeAccount(account);
-  const statement: OfxBankStatement = { kind, account, currency: (leafValue(element, 'CURDEF') ?? 'USD').toUpperCase(), transactions: [] };
+  const statement: OfxBankStatement = { kind, account, currency: statementCurrencyOf(element, where, problems), transactions: [] };
   setIf(statement, 'start', dateOf(list, 'DTSTART'));
   setIf(statement, 'end', dateOf(list, 'DTEND'));
   for (const entry of childrenOf(list, 'STMTTRN')) {
-    const t = transactionOf(entry, where, problems);
+    const t = transactionOf(entry, where, statement.currency, problems);
     if (t) statement.transactions.push(t);
   }
   setIf(statement, 'ledgerBalance', balanceOf(childOf(element, 'LEDGERBAL')));
@@ -389,10 +429,10 @@ function investmentField(entry: OfxElement, inner: OfxElement | undefined, ...na
   return undefined;
 }
 
-function investmentTransactionOf(entry: OfxElement, where: string, problems: Problems): OfxInvestmentTransaction | undefined {
+function investmentTransactionOf(entry: OfxElement, where: string, statementCurrency: string, problems: Problems): OfxInvestmentTransaction | undefined {
   if (entry.name === 'INVBANKTRAN') {
     const stmttrn = childOf(entry, 'STMTTRN');
-    const bank = stmttrn ? transactionOf(stmttrn, where, problems) : undefined;
+    const bank = stmttrn ? transactionOf(stmttrn, where, statementCurrency, problems) : undefined;
     if (!bank) return undefined;
     const t: OfxInvestmentTransaction = { kind: 'INVBANKTRAN', fitId: bank.fitId, tradeDate: bank.user ?? bank.posted, total: bank.amount, bank };
     setIf(t, 'memo', bank.memo);
@@ -465,7 +505,7 @@ function investmentStatementOf(element: OfxElement, problems: Problems): OfxInve
   const statement: OfxInvestmentStatement = {
     kind: 'investment',
     account,
-    currency: (leafValue(element, 'CURDEF') ?? 'USD').toUpperCase(),
+    currency: statementCurrencyOf(element, where, problems),
     transactions: [],
     positions: [],
   };
@@ -475,7 +515,7 @@ function investmentStatementOf(element: OfxElement, problems: Problems): OfxInve
   setIf(statement, 'end', dateOf(list, 'DTEND'));
   for (const entry of list?.children ?? []) {
     if (entry.name === 'DTSTART' || entry.name === 'DTEND') continue;
-    const t = investmentTransactionOf(entry, where, problems);
+    const t = investmentTransactionOf(entry, where, statement.currency, problems);
     if (t) statement.transactions.push(t);
   }
   for (const entry of childOf(element, 'INVPOSLIST')?.children ?? []) {
@@ -554,7 +594,8 @@ const STATEMENT_WRAPPERS = [
 
 /** The typed content of an OFX document: throws OfxParseError when the text is not an OFX document at all. */
 export function readOfxResponse(text: string, limits?: Partial<OfxLimits>): OfxResponse {
-  const { header, root } = parseOfxDocument(text, limits);
+  // A server's or a file's NULs would reach the database (storableText).
+  const { header, root } = parseOfxDocument(storableText(text), limits);
   const problems = new Problems();
   const response: OfxResponse = { header, signon: undefined, accountInfo: undefined, statements: [], securities: [], problems: [] };
 

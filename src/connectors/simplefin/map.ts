@@ -3,6 +3,7 @@
  * account (a name, a currency, balances), so the type is read from the words of its name and then of its
  * institution's name, and detail fields SimpleFIN has no value for are zero or empty rather than guessed.
  */
+import { iso4217Code, NO_CURRENCY } from '../../platform/currency.js';
 import { categorize } from '../categorize.js';
 import { investmentDetailOf, loanDetailOf } from '../details.js';
 import type { AccountType, ConnectorAccount, ConnectorTransaction, DepositDetail, InvestmentDetail, LineOfCreditDetail, LoanDetail } from '../connector.js';
@@ -79,15 +80,17 @@ export function accountTypeOf(name: string, institution: string | undefined, bal
 }
 
 /**
- * The account's currency: an ISO 4217 code as given, or for a custom currency (points, miles: SimpleFIN names them by
- * a URL) "XXX", ISO 4217's code for "no currency", so that amounts are never shown as some real currency. The URL is
- * not fetched: it may point anywhere.
+ * The account's currency: the ISO 4217 code given (any letter case), or for a custom currency (points, miles:
+ * SimpleFIN names them by a URL) and for anything else that is not a code "XXX", ISO 4217's code for "no currency",
+ * so that amounts are never shown as some real currency and no other text is stored as one. The URL is not fetched:
+ * it may point anywhere.
  */
 export function currencyOf(value: string): { code: string; customUrl?: string } {
+  const code = iso4217Code(value);
+  if (code !== undefined) return { code };
   const v = value.trim();
-  if (/^[A-Za-z]{3}$/.test(v)) return { code: v.toUpperCase() };
-  if (/^https?:\/\//i.test(v) && URL.canParse(v)) return { code: 'XXX', customUrl: v };
-  return { code: 'XXX' };
+  if (/^https?:\/\//i.test(v) && URL.canParse(v)) return { code: NO_CURRENCY, customUrl: v };
+  return { code: NO_CURRENCY };
 }
 
 /** A validated numeric string as a number. */

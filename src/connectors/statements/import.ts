@@ -4,6 +4,7 @@
  * them can tell new ones from ones it already has (mergeByRef).
  */
 import { STATEMENT_ACCOUNT_TYPES } from '../../contract/schemas/statements.js';
+import { describeCurrencyValue, iso4217Code, isIso4217, NO_CURRENCY } from '../../platform/currency.js';
 import { maskAccountNumber } from '../account-number.js';
 import type { AccountType, TransactionType } from '../connector.js';
 import { type CsvRow, isSummaryRow, readCsv, StatementFileError } from './csv.js';
@@ -19,7 +20,7 @@ export interface CsvStatementOptions {
   accountName?: string;
   /** The kind of account, when the user knows better than the layout's guess. */
   accountType?: AccountType;
-  /** ISO currency code; otherwise the one the amounts name, else USD. */
+  /** ISO 4217 code (any letter case); otherwise the one the amounts name, else USD. */
   currency?: string;
 }
 
@@ -193,8 +194,7 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
     const balance = balanceText === '' ? undefined : parseAmount(balanceText, decimal);
     if (balance) group.balances.push({ date, balance: balance.value });
   }
-  // The currency the amounts name, when they all name the same one.
-  const currency = settings.currency ?? (currencies.size === 1 ? [...currencies][0]! : 'USD');
+  const currency = accountCurrency(settings.currency, currencies, (message) => problem(undefined, message));
   if (moreProblems > 0) problems.push({ message: `${moreProblems} more rows could not be read.` });
 
   if (groups.size === 0 && !perRowAccounts) accountGroup(groups, undefined, () => '', false, layout, settings, guessedType, problem);
@@ -211,6 +211,32 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
   if (accounts.length > 1)
     for (const a of accounts) if (a.name === settings.accountName && a.number !== '') a.name = `${a.name} ${maskAccountNumber(a.number)}`;
   return { format: 'csv', accounts, transactions, problems };
+}
+
+/**
+ * The accounts' currency: the one asked for, else the one all amounts name, else USD when none names one. Amounts
+ * that name a text that is no ISO 4217 code, or several currencies, are kept as the file gives them under XXX (no
+ * currency) rather than a currency they are not in; amounts naming another currency than the one chosen are named.
+ */
+function accountCurrency(asked: string | undefined, named: ReadonlySet<string>, problem: (message: string) => void): string {
+  const codes = [...named].sort();
+  const show = (list: readonly string[]) => list.map((c) => (isIso4217(c) ? c : describeCurrencyValue(c))).join(', ');
+  if (asked !== undefined) {
+    const others = codes.filter((c) => c !== asked);
+    if (others.length > 0) problem(`Amounts name ${show(others)}, but the account's currency is ${asked} as asked: they were kept as the file gives them.`);
+    return asked;
+  }
+  if (codes.length === 0) return 'USD';
+  const invalid = codes.filter((c) => !isIso4217(c));
+  if (codes.length === 1 && invalid.length === 0) return codes[0]!;
+  if (codes.length === 1) problem(`The amounts name ${show(codes)}, which is not an ISO 4217 currency code: they were kept without a currency (XXX).`);
+  else {
+    const notCodes = invalid.length > 0 ? ` (${show(invalid)} not an ISO 4217 code)` : '';
+    problem(
+      `The amounts name several currencies (${show(codes)})${notCodes}: they were kept as the file gives them, without a currency (XXX). Upload each currency's rows as a file of its own.`,
+    );
+  }
+  return NO_CURRENCY;
 }
 
 interface Settings {
@@ -234,10 +260,9 @@ function checkOptions(options: CsvStatementOptions): Settings {
     settings.accountType = options.accountType;
   }
   if (options.currency !== undefined) {
-    if (typeof options.currency !== 'string' || !/^[A-Za-z]{3}$/.test(options.currency)) {
-      throw new StatementFileError('invalid_options', 'currency: an ISO 4217 code such as USD.');
-    }
-    settings.currency = options.currency.toUpperCase();
+    const code = typeof options.currency === 'string' ? iso4217Code(options.currency) : undefined;
+    if (code === undefined) throw new StatementFileError('invalid_options', 'currency: an ISO 4217 code such as USD.');
+    settings.currency = code;
   }
   return settings;
 }
