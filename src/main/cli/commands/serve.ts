@@ -4,12 +4,13 @@ import type { Logger } from 'pino';
 import { loadConfig, type Config } from '../../config.js';
 import { processLogger } from '../../../platform/logger.js';
 import { countPartners } from '../../../modules/partners/repository.js';
-import { createPartner } from '../../../modules/partners/service.js';
+import { createPartner, listPartners } from '../../../modules/partners/service.js';
 import { startBackgroundWork } from '../../background.js';
-import { openRuntime } from '../../runtime.js';
+import { openRuntime, type Runtime } from '../../runtime.js';
 import { startServer } from '../../server.js';
 import { parse, positiveInteger, UsageError } from '../args.js';
 import { onShutdownSignal } from '../shutdown.js';
+import { lockForWorker } from '../worker-lock.js';
 
 const USAGE =
   'ledgerlink serve [--port 8080] [--host 127.0.0.1] [--data DIR] [--public-url URL] [--mode sandbox|production] [--tls-cert FILE --tls-key FILE] [--trust-proxy true|N|ADDRS] [--insecure-http] [--dashboard-signup on|off] [--first-partner] [--no-worker] [--workers N]';
@@ -48,28 +49,56 @@ export async function serve(argv: string[]): Promise<void> {
   const config = loadConfig(process.env, { ...stringFlags, ...(insecureHttp ? { 'insecure-http': 'true' } : {}) });
   const logger = processLogger(config);
   if (cluster.isWorker) return serveHttpProcess(config, logger);
+  const runWorker = !values['no-worker'];
+  // Before the database is opened: a refused start changes nothing.
+  const lock = runWorker ? lockForWorker(config, 'serve') : undefined;
   const runtime = await openRuntime(config, { logger });
-
-  // `npm start` on an empty database: hand the newcomer working credentials straight away.
-  const created =
-    values['first-partner'] && (await countPartners(runtime.database.kysely)) === 0 ? await createPartner(runtime, { name: 'First partner' }) : undefined;
-
-  const worker = values['no-worker'] ? undefined : await startBackgroundWork(runtime, logger);
+  const worker = runWorker ? await startBackgroundWork(runtime, logger) : undefined;
   const store = `database: ${runtime.database.dialect}${runtime.database.dialect === 'sqlite' ? `, data: ${config.dataDir}` : ''}`;
+  let listening: string;
+  let base: string;
   if (workers > 1) {
     // The primary keeps the store open for the worker; the HTTP processes share the port.
     const group = await startHttpWorkers(argv, workers, logger);
     onShutdownSignal(logger, 'draining the HTTP processes, in-flight deliveries and refreshes', async () => {
       await Promise.all([group.stop(), worker?.stop()]);
       await runtime.database.close();
+      lock?.release();
     });
-    process.stdout.write(banner({ listening: `${group.url} with ${workers} processes`, base: baseUrl(config.publicUrl, group.url), store, created }));
-    return;
+    listening = `${group.url} with ${workers} processes`;
+    base = baseUrl(config.publicUrl, group.url);
+    lock?.describe({ url: group.url });
+  } else {
+    const server = await startServer(runtime, logger, { alsoStop: worker ? [() => worker.stop()] : [] });
+    // Signals are handled before the banner says it listens: a supervisor may stop it the moment it reads that.
+    onShutdownSignal(logger, 'draining in-flight requests, deliveries and refreshes', async () => {
+      await server.close();
+      lock?.release();
+    });
+    listening = server.url;
+    base = baseUrl(config.publicUrl, server.url);
+    lock?.describe({ url: server.url });
   }
-  const server = await startServer(runtime, logger, { alsoStop: worker ? [() => worker.stop()] : [] });
-  // Signals are handled before the banner says it listens: a supervisor may stop it the moment it reads that.
-  onShutdownSignal(logger, 'draining in-flight requests, deliveries and refreshes', () => server.close());
-  process.stdout.write(banner({ listening: server.url, base: baseUrl(config.publicUrl, server.url), store, created }));
+  // Only now that it listens: a start that fails (a port in use) must not make a partner whose secret nobody saw.
+  const first = values['first-partner'] ? await firstPartner(runtime) : undefined;
+  process.stdout.write(banner({ listening, base, store, ...first, storeOptions: storeOptions(config) }));
+}
+
+/**
+ * `--first-partner`: a new partner when the store has none; else the partners there are (the only one's id), so the
+ * banner can say how to get a new secret for one whose credentials were lost.
+ */
+async function firstPartner(runtime: Runtime): Promise<Pick<BannerInfo, 'created' | 'existing'>> {
+  const count = await countPartners(runtime.database.kysely);
+  if (count === 0) return { created: await createPartner(runtime, { name: 'First partner' }) };
+  const only = count === 1 ? (await listPartners(runtime))[0] : undefined;
+  return { existing: { count, ...(only ? { partnerId: only.partnerId } : {}) } };
+}
+
+/** How a CLI command names this store: its data directory, and on PostgreSQL the same DATABASE_URL (not repeated). */
+function storeOptions(config: Config): BannerInfo['storeOptions'] {
+  // On PostgreSQL the data directory may still hold the master key that commands on the store need.
+  return { flags: `--data ${shellWord(config.dataDir)}`, ...(config.databaseUrl ? { note: 'with the same DATABASE_URL set' } : {}) };
 }
 
 /** The address people use: the public URL, unless it only repeats a `--port 0` that the listening address resolved. */
@@ -82,18 +111,26 @@ function shellWord(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/**
- * What `serve` prints once it listens, in one write: the first partner's credentials when it just created them (with
- * the `export` line the README's walkthrough and the CLI's client mode read), where the dashboard, the API docs and
- * Connect are, and last the line that says it is listening (tools wait for it).
- */
-export function banner(info: {
+export interface BannerInfo {
   listening: string;
   base: string;
   store: string;
+  /** The first partner, just created: its credentials are shown this once. */
   created?: { partnerId: string; partnerSecret: string; appKey: string };
-}): string {
-  const { base, created } = info;
+  /** `--first-partner` found partners already (and the id of the only one). */
+  existing?: { count: number; partnerId?: string };
+  /** What CLI commands on this store are given (`--data DIR`), and a note about them (PostgreSQL's DATABASE_URL). */
+  storeOptions?: { flags: string; note?: string };
+}
+
+/**
+ * What `serve` prints once it listens, in one write: the first partner's credentials when it just created them (with
+ * the `export` line the README's walkthrough and the CLI's client mode read), or, asked for a first partner where
+ * there are partners already, how to get a new secret; where the dashboard, the API docs and Connect are; and last
+ * the line that says it is listening (tools wait for it).
+ */
+export function banner(info: BannerInfo): string {
+  const { base, created, existing } = info;
   const lines: string[] = [];
   if (created) {
     const exports = {
@@ -113,6 +150,18 @@ export function banner(info: {
       `export ${Object.entries(exports)
         .map(([name, value]) => `${name}=${shellWord(value)}`)
         .join(' ')}`,
+      '',
+    );
+  } else if (existing) {
+    const flags = info.storeOptions ? ` ${info.storeOptions.flags}` : '';
+    const note = info.storeOptions?.note ? ` (${info.storeOptions.note})` : '';
+    lines.push(
+      '',
+      existing.partnerId
+        ? `This data store has a partner already (${existing.partnerId}), so no first partner was created.`
+        : `This data store has ${existing.count} partners already, so no first partner was created: \`ledgerlink partner list${flags}\` shows them.`,
+      `A partner's secret is shown only when it is made. If it is lost, this prints a new one, and the old one stops working${note}:`,
+      `  ledgerlink partner reset-secret ${existing.partnerId ?? 'PARTNER_ID'}${flags}`,
       '',
     );
   }
