@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import { VERSION } from '../platform/version.js';
 import { redactedLogger } from '../platform/logger.js';
 import { createEngine, type Engine } from '../modules/aggregation/engine.js';
+import { heavyWorkLimits, type HeavyWorkLimits } from '../http/plugins/heavy-work.js';
 import { createResponseCache, type ResponseCache } from '../http/response-cache.js';
 
 export interface RegisteredRoute {
@@ -36,6 +37,8 @@ declare module 'fastify' {
     engine: Engine;
     /** Serialised answers of the hot reads, checked against the version of their data (response-cache.ts). */
     responseCache: ResponseCache;
+    /** Per-partner limits on uploads and refreshes (http/plugins/heavy-work.ts). */
+    heavyWork: HeavyWorkLimits;
   }
 }
 
@@ -111,6 +114,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   );
   app.addHook('onClose', async () => app.engine.idle());
   app.decorate('responseCache', createResponseCache(config.responseCacheBytes));
+  app.decorate('heavyWork', heavyWorkLimits(config));
   await app.register(bodyParsers, { bodyLimit: config.bodyLimit });
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin, { runtime });

@@ -27,6 +27,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       databaseUrl: config.databaseUrl,
       sqliteFile: sqliteFileIn(config.dataDir),
       poolSize: config.pgPoolSize,
+      statementTimeoutMs: config.pgStatementTimeoutMs,
       changeStamps: config.rowMemo,
       namedStatements: config.pgNamedStatements,
       groupCommit: config.sqliteGroupCommit,

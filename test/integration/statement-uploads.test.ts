@@ -377,10 +377,24 @@ describe('statement file uploads', () => {
     expect(ok.json()).toMatchObject({ loginCreated: true, institutionId: String(realId), transactionsAdded: 5 });
   });
 
-  it('stores the same upload sent twenty times at once only once', async () => {
+  it('stores the same upload sent twenty times at once only once, refusing what is over the partner’s limit with 429', async () => {
     const customerId = await addCustomer(ctx, partner);
     const file = ofxFile('42424242', 100, day('2026-02-03'), [...january, ...later]);
-    const results = await Promise.all(Array.from({ length: 20 }, () => upload(partner, customerId, file, { type: 'application/x-ofx' })));
+    const send = () => upload(partner, customerId, file, { type: 'application/x-ofx' });
+    const first = await Promise.all(Array.from({ length: 20 }, send));
+    const refused = first.filter((r) => r.statusCode === 429);
+    // Two at a time (LEDGERLINK_PARTNER_CONCURRENT_UPLOADS); the rest are refused before their body is read.
+    expect(first.length - refused.length).toBeGreaterThanOrEqual(2);
+    expect(first.every((r) => r.statusCode === 200 || r.statusCode === 429)).toBe(true);
+    for (const r of refused) {
+      expect(r.json().code).toBe('10432');
+      expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+      expect(r.headers.connection).toBe('close');
+    }
+    // Sent again once the others are done, as a client honouring Retry-After would.
+    const again = [];
+    for (const _ of refused) again.push(await send());
+    const results = [...first.filter((r) => r.statusCode !== 429), ...again];
     expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     const bodies = results.map((r) => r.json());
     expect(bodies.filter((b) => b.loginCreated)).toHaveLength(1);

@@ -1113,7 +1113,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a statement file (Ledgerlink extension)
-         * @description Imports an OFX/QFX file or a CSV export, sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (the FITID for OFX; date, amount and description for CSV), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB and 100,000 rows (413, 14110). Available on every plan. See docs/connectors.md, "Statement files".
+         * @description Imports an OFX/QFX file or a CSV export, sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (the FITID for OFX; date, amount and description for CSV), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service's thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, "Statement files".
          */
         post: operations["UploadStatementFile"];
         delete?: never;
@@ -5053,6 +5053,16 @@ export interface operations {
                     "application/xml": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     GetCustomerAccountsSimple: {
@@ -7472,6 +7482,16 @@ export interface operations {
                     "application/xml": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     GetCustomerAccountsByInstitutionLoginSimple: {
@@ -7642,6 +7662,16 @@ export interface operations {
             };
             /** @description Not acceptable: Accept allows neither JSON nor XML */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8759,6 +8789,16 @@ export interface operations {
                     "application/xml": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     DeleteCustomerAccountsByInstitutionLogin: {
@@ -9679,6 +9719,16 @@ export interface operations {
                     "application/xml": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     LoadHistoricTransactionsForCustomerAccountMfa: {
@@ -9849,6 +9899,16 @@ export interface operations {
             };
             /** @description Response */
             424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12659,6 +12719,16 @@ export interface operations {
                     "application/xml": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -12681,6 +12751,16 @@ export interface operations {
             };
             /** @description Unprocessable: the body was read but cannot be used as it is (see the error code and its details) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

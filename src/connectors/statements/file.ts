@@ -3,6 +3,7 @@
  * bytes, read by the matching reader, and refused whole (StatementFileError) when it is too large, is not a
  * statement at all (a PDF, a spreadsheet workbook, other binary data), or holds nothing to import.
  */
+import { storableText } from '../../platform/storable-text.js';
 import { ofxFileToStatementImport } from '../ofx/statement.js';
 import { MAX_CSV_BYTES, StatementFileError } from './csv.js';
 import { type CsvStatementOptions, readCsvStatement } from './import.js';
@@ -10,6 +11,8 @@ import type { StatementImport } from './types.js';
 
 /** The largest statement file of either kind (the CSV reader's limit; an OFX file of a year is far smaller too). */
 export const MAX_STATEMENT_BYTES = MAX_CSV_BYTES;
+/** Most accounts one file may hold (as many as a live OFX sign-on lists); each is a row to store and an event. */
+export const MAX_STATEMENT_ACCOUNTS = 200;
 
 export type StatementFormat = 'ofx' | 'csv';
 
@@ -101,14 +104,19 @@ export function readStatementFile(bytes: Uint8Array, options: StatementFileOptio
     throw new StatementFileError('unreadable', `A statement file is OFX, QFX or CSV; ${options.contentType} is none of them.`);
   }
   const format = byType === 'sniff' ? sniffStatementFormat(bytes) : byType;
-  if (format === 'ofx') {
-    const read = ofxFileToStatementImport(bytes);
-    if (read.accounts.length === 0) {
-      const why = read.problems.map((p) => p.message).join('; ') || 'it holds no statement';
-      throw new StatementFileError('unreadable', `The file cannot be imported: ${why}.`);
-    }
-    return read;
+  return withoutNul(checkAccounts(format === 'ofx' ? readOfx(bytes) : readCsv(bytes, options)));
+}
+
+function readOfx(bytes: Uint8Array): StatementImport {
+  const read = ofxFileToStatementImport(bytes);
+  if (read.accounts.length === 0) {
+    const why = read.problems.map((p) => p.message).join('; ') || 'it holds no statement';
+    throw new StatementFileError('unreadable', `The file cannot be imported: ${why}.`);
   }
+  return read;
+}
+
+function readCsv(bytes: Uint8Array, options: StatementFileOptions): StatementImport {
   const { format: _format, contentType: _contentType, ...csvOptions } = options;
   const read = readCsvStatement(bytes, csvOptions);
   if (read.transactions.length === 0) {
@@ -121,5 +129,36 @@ export function readStatementFile(bytes: Uint8Array, options: StatementFileOptio
       read.problems.length > 0 ? `No transaction could be read from the file. ${reasons}` : 'The file holds no transactions.',
     );
   }
+  return read;
+}
+
+function checkAccounts(read: StatementImport): StatementImport {
+  if (read.accounts.length > MAX_STATEMENT_ACCOUNTS) {
+    throw new StatementFileError(
+      'too_large',
+      `The file holds ${read.accounts.length} accounts; a statement file may hold at most ${MAX_STATEMENT_ACCOUNTS}. Download fewer accounts at a time.`,
+    );
+  }
+  return read;
+}
+
+const clean = storableText;
+
+/** The read file without NUL characters (storableText), so both databases store the same text. */
+function withoutNul(read: StatementImport): StatementImport {
+  for (const a of read.accounts) {
+    a.ref = clean(a.ref);
+    a.number = clean(a.number);
+    a.name = clean(a.name);
+    a.currency = clean(a.currency);
+  }
+  for (const t of read.transactions) {
+    t.accountRef = clean(t.accountRef);
+    t.ref = clean(t.ref);
+    t.description = clean(t.description);
+    if (t.memo !== undefined) t.memo = clean(t.memo);
+    if (t.checkNum !== undefined) t.checkNum = clean(t.checkNum);
+  }
+  for (const p of read.problems) p.message = clean(p.message);
   return read;
 }

@@ -495,6 +495,12 @@ export const ErrorCatalogue = define({
   },
 
   // Service
+  PartnerBusy: {
+    code: '10432',
+    status: 429,
+    message: 'This partner already runs as many uploads or refreshes at once as it may.',
+    when: 'Upload Statement File (API or Connect) while the partner already runs two uploads in this process (LEDGERLINK_PARTNER_CONCURRENT_UPLOADS), or a refresh or historic load while it already asked for eight (LEDGERLINK_PARTNER_CONCURRENT_REFRESHES). Nothing was started and the body was not read; Retry-After says when to try again.',
+  },
   RateLimited: { code: '10429', status: 429, message: 'Too many requests', when: 'A rate limit was exceeded; Retry-After says when to try again.' },
   InternalError: { code: '10500', status: 500, message: 'Internal server error', when: 'A fault inside Ledgerlink. Details are logged, never sent.' },
   ServiceUnavailable: {

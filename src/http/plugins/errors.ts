@@ -64,7 +64,7 @@ const FASTIFY_CODES: Record<string, ErrorName> = {
 };
 
 // Database failures that are about availability, not about the request: connection refused or lost, the
-// server shutting down or starting up, SQLite's disk full or I/O errors, a lock held too long.
+// server shutting down or starting up, SQLite's disk full or I/O errors, a lock or a statement held too long.
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -76,6 +76,9 @@ const UNAVAILABLE_CODES = new Set([
   '57P02',
   '57P03',
   '53300',
+  // A statement or an idle transaction that ran past LEDGERLINK_PG_STATEMENT_TIMEOUT_MS: the server is busy.
+  '57014',
+  '25P03',
   'SQLITE_FULL',
   'SQLITE_IOERR',
   'SQLITE_BUSY',

@@ -67,8 +67,8 @@ async function leaseHeld(engine: Engine, loginId: number): Promise<boolean> {
   return until !== undefined && until !== null && Number(until) >= serviceNow(engine);
 }
 
-/** Waits until no refresh holds the login; false when the wait ran out first. */
-async function waitForLease(engine: Engine, loginId: number): Promise<boolean> {
+/** Waits until no refresh (or upload) holds the login; false when the wait ran out first. */
+export async function waitForLease(engine: Engine, loginId: number): Promise<boolean> {
   const deadline = Date.now() + engine.settings.refreshWaitMs;
   while (await leaseHeld(engine, loginId)) {
     if (Date.now() >= deadline) return false;
@@ -283,11 +283,11 @@ export async function refreshCustomerAccounts(
 
 /**
  * Refresh Customer Accounts in the background (v2): 404 for an unknown customer, otherwise starts the refresh of
- * every login without waiting for refreshes already running, and returns at once.
+ * every login without waiting for refreshes already running, and returns at once; `whenDone` hears when it ends.
  */
-export async function startCustomerRefresh(engine: Engine, partnerId: string, customerId: string | number): Promise<void> {
+export async function startCustomerRefresh(engine: Engine, partnerId: string, customerId: string | number, whenDone?: () => void): Promise<void> {
   const customer = await getCustomerForPartner(engine.database.kysely, partnerId, customerId);
-  engine.background(`refresh of customer ${customer.id}`, () => refreshCustomerAccounts(engine, partnerId, customer.id, { wait: false }));
+  engine.background(`refresh of customer ${customer.id}`, () => refreshCustomerAccounts(engine, partnerId, customer.id, { wait: false }).finally(whenDone));
 }
 
 /** Refresh Customer Accounts by Institution Login: that login's accounts afterwards (404 for unknown logins). */
@@ -305,7 +305,7 @@ export async function refreshInstitutionLoginAccounts(
   return accountRecords(db, await listAccountRows(db, customer, { institutionLoginId: login.id }));
 }
 
-/** The same in the background (v2): 404 for an unknown customer or login, otherwise starts the refresh and returns at once. */
+/** The same in the background (v2): 404 for an unknown customer or login, otherwise starts the refresh and returns at once; `whenDone` hears when it ends. */
 export async function startInstitutionLoginRefresh(
   engine: Engine,
   partnerId: string,
@@ -314,9 +314,10 @@ export async function startInstitutionLoginRefresh(
 ): Promise<void> {
   const db = engine.database.kysely;
   const customer = await getCustomerForPartner(db, partnerId, customerId);
+  whenDone?: () => void,
   const login = await getLoginRow(db, customer, institutionLoginId);
   engine.background(`refresh of institution login ${login.id}`, () =>
-    refreshInstitutionLoginAccounts(engine, partnerId, customer.id, login.id, { wait: false }),
+    refreshInstitutionLoginAccounts(engine, partnerId, customer.id, login.id, { wait: false }).finally(whenDone),
   );
 }
 

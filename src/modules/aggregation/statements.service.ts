@@ -6,33 +6,44 @@
  * so what an earlier upload brought is not stored twice. New records raise the same events (and TxPUSH
  * notifications) as a refresh, through the same store path (syncTransactions, recordEvents).
  *
- * Everything an upload stores is written in one transaction that first locks the customer's row, so uploads of the
- * same customer run one at a time, whatever runs concurrently: no second login, account or transaction.
+ * A large file must not hold up anyone else: it is read in a worker thread (read-off-thread.ts), and stored in
+ * short transactions, an account and then its transactions a slice at a time, with the event loop free between
+ * them. Each slice commits with its own events, so a stored transaction always has its event. The upload holds
+ * the login's lease (the one refreshes take) from start to end, renewed with every slice, so uploads of the same
+ * login run one at a time in any process: no second login, account or transaction. An upload cut short (a process
+ * that dies) leaves the slices it stored, and the same file uploaded again stores the rest.
  *
  * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
  * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
  * Pick<Runtime, ...> of what it uses, or the Engine (a Runtime with the connector registry and settings) when it
  * reaches institutions or those settings. One that must also write in its caller's transaction takes it second.
  */
-import type { AccountType } from '../../connectors/connector.js';
+import { setImmediate as turn } from 'node:timers/promises';
+import type { AccountType, ConnectorTransaction } from '../../connectors/connector.js';
 import { StatementFileError } from '../../connectors/statements/csv.js';
-import { formatOfMediaType, readStatementFile, type StatementFormat } from '../../connectors/statements/file.js';
+import { formatOfMediaType, type StatementFormat } from '../../connectors/statements/file.js';
+import { type ReadStatement, readStatementFileOffThread } from '../../connectors/statements/read-off-thread.js';
 import type { ColumnMapping } from '../../connectors/statements/mapping.js';
-import { statementAccountRecord, statementTransactionRecord } from '../../connectors/statements/records.js';
-import type { StatementImport } from '../../connectors/statements/types.js';
+import { statementAccountRecord } from '../../connectors/statements/records.js';
+import type { StatementAccount, StatementImport } from '../../connectors/statements/types.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { Executor } from '../../platform/db/database.js';
-import type { Runtime } from '../../platform/dependencies.js';
+import { randomString } from '../../platform/secrets.js';
 import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
+import type { CustomerRow } from '../customers/table.js';
 import { updateAccountRow } from './accounts.repository.js';
 import { accountRecord, insertAccount, listAccountRows, updateAccountData } from './accounts.service.js';
-import { customerNow, sealJson } from './engine.js';
+import { customerNow, sealJson, serviceNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
-import { findStatementFileLogin, insertLogin, lockCustomerForLinking, updateLogin } from './logins.repository.js';
+import { findStatementFileLogin, insertLogin, lockCustomerForLinking, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
 import type { AccountRecord, AggregationEvent } from './records.js';
+import { waitForLease } from './refresh.service.js';
 import type { AccountRow, InstitutionLoginRow } from './table.js';
 import { transactionDateRange } from './transactions.repository.js';
 import { syncTransactions } from './transactions.service.js';
+
+/** Transactions stored per database transaction: each slice is short, for the other requests waiting. */
+const SLICE = 250;
 
 export interface StatementUploadInput {
   partnerId: string;
@@ -100,8 +111,8 @@ function refusal(error: StatementFileError): ServiceError {
   }
 }
 
-/** Reads the file, or refuses it with the catalogue error that says why. */
-function readUpload(input: StatementUploadInput): StatementImport {
+/** Reads the file (in a worker thread), or refuses it with the catalogue error that says why. */
+async function readUpload(input: StatementUploadInput): Promise<ReadStatement> {
   const file = input.file;
   if (file === undefined || file.byteLength === 0)
     throw new ServiceError('MissingParameter', 'Missing parameter (request body): send the statement file as the body.');
@@ -112,7 +123,7 @@ function readUpload(input: StatementUploadInput): StatementImport {
     );
   }
   try {
-    return readStatementFile(file, {
+    return await readStatementFileOffThread(file, {
       ...(input.format !== undefined ? { format: input.format } : {}),
       ...(input.contentType !== undefined ? { contentType: input.contentType } : {}),
       ...(input.mapping !== undefined ? { mapping: input.mapping as ColumnMapping } : {}),
@@ -130,130 +141,230 @@ function readUpload(input: StatementUploadInput): StatementImport {
  * Uploads a statement file for a customer at an institution (any institution of the catalogue the customer may use:
  * a testing customer only test institutions, as for linking). 404 for another partner's customer or an unknown
  * institution; the file's own refusals as StatementFileTooLarge, StatementFileUnreadable, StatementLayoutUnknown,
- * StatementMappingInvalid. `within` runs in the transaction that stores the upload (Connect adds its webhook).
+ * StatementMappingInvalid; 409 AggregationInProgress when another upload of the same login held it for the whole
+ * wait. `within` runs in the transaction that ends the upload (Connect adds its webhook).
  */
 export async function uploadStatementFile(
-  runtime: Pick<Runtime, 'database' | 'clock' | 'keys'>,
+  engine: Engine,
   input: StatementUploadInput,
   within?: (tx: Executor, result: StatementUploadResult) => Promise<void>,
 ): Promise<StatementUploadResult> {
-  const db = runtime.database.kysely;
+  const db = engine.database.kysely;
   const customer = await getCustomerForPartner(db, input.partnerId, input.customerId);
-  await assertCanLinkAt(runtime.database, customer, input.institutionId);
-  const read = readUpload(input);
-
-  return db.transaction().execute(async (tx) => {
-    // Uploads of one customer run one at a time, so two at once cannot both create the login or an account.
-    await lockCustomerForLinking(tx, customer.id);
-    const now = customerNow(runtime, customer);
-    const success = {
-      aggregation_status_code: 0,
-      aggregation_status_message: null,
-      aggregation_attempt_at: now,
-      aggregation_success_at: now,
-      updated_at: now,
-    };
-    const existing = await findStatementFileLogin(tx, customer.id, input.institutionId);
-    const login: InstitutionLoginRow = existing
-      ? await updateLogin(tx, existing.id, success)
-      : await insertLogin(tx, {
-          partner_id: customer.partner_id,
-          customer_id: customer.id,
-          institution_id: input.institutionId,
-          source: 'statement-file',
-          // Nothing to keep between uploads: the file is the source, and no credentials exist.
-          session_encrypted: sealJson(runtime, {}),
-          credentials_encrypted: null,
-          ...success,
-          created_at: now,
-        });
-
-    const stored = new Map((await listAccountRows(tx, customer, { institutionLoginId: login.id })).map((a) => [a.ref, a]));
+  await assertCanLinkAt(engine.database, customer, input.institutionId);
+  const read = await readUpload(input);
+  const { login, created, owner } = await leaseLogin(engine, customer, input.institutionId);
+  try {
+    const now = customerNow(engine, customer);
+    const stored = new Map((await listAccountRows(db, customer, { institutionLoginId: login.id })).map((a) => [a.ref, a]));
     let nextPosition = Math.max(0, ...[...stored.values()].map((a) => a.display_position)) + 1;
-    const byAccount = new Map<string, StatementImport['transactions']>();
+    const byAccount = new Map<string, ConnectorTransaction[]>();
     for (const t of read.transactions) {
       const list = byAccount.get(t.accountRef);
       if (list) list.push(t);
       else byAccount.set(t.accountRef, [t]);
     }
-
-    const events: AggregationEvent[] = [];
     const rows: AccountRow[] = [];
     let added = 0;
     let incoming = 0;
     for (const a of read.accounts) {
       const before = stored.get(a.ref);
-      const transactions = (byAccount.get(a.ref) ?? []).map((t) => statementTransactionRecord(t, a.currency));
-      const latest = transactions.reduce((m, t) => Math.max(m, t.transactionDate), 0);
-      // The file's balance, unless it has none or the stored one is newer (an older statement uploaded later).
-      const fileBalanceDate = Math.min(a.balanceDate ?? (latest || now), now);
-      const keepStored = before !== undefined && (a.balance === undefined || Number(before.balance_date) > fileBalanceDate);
-      const record = statementAccountRecord(a, {
-        balance: keepStored ? before.balance : (a.balance ?? 0),
-        balanceDate: keepStored ? Number(before.balance_date) : a.balance === undefined ? now : fileBalanceDate,
-        displayPosition: before?.display_position ?? nextPosition++,
-      });
-      let row: AccountRow;
-      let change: 'created' | 'modified' | undefined;
-      if (before) {
-        const updated = await updateAccountData(tx, before, record, now);
-        row = updated.row;
-        if (updated.changed) change = 'modified';
-      } else {
-        row = await insertAccount(tx, login, record, now);
-        change = 'created';
+      const transactions = byAccount.get(a.ref) ?? [];
+      const displayPosition = before?.display_position ?? nextPosition++;
+      const row = await storeAccount(engine, customer, login, owner, { account: a, before, transactions, displayPosition, now });
+      const counts = await storeTransactions(engine, login, owner, row, transactions, now);
+      added += counts.created;
+      incoming += counts.distinct;
+      rows.push(row);
+    }
+
+    return await db.transaction().execute(async (tx) => {
+      await renewLease(engine, tx, login.id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
+      const accounts: AccountRecord[] = [];
+      for (const row of rows) {
+        // A transaction whose date an upload changed may have moved the account's first or last date.
+        const range = await transactionDateRange(tx, row.id);
+        const current =
+          range.oldest === Number(row.oldest_transaction_at) && range.last === Number(row.last_transaction_at)
+            ? row
+            : await updateAccountRow(tx, row.id, { oldest_transaction_at: range.oldest, last_transaction_at: range.last });
+        accounts.push(await accountRecord(tx, current));
       }
-      const transactionEvents: AggregationEvent[] = [];
-      let from = row.history_from === null ? null : Number(row.history_from);
-      if (transactions.length > 0) {
-        // A loop, not Math.min(...dates): a file may hold 100,000 of them.
-        let first = Number.POSITIVE_INFINITY;
-        for (const t of transactions) first = Math.min(first, t.transactionDate);
-        const sync = await syncTransactions(tx, row, transactions, first, latest, now);
-        added += sync.created;
-        incoming += new Set(transactions.map((t) => t.ref)).size;
-        transactionEvents.push(...sync.events);
-        from = from === null ? first : Math.min(from, first);
-      }
-      const range = await transactionDateRange(tx, row.id);
-      row = await updateAccountRow(tx, row.id, {
+      const result: StatementUploadResult = {
+        institutionLoginId: login.id,
+        institutionId: login.institution_id,
+        loginCreated: created,
+        format: read.format,
+        accounts,
+        transactionsAdded: added,
+        transactionsAlreadyPresent: incoming - added,
+        problems: read.problems,
+      };
+      // Callers (Connect) add what must commit with the upload, such as its webhook.
+      if (within) await within(tx, result);
+      return result;
+    });
+  } catch (error) {
+    await updateLeasedLogin(db, login.id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
+    throw error;
+  }
+}
+
+/**
+ * The customer's statement-file login at the institution, created by the first upload, with its lease held for
+ * this upload: waits while another upload (or refresh) holds it.
+ */
+async function leaseLogin(
+  engine: Engine,
+  customer: CustomerRow,
+  institutionId: number,
+): Promise<{ login: InstitutionLoginRow; created: boolean; owner: string }> {
+  const owner = randomString(16);
+  for (;;) {
+    type Taken = { login: InstitutionLoginRow; created: boolean } | { waitFor: number };
+    const taken = await engine.database.kysely.transaction().execute(async (tx): Promise<Taken> => {
+      // Uploads of one customer find or create the login one at a time, so two at once cannot both create it.
+      await lockCustomerForLinking(tx, customer.id);
+      const now = customerNow(engine, customer);
+      const leaseUntil = serviceNow(engine) + engine.settings.refreshLeaseSeconds;
+      const success = {
         aggregation_status_code: 0,
+        aggregation_status_message: null,
         aggregation_attempt_at: now,
         aggregation_success_at: now,
-        first_aggregated_at: row.first_aggregated_at ?? now,
-        history_from: from,
-        oldest_transaction_at: range.oldest,
-        last_transaction_at: range.last,
-      });
-      rows.push(row);
-      if (change) {
-        events.push({
-          class: 'account',
-          type: change,
-          partnerId: customer.partner_id,
-          customerId: customer.id,
-          accountId: row.id,
-          record: await accountRecord(tx, row),
+        updated_at: now,
+      };
+      const existing = await findStatementFileLogin(tx, customer.id, institutionId);
+      if (!existing) {
+        const login = await insertLogin(tx, {
+          partner_id: customer.partner_id,
+          customer_id: customer.id,
+          institution_id: institutionId,
+          source: 'statement-file',
+          // Nothing to keep between uploads: the file is the source, and no credentials exist.
+          session_encrypted: sealJson(engine, {}),
+          credentials_encrypted: null,
+          ...success,
+          refresh_lease_until: leaseUntil,
+          refresh_lease_owner: owner,
+          created_at: now,
         });
+        return { login, created: true };
       }
-      events.push(...transactionEvents);
+      if (!(await takeRefreshLease(tx, existing.id, owner, serviceNow(engine), leaseUntil))) return { waitFor: existing.id };
+      await updateLeasedLogin(tx, existing.id, owner, success);
+      return { login: { ...existing, ...success }, created: false };
+    });
+    if ('login' in taken) return { login: taken.login, created: taken.created, owner };
+    if (!(await waitForLease(engine, taken.waitFor))) {
+      throw new ServiceError('AggregationInProgress', `Another upload of institution login ${taken.waitFor} is still being stored; try again later.`);
     }
-    await recordEvents(runtime, tx, events);
+  }
+}
 
-    const accounts: AccountRecord[] = [];
-    for (const row of rows) accounts.push(await accountRecord(tx, row));
-    const result: StatementUploadResult = {
-      institutionLoginId: login.id,
-      institutionId: login.institution_id,
-      loginCreated: existing === undefined,
-      format: read.format,
-      accounts,
-      transactionsAdded: added,
-      transactionsAlreadyPresent: incoming - added,
-      problems: read.problems,
-    };
-    // Callers (Connect) add what must commit with the upload, such as its webhook.
-    if (within) await within(tx, result);
-    return result;
+/** Renews the upload's lease on the login (with `changes`), or fails: another process took it over. */
+async function renewLease(engine: Engine, tx: Executor, loginId: number, owner: string, changes: Parameters<typeof updateLeasedLogin>[3] = {}): Promise<void> {
+  const until = serviceNow(engine) + engine.settings.refreshLeaseSeconds;
+  if (!(await updateLeasedLogin(tx, loginId, owner, { refresh_lease_until: until, ...changes }))) {
+    throw new ServiceError('AggregationInProgress', `Institution login ${loginId} was taken over while the upload was stored; send the file again.`);
+  }
+}
+
+interface AccountUpload {
+  account: StatementAccount;
+  before: AccountRow | undefined;
+  transactions: readonly ConnectorTransaction[];
+  displayPosition: number;
+  now: number;
+}
+
+/**
+ * Creates or updates the file's account, with the dates its transactions will give it, and records its event; one
+ * short transaction. It is aggregated from here on, so it is marked so before its first transaction is stored.
+ */
+async function storeAccount(engine: Engine, customer: CustomerRow, login: InstitutionLoginRow, owner: string, upload: AccountUpload): Promise<AccountRow> {
+  const { account: a, before, transactions, now } = upload;
+  // Loops, not Math.min(...dates): a file may hold 100,000 of them.
+  let first = Number.POSITIVE_INFINITY;
+  let latest = 0;
+  for (const t of transactions) {
+    first = Math.min(first, t.transactionDate);
+    latest = Math.max(latest, t.transactionDate);
+  }
+  // The file's balance, unless it has none or the stored one is newer (an older statement uploaded later).
+  const fileBalanceDate = Math.min(a.balanceDate ?? (latest || now), now);
+  const keepStored = before !== undefined && (a.balance === undefined || Number(before.balance_date) > fileBalanceDate);
+  const record = statementAccountRecord(a, {
+    balance: keepStored ? before.balance : (a.balance ?? 0),
+    balanceDate: keepStored ? Number(before.balance_date) : a.balance === undefined ? now : fileBalanceDate,
+    displayPosition: upload.displayPosition,
   });
+  const earliest = (stored: number | null, incoming: number) => (stored === null ? incoming : Math.min(Number(stored), incoming));
+  return engine.database.kysely.transaction().execute(async (tx) => {
+    await renewLease(engine, tx, login.id, owner);
+    let row: AccountRow;
+    let change: 'created' | 'modified' | undefined;
+    if (before) {
+      const updated = await updateAccountData(tx, before, record, now);
+      row = updated.row;
+      if (updated.changed) change = 'modified';
+    } else {
+      row = await insertAccount(tx, login, record, now);
+      change = 'created';
+    }
+    const dated = transactions.length > 0;
+    row = await updateAccountRow(tx, row.id, {
+      aggregation_status_code: 0,
+      aggregation_attempt_at: now,
+      aggregation_success_at: now,
+      first_aggregated_at: row.first_aggregated_at ?? now,
+      history_from: dated ? earliest(row.history_from, first) : row.history_from,
+      oldest_transaction_at: dated ? earliest(row.oldest_transaction_at, first) : row.oldest_transaction_at,
+      last_transaction_at: dated ? Math.max(Number(row.last_transaction_at ?? 0), latest) : row.last_transaction_at,
+    });
+    if (change) {
+      const event: AggregationEvent = {
+        class: 'account',
+        type: change,
+        partnerId: customer.partner_id,
+        customerId: customer.id,
+        accountId: row.id,
+        record: await accountRecord(tx, row),
+      };
+      await recordEvents(engine, tx, [event]);
+    }
+    return row;
+  });
+}
+
+/** Stores an account's transactions a slice per transaction, each with its events; how many were new, of how many. */
+async function storeTransactions(
+  engine: Engine,
+  login: InstitutionLoginRow,
+  owner: string,
+  row: AccountRow,
+  transactions: readonly ConnectorTransaction[],
+  now: number,
+): Promise<{ created: number; distinct: number }> {
+  let created = 0;
+  const refs = new Set<string>();
+  for (let i = 0; i < transactions.length; i += SLICE) {
+    const slice = transactions.slice(i, i + SLICE);
+    let from = Number.POSITIVE_INFINITY;
+    let to = 0;
+    for (const t of slice) {
+      refs.add(t.ref);
+      from = Math.min(from, t.transactionDate);
+      to = Math.max(to, t.transactionDate);
+    }
+    created += await engine.database.kysely.transaction().execute(async (tx) => {
+      await renewLease(engine, tx, login.id, owner);
+      const sync = await syncTransactions(tx, row, slice, from, to, now, { part: true });
+      await recordEvents(engine, tx, sync.events);
+      return sync.created;
+    });
+    // Other requests take their turn between slices.
+    await turn();
+  }
+  return { created, distinct: refs.size };
 }

@@ -86,8 +86,10 @@ export interface TransactionSyncResult {
 /**
  * Makes the stored transactions of an account dated in [from, to] agree with what the institution reported for
  * that window: new refs are inserted, changed ones updated, stored pending ones the institution no longer shows
- * are deleted. Posted transactions are never deleted by a refresh. Runs inside the caller's transaction; the
- * unique (account, ref) constraint means a record cannot be stored twice, whatever runs concurrently.
+ * are deleted (unless `part`: the fetched records are only part of the window's, as for a file stored in slices;
+ * then only their own refs are compared).
+ * Posted transactions are never deleted by a refresh. Runs inside the caller's transaction; the unique (account,
+ * ref) constraint means a record cannot be stored twice, whatever runs concurrently.
  */
 export async function syncTransactions(
   db: Executor,
@@ -96,6 +98,7 @@ export async function syncTransactions(
   from: number,
   to: number,
   now: number,
+  options: { part?: boolean } = {},
 ): Promise<TransactionSyncResult> {
   const result: TransactionSyncResult = { created: 0, modified: 0, deleted: 0, events: [] };
   const scope = { partnerId: account.partner_id, customerId: Number(account.customer_id), accountId: account.id };
@@ -106,7 +109,15 @@ export async function syncTransactions(
     record: toTransactionEventRecord(row),
   });
 
-  const stored = await repo.selectTransactionsInWindow(db, account.id, from, to);
+  // Part of a window: what is stored under its own refs is all that matters (a window's rows would be read again
+  // for every part, and a file's parts need not be in date order).
+  const stored = options.part
+    ? await repo.selectTransactionsWithRefs(
+        db,
+        account.id,
+        fetched.map((t) => t.ref),
+      )
+    : await repo.selectTransactionsInWindow(db, account.id, from, to);
   const storedByRef = new Map(stored.map((r) => [r.ref, r]));
   const fetchedRefs = new Set<string>();
 
@@ -158,7 +169,7 @@ export async function syncTransactions(
     }
   }
 
-  const vanished = stored.filter((r) => r.status === 'pending' && !fetchedRefs.has(r.ref));
+  const vanished = options.part ? [] : stored.filter((r) => r.status === 'pending' && !fetchedRefs.has(r.ref));
   if (vanished.length > 0) {
     await repo.deleteTransactions(
       db,

@@ -84,6 +84,12 @@ export interface OpenOptions {
    * (LEDGERLINK_SQLITE_GROUP_COMMIT=off): each write commits, and waits for the disk, on its own.
    */
   groupCommit?: boolean;
+  /**
+   * PostgreSQL only: the longest a statement may run, and a transaction sit idle, before the server ends it (ms;
+   * 0 or absent: no limit). One request cannot then hold a pooled connection, or the locks of its transaction, for
+   * long. Migrations run without it.
+   */
+  statementTimeoutMs?: number;
 }
 
 // Parse int8 and numeric as JS numbers: our ids and epoch seconds fit in 2^53.
@@ -144,7 +150,10 @@ export function openDatabase(options: OpenOptions): Database {
       types: pgTypes as pg.CustomTypesConfig,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     };
-    const pool = new pg.Pool({ ...client, max: options.poolSize ?? 10 });
+    const limits = options.statementTimeoutMs
+      ? { statement_timeout: options.statementTimeoutMs, idle_in_transaction_session_timeout: options.statementTimeoutMs }
+      : {};
+    const pool = new pg.Pool({ ...client, ...limits, max: options.poolSize ?? 10 });
     // A client losing its connection (server restart) must not crash the process: idle ones report through the
     // pool, checked-out ones (between the statements of a transaction, say) on themselves. The query in flight
     // fails on its own (mapped to 503), and the pool drops the broken client when it is released.

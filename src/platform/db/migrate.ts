@@ -11,7 +11,22 @@ class StaticMigrationProvider implements MigrationProvider {
 
 /** Brings the schema up to date; safe to call from several processes at once (Kysely takes a lock). */
 export async function migrateToLatest(database: Database): Promise<void> {
-  const db = database.kysely as Kysely<unknown>;
+  if (database.dialect !== 'postgres') return migrateOn(database, database.kysely as Kysely<unknown>);
+  // On one connection without the service's statement limit: building an index of a large table may take longer.
+  return database.kysely.connection().execute(async (connection) => {
+    const db = connection as unknown as Kysely<unknown>;
+    await sql`set statement_timeout = 0`.execute(db);
+    await sql`set idle_in_transaction_session_timeout = 0`.execute(db);
+    try {
+      await migrateOn(database, db);
+    } finally {
+      await sql`reset statement_timeout`.execute(db);
+      await sql`reset idle_in_transaction_session_timeout`.execute(db);
+    }
+  });
+}
+
+async function migrateOn(database: Database, db: Kysely<unknown>): Promise<void> {
   // Pin Kysely's bookkeeping tables to our own schema: otherwise it may find another schema's copies.
   const schema = database.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   // Features are developed side by side, so a database may already hold a later migration than a newly merged one.

@@ -4,6 +4,7 @@ import { uploadStatement as upload } from '../../../modules/connect/session.serv
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { ConnectStatementQuery, StatementUploaded } from '../../../contract/schemas/connect-app.js';
+import { holdHeavySlot, refuseUnread } from '../../plugins/heavy-work.js';
 import { acceptStatementFiles, STATEMENT_BODY_LIMIT, uploadOptions } from '../../plugins/statement-files.js';
 import { appErrors, linkOf } from './link.js';
 
@@ -22,7 +23,16 @@ export default function uploadStatement(app: App, runtime: Runtime): void {
         summary: 'Upload a statement file in Connect',
         params: Type.Object({ institutionId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
         querystring: ConnectStatementQuery,
-        response: appErrors(StatementUploaded, 413, 415, 422),
+        response: appErrors(StatementUploaded, 413, 415, 422, 429),
+      },
+      // The link (and the partner's upload slot) before the body: a stranger cannot make the service read 10 MB.
+      onRequest: async (request, reply) => {
+        try {
+          const link = await linkOf(runtime, request);
+          holdHeavySlot(app.heavyWork, request, reply, link.partner_id, 'upload');
+        } catch (error) {
+          throw refuseUnread(reply, error);
+        }
       },
       handler: async (request) =>
         upload(

@@ -4,6 +4,7 @@ import type { App } from '../../../app-types.js';
 import { AccountList, InstitutionLoginParams } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { MAX_EPOCH } from '../../../../contract/schemas/transactions.js';
+import { partnerSlot } from '../../../plugins/heavy-work.js';
 
 /** POST /aggregation/v1/customers/{customerId}/institutionLogins/{institutionLoginId}/accounts */
 export default function refreshCustomerAccountsByInstitutionLogin(app: App): void {
@@ -21,8 +22,9 @@ export default function refreshCustomerAccountsByInstitutionLogin(app: App): voi
         ),
         toDate: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_EPOCH, description: 'Accepted and ignored' })),
       }),
-      response: { 200: AccountList, ...errorResponses(400, 401, 404, 406, 409) },
+      response: { 200: AccountList, ...errorResponses(400, 401, 404, 406, 409, 429) },
     },
+    onRequest: partnerSlot('refresh'),
     handler: async (request) => ({
       accounts: await refreshInstitutionLoginAccounts(app.engine, request.caller.partnerId, request.params.customerId, request.params.institutionLoginId),
     }),

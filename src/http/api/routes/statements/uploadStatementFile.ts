@@ -4,6 +4,7 @@ import type { App } from '../../../app-types.js';
 import { CustomerInstitutionParams } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { STATEMENT_FILE_MEDIA, StatementUpload, StatementUploadQuery } from '../../../../contract/schemas/statements.js';
+import { partnerSlot } from '../../../plugins/heavy-work.js';
 import { acceptStatementFiles, STATEMENT_BODY_LIMIT, uploadOptions } from '../../../plugins/statement-files.js';
 
 const OFX_EXAMPLE = `OFXHEADER:100
@@ -32,7 +33,7 @@ export default function uploadStatementFileRoute(app: App): void {
         tags: ['Institution logins'],
         summary: 'Upload a statement file (Ledgerlink extension)',
         description:
-          "Imports an OFX/QFX file or a CSV export, sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (the FITID for OFX; date, amount and description for CSV), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB and 100,000 rows (413, 14110). Available on every plan. See docs/connectors.md, \"Statement files\".",
+          "Imports an OFX/QFX file or a CSV export, sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (the FITID for OFX; date, amount and description for CSV), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service's thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, \"Statement files\".",
         params: CustomerInstitutionParams,
         querystring: StatementUploadQuery,
         fileBody: {
@@ -44,8 +45,10 @@ export default function uploadStatementFileRoute(app: App): void {
             'application/octet-stream': fileMedia(STATEMENT_FILE_MEDIA['application/octet-stream'], CSV_EXAMPLE),
           },
         },
-        response: { 200: StatementUpload, ...errorResponses(400, 401, 403, 404, 406, 413, 415, 422) },
+        response: { 200: StatementUpload, ...errorResponses(400, 401, 403, 404, 406, 409, 413, 415, 422, 429) },
       },
+      // Before the body is read: a partner over its limit is refused without sending 10 MB first.
+      onRequest: partnerSlot('upload'),
       handler: async (request) => {
         const result = await uploadStatementFile(app.engine, {
           partnerId: request.caller.partnerId,

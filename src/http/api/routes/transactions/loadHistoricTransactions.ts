@@ -4,6 +4,7 @@ import type { App } from '../../../app-types.js';
 import { AccountParams, MfaChallenges } from '../../../../contract/schemas/accounts.js';
 import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';
 import { historicResponse } from './historic.js';
+import { partnerSlot } from '../../../plugins/heavy-work.js';
 
 /** POST /aggregation/v1/customers/{customerId}/accounts/{accountId}/transactions/historic */
 export default function loadHistoricTransactionsRoute(app: App): void {
@@ -19,8 +20,9 @@ export default function loadHistoricTransactionsRoute(app: App): void {
         { force: Type.Optional(Type.Boolean({ description: 'Load again even when the history was loaded before', examples: [true] })) },
         { xml: { name: 'historic' }, description: 'Optional; an empty or absent body loads once' },
       ),
-      response: { 203: MfaChallenges, 204: NoContent, ...errorResponses(400, 401, 404, 406, 409, 424) },
+      response: { 203: MfaChallenges, 204: NoContent, ...errorResponses(400, 401, 404, 406, 409, 424, 429) },
     },
+    onRequest: partnerSlot('refresh'),
     // The body is optional: no body reads as {}.
     preValidation: async (request) => {
       request.body ??= {};

@@ -4,6 +4,7 @@ import { AccountParams, MfaAnswersBody, MfaChallenges, MfaSessionHeaders } from 
 import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';
 import { mfaAnswersOf } from '../accounts/addall.js';
 import { historicResponse } from './historic.js';
+import { partnerSlot } from '../../../plugins/heavy-work.js';
 
 /** POST /aggregation/v1/customers/{customerId}/accounts/{accountId}/transactions/historic/mfa */
 export default function loadHistoricTransactionsMfa(app: App): void {
@@ -17,8 +18,9 @@ export default function loadHistoricTransactionsMfa(app: App): void {
       params: AccountParams,
       headers: MfaSessionHeaders,
       body: MfaAnswersBody,
-      response: { 203: MfaChallenges, 204: NoContent, ...errorResponses(400, 401, 404, 406, 409, 424) },
+      response: { 203: MfaChallenges, 204: NoContent, ...errorResponses(400, 401, 404, 406, 409, 424, 429) },
     },
+    onRequest: partnerSlot('refresh'),
     handler: async (request, reply) => {
       const outcome = await answerHistoricMfa(
         app.engine,
