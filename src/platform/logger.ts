@@ -2,15 +2,19 @@ import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { Config } from './dependencies.js';
-import { redactQuerySecrets } from './redact-query.js';
+import { redactUrlSecrets } from './redact-query.js';
 import { escapeJsonText, multiLine, oneLine } from './terminal-text.js';
 
-/** Paths that may hold secrets; pino replaces them before anything is written. */
+/**
+ * Paths that may hold secrets; pino replaces them before anything is written. Header maps are redacted whole (every
+ * value, whatever the header's name), as in the request log: Fastify's request lines carry no headers, and a header
+ * map logged anywhere else (an error carrying the headers of a delivery) needs no rule of its own.
+ */
 export const REDACT_PATHS = [
-  'req.headers["service-app-key"]',
-  'req.headers["service-app-token"]',
-  'req.headers.authorization',
-  'req.headers.cookie',
+  'headers.*',
+  '*.headers.*',
+  'webhookHeaders.*',
+  '*.webhookHeaders.*',
   '*.partnerSecret',
   '*.newPartnerSecret',
   '*.token',
@@ -29,8 +33,11 @@ export function chooseLogFormat(setting: LogFormatSetting, stdoutIsTerminal: boo
   return stdoutIsTerminal ? 'pretty' : 'json';
 }
 
-/** Every finished log line: secrets in query strings redacted, characters a terminal acts on escaped. */
-const finishLine = (line: string) => escapeJsonText(redactQuerySecrets(line));
+/**
+ * Every finished log line: secrets of URLs (query parameters by name, user names and passwords) redacted, characters a
+ * terminal acts on escaped.
+ */
+const finishLine = (line: string) => escapeJsonText(redactUrlSecrets(line, { json: true }));
 
 /** Every string of a logged value with its control characters shown as escapes (stack traces keep their lines). */
 function visibleStrings(value: unknown, key = ''): unknown {
@@ -80,11 +87,12 @@ function prettyStream(destination: DestinationStream | undefined): DestinationSt
 
 /**
  * The process logger: JSON lines to stdout (or `destination`), secrets redacted; with `format` pretty, one readable
- * line each through pino-pretty instead (only then is its cost paid). Secrets in query strings (a Connect link's
- * signature in a request URL, an OAuth code) sit inside strings no path names, and reach the log through Fastify's
- * request lines, log messages and error messages alike, so they are redacted in each finished line, the one place
- * every one of them passes. There too the C1 controls, DEL and bidi marks a request may carry, which JSON leaves
- * raw, are escaped: the lines reach the operator's terminal.
+ * line each through pino-pretty instead (only then is its cost paid). Secrets in URLs (a Connect link's signature in
+ * a request URL, an OAuth code, a password in a query parameter or before a host) sit inside strings no path names,
+ * and reach the log through Fastify's request lines, log messages and error messages alike, so they are redacted in
+ * each finished line, the one place every one of them passes, by the rules of the request log (redactUrlSecrets).
+ * There too the C1 controls, DEL and bidi marks a request may carry, which JSON leaves raw, are escaped: the lines
+ * reach the operator's terminal.
  */
 export function redactedLogger(level: string, destination?: DestinationStream, format: LogFormat = 'json'): Logger {
   const pretty = format === 'pretty';

@@ -9,7 +9,7 @@ import { ManualClock } from '../../src/platform/clock.js';
 import { keysFrom } from '../../src/platform/keys.js';
 import type { Runtime } from '../../src/main/runtime.js';
 import { checkConformance } from './conformance.js';
-import { createTestDatabase, type TestDatabase } from './db.js';
+import { createTestDatabase, type TestDatabase, testDialect } from './db.js';
 
 export interface TestContext {
   app: App;
@@ -19,9 +19,17 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/** The real app on a fresh database with a manual clock, built exactly as the server builds it. */
-export async function createTestContext(env: Record<string, string> = {}, appOptions: AppOptions = { logger: false }): Promise<TestContext> {
-  const db = await createTestDatabase();
+/**
+ * The real app on a fresh database with a manual clock, built exactly as the server builds it. `database.onFile`: on
+ * SQLite, the database (and the request log, written by its thread) in files of a temporary directory, as the service
+ * keeps them, instead of memory.
+ */
+export async function createTestContext(
+  env: Record<string, string> = {},
+  appOptions: AppOptions = { logger: false },
+  database: { onFile?: boolean } = {},
+): Promise<TestContext> {
+  const db = await createTestDatabase(testDialect(), database);
   const clock = new ManualClock();
   const config: Config = loadConfig({ LEDGERLINK_DATA_DIR: path.join(os.tmpdir(), `ledgerlink-test-${randomBytes(4).toString('hex')}`), ...env });
   const runtime: Runtime = { config, database: db.database, clock, keys: keysFrom(randomBytes(32)) };

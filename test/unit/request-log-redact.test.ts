@@ -1,5 +1,16 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BODY_CAP, bodyText, capped, headerLines, isSecretField, parseHeaderLines, redactBody, redactedJson } from '../../src/modules/requestlog/redact.js';
+import {
+  BODY_CAP,
+  bodyText,
+  capped,
+  headerLines,
+  isHeaderMapName,
+  isSecretField,
+  parseHeaderLines,
+  redactBody,
+  redactedJson,
+} from '../../src/modules/requestlog/redact.js';
 
 describe('what the request log keeps of bodies', () => {
   it('redacts secret JSON fields (strings, numbers, escaped quotes, any letter case) and keeps the rest', () => {
@@ -136,6 +147,109 @@ describe('what the request log keeps of bodies', () => {
   });
 });
 
+describe('header maps in bodies (webhookHeaders), redacted by default', () => {
+  it('are recognised by their name: headers, or any name ending in Headers', () => {
+    for (const name of ['webhookHeaders', 'headers', 'Headers', 'extraHeaders', 'webhook_headers', 'HTTP-HEADERS'])
+      expect(isHeaderMapName(name), name).toBe(true);
+    for (const name of ['header', 'headerRow', 'webhook', 'webhookData', 'headersSent']) expect(isHeaderMapName(name), name).toBe(false);
+  });
+
+  it('recognise every map of headers the contract has: each free-form object said to hold headers is named like one', async () => {
+    const dir = new URL('../../src/contract/schemas/', import.meta.url);
+    const found: string[] = [];
+    const visit = (node: unknown, seen: Set<unknown>): void => {
+      if (!node || typeof node !== 'object' || seen.has(node)) return;
+      seen.add(node);
+      const schema = node as { properties?: Record<string, { type?: unknown; properties?: object; additionalProperties?: unknown; description?: string }> };
+      for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+        const map = sub.type === 'object' && (sub.additionalProperties === true || typeof sub.additionalProperties === 'object');
+        if (map && /header/i.test(`${name} ${sub.description ?? ''}`)) {
+          found.push(name);
+          expect(isHeaderMapName(name), name).toBe(true);
+        }
+      }
+      for (const value of Object.values(node)) visit(value, seen);
+    };
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+      const seen = new Set<unknown>();
+      for (const value of Object.values(await import(new URL(file, dir).href))) visit(value, seen);
+    }
+    expect(found).toContain('webhookHeaders');
+  });
+
+  it('keep their header names and lose every value, at any depth, whatever its type', () => {
+    const body = {
+      partnerId: '1',
+      webhookHeaders: { Authorization: 'Bearer abc', 'X-Acme-Id': 'acme-secret', 'X-Count': 3, 'X-On': true, 'X-None': null },
+      webhookData: { ref: 'kept', headers: { nested: { deeper: 'inner-secret' }, list: ['a-secret', 7] } },
+      extraHeaders: ['Authorization: Bearer listed-secret', { name: 'X-Key', value: 'pair-secret' }],
+      HEADERS: 'a blob-secret',
+    };
+    expect(JSON.parse(redactedJson(body))).toEqual({
+      partnerId: '1',
+      webhookHeaders: { Authorization: '[redacted]', 'X-Acme-Id': '[redacted]', 'X-Count': '[redacted]', 'X-On': '[redacted]', 'X-None': null },
+      webhookData: { ref: 'kept', headers: { nested: { deeper: '[redacted]' }, list: ['[redacted]', '[redacted]'] } },
+      extraHeaders: ['[redacted]', { name: '[redacted]', value: '[redacted]' }],
+      HEADERS: '[redacted]',
+    });
+  });
+
+  it('are redacted whole in JSON text (an answer cut short, or read as text), to the end when cut inside', () => {
+    expect(JSON.parse(redactBody('{"a":1,"webhookHeaders":{"X-Auth":"s\\"e}cret","n":{"k":[1,"}"]}},"b":"kept"}'))).toEqual({
+      a: 1,
+      webhookHeaders: '[redacted]',
+      b: 'kept',
+    });
+    expect(redactBody('{"headers":["Authorization: Bearer x"],"c":2}')).toBe('{"headers":"[redacted]","c":2}');
+    expect(redactBody('{"a":1,"webhookHeaders":{"X-Auth":"sec', true, true)).toBe('{"a":1,"webhookHeaders":"[redacted]"');
+    // Secret fields whose value is an object or an array are redacted whole too.
+    expect(redactBody('{"token":{"v":"t0k"},"pin":[1,2],"ok":true}')).toBe('{"token":"[redacted]","pin":"[redacted]","ok":true}');
+  });
+
+  it('are redacted whole in XML, element or attribute', () => {
+    expect(redactBody('<connect><customerId>1</customerId><webhookHeaders><X-Auth>s3cret</X-Auth><A>b</A></webhookHeaders></connect>')).toBe(
+      '<connect><customerId>1</customerId><webhookHeaders>[redacted]</webhookHeaders></connect>',
+    );
+    expect(redactBody('<c><p:extraHeaders xmlns:p="u"><X>s</X></p:extraHeaders><d headers="X-Auth: s3cret" e="kept"/></c>')).toBe(
+      '<c><p:extraHeaders xmlns:p="u">[redacted]</p:extraHeaders><d headers="[redacted]" e="kept"/></c>',
+    );
+  });
+});
+
+describe('user names and passwords of URLs in bodies', () => {
+  it('are redacted in every string of a parsed JSON body, user name too, the host and the rest kept', () => {
+    const body = {
+      redirectUri: 'https://alice:pa55@app.example/done?ok=1',
+      list: ['ftp://bob@files.example/x', 'see //carol:c4rol@h.example and https://plain.example/'],
+      'https://dave:d4ve@key.example/': 'a URL as a name',
+      email: 'not-a-url@example.com',
+    };
+    expect(JSON.parse(redactedJson(body))).toEqual({
+      redirectUri: 'https://[redacted]@app.example/done?ok=1',
+      list: ['ftp://[redacted]@files.example/x', 'see //[redacted]@h.example and https://plain.example/'],
+      'https://[redacted]@key.example/': 'a URL as a name',
+      email: 'not-a-url@example.com',
+    });
+  });
+
+  it('are redacted in a string longer than the cap, even when the cap cuts the URL before its @', () => {
+    const long = `${'x'.repeat(BODY_CAP - 22)} https://user:secretpass@host.example/`;
+    const kept = redactedJson([long]);
+    expect(kept).not.toContain('secret');
+    expect(kept).toContain(' https://[redacted]');
+  });
+
+  it('are redacted in text bodies: XML as it came, JSON text without running past a string', () => {
+    expect(redactBody('<connect><redirectUri>https://u:p4ss@app.example/done</redirectUri></connect>')).toBe(
+      '<connect><redirectUri>https://[redacted]@app.example/done</redirectUri></connect>',
+    );
+    expect(redactBody('{"a":"//cdn.example","b":"x@y.example","c":"https:\\/\\/u:p\\"w@h.example\\/"}')).toBe(
+      '{"a":"//cdn.example","b":"x@y.example","c":"https:\\/\\/[redacted]@h.example\\/"}',
+    );
+    expect(redactBody('<r>https://user:pass', true, true)).toBe('<r>https://[redacted]');
+  });
+});
+
 describe('what the request log keeps of headers', () => {
   it('redacts credential headers under any name, cuts long values and keeps at most 40', () => {
     const headers: Record<string, unknown> = {
@@ -167,6 +281,19 @@ describe('what the request log keeps of headers', () => {
     const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`x-h${i}`, 'v']));
     expect(parseHeaderLines(headerLines(many, new Set()))).toHaveLength(40);
     expect(parseHeaderLines('')).toEqual([]);
+  });
+
+  it('redacts headers named like passwords, PINs and answers, however spelled', () => {
+    const headers = { 'x-pwd': 'a', 'x-pin': 'b', 'x-mfa-answer': 'c', 'x-passcode': 'd', 'x-otp': 'e', 'x-user-password': 'f', 'x-pinned': 'kept' };
+    expect(parseHeaderLines(headerLines(headers, new Set()))).toEqual([
+      { name: 'x-pwd', value: '[redacted]' },
+      { name: 'x-pin', value: '[redacted]' },
+      { name: 'x-mfa-answer', value: '[redacted]' },
+      { name: 'x-passcode', value: '[redacted]' },
+      { name: 'x-otp', value: '[redacted]' },
+      { name: 'x-user-password', value: '[redacted]' },
+      { name: 'x-pinned', value: 'kept' },
+    ]);
   });
 
   it('redacts secrets of URLs in header values: secret query parameters and the user name and password', () => {

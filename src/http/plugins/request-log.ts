@@ -3,9 +3,19 @@ import type { IncomingMessage } from 'node:http';
 import { pipeline, Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { BODY_CAP, bodyText, capped, headerLines, isSecretField, NOT_STORED, redactBody, redactedJson } from '../../modules/requestlog/redact.js';
+import {
+  BODY_CAP,
+  bodyText,
+  capped,
+  headerLines,
+  isHeaderMapName,
+  isSecretField,
+  NOT_STORED,
+  redactBody,
+  redactedJson,
+} from '../../modules/requestlog/redact.js';
 import { credentialsOwner, detailSize, NO_DETAIL, type RequestLogEntry, RequestLogWriter } from '../../modules/requestlog/service.js';
-import { redactQuerySecrets } from '../../platform/redact-query.js';
+import { redactUrlSecrets } from '../../platform/redact-query.js';
 import type { Runtime } from '../../platform/dependencies.js';
 import { appKeyOf, appTokenOf } from './auth.js';
 import { responseSchemaFor } from './content.js';
@@ -116,9 +126,12 @@ export const requestLogPlugin = fp(
   { name: 'ledgerlink-request-log' },
 );
 
-/** The path as the request log keeps it: secrets in its query string redacted (it is shown on the dashboard), at most 500 characters. */
+/**
+ * The path as the request log keeps it: secrets in its query string and user names and passwords of URLs in it
+ * redacted (it is shown on the dashboard), at most 500 characters.
+ */
 function storedPath(url: string): string {
-  const path = redactQuerySecrets(url);
+  const path = redactUrlSecrets(url);
   return path.length > 500 ? `${path.slice(0, 500)}…` : path;
 }
 
@@ -186,9 +199,10 @@ type JsonSchema = {
 };
 
 /**
- * Whether an answer of this schema can hold a field with a secret's name. Answers are serialised from their schema,
- * which writes only the properties it names, so where none has such a name (and none is free-form) the body's fields
- * need no redaction: the common case of large answers (transactions, accounts, institutions) costs no scan of them.
+ * Whether an answer of this schema can hold a field with a secret's name or a header map. Answers are serialised from
+ * their schema, which writes only the properties it names, so where none has such a name (and none is free-form) the
+ * body's fields need no redaction: the common case of large answers (transactions, accounts, institutions) costs no
+ * scan of them.
  */
 function mayHoldSecretFields(node: unknown, depth = 0): boolean {
   if (!node || typeof node !== 'object' || depth > 32) return true;
@@ -199,10 +213,24 @@ function mayHoldSecretFields(node: unknown, depth = 0): boolean {
   if (types.length === 0) return true;
   if (types.includes('object')) {
     if (!s.properties || s.patternProperties !== undefined || (s.additionalProperties !== undefined && s.additionalProperties !== false)) return true;
-    return Object.entries(s.properties).some(([name, sub]) => isSecretField(name) || mayHoldSecretFields(sub, depth + 1));
+    return Object.entries(s.properties).some(
+      ([name, sub]) => isSecretField(name) || (isHeaderMapName(name) && mayBeObject(sub, depth + 1)) || mayHoldSecretFields(sub, depth + 1),
+    );
   }
   if (types.includes('array')) return mayHoldSecretFields(s.items, depth + 1);
   return false;
+}
+
+/**
+ * Whether a value of this schema can be an object: a member named like a header map is one only then (the CSV column
+ * names of a statement error's `details.headers`, a list of strings, are not).
+ */
+function mayBeObject(node: unknown, depth: number): boolean {
+  if (!node || typeof node !== 'object' || depth > 32) return true;
+  const s = node as JsonSchema;
+  const branches = s.anyOf ?? s.oneOf ?? s.allOf;
+  if (branches) return branches.some((b) => mayBeObject(b, depth + 1));
+  return s.type === undefined || [s.type].flat().includes('object');
 }
 
 const secretFieldsBySchema = new WeakMap<object, boolean>();
