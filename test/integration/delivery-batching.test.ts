@@ -74,9 +74,14 @@ describe('batched deliveries', () => {
     });
 
     it('of two running workers deliver every event once, each session in order', async () => {
-      listener.setBehaviour((_r, i) => ({ status: 200, delayMs: i % 3 }));
+      // The first answers wait until both workers have every slot full, so both take part whatever the speed of each;
+      // later ones come a little apart, mixing the order in which attempts end.
+      let bothBusy!: () => void;
+      const held = new Promise<void>((resolve) => (bothBusy = resolve));
+      listener.setBehaviour((_r, i) => (i < 8 ? { status: 200, after: held } : { status: 200, delayMs: i % 3 }));
       for (const id of ['one', 'two']) {
-        workers.push(await startDeliveryWorker(ctx.runtime, { workerId: id, concurrency: 4, pollIntervalMs: 50, random: () => 0 }));
+        // A time limit far beyond that wait: no attempt ends unanswered.
+        workers.push(await startDeliveryWorker(ctx.runtime, { workerId: id, concurrency: 4, pollIntervalMs: 50, random: () => 0, timeoutMs: 60_000 }));
       }
       const sessions = ['link-a', 'link-b', 'link-c', 'link-d'];
       const order = new Map<string, string[]>(sessions.map((s) => [s, []]));
@@ -95,6 +100,8 @@ describe('batched deliveries', () => {
           }
           return list;
         });
+      await waitFor('both workers with every slot taken', () => listener.openNow() === 8);
+      bothBusy();
       await waitFor('every event acknowledged', () => events.every((e) => listener.acknowledged().has(e)));
       await waitFor('every outcome recorded', async () => (await rows()).every((r) => r.status === 'delivered'));
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { enqueueDelivery } from '../../src/outbox/enqueue.js';
 import { runDeliveriesOnce } from '../../src/outbox/worker.js';
 import { cliArgs, runCli, startProcess } from '../helpers/cli.js';
-import { startListener } from '../helpers/listener.js';
+import { startListener, waitFor } from '../helpers/listener.js';
 import { processHarness } from '../helpers/process-store.js';
 
 // Security review (issue 17, item 9): escape sequences from listeners, e-mail and requests reached the terminal raw.
@@ -97,7 +97,7 @@ describe('listen printing what it receives', () => {
         socket.on('error', reject);
       });
       expect(answer).toMatch(/^HTTP\/1.1 200/);
-      for (let i = 0; i < 50 && !p.stdout().includes('created'); i++) await new Promise((r) => setTimeout(r, 100));
+      await waitFor('the printed notification', () => p.stdout().includes('created'));
       expect(p.stdout()).toContain(`transaction${SHOWN}.created`);
       expect(p.stdout()).toContain('msg_\\x9b1m');
       expect(p.stdout()).not.toMatch(RAW_CONTROL);

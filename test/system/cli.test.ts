@@ -1,12 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/db.js';
 import { authenticateAt as authenticate, runCli, startServe, tempDataDir } from '../helpers/cli.js';
+import { waitFor } from '../helpers/listener.js';
 
 const AUTH = '/aggregation/v2/partners/authentication';
+
+/** Whether a new connection to the address is refused: nothing listens there any more. */
+function refusesConnections(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
+
 /** The line operator commands print on stderr, saying which store they opened. */
 const STORE_LINE = /^store: (sqlite \/\S+\/ledgerlink\.sqlite|postgres postgres:\/\/\S+)( \(new\))?\n/;
 
@@ -218,7 +233,13 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
           port,
           path: AUTH,
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'service-app-key': creds.appKey },
+          // The server answers 100 Continue once it has the request's head: from then on the request is in flight.
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'service-app-key': creds.appKey,
+            expect: '100-continue',
+          },
         },
         (res) => {
           let text = '';
@@ -227,12 +248,13 @@ describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (
         },
       );
       req.on('error', reject);
-      // Send half the body, signal the server, then finish the request.
-      req.write(body.slice(0, 10));
-      setTimeout(() => {
+      // Send half the body, signal the server, then, once it has stopped listening (it is shutting down), finish the
+      // request: each step waits for the one before, not for a time.
+      req.once('continue', () => {
+        req.write(body.slice(0, 10));
         server.kill('SIGTERM');
-        setTimeout(() => req.end(body.slice(10)), 300);
-      }, 200);
+        waitFor('the server to stop accepting connections', () => refusesConnections(hostname, Number(port))).then(() => req.end(body.slice(10)), reject);
+      });
     });
     const res = await response;
     expect(res.status).toBe(200);

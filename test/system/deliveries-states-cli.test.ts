@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { enqueueDelivery } from '../../src/outbox/enqueue.js';
+import { RETRY_DELAYS_SECONDS } from '../../src/outbox/fail.js';
 import { drainDeliveries } from '../../src/outbox/worker.js';
 import type { DeliveryOutcome } from '../../src/outbox/transports/transport.js';
+import { epochSeconds } from '../../src/platform/clock.js';
 import { runCli } from '../helpers/cli.js';
 import { processHarness, type ProcessStore } from '../helpers/process-store.js';
 
@@ -28,13 +30,16 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink deliveries list --sta
       retrying: { ok: false, statusCode: 503, error: 'HTTP 503: busy', response: 'busy' },
       delivered: { ok: true, statusCode: 200, error: null, response: 'ok' },
     };
-    await drainDeliveries(store.runtime, { transports: { txpush: async (d) => outcomes[new URL(d.target).hostname.split('.')[0]!]! } });
+    // No jitter: the retry comes exactly the first retry delay after the failed attempt.
+    await drainDeliveries(store.runtime, { random: () => 0, transports: { txpush: async (d) => outcomes[new URL(d.target).hostname.split('.')[0]!]! } });
     return ids as Record<'failed' | 'retrying' | 'delivered', number>;
   }
 
   it('lists only the failed deliveries with --status failed, and the retrying ones with --status retrying', { timeout: 60_000 }, async () => {
     const store = await openStore();
+    const seeded = epochSeconds(store.runtime.clock);
     const ids = await seed(store);
+    const attempted = epochSeconds(store.runtime.clock);
     const list = async (status: string) => {
       const res = await runCli(['deliveries', 'list', '--status', status, '--json', '--data', store.data], store.env);
       expect(res.code, res.stderr).toBe(0);
@@ -43,8 +48,10 @@ describe.each(['sqlite', 'postgres'] as const)('ledgerlink deliveries list --sta
     expect((await list('failed')).map((d) => [d.id, d.state])).toEqual([[ids.failed, 'failed']]);
     const retrying = await list('retrying');
     expect(retrying.map((d) => [d.id, d.state, d.eventType])).toEqual([[ids.retrying, 'retrying', 'transaction.created']]);
-    // Its next attempt is ahead, never a time already past.
-    expect(retrying[0]!.nextAttemptAt).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+    // Its next attempt is ahead of the failed one by the first retry delay, never the time of an attempt already made
+    // (compared with when the attempt was made, not with the time now, which depends on how long the commands took).
+    expect(retrying[0]!.nextAttemptAt).toBeGreaterThanOrEqual(seeded + RETRY_DELAYS_SECONDS[0]!);
+    expect(retrying[0]!.nextAttemptAt).toBeLessThanOrEqual(attempted + RETRY_DELAYS_SECONDS[0]!);
     expect((await list('delivered')).map((d) => d.id)).toEqual([ids.delivered]);
     expect(await list('cancelled')).toEqual([]);
 

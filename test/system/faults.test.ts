@@ -5,9 +5,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { HISTORY_DAYS } from '../../src/connectors/testbank/records.js';
 import { openDatabase, sqliteFileIn } from '../../src/platform/db/database.js';
 import { runCli, startServe, tempDataDir, type ServerProcess } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { waitFor } from '../helpers/listener.js';
 
 const DAY = 86_400;
 const AUTH = '/aggregation/v2/partners/authentication';
@@ -50,13 +52,9 @@ async function linkedCustomer(base: string, c: Client, username: string): Promis
   return id;
 }
 
-async function found(base: string, c: Client, customerId: string): Promise<number> {
-  const now = Math.floor(Date.now() / 1000);
-  const res = await c.call(
-    base,
-    'GET',
-    `/aggregation/v3/customers/${customerId}/transactions?fromDate=${now - 800 * DAY}&toDate=${now + DAY}&includePending=true&limit=1`,
-  );
+/** How many transactions of the customer are dated from `from` to `to` (epoch seconds, inclusive), pending ones too. */
+async function found(base: string, c: Client, customerId: string, { from, to }: { from: number; to: number }): Promise<number> {
+  const res = await c.call(base, 'GET', `/aggregation/v3/customers/${customerId}/transactions?fromDate=${from}&toDate=${to}&includePending=true&limit=1`);
   return ((await res.json()) as { found: number }).found;
 }
 
@@ -95,6 +93,7 @@ describe('faults', () => {
       const c = await client(server, data, env);
       const victim = await linkedCustomer(server.url, c, 'fault_victim');
       const control = await linkedCustomer(server.url, c, 'fault_control');
+      const controlLoading = Math.floor(Date.now() / 1000);
       await loadHistory(server.url, c, control);
 
       // Start the victim's loads and kill the service while they run.
@@ -103,9 +102,28 @@ describe('faults', () => {
       const inFlight = accounts.map((a) =>
         c.call(server.url, 'POST', `/aggregation/v1/customers/${victim}/accounts/${a.id}/transactions/historic`, {}).catch(() => undefined),
       );
-      await sleep(150);
-      server.kill('SIGKILL');
-      await server.exited;
+      // Killed once a load holds the victim's login: it answers only after storing and releasing it, and the others
+      // wait for it. A state of the database, not a time, so the kill lands mid-load however fast the machine is.
+      const watching = openDatabase(dialect === 'sqlite' ? { sqliteFile: sqliteFileIn(data) } : { databaseUrl: pgDb!.url });
+      try {
+        await waitFor(
+          'a historic load under way',
+          async () =>
+            (
+              await watching.kysely
+                .selectFrom('institution_logins')
+                .select('id')
+                .where('customer_id', '=', Number(victim))
+                .where('refresh_lease_owner', 'is not', null)
+                .execute()
+            ).length > 0,
+          60_000,
+        );
+        server.kill('SIGKILL');
+        await server.exited;
+      } finally {
+        await watching.close();
+      }
       const outcomes = await Promise.all(inFlight);
       // The kill landed while loads were running: at least one of them never got an answer.
       expect(outcomes.some((o) => o === undefined)).toBe(true);
@@ -116,8 +134,11 @@ describe('faults', () => {
         await server.exited;
       });
       await loadHistory(server.url, c, victim);
-      expect(await found(server.url, c, victim)).toBe(await found(server.url, c, control));
-      expect(await found(server.url, c, victim)).toBeGreaterThan(20_000);
+      // A historic load reaches back the test bank's history from the time it runs, so the two customers are compared
+      // over the dates both loads covered: the victim's loads end later by however long the kill and the restart took.
+      const covered = { from: Math.floor(Date.now() / 1000) - HISTORY_DAYS * DAY, to: controlLoading };
+      expect(await found(server.url, c, victim, covered)).toBe(await found(server.url, c, control, covered));
+      expect(await found(server.url, c, victim, covered)).toBeGreaterThan(20_000);
 
       const database = openDatabase(dialect === 'sqlite' ? { sqliteFile: sqliteFileIn(data) } : { databaseUrl: pgDb!.url });
       try {
@@ -168,10 +189,12 @@ describe('faults', () => {
           else await res.text();
         }
       })();
-      await sleep(1500);
+      // Counts of writes rather than times: some acknowledged before the outage, and one after it, under the same load.
+      await waitFor('writes acknowledged before the restart', () => acknowledged.length > 10, 60_000);
       // Asynchronously, so the load keeps running through the outage.
       await promisify(execFile)('pg_ctlcluster', [version, cluster, 'restart', '-m', 'fast']);
-      await sleep(3000);
+      const beforeRestart = acknowledged.length;
+      await waitFor('a write acknowledged after the restart', () => acknowledged.length > beforeRestart, 60_000);
       stop = true;
       await writer;
 

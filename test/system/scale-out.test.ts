@@ -53,7 +53,8 @@ describe('scale-out on one PostgreSQL: several API processes and several deliver
   it('two API and two worker processes: tokens hold across processes, the lock-out counts across them, no event is delivered twice at once', {
     timeout: 180_000,
   }, async () => {
-    const store = await openStore({ LEDGERLINK_WORKER_POLL_MS: '100', LEDGERLINK_WORKER_CONCURRENCY: '8' });
+    // Deliveries wait at the listener until both workers are busy (below): a time limit far beyond that wait.
+    const store = await openStore({ LEDGERLINK_WORKER_POLL_MS: '100', LEDGERLINK_WORKER_CONCURRENCY: '8', LEDGERLINK_DELIVERY_TIMEOUT_MS: '90000' });
     const [a, b] = [
       (await serve(['--data', store.data, '--no-worker'], store.env)).url,
       (await serve(['--data', store.data, '--no-worker'], store.env)).url,
@@ -78,12 +79,18 @@ describe('scale-out on one PostgreSQL: several API processes and several deliver
     }
 
     // Two workers share the outbox: every event arrives, none is in flight twice at once, none is acknowledged twice.
-    // Both workers run before the events are written, so both take part.
+    // The listener holds the first answers until both workers have every slot full (eight deliveries each), so both
+    // take part whatever the speed of each process; then it answers a little slowly, so that simultaneous deliveries
+    // of one event would show.
     await worker(store, 'scale-a');
     await worker(store, 'scale-b');
-    listener = await startListener(() => ({ status: 200, delayMs: 40 }));
+    let bothBusy!: () => void;
+    const held = new Promise<void>((resolve) => (bothBusy = resolve));
+    listener = await startListener((_r, index) => (index < 16 ? { status: 200, after: held } : { status: 200, delayMs: 40 }));
     const secret = generateSigningSecret();
     const events = await enqueueTestEvents(store, listener.url, 300, secret);
+    await waitFor('both workers with every slot taken', () => listener!.openNow() === 16, 60_000);
+    bothBusy();
     await waitFor('every event acknowledged', () => events.every((e) => listener!.acknowledged().has(e)), 120_000);
 
     expect(listener.overlaps).toEqual(new Set());

@@ -66,7 +66,8 @@ describe('the banner of ledgerlink serve', () => {
     const server = await serve(tempDataDir(), ['--log-level', 'info'], { LEDGERLINK_LOG_FORMAT: 'pretty', NO_COLOR: '1' });
     try {
       await fetch(`${server.url}/docs`);
-      await expect.poll(() => server.stdout()).toMatch(/\] INFO.*: request completed GET \S+ 200 in [\d.]+ ms/);
+      // Written by the server after it answered: a generous wait, only there so that a missing line fails rather than hangs.
+      await expect.poll(() => server.stdout(), { timeout: 20_000 }).toMatch(/\] INFO.*: request completed GET \S+ 200 in [\d.]+ ms/);
       expect(server.stdout()).not.toMatch(/^\{"level"/m);
     } finally {
       await stop(server);
@@ -90,7 +91,7 @@ describe('the banner of ledgerlink serve', () => {
       await expect.poll(() => /listening on (http:\/\/\S+)/.exec(out)?.[1], { timeout: 60_000 }).toBeTruthy();
       const url = /listening on (http:\/\/\S+)/.exec(out)![1]!;
       await fetch(`${url}/docs`);
-      await expect.poll(() => out).toMatch(/\] INFO.*: request completed GET \/docs 200 in [\d.]+ ms/);
+      await expect.poll(() => out, { timeout: 20_000 }).toMatch(/\] INFO.*: request completed GET \/docs 200 in [\d.]+ ms/);
       expect(out).not.toMatch(/\{"level":30/);
     } finally {
       process.kill(-child.pid!, 'SIGTERM');

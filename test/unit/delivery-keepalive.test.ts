@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,16 +75,25 @@ describe('kept-alive delivery connections', () => {
   });
 
   it('waits for a slow answer past the idle timeout, which only closes connections nobody uses', async () => {
+    // The answer comes after the idle timeout: both are timers of this process, which fire in the order they fall due.
     const slow = http.createServer((_req, res) => setTimeout(() => res.writeHead(200).end('late'), 150));
+    // The server never closes an idle connection itself: only the agent's idle timeout can.
+    slow.keepAliveTimeout = 0;
+    let connections = 0;
+    slow.on('connection', () => connections++);
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
     try {
       agents = createPolicyAgents({ mode: 'sandbox', maxSocketsPerOrigin: 1, idleMs: 30 });
+      const freed = once(agents.http, 'free') as Promise<[net.Socket]>;
       const url = `http://127.0.0.1:${(slow.address() as net.AddressInfo).port}/hook`;
       expect(await get(url)).toMatchObject({ status: 200, body: 'late' });
-      // Idle past its timeout, the kept connection was closed: the next request opens another.
-      await new Promise((r) => setTimeout(r, 100));
+      // Idle past its timeout, the kept connection is closed (whenever that is: the close is awaited, not a time)...
+      const [kept] = await freed;
+      if (!kept.closed) await once(kept, 'close');
       expect(Object.keys(agents.http.freeSockets)).toEqual([]);
+      // ...and the next request opens another.
       expect(await get(url)).toMatchObject({ status: 200, body: 'late' });
+      expect(connections).toBe(2);
     } finally {
       slow.closeAllConnections();
       slow.close();
