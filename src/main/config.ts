@@ -122,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     refreshLeaseSeconds: integer('LEDGERLINK_REFRESH_LEASE_SECONDS', env.LEDGERLINK_REFRESH_LEASE_SECONDS, 120, 2, 3600),
     refreshIntervalSeconds: integer('LEDGERLINK_REFRESH_INTERVAL_HOURS', env.LEDGERLINK_REFRESH_INTERVAL_HOURS, 24, 0, 720) * 3600,
     refreshConcurrency: integer('LEDGERLINK_REFRESH_CONCURRENCY', env.LEDGERLINK_REFRESH_CONCURRENCY, 4, 1, 64),
+    refreshInstitutionConcurrency: integer('LEDGERLINK_REFRESH_INSTITUTION_CONCURRENCY', env.LEDGERLINK_REFRESH_INSTITUTION_CONCURRENCY, 2, 1, 256),
     authRateLimitPerAppKey: integer('LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY', env.LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY, 20, 1, 1_000_000),
     smtpUrl,
     mailFrom: env.LEDGERLINK_MAIL_FROM || 'Ledgerlink <no-reply@ledgerlink.localhost>',

@@ -48,8 +48,10 @@ export interface Config {
   readonly refreshLeaseSeconds: number;
   /** How often workers refresh each login of a real institution without being asked, in seconds; 0 turns it off. */
   readonly refreshIntervalSeconds: number;
-  /** Scheduled refreshes one worker process runs at once (and claims at a time). */
+  /** Scheduled refreshes one worker process runs at once (its slots). */
   readonly refreshConcurrency: number;
+  /** Refreshes of one institution's logins in flight at once, across all processes, beyond which workers claim none of its logins. */
+  readonly refreshInstitutionConcurrency: number;
   /** SMTP server for outgoing e-mail (smtp:// or smtps://); when absent e-mail goes to the local mailbox. */
   readonly smtpUrl: string | undefined;
   /** Sender of outgoing e-mail. */

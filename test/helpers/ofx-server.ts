@@ -7,7 +7,9 @@
  * ACCTINFORQ, STMTRQ, CCSTMTRQ and INVSTMTRQ, filters statements by DTSTART (inclusive) and DTEND (exclusive) on
  * DTPOSTED or DTTRADE, and can fail per user: any status code on sign-on, on account info or on statements (all, or
  * some accounts), HTTP 500, a garbage body, a delay, or CLIENTUID approval (15510 until the client is approved).
- * Every request is recorded, parsed, so tests can check what the client sent.
+ * Every request is recorded, parsed, so tests can check what the client sent. A user's requests can also be held
+ * unanswered until the test releases them (hold, release, whenHeld), so a test decides when a slow institution answers
+ * instead of racing a delay.
  *
  *   const server = await startOfxServer({ format: 'sgml', users: [{ userId: 'jane', password: 'pw', accounts: [...] }] });
  *   ... connect to server.url ...
@@ -180,6 +182,16 @@ export interface OfxServer {
   setFailure(userId: string, failure: OfxServerFailure | undefined): void;
   /** Lets this CLIENTUID sign on as the user (as approving a new device at the institution does). */
   approveClientUid(userId: string, clientUid: string): void;
+  /** From now on the user's requests wait unanswered (recorded as they arrive) until release(userId). */
+  hold(userId: string): void;
+  /** Stops holding the user's requests and answers those waiting. */
+  release(userId: string): void;
+  /** Requests waiting now: the user's, or everyone's. */
+  heldCount(userId?: string): number;
+  /** The most requests that waited at one time since the server started. */
+  peakHeld(): number;
+  /** Resolves once at least `count` requests wait: the user's, or everyone's. */
+  whenHeld(count: number, userId?: string): Promise<void>;
 }
 
 type Node = readonly [name: string, content: string | readonly (Node | undefined)[]];
@@ -298,6 +310,26 @@ export async function startOfxServer(options: OfxServerOptions): Promise<OfxServ
   const users = new Map(options.users.map((u) => [u.userId, { ...u, accounts: [...u.accounts] }]));
   const approved = new Map<string, Set<string>>();
   const requests: RecordedOfxRequest[] = [];
+  const holding = new Set<string>();
+  const held: Array<{ userId: string; answer: () => void }> = [];
+  const heldWaiters: Array<{ count: number; userId: string | undefined; resolve: () => void }> = [];
+  let peak = 0;
+  const heldCount = (userId?: string) => held.filter((h) => userId === undefined || h.userId === userId).length;
+  const answerHeld = (userId?: string) => {
+    for (const h of held.filter((w) => userId === undefined || w.userId === userId)) {
+      held.splice(held.indexOf(h), 1);
+      h.answer();
+    }
+  };
+  const wait = (userId: string) =>
+    new Promise<void>((answer) => {
+      held.push({ userId, answer });
+      peak = Math.max(peak, held.length);
+      for (const w of heldWaiters.filter((x) => heldCount(x.userId) >= x.count)) {
+        heldWaiters.splice(heldWaiters.indexOf(w), 1);
+        w.resolve();
+      }
+    });
 
   const header = xml
     ? `<?xml version="1.0" encoding="UTF-8" standalone="no"?>\r\n<?OFX OFXHEADER="200" VERSION="${version}" SECURITY="NONE" OLDFILEUID="NONE" NEWFILEUID="NONE"?>\r\n`
@@ -631,7 +663,9 @@ export async function startOfxServer(options: OfxServerOptions): Promise<OfxServ
     } catch (error) {
       record.parseError = error instanceof Error ? error.message : String(error);
     }
-    const failure = users.get(record.signon?.userId ?? '')?.failure;
+    const userId = record.signon?.userId ?? '';
+    if (holding.has(userId)) await wait(userId);
+    const failure = users.get(userId)?.failure;
     if (failure?.delayMs) await new Promise((resolve) => setTimeout(resolve, failure.delayMs));
     if (failure?.http !== undefined) {
       res.writeHead(failure.http, { 'Content-Type': 'text/html' });
@@ -672,6 +706,8 @@ export async function startOfxServer(options: OfxServerOptions): Promise<OfxServ
     requests,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        holding.clear();
+        answerHeld();
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
@@ -693,6 +729,20 @@ export async function startOfxServer(options: OfxServerOptions): Promise<OfxServ
     approveClientUid(userId, clientUid) {
       userOf(userId);
       approved.set(userId, (approved.get(userId) ?? new Set()).add(clientUid));
+    },
+    hold(userId) {
+      userOf(userId);
+      holding.add(userId);
+    },
+    release(userId) {
+      holding.delete(userId);
+      answerHeld(userId);
+    },
+    heldCount,
+    peakHeld: () => peak,
+    whenHeld(count, userId) {
+      if (heldCount(userId) >= count) return Promise.resolve();
+      return new Promise<void>((resolve) => heldWaiters.push({ count, userId, resolve }));
     },
   };
 }

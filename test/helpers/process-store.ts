@@ -46,7 +46,7 @@ export function processHarness(dialect: DialectName): ProcessHarness {
         await p.exited;
       }
     }
-    for (const fn of afterTest) await fn();
+    for (const fn of afterTest.splice(0)) await fn();
   });
   afterAll(async () => {
     for (const c of cleanups) await c();

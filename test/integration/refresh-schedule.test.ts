@@ -5,7 +5,7 @@ import { finishLink, startLink } from '../../src/modules/aggregation/linking.ser
 import { updateLeasedLogin } from '../../src/modules/aggregation/logins.repository.js';
 import { claimDueLogins } from '../../src/modules/aggregation/schedule.repository.js';
 import { runDueRefreshes, type ScheduledRefresh } from '../../src/modules/aggregation/schedule.service.js';
-import { startRefreshScheduler } from '../../src/modules/aggregation/scheduler.js';
+import { startRefreshScheduler, type RefreshScheduler, type RefreshSchedulerOptions } from '../../src/modules/aggregation/scheduler.js';
 import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { addOfxInstitution } from '../../src/modules/institutions/service.js';
 import { SIMPLEFIN_INSTITUTION_ID } from '../../src/modules/institutions/simplefin.service.js';
@@ -26,7 +26,7 @@ import { startPushListener } from '../helpers/txpush.js';
 /** Every context's manual clock starts here (test/helpers/context.ts), so the servers' data is dated from it. */
 const START = Math.floor(new Date(Date.UTC(2026, 0, 15, 12, 0, 0)).getTime() / 1000);
 const HOUR = 3600;
-const USERS = Array.from({ length: 24 }, (_, i) => `user${i + 1}`);
+const USERS = Array.from({ length: 40 }, (_, i) => `user${i + 1}`);
 const PASSWORD = 'secret-1';
 /** What every user's checking account shows at first. */
 const CHECKING: OfxServerTransaction[] = [
@@ -144,14 +144,21 @@ async function addall(customerId: string, institutionId: number, credentials: { 
   return res.json<{ accounts: AccountJson[] }>().accounts;
 }
 
-/** Links an OFX user of its own for a new active customer: the customer, its login and accounts, and the user. */
-async function linkOfx(): Promise<{ customerId: string; loginId: number; accounts: AccountJson[]; userId: string }> {
-  const userId = unusedUsers.shift();
+/**
+ * Links an OFX user for a new active customer: the customer, its login and accounts, and the user. Unless told
+ * otherwise, a user of its own of the shared server, at its institution.
+ */
+async function linkOfx(at?: {
+  institutionId: number;
+  userId: string;
+}): Promise<{ customerId: string; loginId: number; accounts: AccountJson[]; userId: string }> {
+  const userId = at?.userId ?? unusedUsers.shift();
   if (!userId) throw new Error('every OFX user of the server is linked already: add users to USERS');
+  const institutionId = at?.institutionId ?? ofxInstitution;
   const customerId = await addCustomer(ctx, await caller(), { type: 'active' });
-  const accounts = await addall(customerId, ofxInstitution, [
-    { id: `${ofxInstitution}001`, value: userId },
-    { id: `${ofxInstitution}002`, value: PASSWORD },
+  const accounts = await addall(customerId, institutionId, [
+    { id: `${institutionId}001`, value: userId },
+    { id: `${institutionId}002`, value: PASSWORD },
   ]);
   return { customerId, loginId: accounts[0]!.institutionLoginId, accounts, userId };
 }
@@ -313,7 +320,7 @@ describe('several workers', () => {
       const drain = async (engine: Engine, workerId: string) => {
         const done: ScheduledRefresh[] = [];
         for (;;) {
-          const batch = await runDueRefreshes(engine, { workerId, limit: 2 });
+          const batch = await runDueRefreshes(engine, { workerId, limit: 2, perInstitution: linked.length });
           if (batch.length === 0) return done;
           done.push(...batch);
         }
@@ -339,7 +346,13 @@ describe('several workers', () => {
     advance(2 * DAY);
     const now = nowOf(ctx);
     // A worker claims it and dies before refreshing.
-    const [claimed] = await claimDueLogins(db(), { owner: 'dead-worker#1', limit: 5, now, leaseUntil: now + ctx.app.engine.settings.refreshLeaseSeconds });
+    const [claimed] = await claimDueLogins(db(), {
+      owner: 'dead-worker#1',
+      limit: 5,
+      now,
+      leaseUntil: now + ctx.app.engine.settings.refreshLeaseSeconds,
+      perInstitution: 2,
+    });
     expect(claimed?.id).toBe(loginId);
     expect(await runDue()).toEqual([]);
     advance(ctx.app.engine.settings.refreshLeaseSeconds + 1);
@@ -367,6 +380,198 @@ describe('several workers', () => {
     } finally {
       ofx.setFailure(userId, undefined);
     }
+  });
+});
+
+/** Schedulers a test starts, and what they reported. */
+interface Workers {
+  outcomes: ScheduledRefresh[];
+  /** What became of the login, once a scheduler reports it. */
+  outcomeOf(loginId: number): Promise<ScheduledRefresh>;
+  /** A scheduler that looks at its start, when a refresh ends and when woken: never on its timer unless told. */
+  start(engine: Engine, options?: RefreshSchedulerOptions): RefreshScheduler;
+  stop(): Promise<void>;
+}
+
+function workers(): Workers {
+  const outcomes: ScheduledRefresh[] = [];
+  const waiting: Array<{ loginId: number; resolve: (o: ScheduledRefresh) => void }> = [];
+  const started: RefreshScheduler[] = [];
+  const heard = (o: ScheduledRefresh) => {
+    outcomes.push(o);
+    for (const w of waiting.filter((x) => x.loginId === o.loginId)) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve(o);
+    }
+  };
+  return {
+    outcomes,
+    outcomeOf: (loginId) => {
+      const known = outcomes.find((o) => o.loginId === loginId);
+      return known ? Promise.resolve(known) : new Promise((resolve) => waiting.push({ loginId, resolve }));
+    },
+    start: (engine, options = {}) => {
+      const scheduler = startRefreshScheduler(engine, { pollIntervalMs: HOUR * 1000, ...options, onOutcome: heard });
+      started.push(scheduler);
+      return scheduler;
+    },
+    stop: async () => {
+      await Promise.all(started.map((s) => s.stop()));
+    },
+  };
+}
+
+const dueAt = (loginId: number, at: number) => db().updateTable('institution_logins').set({ refresh_due_at: at }).where('id', '=', loginId).execute();
+const signOns = (server: OfxServer, userId: string) =>
+  server.requests.filter((r) => r.signon?.userId === userId && r.transactions.some((t) => t.kind === 'accountInfo')).length;
+const refreshed = (loginId: number): ScheduledRefresh => ({ loginId, result: 'refreshed', code: 0 });
+
+describe('slots, the per-institution cap and the lease', () => {
+  it('keeps a login whose institution does not answer in one slot while the other slot refreshes logins that come due', async () => {
+    const slow = await linkOfx();
+    const others = [await linkOfx(), await linkOfx()];
+    const now = nowOf(ctx);
+    await dueAt(slow.loginId, now);
+    for (const [i, o] of others.entries()) await dueAt(o.loginId, now + 60 * (i + 1));
+    ofx.hold(slow.userId);
+    const w = workers();
+    try {
+      const worker = w.start(ctx.app.engine, { workerId: 'worker-a', concurrency: 2 });
+      await ofx.whenHeld(1, slow.userId);
+      // Each comes due while the slow one waits for its institution, and is refreshed without waiting for it.
+      for (const o of others) {
+        advance(60);
+        await worker.wake();
+        expect(await w.outcomeOf(o.loginId)).toEqual(refreshed(o.loginId));
+      }
+      expect(ofx.heldCount(slow.userId)).toBe(1);
+      expect((await login(slow.loginId)).refresh_lease_owner).toMatch(/^worker-a#/);
+      expect(w.outcomes.map((o) => o.loginId)).toEqual(others.map((o) => o.loginId));
+    } finally {
+      ofx.release(slow.userId);
+    }
+    expect(await w.outcomeOf(slow.loginId)).toEqual(refreshed(slow.loginId));
+    await w.stop();
+    expect((await login(slow.loginId)).refresh_lease_owner).toBeNull();
+  });
+
+  it('keeps at most the cap of one institution’s refreshes in flight across workers, the rest waiting in due order without a slot, while other institutions’ logins go on', async () => {
+    await fresh({ LEDGERLINK_REFRESH_INSTITUTION_CONCURRENCY: '2' });
+    const slowUsers = ['slow1', 'slow2', 'slow3', 'slow4', 'slow5'];
+    const slowServer = await startOfxServer({ format: 'sgml', users: slowUsers.map(ofxUser) });
+    const other = await secondProcess();
+    const w = workers();
+    try {
+      const slowBank = await addOfxInstitution(
+        ctx.runtime.database,
+        'sandbox',
+        { name: 'Slow Test Bank', url: slowServer.url, fid: '5678', org: 'STB' },
+        nowOf(ctx),
+      );
+      const slow = [];
+      for (const userId of slowUsers) slow.push(await linkOfx({ institutionId: slowBank, userId }));
+      const elsewhere = [await linkOfx(), await linkOfx(), await linkOfx()];
+      // The slow institution's logins are the soonest due: were it not for the cap, they would take every slot.
+      const now = nowOf(ctx);
+      for (const [i, l] of slow.entries()) await dueAt(l.loginId, now - 100 + i);
+      for (const [i, l] of elsewhere.entries()) await dueAt(l.loginId, now - 50 + i);
+      for (const userId of slowUsers) slowServer.hold(userId);
+      const linked = new Map(slowUsers.map((u) => [u, signOns(slowServer, u)]));
+
+      // Two workers of four slots each on one database: the cap holds between them.
+      w.start(ctx.app.engine, { workerId: 'worker-a', concurrency: 4 });
+      w.start(other.engine, { workerId: 'worker-b', concurrency: 4 });
+      for (const l of elsewhere) expect(await w.outcomeOf(l.loginId)).toEqual(refreshed(l.loginId));
+      await slowServer.whenHeld(2);
+      expect(slowServer.heldCount(slow[0]!.userId)).toBe(1);
+      expect(slowServer.heldCount(slow[1]!.userId)).toBe(1);
+      // The others wait unclaimed: no lease, no slot.
+      for (const l of slow.slice(2)) expect((await login(l.loginId)).refresh_lease_owner).toBeNull();
+
+      // As each one ends, the soonest due of those waiting takes its place.
+      for (const [i, l] of slow.entries()) {
+        slowServer.release(l.userId);
+        expect(await w.outcomeOf(l.loginId)).toEqual(refreshed(l.loginId));
+        const next = slow[i + 2];
+        if (next) await slowServer.whenHeld(1, next.userId);
+      }
+      expect(slowServer.peakHeld()).toBe(2);
+      for (const userId of slowUsers) expect(signOns(slowServer, userId) - linked.get(userId)!).toBe(1);
+    } finally {
+      for (const userId of slowUsers) slowServer.release(userId);
+      await w.stop();
+      await other.close();
+      await slowServer.close();
+    }
+  });
+
+  it('renews the lease of a refresh that runs past it, so a second worker on the database does not take the login', async () => {
+    const { loginId, userId } = await linkOfx();
+    await dueAt(loginId, nowOf(ctx));
+    const lease = ctx.app.engine.settings.refreshLeaseSeconds;
+    const renewing = createEngine(ctx.runtime, { settings: { refreshLeaseRenewalMs: 20 } });
+    const other = await secondProcess();
+    const w = workers();
+    const asked = signOns(ofx, userId);
+    ofx.hold(userId);
+    try {
+      w.start(renewing, { workerId: 'worker-a' });
+      await ofx.whenHeld(1, userId);
+      const owner = (await login(loginId)).refresh_lease_owner;
+      expect(owner).toMatch(/^worker-a#/);
+      // The second worker looks for due logins all the while.
+      const second = w.start(other.engine, { workerId: 'worker-b', pollIntervalMs: 10 });
+      // Half a lease at a time, three leases in all: after each step the lease is renewed, a whole lease from now.
+      for (let step = 0; step < 6; step++) {
+        advance(lease / 2);
+        await vi.waitFor(async () => expect(Number((await login(loginId)).refresh_lease_until)).toBe(nowOf(ctx) + lease), { timeout: 10_000, interval: 10 });
+        await second.wake();
+        expect((await login(loginId)).refresh_lease_owner).toBe(owner);
+      }
+      expect(w.outcomes).toEqual([]);
+    } finally {
+      ofx.release(userId);
+    }
+    expect(await w.outcomeOf(loginId)).toEqual(refreshed(loginId));
+    await w.stop();
+    await other.close();
+    // One refresh asked the institution, and it stored its outcome under the lease it kept.
+    expect(signOns(ofx, userId) - asked).toBe(1);
+    expect(w.outcomes).toEqual([refreshed(loginId)]);
+    expect(await login(loginId)).toMatchObject({ refresh_lease_owner: null, refresh_lease_until: null, aggregation_status_code: 0 });
+    await expectDueIn(loginId, DAY);
+  });
+
+  it('claims a login again once the lease of a refresh whose process died runs out, and not before', async () => {
+    const { loginId, userId } = await linkOfx();
+    const lease = ctx.app.engine.settings.refreshLeaseSeconds;
+    const now = nowOf(ctx);
+    await dueAt(loginId, now);
+    // A worker claimed it and died mid-refresh: nothing renews its lease any more.
+    const [claimed] = await claimDueLogins(db(), { owner: 'dead-worker#1', limit: 1, now, leaseUntil: now + lease, perInstitution: 2 });
+    expect(claimed?.id).toBe(loginId);
+    const other = await secondProcess();
+    const w = workers();
+    try {
+      const worker = w.start(other.engine, { workerId: 'worker-b' });
+      const asked = signOns(ofx, userId);
+      advance(lease);
+      await worker.wake();
+      // Its last second: still the dead worker's.
+      expect(w.outcomes).toEqual([]);
+      expect((await login(loginId)).refresh_lease_owner).toBe('dead-worker#1');
+      expect(signOns(ofx, userId)).toBe(asked);
+      advance(1);
+      await worker.wake();
+      expect(await w.outcomeOf(loginId)).toEqual(refreshed(loginId));
+      expect(signOns(ofx, userId) - asked).toBe(1);
+    } finally {
+      await w.stop();
+      await other.close();
+    }
+    expect(await login(loginId)).toMatchObject({ refresh_lease_owner: null, aggregation_status_code: 0 });
+    // The dead worker's claim is gone: it could not store anything now.
+    expect(await updateLeasedLogin(db(), loginId, 'dead-worker#1', { refresh_due_at: 0 })).toBe(false);
   });
 });
 

@@ -79,11 +79,14 @@ describe('when a login is refreshed next', () => {
 });
 
 describe('the settings', () => {
-  it('refresh every 24 hours by default, 4 logins at a time per worker; 0 hours turns it off', () => {
-    expect(loadConfig({})).toMatchObject({ refreshIntervalSeconds: DAY, refreshConcurrency: 4 });
-    expect(loadConfig({ LEDGERLINK_REFRESH_INTERVAL_HOURS: '6', LEDGERLINK_REFRESH_CONCURRENCY: '16' })).toMatchObject({
+  it('refresh every 24 hours by default, 4 logins at a time per worker, 2 at a time per institution; 0 hours turns it off', () => {
+    expect(loadConfig({})).toMatchObject({ refreshIntervalSeconds: DAY, refreshConcurrency: 4, refreshInstitutionConcurrency: 2 });
+    expect(
+      loadConfig({ LEDGERLINK_REFRESH_INTERVAL_HOURS: '6', LEDGERLINK_REFRESH_CONCURRENCY: '16', LEDGERLINK_REFRESH_INSTITUTION_CONCURRENCY: '5' }),
+    ).toMatchObject({
       refreshIntervalSeconds: 6 * HOUR,
       refreshConcurrency: 16,
+      refreshInstitutionConcurrency: 5,
     });
     expect(loadConfig({ LEDGERLINK_REFRESH_INTERVAL_HOURS: '0' }).refreshIntervalSeconds).toBe(0);
   });
@@ -95,6 +98,9 @@ describe('the settings', () => {
     ['LEDGERLINK_REFRESH_INTERVAL_HOURS', 'daily'],
     ['LEDGERLINK_REFRESH_CONCURRENCY', '0'],
     ['LEDGERLINK_REFRESH_CONCURRENCY', '65'],
+    ['LEDGERLINK_REFRESH_INSTITUTION_CONCURRENCY', '0'],
+    ['LEDGERLINK_REFRESH_INSTITUTION_CONCURRENCY', '257'],
+    ['LEDGERLINK_REFRESH_INSTITUTION_CONCURRENCY', 'two'],
   ])('refuse %s=%s, naming the setting', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

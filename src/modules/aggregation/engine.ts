@@ -18,6 +18,8 @@ import type { CustomerRow } from '../customers/table.js';
 export interface EngineSettings {
   /** How long a refresh of one institution login may hold it before another process may take over (seconds). */
   refreshLeaseSeconds: number;
+  /** How often a running refresh renews that lease (ms); a third of the lease unless given. */
+  refreshLeaseRenewalMs: number;
   /** How long a synchronous refresh waits for a refresh of the same login that is already running (ms). */
   refreshWaitMs: number;
   /** How often such a waiting refresh looks again (ms). */
@@ -26,8 +28,8 @@ export interface EngineSettings {
   linkSessionTtlSeconds: number;
 }
 
-/** The defaults; the refresh lease is the configured one (LEDGERLINK_REFRESH_LEASE_SECONDS). */
-export const DEFAULT_ENGINE_SETTINGS: Omit<EngineSettings, 'refreshLeaseSeconds'> = {
+/** The defaults; the refresh lease is the configured one (LEDGERLINK_REFRESH_LEASE_SECONDS), renewed three times per lease. */
+export const DEFAULT_ENGINE_SETTINGS: Omit<EngineSettings, 'refreshLeaseSeconds' | 'refreshLeaseRenewalMs'> = {
   refreshWaitMs: 30_000,
   refreshPollMs: 50,
   linkSessionTtlSeconds: 30 * 60,
@@ -76,11 +78,12 @@ export function createEngine(runtime: Runtime, options: EngineOptions = {}): Eng
     },
   });
   const running = new Set<Promise<unknown>>();
+  const leaseSeconds = options.settings?.refreshLeaseSeconds ?? runtime.config.refreshLeaseSeconds;
   return {
     ...runtime,
     runtime,
     registry,
-    settings: { ...DEFAULT_ENGINE_SETTINGS, refreshLeaseSeconds: runtime.config.refreshLeaseSeconds, ...options.settings },
+    settings: { ...DEFAULT_ENGINE_SETTINGS, refreshLeaseSeconds: leaseSeconds, refreshLeaseRenewalMs: (leaseSeconds * 1000) / 3, ...options.settings },
     background(what, task) {
       const p: Promise<unknown> = task()
         .catch((e: unknown) => options.onBackgroundError?.(what, e))

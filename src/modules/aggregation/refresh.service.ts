@@ -5,10 +5,11 @@
  * a historic load goes back as far as the institution serves (two years at the test bank).
  *
  * Only one refresh of a login runs at a time, across processes: a lease on the login row (refresh_lease_until)
- * is taken before the institution is called and released in the transaction that stores the result. Everything a
- * refresh stores, and every event it records, is written in that one transaction, so a process that dies midway
- * leaves nothing half-written; its lease expires and the next refresh does the work again. That transaction also
- * plans the login's next scheduled refresh from the outcome (schedule.rules.ts), whoever asked for this one.
+ * is taken before the institution is called, renewed while the refresh runs (refresh-lease.service.ts) and released
+ * in the transaction that stores the result. Everything a refresh stores, and every event it records, is written in
+ * that one transaction, so a process that dies midway leaves nothing half-written; its lease, no longer renewed,
+ * expires and the next refresh does the work again. That transaction also plans the login's next scheduled refresh
+ * from the outcome (schedule.rules.ts), whoever asked for this one.
  *
  * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
  * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
@@ -35,6 +36,7 @@ import { recordEvents } from './events.service.js';
 import { aggregationError, USER_FIXABLE_CODES } from './failures.js';
 import { answerLinkMfa, finishLink, startLink, type LinkStep } from './linking.service.js';
 import { findLogin, listCustomerLogins, refreshLeaseUntil, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
+import { keepingRefreshLease } from './refresh-lease.service.js';
 import type { AccountRecord, AggregationEvent } from './records.js';
 import { scheduleAfter } from './schedule.rules.js';
 import type { AccountRow, InstitutionLoginRow } from './table.js';
@@ -256,7 +258,8 @@ export async function refreshLeasedLogin(
   try {
     login = await findLogin(engine.database.kysely, loginId);
     if (!login) return { ran: false };
-    return await runLeased(engine, customer, login, mode, owner);
+    const leased = login;
+    return await keepingRefreshLease(engine, loginId, owner, () => runLeased(engine, customer, leased, mode, owner));
   } catch (e) {
     await updateLeasedLogin(engine.database.kysely, loginId, owner, {
       refresh_lease_until: null,

@@ -36,24 +36,50 @@ export type ScheduledRefresh = { loginId: number } /** The refresh ran and ended
 export interface DueRefreshOptions {
   /** Names the worker in the leases it takes. */
   workerId: string;
-  /** Logins claimed and refreshed at once. */
+  /** Logins claimed at most. */
   limit: number;
+  /** Refreshes of one institution's logins in flight at once; defaults to config.refreshInstitutionConcurrency. */
+  perInstitution?: number;
+}
+
+/** Logins claimed for a worker, their refresh leases held by `owner`. */
+export interface ClaimedLogins {
+  owner: string;
+  logins: InstitutionLoginRow[];
 }
 
 /**
- * Claims the logins due now (up to `limit`) and refreshes them all at once; what became of each. Nothing while
- * scheduled refresh is off (LEDGERLINK_REFRESH_INTERVAL_HOURS=0).
+ * Claims the logins due now (up to `limit`, soonest due first, each institution within its cap: schedule.repository.ts)
+ * for the worker; none while scheduled refresh is off (LEDGERLINK_REFRESH_INTERVAL_HOURS=0).
  */
-export async function runDueRefreshes(engine: Engine, options: DueRefreshOptions): Promise<ScheduledRefresh[]> {
-  if (engine.config.refreshIntervalSeconds === 0) return [];
-  const now = serviceNow(engine);
+export async function claimDueRefreshes(engine: Engine, options: DueRefreshOptions): Promise<ClaimedLogins> {
   const owner = `${options.workerId}#${randomString(8)}`;
-  const claimed = await claimDueLogins(engine.database.kysely, { owner, limit: options.limit, now, leaseUntil: now + engine.settings.refreshLeaseSeconds });
-  return Promise.all(claimed.map((login) => refreshClaimed(engine, login, owner)));
+  if (engine.config.refreshIntervalSeconds === 0 || options.limit <= 0) return { owner, logins: [] };
+  const now = serviceNow(engine);
+  const logins = await claimDueLogins(engine.database.kysely, {
+    owner,
+    limit: options.limit,
+    now,
+    leaseUntil: now + engine.settings.refreshLeaseSeconds,
+    perInstitution: options.perInstitution ?? engine.config.refreshInstitutionConcurrency,
+  });
+  return { owner, logins };
 }
 
-/** Refreshes one claimed login (its lease held by `owner`), unless its source's request limit says later. */
-async function refreshClaimed(engine: Engine, login: InstitutionLoginRow, owner: string): Promise<ScheduledRefresh> {
+/**
+ * Claims the logins due now and refreshes them all at once; what became of each. The worker's loop (scheduler.ts)
+ * refreshes each claimed login in a slot of its own instead, so one slow institution does not hold up the others.
+ */
+export async function runDueRefreshes(engine: Engine, options: DueRefreshOptions): Promise<ScheduledRefresh[]> {
+  const { owner, logins } = await claimDueRefreshes(engine, options);
+  return Promise.all(logins.map((login) => refreshClaimed(engine, login, owner)));
+}
+
+/**
+ * Refreshes one claimed login (its lease held by `owner`), unless its source's request limit says later; never
+ * throws (a failure is the 'error' outcome, and the login is retried as after a temporary failure).
+ */
+export async function refreshClaimed(engine: Engine, login: InstitutionLoginRow, owner: string): Promise<ScheduledRefresh> {
   const db = engine.database.kysely;
   const release = (changes: ScheduleChanges) => updateLeasedLogin(db, login.id, owner, { refresh_lease_until: null, refresh_lease_owner: null, ...changes });
   try {

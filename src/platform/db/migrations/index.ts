@@ -23,6 +23,7 @@ import * as m0022 from './0022_delivery_states.js';
 import * as m0023 from './0023_listener_limits.js';
 import * as m0024 from './0024_change_marks.js';
 import * as m0025 from './0025_data_version_triggers_by_key.js';
+import * as m0026 from './0026_refresh_leases_by_institution.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0023_listener_limits': m0023,
   '0024_change_marks': m0024,
   '0025_data_version_triggers_by_key': m0025,
+  '0026_refresh_leases_by_institution': m0026,
 };
