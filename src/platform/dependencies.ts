@@ -70,14 +70,14 @@ export interface Config {
   readonly responseCacheBytes: number;
   /** PostgreSQL connections each process keeps (LEDGERLINK_PG_POOL_SIZE). */
   readonly pgPoolSize: number;
-  /** Callers, partners and customers kept in memory between changes (LEDGERLINK_ROW_MEMO; see StampedMemo). */
-  readonly rowMemo: boolean;
   /** Longest a PostgreSQL statement may run, and a transaction sit idle, before the server ends it (ms; 0: no limit). */
   readonly pgStatementTimeoutMs: number;
   /** Statement uploads one partner may run at once in a process; more are refused with 429. */
   readonly partnerConcurrentUploads: number;
   /** Refreshes (and historic loads) one partner may ask for at once in a process; more are refused with 429. */
   readonly partnerConcurrentRefreshes: number;
+  /** Callers, partners and customers kept in memory between changes (LEDGERLINK_ROW_MEMO; see StampedMemo). */
+  readonly rowMemo: boolean;
   /** The statements every request runs are named (prepared once per connection) on PostgreSQL (LEDGERLINK_PG_NAMED_STATEMENTS). */
   readonly pgNamedStatements: boolean;
   /** Writes on SQLite share commits, one disk wait for many (LEDGERLINK_SQLITE_GROUP_COMMIT; see SharedConnectionDriver). */

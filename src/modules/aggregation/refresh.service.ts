@@ -314,10 +314,10 @@ export async function startInstitutionLoginRefresh(
   partnerId: string,
   customerId: string | number,
   institutionLoginId: string | number,
+  whenDone?: () => void,
 ): Promise<void> {
   const db = engine.database.kysely;
   const customer = await getCustomerForPartner(db, partnerId, customerId);
-  whenDone?: () => void,
   const login = await getLoginRow(db, customer, institutionLoginId);
   engine.background(`refresh of institution login ${login.id}`, () =>
     refreshInstitutionLoginAccounts(engine, partnerId, customer.id, login.id, { wait: false }).finally(whenDone),
