@@ -2,7 +2,7 @@ import { type Kysely, Migrator } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEngine, type Engine } from '../../src/modules/aggregation/engine.js';
 import { finishLink, startLink } from '../../src/modules/aggregation/linking.service.js';
-import { updateLeasedLogin } from '../../src/modules/aggregation/logins.repository.js';
+import { refreshLeaseUntil, updateLeasedLogin } from '../../src/modules/aggregation/logins.repository.js';
 import { claimDueLogins } from '../../src/modules/aggregation/schedule.repository.js';
 import { runDueRefreshes, type ScheduledRefresh } from '../../src/modules/aggregation/schedule.service.js';
 import { startRefreshScheduler, type RefreshScheduler, type RefreshSchedulerOptions } from '../../src/modules/aggregation/scheduler.js';
@@ -19,9 +19,16 @@ import { allTransactions, DAY, linkProfile, nowOf, refresh as refreshAll, type A
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { TEST_DATABASE_URL } from '../helpers/db.js';
+import { waitFor } from '../helpers/listener.js';
 import { startOfxServer, type OfxServer, type OfxServerTransaction, type OfxServerUser } from '../helpers/ofx-server.js';
 import { demoAccounts, startSimplefinBridge, type SimplefinBridge } from '../helpers/simplefin-bridge.js';
 import { startPushListener } from '../helpers/txpush.js';
+
+// Each look at a login's refresh lease counted, so a test can tell when a refresh has found it held and waits for it.
+vi.mock('../../src/modules/aggregation/logins.repository.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/modules/aggregation/logins.repository.js')>();
+  return { ...original, refreshLeaseUntil: vi.fn(original.refreshLeaseUntil) };
+});
 
 /** Every context's manual clock starts here (test/helpers/context.ts), so the servers' data is dated from it. */
 const START = Math.floor(new Date(Date.UTC(2026, 0, 15, 12, 0, 0)).getTime() / 1000);
@@ -290,19 +297,24 @@ describe('the schedule fires with the manual clock', () => {
 
   it('runs in the worker loop on the runtime clock, and stops cleanly', async () => {
     const { loginId, userId } = await linkOfx();
-    const scheduler = startRefreshScheduler(ctx.app.engine, { pollIntervalMs: 10 });
+    const outcomes: ScheduledRefresh[] = [];
+    const scheduler = startRefreshScheduler(ctx.app.engine, { pollIntervalMs: 10, onOutcome: (o) => outcomes.push(o) });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // wake() resolves once a look has been made: one was, and the login, not due yet, was left alone.
+      await scheduler.wake();
       expect((await login(loginId)).aggregation_success_at).toBeNull();
       await untilDue(loginId);
-      await vi.waitFor(async () => expect((await login(loginId)).aggregation_success_at).not.toBeNull(), { timeout: 5000, interval: 20 });
+      // Due by the runtime clock, the loop's own polls refresh it.
+      await waitFor('the scheduled refresh', () => outcomes.some((o) => o.loginId === loginId));
+      expect(outcomes).toEqual([{ loginId, result: 'refreshed', code: 0 }]);
+      expect((await login(loginId)).aggregation_success_at).not.toBeNull();
     } finally {
       await scheduler.stop();
     }
-    // Stopped: nothing is claimed any more, however much time passes.
+    // Stopped: nothing is claimed any more, however much time passes, even when woken.
     const asked = requestsOf(userId).length;
     advance(3 * DAY);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await scheduler.wake();
     expect(requestsOf(userId)).toHaveLength(asked);
     expect((await login(loginId)).refresh_lease_owner).toBeNull();
   });
@@ -312,7 +324,9 @@ describe('several workers', () => {
   it('refresh each due login exactly once when two claim at the same time', async () => {
     const linked = [];
     for (let i = 0; i < 6; i++) linked.push(await linkOfx());
-    for (const l of linked) ofx.setFailure(l.userId, { delayMs: 40 });
+    // The institution answers only once both workers have claimed a batch of two and asked it, so both take part
+    // whatever the speed of each.
+    for (const l of linked) ofx.hold(l.userId);
     const other = await secondProcess();
     try {
       advance(2 * DAY);
@@ -325,7 +339,10 @@ describe('several workers', () => {
           done.push(...batch);
         }
       };
-      const [a, b] = await Promise.all([drain(ctx.app.engine, 'worker-a'), drain(other.engine, 'worker-b')]);
+      const draining = Promise.all([drain(ctx.app.engine, 'worker-a'), drain(other.engine, 'worker-b')]);
+      await ofx.whenHeld(4);
+      for (const l of linked) ofx.release(l.userId);
+      const [a, b] = await draining;
       expect(a.length).toBeGreaterThan(0);
       expect(b.length).toBeGreaterThan(0);
       expect([...a, ...b].map((r) => r.loginId).sort()).toEqual(linked.map((l) => l.loginId).sort());
@@ -336,7 +353,7 @@ describe('several workers', () => {
         await expectDueIn(l.loginId, DAY);
       }
     } finally {
-      for (const l of linked) ofx.setFailure(l.userId, undefined);
+      for (const l of linked) ofx.release(l.userId);
       await other.close();
     }
   });
@@ -363,22 +380,28 @@ describe('several workers', () => {
 
   it('make a manual refresh of a login being refreshed on schedule wait for it instead of asking again', async () => {
     const { customerId, loginId, userId } = await linkOfx();
-    ofx.setFailure(userId, { delayMs: 300 });
+    ofx.hold(userId);
     try {
       await untilDue(loginId);
       const asked = requestsOf(userId).length;
       const scheduled = runDue();
-      await vi.waitFor(async () => expect((await login(loginId)).refresh_lease_owner).not.toBeNull());
-      await refresh(customerId);
+      // The scheduled refresh holds the lease while the institution keeps it waiting.
+      await ofx.whenHeld(1, userId);
+      const leaseLooks = vi.mocked(refreshLeaseUntil);
+      leaseLooks.mockClear();
+      const manual = refresh(customerId);
+      // Only once the manual refresh has found the lease taken, and looks whether it still is, does the institution answer.
+      await waitFor('the manual refresh to wait for the lease', () => leaseLooks.mock.calls.some(([, id]) => id === loginId));
+      ofx.release(userId);
       expect(await scheduled).toEqual([{ loginId, result: 'refreshed', code: 0 }]);
+      await manual;
       const once = requestsOf(userId).length - asked;
       // One refresh's requests: a second, separate refresh would have doubled them.
-      ofx.setFailure(userId, undefined);
       const before = requestsOf(userId).length;
       await refresh(customerId);
       expect(requestsOf(userId).length - before).toBe(once);
     } finally {
-      ofx.setFailure(userId, undefined);
+      ofx.release(userId);
     }
   });
 });
@@ -666,8 +689,9 @@ describe('what is scheduled', () => {
     const asked = requestsOf(userId).length;
     advance(30 * DAY);
     expect(await runDue()).toEqual([]);
+    // Woken, a scheduler that ran would look and refresh the login, due for weeks: this one does nothing.
     const scheduler = startRefreshScheduler(ctx.app.engine, { pollIntervalMs: 10 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await scheduler.wake();
     await scheduler.stop();
     expect(requestsOf(userId)).toHaveLength(asked);
     expect((await login(loginId)).aggregation_success_at).toBeNull();
