@@ -34,6 +34,7 @@ const TIMING_INTEGRATION = [
   'test/integration/lockout-bursts.test.ts',
   'test/integration/data-version-cost.test.ts',
   'test/integration/sqlite-connection-cost.test.ts',
+  'test/integration/upload-cost.test.ts',
 ];
 // Restarts the PostgreSQL server every other test uses: last, alone.
 const SERVER_RESTART = ['test/system/faults.test.ts'];

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { TurnBatch } from '../platform/turn-batch.js';
 import type { App } from '../http/app-types.js';
 import type { Runtime } from './runtime.js';
+import { catalogOf } from '../modules/institutions/catalog.service.js';
 
 export interface RunningServer {
   app: App;
@@ -29,6 +30,9 @@ export async function startServer(runtime: Runtime, logger: Logger, options: Ser
       done(null, payload);
     });
   });
+  // Loading the institution catalogue into memory holds the event loop for a while: do it before the first request,
+  // not during one (every request arriving meanwhile would wait).
+  await catalogOf(runtime.database);
   const url = await app.listen({ host: runtime.config.host, port: runtime.config.port });
   return {
     app,

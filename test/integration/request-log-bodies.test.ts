@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NOT_STORED } from '../../src/modules/requestlog/redact.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
+import { NOT_STORED, STATEMENT_FILE_NOT_STORED } from '../../src/modules/requestlog/redact.js';
 import { listRequestLog } from '../../src/modules/requestlog/service.js';
 import { loginForm } from '../helpers/aggregation.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
@@ -300,5 +301,21 @@ describe('headers and bodies in the request log', () => {
     expect([bad.statusCode, bad.json().code]).toEqual([400, '10010']);
     const theirDashboard = await dashboardSignIn(ctx, other.partnerId, other.partnerSecret);
     expect((await theirDashboard.call('GET', `/dashboard/api/requests/${theirs!.id}`)).json().entry.path).toBe('/aggregation/v1/partners/me?whose=other');
+  });
+
+  it('never keeps a statement file, which holds full account numbers, only its size', async () => {
+    await ensureInstitutionCatalog(ctx.runtime.database);
+    const customerId = await addCustomer(ctx, p);
+    const file = 'Date,Description,Amount,Account Number\n03/02/2026,COFFEE,-4.50,5500111122223333\n';
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/aggregation/v1/customers/${customerId}/institutions/101732/statements`,
+      headers: { ...p.headers, 'content-type': 'text/csv' },
+      payload: file,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const d = await opened('/statements', '200');
+    expect(d.request).toMatchObject({ body: STATEMENT_FILE_NOT_STORED, bytes: Buffer.byteLength(file) });
+    expect(await storedText(ctx, p.partnerId)).not.toContain('5500111122223333');
   });
 });

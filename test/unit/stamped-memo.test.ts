@@ -229,7 +229,7 @@ describe('StampedMemo on SQLite', () => {
 
   it('reads every time where the database has no change stamp', async () => {
     // The same SQLite connection seen as a database without a change stamp (what PostgreSQL is).
-    const stampless: Database = { kysely: first.kysely, dialect: 'postgres', close: () => first.close() };
+    const stampless: Database = { kysely: first.kysely, yielding: first.kysely, dialect: 'postgres', close: () => first.close() };
     const plain = new StampedMemo<Item>(stampless);
     for (let i = 0; i < 4; i++) expect(await plain.read('a', load(first, 'a'))).toEqual({ name: 'a', value: 1 });
     expect(loads).toBe(4);

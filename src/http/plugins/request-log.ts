@@ -11,6 +11,7 @@ import {
   isHeaderMapName,
   isSecretField,
   NOT_STORED,
+  STATEMENT_FILE_NOT_STORED,
   redactBody,
   redactedJson,
 } from '../../modules/requestlog/redact.js';
@@ -158,7 +159,7 @@ function keptText(bytes: Buffer, whole: number): string | null {
  * The request body as the log keeps it, made once its parser took it (preValidation, before validation changes it):
  * a JSON body written again from what the parser made, secret members redacted by their parsed name; an XML body as
  * it came, with the content of secret elements redacted (its parser took it, so it is well-formed); a statement file
- * as text, redacted, unless it is not text.
+ * not at all (it holds full account numbers), only its size.
  */
 function parsedRequestBody(request: FastifyRequest): StoredBody {
   const capture = request.loggedBody;
@@ -168,7 +169,8 @@ function parsedRequestBody(request: FastifyRequest): StoredBody {
   // GET and HEAD bodies are never read.
   if (parsed === undefined && (request.method === 'GET' || request.method === 'HEAD')) return { body: null, bytes: null };
   const bytes = capture.ended ? capture.bytes : (declaredLength(request) ?? capture.bytes);
-  if (Buffer.isBuffer(parsed)) return { body: keptText(parsed.subarray(0, BODY_CAP), parsed.length), bytes };
+  // Only statement uploads take their body as bytes.
+  if (Buffer.isBuffer(parsed)) return { body: STATEMENT_FILE_NOT_STORED, bytes };
   if (request.bodyIsXml) return { body: keptText(capture.first(), bytes), bytes };
   // A body of white space only.
   if (parsed === undefined) return { body: '', bytes };

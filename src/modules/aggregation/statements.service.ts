@@ -7,9 +7,10 @@
  * notifications) as a refresh, through the same store path (syncTransactions, recordEvents).
  *
  * A large file must not hold up anyone else: it is read in a worker thread (read-off-thread.ts), and stored in
- * short transactions, an account and then its transactions a slice at a time, with the event loop free between
- * them. Each slice commits with its own events, so a stored transaction always has its event. The upload holds
- * the login's lease (the one refreshes take) from start to end, renewed with every slice, so uploads of the same
+ * short transactions, an account and then its transactions a slice at a time, one slice of all the uploads running
+ * per turn of the event loop (platform/turns.ts), each after every other statement waiting for the database
+ * (Database.yielding). Each slice commits with its own events, so a stored transaction always has its event. The upload holds
+ * the login's lease (the one refreshes take) from start to end, renewed as it goes, so uploads of the same
  * login run one at a time in any process: no second login, account or transaction. An upload cut short (a process
  * that dies) leaves the slices it stored, and the same file uploaded again stores the rest.
  *
@@ -18,21 +19,21 @@
  * Pick<Runtime, ...> of what it uses, or the Engine (a Runtime with the connector registry and settings) when it
  * reaches institutions or those settings. One that must also write in its caller's transaction takes it second.
  */
-import { setImmediate as turn } from 'node:timers/promises';
 import type { AccountType, ConnectorTransaction } from '../../connectors/connector.js';
 import { StatementFileError } from '../../connectors/statements/csv.js';
 import { formatOfMediaType, type StatementFormat } from '../../connectors/statements/file.js';
-import { type ReadStatement, readStatementFileOffThread } from '../../connectors/statements/read-off-thread.js';
+import { type AccountDates, type ReadStatement, readStatementFileOffThread } from '../../connectors/statements/read-off-thread.js';
 import type { ColumnMapping } from '../../connectors/statements/mapping.js';
 import { statementAccountRecord } from '../../connectors/statements/records.js';
 import type { StatementAccount, StatementImport } from '../../connectors/statements/types.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { Executor } from '../../platform/db/database.js';
 import { randomString } from '../../platform/secrets.js';
+import { longWork } from '../../platform/turns.js';
 import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
 import { updateAccountRow } from './accounts.repository.js';
-import { accountRecord, insertAccount, listAccountRows, updateAccountData } from './accounts.service.js';
+import { accountRecord, accountRecords, insertAccount, listAccountRows, updateAccountData } from './accounts.service.js';
 import { customerNow, sealJson, serviceNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
 import { findStatementFileLogin, insertLogin, lockCustomerForLinking, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
@@ -43,7 +44,7 @@ import { transactionDateRange } from './transactions.repository.js';
 import { syncTransactions } from './transactions.service.js';
 
 /** Transactions stored per database transaction: each slice is short, for the other requests waiting. */
-const SLICE = 250;
+const SLICE = 50;
 
 export interface StatementUploadInput {
   partnerId: string;
@@ -123,14 +124,19 @@ async function readUpload(input: StatementUploadInput): Promise<ReadStatement> {
     );
   }
   try {
-    return await readStatementFileOffThread(file, {
-      ...(input.format !== undefined ? { format: input.format } : {}),
-      ...(input.contentType !== undefined ? { contentType: input.contentType } : {}),
-      ...(input.mapping !== undefined ? { mapping: input.mapping as ColumnMapping } : {}),
-      ...(input.accountName !== undefined ? { accountName: input.accountName } : {}),
-      ...(input.accountType !== undefined ? { accountType: input.accountType } : {}),
-      ...(input.currency !== undefined ? { currency: input.currency } : {}),
-    });
+    return await readStatementFileOffThread(
+      file,
+      {
+        ...(input.format !== undefined ? { format: input.format } : {}),
+        ...(input.contentType !== undefined ? { contentType: input.contentType } : {}),
+        ...(input.mapping !== undefined ? { mapping: input.mapping as ColumnMapping } : {}),
+        ...(input.accountName !== undefined ? { accountName: input.accountName } : {}),
+        ...(input.accountType !== undefined ? { accountType: input.accountType } : {}),
+        ...(input.currency !== undefined ? { currency: input.currency } : {}),
+      },
+      // The file is the request's body, read into a buffer of its own (http/plugins/statement-files.ts).
+      { transfer: true },
+    );
   } catch (error) {
     if (error instanceof StatementFileError) throw refusal(error);
     throw error;
@@ -158,38 +164,22 @@ export async function uploadStatementFile(
     const now = customerNow(engine, customer);
     const stored = new Map((await listAccountRows(db, customer, { institutionLoginId: login.id })).map((a) => [a.ref, a]));
     let nextPosition = Math.max(0, ...[...stored.values()].map((a) => a.display_position)) + 1;
-    const byAccount = new Map<string, ConnectorTransaction[]>();
-    for (const t of read.transactions) {
-      const list = byAccount.get(t.accountRef);
-      if (list) list.push(t);
-      else byAccount.set(t.accountRef, [t]);
-    }
     const rows: AccountRow[] = [];
     let added = 0;
     let incoming = 0;
     for (const a of read.accounts) {
       const before = stored.get(a.ref);
-      const transactions = byAccount.get(a.ref) ?? [];
       const displayPosition = before?.display_position ?? nextPosition++;
-      const row = await storeAccount(engine, customer, login, owner, { account: a, before, transactions, displayPosition, now });
-      const counts = await storeTransactions(engine, login, owner, row, transactions, now);
-      added += counts.created;
-      incoming += counts.distinct;
-      rows.push(row);
+      const dates = read.dates.get(a.ref) ?? { count: 0, distinct: 0, first: 0, latest: 0 };
+      const row = await storeAccount(engine, customer, login, owner, { account: a, before, dates, displayPosition, now });
+      added += await storeTransactions(engine, login, owner, row, read.transactionsOf(a.ref), now);
+      incoming += dates.distinct;
+      rows.push(await settleDates(engine, row));
     }
 
     return await db.transaction().execute(async (tx) => {
       await renewLease(engine, tx, login.id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
-      const accounts: AccountRecord[] = [];
-      for (const row of rows) {
-        // A transaction whose date an upload changed may have moved the account's first or last date.
-        const range = await transactionDateRange(tx, row.id);
-        const current =
-          range.oldest === Number(row.oldest_transaction_at) && range.last === Number(row.last_transaction_at)
-            ? row
-            : await updateAccountRow(tx, row.id, { oldest_transaction_at: range.oldest, last_transaction_at: range.last });
-        accounts.push(await accountRecord(tx, current));
-      }
+      const accounts = await accountRecords(tx, rows);
       const result: StatementUploadResult = {
         institutionLoginId: login.id,
         institutionId: login.institution_id,
@@ -262,6 +252,20 @@ async function leaseLogin(
   }
 }
 
+/**
+ * The account's row with its first and last transaction dates as stored: a transaction whose date an upload changed
+ * may have moved them from what storeAccount set.
+ */
+async function settleDates(engine: Engine, row: AccountRow): Promise<AccountRow> {
+  await longWork.turn();
+  return engine.database.yielding.transaction().execute(async (tx) => {
+    const range = await transactionDateRange(tx, row.id);
+    const stored = (value: number | null) => (value === null ? null : Number(value));
+    if (range.oldest === stored(row.oldest_transaction_at) && range.last === stored(row.last_transaction_at)) return row;
+    return updateAccountRow(tx, row.id, { oldest_transaction_at: range.oldest, last_transaction_at: range.last });
+  });
+}
+
 /** Renews the upload's lease on the login (with `changes`), or fails: another process took it over. */
 async function renewLease(engine: Engine, tx: Executor, loginId: number, owner: string, changes: Parameters<typeof updateLeasedLogin>[3] = {}): Promise<void> {
   const until = serviceNow(engine) + engine.settings.refreshLeaseSeconds;
@@ -270,10 +274,19 @@ async function renewLease(engine: Engine, tx: Executor, loginId: number, owner: 
   }
 }
 
+/** Renews the lease when a third of it has gone by since `renewed` (a slice need not write the login each time); when it was renewed. */
+async function keepLease(engine: Engine, tx: Executor, loginId: number, owner: string, renewed: number): Promise<number> {
+  const now = serviceNow(engine);
+  if (now - renewed < engine.settings.refreshLeaseSeconds / 3) return renewed;
+  await renewLease(engine, tx, loginId, owner);
+  return now;
+}
+
 interface AccountUpload {
   account: StatementAccount;
   before: AccountRow | undefined;
-  transactions: readonly ConnectorTransaction[];
+  /** What the file holds of the account's transactions. */
+  dates: AccountDates;
   displayPosition: number;
   now: number;
 }
@@ -283,14 +296,8 @@ interface AccountUpload {
  * short transaction. It is aggregated from here on, so it is marked so before its first transaction is stored.
  */
 async function storeAccount(engine: Engine, customer: CustomerRow, login: InstitutionLoginRow, owner: string, upload: AccountUpload): Promise<AccountRow> {
-  const { account: a, before, transactions, now } = upload;
-  // Loops, not Math.min(...dates): a file may hold 100,000 of them.
-  let first = Number.POSITIVE_INFINITY;
-  let latest = 0;
-  for (const t of transactions) {
-    first = Math.min(first, t.transactionDate);
-    latest = Math.max(latest, t.transactionDate);
-  }
+  const { account: a, before, now } = upload;
+  const { first, latest } = upload.dates;
   // The file's balance, unless it has none or the stored one is newer (an older statement uploaded later).
   const fileBalanceDate = Math.min(a.balanceDate ?? (latest || now), now);
   const keepStored = before !== undefined && (a.balance === undefined || Number(before.balance_date) > fileBalanceDate);
@@ -300,7 +307,8 @@ async function storeAccount(engine: Engine, customer: CustomerRow, login: Instit
     displayPosition: upload.displayPosition,
   });
   const earliest = (stored: number | null, incoming: number) => (stored === null ? incoming : Math.min(Number(stored), incoming));
-  return engine.database.kysely.transaction().execute(async (tx) => {
+  await longWork.turn();
+  return engine.database.yielding.transaction().execute(async (tx) => {
     await renewLease(engine, tx, login.id, owner);
     let row: AccountRow;
     let change: 'created' | 'modified' | undefined;
@@ -312,7 +320,7 @@ async function storeAccount(engine: Engine, customer: CustomerRow, login: Instit
       row = await insertAccount(tx, login, record, now);
       change = 'created';
     }
-    const dated = transactions.length > 0;
+    const dated = upload.dates.count > 0;
     row = await updateAccountRow(tx, row.id, {
       aggregation_status_code: 0,
       aggregation_attempt_at: now,
@@ -337,34 +345,36 @@ async function storeAccount(engine: Engine, customer: CustomerRow, login: Instit
   });
 }
 
-/** Stores an account's transactions a slice per transaction, each with its events; how many were new, of how many. */
+/** Stores an account's transactions a slice per transaction, each with its events; how many were new. */
 async function storeTransactions(
   engine: Engine,
   login: InstitutionLoginRow,
   owner: string,
   row: AccountRow,
-  transactions: readonly ConnectorTransaction[],
+  chunks: Iterable<ConnectorTransaction[]>,
   now: number,
-): Promise<{ created: number; distinct: number }> {
+): Promise<number> {
   let created = 0;
-  const refs = new Set<string>();
-  for (let i = 0; i < transactions.length; i += SLICE) {
-    const slice = transactions.slice(i, i + SLICE);
+  let renewed = serviceNow(engine);
+  for (const slice of slices(chunks)) {
+    // One slice of all the uploads running per turn of the event loop; other requests go between them.
+    await longWork.turn();
     let from = Number.POSITIVE_INFINITY;
     let to = 0;
     for (const t of slice) {
-      refs.add(t.ref);
       from = Math.min(from, t.transactionDate);
       to = Math.max(to, t.transactionDate);
     }
-    created += await engine.database.kysely.transaction().execute(async (tx) => {
-      await renewLease(engine, tx, login.id, owner);
+    created += await engine.database.yielding.transaction().execute(async (tx) => {
+      renewed = await keepLease(engine, tx, login.id, owner, renewed);
       const sync = await syncTransactions(tx, row, slice, from, to, now, { part: true });
       await recordEvents(engine, tx, sync.events);
       return sync.created;
     });
-    // Other requests take their turn between slices.
-    await turn();
   }
-  return { created, distinct: refs.size };
+  return created;
+}
+
+function* slices(chunks: Iterable<ConnectorTransaction[]>): Generator<ConnectorTransaction[]> {
+  for (const chunk of chunks) for (let i = 0; i < chunk.length; i += SLICE) yield chunk.slice(i, i + SLICE);
 }

@@ -273,6 +273,8 @@ export function redactedJson(value: unknown): string {
 
 /** What the log keeps of a request body it could not read as a body the service takes, in place of its bytes. */
 export const NOT_STORED = '[not stored: the body could not be read as JSON or XML]';
+/** What the log keeps of a statement file: the file holds full account numbers and a person's spending. */
+export const STATEMENT_FILE_NOT_STORED = '[not stored: a statement file]';
 
 /**
  * Headers as the log keeps them: one `name: value` line each, in the order given, values of credential headers

@@ -24,6 +24,12 @@ export type DialectName = 'sqlite' | 'postgres';
 /** An open database: the Kysely handle plus which dialect it speaks. */
 export interface Database {
   readonly kysely: Kysely<DB>;
+  /**
+   * The same database for long work cut into short transactions (a statement file stored a slice at a time): on
+   * SQLite, whose one connection everything takes turns on, its statements and transactions wait until nobody
+   * else waits for the connection, so requests go between the slices; on PostgreSQL the pool already lets them.
+   */
+  readonly yielding: Kysely<DB>;
   readonly dialect: DialectName;
   close(): Promise<void>;
   /**
@@ -175,6 +181,7 @@ export function openDatabase(options: OpenOptions): Database {
     const watch = watchChanges(kysely, listen, changes);
     return {
       kysely,
+      yielding: kysely,
       dialect: 'postgres',
       close: async () => {
         await watch.stop();
@@ -209,10 +216,13 @@ export function openDatabase(options: OpenOptions): Database {
   }
   const dialect = new SharedConnectionDialect({ database: withStatementCache(sqlite) }, sqlite, options.groupCommit !== false);
   const kysely = new Kysely<DB>({ dialect });
+  // Made after `kysely`, whose construction made the shared driver.
+  const yielding = new Kysely<DB>({ dialect: dialect.yielding() });
   // Prepared on first use: the table exists once migrations have run.
   let mark: SQLite.Statement | undefined;
   return {
     kysely,
+    yielding,
     dialect: 'sqlite',
     close: () => kysely.destroy(),
     ...(options.changeStamps === false
@@ -430,6 +440,29 @@ class AnnouncingConnection implements DatabaseConnection {
   }
 }
 
+/** The shared connection's driver for long work (Database.yielding): it takes the connection after everyone else waiting. */
+class YieldingDriver implements Driver {
+  constructor(private readonly shared: SharedConnectionDriver) {}
+  async init(): Promise<void> {}
+  acquireConnection(): Promise<DatabaseConnection> {
+    return this.shared.acquireConnection(true);
+  }
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return this.shared.beginTransaction(connection, settings);
+  }
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.shared.commitTransaction(connection);
+  }
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.shared.rollbackTransaction(connection);
+  }
+  releaseConnection(): Promise<void> {
+    return this.shared.releaseConnection();
+  }
+  // The shared driver is the database's own; closing it is the database's close.
+  async destroy(): Promise<void> {}
+}
+
 /** Kysely's SQLite dialect on the one connection of `SharedConnectionDriver`. */
 class SharedConnectionDialect extends SqliteDialect {
   constructor(
@@ -445,6 +478,20 @@ class SharedConnectionDialect extends SqliteDialect {
   override createDriver(): Driver {
     this.driver = new SharedConnectionDriver(super.createDriver(), this.sqlite, this.groupCommit);
     return this.driver;
+  }
+
+  /** A dialect for a second Kysely on the same connection whose turns yield (call after the first Kysely made the driver). */
+  yielding(): SqliteDialect {
+    const shared = this.driver!;
+    const dialect = this;
+    return new (class extends SqliteDialect {
+      override createDriver(): Driver {
+        return new YieldingDriver(shared);
+      }
+      override createAdapter() {
+        return dialect.createAdapter();
+      }
+    })({ database: this.sqlite });
   }
 
   /** How many group commits failed (their writes rolled back). */
@@ -541,8 +588,9 @@ class SharedConnectionDriver implements Driver {
     return this.driver.init();
   }
 
-  async acquireConnection(): Promise<DatabaseConnection> {
-    await this.turn.acquire();
+  /** `yielding`: the caller (long work in slices) takes the connection only when nobody else waits for it. */
+  async acquireConnection(yielding = false): Promise<DatabaseConnection> {
+    await this.turn.acquire(yielding);
     this.inner = await this.driver.acquireConnection();
     return this.groupCommit ? this.connection : this.inner;
   }
