@@ -60,6 +60,14 @@ async function readBody(payload: Readable, declared: number | undefined): Promis
   return length === out.length ? out : out.subarray(0, length);
 }
 
+/** The longest an upload's answer may take once its body is in: storing 100,000 rows can outlast the 60-second idle limit. */
+const UPLOAD_ANSWER_MS = 10 * 60_000;
+
+/** Lets this request's connection wait for its answer up to UPLOAD_ANSWER_MS without sending anything. */
+export function allowLongAnswer(request: FastifyRequest): void {
+  request.raw.socket?.setTimeout(UPLOAD_ANSWER_MS);
+}
+
 /** The upload options of the query string (StatementUploadQuery), with the mapping's JSON read. */
 export interface StatementQuery {
   format?: StatementFormat | undefined;

@@ -5,7 +5,7 @@ import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { ConnectStatementQuery, StatementUploaded } from '../../../contract/schemas/connect-app.js';
 import { holdHeavySlot, refuseUnread } from '../../plugins/heavy-work.js';
-import { acceptStatementFiles, STATEMENT_BODY_LIMIT, uploadOptions } from '../../plugins/statement-files.js';
+import { acceptStatementFiles, allowLongAnswer, STATEMENT_BODY_LIMIT, uploadOptions } from '../../plugins/statement-files.js';
 import { appErrors, linkOf } from './link.js';
 
 /**
@@ -34,13 +34,15 @@ export default function uploadStatement(app: App, runtime: Runtime): void {
           throw refuseUnread(reply, error);
         }
       },
-      handler: async (request) =>
-        upload(
+      handler: async (request) => {
+        allowLongAnswer(request);
+        return upload(
           app.engine,
           await linkOf(runtime, request),
           request.params.institutionId,
           uploadOptions(request.query, request.body, request.headers['content-type']),
-        ),
+        );
+      },
     });
   });
 }

@@ -5,7 +5,7 @@ import { CustomerInstitutionParams } from '../../../../contract/schemas/accounts
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { STATEMENT_FILE_MEDIA, StatementUpload, StatementUploadQuery } from '../../../../contract/schemas/statements.js';
 import { partnerSlot } from '../../../plugins/heavy-work.js';
-import { acceptStatementFiles, STATEMENT_BODY_LIMIT, uploadOptions } from '../../../plugins/statement-files.js';
+import { acceptStatementFiles, allowLongAnswer, STATEMENT_BODY_LIMIT, uploadOptions } from '../../../plugins/statement-files.js';
 
 const OFX_EXAMPLE = `OFXHEADER:100
 DATA:OFXSGML
@@ -50,6 +50,7 @@ export default function uploadStatementFileRoute(app: App): void {
       // Before the body is read: a partner over its limit is refused without sending 10 MB first.
       onRequest: partnerSlot('upload'),
       handler: async (request) => {
+        allowLongAnswer(request);
         const result = await uploadStatementFile(app.engine, {
           partnerId: request.caller.partnerId,
           customerId: request.params.customerId,
