@@ -276,14 +276,20 @@ describe('the delivery outbox', () => {
       const now = epochSeconds(ctx.clock);
       const claimedBy = new Map<number, string>();
       const duplicates: number[] = [];
+      // Each claims a first batch, then all go on together: every worker takes part however fast each one is.
+      let arrived = 0;
+      let allArrived!: () => void;
+      const together = new Promise<void>((resolve) => (allArrived = resolve));
       const claimer = async (workerId: string) => {
-        for (;;) {
+        for (let batch = 0; ; batch++) {
           const rows = await claimDueDeliveries(db(), { workerId, limit: 7, now, leaseSeconds: 60 });
-          if (rows.length === 0) return;
           for (const r of rows) {
             if (claimedBy.has(r.id)) duplicates.push(r.id);
             claimedBy.set(r.id, workerId);
           }
+          if (batch === 0 && ++arrived === 3) allArrived();
+          if (batch === 0) await together;
+          if (rows.length === 0) return;
         }
       };
       await Promise.all([claimer('a'), claimer('b'), claimer('c')]);
