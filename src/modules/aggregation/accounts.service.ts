@@ -2,11 +2,6 @@
  * Accounts: storing what the institution reports about them (with their positions), their API records, and the
  * reads and deletions of the accounts API. Every read is scoped to the calling partner's customer: another
  * partner's or customer's ids are unknown ids.
- *
- * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
- * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
- * Pick<Runtime, ...> of what it uses, or the Engine (a Runtime with the connector registry and settings) when it
- * reaches institutions or those settings. One that must also write in its caller's transaction takes it second.
  */
 import type { ConnectorAccount, ConnectorPosition } from '../../connectors/connector.js';
 import { ServiceError } from '../../contract/errors/service-error.js';

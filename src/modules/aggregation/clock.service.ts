@@ -1,11 +1,6 @@
 /**
  * Customers' clocks: aggregation data is dated by the customer's clock (the service clock plus the customer's
  * offset), which the sandbox moves ahead to make time pass for one customer.
- *
- * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
- * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
- * Pick<Runtime, ...> of what it uses, or the Engine (a Runtime with the connector registry and settings) when it
- * reaches institutions or those settings. One that must also write in its caller's transaction takes it second.
  */
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { Runtime } from '../../platform/dependencies.js';

@@ -2,11 +2,6 @@
  * Aggregation events: every change to an account or a transaction is recorded here, in the same database
  * transaction as the change itself, so an event exists exactly when its change was committed. The push
  * notifications of subscribed accounts are enqueued here too, in the same transaction (src/modules/txpush/notify.service.ts).
- *
- * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
- * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
- * Pick<Runtime, ...> of what it uses, or the Engine (a Runtime with the connector registry and settings) when it
- * reaches institutions or those settings. One that must also write in its caller's transaction takes it second.
  */
 import type { Executor } from '../../platform/db/database.js';
 import type { Runtime } from '../../platform/dependencies.js';

@@ -9,11 +9,6 @@
  *
  * Linking saves accounts with their balances, details and positions but no transactions: an initial
  * aggregation (a refresh) loads those.
- *
- * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
- * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
- * Pick<Runtime, ...> of what it uses, or the Engine (a Runtime with the connector registry and settings) when it
- * reaches institutions or those settings. One that must also write in its caller's transaction takes it second.
  */
 import type { Static } from 'typebox';
 import type { AuthResult, ConnectorAccount, ConnectorSession, Credential, MfaAnswer, MfaChallenge } from '../../connectors/connector.js';

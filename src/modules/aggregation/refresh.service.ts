@@ -10,11 +10,6 @@
  * that one transaction, so a process that dies midway leaves nothing half-written; its lease, no longer renewed,
  * expires and the next refresh does the work again. That transaction also plans the login's next scheduled refresh
  * from the outcome (schedule.rules.ts), whoever asked for this one.
- *
- * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
- * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
- * Pick<Runtime, ...> of what it uses, or the Engine (a Runtime with the connector registry and settings) when it
- * reaches institutions or those settings. One that must also write in its caller's transaction takes it second.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {

@@ -3,11 +3,6 @@
  * whose time has come (schedule.repository.ts) and refreshes each through the engine's own path, so new and changed
  * transactions record the same events and enqueue the same TxPUSH notifications as a manual refresh, and the
  * outcome plans the next refresh (schedule.rules.ts) in the transaction that stores it.
- *
- * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
- * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
- * Pick<Runtime, ...> of what it uses, or the Engine (a Runtime with the connector registry and settings) when it
- * reaches institutions or those settings. One that must also write in its caller's transaction takes it second.
  */
 import { AggregationStatus, type ConnectorSession, type InstitutionConnector } from '../../connectors/connector.js';
 import { randomString } from '../../platform/secrets.js';

@@ -13,11 +13,6 @@
  * the login's lease (the one refreshes take) from start to end, renewed as it goes, so uploads of the same
  * login run one at a time in any process: no second login, account or transaction. An upload cut short (a process
  * that dies) leaves the slices it stored, and the same file uploaded again stores the rest.
- *
- * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
- * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
- * Pick<Runtime, ...> of what it uses, or the Engine (a Runtime with the connector registry and settings) when it
- * reaches institutions or those settings. One that must also write in its caller's transaction takes it second.
  */
 import type { AccountType, ConnectorTransaction } from '../../connectors/connector.js';
 import { StatementFileError } from '../../connectors/statements/csv.js';

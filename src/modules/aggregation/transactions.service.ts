@@ -1,11 +1,6 @@
 /**
  * Transactions: storing what the institution reports (new ones inserted, changed ones modified, vanished pending
  * ones deleted, each with its event), and the paged, date-filtered lists of the API.
- *
- * Dependencies: each function takes one dependencies object, first. An Executor (the database, or the caller's open
- * transaction) when the database is all it needs and callers may run it inside their transaction; otherwise
- * Pick<Runtime, ...> of what it uses, or the Engine (a Runtime with the connector registry and settings) when it
- * reaches institutions or those settings. One that must also write in its caller's transaction takes it second.
  */
 import type { ConnectorTransaction } from '../../connectors/connector.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
