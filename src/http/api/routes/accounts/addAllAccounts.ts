@@ -2,7 +2,7 @@ import { startLink } from '../../../../modules/aggregation/linking.service.js';
 import type { App } from '../../../app-types.js';
 import { AccountList, CustomerInstitutionParams, AddAllBody, MfaChallenges } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
-import { addAllResponse } from './addall.js';
+import { addAllResponse } from '../../legacy-mfa.js';
 
 /** POST /aggregation/v1/customers/{customerId}/institutions/{institutionId}/accounts/addall */
 export default function addAllAccounts(app: App): void {

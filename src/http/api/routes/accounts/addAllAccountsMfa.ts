@@ -2,7 +2,7 @@ import { answerLinkMfa } from '../../../../modules/aggregation/linking.service.j
 import type { App } from '../../../app-types.js';
 import { AccountList, CustomerInstitutionParams, MfaAnswersBody, MfaChallenges, MfaSessionHeaders } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
-import { addAllResponse, mfaAnswersOf } from './addall.js';
+import { addAllResponse, mfaAnswersOf } from '../../legacy-mfa.js';
 
 /** POST /aggregation/v1/customers/{customerId}/institutions/{institutionId}/accounts/addall/mfa */
 export default function addAllAccountsMfa(app: App): void {

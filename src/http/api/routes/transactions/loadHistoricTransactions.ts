@@ -3,7 +3,7 @@ import { loadHistoricTransactions } from '../../../../modules/aggregation/refres
 import type { App } from '../../../app-types.js';
 import { AccountParams, MfaChallenges } from '../../../../contract/schemas/accounts.js';
 import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';
-import { historicResponse } from './historic.js';
+import { historicResponse } from '../../legacy-mfa.js';
 import { partnerSlot } from '../../../plugins/heavy-work.js';
 
 /** POST /aggregation/v1/customers/{customerId}/accounts/{accountId}/transactions/historic */

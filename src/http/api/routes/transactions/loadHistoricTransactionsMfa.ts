@@ -2,8 +2,7 @@ import { answerHistoricMfa } from '../../../../modules/aggregation/refresh.servi
 import type { App } from '../../../app-types.js';
 import { AccountParams, MfaAnswersBody, MfaChallenges, MfaSessionHeaders } from '../../../../contract/schemas/accounts.js';
 import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';
-import { mfaAnswersOf } from '../accounts/addall.js';
-import { historicResponse } from './historic.js';
+import { historicResponse, mfaAnswersOf } from '../../legacy-mfa.js';
 import { partnerSlot } from '../../../plugins/heavy-work.js';
 
 /** POST /aggregation/v1/customers/{customerId}/accounts/{accountId}/transactions/historic/mfa */
