@@ -23,7 +23,12 @@ import {
 import { getExperiences, putExperience } from './routes/experiences.js';
 import getDashboardSession from './routes/getSession.js';
 import dashboardPages from './routes/pages.js';
-import dashboardSandbox from './routes/sandbox.js';
+import advanceSandboxClock from './routes/sandbox/advanceSandboxClock.js';
+import clearSandboxLoginError from './routes/sandbox/clearSandboxLoginError.js';
+import fireSandboxConnectWebhook from './routes/sandbox/fireSandboxConnectWebhook.js';
+import fireSandboxTxPushEvent from './routes/sandbox/fireSandboxTxPushEvent.js';
+import resetSandboxCustomer from './routes/sandbox/resetSandboxCustomer.js';
+import setSandboxLoginError from './routes/sandbox/setSandboxLoginError.js';
 import { changeSecret, unlock } from './routes/secret.js';
 import getDashboardSettings from './routes/settings.js';
 import dashboardSignIn from './routes/signIn.js';
@@ -77,7 +82,12 @@ export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Ru
       getMail,
       getExperiences,
       putExperience,
-      dashboardSandbox,
+      advanceSandboxClock,
+      resetSandboxCustomer,
+      fireSandboxConnectWebhook,
+      fireSandboxTxPushEvent,
+      setSandboxLoginError,
+      clearSandboxLoginError,
     ] as RouteModule[])
       route(app, runtime);
   });

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type Type from 'typebox';
+import Type from 'typebox';
 import { startSession } from '../../../modules/dashboard/sessions.service.js';
 import { getPartnerRecord, type Caller } from '../../../modules/partners/service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
@@ -13,6 +13,11 @@ import { errorResponses, NoContent } from '../../../contract/schemas/common.js';
 export const dashboardResponses = <T extends Type.TSchema>(ok: T, ...more: number[]) => ({ 200: ok, ...errorResponses(400, 401, 403, 404, ...more) });
 /** Responses of a dashboard call that answers nothing (204), with the errors every call can give. */
 export const dashboardNoContent = (...more: number[]) => ({ 204: NoContent, ...errorResponses(400, 401, 403, 404, ...more) });
+
+/** The path of a call on one of the partner's customers. */
+export const CustomerParams = Type.Object({ customerId: Type.String({ maxLength: 64 }) });
+/** The path of a call on one of a customer's institution logins. */
+export const LoginParams = Type.Object({ customerId: Type.String({ maxLength: 64 }), institutionLoginId: Type.String({ maxLength: 64 }) });
 
 /** The signed-in partner as the API's services see a caller (the plan decides what sandbox controls and TxPUSH allow). */
 export async function callerOf(runtime: Runtime, partnerId: string): Promise<Caller> {

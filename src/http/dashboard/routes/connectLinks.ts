@@ -1,8 +1,7 @@
-import Type from 'typebox';
 import { connectLinkFor } from '../../../modules/dashboard/connect-links.service.js';
 import type { App } from '../../app-types.js';
 import { DashboardConnectLink, DashboardConnectLinkBody } from '../../../contract/schemas/dashboard.js';
-import { dashboardResponses } from './common.js';
+import { CustomerParams, dashboardResponses } from './common.js';
 
 /** POST /dashboard/api/customers/:customerId/connect-links: a Full, Lite or Fix Connect link for the customer. */
 export function generateConnectLink(app: App): void {
@@ -10,7 +9,7 @@ export function generateConnectLink(app: App): void {
     schema: {
       hide: true,
       summary: 'Generate a Connect link',
-      params: Type.Object({ customerId: Type.String({ maxLength: 64 }) }),
+      params: CustomerParams,
       body: DashboardConnectLinkBody,
       response: dashboardResponses(DashboardConnectLink),
     },

@@ -6,9 +6,7 @@ import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
 import { errorResponses } from '../../../contract/schemas/common.js';
 import { CustomerOverview, CustomerPage, CustomerSummary, DashboardCustomerBody, DashboardTransactionPage } from '../../../contract/schemas/dashboard.js';
-import { callerOf, dashboardResponses } from './common.js';
-
-const CustomerParams = Type.Object({ customerId: Type.String({ maxLength: 64 }) });
+import { CustomerParams, callerOf, dashboardResponses } from './common.js';
 
 /** GET /dashboard/api/customers: the partner's customers, searchable, a page at a time. */
 export function getCustomers(app: App, runtime: Runtime): void {
