@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { RequiredString } from '../../../../contract/schemas/common.js';
+import { RequiredString } from './common.js';
 
 export const PartnerCredentials = Type.Object(
   {
@@ -29,4 +29,15 @@ export const AccessToken = Type.Object(
 export const PartnerIdentity = Type.Object(
   { partnerId: RequiredString({ description: 'The partner the app key and token belong to, as a confirmation', examples: ['1234583871234'] }) },
   { $id: 'PartnerIdentity', xml: { name: 'credentials' } },
+);
+
+/** GET /aggregation/v1/partners/me (Ledgerlink extension): the partner the credentials belong to. */
+export const PartnerInfo = Type.Object(
+  {
+    partnerId: Type.String({ examples: ['1234583871234'] }),
+    name: Type.String({ examples: ['Acme Budgeting'] }),
+    plan: Type.Union([Type.Literal('testdrive'), Type.Literal('production')], { description: 'Test Drive partners work with test institutions only' }),
+    createdDate: Type.Integer({ description: 'Epoch seconds' }),
+  },
+  { $id: 'PartnerInfo', xml: { name: 'partner' } },
 );

@@ -15,7 +15,7 @@ import type { AccountFilter } from './accounts.repository.js';
 import { customerNow } from './engine.js';
 import { recordEvents } from './events.service.js';
 import { deleteLogin, findCustomerLogin } from './logins.repository.js';
-import { hasPositions, toAccountRecord, type AccountRecord, type AggregationEvent } from './records.js';
+import { hasPositions, toAccountRecord, toAccountSimpleRecord, type AccountRecord, type AccountSimpleRecord, type AggregationEvent } from './records.js';
 import type { AccountRow, AccountTable, InstitutionLoginRow } from './table.js';
 
 /** Ids in paths are numeric strings; anything else names nothing. */
@@ -174,7 +174,7 @@ export async function getLoginRow(db: Executor, customer: CustomerRow, instituti
 export type AccountListQuery = { institutionLoginId: string } | (Omit<AccountFilter, 'institutionLoginId'> & { institutionLoginId?: undefined });
 
 /** The accounts an API list shows, as rows. */
-export async function listCustomerAccountRows(runtime: Pick<Runtime, 'database'>, customer: CustomerRow, query: AccountListQuery): Promise<AccountRow[]> {
+async function listCustomerAccountRows(runtime: Pick<Runtime, 'database'>, customer: CustomerRow, query: AccountListQuery): Promise<AccountRow[]> {
   const db = runtime.database.kysely;
   const filter = query.institutionLoginId === undefined ? query : { institutionLoginId: (await getLoginRow(db, customer, query.institutionLoginId)).id };
   return listAccountRows(db, customer, filter);
@@ -185,8 +185,17 @@ export async function listCustomerAccounts(runtime: Pick<Runtime, 'database'>, c
   return accountRecords(runtime.database.kysely, await listCustomerAccountRows(runtime, customer, query));
 }
 
+/** The accounts an API list shows, as simple records (no positions, nothing else to read). */
+export async function listCustomerAccountsSimple(
+  runtime: Pick<Runtime, 'database'>,
+  customer: CustomerRow,
+  query: AccountListQuery,
+): Promise<AccountSimpleRecord[]> {
+  return (await listCustomerAccountRows(runtime, customer, query)).map(toAccountSimpleRecord);
+}
+
 /** Get Customer Account: one account of the partner's customer as a row (404 for unknown customers and accounts). */
-export async function getCustomerAccountRow(
+async function getCustomerAccountRow(
   runtime: Pick<Runtime, 'database'>,
   partnerId: string,
   customerId: string | number,
@@ -204,6 +213,16 @@ export async function getCustomerAccount(
   accountId: string | number,
 ): Promise<AccountRecord> {
   return accountRecord(runtime.database.kysely, await getCustomerAccountRow(runtime, partnerId, customerId, accountId));
+}
+
+/** Get Customer Account Simple: one account of the partner's customer as its simple record. */
+export async function getCustomerAccountSimple(
+  runtime: Pick<Runtime, 'database'>,
+  partnerId: string,
+  customerId: string | number,
+  accountId: string | number,
+): Promise<AccountSimpleRecord> {
+  return toAccountSimpleRecord(await getCustomerAccountRow(runtime, partnerId, customerId, accountId));
 }
 
 /** Deletes accounts (their transactions and positions go with them) and records a `deleted` event for each. */

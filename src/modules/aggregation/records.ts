@@ -5,15 +5,19 @@
  */
 import type { Static } from 'typebox';
 import { maskAccountNumber } from '../../connectors/account-number.js';
-import type { Account, Position } from '../../contract/schemas/accounts.js';
+import type { Account, AccountSimple, Position } from '../../contract/schemas/accounts.js';
 import type { ConnectAccount } from '../../contract/schemas/connect-app.js';
-import type { Transaction } from '../../contract/schemas/transactions.js';
+import type { Transaction, TransactionList } from '../../contract/schemas/transactions.js';
 import type { PushTransaction } from '../../contract/schemas/txpush.js';
 import type { AccountRow, EventType, PositionRow, TransactionRow } from './table.js';
 
 export type AccountRecord = Static<typeof Account>;
+/** An account as the `simple` account routes show it (CustomerAccountSimple). */
+export type AccountSimpleRecord = Static<typeof AccountSimple>;
 export type PositionRecord = Static<typeof Position>;
 export type TransactionRecord = Static<typeof Transaction>;
+/** A page of transactions as the API lists it: moreAvailable and the dates spelled as strings, like the real service. */
+export type TransactionListRecord = Static<typeof TransactionList>;
 /** A transaction as events (push notifications) carry it: the API record plus the amounts only pushes show. */
 export type TransactionEventRecord = Static<typeof PushTransaction>;
 /** A linked account as Connect lists it, and the dashboard before the account's status. */
@@ -73,12 +77,31 @@ export function toAccountRecord(row: AccountRow, positions: readonly PositionRow
   };
 }
 
+/** An account row as the API's AccountSimple record: absent dates are left out; it has no number to mask. */
+export function toAccountSimpleRecord(row: AccountRow): AccountSimpleRecord {
+  return {
+    id: String(row.id),
+    accountNumberDisplay: row.account_number_display,
+    name: row.name,
+    type: row.type,
+    aggregationStatusCode: row.aggregation_status_code,
+    status: row.status,
+    customerId: String(row.customer_id),
+    institutionId: String(row.institution_id),
+    ...opt('aggregationSuccessDate', row.aggregation_success_at),
+    ...opt('aggregationAttemptDate', row.aggregation_attempt_at),
+    createdDate: Number(row.created_at),
+    currency: row.currency,
+    institutionLoginId: Number(row.institution_login_id),
+    displayPosition: row.display_position,
+  };
+}
+
 /** The fields of an account record that Connect shows (and the dashboard, with more). */
 export function accountSummary(a: AccountRecord): AccountSummary {
   return { id: a.id, name: a.name, type: a.type, accountNumberDisplay: a.accountNumberDisplay, balance: a.balance, currency: a.currency };
 }
 
-/** A transaction row as the API's Transaction record. Optional fields are absent when the institution gives none. */
 /** The columns a transaction's API record is made of: what a page of transactions selects. */
 export const TRANSACTION_RECORD_COLUMNS = [
   'id',
@@ -106,6 +129,7 @@ export const TRANSACTION_RECORD_COLUMNS = [
 /** A transaction row with the columns of its API record. */
 export type TransactionRecordRow = Pick<TransactionRow, (typeof TRANSACTION_RECORD_COLUMNS)[number]>;
 
+/** A transaction row as the API's Transaction record. Optional fields are absent when the institution gives none. */
 export function toTransactionRecord(row: TransactionRecordRow): TransactionRecord {
   return {
     id: Number(row.id),

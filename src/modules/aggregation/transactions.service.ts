@@ -10,7 +10,7 @@ import { getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
 import { aggregationProgress } from './accounts.repository.js';
 import { getAccountRow, parseId } from './accounts.service.js';
-import { toTransactionEventRecord, toTransactionRecord, type AggregationEvent, type TransactionRecord } from './records.js';
+import { toTransactionEventRecord, toTransactionRecord, type AggregationEvent, type TransactionListRecord, type TransactionRecord } from './records.js';
 import type { AccountRow, NewTransactionRow, TransactionRow, TransactionTable } from './table.js';
 import * as repo from './transactions.repository.js';
 import type { TransactionScope } from './transactions.repository.js';
@@ -187,20 +187,6 @@ export interface TransactionQuery {
   includePending: boolean;
 }
 
-/**
- * A page of transactions with its counts and window as numbers and a boolean: the API's TransactionList spells
- * moreAvailable and the dates as strings (the HTTP layer converts), the dashboard shows them as they are.
- */
-export interface TransactionPage {
-  found: number;
-  displaying: number;
-  moreAvailable: boolean;
-  fromDate: number;
-  toDate: number;
-  sort: 'asc' | 'desc';
-  transactions: TransactionRecord[];
-}
-
 function checkQuery(q: TransactionQuery): void {
   if (q.fromDate > q.toDate)
     throw new ServiceError('InvalidParameter', `Invalid parameter (fromDate): fromDate (${q.fromDate}) must not be after toDate (${q.toDate}).`);
@@ -210,16 +196,16 @@ function checkQuery(q: TransactionQuery): void {
  * One page of transactions of a customer or an account, dated (see effective_date) in [fromDate, toDate], ordered
  * by date then id in the asked direction, with how many there are in all.
  */
-async function page(db: Executor, scope: TransactionScope, q: TransactionQuery): Promise<TransactionPage> {
+async function page(db: Executor, scope: TransactionScope, q: TransactionQuery): Promise<TransactionListRecord> {
   checkQuery(q);
   const offset = q.start - 1;
   const { found, rows } = await repo.selectCountedTransactionPage(db, scope, q, offset);
   return {
     found,
     displaying: rows.length,
-    moreAvailable: offset + rows.length < found,
-    fromDate: q.fromDate,
-    toDate: q.toDate,
+    moreAvailable: String(offset + rows.length < found),
+    fromDate: String(q.fromDate),
+    toDate: String(q.toDate),
     sort: q.sort,
     transactions: rows.map(toTransactionRecord),
   };
@@ -232,7 +218,7 @@ async function page(db: Executor, scope: TransactionScope, q: TransactionQuery):
  * aggregation yet, the answer is 409 InitialAggregationRequired rather than an empty list. A page that found
  * transactions proves an aggregated account, so only an empty one asks (one statement fewer per page).
  */
-export async function listCustomerTransactions(runtime: Pick<Runtime, 'database'>, customer: CustomerRow, q: TransactionQuery): Promise<TransactionPage> {
+export async function listCustomerTransactions(runtime: Pick<Runtime, 'database'>, customer: CustomerRow, q: TransactionQuery): Promise<TransactionListRecord> {
   const db = runtime.database.kysely;
   const scope = { column: 'customer_id', id: customer.id } as const;
   const result = await page(db, scope, q);
@@ -263,7 +249,7 @@ export async function listAccountTransactions(
   customer: CustomerRow,
   accountId: string,
   q: TransactionQuery,
-): Promise<TransactionPage> {
+): Promise<TransactionListRecord> {
   const db = runtime.database.kysely;
   const account = await getAccountRow(db, customer, accountId);
   requireAggregated(account);

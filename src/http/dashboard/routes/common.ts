@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { startSession } from '../../../modules/dashboard/sessions.service.js';
+import { toDashboardPartnerRecord } from '../../../modules/partners/records.js';
 import { getPartnerRecord, type Caller } from '../../../modules/partners/service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import { setSessionCookie } from '../../plugins/dashboard.js';
@@ -28,18 +29,7 @@ export async function callerOf(runtime: Runtime, partnerId: string): Promise<Cal
 /** What the dashboard shows of the signed-in partner, with the session's CSRF token. */
 export async function sessionView(runtime: Runtime, session: { partnerId: string; expiresAt: number; csrfToken: string }) {
   const partner = await getPartnerRecord(runtime, session.partnerId);
-  return {
-    partner: {
-      partnerId: partner.id,
-      name: partner.name,
-      plan: partner.plan,
-      lockedAt: partner.locked_at === null ? null : Number(partner.locked_at),
-      failedAuthentications: partner.failed_auth_count,
-      createdDate: Number(partner.created_at),
-    },
-    expiresAt: session.expiresAt,
-    csrfToken: session.csrfToken,
-  };
+  return { partner: toDashboardPartnerRecord(partner), expiresAt: session.expiresAt, csrfToken: session.csrfToken };
 }
 
 /** Starts a session for a partner who just signed in or up, sets its cookie and answers what the dashboard shows. */

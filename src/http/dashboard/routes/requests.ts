@@ -1,45 +1,10 @@
-import type { Static } from 'typebox';
 import Type from 'typebox';
-import { BODY_CAP, NOT_STORED, parseHeaderLines } from '../../../modules/requestlog/redact.js';
+import { toRequestLogDetail, toRequestLogEntry } from '../../../modules/requestlog/records.js';
 import { getRequestLogEntry, listRequestLog, MAX_PATH_FILTER } from '../../../modules/requestlog/service.js';
-import type { RequestLogDetailRow, RequestLogRow } from '../../../modules/requestlog/table.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App } from '../../app-types.js';
-import { RequestLog, RequestLogDetail, type RequestLogEntry, type RequestLogMessage } from '../../../contract/schemas/dashboard.js';
+import { RequestLog, RequestLogDetail } from '../../../contract/schemas/dashboard.js';
 import { dashboardResponses } from './common.js';
-
-function entryOf(r: RequestLogRow): Static<typeof RequestLogEntry> {
-  return {
-    id: Number(r.id),
-    method: r.method,
-    path: r.path,
-    status: r.status,
-    latencyMs: Number(r.latency_ms),
-    errorCode: r.error_code,
-    requestId: r.request_id,
-    at: Number(r.created_at_ms),
-  };
-}
-
-/** One side of a call as stored: a body is there, or was not read, not text, or not kept at all (headers = null). */
-function messageOf(headers: string | null, body: string | null, bytes: number | string | null, isRequest: boolean): Static<typeof RequestLogMessage> {
-  const size = bytes === null ? null : Number(bytes);
-  if (headers === null) return { headers: [], body: null, bytes: size, truncated: false, omitted: 'not-kept' };
-  let omitted: Static<typeof RequestLogMessage>['omitted'] = null;
-  if (body === null && size === null) omitted = isRequest ? 'not-read' : 'binary';
-  else if (body === null && size !== 0) omitted = 'binary';
-  // A body kept as a note of why it was not (NOT_STORED) is not a cut one, whatever its size.
-  const truncated = body !== null && body !== NOT_STORED && size !== null && size > BODY_CAP;
-  return { headers: parseHeaderLines(headers), body, bytes: size, truncated, omitted };
-}
-
-function detailOf(r: RequestLogDetailRow): Static<typeof RequestLogDetail> {
-  return {
-    entry: entryOf(r),
-    request: messageOf(r.request_headers, r.request_body, r.request_bytes, true),
-    response: messageOf(r.response_headers, r.response_body, r.response_bytes, false),
-  };
-}
 
 /**
  * GET /dashboard/api/requests: the partner's API requests, newest first; with afterId, those after it oldest
@@ -68,7 +33,7 @@ export function getRequests(app: App, runtime: Runtime): void {
         method: request.query.method,
         path: request.query.path,
       });
-      return { requests: rows.map(entryOf) };
+      return { requests: rows.map(toRequestLogEntry) };
     },
   });
 }
@@ -82,6 +47,6 @@ export function getRequest(app: App, runtime: Runtime): void {
       params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
       response: dashboardResponses(RequestLogDetail),
     },
-    handler: async (request) => detailOf(await getRequestLogEntry(runtime.database.kysely, request.dashboard.partnerId, request.params.id)),
+    handler: async (request) => toRequestLogDetail(await getRequestLogEntry(runtime.database.kysely, request.dashboard.partnerId, request.params.id)),
   });
 }

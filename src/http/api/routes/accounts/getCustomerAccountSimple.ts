@@ -1,7 +1,6 @@
-import { getCustomerAccountRow } from '../../../../modules/aggregation/accounts.service.js';
+import { getCustomerAccountSimple as getAccountSimple } from '../../../../modules/aggregation/accounts.service.js';
 import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
-import { toAccountSimple } from '../../../views/accounts.js';
 import { AccountParams, AccountSimple } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 
@@ -16,7 +15,6 @@ export default function getCustomerAccountSimple(app: App, runtime: Runtime): vo
       params: AccountParams,
       response: { 200: AccountSimple, ...errorResponses(401, 404, 406) },
     },
-    handler: async (request) =>
-      toAccountSimple(await getCustomerAccountRow(runtime, request.caller.partnerId, request.params.customerId, request.params.accountId)),
+    handler: async (request) => getAccountSimple(runtime, request.caller.partnerId, request.params.customerId, request.params.accountId),
   });
 }

@@ -1,9 +1,8 @@
 import type { Static, TSchema } from 'typebox';
-import { listCustomerAccountRows, listCustomerAccounts, type AccountListQuery } from '../../../../modules/aggregation/accounts.service.js';
+import { listCustomerAccounts, listCustomerAccountsSimple, type AccountListQuery } from '../../../../modules/aggregation/accounts.service.js';
 import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
 import { cachedCustomerRead } from '../../../response-cache.js';
-import { toAccountSimple } from '../../../views/accounts.js';
 import { AccountList, AccountSimpleList } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 
@@ -37,9 +36,7 @@ export function accountListRoute<P extends TSchema, Q extends TSchema | undefine
       return cachedCustomerRead(app, request, reply, params.customerId, async (customer) => {
         const query = spec.filter(params, request.query as never);
         return {
-          accounts: spec.simple
-            ? (await listCustomerAccountRows(runtime, customer, query)).map(toAccountSimple)
-            : await listCustomerAccounts(runtime, customer, query),
+          accounts: spec.simple ? await listCustomerAccountsSimple(runtime, customer, query) : await listCustomerAccounts(runtime, customer, query),
         };
       });
     },

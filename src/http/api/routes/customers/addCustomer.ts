@@ -1,3 +1,4 @@
+import { toCreatedCustomerRecord } from '../../../../modules/customers/records.js';
 import { createCustomer } from '../../../../modules/customers/service.js';
 import type { CustomerType } from '../../../../modules/customers/table.js';
 import type { Runtime } from '../../../../platform/dependencies.js';
@@ -70,8 +71,7 @@ export default function addCustomer(app: App, runtime: Runtime): void {
         response: { 201: (v.withUsername ? CreatedCustomer : CreatedCustomerV1) as typeof CreatedCustomer, ...errorResponses(400, 401, 406, 409, 415) },
       },
       handler: async (request, reply) => {
-        const row = await createCustomer(runtime, request.caller, v.type, request.body);
-        return reply.code(201).send({ id: String(row.id), username: row.username, createdDate: row.created_at });
+        return reply.code(201).send(toCreatedCustomerRecord(await createCustomer(runtime, request.caller, v.type, request.body)));
       },
     });
   }

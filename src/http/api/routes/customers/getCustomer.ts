@@ -3,7 +3,7 @@ import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { Customer, CustomerIdParams } from '../../../../contract/schemas/customers.js';
-import { toCustomer } from '../../../views/customers.js';
+import { toCustomerRecord } from '../../../../modules/customers/records.js';
 
 /** GET /aggregation/v1/customers/{customerId} */
 export default function getCustomer(app: App, runtime: Runtime): void {
@@ -16,6 +16,6 @@ export default function getCustomer(app: App, runtime: Runtime): void {
       params: CustomerIdParams,
       response: { 200: Customer, ...errorResponses(401, 404, 406) },
     },
-    handler: async (request) => toCustomer(await getCustomerForPartner(runtime.database.kysely, request.caller.partnerId, request.params.customerId)),
+    handler: async (request) => toCustomerRecord(await getCustomerForPartner(runtime.database.kysely, request.caller.partnerId, request.params.customerId)),
   });
 }

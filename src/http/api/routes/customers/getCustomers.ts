@@ -4,7 +4,7 @@ import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { CustomerList } from '../../../../contract/schemas/customers.js';
-import { toCustomer } from '../../../views/customers.js';
+import { toCustomerRecord } from '../../../../modules/customers/records.js';
 import { PagingQuery } from '../../../../contract/schemas/institutions.js';
 
 /** GET /aggregation/v1/customers */
@@ -33,7 +33,7 @@ export default function getCustomers(app: App, runtime: Runtime): void {
         start: q.start ?? 1,
         limit: q.limit ?? 25,
       });
-      return { found: page.found, displaying: page.displaying, moreAvailable: page.moreAvailable, customers: page.customers.map(toCustomer) };
+      return { found: page.found, displaying: page.displaying, moreAvailable: page.moreAvailable, customers: page.customers.map(toCustomerRecord) };
     },
   });
 }

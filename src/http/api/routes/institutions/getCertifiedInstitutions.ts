@@ -7,7 +7,8 @@ import { cachedRead } from '../../../response-cache.js';
 import { catalogVersionAt } from './cache-version.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { CertifiedInstitutionList, InstitutionQuery } from '../../../../contract/schemas/institutions.js';
-import { institutionSearchOf, toCertifiedInstitution } from '../../../views/institutions.js';
+import { toCertifiedInstitutionRecord } from '../../../../modules/institutions/records.js';
+import { institutionSearchOf } from './search-query.js';
 
 /** GET /institution/v2/certifiedInstitutions */
 export default function getCertifiedInstitutions(app: App, runtime: Runtime): void {
@@ -26,7 +27,7 @@ export default function getCertifiedInstitutions(app: App, runtime: Runtime): vo
       return whenReady(catalogVersionAt(runtime.database, requestedDate), (version) =>
         cachedRead(app.responseCache, request, reply, version, async () => {
           const { institutions, ...counts } = await searchCertifiedInstitutions(runtime.database, institutionSearchOf(request.query));
-          return { ...counts, requestedDate, institutions: institutions.map(toCertifiedInstitution) };
+          return { ...counts, requestedDate, institutions: institutions.map(toCertifiedInstitutionRecord) };
         }),
       );
     },

@@ -3,7 +3,7 @@ import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { BrandingWrapper, InstitutionIdParams, InstitutionWrapper } from '../../../../contract/schemas/institutions.js';
-import { toBranding, toInstitution } from '../../../views/institutions.js';
+import { toBrandingRecord, toInstitutionRecord } from '../../../../modules/institutions/records.js';
 import { institutionPaths } from './paths.js';
 
 /**
@@ -22,7 +22,7 @@ export default function getInstitutionRoutes(app: App, runtime: Runtime): void {
         response: { 200: InstitutionWrapper, ...errorResponses(400, 401, 404, 406) },
       },
       handler: async (request) => ({
-        institution: toInstitution(await getInstitution(runtime.database, request.params.institutionId), runtime.config.publicUrl),
+        institution: toInstitutionRecord(await getInstitution(runtime.database, request.params.institutionId), runtime.config.publicUrl),
       }),
     });
   }
@@ -35,7 +35,9 @@ export default function getInstitutionRoutes(app: App, runtime: Runtime): void {
         description: "The institution's logos, icon and tile (SVG images served by Ledgerlink) and its primary colour.",
         response: { 200: BrandingWrapper, ...errorResponses(400, 401, 404, 406) },
       },
-      handler: async (request) => ({ branding: toBranding(await getInstitution(runtime.database, request.params.institutionId), runtime.config.publicUrl) }),
+      handler: async (request) => ({
+        branding: toBrandingRecord(await getInstitution(runtime.database, request.params.institutionId), runtime.config.publicUrl),
+      }),
     });
   }
 }

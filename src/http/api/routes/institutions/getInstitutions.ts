@@ -7,7 +7,8 @@ import { cachedRead } from '../../../response-cache.js';
 import { catalogVersionAt } from './cache-version.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { InstitutionList, InstitutionQuery } from '../../../../contract/schemas/institutions.js';
-import { institutionSearchOf, toInstitution } from '../../../views/institutions.js';
+import { toInstitutionRecord } from '../../../../modules/institutions/records.js';
+import { institutionSearchOf } from './search-query.js';
 import { institutionPaths } from './paths.js';
 
 /** GET /institution/v2/institutions (also under /institutions/v2/institutions) */
@@ -28,7 +29,7 @@ export default function getInstitutions(app: App, runtime: Runtime): void {
         return whenReady(catalogVersionAt(runtime.database, createdDate), (version) =>
           cachedRead(app.responseCache, request, reply, version, async () => {
             const { institutions, ...counts } = await searchInstitutions(runtime.database, institutionSearchOf(request.query));
-            return { ...counts, createdDate, institutions: institutions.map((row) => toInstitution(row, runtime.config.publicUrl)) };
+            return { ...counts, createdDate, institutions: institutions.map((row) => toInstitutionRecord(row, runtime.config.publicUrl)) };
           }),
         );
       },

@@ -4,7 +4,7 @@ import type { Runtime } from '../../../../platform/dependencies.js';
 import { appKeyOf } from '../../../plugins/auth.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { ServiceError } from '../../../../contract/errors/service-error.js';
-import { AccessToken, PartnerCredentials } from './schemas.js';
+import { AccessToken, PartnerCredentials } from '../../../../contract/schemas/partners.js';
 
 /** POST /aggregation/v2/partners/authentication */
 export default function createToken(app: App, runtime: Runtime): void {

@@ -1,19 +1,10 @@
-import Type from 'typebox';
+import { toPartnerInfoRecord } from '../../../../modules/partners/records.js';
 import { readPartnerRecord } from '../../../../modules/partners/service.js';
 import { whenReady } from '../../../../platform/when-ready.js';
 import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
-
-export const PartnerInfo = Type.Object(
-  {
-    partnerId: Type.String({ examples: ['1234583871234'] }),
-    name: Type.String({ examples: ['Acme Budgeting'] }),
-    plan: Type.Union([Type.Literal('testdrive'), Type.Literal('production')], { description: 'Test Drive partners work with test institutions only' }),
-    createdDate: Type.Integer({ description: 'Epoch seconds' }),
-  },
-  { $id: 'PartnerInfo', xml: { name: 'partner' } },
-);
+import { PartnerInfo } from '../../../../contract/schemas/partners.js';
 
 /** GET /aggregation/v1/partners/me (Ledgerlink extension): the partner the credentials belong to. */
 export default function getPartner(app: App, runtime: Runtime): void {
@@ -26,12 +17,7 @@ export default function getPartner(app: App, runtime: Runtime): void {
       response: { 200: PartnerInfo, ...errorResponses(401, 406) },
     },
     handler: (request) => {
-      return whenReady(readPartnerRecord(runtime.database, request.caller.partnerId, request.dataStamp), (partner) => ({
-        partnerId: partner.id,
-        name: partner.name,
-        plan: partner.plan,
-        createdDate: partner.created_at,
-      }));
+      return whenReady(readPartnerRecord(runtime.database, request.caller.partnerId, request.dataStamp), toPartnerInfoRecord);
     },
   });
 }

@@ -4,7 +4,7 @@ import { ServiceError } from '../../../../contract/errors/service-error.js';
 import type { Runtime } from '../../../../platform/dependencies.js';
 import { appKeyOf } from '../../../plugins/auth.js';
 import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';
-import { PartnerCredentialsWithNewSecret } from './schemas.js';
+import { PartnerCredentialsWithNewSecret } from '../../../../contract/schemas/partners.js';
 
 /** PUT /aggregation/v2/partners/authentication */
 export default function modifySecret(app: App, runtime: Runtime): void {

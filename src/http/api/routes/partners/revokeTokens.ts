@@ -3,7 +3,7 @@ import { revokePartnerTokens } from '../../../../modules/partners/tokens.service
 import { ServiceError } from '../../../../contract/errors/service-error.js';
 import type { Runtime } from '../../../../platform/dependencies.js';
 import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';
-import { PartnerIdentity } from './schemas.js';
+import { PartnerIdentity } from '../../../../contract/schemas/partners.js';
 
 /**
  * DELETE /aggregation/v2/partners/authentication (Ledgerlink extension): revokes every token of the calling partner.

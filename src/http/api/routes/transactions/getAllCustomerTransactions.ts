@@ -5,7 +5,7 @@ import type { App } from '../../../app-types.js';
 import { cachedCustomerRead } from '../../../response-cache.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { TransactionList, TransactionQuery } from '../../../../contract/schemas/transactions.js';
-import { queryOf, toTransactionList } from './list.js';
+import { queryOf } from './list-query.js';
 
 /** GET /aggregation/v3/customers/{customerId}/transactions */
 export default function getAllCustomerTransactions(app: App, runtime: Runtime): void {
@@ -21,8 +21,6 @@ export default function getAllCustomerTransactions(app: App, runtime: Runtime): 
       response: { 200: TransactionList, ...errorResponses(400, 401, 404, 406, 409) },
     },
     handler: (request, reply) =>
-      cachedCustomerRead(app, request, reply, request.params.customerId, async (customer) =>
-        toTransactionList(await listCustomerTransactions(runtime, customer, queryOf(request.query))),
-      ),
+      cachedCustomerRead(app, request, reply, request.params.customerId, (customer) => listCustomerTransactions(runtime, customer, queryOf(request.query))),
   });
 }

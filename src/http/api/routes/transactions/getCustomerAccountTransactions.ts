@@ -6,7 +6,7 @@ import { cachedCustomerRead } from '../../../response-cache.js';
 import { AccountParams } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
 import { TransactionList, TransactionQuery } from '../../../../contract/schemas/transactions.js';
-import { queryOf, toTransactionList } from './list.js';
+import { queryOf } from './list-query.js';
 
 /** GET /aggregation/v4/customers/{customerId}/accounts/{accountId}/transactions, and its older twin under v3 that published clients still call. */
 export default function getCustomerAccountTransactions(app: App, runtime: Runtime): void {
@@ -30,8 +30,8 @@ export default function getCustomerAccountTransactions(app: App, runtime: Runtim
         response: { 200: TransactionList, ...errorResponses(400, 401, 404, 406, 409) },
       },
       handler: (request, reply) =>
-        cachedCustomerRead(app, request, reply, request.params.customerId, async (customer) =>
-          toTransactionList(await listAccountTransactions(runtime, customer, request.params.accountId, queryOf(request.query))),
+        cachedCustomerRead(app, request, reply, request.params.customerId, (customer) =>
+          listAccountTransactions(runtime, customer, request.params.accountId, queryOf(request.query)),
         ),
     });
   }

@@ -1,3 +1,4 @@
+import { toCliRequestRecord } from '../../../../modules/requestlog/records.js';
 import { listRequestLog } from '../../../../modules/requestlog/service.js';
 import { CliRequestList, CliRequestQuery } from '../../../../contract/schemas/cli.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
@@ -23,21 +24,7 @@ export default function listRequests(app: App, runtime: Runtime): void {
       const rows = await listRequestLog(runtime.database.kysely, { ...request.query, partnerId: request.caller.partnerId });
       // Without afterId the log answers newest first: a tail reads oldest first.
       if (afterId === undefined) rows.reverse();
-      return {
-        requests: rows.map((r) => ({
-          id: Number(r.id),
-          partnerId: r.partner_id,
-          method: r.method,
-          path: r.path,
-          route: r.route,
-          status: r.status,
-          latencyMs: Number(r.latency_ms),
-          errorCode: r.error_code,
-          requestId: r.request_id,
-          ip: r.ip,
-          at: Number(r.created_at_ms),
-        })),
-      };
+      return { requests: rows.map(toCliRequestRecord) };
     },
   });
 }
