@@ -1,6 +1,5 @@
 import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App } from '../http/app-types.js';
+import type { App, LedgerlinkTypeProvider } from '../http/app-types.js';
 import type { Runtime } from './runtime.js';
 import { apiScope } from '../http/api/index.js';
 import { cliApiScope } from '../http/cli-api/index.js';
@@ -86,7 +85,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     ...((config.tlsCert && config.tlsKey
       ? { https: { cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey), minVersion: 'TLSv1.2' } }
       : {}) as object),
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  }).withTypeProvider<LedgerlinkTypeProvider>();
   // Every registered route, for the OpenAPI completeness test and the isolation tests.
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
