@@ -11,7 +11,6 @@
  * the OFX markup parser) in the same run. --write puts the table into docs/benchmarks.md.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -18,6 +18,8 @@ const LIST_TYPES: Record<string, string> = {
   CONNECT_EVENT_TYPES: 'ConnectEventType',
   TXPUSH_EVENT_TYPES: 'TxPushEventType',
   SANDBOX_ERROR_CODES: 'SandboxErrorCode',
+  STATEMENT_FILE_ACCEPT: 'StatementFileAccept',
+  STATEMENT_FORMAT_LABELS: 'StatementFormatLabel',
 };
 
 const HEADER = `/**

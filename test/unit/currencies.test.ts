@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { accountRecordOf } from '../../src/connectors/ofx/map.js';
 import { type OfxBankStatement, readOfxResponse } from '../../src/connectors/ofx/parse.js';
-import { ofxFileToStatementImport } from '../../src/connectors/ofx/statement.js';
+import { ofxFileToStatementImport } from '../../src/connectors/statements/ofx.js';
 import { currencyOf, mapAccount } from '../../src/connectors/simplefin/map.js';
 import { readCsvStatement } from '../../src/connectors/statements/import.js';
 import { describeCurrencyValue, ISO_4217_PACKAGE_DATE, iso4217Code, isIso4217, NO_CURRENCY } from '../../src/platform/currency.js';

@@ -19,7 +19,7 @@ import {
   type OfxResponse,
   readOfxResponse,
 } from '../../src/connectors/ofx/parse.js';
-import { ofxFileToStatementImport } from '../../src/connectors/ofx/statement.js';
+import { ofxFileToStatementImport } from '../../src/connectors/statements/ofx.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/ofx/${name}`, import.meta.url));
 const read = (name: string): OfxResponse => readOfxResponse(decodeOfxBytes(fixture(name)));

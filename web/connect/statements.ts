@@ -1,10 +1,17 @@
 /**
- * Statement files in the Connect app: choosing a downloaded OFX, QFX or CSV file and uploading it, and, when the
+ * Statement files in the Connect app: choosing a downloaded statement file and uploading it, and, when the
  * service cannot tell a CSV file's columns apart (14112), asking which column is which and uploading it again
  * with that mapping. The result joins the app's usual success screen.
  */
 import { ApiError } from '../shared/api.js';
-import type { ConnectInstitution, ConnectStatementQuery, ErrorDetails, StatementUploaded } from '../shared/contract.js';
+import {
+  type ConnectInstitution,
+  type ConnectStatementQuery,
+  type ErrorDetails,
+  STATEMENT_FILE_ACCEPT,
+  STATEMENT_FORMAT_LABELS,
+  type StatementUploaded,
+} from '../shared/contract.js';
 import { alertBox, busy, h } from '../shared/dom.js';
 import { upload } from './api.js';
 
@@ -20,27 +27,25 @@ export interface StatementUi {
 
 /** The service's own limit; checked here first so a large file is not sent for nothing. */
 const MAX_BYTES = 10 * 1024 * 1024;
-const ACCEPT = '.ofx,.qfx,.qbo,.csv,.tsv,.txt,application/x-ofx,application/vnd.intu.qfx,text/csv';
-
-/** The media type a file is sent with: from its extension, as browsers often give none (or a spreadsheet's) for these. */
-function mediaTypeOf(file: File): string {
-  const extension = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase();
-  if (extension === 'ofx') return 'application/x-ofx';
-  if (extension === 'qfx' || extension === 'qbo') return 'application/vnd.intu.qfx';
-  if (extension === 'csv') return 'text/csv';
-  if (extension === 'tsv') return 'text/tab-separated-values';
-  return 'application/octet-stream';
-}
+/** The formats the service reads, as the user knows them: "OFX, QFX (Quicken) or CSV". Files go as octet-stream: the service tells them apart by their first bytes, as browsers label them unreliably. */
+const FORMATS =
+  STATEMENT_FORMAT_LABELS.length > 1 ? `${STATEMENT_FORMAT_LABELS.slice(0, -1).join(', ')} or ${STATEMENT_FORMAT_LABELS.at(-1)}` : STATEMENT_FORMAT_LABELS[0]!;
 
 /** The upload screen: pick a file, upload it; a CSV file of an unknown layout leads to the mapping screen. */
 export function uploadScreen(ui: StatementUi, inst: ConnectInstitution, live: boolean, error?: string): void {
-  const input = h('input', { type: 'file', id: 'statement-file', accept: ACCEPT, required: true, 'aria-describedby': 'statement-file-hint' });
+  const input = h('input', {
+    type: 'file',
+    id: 'statement-file',
+    accept: STATEMENT_FILE_ACCEPT.join(','),
+    required: true,
+    'aria-describedby': 'statement-file-hint',
+  });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Upload');
   const form = h(
     'form',
     { novalidate: true },
     h('label', { for: input.id }, 'Statement file'),
-    h('p', { class: 'hint muted', id: 'statement-file-hint' }, 'OFX, QFX (Quicken) or CSV, up to 10 MB.'),
+    h('p', { class: 'hint muted', id: 'statement-file-hint' }, `${FORMATS}, up to 10 MB.`),
     input,
     error ? alertBox(error) : null,
     submit,
@@ -69,7 +74,7 @@ export function uploadScreen(ui: StatementUi, inst: ConnectInstitution, live: bo
     { institutionId: inst.id },
     ui.header(inst),
     h('p', {}, intro),
-    h('p', { class: 'muted' }, "In online banking, look for Download or Export on the account's activity page, and choose OFX, QFX (Quicken) or CSV."),
+    h('p', { class: 'muted' }, `In online banking, look for Download or Export on the account's activity page, and choose ${FORMATS}.`),
     form,
   );
 }
@@ -88,7 +93,7 @@ async function send(
 ): Promise<void> {
   const search = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string')).toString();
   try {
-    const result = await upload<StatementUploaded>(`/institutions/${inst.id}/statements${search ? `?${search}` : ''}`, file, mediaTypeOf(file));
+    const result = await upload<StatementUploaded>(`/institutions/${inst.id}/statements${search ? `?${search}` : ''}`, file, 'application/octet-stream');
     ui.uploaded(result);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;

@@ -825,6 +825,10 @@ export type UnlockBody = components['schemas']['UnlockBody'];
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
 
+export const STATEMENT_FILE_ACCEPT = [".ofx", ".qfx", ".qbo", "application/x-ofx", "application/vnd.intu.qfx", ".csv", ".tsv", ".txt", "text/csv"] as const;
+export type StatementFileAccept = (typeof STATEMENT_FILE_ACCEPT)[number];
+export const STATEMENT_FORMAT_LABELS = ["OFX, QFX (Quicken)", "CSV"] as const;
+export type StatementFormatLabel = (typeof STATEMENT_FORMAT_LABELS)[number];
 export const CONNECT_EVENT_TYPES = ["started", "institutionSelected", "credentialsSubmitted", "oauthStarted", "mfa", "mfaAnswered", "discovered", "added", "invalidCredentials", "error", "done", "cancelled", "accountsDeleted", "institutionLoginDeleted"] as const;
 export type ConnectEventType = (typeof CONNECT_EVENT_TYPES)[number];
 export const SANDBOX_ERROR_CODES = [102, 103, 108, 109, 185] as const;

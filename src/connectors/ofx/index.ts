@@ -37,7 +37,6 @@ export {
   type OfxVersion,
   versionHasClientUid,
 } from './request.js';
-export { ofxFileToStatementImport } from './statement.js';
 export {
   OFX_STATUS_TABLE,
   OFX_TRANSPORT_TABLE,

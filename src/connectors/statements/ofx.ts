@@ -4,9 +4,9 @@
  * transactions. What cannot be read is named in `problems`, and the rest is still imported.
  */
 import type { ConnectorTransaction } from '../connector.js';
-import type { StatementAccount, StatementImport, StatementTransaction } from '../statements/types.js';
-import { accountNameOf, accountRefOf, accountTypeOf, bankTransactionsOf, investmentTransactionsOf } from './map.js';
-import { decodeOfxBytes, type OfxAccountInfo, type OfxResponse, OfxParseError, readOfxResponse } from './parse.js';
+import type { StatementAccount, StatementImport, StatementTransaction } from './types.js';
+import { accountNameOf, accountRefOf, accountTypeOf, bankTransactionsOf, investmentTransactionsOf } from '../ofx/map.js';
+import { decodeOfxBytes, type OfxAccountInfo, type OfxResponse, OfxParseError, readOfxResponse } from '../ofx/parse.js';
 
 function describeStatus(code: number, message: string | undefined): string {
   return message ? `status ${code}: ${message}` : `status ${code}`;

@@ -3,6 +3,7 @@
  * connector contract's terms, before they are merged into an institution login. OFX files and CSV files produce
  * the same shape, so the import that deduplicates and stores them does not care which kind of file it was.
  */
+import type { StatementFormatName } from '../../contract/schemas/statements.js';
 import type { AccountType, TransactionType } from '../connector.js';
 
 export interface StatementAccount {
@@ -39,7 +40,7 @@ export interface StatementTransaction {
 
 export interface StatementImport {
   /** Which kind of file it was read from. */
-  format: 'ofx' | 'csv';
+  format: StatementFormatName;
   accounts: StatementAccount[];
   transactions: StatementTransaction[];
   /** Rows or records that could not be read, with why (shown to the user; the rest is still imported). */

@@ -4,7 +4,7 @@
  */
 import Type from 'typebox';
 import { ErrorDetails } from './error.js';
-import { StatementUploadQuery } from './statements.js';
+import { STATEMENT_FORMAT_NAMES, STATEMENT_FORMATS, StatementUploadQuery } from './statements.js';
 
 const O = <T extends Type.TSchema>(schema: T) => Type.Optional(schema);
 const Nullable = <T extends Type.TSchema>(schema: T, options: Type.TSchemaOptions = {}) => Type.Union([schema, Type.Null()], options);
@@ -157,6 +157,15 @@ export const StatementUploaded = Type.Object({
 
 /** The query string of a statement upload (the file is the body): the API's options. */
 export const ConnectStatementQuery = StatementUploadQuery;
+
+/** What the upload screen's file picker offers: every format's file names and documented media types. */
+export const STATEMENT_FILE_ACCEPT: readonly string[] = STATEMENT_FORMAT_NAMES.flatMap((f) => [
+  ...STATEMENT_FORMATS[f].extensions,
+  ...Object.keys(STATEMENT_FORMATS[f].media),
+]);
+
+/** The formats as the user knows them, for the upload screen's words. */
+export const STATEMENT_FORMAT_LABELS: readonly string[] = STATEMENT_FORMAT_NAMES.map((f) => STATEMENT_FORMATS[f].label);
 
 /** The `details` of an error answer: a CSV file's headers and sample rows (14112), a mapping's problems (14113). */
 export { ErrorDetails };

@@ -20,21 +20,60 @@ export const STATEMENT_ACCOUNT_TYPES = [
   'roth',
 ] as const;
 
-/** The media types of the body: the file as it is. */
-export const STATEMENT_FILE_MEDIA = {
-  'application/x-ofx': 'An OFX file (1.x SGML or 2.x XML); also application/ofx, application/xml, text/xml',
-  'application/vnd.intu.qfx': 'A QFX (Quicken) file; also application/x-qfx',
-  'text/csv': 'A CSV export (comma, semicolon or tab separated); also application/csv, application/vnd.ms-excel, text/tab-separated-values',
-  'application/octet-stream': 'Either kind, told from its first bytes; also text/plain or no Content-Type',
+/**
+ * The statement file formats Ledgerlink reads, one row each: its name, what it is called, the media types it may be
+ * sent as (the first ones documented, with their aliases) and the file names a browser offers for it. Each has a
+ * reader in src/connectors/statements/formats.ts; CSV, which any text may be, is told last.
+ */
+export const STATEMENT_FORMATS = {
+  ofx: {
+    label: 'OFX, QFX (Quicken)',
+    media: {
+      'application/x-ofx': 'An OFX file (1.x SGML or 2.x XML); also application/ofx, application/xml, text/xml',
+      'application/vnd.intu.qfx': 'A QFX (Quicken) file; also application/x-qfx',
+    },
+    aliases: ['application/ofx', 'application/x-qfx', 'application/qfx', 'application/xml', 'text/xml'],
+    extensions: ['.ofx', '.qfx', '.qbo'],
+  },
+  csv: {
+    label: 'CSV',
+    media: {
+      'text/csv': 'A CSV export (comma, semicolon or tab separated); also application/csv, application/vnd.ms-excel, text/tab-separated-values',
+    },
+    // Browsers label CSV files application/vnd.ms-excel on Windows.
+    aliases: ['application/csv', 'text/comma-separated-values', 'text/tab-separated-values', 'application/vnd.ms-excel'],
+    extensions: ['.csv', '.tsv', '.txt'],
+  },
+} as const satisfies Record<string, { label: string; media: Record<string, string>; aliases: readonly string[]; extensions: readonly string[] }>;
+
+/** A statement file format's name. */
+export type StatementFormatName = keyof typeof STATEMENT_FORMATS;
+
+export const STATEMENT_FORMAT_NAMES = Object.keys(STATEMENT_FORMATS) as StatementFormatName[];
+
+/** The formats as a person reads them in a sentence: "OFX, QFX (Quicken) or CSV". */
+export function statementFormatsSaid(labels: readonly string[] = STATEMENT_FORMAT_NAMES.map((f) => STATEMENT_FORMATS[f].label)): string {
+  return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}` : (labels[0] ?? '');
+}
+
+/** Media types whose file is told from its first bytes (browsers send OFX and QFX files with nothing or these). */
+export const SNIFFED_MEDIA = {
+  'application/octet-stream': 'Any of the formats, told from its first bytes; also text/plain or no Content-Type',
 } as const;
+export const SNIFFED_MEDIA_TYPES: readonly string[] = [...Object.keys(SNIFFED_MEDIA), 'text/plain'];
+
+/** One of the format names (typed as the names: a union built from a list has no static type of its own). */
+const FormatName = (description: string, examples?: string[]) =>
+  Type.Unsafe<StatementFormatName>(
+    Type.Union(
+      STATEMENT_FORMAT_NAMES.map((f) => Type.Literal(f)),
+      { description, ...(examples ? { examples } : {}) },
+    ),
+  );
 
 /** The query string of an upload: how to read a CSV file, or which kind of file it is. */
 export const StatementUploadQuery = Type.Object({
-  format: O(
-    Type.Union([Type.Literal('ofx'), Type.Literal('csv')], {
-      description: 'The kind of file, when the Content-Type does not say it; otherwise told from the Content-Type, then from the first bytes',
-    }),
-  ),
+  format: O(FormatName('The kind of file, when the Content-Type does not say it; otherwise told from the Content-Type, then from the first bytes')),
   mapping: O(
     Type.String({
       maxLength: 4096,
@@ -77,7 +116,7 @@ export const StatementUpload = Type.Object(
     institutionLoginId: Type.Integer({ description: "The customer's statement-file login at the institution", examples: [6000000042] }),
     institutionId: Type.String({ examples: ['101732'] }),
     loginCreated: Type.Boolean({ description: 'true for the first upload at this institution, which created the institution login' }),
-    format: Type.Union([Type.Literal('ofx'), Type.Literal('csv')], { description: 'How the file was read', examples: ['csv'] }),
+    format: FormatName('How the file was read', ['csv']),
     accounts: Type.Array(Account, { description: 'The accounts the file holds, as stored after the upload', xml: { wrapped: true } }),
     transactionsAdded: Type.Integer({ minimum: 0, description: 'Transactions not seen before, now stored (each raised a TxPUSH event)', examples: [12] }),
     transactionsAlreadyPresent: Type.Integer({

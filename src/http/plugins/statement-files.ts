@@ -5,7 +5,8 @@
  */
 import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { MAX_STATEMENT_BYTES, type StatementFormat } from '../../connectors/statements/file.js';
+import { MAX_STATEMENT_BYTES } from '../../connectors/statements/file.js';
+import type { StatementFormatName } from '../../contract/schemas/statements.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { StatementUploadInput } from '../../modules/aggregation/statements.service.js';
 
@@ -71,7 +72,7 @@ export function allowLongAnswer(request: FastifyRequest): void {
 
 /** The upload options of the query string (StatementUploadQuery), with the mapping's JSON read. */
 export interface StatementQuery {
-  format?: StatementFormat | undefined;
+  format?: StatementFormatName | undefined;
   mapping?: string | undefined;
   accountName?: string | undefined;
   accountType?: StatementUploadInput['accountType'];

@@ -20,13 +20,14 @@ import { hmacBase64Url, randomString } from '../../platform/secrets.js';
 import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
 import { clearLoginAccountsStatus, selectAccountsWithRefs } from './accounts.repository.js';
-import { accountRecords, getLoginRow, insertAccount, listAccountRows, updateAccountData } from './accounts.service.js';
+import { accountRecords, getLoginRow, listAccountRows } from './accounts.service.js';
 import { connectorContext, connectorFor, customerNow, openJson, sealJson, serviceNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
 import * as sessions from './link-sessions.repository.js';
 import { insertLogin, listCustomerLogins, lockCustomerForLinking, updateLogin } from './logins.repository.js';
 import type { AccountRecord, AggregationEvent } from './records.js';
 import { scheduleAfter } from './schedule.rules.js';
+import { storeFetchedAccount } from './store.service.js';
 import type { AccountRow, InstitutionLoginRow, LinkSessionRow, LinkSessionUpdate, LinkStepName } from './table.js';
 
 export type { Credential, MfaAnswer } from '../../connectors/connector.js';
@@ -348,29 +349,14 @@ export async function finishLink(
 
     const stored = new Map((await listAccountRows(tx, customer, { institutionLoginId: login.id })).map((a) => [a.ref, a]));
     const rows: AccountRow[] = [];
-    const changed: { row: AccountRow; type: 'created' | 'modified' }[] = [];
+    const events: AggregationEvent[] = [];
     for (const a of chosen) {
-      const existing = stored.get(a.ref);
-      if (existing) {
-        const result = await updateAccountData(tx, existing, a, now);
-        rows.push(result.row);
-        if (result.changed) changed.push({ row: result.row, type: 'modified' });
-      } else {
-        const row = await insertAccount(tx, login, a, now);
-        rows.push(row);
-        changed.push({ row, type: 'created' });
-      }
+      // Saved, not aggregated: the first refresh reads their data.
+      const saved = await storeFetchedAccount(tx, login, stored.get(a.ref), { account: a, aggregated: false }, now);
+      rows.push(saved.row);
+      events.push(...saved.events);
     }
     const records = await accountRecords(tx, rows);
-    const byId = new Map(records.map((r) => [r.id, r]));
-    const events: AggregationEvent[] = changed.map(({ row, type }) => ({
-      class: 'account',
-      type,
-      partnerId: customer.partner_id,
-      customerId: customer.id,
-      accountId: row.id,
-      record: byId.get(String(row.id))!,
-    }));
     await recordEvents(runtime, tx, events);
     const result = { institutionLoginId: login.id, institutionId: login.institution_id, accounts: records };
     // Callers (Connect) add what must commit with the link, such as its webhook.

@@ -24,8 +24,8 @@ import { ServiceError } from '../../contract/errors/service-error.js';
 import { randomString } from '../../platform/secrets.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
-import { markAccountsAttempted, updateAccountRow } from './accounts.repository.js';
-import { accountRecord, accountRecords, getAccountRow, getLoginRow, listAccountRows, updateAccountData } from './accounts.service.js';
+import { markAccountsAttempted } from './accounts.repository.js';
+import { accountRecords, getAccountRow, getLoginRow, listAccountRows } from './accounts.service.js';
 import { customerNow, openJson, sealJson, serviceNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
 import { aggregationError, USER_FIXABLE_CODES } from './failures.js';
@@ -34,9 +34,9 @@ import { findLogin, listCustomerLogins, refreshLeaseUntil, takeRefreshLease, upd
 import { keepingRefreshLease } from './refresh-lease.service.js';
 import type { AccountRecord, AggregationEvent } from './records.js';
 import { scheduleAfter } from './schedule.rules.js';
+import { storeFetchedAccount } from './store.service.js';
 import type { AccountRow, InstitutionLoginRow } from './table.js';
-import { earliestPendingDate, transactionDateRange } from './transactions.repository.js';
-import { syncTransactions } from './transactions.service.js';
+import { earliestPendingDate } from './transactions.repository.js';
 
 const DAY = 86_400;
 /** Transactions the initial aggregation loads: the last 180 days. */
@@ -186,30 +186,15 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
     if (!own) throw new ServiceError('AggregationInProgress');
     const events: AggregationEvent[] = [];
     for (const f of fetched) {
-      const { row, changed } = await updateAccountData(tx, f.account, f.record, now);
-      const sync = await syncTransactions(tx, row, f.transactions, f.from, now, now);
-      const range = await transactionDateRange(tx, row.id);
-      const updated = await updateAccountRow(tx, row.id, {
-        aggregation_status_code: 0,
-        aggregation_attempt_at: now,
-        aggregation_success_at: now,
-        first_aggregated_at: row.first_aggregated_at ?? now,
-        history_from: row.history_from === null ? f.from : Math.min(Number(row.history_from), f.from),
-        ...(mode.kind === 'historic' ? { historic_loaded_at: now } : {}),
-        oldest_transaction_at: range.oldest,
-        last_transaction_at: range.last,
-      });
-      if (changed) {
-        events.push({
-          class: 'account',
-          type: 'modified',
-          partnerId: customer.partner_id,
-          customerId: customer.id,
-          accountId: row.id,
-          record: await accountRecord(tx, updated),
-        });
-      }
-      events.push(...sync.events);
+      const stored = await storeFetchedAccount(
+        tx,
+        login,
+        f.account,
+        { account: f.record, transactions: { list: f.transactions, from: f.from, to: now }, aggregated: true },
+        now,
+        mode.kind === 'historic' ? { historic_loaded_at: now } : {},
+      );
+      events.push(...stored.events);
     }
     await recordEvents(engine, tx, events);
   });

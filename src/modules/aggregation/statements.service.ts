@@ -16,7 +16,8 @@
  */
 import type { AccountType, ConnectorTransaction } from '../../connectors/connector.js';
 import { StatementFileError } from '../../connectors/statements/csv.js';
-import { formatOfMediaType, type StatementFormat } from '../../connectors/statements/file.js';
+import { formatOfMediaType, STATEMENT_MEDIA_TYPES } from '../../connectors/statements/file.js';
+import type { StatementFormatName } from '../../contract/schemas/statements.js';
 import { type AccountDates, type ReadStatement, readStatementFileOffThread } from '../../connectors/statements/read-off-thread.js';
 import type { ColumnMapping } from '../../connectors/statements/mapping.js';
 import { statementAccountRecord } from '../../connectors/statements/records.js';
@@ -50,7 +51,7 @@ export interface StatementUploadInput {
   /** The Content-Type it came with. */
   contentType?: string | undefined;
   /** The kind of file, when the caller says it. */
-  format?: StatementFormat | undefined;
+  format?: StatementFormatName | undefined;
   /** CSV only: the column mapping, as the caller sent it (checked against the file). */
   mapping?: unknown;
   accountName?: string | undefined;
@@ -63,7 +64,7 @@ export interface StatementUploadResult {
   institutionLoginId: number;
   institutionId: number;
   loginCreated: boolean;
-  format: StatementFormat;
+  format: StatementFormatName;
   /** The file's accounts as stored after the upload. */
   accounts: AccountRecord[];
   transactionsAdded: number;
@@ -115,7 +116,7 @@ async function readUpload(input: StatementUploadInput): Promise<ReadStatement> {
   if (input.format === undefined && formatOfMediaType(input.contentType) === undefined) {
     throw new ServiceError(
       'UnsupportedMediaType',
-      `Unsupported Content-Type "${input.contentType}": send the statement file as application/x-ofx, application/vnd.intu.qfx, text/csv or application/octet-stream.`,
+      `Unsupported Content-Type "${input.contentType}": send the statement file as one of ${STATEMENT_MEDIA_TYPES.join(', ')}.`,
     );
   }
   try {

@@ -3,7 +3,14 @@ import { uploadStatementFile } from '../../../../modules/aggregation/statements.
 import type { App } from '../../../app-types.js';
 import { CustomerInstitutionParams } from '../../../../contract/schemas/accounts.js';
 import { errorResponses } from '../../../../contract/schemas/common.js';
-import { STATEMENT_FILE_MEDIA, StatementUpload, StatementUploadQuery } from '../../../../contract/schemas/statements.js';
+import {
+  SNIFFED_MEDIA,
+  STATEMENT_FORMAT_NAMES,
+  STATEMENT_FORMATS,
+  type StatementFormatName,
+  StatementUpload,
+  StatementUploadQuery,
+} from '../../../../contract/schemas/statements.js';
 import { partnerSlot } from '../../../plugins/heavy-work.js';
 import { acceptStatementFiles, allowLongAnswer, STATEMENT_BODY_LIMIT, uploadOptions } from '../../../plugins/statement-files.js';
 
@@ -19,7 +26,18 @@ VERSION:102
 `;
 const CSV_EXAMPLE = 'Date,Description,Amount\n03/02/2026,COFFEE ROASTERS,-4.50\n03/03/2026,PAYROLL ACME CORP,2450.33\n';
 
+/** An example file of each format, for the OpenAPI description. */
+const EXAMPLES: Record<StatementFormatName, string> = { ofx: OFX_EXAMPLE, csv: CSV_EXAMPLE };
+
 const fileMedia = (description: string, example: string) => ({ schema: { type: 'string', format: 'binary', description, examples: [example] } });
+
+/** The body's media types, each format's documented ones and the one told from its first bytes. */
+const CONTENT = Object.fromEntries([
+  ...STATEMENT_FORMAT_NAMES.flatMap((f) =>
+    Object.entries(STATEMENT_FORMATS[f].media).map(([type, description]) => [type, fileMedia(description, EXAMPLES[f])]),
+  ),
+  ...Object.entries(SNIFFED_MEDIA).map(([type, description]) => [type, fileMedia(description, CSV_EXAMPLE)]),
+]);
 
 /** POST /aggregation/v1/customers/{customerId}/institutions/{institutionId}/statements (Ledgerlink extension) */
 export default function uploadStatementFileRoute(app: App): void {
@@ -38,12 +56,7 @@ export default function uploadStatementFileRoute(app: App): void {
         querystring: StatementUploadQuery,
         fileBody: {
           description: 'The statement file itself, as downloaded from the institution',
-          content: {
-            'application/x-ofx': fileMedia(STATEMENT_FILE_MEDIA['application/x-ofx'], OFX_EXAMPLE),
-            'application/vnd.intu.qfx': fileMedia(STATEMENT_FILE_MEDIA['application/vnd.intu.qfx'], OFX_EXAMPLE),
-            'text/csv': fileMedia(STATEMENT_FILE_MEDIA['text/csv'], CSV_EXAMPLE),
-            'application/octet-stream': fileMedia(STATEMENT_FILE_MEDIA['application/octet-stream'], CSV_EXAMPLE),
-          },
+          content: CONTENT,
         },
         response: { 200: StatementUpload, ...errorResponses(400, 401, 403, 404, 406, 409, 413, 415, 422, 429) },
       },
