@@ -1,23 +1,24 @@
 /**
  * The one way connectors reach an institution's server (an OFX server, a SimpleFIN bridge) over the network. The
  * URL is someone else's choice (a directory entry, an operator, a bridge's claim answer), so every request goes
- * through the outbound target policy (src/platform/net/outbound.ts):
+ * through the outbound client (src/platform/net/http-client.ts) under the outbound target policy
+ * (src/platform/net/outbound.ts):
  *
- * - https only in production mode; plain http in sandbox mode, for local test servers;
- * - the address is checked when the connection is made, after DNS (an IP literal before connecting), so a name that
- *   resolves to a private or metadata address, now or after a rebinding, is refused; each request opens its own
- *   connection, so each is checked;
+ * - https only in production mode; plain http in sandbox mode, for local test servers; no credentials in the URL;
+ * - the address is checked when the connection is made, after DNS (an IP literal or `localhost` before connecting),
+ *   so a name that resolves to a private or metadata address, now or after a rebinding, is refused; each request
+ *   opens its own connection, so each is checked;
  * - redirects are never followed (they could lead past the policy, or carry credentials elsewhere): a 3xx comes back
  *   as it is;
  * - the whole exchange (connect, send, the full answer) must end within timeoutMs, and an answer larger than maxBytes
- *   (declared or as it streams) is dropped.
+ *   (declared or as it streams) fails the request: a protocol answer is read whole or not at all.
  *
  * Errors never quote the URL's path or query, which may carry secrets. Answers are returned as bytes; each connector
  * decodes them as its protocol says.
  */
-import http, { type IncomingHttpHeaders } from 'node:http';
-import https from 'node:https';
-import { type PolicyMode, policyLookup, type Resolver, serverUrlProblem, TargetRefusedError } from '../platform/net/outbound.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { OutboundHttpError, type OutboundFailure, outboundRequest } from '../platform/net/http-client.js';
+import { type PolicyMode, type Resolver, serverUrlProblem } from '../platform/net/outbound.js';
 
 export interface ConnectorHttpOptions {
   /** The service mode (config.mode): which schemes and addresses the policy allows. */
@@ -68,91 +69,47 @@ export class ConnectorHttpError extends Error {
 
 export type ConnectorHttp = (request: ConnectorHttpRequest) => Promise<ConnectorHttpResponse>;
 
-/** Errors of node:net and node:tls carry a code such as ECONNRESET; anything else is not quoted. */
-function systemCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? code : undefined;
-}
+const MESSAGES: Record<OutboundFailure, (e: OutboundHttpError, options: ConnectorHttpOptions) => [ConnectorHttpFailure, string]> = {
+  url: () => ['refused', 'The address is not a valid URL'],
+  refused: (e) => ['refused', `The address is not allowed: ${e.message}`],
+  timeout: (_, options) => ['timeout', `No answer within ${options.timeoutMs} ms`],
+  'too-large': (_, options) => ['too-large', `The answer is larger than ${options.maxBytes} bytes`],
+  unsent: (e) => ['network', e.code ? `The request could not be sent: ${e.code}` : 'The request could not be sent'],
+  network: (e) => ['network', e.code ? `The connection failed: ${e.code}` : 'The connection failed'],
+  'cut-off': (e) => ['network', e.code ? `The answer was cut off: ${e.code}` : 'The answer was cut off'],
+};
 
 /** Builds the transport. Rejects with ConnectorHttpError; resolves with any HTTP status, 3xx included. */
 export function createConnectorHttp(options: ConnectorHttpOptions): ConnectorHttp {
-  const lookup = policyLookup(options.mode, options.resolve);
-  return (request) => {
+  return async (request) => {
     let url: URL;
     try {
       url = new URL(request.url);
     } catch {
-      return Promise.reject(new ConnectorHttpError('refused', 'The address is not a valid URL'));
+      throw new ConnectorHttpError('refused', 'The address is not a valid URL');
     }
     const problem = serverUrlProblem(url, options.mode);
-    if (problem !== undefined) return Promise.reject(new ConnectorHttpError('refused', `The address is not allowed: ${problem}`));
+    if (problem !== undefined) throw new ConnectorHttpError('refused', `The address is not allowed: ${problem}`);
     // Node would send URL credentials as a Basic header to wherever the URL leads; callers put them in headers.
-    if (url.username || url.password) return Promise.reject(new ConnectorHttpError('refused', 'The address may not carry a user name or password'));
-
-    const body = request.body === undefined ? undefined : typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : Buffer.from(request.body);
-    const headers: Record<string, string | number> = {};
-    for (const [name, value] of Object.entries(request.headers ?? {})) if (name.toLowerCase() !== 'content-length') headers[name] = value;
-    if (body !== undefined || request.method === 'POST') headers['content-length'] = body?.length ?? 0;
-    const common = { method: request.method, headers, agent: false as const, lookup };
-
-    return new Promise<ConnectorHttpResponse>((resolve, reject) => {
-      let settled = false;
-      const settle = (fn: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        fn();
-      };
-      const fail = (error: ConnectorHttpError) => {
-        settle(() => reject(error));
-        req.destroy();
-      };
-      let req: http.ClientRequest;
-      try {
-        req =
-          url.protocol === 'https:'
-            ? https.request(url, { ...common, minVersion: 'TLSv1.2', ...(options.ca ? { ca: options.ca } : {}) })
-            : http.request(url, common);
-      } catch (error) {
-        // A header value Node refuses (a control character, say): nothing was sent.
-        const code = systemCode(error);
-        return reject(new ConnectorHttpError('network', code ? `The request could not be sent: ${code}` : 'The request could not be sent', code));
-      }
-      const timer = setTimeout(() => fail(new ConnectorHttpError('timeout', `No answer within ${options.timeoutMs} ms`)), options.timeoutMs);
-      const tooLarge = () => new ConnectorHttpError('too-large', `The answer is larger than ${options.maxBytes} bytes`);
-
-      req.on('error', (error) => {
-        if (error instanceof TargetRefusedError) return fail(new ConnectorHttpError('refused', `The address is not allowed: ${error.message}`));
-        const code = systemCode(error);
-        fail(new ConnectorHttpError('network', code ? `The connection failed: ${code}` : 'The connection failed', code));
+    if (url.username || url.password) throw new ConnectorHttpError('refused', 'The address may not carry a user name or password');
+    try {
+      const answer = await outboundRequest({
+        url,
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        mode: options.mode,
+        timeoutMs: options.timeoutMs,
+        maxBytes: options.maxBytes,
+        oversized: 'refuse',
+        resolve: options.resolve,
+        ca: options.ca,
       });
-      req.on('response', (res) => {
-        const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > options.maxBytes) {
-          res.destroy();
-          return fail(tooLarge());
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > options.maxBytes) {
-            res.destroy();
-            return fail(tooLarge());
-          }
-          chunks.push(chunk);
-        });
-        res.on('end', () => settle(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) })));
-        res.on('error', (error) => {
-          const code = systemCode(error);
-          fail(new ConnectorHttpError('network', code ? `The answer was cut off: ${code}` : 'The answer was cut off', code));
-        });
-        // A connection closed before the end of the body; 'end' has not come and will not.
-        res.on('close', () => {
-          if (!res.complete) fail(new ConnectorHttpError('network', 'The answer was cut off'));
-        });
-      });
-      req.end(body);
-    });
+      return { status: answer.status, headers: answer.headers, body: answer.body };
+    } catch (error) {
+      if (!(error instanceof OutboundHttpError)) throw new ConnectorHttpError('network', 'The connection failed');
+      const [reason, message] = MESSAGES[error.reason](error, options);
+      throw new ConnectorHttpError(reason, message, reason === 'network' ? error.code : undefined);
+    }
   };
 }

@@ -1,4 +1,3 @@
-import type { Executor } from '../platform/db/database.js';
 import type { ClaimedDelivery } from './claim.js';
 
 /** Seconds to wait after the 1st, 2nd, ... failed attempt; every later retry waits the last value. */
@@ -31,7 +30,7 @@ export function nextAttemptAt(input: { firstAttemptAt: number; attempts: number;
 
 /**
  * After a failed attempt on `delivery`: when to try again, or null to give up (a permanent failure, or the retry
- * window is over). The one rule failDelivery and recordAttempts both apply.
+ * window is over). The rule recordAttempts applies.
  */
 export function retryAfterFailure(
   delivery: Pick<ClaimedDelivery, 'first_attempt_at' | 'attempts'>,
@@ -41,28 +40,5 @@ export function retryAfterFailure(
   return input.permanent ? null : nextAttemptAt({ firstAttemptAt: delivery.first_attempt_at, attempts: delivery.attempts, now: input.now }, random);
 }
 
-export interface FailureInput {
-  now: number;
-  statusCode: number | null;
-  error: string;
-  /** Give up at once (e.g. an SMTP server refused the address for good). */
-  permanent?: boolean;
-  random?: () => number;
-}
-
+/** What recording a failed attempt did: retried later, cancelled (given up), or nothing (the claim was lost). */
 export type FailureResult = 'retry' | 'cancelled' | 'claim-lost';
-
-/** Records a failed attempt on the delivery: back to pending with the next retry time, or cancelled as given up (failed). */
-export async function failDelivery(db: Executor, delivery: ClaimedDelivery, input: FailureInput): Promise<FailureResult> {
-  const next = retryAfterFailure(delivery, input, input.random);
-  const base = { locked_by: null, locked_until: null, last_error: input.error, last_status_code: input.statusCode };
-  const result = await db
-    .updateTable('deliveries')
-    .set(next === null ? { ...base, status: 'cancelled', cancelled_at: input.now, gave_up: 1 } : { ...base, status: 'pending', next_attempt_at: next })
-    .where('id', '=', delivery.id)
-    .where('locked_by', '=', delivery.locked_by)
-    .where('status', '=', 'delivering')
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return 'claim-lost';
-  return next === null ? 'cancelled' : 'retry';
-}

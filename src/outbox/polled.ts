@@ -3,10 +3,9 @@ import { ServiceError } from '../contract/errors/service-error.js';
 import type { Executor } from '../platform/db/database.js';
 import type { Keys } from '../platform/keys.js';
 import { claimDueDeliveries, type ClaimedDelivery } from './claim.js';
-import { completeDelivery } from './complete.js';
-import { failDelivery } from './fail.js';
 import { POLLED_CLAIM_SECONDS, type PolledListener } from './listeners.js';
-import { findDelivery, insertAttempt } from './repository.js';
+import { type FinishedAttempt, recordAttempts } from './record.js';
+import { findDelivery } from './repository.js';
 import { deliveryRequestHeaders } from './request-headers.js';
 
 /**
@@ -81,9 +80,10 @@ export async function takePolledDeliveries(db: Executor, keys: Keys, listener: P
 }
 
 /**
- * Records the outcome of a delivery the listener took: an attempt by the listener, then delivered, or (on an error)
- * retried at its next retry time or failed when its retry window is over. 404 for a delivery not held for this
- * listener; 409 (14096) when the claim is no longer the listener's (it came too late, or was taken again).
+ * Records the outcome of a delivery the listener took, as a worker records its own (recordAttempts): an attempt by
+ * the listener, then delivered, or (on an error) retried at its next retry time or failed when its retry window is
+ * over. 404 for a delivery not held for this listener; 409 (14096) when the claim is no longer the listener's (it
+ * came too late, or was taken again).
  */
 export async function recordPolledOutcome(
   db: Executor,
@@ -94,28 +94,19 @@ export async function recordPolledOutcome(
 ): Promise<'delivered' | 'retrying' | 'failed'> {
   const row = await findDelivery(db, deliveryId, listener.partnerId);
   if (!row || row.target !== listener.target) throw new ServiceError('ResourceNotFound', `Delivery ${deliveryId} not found for listener ${listener.id}`);
-  if (row.status !== 'delivering' || row.locked_by !== outcome.claim || row.first_attempt_at === null)
-    throw new ServiceError('ListenerClaimLost', `Delivery ${deliveryId} is no longer held for listener ${listener.id}; it was not changed`);
-  const claimed = row as ClaimedDelivery;
+  const lost = () => new ServiceError('ListenerClaimLost', `Delivery ${deliveryId} is no longer held for listener ${listener.id}; it was not changed`);
+  if (row.status !== 'delivering' || row.locked_by !== outcome.claim || row.first_attempt_at === null) throw lost();
+  const attempt: FinishedAttempt = {
+    delivery: row as ClaimedDelivery,
+    outcome: { ok: outcome.error === null, statusCode: outcome.statusCode, error: outcome.error, response: outcome.response ?? null },
+    attemptedAt: now,
+    latencyMs: Math.round(outcome.latencyMs),
+    now,
+  };
   const result = await db.transaction().execute(async (tx) => {
-    await insertAttempt(tx, {
-      delivery_id: claimed.id,
-      attempted_at: now,
-      worker_id: listener.target,
-      status_code: outcome.statusCode,
-      latency_ms: Math.round(outcome.latencyMs),
-      error: outcome.error,
-      response_excerpt: outcome.response ?? null,
-    });
-    const done =
-      outcome.error === null
-        ? (await completeDelivery(tx, claimed, { now, statusCode: outcome.statusCode }))
-          ? 'delivered'
-          : 'claim-lost'
-        : await failDelivery(tx, claimed, { now, statusCode: outcome.statusCode, error: outcome.error });
+    const [done] = await recordAttempts(tx, listener.target, [attempt]);
     // Rolls the attempt back with it: the claim went to someone else meanwhile.
-    if (done === 'claim-lost')
-      throw new ServiceError('ListenerClaimLost', `Delivery ${deliveryId} is no longer held for listener ${listener.id}; it was not changed`);
+    if (done === 'claim-lost') throw lost();
     return done;
   });
   return result === 'delivered' ? 'delivered' : result === 'retry' ? 'retrying' : 'failed';

@@ -4,7 +4,7 @@ import type { ClaimedDelivery } from './claim.js';
 import { type FailureResult, retryAfterFailure } from './fail.js';
 import type { DeliveryOutcome } from './transports/transport.js';
 
-/** One attempt a worker made, with what it came to, waiting to be recorded. */
+/** One attempt, made by a worker or by a polled listener (polled.ts), with what it came to, waiting to be recorded. */
 export interface FinishedAttempt {
   delivery: ClaimedDelivery;
   outcome: DeliveryOutcome;
@@ -20,7 +20,7 @@ export type RecordResult = 'delivered' | FailureResult;
 /** Rows per statement: bounded statements (bound parameters, parse time) whatever the batch. */
 const ROWS_PER_STATEMENT = 200;
 
-/** What recording an attempt changes on its delivery: the same as completeDelivery or failDelivery would. */
+/** What recording an attempt changes on its delivery: delivered, back to pending with its next retry time, or cancelled. */
 interface Change {
   status: 'delivered' | 'pending' | 'cancelled';
   nextAttemptAt: number | null;
@@ -48,9 +48,10 @@ function chunks<T>(items: readonly T[]): T[][] {
 }
 
 /**
- * Records the attempts of many deliveries at once: their attempt rows in one multi-row insert, and their new state
+ * Records the attempts of many deliveries at once, however they were made (sent by a worker `workerId`, or by a
+ * polled listener, whose target is its worker id): their attempt rows in one multi-row insert, and their new state
  * (delivered, pending with the next retry time, or cancelled once the retry window is over) in one update, each row
- * only while the worker's claim on it still holds. Call it inside a transaction, so that either all of them are
+ * only while the claim it was attempted under still holds. Call it inside a transaction, so that either all of them are
  * recorded or none is and their claims stay, to come back when their lease ends (at least once, never lost).
  * Returns per attempt what became of its delivery: `claim-lost` when another worker owns it by now, or it was
  * cancelled meanwhile (its attempt is recorded all the same).

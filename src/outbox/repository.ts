@@ -1,11 +1,7 @@
 import type { Executor } from '../platform/db/database.js';
 import { sql, type Insertable, type RawBuilder } from 'kysely';
 import { stateCondition } from './states.js';
-import type { DeliveryAttemptRow, DeliveryAttemptTable, DeliveryKind, DeliveryRow, DeliveryState, DeliveryStatus, MailboxRow, MailboxTable } from './table.js';
-
-export async function insertAttempt(db: Executor, row: Insertable<DeliveryAttemptTable>): Promise<void> {
-  await db.insertInto('delivery_attempts').values(row).execute();
-}
+import type { DeliveryAttemptRow, DeliveryKind, DeliveryRow, DeliveryState, DeliveryStatus, MailboxRow, MailboxTable } from './table.js';
 
 export async function insertMail(db: Executor, row: Insertable<MailboxTable>): Promise<void> {
   await db.insertInto('mailbox').values(row).execute();

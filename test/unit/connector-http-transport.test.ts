@@ -1,11 +1,9 @@
-import type dns from 'node:dns';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import net, { type AddressInfo } from 'node:net';
-import selfsigned from 'selfsigned';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectorHttpError, type ConnectorHttpOptions, createConnectorHttp } from '../../src/connectors/http-transport.js';
-import type { Resolver } from '../../src/platform/net/outbound.js';
+import { selfSignedFor, tableResolver } from '../helpers/net.js';
 
 /** What the local servers were asked, by path. */
 const seen: { path: string; method: string; contentLength: string | undefined; body: string; authorization: string | undefined }[] = [];
@@ -60,18 +58,7 @@ const listen = (server: Server, host = '127.0.0.1') =>
   new Promise<number>((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
-/** A resolver answering from a fixed table, as dns.lookup does with { all: true }, recording each name it is asked. */
-function resolver(table: Record<string, string[]>, asked: string[]): Resolver {
-  return ((hostname: string, _options: unknown, callback: (e: Error | null, a: dns.LookupAddress[]) => void) => {
-    asked.push(hostname);
-    const found = table[hostname];
-    if (!found) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-    callback(
-      null,
-      found.map((address) => ({ address, family: net.isIP(address) })),
-    );
-  }) as unknown as Resolver;
-}
+const resolver = tableResolver;
 
 let plain: Server;
 let tls: Server;
@@ -89,14 +76,9 @@ beforeAll(async () => {
   // Where a redirect would lead: it must never be asked anything.
   other = createServer(handler);
   redirectTarget = `http://127.0.0.1:${await listen(other)}/elsewhere`;
-  const pems = await selfsigned.generate([{ name: 'commonName', value: 'bank.test' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2 as const, value: 'bank.test' }] }],
-  });
+  const pems = await selfSignedFor('bank.test');
   ca = pems.cert;
-  tls = createTlsServer({ cert: pems.cert, key: pems.private }, handler);
+  tls = createTlsServer(pems, handler);
   tlsPort = await listen(tls);
 });
 afterAll(async () => {

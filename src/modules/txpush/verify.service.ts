@@ -6,7 +6,8 @@
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { excerpt } from '../../outbox/transports/transport.js';
 import { requestWithPolicy } from '../../outbox/transports/http.js';
-import { TargetRefusedError, type PolicyMode } from '../../outbox/policy.js';
+import type { PolicyMode } from '../../outbox/policy.js';
+import { OutboundHttpError } from '../../platform/net/http-client.js';
 import { randomString } from '../../platform/secrets.js';
 
 export const VERIFICATION_PARAMETER = 'txpush_verification_code';
@@ -46,7 +47,8 @@ export async function verifyListener(callbackUrl: string, options: VerificationO
     });
   } catch (e) {
     const message = (e as Error).message;
-    if (e instanceof TargetRefusedError) throw new ServiceError('ListenerAddressRefused', `Verification of ${where} was not attempted: ${message}.`);
+    if (e instanceof OutboundHttpError && e.reason === 'refused')
+      throw new ServiceError('ListenerAddressRefused', `Verification of ${where} was not attempted: ${message}.`);
     throw new ServiceError('ListenerUnreachable', `Verification of ${where} failed: it could not be reached (${message}).`);
   }
   if (res.status !== 200) {

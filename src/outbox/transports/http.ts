@@ -1,9 +1,9 @@
-import http, { type IncomingHttpHeaders } from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import { epochSeconds, type Clock } from '../../platform/clock.js';
 import type { Keys } from '../../platform/keys.js';
+import { outboundRequest } from '../../platform/net/http-client.js';
 import { createPolicyAgents, type PolicyAgents } from '../../platform/net/keepalive.js';
-import { literalHostRefusal, type PolicyMode, policyLookup, type Resolver, TargetRefusedError } from '../../platform/net/outbound.js';
+import type { PolicyMode, Resolver } from '../../platform/net/outbound.js';
 import { deliveryRequestHeaders } from '../request-headers.js';
 import { excerpt, responseExcerpt, type Transport } from './transport.js';
 
@@ -34,75 +34,25 @@ export interface PolicyResponse {
   truncated: boolean;
 }
 
-/** Errors of a kept-alive connection the other side closed just as a request went out on it. */
-const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
-
 /**
- * One HTTP(S) request to a partner-controlled URL, under the outbound target policy: the resolved address is
- * checked when connecting (IP literals before), redirects are returned as they are and never followed, the answer
- * is capped and the whole exchange bounded by a timeout. Without `agents` a fresh connection is made every time;
- * with them a kept-alive connection to the same origin is reused (checked when it was made), and a request whose
- * reused connection turns out closed before any answer goes once more on a fresh one, within the same timeout.
- * Rejects on network errors, timeouts and policy refusals (TargetRefusedError).
+ * One HTTP(S) request to a partner-controlled URL through the outbound client (src/platform/net/http-client.ts):
+ * the policy checked on every connection, redirects returned as they are, the whole exchange bounded by a timeout,
+ * and the answer read up to maxResponseBytes, the rest dropped (a listener's answer is only kept as an excerpt).
+ * Rejects with OutboundHttpError (its reason `refused` for policy refusals), whose message says what went wrong.
  */
-export function requestWithPolicy(spec: PolicyRequest): Promise<PolicyResponse> {
-  let url: URL;
-  try {
-    url = new URL(spec.url);
-  } catch {
-    return Promise.reject(new Error(`"${spec.url}" is not a URL`));
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new Error(`${url.protocol} URLs are not supported`));
-  const refusal = literalHostRefusal(url, spec.mode);
-  if (refusal) return Promise.reject(new TargetRefusedError(refusal));
-  const max = spec.maxResponseBytes ?? MAX_RESPONSE_BYTES;
-  const body = spec.body === undefined ? undefined : Buffer.from(spec.body, 'utf8');
-  const headers: Record<string, string | number> = { 'user-agent': USER_AGENT, ...spec.headers };
-  if (body) headers['content-length'] = body.length;
-  const secure = url.protocol === 'https:';
-  const fresh = { method: spec.method, headers, agent: false as const, lookup: spec.agents?.lookup ?? policyLookup(spec.mode) };
-  const pooled = spec.agents ? { method: spec.method, headers, agent: secure ? spec.agents.https : spec.agents.http } : undefined;
-
-  return new Promise<PolicyResponse>((resolve, reject) => {
-    let req: http.ClientRequest;
-    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${spec.timeoutMs} ms`)), spec.timeoutMs);
-    const settle =
-      <T>(fn: (v: T) => void) =>
-      (v: T) => {
-        clearTimeout(timer);
-        fn(v);
-      };
-    const done = settle(resolve);
-    const failed = settle(reject);
-    const send = (options: http.RequestOptions, mayRetry: boolean) => {
-      let answered = false;
-      req = secure ? https.request(url, { ...options, minVersion: 'TLSv1.2' }) : http.request(url, options);
-      req.on('error', (e: NodeJS.ErrnoException) => {
-        // Nothing was answered on a connection the listener had already closed: most likely nothing was read either.
-        if (mayRetry && !answered && req.reusedSocket && STALE_CONNECTION.has(e.code ?? '')) return send(fresh, false);
-        failed(e);
-      });
-      req.on('response', (res) => {
-        answered = true;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const finish = (truncated: boolean) =>
-          done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), truncated });
-        res.on('data', (chunk: Buffer) => {
-          chunks.push(chunk.subarray(0, max - size));
-          size += chunk.length;
-          if (size >= max) {
-            finish(size > max);
-            res.destroy();
-          }
-        });
-        res.on('end', () => finish(false));
-        res.on('error', failed);
-      });
-      req.end(body);
-    };
-    send(pooled ?? fresh, pooled !== undefined);
+export async function requestWithPolicy(spec: PolicyRequest): Promise<PolicyResponse> {
+  const res = await outboundRequest({
+    url: spec.url,
+    method: spec.method,
+    headers: { 'user-agent': USER_AGENT, ...spec.headers },
+    body: spec.body,
+    mode: spec.mode,
+    timeoutMs: spec.timeoutMs,
+    maxBytes: spec.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+    oversized: 'truncate',
+    agents: spec.agents,
   });
+  return { status: res.status, headers: res.headers, body: res.body.toString('utf8'), truncated: res.truncated };
 }
 
 export interface HttpTransportOptions {
