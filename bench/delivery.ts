@@ -212,8 +212,7 @@ async function openBenchStore(dialect: DialectName): Promise<BenchStore> {
   const masterKey = randomBytes(32).toString('hex');
   const env: Record<string, string> = { LEDGERLINK_MASTER_KEY: masterKey, LEDGERLINK_DATA_DIR: dataDir, PGAPPNAME: APP_NAME };
   if (dialect === 'sqlite') {
-    // LEDGERLINK_SQLITE_GROUP_COMMIT=off measures the plain twin, as it does for the service.
-    const database = openDatabase({ sqliteFile: path.join(dataDir, 'ledgerlink.sqlite'), groupCommit: process.env.LEDGERLINK_SQLITE_GROUP_COMMIT !== 'off' });
+    const database = openDatabase({ sqliteFile: path.join(dataDir, 'ledgerlink.sqlite') });
     await migrateToLatest(database);
     return {
       dialect,

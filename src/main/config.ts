@@ -136,10 +136,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     pgStatementTimeoutMs: integer('LEDGERLINK_PG_STATEMENT_TIMEOUT_MS', env.LEDGERLINK_PG_STATEMENT_TIMEOUT_MS, 30_000, 0, 3_600_000),
     partnerConcurrentUploads: integer('LEDGERLINK_PARTNER_CONCURRENT_UPLOADS', env.LEDGERLINK_PARTNER_CONCURRENT_UPLOADS, 2, 1, 64),
     partnerConcurrentRefreshes: integer('LEDGERLINK_PARTNER_CONCURRENT_REFRESHES', env.LEDGERLINK_PARTNER_CONCURRENT_REFRESHES, 8, 1, 256),
-    rowMemo: onOff('LEDGERLINK_ROW_MEMO', env.LEDGERLINK_ROW_MEMO, true),
-    pgNamedStatements: onOff('LEDGERLINK_PG_NAMED_STATEMENTS', env.LEDGERLINK_PG_NAMED_STATEMENTS, true),
-    sqliteGroupCommit: onOff('LEDGERLINK_SQLITE_GROUP_COMMIT', env.LEDGERLINK_SQLITE_GROUP_COMMIT, true),
-    xmlWriters: onOff('LEDGERLINK_XML_WRITERS', env.LEDGERLINK_XML_WRITERS, true),
     // Off in production: a stranger's Test Drive partner could otherwise use deliveries and e-mail (docs/security.md).
     dashboardSignUp: onOff('LEDGERLINK_DASHBOARD_SIGNUP', flags['dashboard-signup'] ?? env.LEDGERLINK_DASHBOARD_SIGNUP, mode === 'sandbox'),
     testDriveSmtp: onOff('LEDGERLINK_TESTDRIVE_SMTP', env.LEDGERLINK_TESTDRIVE_SMTP, false),

@@ -28,9 +28,6 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       sqliteFile: sqliteFileIn(config.dataDir),
       poolSize: config.pgPoolSize,
       statementTimeoutMs: config.pgStatementTimeoutMs,
-      changeStamps: config.rowMemo,
-      namedStatements: config.pgNamedStatements,
-      groupCommit: config.sqliteGroupCommit,
     });
   const clock = options.clock ?? systemClock;
   try {

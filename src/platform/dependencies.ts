@@ -76,14 +76,6 @@ export interface Config {
   readonly partnerConcurrentUploads: number;
   /** Refreshes (and historic loads) one partner may ask for at once in a process; more are refused with 429. */
   readonly partnerConcurrentRefreshes: number;
-  /** Callers, partners and customers kept in memory between changes (LEDGERLINK_ROW_MEMO; see StampedMemo). */
-  readonly rowMemo: boolean;
-  /** The statements every request runs are named (prepared once per connection) on PostgreSQL (LEDGERLINK_PG_NAMED_STATEMENTS). */
-  readonly pgNamedStatements: boolean;
-  /** Writes on SQLite share commits, one disk wait for many (LEDGERLINK_SQLITE_GROUP_COMMIT; see SharedConnectionDriver). */
-  readonly sqliteGroupCommit: boolean;
-  /** XML answers rendered by a writer compiled once per response schema (LEDGERLINK_XML_WRITERS; see xmlWriter). */
-  readonly xmlWriters: boolean;
   /** Whether anyone may create a Test Drive partner at POST /dashboard/api/signup (default: on in sandbox mode only). */
   readonly dashboardSignUp: boolean;
   /** Whether Test Drive partners' e-mail goes through SMTP_URL too; off keeps it in the local mailbox (no open relay). */

@@ -101,7 +101,7 @@ export async function explainPlan(executor: Executor, query: Compilable<unknown>
  */
 export async function untilStamped(database: Database): Promise<string> {
   for (let waited = 0; waited < 10_000; waited += 10) {
-    const stamp = database.changeStamp?.();
+    const stamp = database.changeStamp();
     if (stamp !== undefined) return stamp;
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -113,8 +113,8 @@ export async function untilStamped(database: Database): Promise<string> {
  * another connection arrives on PostgreSQL. Throws after 10 s.
  */
 export async function untilStampMoves(database: Database, before: string | undefined): Promise<void> {
-  await database.changesSettled?.();
-  if (database.changeStamp?.() === before) throw new Error('the change stamp did not move');
+  await database.changesSettled();
+  if (database.changeStamp() === before) throw new Error('the change stamp did not move');
 }
 
 /**

@@ -48,29 +48,29 @@ describe('the change stamp of the in-memory callers and customers', () => {
       .executeTakeFirstOrThrow();
 
   it('moves at once on every change this process makes to partners, tokens and customers, and only at commit inside a transaction', async () => {
-    let before = here.changeStamp!();
+    let before = here.changeStamp();
     const creds = await createPartner(runtime, { name: 'P', plan: 'testdrive' });
-    expect(here.changeStamp!()).not.toBe(before);
-    before = here.changeStamp!();
+    expect(here.changeStamp()).not.toBe(before);
+    before = here.changeStamp();
     await authenticatePartner(runtime, creds.appKey, creds);
-    expect(here.changeStamp!(), 'a new token').not.toBe(before);
-    before = here.changeStamp!();
+    expect(here.changeStamp(), 'a new token').not.toBe(before);
+    before = here.changeStamp();
     const { id } = await insertCustomer(here, creds.partnerId, 'c1');
-    expect(here.changeStamp!(), 'a new customer').not.toBe(before);
-    before = here.changeStamp!();
+    expect(here.changeStamp(), 'a new customer').not.toBe(before);
+    before = here.changeStamp();
     await sql`update customers set first_name = 'Ann' where id = ${id}`.execute(here.kysely);
-    expect(here.changeStamp!(), 'raw SQL').not.toBe(before);
+    expect(here.changeStamp(), 'raw SQL').not.toBe(before);
     // Notifications of the changes above may still be on their way (PostgreSQL): let them arrive first.
-    await here.changesSettled!();
-    before = here.changeStamp!();
+    await here.changesSettled();
+    before = here.changeStamp();
     await here.kysely.transaction().execute(async (trx) => {
       await trx.updateTable('customers').set({ last_name: 'Lee' }).where('id', '=', id).execute();
       // On PostgreSQL nobody else sees the change before the commit, so nothing kept is stale yet.
-      if (here.dialect === 'postgres') expect(here.changeStamp!()).toBe(before);
+      if (here.dialect === 'postgres') expect(here.changeStamp()).toBe(before);
     });
-    expect(here.changeStamp!(), 'after the commit').not.toBe(before);
-    await here.changesSettled!();
-    before = here.changeStamp!();
+    expect(here.changeStamp(), 'after the commit').not.toBe(before);
+    await here.changesSettled();
+    before = here.changeStamp();
     await here.kysely
       .transaction()
       .execute(async (trx) => {
@@ -78,14 +78,14 @@ describe('the change stamp of the in-memory callers and customers', () => {
         throw new Error('rolled back');
       })
       .catch(() => {});
-    await here.changesSettled!();
-    expect(here.changeStamp!(), 'a rolled-back change changed nothing').toBe(before);
+    await here.changesSettled();
+    expect(here.changeStamp(), 'a rolled-back change changed nothing').toBe(before);
   });
 
   it('stays put on writes to every other table (the outbox, the request log, logins)', async () => {
     const creds = await createPartner(runtime, { name: 'P', plan: 'testdrive' });
-    await here.changesSettled!();
-    const before = here.changeStamp!();
+    await here.changesSettled();
+    const before = here.changeStamp();
     for (let i = 0; i < 5; i++) {
       await enqueueDelivery(here.kysely, runtime, {
         kind: 'webhook',
@@ -98,38 +98,38 @@ describe('the change stamp of the in-memory callers and customers', () => {
     }
     await sql`delete from deliveries`.execute(there.kysely);
     await sql`insert into request_log (method, url, status, duration_ms, created_at) values ('GET', '/', 200, 1, 1)`.execute(there.kysely).catch(() => {});
-    await here.changesSettled!();
-    expect(here.changeStamp!()).toBe(before);
+    await here.changesSettled();
+    expect(here.changeStamp()).toBe(before);
   });
 
   it("moves on another process's commits: the caller it kept is refused after a key rotation or a deletion there", async () => {
     const creds = await createPartner(runtime, { name: 'P', plan: 'testdrive' });
     const { token } = await authenticatePartner(runtime, creds.appKey, creds);
-    const resolve = () => resolveCaller(runtime, creds.appKey, token, here.changeStamp!());
-    await here.changesSettled!();
+    const resolve = () => resolveCaller(runtime, creds.appKey, token, here.changeStamp());
+    await here.changesSettled();
     expect(await resolve()).toMatchObject({ partnerId: creds.partnerId });
     // Kept: the second answer comes without a promise.
     expect(resolve()).not.toBeInstanceOf(Promise);
-    let before = here.changeStamp!();
+    let before = here.changeStamp();
     await rotateAppKey({ ...runtime, database: there }, creds.partnerId);
     await untilStampMoves(here, before);
     await expect(Promise.resolve().then(resolve)).rejects.toMatchObject({ code: '10020' });
 
     const { id } = await insertCustomer(there, creds.partnerId, 'c2');
     await untilStampMoves(here, before);
-    await here.changesSettled!();
-    expect(await readCustomerForPartner(here, creds.partnerId, id, here.changeStamp!())).toMatchObject({ id });
-    expect(readCustomerForPartner(here, creds.partnerId, id, here.changeStamp!())).not.toBeInstanceOf(Promise);
-    before = here.changeStamp!();
+    await here.changesSettled();
+    expect(await readCustomerForPartner(here, creds.partnerId, id, here.changeStamp())).toMatchObject({ id });
+    expect(readCustomerForPartner(here, creds.partnerId, id, here.changeStamp())).not.toBeInstanceOf(Promise);
+    before = here.changeStamp();
     await there.kysely.deleteFrom('partners').where('id', '=', creds.partnerId).execute();
     await untilStampMoves(here, before);
-    await expect(Promise.resolve().then(() => readCustomerForPartner(here, creds.partnerId, id, here.changeStamp!()))).rejects.toMatchObject({
+    await expect(Promise.resolve().then(() => readCustomerForPartner(here, creds.partnerId, id, here.changeStamp()))).rejects.toMatchObject({
       code: '14001',
     });
   });
 
   it.runIf(testDialect() === 'postgres')('keeps nothing while its LISTEN connection is down, and starts afresh when it is back', async () => {
-    const before = here.changeStamp!();
+    const before = here.changeStamp();
     const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await admin.connect();
     try {

@@ -186,7 +186,7 @@ describe('a revocation through another connection', () => {
     expect((await me(ctx, p)).statusCode).toBe(200);
     expect(await revokePartnerTokens({ ...runtime, database: other }, p.partnerId)).toEqual({ revoked: 1 });
     // PostgreSQL: the app hears of another process's commit by NOTIFY; SQLite: at once.
-    await runtime.database.changesSettled?.();
+    await runtime.database.changesSettled();
     const refused = await me(ctx, p);
     expect([refused.statusCode, refused.json().code]).toEqual([401, '10022']);
   });

@@ -36,27 +36,14 @@ describe('configuration', () => {
     expect(loadConfig({ LEDGERLINK_RESPONSE_CACHE_MB: '0' }).responseCacheBytes).toBe(0);
   });
 
-  it('keeps callers in memory, names PostgreSQL statements and groups SQLite commits unless told off, and sizes the pool', () => {
-    expect(loadConfig({})).toMatchObject({ rowMemo: true, pgNamedStatements: true, sqliteGroupCommit: true, xmlWriters: true, pgPoolSize: 10 });
-    expect(
-      loadConfig({
-        LEDGERLINK_ROW_MEMO: 'off',
-        LEDGERLINK_PG_NAMED_STATEMENTS: 'off',
-        LEDGERLINK_SQLITE_GROUP_COMMIT: 'off',
-        LEDGERLINK_XML_WRITERS: 'off',
-        LEDGERLINK_PG_POOL_SIZE: '20',
-      }),
-    ).toMatchObject({
-      rowMemo: false,
-      pgNamedStatements: false,
-      sqliteGroupCommit: false,
-      xmlWriters: false,
-      pgPoolSize: 20,
-    });
+  it('keeps 10 PostgreSQL connections per process unless told otherwise', () => {
+    expect(loadConfig({}).pgPoolSize).toBe(10);
+    expect(loadConfig({ LEDGERLINK_PG_POOL_SIZE: '20' }).pgPoolSize).toBe(20);
   });
 
   it.each([
-    [{ LEDGERLINK_PG_NAMED_STATEMENTS: 'sometimes' }, /LEDGERLINK_PG_NAMED_STATEMENTS/],
+    [{ LEDGERLINK_TESTDRIVE_SMTP: 'sometimes' }, /LEDGERLINK_TESTDRIVE_SMTP/],
+    [{ LEDGERLINK_PG_POOL_SIZE: '0' }, /LEDGERLINK_PG_POOL_SIZE/],
     [{ LEDGERLINK_RESPONSE_CACHE_MB: '-1' }, /LEDGERLINK_RESPONSE_CACHE_MB/],
     [{ LEDGERLINK_RESPONSE_CACHE_MB: 'lots' }, /LEDGERLINK_RESPONSE_CACHE_MB/],
     [{ PORT: '70000' }, /port/],

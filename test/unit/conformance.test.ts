@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { toXml } from '../../src/contract/xml/serialize.js';
+import { xmlWriter } from '../../src/contract/xml/serialize.js';
 import {
   ConformanceChecker,
   ConformanceDrift,
@@ -107,7 +107,7 @@ describe('the conformance check', () => {
       expect(asJson.problems, operationId).toEqual([]);
       // The OpenAPI default XML form: arrays as repeated elements named after the property.
       const root = ({ GetInstitutions: 'root', AddTestingCustomer: 'customer' } as Json)[operationId] ?? 'answer';
-      const asXml = checker.check(xml(method.toUpperCase(), url, status, toXml(body, undefined, root)))!;
+      const asXml = checker.check(xml(method.toUpperCase(), url, status, xmlWriter(undefined, root)(body)))!;
       expect(asXml.problems, `${operationId} xml`).toEqual([]);
     }
   });
@@ -154,37 +154,34 @@ describe('the conformance check', () => {
 
   it('catches a drifted XML answer: the wrong root where the interface states one, misnamed items, a wrong type', () => {
     const list = sample(responseSchema('get', '/institution/v2/institutions', '200')) as Json;
-    const wrongRoot = strict.check(xml('GET', '/institution/v2/institutions', 200, toXml(list, undefined, 'institutions')))!;
+    const wrongRoot = strict.check(xml('GET', '/institution/v2/institutions', 200, xmlWriter(undefined, 'institutions')(list)))!;
     expect(wrongRoot.problems.map((p) => [p.pointer, p.keyword])).toEqual([['', 'xmlRoot']]);
     // The interface states repeated <institutions> elements: <institution> items are not that.
-    const renamed = toXml(
-      list,
+    const renamed = xmlWriter(
       { type: 'object', properties: { institutions: { type: 'array', items: { xml: { name: 'institution' } } } }, additionalProperties: {} },
       'root',
-    );
+    )(list);
     expect(strict.check(xml('GET', '/institution/v2/institutions', 200, renamed))!.problems.map((p) => [p.pointer, p.keyword])).toEqual([
       ['/institutions', 'xmlName'],
     ]);
     expect(strict.check(xml('GET', '/institution/v2/institutions', 200, '<root><found>1</found>'))!.problems.map((p) => p.keyword)).toEqual(['parse']);
-    const wrongType = toXml({ ...list, found: 'many' }, undefined, 'root');
+    const wrongType = xmlWriter(undefined, 'root')({ ...list, found: 'many' });
     expect(strict.check(xml('GET', '/institution/v2/institutions', 200, wrongType))!.problems.map((p) => [p.pointer, p.keyword])).toEqual([['/found', 'type']]);
     const accounts = sample(responseSchema('get', '/aggregation/v1/customers/{customerId}/accounts', '200')) as Json;
     delete accounts.accounts[0].name;
-    const missing = strict.check(xml('GET', ACCOUNTS, 200, toXml(accounts, undefined, 'accounts')))!;
+    const missing = strict.check(xml('GET', ACCOUNTS, 200, xmlWriter(undefined, 'accounts')(accounts)))!;
     expect(missing.problems.map((p) => [p.pointer, p.keyword])).toEqual([['/accounts/0/name', 'required']]);
     // Items named by the singular (how Ledgerlink names them) and wrapped lists are read as the same list.
-    const singular = toXml(
-      accounts,
+    const singular = xmlWriter(
       { type: 'object', properties: { accounts: { type: 'array', items: { xml: { name: 'account' } } } }, additionalProperties: {} },
       'accounts',
-    );
+    )(accounts);
     expect(singular).toContain('<accounts><account><id>');
     expect(strict.check(xml('GET', ACCOUNTS, 200, singular))!.problems.map((p) => p.pointer)).toEqual(['/accounts/0/name']);
-    const wrapped = toXml(
-      accounts,
+    const wrapped = xmlWriter(
       { type: 'object', properties: { accounts: { type: 'array', xml: { wrapped: true }, items: { xml: { name: 'account' } } } }, additionalProperties: {} },
       'root',
-    );
+    )(accounts);
     expect(wrapped).toContain('<root><accounts><account><id>');
     expect(strict.check(xml('GET', ACCOUNTS, 200, wrapped))!.problems.map((p) => p.pointer)).toEqual(['/accounts/0/name']);
   });

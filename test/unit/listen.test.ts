@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeDelivery } from '../../src/main/cli/commands/listen.js';
 import { renderNotification } from '../../src/modules/txpush/notify.service.js';
-import { toXml } from '../../src/contract/xml/serialize.js';
+import { xmlWriter } from '../../src/contract/xml/serialize.js';
 import { ConnectWebhookBody } from '../../src/modules/connect/webhooks.service.js';
 import type { XmlSchema } from '../../src/contract/xml/schema-walk.js';
 
@@ -44,7 +44,7 @@ describe('how listen describes a delivery', () => {
   it('names a Connect webhook by event type and customer, in JSON and XML; anything else by its size', () => {
     const body = { customerId: '1005000000', eventType: 'added', eventId: 'evt_1', payload: { accounts: ['5011000003'] } };
     expect(describeDelivery(JSON.stringify(body), 'application/json')).toEqual({ kind: 'webhook', type: 'connect.added', ids: 'customer 1005000000' });
-    expect(describeDelivery(toXml(body, ConnectWebhookBody as unknown as XmlSchema), 'application/xml')).toEqual({
+    expect(describeDelivery(xmlWriter(ConnectWebhookBody as unknown as XmlSchema)(body), 'application/xml')).toEqual({
       kind: 'webhook',
       type: 'connect.added',
       ids: 'customer 1005000000',

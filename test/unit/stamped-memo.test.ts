@@ -64,14 +64,14 @@ describe('StampedMemo on SQLite', () => {
   });
 
   it('uses the stamp a request took on arrival: kept values answer it while that stamp is current, a change made since is loaded', async () => {
-    const arrived = first.changeStamp!();
+    const arrived = first.changeStamp();
     await memo.read('a', load(first, 'a'), arrived);
     await memo.read('a', load(first, 'a'), arrived);
     expect(loads).toBe(1);
     await sql`update items set value = value + 1 where name = 'a'`.execute(second.kysely);
     // A request that arrived before the change may still be answered from memory; one that arrives after is not.
     expect((await memo.read('a', load(first, 'a'), arrived))?.value).toBeDefined();
-    const later = first.changeStamp!();
+    const later = first.changeStamp();
     expect(later).not.toBe(arrived);
     const fresh = await memo.read('a', load(first, 'a'), later);
     expect(loads).toBe(2);
@@ -127,7 +127,7 @@ describe('StampedMemo on SQLite', () => {
   });
 
   it('moves the stamp on every kind of write to a watched table through the same connection: RETURNING, raw SQL, inside an open transaction; reads and other tables leave it alone', async () => {
-    const stamp = () => first.changeStamp!();
+    const stamp = () => first.changeStamp();
     let before = stamp();
     await k(first).selectFrom('items').selectAll().execute();
     await sql`select count(*) from items`.execute(first.kysely);
@@ -228,8 +228,15 @@ describe('StampedMemo on SQLite', () => {
   });
 
   it('reads every time where the database has no change stamp', async () => {
-    // The same SQLite connection seen as a database without a change stamp (what PostgreSQL is).
-    const stampless: Database = { kysely: first.kysely, yielding: first.kysely, dialect: 'postgres', close: () => first.close() };
+    // The same SQLite connection seen as a database without a change stamp (PostgreSQL while its LISTEN connection is down).
+    const stampless: Database = {
+      kysely: first.kysely,
+      yielding: first.kysely,
+      dialect: 'postgres',
+      close: () => first.close(),
+      changeStamp: () => undefined,
+      changesSettled: async () => {},
+    };
     const plain = new StampedMemo<Item>(stampless);
     for (let i = 0; i < 4; i++) expect(await plain.read('a', load(first, 'a'))).toEqual({ name: 'a', value: 1 });
     expect(loads).toBe(4);

@@ -20,85 +20,26 @@ function scalarText(value: unknown): string {
   return String(value);
 }
 
-function writeValue(out: string[], name: string, value: unknown, schema: XmlSchema | undefined): void {
-  if (value === undefined) return;
-  const tag = elementName(name);
-  if (value === null) {
-    out.push(`<${tag}/>`);
-    return;
-  }
-  const s = schema ? branchFor(schema, value) : undefined;
-  if (Array.isArray(value)) {
-    const items = s?.items;
-    const itemName = items?.xml?.name ?? name;
-    if (s?.xml?.wrapped) {
-      out.push(`<${tag}>`);
-      for (const item of value) writeValue(out, itemName, item, items);
-      out.push(`</${tag}>`);
-    } else {
-      for (const item of value) writeValue(out, itemName, item, items);
-    }
-    return;
-  }
-  if (typeof value === 'object') {
-    out.push(`<${tag}>`);
-    writeObjectBody(out, value as Record<string, unknown>, s);
-    out.push(`</${tag}>`);
-    return;
-  }
-  out.push(`<${tag}>${scalarText(value)}</${tag}>`);
-}
-
-function writeObjectBody(out: string[], value: Record<string, unknown>, schema: XmlSchema | undefined): void {
-  const props = schema?.properties;
-  if (props) {
-    for (const key of Object.keys(props)) writeValue(out, key, value[key], props[key]);
-    // Free-form maps (additionalProperties) keep the keys the schema does not name.
-    const extra = schema?.additionalProperties;
-    if (extra && typeof extra === 'object') {
-      for (const key of Object.keys(value)) if (!(key in props)) writeValue(out, key, value[key], extra);
-    }
-    return;
-  }
-  const extra = schema && typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-  // No declared properties: a free-form object, rendered as it is.
-  if (!schema || extra || typesOf(schema).length === 0 || schema.additionalProperties !== false) {
-    for (const key of Object.keys(value)) writeValue(out, key, value[key], extra);
-  }
-}
-
-/** Renders a value as an XML document shaped by its JSON schema: root from `xml.name` (default `root`). */
-export function toXml(value: unknown, schema: XmlSchema | undefined, rootName?: string): string {
-  const root = elementName(rootName ?? schema?.xml?.name ?? 'root');
-  const out: string[] = [DECLARATION];
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    out.push(`<${root}>`);
-    writeObjectBody(out, value as Record<string, unknown>, schema);
-    out.push(`</${root}>`);
-  } else {
-    writeValue(out, root, value, schema);
-  }
-  return out.join('');
-}
-
 type Write = (value: unknown) => string;
 type WriteBody = (value: Record<string, unknown>) => string;
 
 const writers = new WeakMap<XmlSchema, Map<string | undefined, Write>>();
+/** Stands for "no schema" among the writers kept (a WeakMap cannot be keyed by undefined). */
+const NO_SCHEMA: XmlSchema = {};
 
 /**
- * toXml for one schema, with the schema's walk (element names, union branches, property lists) done once instead
- * of for every value: the same document, for the API's answers, which every XML read renders. toXml is its plain
- * twin, and renders free-form parts (a schema without properties, or keys only additionalProperties describes)
- * for it too. Kept per schema object, so a route's schema is compiled on its first XML answer.
+ * The function that renders a value as an XML document shaped by its JSON schema: the root element from
+ * `rootName`, else the schema's `xml.name`, else `root`. The schema's walk (element names, union branches, property
+ * lists) is done once, not for every value, and the writer is kept per schema object and root name, so a route's
+ * schema is compiled on its first XML answer. The one way Ledgerlink renders XML: answers, errors, notifications.
  */
 export function xmlWriter(schema: XmlSchema | undefined, rootName?: string): Write {
-  if (!schema) return (value) => toXml(value, schema, rootName);
-  let byRoot = writers.get(schema);
-  if (!byRoot) writers.set(schema, (byRoot = new Map()));
+  const key = schema ?? NO_SCHEMA;
+  let byRoot = writers.get(key);
+  if (!byRoot) writers.set(key, (byRoot = new Map()));
   let write = byRoot.get(rootName);
   if (!write) {
-    const root = elementName(rootName ?? schema.xml?.name ?? 'root');
+    const root = elementName(rootName ?? schema?.xml?.name ?? 'root');
     const body = objectBodyWriter(schema);
     const whole = valueWriter(root, schema);
     write = (value) =>
@@ -146,19 +87,32 @@ function arrayWriter(name: string, open: string, close: string, schema: XmlSchem
 
 function objectBodyWriter(schema: XmlSchema | undefined): WriteBody {
   const props = schema?.properties;
-  const extra = schema?.additionalProperties;
-  // Free-form parts (no declared properties, or keys only additionalProperties describes): the plain walk.
-  if (!props || (extra && typeof extra === 'object')) {
+  const extra = schema && typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  if (props) {
+    const fields = Object.keys(props).map((key) => ({ key, write: valueWriter(key, props[key]) }));
+    const declared = (value: Record<string, unknown>) => {
+      let out = '';
+      for (const field of fields) out += field.write(value[field.key]);
+      return out;
+    };
+    if (!extra) return declared;
+    // A free-form map (additionalProperties) keeps the keys the schema does not name, after those it does.
     return (value) => {
-      const out: string[] = [];
-      writeObjectBody(out, value, schema);
-      return out.join('');
+      let out = declared(value);
+      for (const key of Object.keys(value)) if (!(key in props)) out += freeMember(key, value[key], extra);
+      return out;
     };
   }
-  const fields = Object.keys(props).map((key) => ({ key, write: valueWriter(key, props[key]) }));
+  // No declared properties: a free-form object, rendered as it is, unless the schema says it has no members at all.
+  if (schema && !extra && typesOf(schema).length > 0 && schema.additionalProperties === false) return () => '';
   return (value) => {
     let out = '';
-    for (const field of fields) out += field.write(value[field.key]);
+    for (const key of Object.keys(value)) out += freeMember(key, value[key], extra);
     return out;
   };
+}
+
+/** A member of a free-form object: its name comes with the value, so its writer is made for this value alone. */
+function freeMember(key: string, value: unknown, schema: XmlSchema | undefined): string {
+  return valueWriter(key, schema)(value);
 }

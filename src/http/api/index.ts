@@ -69,7 +69,7 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
   nameScope(api, 'api');
   api.decorateRequest('caller', null as never);
   api.decorateRequest('dataStamp', undefined);
-  negotiateContent(api, runtime.config);
+  negotiateContent(api);
   requireTls(api, runtime);
   checkRegion(api, runtime);
   logRequests(api, runtime);

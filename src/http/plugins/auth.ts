@@ -44,7 +44,7 @@ export function requirePartner(scope: FastifyInstance, runtime: Runtime): void {
   const keyHeaders = appKeyHeaders(runtime);
   const tokenHeaders = ['service-app-token', ...runtime.config.appTokenHeaders];
   scope.addHook('onRequest', (request, _reply, done) => {
-    request.dataStamp = runtime.database.changeStamp?.();
+    request.dataStamp = runtime.database.changeStamp();
     const caller = resolveCaller(runtime, header(request, keyHeaders), header(request, tokenHeaders), request.dataStamp);
     if (caller instanceof Promise) {
       caller.then((found) => {

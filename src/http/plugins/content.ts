@@ -6,7 +6,7 @@ import { negotiateFormat, type WireFormat } from '../negotiate.js';
 import { ErrorBody } from '../../contract/schemas/error.js';
 import { parseXmlDocument, shapeBySchema } from '../../contract/xml/parse.js';
 import type { XmlSchema } from '../../contract/xml/schema-walk.js';
-import { toXml, xmlWriter } from '../../contract/xml/serialize.js';
+import { xmlWriter } from '../../contract/xml/serialize.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -64,18 +64,16 @@ export const bodyParsers = fp(
 /**
  * JSON or XML by Accept, for the routes of a scope that serves API resources: the reply is serialised to XML
  * with the route's response schema for its status, and an XML body is shaped after the route's body schema
- * (XML carries no types or arrays) before validation coerces its scalars. `xmlWriters` renders with a writer
- * compiled once per response schema (xmlWriter), false with its plain twin (toXml): the same documents.
+ * (XML carries no types or arrays) before validation coerces its scalars.
  */
-export function negotiateContent(scope: FastifyInstance, options: { xmlWriters: boolean }): void {
-  const render = options.xmlWriters ? (payload: unknown, schema: XmlSchema | undefined) => xmlWriter(schema)(payload) : toXml;
+export function negotiateContent(scope: FastifyInstance): void {
   scope.addHook('onRequest', (request, reply, done) => {
     const format = negotiateFormat(request.headers.accept);
     if (!format) throw new ServiceError('NotAcceptable');
     request.wireFormat = format;
     if (format === 'xml') {
       const responses = request.routeOptions.schema?.response as Responses;
-      reply.serializer((payload: unknown) => render(payload, responseSchemaFor(responses, reply.statusCode)));
+      reply.serializer((payload: unknown) => xmlWriter(responseSchemaFor(responses, reply.statusCode))(payload));
       reply.type('application/xml; charset=utf-8');
     }
     done();

@@ -5,7 +5,7 @@ import { ServiceError } from '../../contract/errors/service-error.js';
 import { negotiateFormat } from '../negotiate.js';
 import { ErrorBody } from '../../contract/schemas/error.js';
 import type { XmlSchema } from '../../contract/xml/schema-walk.js';
-import { toXml } from '../../contract/xml/serialize.js';
+import { xmlWriter } from '../../contract/xml/serialize.js';
 
 interface AjvError {
   keyword: string;
@@ -138,7 +138,7 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
     void reply
       .code(err.status)
       .type('application/xml; charset=utf-8')
-      .send(toXml(body, ErrorBody as unknown as XmlSchema));
+      .send(xmlWriter(ErrorBody as unknown as XmlSchema)(body));
   } else {
     void reply.code(err.status).type('application/json; charset=utf-8').send(JSON.stringify(body));
   }

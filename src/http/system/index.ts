@@ -18,7 +18,7 @@ export async function systemScope(scope: FastifyInstance, opts: { runtime: Runti
   const { runtime } = opts;
   nameScope(scope, 'system');
   await scope.register(async (probes: FastifyInstance) => {
-    negotiateContent(probes, runtime.config);
+    negotiateContent(probes);
     sendHsts(probes);
     health(probes as App, runtime);
   });

@@ -10,7 +10,7 @@ import type { Executor } from '../../platform/db/database.js';
 import { enqueueDelivery } from '../../outbox/enqueue.js';
 import { newEventId } from '../../outbox/sign.js';
 import type { XmlSchema } from '../../contract/xml/schema-walk.js';
-import { toXml } from '../../contract/xml/serialize.js';
+import { xmlWriter } from '../../contract/xml/serialize.js';
 import type { Runtime } from '../../platform/dependencies.js';
 import { webhookHeadersOf } from './links.service.js';
 import type { ConnectLinkRow } from './table.js';
@@ -82,7 +82,7 @@ export async function enqueueConnectWebhook(
     kind: 'webhook',
     partnerId: target.partnerId,
     url: target.url,
-    body: xml ? toXml(body, ConnectWebhookBody as unknown as XmlSchema) : JSON.stringify(body),
+    body: xml ? xmlWriter(ConnectWebhookBody as unknown as XmlSchema)(body) : JSON.stringify(body),
     contentType: target.contentType,
     headers: target.headers,
     signingSecret: connectWebhookSecret(runtime, target.partnerId),

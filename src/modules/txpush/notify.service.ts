@@ -5,7 +5,7 @@
 import type { Executor } from '../../platform/db/database.js';
 import { enqueueDelivery } from '../../outbox/enqueue.js';
 import type { XmlSchema } from '../../contract/xml/schema-walk.js';
-import { toXml } from '../../contract/xml/serialize.js';
+import { xmlWriter } from '../../contract/xml/serialize.js';
 import { AccountEvent, TransactionEvent } from '../../contract/schemas/txpush.js';
 import type { Runtime } from '../../platform/dependencies.js';
 import type { AggregationEvent } from '../aggregation/records.js';
@@ -28,7 +28,7 @@ const CONTENT_TYPES: Record<NotificationFormat, string> = { json: 'application/j
 /** A notification body in a subscription's format: JSON `{"event": {...}}` or XML `<event>...</event>`. */
 export function renderNotification(event: NotificationEvent, format: NotificationFormat): { body: string; contentType: string } {
   const body =
-    format === 'json' ? JSON.stringify({ event }) : toXml(event, (event.class === 'account' ? AccountEvent : TransactionEvent) as unknown as XmlSchema);
+    format === 'json' ? JSON.stringify({ event }) : xmlWriter((event.class === 'account' ? AccountEvent : TransactionEvent) as unknown as XmlSchema)(event);
   return { body, contentType: CONTENT_TYPES[format] };
 }
 

@@ -44,13 +44,13 @@ export interface Database {
    * own commits that may have written those tables (no round trip either). Undefined while no such signal is
    * available (before migrations; on PostgreSQL while the LISTEN connection is not up): then nothing is kept.
    */
-  changeStamp?(): string | undefined;
+  changeStamp(): string | undefined;
   /**
    * Resolves once every change committed before the call (by any process) is reflected in `changeStamp`: at once on
    * SQLite; on PostgreSQL when a NOTIFY sent now comes back on the LISTEN connection (notifications arrive in commit
    * order), or at once while that connection is down (nothing is kept then).
    */
-  changesSettled?(): Promise<void>;
+  changesSettled(): Promise<void>;
   /**
    * SQLite file databases only: the file of the request log (see `requestLogFileOf`), attached to every connection
    * as the schema `log`, where the table `request_log` lives; its writer keeps a connection of its own to it.
@@ -75,21 +75,6 @@ export interface OpenOptions {
   pgSchema?: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
-  /**
-   * Whether the database gives a change stamp (true by default). Without one nothing is kept in memory and every
-   * lookup is a statement: the plain twin of StampedMemo, for measuring it (LEDGERLINK_ROW_MEMO=off).
-   */
-  changeStamps?: boolean;
-  /**
-   * Whether preparedQuery's statements run as named statements on PostgreSQL (true by default; see
-   * named-statements.ts). Off is the plain twin (LEDGERLINK_PG_NAMED_STATEMENTS=off).
-   */
-  namedStatements?: boolean;
-  /**
-   * Whether writes on SQLite share commits (true by default; see SharedConnectionDriver). Off is the plain twin
-   * (LEDGERLINK_SQLITE_GROUP_COMMIT=off): each write commits, and waits for the disk, on its own.
-   */
-  groupCommit?: boolean;
   /**
    * PostgreSQL only: the longest a statement may run, and a transaction sit idle, before the server ends it (ms;
    * 0 or absent: no limit). One request cannot then hold a pooled connection, or the locks of its transaction, for
@@ -168,7 +153,7 @@ export function openDatabase(options: OpenOptions): Database {
       client.on('error', () => {});
     });
     const changes = new ChangeCount();
-    const dialect = new PostgresDialect({ pool: options.namedStatements === false ? pool : namingPool(pool) });
+    const dialect = new PostgresDialect({ pool: namingPool(pool) });
     const kysely = new Kysely<DB>({
       dialect: {
         createAdapter: () => dialect.createAdapter(),
@@ -188,7 +173,8 @@ export function openDatabase(options: OpenOptions): Database {
         await kysely.destroy();
       },
       listen,
-      ...(options.changeStamps === false ? {} : { changeStamp: () => watch.stamp(), changesSettled: () => watch.settled() }),
+      changeStamp: () => watch.stamp(),
+      changesSettled: () => watch.settled(),
     };
   }
   const file = options.sqliteFile ?? ':memory:';
@@ -214,7 +200,7 @@ export function openDatabase(options: OpenOptions): Database {
     sqlite.pragma(`${REQUEST_LOG_SCHEMA}.journal_mode = WAL`);
     sqlite.pragma(`${REQUEST_LOG_SCHEMA}.synchronous = NORMAL`);
   }
-  const dialect = new SharedConnectionDialect({ database: withStatementCache(sqlite) }, sqlite, options.groupCommit !== false);
+  const dialect = new SharedConnectionDialect({ database: withStatementCache(sqlite) }, sqlite);
   const kysely = new Kysely<DB>({ dialect });
   // Made after `kysely`, whose construction made the shared driver.
   const yielding = new Kysely<DB>({ dialect: dialect.yielding() });
@@ -225,20 +211,16 @@ export function openDatabase(options: OpenOptions): Database {
     yielding,
     dialect: 'sqlite',
     close: () => kysely.destroy(),
-    ...(options.changeStamps === false
-      ? {}
-      : {
-          changesSettled: async () => {},
-          changeStamp: () => {
-            try {
-              mark ??= sqlite.prepare('select mark from change_marks where id = 1').pluck();
-              // A failed group commit rolls the mark back; what was read meanwhile must not match a later mark.
-              return `m${dialect.failedGroups}.${mark.get() as number}`;
-            } catch {
-              return undefined;
-            }
-          },
-        }),
+    changesSettled: async () => {},
+    changeStamp: () => {
+      try {
+        mark ??= sqlite.prepare('select mark from change_marks where id = 1').pluck();
+        // A failed group commit rolls the mark back; what was read meanwhile must not match a later mark.
+        return `m${dialect.failedGroups}.${mark.get() as number}`;
+      } catch {
+        return undefined;
+      }
+    },
     ...(requestLogFile ? { requestLogFile } : {}),
   };
 }
@@ -447,14 +429,14 @@ class YieldingDriver implements Driver {
   acquireConnection(): Promise<DatabaseConnection> {
     return this.shared.acquireConnection(true);
   }
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.shared.beginTransaction(connection, settings);
+  beginTransaction(): Promise<void> {
+    return this.shared.beginTransaction();
   }
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.shared.commitTransaction(connection);
+  commitTransaction(): Promise<void> {
+    return this.shared.commitTransaction();
   }
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.shared.rollbackTransaction(connection);
+  rollbackTransaction(): Promise<void> {
+    return this.shared.rollbackTransaction();
   }
   releaseConnection(): Promise<void> {
     return this.shared.releaseConnection();
@@ -468,7 +450,6 @@ class SharedConnectionDialect extends SqliteDialect {
   constructor(
     config: ConstructorParameters<typeof SqliteDialect>[0],
     private readonly sqlite: SQLite.Database,
-    private readonly groupCommit: boolean,
   ) {
     super(config);
   }
@@ -476,7 +457,7 @@ class SharedConnectionDialect extends SqliteDialect {
   private driver: SharedConnectionDriver | undefined;
 
   override createDriver(): Driver {
-    this.driver = new SharedConnectionDriver(super.createDriver(), this.sqlite, this.groupCommit);
+    this.driver = new SharedConnectionDriver(super.createDriver(), this.sqlite);
     return this.driver;
   }
 
@@ -549,8 +530,6 @@ function deferred(): Deferred {
  * A transaction that only read, or whose writes rolled back, does not wait for the group, nor share its failure.
  * Kysely's `startTransaction()` (a transaction committed by hand) is not supported: its commit would resolve before
  * the group's; the code uses `transaction().execute()` only (a test checks).
- *
- * `groupCommit: false` is the plain twin (LEDGERLINK_SQLITE_GROUP_COMMIT=off): each write commits on its own.
  */
 class SharedConnectionDriver implements Driver {
   private readonly turn = new Semaphore(1);
@@ -576,7 +555,6 @@ class SharedConnectionDriver implements Driver {
   constructor(
     private readonly driver: Driver,
     private readonly sqlite: SQLite.Database,
-    private readonly groupCommit: boolean,
   ) {
     this.connection = {
       executeQuery: (query) => this.execute(query),
@@ -592,7 +570,7 @@ class SharedConnectionDriver implements Driver {
   async acquireConnection(yielding = false): Promise<DatabaseConnection> {
     await this.turn.acquire(yielding);
     this.inner = await this.driver.acquireConnection();
-    return this.groupCommit ? this.connection : this.inner;
+    return this.connection;
   }
 
   async releaseConnection(): Promise<void> {
@@ -711,22 +689,19 @@ class SharedConnectionDriver implements Driver {
     return members;
   }
 
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    if (!this.groupCommit) return this.driver.beginTransaction(connection, settings);
+  async beginTransaction(): Promise<void> {
     if (!this.group) await this.openGroup();
     await this.inner!.executeQuery(CompiledQuery.raw('savepoint ledgerlink_transaction'));
     this.inTransaction = true;
   }
 
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    if (!this.groupCommit) return this.driver.commitTransaction(connection);
+  async commitTransaction(): Promise<void> {
     if (this.broken !== undefined) throw this.broken;
     this.inTransaction = false;
     await this.inner!.executeQuery(CompiledQuery.raw('release ledgerlink_transaction'));
   }
 
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    if (!this.groupCommit) return this.driver.rollbackTransaction(connection);
+  async rollbackTransaction(): Promise<void> {
     this.inTransaction = false;
     if (this.broken !== undefined) {
       // SQLite rolled everything back already.

@@ -16,8 +16,7 @@ export function nameStatement(sql: string): void {
 
 /**
  * Kysely's view of `pool`, whose clients run the named texts as named statements and everything else as before.
- * The plain pool (LEDGERLINK_PG_NAMED_STATEMENTS=off) is its twin; a pooler in transaction mode that does not keep
- * prepared statements per client needs it.
+ * A pooler in transaction mode must therefore keep prepared statements per client (docs/operations.md).
  */
 export function namingPool(pool: pg.Pool): PostgresPool {
   // Kysely keeps one connection per client object, so a client keeps its wrapper.

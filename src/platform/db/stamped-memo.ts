@@ -28,7 +28,7 @@ export class StampedMemo<V extends object> {
   read(
     key: string,
     load: () => Promise<V | undefined>,
-    stamp: string | undefined = this.database.changeStamp?.(),
+    stamp: string | undefined = this.database.changeStamp(),
   ): Readonly<V> | undefined | Promise<Readonly<V> | undefined> {
     if (stamp === undefined) return load();
     if (stamp !== this.stamp) {
