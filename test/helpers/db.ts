@@ -26,22 +26,41 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** Where a test keeps a SQLite database on a file: a new temporary directory and the file in it. */
+export interface TempSqliteFile {
+  /** The directory, laid out as the service's data directory (the request log's file lands beside the database). */
+  dir: string;
+  /** The database file, not created yet: `openDatabase({ sqliteFile: file })` creates it. */
+  file: string;
+  /** Deletes the directory and everything in it; close the databases on it first. */
+  remove(): void;
+}
+
+/**
+ * A SQLite database file in a new temporary directory, named as the service names it (`sqliteFileIn`). For tests
+ * that open the file themselves (several connections, their own tables, migrations one at a time); a migrated
+ * database on a file is `createTestDatabase('sqlite', { onFile: true })`, which uses this.
+ */
+export function tempSqliteFile(): TempSqliteFile {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-test-db-'));
+  return { dir, file: sqliteFileIn(dir), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
 /**
  * A fresh, migrated database: SQLite in memory (or, with `onFile`, in a file of a new temporary directory, as the
- * service runs it), or a new PostgreSQL schema; drop() removes it.
+ * service runs it: `tempSqliteFile`), or a new PostgreSQL schema; drop() removes it.
  */
 export async function createTestDatabase(dialect: DialectName = testDialect(), options: { onFile?: boolean } = {}): Promise<TestDatabase> {
   if (dialect === 'sqlite' && options.onFile) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-test-db-'));
-    const sqliteFile = sqliteFileIn(dir);
-    const database = openDatabase({ sqliteFile });
+    const temp = tempSqliteFile();
+    const database = openDatabase({ sqliteFile: temp.file });
     await migrateToLatest(database);
     return {
       database,
-      sqliteFile,
+      sqliteFile: temp.file,
       drop: async () => {
         await database.close();
-        fs.rmSync(dir, { recursive: true, force: true });
+        temp.remove();
       },
     };
   }
@@ -71,6 +90,16 @@ export async function createTestDatabase(dialect: DialectName = testDialect(), o
       await c.end();
     },
   };
+}
+
+/**
+ * Another Database on the data of `test`, as another process would open it: the same SQLite file, or the same
+ * PostgreSQL schema with a pool of `poolSize`. The caller closes it before `test.drop()`.
+ */
+export function openSameData(test: TestDatabase, poolSize = 2): Database {
+  if (test.sqliteFile) return openDatabase({ sqliteFile: test.sqliteFile });
+  if (test.pgSchema) return openDatabase({ databaseUrl: TEST_DATABASE_URL, pgSchema: test.pgSchema, poolSize });
+  throw new Error('an in-memory SQLite database cannot be opened again: create it with { onFile: true }');
 }
 
 /**

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/platform/db/database.js';
+import type { Database } from '../../src/platform/db/database.js';
 import { authenticatePartner, createPartner, resolveCaller, rotateAppKey } from '../../src/modules/partners/service.js';
 import { readCustomerForPartner } from '../../src/modules/customers/service.js';
 import { ManualClock } from '../../src/platform/clock.js';
@@ -11,7 +11,7 @@ import { keysFrom } from '../../src/platform/keys.js';
 import { loadConfig } from '../../src/main/config.js';
 import { enqueueDelivery } from '../../src/outbox/enqueue.js';
 import type { Runtime } from '../../src/main/runtime.js';
-import { createTestDatabase, TEST_DATABASE_URL, testDialect, untilStampMoves, untilStamped } from '../helpers/db.js';
+import { createTestDatabase, openSameData, TEST_DATABASE_URL, testDialect, untilStampMoves, untilStamped } from '../helpers/db.js';
 
 /**
  * The change stamp (migration 0024) that lets each process keep callers and customers in memory: it moves on every
@@ -27,9 +27,7 @@ describe('the change stamp of the in-memory callers and customers', () => {
   beforeEach(async () => {
     const test = await createTestDatabase(testDialect(), { onFile: true });
     here = test.database;
-    there = test.sqliteFile
-      ? openDatabase({ sqliteFile: test.sqliteFile })
-      : openDatabase({ databaseUrl: TEST_DATABASE_URL, pgSchema: test.pgSchema!, poolSize: 2 });
+    there = openSameData(test);
     cleanup = () => test.drop();
     runtime = { config: loadConfig({ LEDGERLINK_DATA_DIR: os.tmpdir() }), database: here, clock: new ManualClock(), keys: keysFrom(randomBytes(32)) };
     await untilStamped(here);

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { XMLParser } from 'fast-xml-parser';
@@ -8,18 +5,15 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/main/app.js';
 import { loadConfig } from '../../src/main/config.js';
-import { openDatabase, sqliteFileIn, type Database } from '../../src/platform/db/database.js';
-import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import type { Database } from '../../src/platform/db/database.js';
 import { rotateAppKey } from '../../src/modules/partners/service.js';
 import type { App } from '../../src/http/app-types.js';
-import { ManualClock } from '../../src/platform/clock.js';
-import { keysFrom } from '../../src/platform/keys.js';
 import type { Runtime } from '../../src/main/runtime.js';
 import { DAY, linkProfile, nowOf, refresh, type AccountJson, type TransactionJson } from '../helpers/aggregation.js';
 import { checkConformance } from '../helpers/conformance.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
-import { testDialect } from '../helpers/db.js';
+import { openSameData, testDialect } from '../helpers/db.js';
 import { createTestTransaction } from '../helpers/txpush.js';
 
 const JSON_ACCEPT = 'application/json';
@@ -471,30 +465,19 @@ describe('data_version triggers', () => {
 });
 
 describe.runIf(testDialect() === 'sqlite')('another process on the same SQLite file', () => {
-  let dir: string;
   let app: App;
   let runtime: Runtime;
   let second: Database;
   let fileCtx: TestContext;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-cache-'));
-    const config = loadConfig({ LEDGERLINK_DATA_DIR: dir });
-    const database = openDatabase({ sqliteFile: sqliteFileIn(dir) });
-    await migrateToLatest(database);
-    const clock = new ManualClock();
-    runtime = { config, database, clock, keys: keysFrom(randomBytes(32)) };
-    app = await buildApp(runtime, { logger: false });
-    await app.ready();
-    checkConformance(app);
-    fileCtx = { app, runtime, clock, db: { database, drop: () => database.close() }, close: async () => {} };
-    second = openDatabase({ sqliteFile: sqliteFileIn(dir) });
+    fileCtx = await createTestContext({}, { logger: false }, { onFile: true });
+    ({ app, runtime } = fileCtx);
+    second = openSameData(fileCtx.db);
   }, 120_000);
   afterAll(async () => {
-    await app?.close();
     await second?.close();
-    await runtime?.database.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await fileCtx?.close();
   });
 
   it('refuses a rotated app key on the very next request when the rotation was committed by another connection', async () => {

@@ -1,14 +1,13 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, sqliteFileIn, type Database } from '../../src/platform/db/database.js';
+import { openDatabase, type Database } from '../../src/platform/db/database.js';
 import { ROOT } from '../helpers/cli.js';
-import { testDialect } from '../helpers/db.js';
+import { tempSqliteFile, testDialect } from '../helpers/db.js';
 
 const require = createRequire(import.meta.url);
 
@@ -25,8 +24,7 @@ describe.skipIf(testDialect() !== 'sqlite')('group commit on SQLite', () => {
 
   /** A store on a file, with a table of items, and a second connection to the file (another process's view). */
   async function store(): Promise<{ database: Database; file: string; other: SQLite.Database }> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-group-commit-'));
-    const file = sqliteFileIn(dir);
+    const { file, remove } = tempSqliteFile();
     const database = openDatabase({ sqliteFile: file });
     await sql`create table items (n integer primary key, label text not null)`.execute(database.kysely);
     await sql`create table parents (id integer primary key)`.execute(database.kysely);
@@ -36,7 +34,7 @@ describe.skipIf(testDialect() !== 'sqlite')('group commit on SQLite', () => {
     await sql`create table change_marks (id integer primary key, mark integer not null)`.execute(database.kysely);
     await sql`insert into change_marks (id, mark) values (1, 0)`.execute(database.kysely);
     const other = new SQLite(file, { readonly: true });
-    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(remove);
     cleanups.push(() => database.close().catch(() => undefined));
     cleanups.push(() => {
       other.close();

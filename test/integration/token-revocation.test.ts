@@ -1,12 +1,9 @@
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/main/app.js';
 import { loadConfig } from '../../src/main/config.js';
-import { openDatabase, sqliteFileIn, type Database } from '../../src/platform/db/database.js';
-import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import type { Database } from '../../src/platform/db/database.js';
 import { rotateAppKey } from '../../src/modules/partners/service.js';
 import { revokePartnerTokens } from '../../src/modules/partners/tokens.service.js';
 import { ManualClock } from '../../src/platform/clock.js';
@@ -14,7 +11,7 @@ import { keysFrom } from '../../src/platform/keys.js';
 import type { Runtime } from '../../src/main/runtime.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { dashboardSignIn } from '../helpers/dashboard.js';
-import { createTestDatabase, TEST_DATABASE_URL, testDialect } from '../helpers/db.js';
+import { createTestDatabase, openSameData, testDialect } from '../helpers/db.js';
 
 // Security review (issue 17, item 15): tokens could not be revoked.
 const AUTH = '/aggregation/v2/partners/authentication';
@@ -154,27 +151,16 @@ describe('a revocation through another connection', () => {
   let cleanup: () => Promise<void>;
 
   beforeEach(async () => {
-    let database: Database;
-    if (testDialect() === 'sqlite') {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-revoke-'));
-      database = openDatabase({ sqliteFile: sqliteFileIn(dir) });
-      await migrateToLatest(database);
-      other = openDatabase({ sqliteFile: sqliteFileIn(dir) });
-      cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
-    } else {
-      const test = await createTestDatabase('postgres');
-      database = test.database;
-      other = openDatabase({ databaseUrl: TEST_DATABASE_URL, pgSchema: test.pgSchema!, poolSize: 1 });
-      cleanup = () => test.drop();
-    }
-    runtime = { config: loadConfig({ LEDGERLINK_DATA_DIR: os.tmpdir() }), database, clock: new ManualClock(), keys: keysFrom(randomBytes(32)) };
+    const test = await createTestDatabase(testDialect(), { onFile: true });
+    other = openSameData(test, 1);
+    cleanup = () => test.drop();
+    runtime = { config: loadConfig({ LEDGERLINK_DATA_DIR: os.tmpdir() }), database: test.database, clock: new ManualClock(), keys: keysFrom(randomBytes(32)) };
     app = await buildApp(runtime, { logger: false });
     await app.ready();
   });
   afterEach(async () => {
     await app.close();
     await other.close();
-    if (testDialect() === 'sqlite') await runtime.database.close();
     await cleanup();
   });
 

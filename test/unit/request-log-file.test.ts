@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Migrator, sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { migrations } from '../../src/platform/db/migrations/index.js';
 import { insertSizes } from '../../src/modules/requestlog/repository.js';
 import { listRequestLog, RequestLogWriter, type RequestLogEntry } from '../../src/modules/requestlog/service.js';
 import { ManualClock } from '../../src/platform/clock.js';
+import { tempSqliteFile } from '../helpers/db.js';
 import { waitFor } from '../helpers/listener.js';
 
 const entry = (n: number, at: number, partner = 'p1'): RequestLogEntry => ({
@@ -33,14 +33,14 @@ async function tables(database: Database, schema: string): Promise<string[]> {
 describe('the request log of a SQLite file database', () => {
   let dir: string;
   let file: string;
+  let remove: () => void;
   let database: Database;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-requestlog-'));
-    file = path.join(dir, 'ledgerlink.sqlite');
+    ({ dir, file, remove } = tempSqliteFile());
   });
   afterEach(async () => {
     await database.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    remove();
   });
 
   it('lives in its own file, attached as `log`; entries written by the thread are read through the main connection; they leave the change stamp alone', async () => {

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Migrator, sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/platform/db/database.js';
@@ -8,6 +5,7 @@ import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { migrations } from '../../src/platform/db/migrations/index.js';
 import { listRequestLog, type RequestLogEntry, RequestLogWriter } from '../../src/modules/requestlog/service.js';
 import { ManualClock } from '../../src/platform/clock.js';
+import { tempSqliteFile, type TempSqliteFile } from '../helpers/db.js';
 
 /** An entry with headers and bodies of about `size` characters together. */
 const entry = (n: number, size: number, partner = 'p1'): RequestLogEntry => ({
@@ -35,19 +33,19 @@ async function columnsOf(database: Database, schema: string): Promise<string[]> 
 }
 
 describe('the request log writer with headers and bodies', () => {
-  let dir: string;
+  let temp: TempSqliteFile;
   let database: Database;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-requestlog-'));
+    temp = tempSqliteFile();
   });
   afterEach(async () => {
     await database.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    temp.remove();
   });
 
   for (const where of ['file', 'memory'] as const) {
     it(`keeps every entry of a burst of large bodies, and drops the bodies beyond 4 MB waiting (${where === 'file' ? 'writer thread' : 'written directly'})`, async () => {
-      database = openDatabase({ sqliteFile: where === 'file' ? path.join(dir, 'ledgerlink.sqlite') : ':memory:' });
+      database = openDatabase({ sqliteFile: where === 'file' ? temp.file : ':memory:' });
       await migrateToLatest(database);
       // A timer that never fires in this test: only full batches carry the entries out.
       const writer = new RequestLogWriter(database, new ManualClock(1), 3_600_000);
@@ -139,7 +137,7 @@ describe('the request log writer with headers and bodies', () => {
   });
 
   it('migration 0021 adds the headers and bodies to the log in its own file, and takes them away again', async () => {
-    database = openDatabase({ sqliteFile: path.join(dir, 'ledgerlink.sqlite') });
+    database = openDatabase({ sqliteFile: temp.file });
     await migrateToLatest(database);
     const added = ['request_headers', 'request_body', 'request_bytes', 'response_headers', 'response_body', 'response_bytes'];
     expect(await columnsOf(database, 'log')).toEqual(expect.arrayContaining(added));

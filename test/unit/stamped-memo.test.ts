@@ -1,11 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/platform/db/database.js';
 import { StampedMemo, stampedMemo } from '../../src/platform/db/stamped-memo.js';
 import { whenReady } from '../../src/platform/when-ready.js';
+import { tempSqliteFile, type TempSqliteFile } from '../helpers/db.js';
 
 interface Item {
   name: string;
@@ -14,16 +12,15 @@ interface Item {
 
 // Two connections to one SQLite file stand for two processes sharing the database.
 describe('StampedMemo on SQLite', () => {
-  let dir: string;
+  let temp: TempSqliteFile;
   let first: Database;
   let second: Database;
   const k = (d: Database) => d.kysely as unknown as Kysely<{ items: Item; other: { n: number } }>;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-memo-'));
-    const file = path.join(dir, 'memo.sqlite');
-    first = openDatabase({ sqliteFile: file });
-    second = openDatabase({ sqliteFile: file });
+    temp = tempSqliteFile();
+    first = openDatabase({ sqliteFile: temp.file });
+    second = openDatabase({ sqliteFile: temp.file });
     await sql`create table items (name text primary key, value integer not null)`.execute(first.kysely);
     await sql`create table other (n integer)`.execute(first.kysely);
     // The shape migration 0024 gives the tables a memo reads from (partners, partner_tokens, customers): a mark
@@ -39,7 +36,7 @@ describe('StampedMemo on SQLite', () => {
   afterAll(async () => {
     await first.close();
     await second.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    temp.remove();
   });
 
   let memo: StampedMemo<Item>;
