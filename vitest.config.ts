@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -39,11 +40,16 @@ const TIMING_INTEGRATION = [
 // Restarts the PostgreSQL server every other test uses: last, alone.
 const SERVER_RESTART = ['test/system/faults.test.ts'];
 const SYSTEM_SETUP = 'test/system/global-setup.ts';
+// System tests whose processes run on SQLite and on PostgreSQL: those with describe.each(SYSTEM_DIALECTS).
+const SYSTEM_BOTH_STORES = fs
+  .readdirSync('test/system')
+  .filter((name) => name.endsWith('.test.ts') && fs.readFileSync(`test/system/${name}`, 'utf8').includes('describe.each(SYSTEM_DIALECTS)'))
+  .map((name) => `test/system/${name}`);
 
-// Most tests wait on child processes, sockets and the database more than they compute, so two files run at once
-// (vitest's default on two cores is one). Groups run in order: the three timing projects one after another, then the
+// Most tests wait on child processes, sockets and the database more than they compute, so three files run at once
+// on two cores (vitest's default there is one; docs/benchmarks.md, "The test suite's time"). Groups run in order: the three timing projects one after another, then the
 // rest, then the server restart.
-const PARALLEL = { maxWorkers: 2, sequence: { groupOrder: 4 } };
+const PARALLEL = { maxWorkers: 3, sequence: { groupOrder: 4 } };
 const ALONE = (groupOrder: number) => ({ maxWorkers: 1, fileParallelism: false, sequence: { groupOrder } });
 
 // Integration tests run once per database dialect; the rest once.
@@ -91,9 +97,30 @@ export default defineConfig({
       { extends: true, test: { name: 'client', include: ['packages/client/test/**/*.test.ts'], testTimeout: 90_000, ...PARALLEL } },
       // Real processes, started from the build (built first when stale): on a loaded machine each start can take
       // seconds, so allow more time.
+      // The files that run their processes on both stores (SYSTEM_DIALECTS) are in both projects, each run a file of its
+      // own; the rest run once, in system-sqlite.
       {
         extends: true,
-        test: { name: 'system', include: ['test/system/**/*.test.ts'], exclude: SERVER_RESTART, globalSetup: [SYSTEM_SETUP], testTimeout: 90_000, ...PARALLEL },
+        test: {
+          name: 'system-sqlite',
+          include: ['test/system/**/*.test.ts'],
+          exclude: SERVER_RESTART,
+          env: { LEDGERLINK_TEST_DIALECT: 'sqlite' },
+          globalSetup: [SYSTEM_SETUP],
+          testTimeout: 90_000,
+          ...PARALLEL,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'system-postgres',
+          include: SYSTEM_BOTH_STORES,
+          env: { LEDGERLINK_TEST_DIALECT: 'postgres' },
+          globalSetup: [SYSTEM_SETUP],
+          testTimeout: 90_000,
+          ...PARALLEL,
+        },
       },
       { extends: true, test: { name: 'system-restart', include: SERVER_RESTART, globalSetup: [SYSTEM_SETUP], testTimeout: 90_000, ...ALONE(5) } },
       // Headless Chromium against the built Connect app, built once first.

@@ -162,3 +162,13 @@ export function holdConnection<T>(kysely: Kysely<T>): { held: Promise<void>; rel
   });
   return { held: heldP, release, done };
 }
+
+/**
+ * The dialects a system test runs its processes on: the one of its vitest project. Files that run on both are in
+ * the system-sqlite and the system-postgres projects (vitest.config.ts), so each dialect's run is a file of its own
+ * that a worker can take while another runs the other; what does not depend on the store runs in system-sqlite only
+ * (`onceOnly`).
+ */
+export const SYSTEM_DIALECTS: readonly DialectName[] = [testDialect()];
+/** Whether tests that do not depend on the store run here: in the SQLite project only. */
+export const onceOnly = testDialect() === 'sqlite';

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onceOnly, SYSTEM_DIALECTS } from '../helpers/db.js';
 import { connectWebhookSecret } from '../../src/modules/connect/webhooks.service.js';
 import { createPartner, type PartnerCredentials } from '../../src/modules/partners/service.js';
 import { seedCustomers } from '../../src/modules/sandbox/seed.service.js';
@@ -35,7 +36,7 @@ function tree(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true }).map(String).sort();
 }
 
-describe.each(['sqlite', 'postgres'] as const)('the CLI in client mode, against a running service on %s', (dialect) => {
+describe.each(SYSTEM_DIALECTS)('the CLI in client mode, against a running service on %s', (dialect) => {
   const { openStore, processes, afterTest } = processHarness(dialect);
   let store: ProcessStore;
   let server: ServerProcess;
@@ -275,7 +276,8 @@ describe.each(['sqlite', 'postgres'] as const)('the CLI in client mode, against 
   });
 });
 
-describe('the CLI with neither a service nor a store', () => {
+// Nothing here depends on a store: once, in the SQLite project.
+describe.runIf(onceOnly)('the CLI with neither a service nor a store', () => {
   it('says how to configure one, exits 2, and creates nothing where it runs', async () => {
     const home = tempDir('home');
     const cwd = tempDir('cwd');

@@ -4,7 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../helpers/db.js';
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase, SYSTEM_DIALECTS } from '../helpers/db.js';
 import { authenticateAt as authenticate, runCli, startServe, tempDataDir } from '../helpers/cli.js';
 import { waitFor } from '../helpers/listener.js';
 
@@ -25,7 +25,7 @@ function refusesConnections(host: string, port: number): Promise<boolean> {
 /** The line operator commands print on stderr, saying which store they opened. */
 const STORE_LINE = /^store: (sqlite \/\S+\/ledgerlink\.sqlite|postgres postgres:\/\/\S+)( \(new\))?\n/;
 
-describe.each(['sqlite', 'postgres'] as const)('the ledgerlink command on %s', (dialect) => {
+describe.each(SYSTEM_DIALECTS)('the ledgerlink command on %s', (dialect) => {
   const pgDbs: TestDatabase[] = [];
   afterAll(async () => {
     for (const db of pgDbs) await db.drop();

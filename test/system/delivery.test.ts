@@ -1,12 +1,13 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { SYSTEM_DIALECTS } from '../helpers/db.js';
 import { enqueueDelivery } from '../../src/outbox/enqueue.js';
 import { generateSigningSecret } from '../../src/outbox/sign.js';
 import { runCli, startServe } from '../helpers/cli.js';
 import { startListener, waitFor, type Listener } from '../helpers/listener.js';
 import { enqueueTestEvents, processHarness, type ProcessStore } from '../helpers/process-store.js';
 
-describe.each(['sqlite', 'postgres'] as const)('deliveries from real processes on %s', (dialect) => {
+describe.each(SYSTEM_DIALECTS)('deliveries from real processes on %s', (dialect) => {
   const { openStore, worker, processes, afterTest, stopAll } = processHarness(dialect);
   let listener: Listener | undefined;
   afterTest(async () => {

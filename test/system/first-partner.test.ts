@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { authenticateAt, cliArgs, runCli, startProcess, tempDataDir, type ServerProcess } from '../helpers/cli.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { createTestDatabase, type TestDatabase, SYSTEM_DIALECTS } from '../helpers/db.js';
 
 /** A port some other program listens on, until `close`. */
 async function takenPort(): Promise<{ port: number; close(): Promise<void> }> {
@@ -26,7 +26,7 @@ async function stop(server: ServerProcess): Promise<void> {
   expect(await server.exited).toBe(0);
 }
 
-describe.each(['sqlite', 'postgres'] as const)('the first partner of `serve --first-partner` on %s', (dialect) => {
+describe.each(SYSTEM_DIALECTS)('the first partner of `serve --first-partner` on %s', (dialect) => {
   const databases: TestDatabase[] = [];
   afterAll(async () => {
     for (const db of databases) await db.drop();

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { createTestDatabase, type TestDatabase, SYSTEM_DIALECTS } from '../helpers/db.js';
 import { runCli, startServe, tempDataDir } from '../helpers/cli.js';
 
-describe.each(['sqlite', 'postgres'] as const)('a new %s store', (dialect) => {
+describe.each(SYSTEM_DIALECTS)('a new %s store', (dialect) => {
   const pgDbs: TestDatabase[] = [];
   afterAll(async () => {
     for (const db of pgDbs) await db.drop();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SYSTEM_DIALECTS } from '../helpers/db.js';
 import { createPartner } from '../../src/modules/partners/service.js';
 import { authenticateAt, startServe } from '../helpers/cli.js';
 import { processHarness } from '../helpers/process-store.js';
@@ -7,7 +8,7 @@ const WRONG = 'Wrong-secret-1234';
 // The rate limits are a defence of their own: lifted so that the lock-out alone is under test.
 const UNLIMITED = { LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '1000000', LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY: '1000000', LEDGERLINK_RATE_LIMIT_PER_IP: '1000000' };
 
-describe.each(['sqlite', 'postgres'] as const)('parallel guesses spread over two serving processes (%s)', (dialect) => {
+describe.each(SYSTEM_DIALECTS)('parallel guesses spread over two serving processes (%s)', (dialect) => {
   const { openStore, processes } = processHarness(dialect);
 
   it('API and dashboard: 300 guesses with the right secret in the middle check five wrong ones at most and never answer it differently', {

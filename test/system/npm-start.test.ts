@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { startProcess, tempDataDir } from '../helpers/cli.js';
-import { createTestDatabase } from '../helpers/db.js';
+import { createTestDatabase, SYSTEM_DIALECTS } from '../helpers/db.js';
 import path from 'node:path';
 
 const NPM_CLI = path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
 
-describe.each(['sqlite', 'postgres'] as const)('npm start on %s', (dialect) => {
+describe.each(SYSTEM_DIALECTS)('npm start on %s', (dialect) => {
   it('builds, serves, and prints first-partner credentials that authenticate', async () => {
     const data = tempDataDir();
     const db = dialect === 'postgres' ? await createTestDatabase('postgres') : undefined;

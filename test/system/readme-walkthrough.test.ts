@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDataDir } from '../helpers/cli.js';
-import { createTestDatabase } from '../helpers/db.js';
+import { createTestDatabase, onceOnly, SYSTEM_DIALECTS } from '../helpers/db.js';
 import { freePort } from '../helpers/listener.js';
 
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -51,7 +51,7 @@ function exportsOf(stdout: string): Record<string, string> {
 describe('the README', () => {
   const blocks = walkthrough(README);
 
-  it('opens with the two commands a newcomer runs, and its walkthrough starts the service once and names no fixed credentials', () => {
+  it.runIf(onceOnly)('opens with the two commands a newcomer runs, and its walkthrough starts the service once and names no fixed credentials', () => {
     expect(
       /^```sh\n(.*)\n(.*)\n```/m
         .exec(README)
@@ -70,7 +70,7 @@ describe('the README', () => {
     expect(steps).not.toMatch(/^\s*ledgerlink /m);
   });
 
-  describe.each(['sqlite', 'postgres'] as const)('walkthrough on %s', (dialect) => {
+  describe.each(SYSTEM_DIALECTS)('walkthrough on %s', (dialect) => {
     it('runs top to bottom as written against a fresh service: token, customer, transactions, a verified listener and its pushes', async () => {
       const listenPort = String(await freePort());
       const own = (code: string) => code.replaceAll(README_LISTEN_PORT, listenPort);

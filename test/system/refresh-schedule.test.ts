@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { SYSTEM_DIALECTS } from '../helpers/db.js';
 import { createEngine } from '../../src/modules/aggregation/engine.js';
 import { finishLink, startLink } from '../../src/modules/aggregation/linking.service.js';
 import { createCustomer } from '../../src/modules/customers/service.js';
 import { addOfxInstitution } from '../../src/modules/institutions/service.js';
 import { createPartner } from '../../src/modules/partners/service.js';
+import { enqueuePushNotifications } from '../../src/modules/txpush/notify.service.js';
 import { waitFor } from '../helpers/listener.js';
 import { startOfxServer, type OfxServer, type OfxServerFailure, type OfxServerUser } from '../helpers/ofx-server.js';
 import { processHarness } from '../helpers/process-store.js';
@@ -32,7 +34,7 @@ function ofxUsers(userIds: string[], now: number, failure?: OfxServerFailure): O
 
 /** Links each user of the server for a production customer of its own, due for its scheduled refresh at `now`; their login ids. */
 async function linkDue(runtime: Runtime, server: OfxServer, userIds: string[], now: number): Promise<number[]> {
-  const engine = createEngine(runtime);
+  const engine = createEngine(runtime, { onEventsRecorded: enqueuePushNotifications });
   const institutionId = await addOfxInstitution(
     runtime.database,
     'sandbox',
@@ -64,7 +66,7 @@ async function linkDue(runtime: Runtime, server: OfxServer, userIds: string[], n
 const signOns = (server: OfxServer, userId: string) =>
   server.requests.filter((r) => r.signon?.userId === userId && r.transactions.some((t) => t.kind === 'accountInfo')).length;
 
-describe.each(['sqlite', 'postgres'] as const)('scheduled refresh in real worker processes on %s', (dialect) => {
+describe.each(SYSTEM_DIALECTS)('scheduled refresh in real worker processes on %s', (dialect) => {
   const { openStore, worker, stopAll, afterTest, processes } = processHarness(dialect);
 
   it('refreshes each due login of a real institution once, whichever worker claims it, and stops cleanly on SIGTERM', { timeout: 120_000 }, async () => {

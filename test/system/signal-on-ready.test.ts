@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliArgs, ROOT, startProcess, tempDataDir } from '../helpers/cli.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { createTestDatabase, type TestDatabase, SYSTEM_DIALECTS } from '../helpers/db.js';
 
 // A supervisor (systemd, a container runtime, a test) may stop a process the moment it reads the line that says the
 // process is ready. The preload sends SIGTERM from inside that very write: every long-running command must already
 // handle it then, and stop cleanly with exit code 0 instead of dying of the signal.
 const PRELOAD = path.join(ROOT, 'test', 'helpers', 'term-on-ready.mjs');
 
-describe.each(['sqlite', 'postgres'] as const)('SIGTERM the moment a process says it is ready, on %s', (dialect) => {
+describe.each(SYSTEM_DIALECTS)('SIGTERM the moment a process says it is ready, on %s', (dialect) => {
   const dbs: TestDatabase[] = [];
   afterAll(async () => {
     for (const db of dbs) await db.drop();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { SYSTEM_DIALECTS } from '../helpers/db.js';
 import type { PartnerCredentials } from '../../src/modules/partners/service.js';
 import { loginForm } from '../helpers/aggregation.js';
 import { startServe, type ServerProcess } from '../helpers/cli.js';
@@ -14,7 +15,7 @@ const TRANSACTIONS = 12;
 
 type PushListener = Awaited<ReturnType<typeof startPushListener>>;
 
-describe.each(['sqlite', 'postgres'] as const)('TxPUSH from real processes on %s', (dialect) => {
+describe.each(SYSTEM_DIALECTS)('TxPUSH from real processes on %s', (dialect) => {
   const { openStore, worker: startWorkerProcess, processes, afterTest, stopAll } = processHarness(dialect);
   let listener: PushListener | undefined;
   afterTest(async () => {
