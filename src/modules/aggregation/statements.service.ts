@@ -29,12 +29,13 @@ import { longWork } from '../../platform/turns.js';
 import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
 import { updateAccountRow } from './accounts.repository.js';
-import { accountRecord, accountRecords, insertAccount, listAccountRows, updateAccountData } from './accounts.service.js';
+import { accountRecords, listAccountRows } from './accounts.service.js';
 import { customerNow, sealJson, serviceNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
 import { findStatementFileLogin, insertLogin, lockCustomerForLinking, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
-import type { AccountRecord, AggregationEvent } from './records.js';
+import type { AccountRecord } from './records.js';
 import { waitForLease } from './refresh.service.js';
+import { storeFetchedAccount } from './store.service.js';
 import type { AccountRow, InstitutionLoginRow } from './table.js';
 import { transactionDateRange } from './transactions.repository.js';
 import { syncTransactions } from './transactions.service.js';
@@ -167,7 +168,7 @@ export async function uploadStatementFile(
       const before = stored.get(a.ref);
       const displayPosition = before?.display_position ?? nextPosition++;
       const dates = read.dates.get(a.ref) ?? { count: 0, distinct: 0, first: 0, latest: 0 };
-      const row = await storeAccount(engine, customer, login, owner, { account: a, before, dates, displayPosition, now });
+      const row = await storeAccount(engine, login, owner, { account: a, before, dates, displayPosition, now });
       added += await storeTransactions(engine, login, owner, row, read.transactionsOf(a.ref), now);
       incoming += dates.distinct;
       rows.push(await settleDates(engine, row));
@@ -291,9 +292,9 @@ interface AccountUpload {
  * Creates or updates the file's account, with the dates its transactions will give it, and records its event; one
  * short transaction. It is aggregated from here on, so it is marked so before its first transaction is stored.
  */
-async function storeAccount(engine: Engine, customer: CustomerRow, login: InstitutionLoginRow, owner: string, upload: AccountUpload): Promise<AccountRow> {
+async function storeAccount(engine: Engine, login: InstitutionLoginRow, owner: string, upload: AccountUpload): Promise<AccountRow> {
   const { account: a, before, now } = upload;
-  const { first, latest } = upload.dates;
+  const { latest } = upload.dates;
   // The file's balance, unless it has none or the stored one is newer (an older statement uploaded later).
   const fileBalanceDate = Math.min(a.balanceDate ?? (latest || now), now);
   const keepStored = before !== undefined && (a.balance === undefined || Number(before.balance_date) > fileBalanceDate);
@@ -302,42 +303,15 @@ async function storeAccount(engine: Engine, customer: CustomerRow, login: Instit
     balanceDate: keepStored ? Number(before.balance_date) : a.balance === undefined ? now : fileBalanceDate,
     displayPosition: upload.displayPosition,
   });
-  const earliest = (stored: number | null, incoming: number) => (stored === null ? incoming : Math.min(Number(stored), incoming));
   await longWork.turn();
   return engine.database.yielding.transaction().execute(async (tx) => {
     await renewLease(engine, tx, login.id, owner);
-    let row: AccountRow;
-    let change: 'created' | 'modified' | undefined;
-    if (before) {
-      const updated = await updateAccountData(tx, before, record, now);
-      row = updated.row;
-      if (updated.changed) change = 'modified';
-    } else {
-      row = await insertAccount(tx, login, record, now);
-      change = 'created';
-    }
-    const dated = upload.dates.count > 0;
-    row = await updateAccountRow(tx, row.id, {
-      aggregation_status_code: 0,
-      aggregation_attempt_at: now,
-      aggregation_success_at: now,
-      first_aggregated_at: row.first_aggregated_at ?? now,
-      history_from: dated ? earliest(row.history_from, first) : row.history_from,
-      oldest_transaction_at: dated ? earliest(row.oldest_transaction_at, first) : row.oldest_transaction_at,
-      last_transaction_at: dated ? Math.max(Number(row.last_transaction_at ?? 0), latest) : row.last_transaction_at,
-    });
-    if (change) {
-      const event: AggregationEvent = {
-        class: 'account',
-        type: change,
-        partnerId: customer.partner_id,
-        customerId: customer.id,
-        accountId: row.id,
-        record: await accountRecord(tx, row),
-      };
-      await recordEvents(engine, tx, [event]);
-    }
-    return row;
+    // The transactions follow a slice at a time (storeTransactions); the account takes the dates they will give.
+    const { first, latest, count } = upload.dates;
+    const transactions = count > 0 ? { list: [], from: first, to: latest, part: { first, latest } } : undefined;
+    const stored = await storeFetchedAccount(tx, login, before, { account: record, aggregated: true, ...(transactions ? { transactions } : {}) }, now);
+    await recordEvents(engine, tx, stored.events);
+    return stored.row;
   });
 }
 

@@ -66,7 +66,11 @@ export async function storeFetchedAccount(
   }
 
   const window = fetched.transactions;
-  const sync = window ? await syncTransactions(tx, row, window.list, window.from, window.to, now, { part: window.part !== undefined }) : undefined;
+  // A part with no transactions has nothing to compare (an account stored before its slices).
+  const sync =
+    window && !(window.part && window.list.length === 0)
+      ? await syncTransactions(tx, row, window.list, window.from, window.to, now, { part: window.part !== undefined })
+      : undefined;
   if (fetched.aggregated) {
     // A part stores the dates the whole will give (its other parts come after); otherwise they are read back.
     const range = window?.part
