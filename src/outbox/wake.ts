@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { PostgresAdapter, sql } from 'kysely';
 import type { Database, Executor } from '../platform/db/database.js';
+import { keepListening } from '../platform/db/listen.js';
 
 /**
  * Wake-ups for delivery workers, so a delivery enqueued in this process (or, on PostgreSQL, in any process)
@@ -30,52 +31,30 @@ export async function signalDeliveriesDue(executor: Executor): Promise<void> {
 
 /**
  * Calls `onWake` whenever deliveries may have become due; returns a function that stops listening.
- * On PostgreSQL it also listens for NOTIFY, and keeps retrying the LISTEN connection if it is lost.
+ * On PostgreSQL it also listens for NOTIFY (keepListening: tried again two seconds after the connection is lost).
  */
 export async function subscribeToWakeups(database: Database, onWake: () => void, onListenError: (e: Error) => void): Promise<() => Promise<void>> {
   local.on('due', onWake);
-  let stopped = false;
-  let unlisten: (() => Promise<void>) | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  let schema: string | undefined;
-
-  const listen = async (): Promise<void> => {
-    if (stopped || !database.listen) return;
-    try {
-      schema ??= (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.kysely)).rows[0]?.schema;
-      const stop = await database.listen(
+  const kept = database.listen
+    ? keepListening(
+        database.kysely,
+        database.listen,
         DELIVERY_CHANNEL,
-        (payload) => {
-          if (payload === schema) onWake();
+        {
+          notified: (payload, schema) => {
+            if (payload === schema) onWake();
+          },
+          // Anything committed while not listening is found by this poll.
+          up: () => onWake(),
+          down: onListenError,
         },
-        (e) => {
-          unlisten = undefined;
-          onListenError(e);
-          scheduleRetry();
-        },
-      );
-      if (stopped) await stop();
-      else {
-        unlisten = stop;
-        // Anything committed while not listening is found by this poll.
-        onWake();
-      }
-    } catch (e) {
-      onListenError(e as Error);
-      scheduleRetry();
-    }
-  };
-  const scheduleRetry = () => {
-    if (stopped) return;
-    retry = setTimeout(() => void listen(), 2000);
-    retry.unref();
-  };
-  await listen();
+        2000,
+      )
+    : undefined;
+  await kept?.ready;
 
   return async () => {
-    stopped = true;
     local.off('due', onWake);
-    if (retry) clearTimeout(retry);
-    await unlisten?.();
+    await kept?.stop();
   };
 }

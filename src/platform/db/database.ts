@@ -16,6 +16,7 @@ import {
 import pg from 'pg';
 import { ensurePrivateDir, ensurePrivateFile } from '../data-dir.js';
 import { Semaphore } from '../semaphore.js';
+import { keepListening, type KeptListen, type Listen, listenOn } from './listen.js';
 import { namingPool } from './named-statements.js';
 import type { DB } from './schema.js';
 
@@ -34,9 +35,10 @@ export interface Database {
   close(): Promise<void>;
   /**
    * PostgreSQL only: calls `onNotify` with the payload of every NOTIFY on `channel`, on a connection of its own
-   * (outside the pool), until the returned function is called. `onError` hears when that connection is lost.
+   * (outside the pool), until the returned function is called. `onError` hears when that connection is lost;
+   * `keepListening` (listen.ts) listens again after a pause.
    */
-  listen?(channel: string, onNotify: (payload: string) => void, onError: (e: Error) => void): Promise<() => Promise<void>>;
+  listen?: Listen;
   /**
    * A value that changes whenever a row of `partners`, `partner_tokens` or `customers` may have changed, by this
    * process or any other (migration 0024): on SQLite the mark its triggers keep, read on this connection (one
@@ -92,47 +94,6 @@ const pgTypes = {
   },
 };
 
-/**
- * A connection of its own (not one of the pool's, which queries need) that LISTENs on `channel` until the returned
- * function is called; `onError` hears when it is lost, after which it is closed.
- */
-async function listenOn(
-  config: pg.ClientConfig,
-  channel: string,
-  onNotify: (payload: string) => void,
-  onError: (e: Error) => void,
-): Promise<() => Promise<void>> {
-  const client = new pg.Client(config);
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await client.end().catch(() => {});
-  };
-  client.on('notification', (message) => {
-    if (message.channel === channel) onNotify(message.payload ?? '');
-  });
-  client.on('error', (e) => {
-    if (closed) return;
-    void close();
-    onError(e);
-  });
-  // A server that closes the connection cleanly (shutdown) ends it without an error.
-  client.on('end', () => {
-    if (closed) return;
-    closed = true;
-    onError(new Error('the LISTEN connection ended'));
-  });
-  try {
-    await client.connect();
-    await client.query(`listen ${client.escapeIdentifier(channel)}`);
-  } catch (e) {
-    await close();
-    throw e;
-  }
-  return close;
-}
-
 /** Opens the configured database. The caller runs migrations (see migrate.ts). */
 export function openDatabase(options: OpenOptions): Database {
   if (options.databaseUrl) {
@@ -162,7 +123,7 @@ export function openDatabase(options: OpenOptions): Database {
         createQueryCompiler: () => dialect.createQueryCompiler(),
       },
     });
-    const listen: NonNullable<Database['listen']> = (channel, onNotify, onError) => listenOn(client, channel, onNotify, onError);
+    const listen: Listen = (channel, onNotify, onError) => listenOn(client, channel, onNotify, onError);
     const watch = watchChanges(kysely, listen, changes);
     return {
       kysely,
@@ -245,60 +206,51 @@ class ChangeCount {
 }
 
 /**
- * Keeps a LISTEN connection on the change channel, started on the first call of `stamp` (so a process that never
- * reads through a memo never holds one). While it is not up, `stamp` is undefined; it reconnects after a pause.
+ * Keeps a LISTEN connection on the change channel (keepListening), started on the first call of `stamp` (so a process
+ * that never reads through a memo never holds one). While it is not up, `stamp` is undefined; it reconnects after a
+ * second.
  */
 function watchChanges(
   kysely: Kysely<DB>,
-  listen: NonNullable<Database['listen']>,
+  listen: Listen,
   changes: ChangeCount,
 ): { stamp(): string | undefined; settled(): Promise<void>; stop(): Promise<void> } {
-  let started = false;
+  let kept: KeptListen | undefined;
   let stopped = false;
   let schema: string | undefined;
-  let unlisten: (() => Promise<void>) | undefined;
-  let retry: NodeJS.Timeout | undefined;
   const barriers = new Map<string, () => void>();
   const settleAll = () => {
     for (const resolve of barriers.values()) resolve();
     barriers.clear();
   };
-  const lost = () => {
-    changes.listening = undefined;
-    unlisten = undefined;
-    settleAll();
-    if (stopped) return;
-    retry = setTimeout(() => void start(), 1000);
-    retry.unref();
-  };
-  const start = async (): Promise<void> => {
-    try {
-      schema ??= (await sql<{ schema: string }>`select current_schema() as schema`.execute(kysely)).rows[0]?.schema;
-      const stop = await listen(
-        CHANGE_CHANNEL,
-        (payload) => {
-          if (payload === schema) return changes.moved();
+  const start = () =>
+    keepListening(
+      kysely,
+      listen,
+      CHANGE_CHANNEL,
+      {
+        notified: (payload, current) => {
+          if (payload === current) return changes.moved();
           const barrier = barriers.get(payload);
           if (barrier) {
             barriers.delete(payload);
             barrier();
           }
         },
-        lost,
-      );
-      if (stopped) return void (await stop());
-      unlisten = stop;
-      changes.listened();
-    } catch {
-      lost();
-    }
-  };
+        up: (current) => {
+          schema = current;
+          changes.listened();
+        },
+        down: () => {
+          changes.listening = undefined;
+          settleAll();
+        },
+      },
+      1000,
+    );
   return {
     stamp: () => {
-      if (!started && !stopped) {
-        started = true;
-        void start();
-      }
+      if (!kept && !stopped) kept = start();
       return changes.listening === undefined ? undefined : `${changes.listening}:${changes.count}`;
     },
     settled: async () => {
@@ -312,8 +264,7 @@ function watchChanges(
       stopped = true;
       changes.listening = undefined;
       settleAll();
-      if (retry) clearTimeout(retry);
-      await unlisten?.();
+      await kept?.stop();
     },
   };
 }
