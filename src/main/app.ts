@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import { VERSION } from '../platform/version.js';
 import { redactedLogger } from '../platform/logger.js';
 import { createEngine, type Engine } from '../modules/aggregation/engine.js';
+import { enqueuePushNotifications } from '../modules/txpush/notify.service.js';
 import { heavyWorkLimits, type HeavyWorkLimits } from '../http/plugins/heavy-work.js';
 import { createResponseCache, type ResponseCache } from '../http/response-cache.js';
 
@@ -108,6 +109,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   app.decorate(
     'engine',
     createEngine(runtime, {
+      onEventsRecorded: enqueuePushNotifications,
       onBackgroundError: (what, e) => app.log.error({ err: e }, `${what} failed`),
     }),
   );

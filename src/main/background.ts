@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createEngine } from '../modules/aggregation/engine.js';
 import { startRefreshScheduler } from '../modules/aggregation/scheduler.js';
+import { enqueuePushNotifications } from '../modules/txpush/notify.service.js';
 import { startDeliveryWorker } from '../outbox/worker.js';
 import type { Runtime } from './runtime.js';
 
@@ -16,7 +17,10 @@ export interface BackgroundWork {
  */
 export async function startBackgroundWork(runtime: Runtime, logger: Logger): Promise<BackgroundWork> {
   const deliveries = await startDeliveryWorker(runtime, { logger });
-  const engine = createEngine(runtime, { onBackgroundError: (what, e) => logger.error({ err: e }, `${what} failed`) });
+  const engine = createEngine(runtime, {
+    onEventsRecorded: enqueuePushNotifications,
+    onBackgroundError: (what, e) => logger.error({ err: e }, `${what} failed`),
+  });
   const refreshes = startRefreshScheduler(engine, { logger });
   return {
     workerId: deliveries.workerId,

@@ -1,5 +1,3 @@
-import { isTestInstitution } from '../connectors/testbank/institutions.js';
-
 /**
  * The outbound target policy (which addresses may be contacted) lives in the platform, shared with the institution
  * connectors; what is here is the listener side of it: which URLs a partner may register.
@@ -16,15 +14,10 @@ export {
 
 /** The listener rules of the interface: which schemes and ports a partner's listener URL may use. */
 export interface ListenerUrlRules {
-  /** http is allowed only for test-institution accounts of Test Drive partners (see allowsPlainHttp). */
+  /** http is allowed only for test-institution accounts of Test Drive partners (TxPUSH's allowsPlainHttp). */
   allowHttp: boolean;
   /** Sandbox development ports allowed besides 80 and 443 (config.pushExtraPorts). */
   extraPorts: readonly number[];
-}
-
-/** Whether a listener for this account may use plain http: a test institution's account on the Test Drive plan. */
-export function allowsPlainHttp(input: { plan: 'testdrive' | 'production'; institutionId: number }): boolean {
-  return input.plan === 'testdrive' && isTestInstitution(input.institutionId);
 }
 
 /** Which listener rule a URL breaks: its form (not an http(s) URL, credentials), its scheme (https required) or its port. */

@@ -10,6 +10,7 @@ import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.se
 import { addOfxInstitution } from '../../src/modules/institutions/service.js';
 import { SIMPLEFIN_INSTITUTION_ID } from '../../src/modules/institutions/simplefin.service.js';
 import { newSigningKey } from '../../src/modules/txpush/keys.js';
+import { enqueuePushNotifications } from '../../src/modules/txpush/notify.service.js';
 import { insertSubscriptions } from '../../src/modules/txpush/repository.js';
 import { drainDeliveries } from '../../src/outbox/worker.js';
 import { openDatabase } from '../../src/platform/db/database.js';
@@ -532,7 +533,7 @@ describe('slots, the per-institution cap and the lease', () => {
     const { loginId, userId } = await linkOfx();
     await dueAt(loginId, nowOf(ctx));
     const lease = ctx.app.engine.settings.refreshLeaseSeconds;
-    const renewing = createEngine(ctx.runtime, { settings: { refreshLeaseRenewalMs: 20 } });
+    const renewing = createEngine(ctx.runtime, { onEventsRecorded: enqueuePushNotifications, settings: { refreshLeaseRenewalMs: 20 } });
     const other = await secondProcess();
     const w = workers();
     const asked = signOns(ofx, userId);
@@ -774,7 +775,7 @@ describe('migration 0019', () => {
 
 /** Another process on the same database: its own connections on PostgreSQL (the in-memory SQLite database has one). */
 async function secondProcess(): Promise<{ engine: Engine; close(): Promise<void> }> {
-  if (!ctx.db.pgSchema) return { engine: createEngine(ctx.runtime), close: async () => undefined };
+  if (!ctx.db.pgSchema) return { engine: createEngine(ctx.runtime, { onEventsRecorded: enqueuePushNotifications }), close: async () => undefined };
   const database = openDatabase({ databaseUrl: TEST_DATABASE_URL, pgSchema: ctx.db.pgSchema, poolSize: 5 });
-  return { engine: createEngine({ ...ctx.runtime, database }), close: () => database.close() };
+  return { engine: createEngine({ ...ctx.runtime, database }, { onEventsRecorded: enqueuePushNotifications }), close: () => database.close() };
 }

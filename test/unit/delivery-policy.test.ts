@@ -1,6 +1,7 @@
 import type dns from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { addressRefusal, allowsPlainHttp, classifyAddress, listenerUrlViolation, policyLookup, TargetRefusedError } from '../../src/outbox/policy.js';
+import { addressRefusal, classifyAddress, listenerUrlViolation, policyLookup, TargetRefusedError } from '../../src/outbox/policy.js';
+import { allowsPlainHttp } from '../../src/modules/txpush/service.js';
 import { TEST_BANK_ID } from '../../src/connectors/testbank/institutions.js';
 import { classifyPeerAddress } from '../../src/platform/ip.js';
 

@@ -12,7 +12,7 @@ import type { CustomerRow } from '../customers/table.js';
 import { MAX_STORED_INSTITUTION_ID } from '../institutions/table.js';
 import * as repo from './accounts.repository.js';
 import type { AccountFilter } from './accounts.repository.js';
-import { customerNow } from './engine.js';
+import { customerNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
 import { deleteLogin, findCustomerLogin } from './logins.repository.js';
 import { hasPositions, toAccountRecord, toAccountSimpleRecord, type AccountRecord, type AccountSimpleRecord, type AggregationEvent } from './records.js';
@@ -227,7 +227,7 @@ export async function getCustomerAccountSimple(
 
 /** Deletes accounts (their transactions and positions go with them) and records a `deleted` event for each. */
 export async function deleteAccountRows(
-  runtime: Pick<Runtime, 'clock' | 'keys'>,
+  runtime: Pick<Engine, 'clock' | 'keys' | 'onEventsRecorded'>,
   tx: Executor,
   customer: CustomerRow,
   rows: readonly AccountRow[],
@@ -255,7 +255,7 @@ export async function deleteAccountRows(
  * login, the login goes too: a login without accounts has nothing to show or refresh.
  */
 export async function deleteAccount(
-  runtime: Pick<Runtime, 'database' | 'clock' | 'keys'>,
+  runtime: Pick<Engine, 'database' | 'clock' | 'keys' | 'onEventsRecorded'>,
   partnerId: string,
   customerId: string | number,
   accountId: string | number,
@@ -274,7 +274,7 @@ export async function deleteAccount(
 
 /** Deletes an institution login with all its accounts (204; 404 when unknown). */
 export async function deleteInstitutionLogin(
-  runtime: Pick<Runtime, 'database' | 'clock' | 'keys'>,
+  runtime: Pick<Engine, 'database' | 'clock' | 'keys' | 'onEventsRecorded'>,
   partnerId: string,
   customerId: string | number,
   institutionLoginId: string | number,

@@ -11,8 +11,10 @@ import type { ConnectorContext, InstitutionConnector } from '../../connectors/co
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { epochSeconds } from '../../platform/clock.js';
 import { decryptValue, encryptValue } from '../../platform/secrets.js';
+import type { Executor } from '../../platform/db/database.js';
 import type { Runtime } from '../../platform/dependencies.js';
 import type { CustomerRow } from '../customers/table.js';
+import type { AggregationEvent } from './records.js';
 
 /** Tunables; tests may lower them. */
 export interface EngineSettings {
@@ -35,11 +37,19 @@ export const DEFAULT_ENGINE_SETTINGS: Omit<EngineSettings, 'refreshLeaseSeconds'
   linkSessionTtlSeconds: 30 * 60,
 };
 
+/**
+ * Hears the events `recordEvents` writes, in the transaction that writes them: TxPUSH enqueues the notifications of
+ * subscribed accounts there (`enqueuePushNotifications`). Whoever builds the engine passes it in, because txpush
+ * builds on aggregation (a subscription names an account), so aggregation does not import txpush.
+ */
+export type RecordedEventsListener = (tx: Executor, runtime: Pick<Runtime, 'clock' | 'keys'>, events: readonly AggregationEvent[]) => Promise<void>;
+
 export interface Engine extends Runtime {
   /** The runtime the engine was built on (the same config, database, clock and keys), for code that hands it on whole. */
   readonly runtime: Runtime;
   readonly registry: ConnectorRegistry;
   readonly settings: EngineSettings;
+  readonly onEventsRecorded: RecordedEventsListener;
   /** Runs work after the response (v2 refreshes), tracked so shutdown and tests can wait for it. */
   background(what: string, task: () => Promise<unknown>): void;
   /** Resolves once the background work started so far has finished. */
@@ -47,6 +57,7 @@ export interface Engine extends Runtime {
 }
 
 export interface EngineOptions {
+  onEventsRecorded: RecordedEventsListener;
   settings?: Partial<EngineSettings>;
   /** Hears failures of background work (the app logs them). */
   onBackgroundError?: (what: string, error: unknown) => void;
@@ -54,7 +65,7 @@ export interface EngineOptions {
   realSources?: Partial<Pick<RealSourceOptions, 'ofxTransport' | 'simplefinTransport'>>;
 }
 
-export function createEngine(runtime: Runtime, options: EngineOptions = {}): Engine {
+export function createEngine(runtime: Runtime, options: EngineOptions): Engine {
   const registry = createConnectorRegistry({
     key: runtime.keys.derive('testbank'),
     authorizeUrl: `${runtime.config.publicUrl}/connect/testbank/oauth/authorize`,
@@ -83,6 +94,7 @@ export function createEngine(runtime: Runtime, options: EngineOptions = {}): Eng
     ...runtime,
     runtime,
     registry,
+    onEventsRecorded: options.onEventsRecorded,
     settings: { ...DEFAULT_ENGINE_SETTINGS, refreshLeaseSeconds: leaseSeconds, refreshLeaseRenewalMs: (leaseSeconds * 1000) / 3, ...options.settings },
     background(what, task) {
       const p: Promise<unknown> = task()

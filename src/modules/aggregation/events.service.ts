@@ -1,22 +1,24 @@
 /**
  * Aggregation events: every change to an account or a transaction is recorded here, in the same database
- * transaction as the change itself, so an event exists exactly when its change was committed. The push
- * notifications of subscribed accounts are enqueued here too, in the same transaction (src/modules/txpush/notify.service.ts).
+ * transaction as the change itself, so an event exists exactly when its change was committed. The engine's listener
+ * hears them in the same transaction: TxPUSH enqueues the push notifications of subscribed accounts there.
  */
 import type { Executor } from '../../platform/db/database.js';
-import type { Runtime } from '../../platform/dependencies.js';
-import { enqueuePushNotifications } from '../txpush/notify.service.js';
-import { serviceNow } from './engine.js';
+import { serviceNow, type Engine } from './engine.js';
 import { insertEvents } from './events.repository.js';
 import type { AggregationEvent } from './records.js';
 import type { EventClass } from './table.js';
 
 /**
- * Writes events, dated by the service clock, and enqueues their push notifications; call it with the transaction
- * that makes the changes. The one place events are written.
+ * Writes events, dated by the service clock, and hands them to the engine's listener (their push notifications);
+ * call it with the transaction that makes the changes. The one place events are written.
  */
-export async function recordEvents(runtime: Pick<Runtime, 'clock' | 'keys'>, tx: Executor, events: readonly AggregationEvent[]): Promise<void> {
-  const createdAt = serviceNow(runtime);
+export async function recordEvents(
+  engine: Pick<Engine, 'clock' | 'keys' | 'onEventsRecorded'>,
+  tx: Executor,
+  events: readonly AggregationEvent[],
+): Promise<void> {
+  const createdAt = serviceNow(engine);
   if (events.length > 0) {
     await insertEvents(
       tx,
@@ -31,5 +33,5 @@ export async function recordEvents(runtime: Pick<Runtime, 'clock' | 'keys'>, tx:
       })),
     );
   }
-  await enqueuePushNotifications(tx, runtime, events);
+  await engine.onEventsRecorded(tx, engine, events);
 }

@@ -276,7 +276,7 @@ async function discovered(
  * `ref`s the accounts step answered (digests, see choiceOf), not the institution's.
  */
 export async function finishLink(
-  runtime: Pick<Runtime, 'config' | 'database' | 'clock' | 'keys'>,
+  runtime: Pick<Engine, 'config' | 'database' | 'clock' | 'keys' | 'onEventsRecorded'>,
   input: { partnerId: string; sessionId: string; accountRefs?: string[]; customerId?: string },
   within?: (tx: Executor, result: LinkResult) => Promise<void>,
 ): Promise<LinkResult> {

@@ -23,9 +23,3 @@ export async function deleteExpiredSessions(db: Executor, now: number): Promise<
 export async function deleteOtherSessions(db: Executor, partnerId: string, keepIdHash: string): Promise<void> {
   await db.deleteFrom('dashboard_sessions').where('partner_id', '=', partnerId).where('id_hash', '!=', keepIdHash).execute();
 }
-
-/** Deletes every session of the partner; answers the expiry (epoch seconds) of each session deleted. */
-export async function deleteSessionsOf(db: Executor, partnerId: string): Promise<number[]> {
-  const rows = await db.deleteFrom('dashboard_sessions').where('partner_id', '=', partnerId).returning('expires_at').execute();
-  return rows.map((r) => Number(r.expires_at));
-}

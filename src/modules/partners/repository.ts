@@ -171,3 +171,12 @@ export async function deleteTokensOf(db: Executor, partnerId: string): Promise<n
   const rows = await db.deleteFrom('partner_tokens').where('partner_id', '=', partnerId).returning('expires_at').execute();
   return rows.map((r) => Number(r.expires_at));
 }
+
+/**
+ * Deletes every dashboard session of a partner (a secret reset ends them with the tokens); answers the expiry (epoch
+ * seconds) of each session deleted. Here rather than in the dashboard module, which builds on partners.
+ */
+export async function deleteDashboardSessionsOf(db: Executor, partnerId: string): Promise<number[]> {
+  const rows = await db.deleteFrom('dashboard_sessions').where('partner_id', '=', partnerId).returning('expires_at').execute();
+  return rows.map((r) => Number(r.expires_at));
+}

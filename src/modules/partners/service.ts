@@ -8,7 +8,6 @@ import { ServiceError } from '../../contract/errors/service-error.js';
 import { epochSeconds, type Clock } from '../../platform/clock.js';
 import type { Keys } from '../../platform/keys.js';
 import { decryptValue, encryptValue, hashSecret, randomDigits, randomString, sha256Hex, verifySecret, verifySecretRemembered } from '../../platform/secrets.js';
-import { deleteSessionsOf } from '../dashboard/sessions.repository.js';
 import * as repo from './repository.js';
 import type { PartnerPlan, PartnerRow } from './table.js';
 
@@ -297,7 +296,7 @@ export async function resetPartnerSecret(ctx: PartnerContext, partnerId: string,
     let endedSessions = 0;
     if (!options.keepTokens) {
       revokedTokens = (await repo.deleteTokensOf(tx, partnerId)).filter((expiresAt) => expiresAt > now).length;
-      endedSessions = (await deleteSessionsOf(tx, partnerId)).filter((expiresAt) => expiresAt > now).length;
+      endedSessions = (await repo.deleteDashboardSessionsOf(tx, partnerId)).filter((expiresAt) => expiresAt > now).length;
     }
     return { partnerId, partnerSecret, revokedTokens, endedSessions, locked: partner.locked_at !== null };
   });

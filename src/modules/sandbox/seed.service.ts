@@ -4,6 +4,7 @@ import { createEngine, type Engine } from '../aggregation/engine.js';
 import { finishLink, startLink } from '../aggregation/linking.service.js';
 import { loadHistoricTransactions, refreshCustomerAccounts } from '../aggregation/refresh.service.js';
 import { createCustomer } from '../customers/service.js';
+import { enqueuePushNotifications } from '../txpush/notify.service.js';
 import type { PartnerPlan } from '../partners/table.js';
 import type { Runtime } from '../../platform/dependencies.js';
 import * as repo from './seed.repository.js';
@@ -99,7 +100,7 @@ export async function seedCustomers(runtime: Runtime, options: SeedOptions): Pro
   const keep = options.transactionsPerCustomer;
   if (keep !== undefined && (!Number.isInteger(keep) || keep < 0))
     throw new ServiceError('InvalidParameter', 'Invalid parameter (transactionsPerCustomer): a whole number, 0 or more');
-  const engine = createEngine(runtime);
+  const engine = createEngine(runtime, { onEventsRecorded: enqueuePushNotifications });
   const institutionId = options.institutionId ?? SEED_INSTITUTION_ID;
   const prefix = options.usernamePrefix ?? `seed_${Date.now().toString(36)}`;
   const username = (n: number) => `${prefix}_${String(n).padStart(7, '0')}`;

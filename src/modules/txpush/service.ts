@@ -3,7 +3,8 @@
  * one subscription. Every call is scoped to the calling partner's customer: other ids are unknown ids (404).
  */
 import { cancelSubscriptionDeliveries } from '../../outbox/cancel.js';
-import { allowsPlainHttp, listenerUrlProblem, type ListenerRule } from '../../outbox/policy.js';
+import { listenerUrlProblem, type ListenerRule } from '../../outbox/policy.js';
+import { isTestInstitution } from '../../connectors/testbank/institutions.js';
 import type { ErrorName } from '../../contract/errors/catalogue.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { epochSeconds } from '../../platform/clock.js';
@@ -29,6 +30,11 @@ export interface SubscriptionRecord {
   type: EventClass;
   callbackUrl: string;
   signingKey: string;
+}
+
+/** Whether a listener for this account may use plain http: a test institution's account on the Test Drive plan. */
+export function allowsPlainHttp(input: { plan: 'testdrive' | 'production'; institutionId: number }): boolean {
+  return input.plan === 'testdrive' && isTestInstitution(input.institutionId);
 }
 
 const RULE_ERRORS: Record<ListenerRule, ErrorName> = { url: 'ListenerUrlInvalid', https: 'ListenerHttpsRequired', port: 'ListenerPortNotAllowed' };

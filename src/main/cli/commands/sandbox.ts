@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { ClockAdvanceResult, CustomerResetResult, LoginErrorState } from '../../../contract/schemas/sandbox.js';
 import { createEngine } from '../../../modules/aggregation/engine.js';
+import { enqueuePushNotifications } from '../../../modules/txpush/notify.service.js';
 import { advanceClock, clearLoginError, resetCustomer, SANDBOX_ERROR_CODES, setLoginError } from '../../../modules/sandbox/controls.service.js';
 import { dataOptions, parse, positiveInteger, UsageError } from '../args.js';
 import { checkPartnerOption, chooseTarget } from '../mode.js';
@@ -108,7 +109,7 @@ export async function sandbox(argv: string[]): Promise<void> {
     const done = await withRuntime(target.dataDir, async (runtime) => {
       const picked = await sandboxPartner(runtime.database.kysely, values.partner, USAGE, what.customerId);
       const caller = { partnerId: picked.partnerId, plan: picked.plan };
-      const engine = createEngine(runtime);
+      const engine = createEngine(runtime, { onEventsRecorded: enqueuePushNotifications });
       let result: Outcome;
       switch (what.action) {
         case 'clock':

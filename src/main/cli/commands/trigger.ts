@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { FiredConnectWebhook, FiredTxPushEvent } from '../../../contract/schemas/sandbox.js';
 import { createEngine } from '../../../modules/aggregation/engine.js';
+import { enqueuePushNotifications } from '../../../modules/txpush/notify.service.js';
 import { CONNECT_EVENT_TYPES } from '../../../modules/connect/webhooks.service.js';
 import { fireConnectWebhook, fireTxPushEvent, TXPUSH_EVENT_TYPES } from '../../../modules/sandbox/controls.service.js';
 import { dataOptions, parse, UsageError } from '../args.js';
@@ -86,7 +87,7 @@ export async function trigger(argv: string[]): Promise<void> {
     ({ fired, note } = await withRuntime(target.dataDir, async (runtime) => {
       const picked = await sandboxPartner(runtime.database.kysely, values.partner, USAGE, customerId);
       const caller = { partnerId: picked.partnerId, plan: picked.plan };
-      const engine = createEngine(runtime);
+      const engine = createEngine(runtime, { onEventsRecorded: enqueuePushNotifications });
       const result: Fired = isConnect
         ? { kind: 'connect', result: await fireConnectWebhook(engine, caller, { customerId, ...connect }) }
         : { kind: 'txpush', result: await fireTxPushEvent(engine, caller, { customerId, accountId: values.account!, ...txpush }) };
