@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { refused } from '../helpers/statements.js';
 import { formatOfMediaType, MAX_STATEMENT_BYTES, readStatementFile, sniffStatementFormat } from '../../src/connectors/statements/file.js';
-import { statementAccountRecord, statementTransactionRecord } from '../../src/connectors/statements/records.js';
+import { statementAccountRecord } from '../../src/modules/aggregation/statements.rules.js';
 
 const ofx = (name: string) => readFileSync(new URL(`../fixtures/ofx/${name}`, import.meta.url));
 const csv = (name: string) => readFileSync(new URL(`../fixtures/statements/${name}`, import.meta.url));
@@ -79,10 +79,20 @@ describe('statement records in the connector contract', () => {
   });
 
   it('posts and categorises transactions by the account’s currency', () => {
-    const t = statementTransactionRecord(
-      { accountRef: 'r', ref: 'x', amount: -4.5, postedDate: 2, transactionDate: 1, description: 'STARBUCKS 123', memo: 'card', type: 'pointOfSale' },
-      'CAD',
-    );
-    expect(t).toMatchObject({ status: 'active', postedDate: 2, transactionDate: 1, memo: 'card', categorization: { country: 'CAN' } });
+    const file = new TextEncoder().encode('Date,Description,Memo,Amount\n01/02/2026,STARBUCKS 123,card,-4.50\n');
+    const read = readStatementFile(file, { format: 'csv', currency: 'CAD' });
+    expect(read.transactions).toMatchObject([
+      { status: 'active', postedDate: read.transactions[0]!.transactionDate, memo: 'card', categorization: { country: 'CAN' } },
+    ]);
+  });
+
+  it('keeps what an OFX investment statement says of each trade: units, price, security and its kind', () => {
+    const read = readStatementFile(ofx('brokerage-1.0.2.ofx'), { format: 'ofx' });
+    const trades = read.transactions.filter((t) => t.investmentTransactionType === 'purchased' || t.investmentTransactionType === 'sold');
+    expect(trades.length).toBeGreaterThan(0);
+    for (const t of trades) {
+      expect(t).toMatchObject({ status: 'active', unitQuantity: expect.any(Number), unitValue: expect.any(Number) });
+      expect(t.ticker ?? t.securityId).toBeTruthy();
+    }
   });
 });

@@ -4,16 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { refused } from '../helpers/statements.js';
 import { type CsvStatementOptions, mergeByRef, readCsvStatement } from '../../src/connectors/statements/import.js';
 import { validateMapping } from '../../src/connectors/statements/mapping.js';
-import type { StatementImport, StatementTransaction } from '../../src/connectors/statements/types.js';
+import type { ConnectorTransaction } from '../../src/connectors/connector.js';
+import type { StatementImport } from '../../src/connectors/statements/types.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/statements/${name}`, import.meta.url));
 const day = (iso: string) => Date.parse(`${iso}T12:00:00Z`) / 1000;
 
-/** The transactions in a comparable form: ISO dates instead of epoch seconds, no refs. */
+/** The transactions in a comparable form: ISO dates instead of epoch seconds, no refs, status or categories. */
 function rows(result: StatementImport) {
-  return result.transactions.map(({ ref: _ref, accountRef: _account, postedDate, transactionDate, ...rest }) => ({
+  return result.transactions.map(({ ref: _ref, accountRef: _account, status: _status, categorization: _categories, postedDate, transactionDate, ...rest }) => ({
     date: new Date(transactionDate * 1000).toISOString().slice(0, 10),
-    ...(postedDate !== transactionDate ? { posted: new Date(postedDate * 1000).toISOString().slice(0, 10) } : {}),
+    ...(postedDate !== transactionDate ? { posted: new Date(postedDate! * 1000).toISOString().slice(0, 10) } : {}),
     ...rest,
   }));
 }
@@ -442,7 +443,23 @@ describe('refs and merging uploads', () => {
   });
 
   it('merge OFX-style refs the same way, and a ref twice in one upload once', () => {
-    const t = (ref: string): StatementTransaction => ({ accountRef: 'A', ref, amount: -1, postedDate: 0, transactionDate: 0, description: 'x', type: 'debit' });
+    const categorization: ConnectorTransaction['categorization'] = {
+      normalizedPayeeName: 'X',
+      category: 'Uncategorized',
+      bestRepresentation: 'X',
+      country: 'USA',
+    };
+    const t = (ref: string): ConnectorTransaction => ({
+      accountRef: 'A',
+      ref,
+      amount: -1,
+      status: 'active',
+      postedDate: 0,
+      transactionDate: 0,
+      description: 'x',
+      type: 'debit',
+      categorization,
+    });
     expect(mergeByRef([t('FIT1')], [t('FIT1'), t('FIT2'), t('FIT2')])).toEqual({ added: [t('FIT2')], duplicates: [t('FIT1'), t('FIT2')] });
   });
 

@@ -6,11 +6,13 @@
 import { STATEMENT_ACCOUNT_TYPES } from '../../contract/schemas/statements.js';
 import { describeCurrencyValue, iso4217Code, isIso4217, NO_CURRENCY } from '../../platform/currency.js';
 import { maskAccountNumber } from '../account-number.js';
-import type { AccountType, TransactionType } from '../connector.js';
+import { categorize } from '../categorize.js';
+import type { AccountType, ConnectorTransaction, TransactionType } from '../connector.js';
+import { countryOfCurrency } from '../ofx/map.js';
 import { type CsvRow, isSummaryRow, readCsv, StatementFileError } from './csv.js';
 import { detectTableLayout, type LayoutName } from './detect.js';
 import { type ColumnMapping, type ResolvedColumns, headerKey, numberedHeaders, validateMapping } from './mapping.js';
-import type { StatementAccount, StatementImport, StatementTransaction } from './types.js';
+import type { StatementAccount, StatementImport } from './types.js';
 import { type DateOrder, type DecimalSeparator, inferDateOrder, inferDecimalSeparator, isoDay, parseAmount, parseDate, unwrapCell } from './values.js';
 
 export interface CsvStatementOptions {
@@ -116,7 +118,8 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
   const refText = cached(refDescription);
 
   const groups = new Map<string, AccountGroup>();
-  const transactions: StatementTransaction[] = [];
+  // Categorised once the file's currency is known, at the end.
+  const transactions: Omit<ConnectorTransaction, 'categorization'>[] = [];
   const occurrences = new Map<string, number>();
   const currencies = new Set<string>();
   const perRowAccounts = columns.account !== undefined || columns.accountNumber !== undefined;
@@ -177,10 +180,11 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
     const occurrence = (occurrences.get(countKey) ?? 0) + 1;
     occurrences.set(countKey, occurrence);
 
-    const transaction: StatementTransaction = {
+    const transaction: Omit<ConnectorTransaction, 'categorization'> = {
       accountRef: group.account.ref,
       ref: `${base}|${occurrence}`,
       amount,
+      status: 'active',
       postedDate: posted ?? date,
       transactionDate: date,
       description: description || memo,
@@ -210,7 +214,9 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
   // One name given for a file of several cards: tell them apart by number (masked: a name is answered as it is).
   if (accounts.length > 1)
     for (const a of accounts) if (a.name === settings.accountName && a.number !== '') a.name = `${a.name} ${maskAccountNumber(a.number)}`;
-  return { format: 'csv', accounts, transactions, problems };
+  const country = countryOfCurrency(currency);
+  const categorised = transactions.map((t): ConnectorTransaction => ({ ...t, categorization: categorize(t.description, t.memo, t.type, country) }));
+  return { format: 'csv', accounts, transactions: categorised, problems };
 }
 
 /**
@@ -449,9 +455,9 @@ function refDescription(description: string): string {
 
 export interface MergeResult {
   /** Incoming transactions not seen before, in their order. */
-  added: StatementTransaction[];
+  added: ConnectorTransaction[];
   /** Incoming transactions already among the earlier ones (or twice in the incoming ones). */
-  duplicates: StatementTransaction[];
+  duplicates: ConnectorTransaction[];
 }
 
 /**
@@ -459,11 +465,11 @@ export interface MergeResult {
  * count identical rows, so a second identical coffee the same day is new while a re-uploaded one is not; OFX refs are
  * FITIDs and merge the same way.
  */
-export function mergeByRef(earlier: readonly StatementTransaction[], incoming: readonly StatementTransaction[]): MergeResult {
+export function mergeByRef(earlier: readonly ConnectorTransaction[], incoming: readonly ConnectorTransaction[]): MergeResult {
   const seen = new Set<string>();
   for (const t of earlier) seen.add(`${t.accountRef}\u0000${t.ref}`);
-  const added: StatementTransaction[] = [];
-  const duplicates: StatementTransaction[] = [];
+  const added: ConnectorTransaction[] = [];
+  const duplicates: ConnectorTransaction[] = [];
   for (const t of incoming) {
     const key = `${t.accountRef}\u0000${t.ref}`;
     if (seen.has(key)) duplicates.push(t);

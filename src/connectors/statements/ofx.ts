@@ -4,7 +4,7 @@
  * transactions. What cannot be read is named in `problems`, and the rest is still imported.
  */
 import type { ConnectorTransaction } from '../connector.js';
-import type { StatementAccount, StatementImport, StatementTransaction } from './types.js';
+import type { StatementAccount, StatementImport } from './types.js';
 import { accountNameOf, accountRefOf, accountTypeOf, bankTransactionsOf, investmentTransactionsOf } from '../ofx/map.js';
 import { decodeOfxBytes, type OfxAccountInfo, type OfxResponse, OfxParseError, readOfxResponse } from '../ofx/parse.js';
 
@@ -12,19 +12,9 @@ function describeStatus(code: number, message: string | undefined): string {
   return message ? `status ${code}: ${message}` : `status ${code}`;
 }
 
-function toStatementTransaction(t: ConnectorTransaction, accountRef: string): StatementTransaction {
-  const out: StatementTransaction = {
-    accountRef,
-    ref: t.ref,
-    amount: t.amount,
-    postedDate: t.postedDate ?? t.transactionDate,
-    transactionDate: t.transactionDate,
-    description: t.description,
-    type: t.type,
-  };
-  if (t.memo !== undefined) out.memo = t.memo;
-  if (t.checkNum !== undefined) out.checkNum = t.checkNum;
-  return out;
+/** A file's transaction has posted: it is in the statement (its posting date, when the file gives none, its date). */
+function posted(t: ConnectorTransaction): ConnectorTransaction {
+  return { ...t, status: 'active', postedDate: t.postedDate ?? t.transactionDate };
 }
 
 /** Reads an OFX/QFX file (its text, or its bytes decoded by the character set its header names). */
@@ -97,7 +87,7 @@ export function ofxFileToStatementImport(input: string | Uint8Array): StatementI
       const key = `${ref}\u0000${t.ref}`;
       if (seenTransactions.has(key)) continue;
       seenTransactions.add(key);
-      result.transactions.push(toStatementTransaction(t, ref));
+      result.transactions.push(posted(t));
     }
   }
   return result;

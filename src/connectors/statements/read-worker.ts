@@ -1,7 +1,6 @@
 /**
- * The worker-thread side of reading a statement file (read-off-thread.ts): reads the file and turns its
- * transactions into the connector contract's records (categorising each, which costs as much as reading), then
- * hands the result back as one block of bytes, moved rather than copied: the accounts and problems as JSON, then
+ * The worker-thread side of reading a statement file (read-off-thread.ts): reads the file (categorising each
+ * transaction, which costs as much as reading), then hands the result back as one block of bytes, moved rather than copied: the accounts and problems as JSON, then
  * each account's transactions as JSON text in chunks. One message, because the service's thread takes in all the
  * messages waiting on a port in one go (fifty chunks held it for a tenth of a second); bytes, because objects would
  * be copied and then walked by its garbage collector for as long as they wait to be stored. Each chunk becomes
@@ -13,7 +12,6 @@ import { move } from 'piscina';
 import type { ConnectorTransaction } from '../connector.js';
 import { StatementFileError } from './csv.js';
 import { readStatementFile, type StatementFileOptions } from './file.js';
-import { statementTransactionRecord } from './records.js';
 import type { StatementImport } from './types.js';
 
 // The reader runs at a lower priority than the service's thread, so that on a busy machine the requests being
@@ -57,8 +55,7 @@ export default function readStatementTask(task: ReadTask): Refusal | ReturnType<
   }
   const { transactions, ...head } = read;
   const byAccount = new Map<string, ConnectorTransaction[]>(read.accounts.map((a) => [a.ref, []]));
-  const currencies = new Map(read.accounts.map((a) => [a.ref, a.currency]));
-  for (const t of transactions) byAccount.get(t.accountRef)?.push(statementTransactionRecord(t, currencies.get(t.accountRef)!));
+  for (const t of transactions) byAccount.get(t.accountRef)?.push(t);
 
   const encoder = new TextEncoder();
   const dates: Record<string, AccountDates> = Object.create(null) as Record<string, AccountDates>;

@@ -4,7 +4,7 @@
  * the same shape, so the import that deduplicates and stores them does not care which kind of file it was.
  */
 import type { StatementFormatName } from '../../contract/schemas/statements.js';
-import type { AccountType, TransactionType } from '../connector.js';
+import type { AccountType, ConnectorTransaction } from '../connector.js';
 
 export interface StatementAccount {
   /** Stable across uploads of the same account: the OFX account id (masked where the file masks it), or one chosen for a CSV. */
@@ -20,29 +20,16 @@ export interface StatementAccount {
   availableBalance?: number;
 }
 
-export interface StatementTransaction {
-  accountRef: string;
-  /**
-   * Stable across uploads of the same transaction: the FITID for OFX, a key of date, amount and description
-   * (with its occurrence number among identical ones in the same file) for CSV.
-   */
-  ref: string;
-  /** Debits negative, credits positive. */
-  amount: number;
-  /** Epoch seconds (noon UTC of the day when the file gives only a date). */
-  postedDate: number;
-  transactionDate: number;
-  description: string;
-  memo?: string;
-  checkNum?: string;
-  type: TransactionType;
-}
-
 export interface StatementImport {
   /** Which kind of file it was read from. */
   format: StatementFormatName;
   accounts: StatementAccount[];
-  transactions: StatementTransaction[];
+  /**
+   * In the connector contract's terms, as a refresh fetches them: posted (a file holds no pending ones), categorised
+   * by the account's currency. Refs are stable across uploads of the same transaction: the FITID for OFX, a key of
+   * date, amount and description (with its occurrence number among identical ones in the same file) for CSV.
+   */
+  transactions: ConnectorTransaction[];
   /** Rows or records that could not be read, with why (shown to the user; the rest is still imported). */
   problems: { line?: number; message: string }[];
 }

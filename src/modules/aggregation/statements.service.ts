@@ -20,7 +20,7 @@ import { formatOfMediaType, STATEMENT_MEDIA_TYPES } from '../../connectors/state
 import type { StatementFormatName } from '../../contract/schemas/statements.js';
 import { type AccountDates, type ReadStatement, readStatementFileOffThread } from '../../connectors/statements/read-off-thread.js';
 import type { ColumnMapping } from '../../connectors/statements/mapping.js';
-import { statementAccountRecord } from '../../connectors/statements/records.js';
+
 import type { StatementAccount, StatementImport } from '../../connectors/statements/types.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { Executor } from '../../platform/db/database.js';
@@ -35,6 +35,7 @@ import { recordEvents } from './events.service.js';
 import { findStatementFileLogin, insertLogin, lockCustomerForLinking, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
 import type { AccountRecord } from './records.js';
 import { waitForLease } from './refresh.service.js';
+import { statementAccountRecord } from './statements.rules.js';
 import { storeFetchedAccount } from './store.service.js';
 import type { AccountRow, InstitutionLoginRow } from './table.js';
 import { transactionDateRange } from './transactions.repository.js';

@@ -1,13 +1,12 @@
 /**
- * A statement file's accounts and transactions as the connector contract's records, so the aggregation engine stores
- * them the way it stores what a connector fetched: the same account details per type, the same categorisation.
- * A file says less than an institution: details it does not state are zero or empty.
+ * A statement file's account as the connector contract's record, so it is stored the way a refresh stores what a
+ * connector fetched, with the details of its type. A file says less than an institution: details it does not state
+ * are zero or empty. Which balance the record carries is a storing rule (a file need not state one, and an older
+ * statement uploaded later must not replace a newer balance), so the upload decides it from the stored account.
  */
-import { investmentDetailOf, loanDetailOf } from '../details.js';
-import { categorize } from '../categorize.js';
-import type { ConnectorAccount, ConnectorTransaction } from '../connector.js';
-import { countryOfCurrency } from '../ofx/map.js';
-import type { StatementAccount, StatementTransaction } from './types.js';
+import { investmentDetailOf, loanDetailOf } from '../../connectors/details.js';
+import type { ConnectorAccount } from '../../connectors/connector.js';
+import type { StatementAccount } from '../../connectors/statements/types.js';
 
 function last4(number: string): string {
   return number.replace(/[^A-Za-z0-9]/g, '').slice(-4);
@@ -83,22 +82,4 @@ export function statementAccountRecord(a: StatementAccount, state: StatementAcco
         position: [],
       };
   }
-}
-
-/** A statement's transaction as a contract transaction record: posted, categorised by the account's currency. */
-export function statementTransactionRecord(t: StatementTransaction, currency: string): ConnectorTransaction {
-  const record: ConnectorTransaction = {
-    ref: t.ref,
-    accountRef: t.accountRef,
-    amount: t.amount,
-    status: 'active',
-    description: t.description,
-    type: t.type,
-    transactionDate: t.transactionDate,
-    postedDate: t.postedDate,
-    categorization: categorize(t.description, t.memo, t.type, countryOfCurrency(currency)),
-  };
-  if (t.memo !== undefined) record.memo = t.memo;
-  if (t.checkNum !== undefined) record.checkNum = t.checkNum;
-  return record;
 }
