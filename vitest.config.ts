@@ -39,7 +39,8 @@ const TIMING_INTEGRATION = [
 ];
 // Restarts the PostgreSQL server every other test uses: last, alone.
 const SERVER_RESTART = ['test/system/faults.test.ts'];
-const SYSTEM_SETUP = 'test/system/global-setup.ts';
+// Projects that run the build (processes from dist/, the browser apps from dist/web) build it first when stale.
+const BUILD_SETUP = 'test/helpers/build-setup.ts';
 // System tests whose processes run on SQLite and on PostgreSQL: those with describe.each(SYSTEM_DIALECTS).
 const SYSTEM_BOTH_STORES = fs
   .readdirSync('test/system')
@@ -93,8 +94,11 @@ export default defineConfig({
           ...PARALLEL,
         },
       },
-      // The client's own tests, and its example app against real servers.
-      { extends: true, test: { name: 'client', include: ['packages/client/test/**/*.test.ts'], testTimeout: 90_000, ...PARALLEL } },
+      // The client's own tests, and its example app against real servers (an in-process one, and `ledgerlink serve`).
+      {
+        extends: true,
+        test: { name: 'client', include: ['packages/client/test/**/*.test.ts'], globalSetup: [BUILD_SETUP], testTimeout: 90_000, ...PARALLEL },
+      },
       // Real processes, started from the build (built first when stale): on a loaded machine each start can take
       // seconds, so allow more time.
       // The files that run their processes on both stores (SYSTEM_DIALECTS) are in both projects, each run a file of its
@@ -106,7 +110,7 @@ export default defineConfig({
           include: ['test/system/**/*.test.ts'],
           exclude: SERVER_RESTART,
           env: { LEDGERLINK_TEST_DIALECT: 'sqlite' },
-          globalSetup: [SYSTEM_SETUP],
+          globalSetup: [BUILD_SETUP],
           testTimeout: 90_000,
           ...PARALLEL,
         },
@@ -117,19 +121,19 @@ export default defineConfig({
           name: 'system-postgres',
           include: SYSTEM_BOTH_STORES,
           env: { LEDGERLINK_TEST_DIALECT: 'postgres' },
-          globalSetup: [SYSTEM_SETUP],
+          globalSetup: [BUILD_SETUP],
           testTimeout: 90_000,
           ...PARALLEL,
         },
       },
-      { extends: true, test: { name: 'system-restart', include: SERVER_RESTART, globalSetup: [SYSTEM_SETUP], testTimeout: 90_000, ...ALONE(5) } },
-      // Headless Chromium against the built Connect app, built once first.
+      { extends: true, test: { name: 'system-restart', include: SERVER_RESTART, globalSetup: [BUILD_SETUP], testTimeout: 90_000, ...ALONE(5) } },
+      // Headless Chromium against the built Connect app and dashboard.
       {
         extends: true,
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
-          globalSetup: ['test/browser/global-setup.ts'],
+          globalSetup: [BUILD_SETUP],
           testTimeout: 90_000,
           ...PARALLEL,
         },
