@@ -378,6 +378,8 @@ describe('ofxFileToStatementImport', () => {
       description: 'KROGER #512',
       memo: 'POS PURCHASE COLUMBUS OH',
       type: 'pointOfSale',
+      status: 'active',
+      categorization: expect.objectContaining({ category: 'Groceries', country: 'USA' }),
     });
     expect(result.transactions[1]).toMatchObject({ checkNum: '1042', type: 'check' });
   });
@@ -443,10 +445,36 @@ describe('ofxFileToStatementImport', () => {
     ]);
   });
 
-  it('names the rows it left out', () => {
+  it('keeps a transaction without a FITID under a ref made from its date, amount and name, and says so', () => {
     const result = ofxFileToStatementImport(fixture('missing-optional.ofx'));
-    expect(result.transactions.map((t) => t.ref)).toEqual(['M-1', 'M-2']);
-    expect(result.problems).toEqual([{ message: 'A transaction of account 98765 has no FITID; left out' }]);
+    expect(result.transactions.map((t) => [t.ref, t.amount])).toEqual([
+      ['M-1', -7.25],
+      ['M-2', 19.99],
+      ['~2024-08-10|-3|no fitid cafe', -3],
+    ]);
+    expect(result.problems).toEqual([{ message: 'A transaction of account 98765 has no FITID; it was given one from its date, amount and name' }]);
+    // The same file again: the same refs, so a re-upload adds nothing.
+    expect(ofxFileToStatementImport(fixture('missing-optional.ofx')).transactions.map((t) => t.ref)).toEqual(result.transactions.map((t) => t.ref));
+  });
+
+  it('keeps the transactions of a list the bank left unclosed, and says so', () => {
+    const closed = fixture('creditcard-1.0.2.ofx').toString('latin1');
+    const unclosed = closed.replace('</BANKTRANLIST>', '');
+    expect(unclosed).not.toBe(closed);
+    const read = ofxFileToStatementImport(unclosed);
+    expect(read.transactions).toEqual(ofxFileToStatementImport(closed).transactions);
+    expect(read.transactions.length).toBeGreaterThan(0);
+    expect(read.problems).toEqual([
+      { message: expect.stringMatching(/^The transaction list of .* is not closed; its \d+ transactions were read all the same$/) },
+    ]);
+  });
+
+  it('keeps a REPLACE correction that names its own FITID as the record it is', () => {
+    const file = fixture('creditcard-1.0.2.ofx')
+      .toString('latin1')
+      .replace(/<FITID>([^<\r\n]+)/, '<FITID>$1\n<CORRECTFITID>$1\n<CORRECTACTION>REPLACE');
+    const plain = ofxFileToStatementImport(fixture('creditcard-1.0.2.ofx'));
+    expect(ofxFileToStatementImport(file).transactions.map((t) => [t.ref, t.amount])).toEqual(plain.transactions.map((t) => [t.ref, t.amount]));
   });
 
   it('gives an unreadable file, or one with a refused sign-on, as a problem instead of accounts', () => {

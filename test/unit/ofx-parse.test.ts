@@ -276,10 +276,11 @@ describe('the fixture corpus', () => {
     expect(s.transactions).toEqual([
       { type: 'DEBIT', posted: at('2024-08-02T12:00:00Z'), amount: -7.25, fitId: 'M-1', memo: 'PARKING METER CITY OF SPRINGFIELD' },
       { type: 'CREDIT', posted: at('2024-08-09T12:00:00Z'), amount: 19.99, fitId: 'M-2', memo: 'RETURNED ITEM CREDIT' },
+      { type: 'DEBIT', posted: at('2024-08-10T12:00:00Z'), amount: -3, fitId: '~2024-08-10|-3|no fitid cafe', name: 'NO FITID CAFE' },
     ]);
     expect(s.availableBalance).toBeUndefined();
     expect(s.ledgerBalance?.amount).toBe(402.11);
-    expect(r.problems).toEqual(['A transaction of account 98765 has no FITID; left out']);
+    expect(r.problems).toEqual(['A transaction of account 98765 has no FITID; it was given one from its date, amount and name']);
   });
 
   it('date-forms.ofx: DTPOSTED in every date form', () => {

@@ -111,6 +111,11 @@ export function descriptionOf(t: Pick<OfxTransaction, 'name' | 'payee' | 'memo' 
   return t.name ?? t.payee ?? t.memo ?? t.type;
 }
 
+/** A REPLACE that names its own FITID as the one it corrects: it is the record itself (servers send these). */
+function selfReplacing(r: { fitId: string; correctFitId?: string; correctAction?: string }): boolean {
+  return r.correctFitId === r.fitId && r.correctAction !== 'DELETE';
+}
+
 /**
  * Applies corrections (CORRECTACTION REPLACE takes the place of the record it names, DELETE removes it) and gives
  * each FITID one ref: a FITID a server repeats within one account gets `#2`, `#3`, ... in the order sent.
@@ -122,7 +127,7 @@ function withRefs<T extends { fitId: string; correctFitId?: string; correctActio
   const deleted = new Set<string>();
   const replaced = new Map<string, T>();
   for (const r of records) {
-    if (r.correctFitId === undefined) continue;
+    if (r.correctFitId === undefined || selfReplacing(r)) continue;
     if (r.correctAction === 'DELETE') deleted.add(r.correctFitId);
     else replaced.set(r.correctFitId, r);
   }
@@ -135,7 +140,7 @@ function withRefs<T extends { fitId: string; correctFitId?: string; correctActio
     out.push({ ref: refOf(n === 1 ? fitId : `${fitId}#${n}`), record });
   };
   for (const r of records) {
-    if (r.correctFitId !== undefined) {
+    if (r.correctFitId !== undefined && !selfReplacing(r)) {
       // A replacement keeps the ref of what it corrects, so the stored record is updated in place.
       if (r.correctAction !== 'DELETE' && replaced.get(r.correctFitId) === r && !present.has(r.correctFitId)) emit(r.correctFitId, r);
       continue;

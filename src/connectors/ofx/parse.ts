@@ -357,17 +357,24 @@ function transactionCurrencyOf(element: OfxElement, fitId: string, where: string
   return code;
 }
 
+/** A FITID for a transaction the server gave none: its posting day, amount and name, marked so no server FITID can equal it. */
+function derivedFitId(posted: number, amount: number, name: string): string {
+  const day = new Date(posted * 1000).toISOString().slice(0, 10);
+  return `~${day}|${amount}|${name.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim().slice(0, 64)}`;
+}
+
 function transactionOf(element: OfxElement, where: string, statementCurrency: string, problems: Problems): OfxTransaction | undefined {
-  const fitId = leafValue(element, 'FITID');
   const posted = dateOf(element, 'DTPOSTED');
   const amount = amountOf(element, 'TRNAMT');
-  if (fitId === undefined || posted === undefined || amount === undefined) {
-    const missing = [fitId === undefined && 'FITID', posted === undefined && 'a readable DTPOSTED', amount === undefined && 'a readable TRNAMT'].filter(
-      Boolean,
-    );
-    problems.add(() => `A transaction${fitId ? ` (FITID ${fitId})` : ''} of ${where} has no ${missing.join(', no ')}; left out`);
+  const given = leafValue(element, 'FITID');
+  if (posted === undefined || amount === undefined) {
+    const missing = [posted === undefined && 'a readable DTPOSTED', amount === undefined && 'a readable TRNAMT'].filter(Boolean);
+    problems.add(() => `A transaction${given ? ` (FITID ${given})` : ''} of ${where} has no ${missing.join(', no ')}; left out`);
     return undefined;
   }
+  // Without a FITID, the same key a CSV row gets (its date, amount and name; repeats numbered when refs are given).
+  const fitId = given || derivedFitId(posted, amount, leafValue(element, 'NAME') ?? leafValue(element, 'MEMO') ?? '');
+  if (!given) problems.add(() => `A transaction of ${where} has no FITID; it was given one from its date, amount and name`);
   const t: OfxTransaction = { type: (leafValue(element, 'TRNTYPE') ?? 'OTHER').toUpperCase(), posted, amount, fitId };
   setIf(t, 'user', dateOf(element, 'DTUSER'));
   setIf(t, 'available', dateOf(element, 'DTAVAIL'));
@@ -402,9 +409,12 @@ function bankStatementOf(element: OfxElement, kind: 'bank' | 'creditCard', probl
   const list = childOf(element, 'BANKTRANLIST');
   const where = describeAccount(account);
   const statement: OfxBankStatement = { kind, account, currency: statementCurrencyOf(element, where, problems), transactions: [] };
-  setIf(statement, 'start', dateOf(list, 'DTSTART'));
-  setIf(statement, 'end', dateOf(list, 'DTEND'));
-  for (const entry of childrenOf(list, 'STMTTRN')) {
+  // A list the bank left unclosed ends where the statement does, so its entries were read as the statement's.
+  const stray = childrenOf(element, 'STMTTRN');
+  if (stray.length > 0) problems.add(() => `The transaction list of ${where} is not closed; its ${stray.length} transactions were read all the same`);
+  setIf(statement, 'start', dateOf(list, 'DTSTART') ?? (stray.length > 0 ? dateOf(element, 'DTSTART') : undefined));
+  setIf(statement, 'end', dateOf(list, 'DTEND') ?? (stray.length > 0 ? dateOf(element, 'DTEND') : undefined));
+  for (const entry of [...childrenOf(list, 'STMTTRN'), ...stray]) {
     const t = transactionOf(entry, where, statement.currency, problems);
     if (t) statement.transactions.push(t);
   }
@@ -428,6 +438,10 @@ function investmentField(entry: OfxElement, inner: OfxElement | undefined, ...na
   }
   return undefined;
 }
+
+/** The entries of INVTRANLIST (OFX 2.2, 13.9.2.4). */
+const INVESTMENT_TRANSACTIONS =
+  /^(?:BUY(?:DEBT|MF|OPT|OTHER|STOCK)|SELL(?:DEBT|MF|OPT|OTHER|STOCK)|CLOSUREOPT|INCOME|INVEXPENSE|JRNLFUND|JRNLSEC|MARGININTEREST|REINVEST|RETOFCAP|SPLIT|TRANSFER|INVBANKTRAN)$/;
 
 function investmentTransactionOf(entry: OfxElement, where: string, statementCurrency: string, problems: Problems): OfxInvestmentTransaction | undefined {
   if (entry.name === 'INVBANKTRAN') {
@@ -511,14 +525,21 @@ function investmentStatementOf(element: OfxElement, problems: Problems): OfxInve
   };
   setIf(statement, 'asOf', dateOf(element, 'DTASOF'));
   const list = childOf(element, 'INVTRANLIST');
-  setIf(statement, 'start', dateOf(list, 'DTSTART'));
-  setIf(statement, 'end', dateOf(list, 'DTEND'));
-  for (const entry of list?.children ?? []) {
+  // Lists the broker left unclosed end where the statement does, so their entries were read as the statement's.
+  const strayTransactions = element.children.filter((c) => INVESTMENT_TRANSACTIONS.test(c.name));
+  const strayPositions = element.children.filter((c) => /^POS(?:STOCK|MF|DEBT|OPT|OTHER)$/.test(c.name));
+  if (strayTransactions.length > 0)
+    problems.add(() => `The transaction list of ${where} is not closed; its ${strayTransactions.length} transactions were read all the same`);
+  if (strayPositions.length > 0)
+    problems.add(() => `The position list of ${where} is not closed; its ${strayPositions.length} positions were read all the same`);
+  setIf(statement, 'start', dateOf(list, 'DTSTART') ?? (strayTransactions.length > 0 ? dateOf(element, 'DTSTART') : undefined));
+  setIf(statement, 'end', dateOf(list, 'DTEND') ?? (strayTransactions.length > 0 ? dateOf(element, 'DTEND') : undefined));
+  for (const entry of [...(list?.children ?? []), ...strayTransactions]) {
     if (entry.name === 'DTSTART' || entry.name === 'DTEND') continue;
     const t = investmentTransactionOf(entry, where, statement.currency, problems);
     if (t) statement.transactions.push(t);
   }
-  for (const entry of childOf(element, 'INVPOSLIST')?.children ?? []) {
+  for (const entry of [...(childOf(element, 'INVPOSLIST')?.children ?? []), ...strayPositions]) {
     const p = positionOf(entry, where, problems);
     if (p) statement.positions.push(p);
   }
