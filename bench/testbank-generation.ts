@@ -3,8 +3,8 @@
  * and "load historic transactions" (two years) for a few profiles, with fresh books each round (nothing
  * cached between rounds). Run: npx tsx bench/testbank-generation.ts
  */
-import { createConnectorRegistry } from '../src/connectors/registry.js';
 import type { ConnectorContext, ConnectorSession, InstitutionConnector } from '../src/connectors/connector.js';
+import { testbank } from '../src/connectors/testbank/index.js';
 import { Ledger } from '../src/connectors/testbank/ledger.js';
 import { TEST_PROFILES } from '../src/connectors/testbank/profiles.js';
 import { transactionsBetween } from '../src/connectors/testbank/records.js';
@@ -12,10 +12,16 @@ import { transactionsBetween } from '../src/connectors/testbank/records.js';
 const DAY = 86_400;
 const now = Math.floor(Date.UTC(2026, 0, 15, 12) / 1000);
 const ctx: ConnectorContext = { institutionId: 101732, now };
-const registry = createConnectorRegistry({ key: Buffer.alloc(32, 1) });
-const lookup = registry.connectorFor(101732);
-if (!lookup.available) throw new Error(lookup.reason);
-const connector: InstitutionConnector = lookup.connector;
+const opened = testbank.open({
+  mode: 'sandbox',
+  publicUrl: '',
+  deriveKey: () => Buffer.alloc(32, 1),
+  catalogue: { connection: async () => undefined },
+  settings: {},
+});
+const found = opened.connectorFor(101732);
+if (!found) throw new Error('no test bank connector');
+const connector: InstitutionConnector = found;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,77 +1,63 @@
 /**
- * Which connector serves an institution: the test bank for every test institution (with that institution's
- * behaviour); the SimpleFIN connector for the SimpleFIN Bridge institution; the OFX connector for institutions
- * with an OFX Direct Connect server; for any other institution none, which the engine reports as an error instead
- * of trying to aggregate.
+ * The connector sources, in the order they are asked which institution they serve, and the registry that opens
+ * them. A new source is its folder, exporting its ConnectorSource from index.ts, and one line in SOURCES.
  */
-import { OfxConnector } from './ofx/connector.js';
-import { createHttpTransport as createOfxTransport, type OfxTransport } from './ofx/transport.js';
-import type { OfxInstitutionConfig } from './ofx/connector.js';
-import { createHttpTransport as createSimplefinTransport, type SimplefinTransport } from './simplefin/client.js';
-import { SimplefinConnector } from './simplefin/connector.js';
-import { simplefinUrlPolicy } from './simplefin/token.js';
-import { TEST_INSTITUTIONS } from './testbank/institutions.js';
 import type { InstitutionConnector } from './connector.js';
-import { TestBankConnector, TestBankOAuthPages, type TestBankOptions } from './testbank/connector.js';
+import { ofx } from './ofx/index.js';
+import { simplefin } from './simplefin/index.js';
+import type { ConnectorSource, OpenSource, SignInRedirect, SourceDeps } from './source.js';
+import { testbank } from './testbank/index.js';
 
-export type ConnectorLookup = { available: true; connector: InstitutionConnector } | { available: false; reason: string };
+/** Every source. An institution served by two is served by the first (none is today). */
+export const SOURCES: readonly ConnectorSource[] = [testbank, simplefin, ofx];
+
+export type ConnectorLookup = { available: true; connector: InstitutionConnector; source: ConnectorSource } | { available: false; reason: string };
 
 export interface ConnectorRegistry {
-  /** The connector of a test institution, at once (test institutions need no lookup). */
-  connectorFor(institutionId: number): ConnectorLookup;
-  /** The connector of any institution: test bank, SimpleFIN, OFX, or none. */
+  /** The connector of an institution, from the first source that serves it, or why there is none. */
   resolve(institutionId: number): Promise<ConnectorLookup>;
-  /** Helpers for the hosted Connect app's test bank OAuth page. */
-  readonly testBankOAuth: TestBankOAuthPages;
+  /** A source as opened here, for what it offers beyond connectors (the test bank's OAuth sign-in page). */
+  opened<Open extends OpenSource>(source: ConnectorSource<Open>): Open;
+  /** How the sources' sign-in pages send the browser back (sources with a redirect only). */
+  readonly redirects: readonly SignInRedirect[];
 }
 
-/** The real sources: where their servers are, what may be contacted, and how. */
-export interface RealSourceOptions {
-  mode: 'sandbox' | 'production';
-  /** The SimpleFIN Bridge institution's id in the catalogue. */
-  simplefinInstitutionId: number;
-  /** The OFX server of an institution, if it has one (from the catalogue). */
-  ofxServer(institutionId: number): Promise<OfxInstitutionConfig | undefined>;
-  /** Keeps each login's OFX CLIENTUID the same across sign-ins (a key derived from the master key). */
-  ofxClientUidKey: Uint8Array;
-  /** Tests may pass their own transports; the defaults are the connectors' HTTP transport (timeouts, size limits, the outbound target policy). */
-  ofxTransport?: OfxTransport;
-  simplefinTransport?: SimplefinTransport;
-}
+/** What the registry opens every source with; `settings` holds each source's by its name (Config's connectorSettings). */
+export type RegistryDeps = Omit<SourceDeps, 'settings'> & { settings: Readonly<Record<string, Readonly<Record<string, string>>>> };
 
 const NONE = (institutionId: number): ConnectorLookup => ({ available: false, reason: `No connector is available for institution ${institutionId} yet.` });
 
-/**
- * Builds the registry. `key` (at least 32 bytes, e.g. deriveKey(masterKey, 'testbank')) signs test bank
- * sessions and OAuth codes: every process that shares a database must use the same key. Without `real`, only
- * the test institutions have a connector.
- */
-export function createConnectorRegistry(options: TestBankOptions & { real?: RealSourceOptions }): ConnectorRegistry {
-  const testBank = new Map<number, InstitutionConnector>(TEST_INSTITUTIONS.map((t) => [t.id, new TestBankConnector(t, options)]));
-  const real = options.real;
-  // Both go through the connectors' HTTP transport, under the outbound target policy of the service mode.
-  const simplefin = real
-    ? new SimplefinConnector({
-        transport: real.simplefinTransport ?? createSimplefinTransport({ mode: real.mode, timeoutMs: 60_000 }),
-        allowUrl: simplefinUrlPolicy(real.mode),
-      })
-    : undefined;
-  const ofxTransport = real ? (real.ofxTransport ?? createOfxTransport({ mode: real.mode, timeoutMs: 60_000, maxBytes: 16 * 1024 * 1024 })) : undefined;
-  const connectorFor = (institutionId: number): ConnectorLookup => {
-    const connector = testBank.get(institutionId);
-    return connector ? { available: true, connector } : NONE(institutionId);
-  };
+/** The settings of each source, refusing a setting no source declares (a misspelt variable would otherwise do nothing). */
+function settingsOf(sources: readonly ConnectorSource[], given: RegistryDeps['settings']): Map<ConnectorSource, Readonly<Record<string, string>>> {
+  for (const [name, values] of Object.entries(given)) {
+    const source = sources.find((s) => s.name === name);
+    for (const key of Object.keys(values)) {
+      if (!source?.settings.some((s) => s.name === key)) {
+        const known = source ? source.settings.map((s) => s.name).join(', ') || 'none' : `no source ${name}`;
+        throw new Error(`LEDGERLINK_CONNECTOR_${name.toUpperCase()}_${key} is not a connector setting (${known}; docs/connectors.md)`);
+      }
+    }
+  }
+  return new Map(sources.map((s) => [s, given[s.name] ?? {}]));
+}
+
+/** Opens the sources (SOURCES unless given: tests open the test bank alone). */
+export function createConnectorRegistry(deps: RegistryDeps, sources: readonly ConnectorSource[] = SOURCES): ConnectorRegistry {
+  const settings = settingsOf(sources, deps.settings);
+  const open = new Map<ConnectorSource, OpenSource>(sources.map((s) => [s, s.open({ ...deps, settings: settings.get(s)! })]));
   return {
-    connectorFor,
     async resolve(institutionId) {
-      const test = connectorFor(institutionId);
-      if (test.available || !real) return test;
-      if (institutionId === real.simplefinInstitutionId && simplefin) return { available: true, connector: simplefin };
-      const server = await real.ofxServer(institutionId);
-      if (server && ofxTransport)
-        return { available: true, connector: new OfxConnector({ institution: server, transport: ofxTransport, clientUidKey: real.ofxClientUidKey }) };
+      for (const [source, opened] of open) {
+        const connector = await opened.connectorFor(institutionId);
+        if (connector) return { available: true, connector, source };
+      }
       return NONE(institutionId);
     },
-    testBankOAuth: new TestBankOAuthPages(options),
+    opened<Open extends OpenSource>(source: ConnectorSource<Open>): Open {
+      const opened = open.get(source as ConnectorSource);
+      if (!opened) throw new Error(`The connector source ${source.name} is not open in this registry`);
+      return opened as Open;
+    },
+    redirects: sources.flatMap((s) => (s.redirect ? [s.redirect] : [])),
   };
 }

@@ -68,6 +68,23 @@ function logFormat(value: string | undefined): Config['logFormat'] {
   throw new ConfigError(`LEDGERLINK_LOG_FORMAT must be json, pretty or auto (got "${value}")`);
 }
 
+const CONNECTOR_SETTING = /^LEDGERLINK_CONNECTOR_([A-Z0-9]+)_([A-Z0-9_]+)$/;
+
+/**
+ * LEDGERLINK_CONNECTOR_<SOURCE>_<NAME> variables by source (lower case, as sources are named) and name. Which names
+ * a source reads, the connector registry checks: naming them here would load every connector with the configuration.
+ */
+function connectorSettings(env: NodeJS.ProcessEnv): Config['connectorSettings'] {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [variable, value] of Object.entries(env)) {
+    const match = CONNECTOR_SETTING.exec(variable);
+    if (!match || value === undefined || value === '') continue;
+    const source = match[1]!.toLowerCase();
+    out[source] = { ...out[source], [match[2]!]: value };
+  }
+  return Object.freeze(out);
+}
+
 const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]+$/;
 
 /** Builds the configuration from environment variables and command-line flags (flags win). */
@@ -141,5 +158,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     testDriveSmtp: onOff('LEDGERLINK_TESTDRIVE_SMTP', env.LEDGERLINK_TESTDRIVE_SMTP, false),
     emailLimitPerHour: integer('LEDGERLINK_EMAIL_LIMIT_PER_HOUR', env.LEDGERLINK_EMAIL_LIMIT_PER_HOUR, 100, 1, 1_000_000),
     deliveryRetentionSeconds: integer('LEDGERLINK_DELIVERY_RETENTION_DAYS', env.LEDGERLINK_DELIVERY_RETENTION_DAYS, 30, 1, 3650) * 86_400,
+    connectorSettings: connectorSettings(env),
   });
 }

@@ -84,6 +84,11 @@ export interface Config {
   readonly emailLimitPerHour: number;
   /** How long delivered and cancelled deliveries are kept before the delivery worker deletes them, in seconds. */
   readonly deliveryRetentionSeconds: number;
+  /**
+   * Connector sources' own settings, by source name and setting name: `LEDGERLINK_CONNECTOR_<SOURCE>_<NAME>`
+   * (src/connectors/source.ts). The connector registry refuses one its source does not declare.
+   */
+  readonly connectorSettings: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** Everything a process shares between the HTTP app, the workers and the CLI. */

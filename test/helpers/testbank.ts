@@ -9,18 +9,28 @@ import type {
   InstitutionConnector,
 } from '../../src/connectors/connector.js';
 import { createConnectorRegistry } from '../../src/connectors/registry.js';
+import { testbank } from '../../src/connectors/testbank/index.js';
 
 export const DAY = 86_400;
 /** A fixed customer clock: 2026-01-15 12:00 UTC. */
 export const NOW = Math.floor(Date.UTC(2026, 0, 15, 12) / 1000);
 export const KEY = Buffer.alloc(32, 7);
 
-export const registry = createConnectorRegistry({ key: KEY });
+/** A registry of the test bank alone, opened with `key` for every purpose (the engine's opens every source). */
+export function testBankRegistry(key: Buffer) {
+  return createConnectorRegistry({ mode: 'sandbox', publicUrl: '', deriveKey: () => key, catalogue: { connection: async () => undefined }, settings: {} }, [
+    testbank,
+  ]);
+}
+
+export const registry = testBankRegistry(KEY);
+/** The test bank as opened with KEY: its connectors and its OAuth sign-in page. */
+export const testBank = registry.opened(testbank);
 
 export function connector(institutionId: number): InstitutionConnector {
-  const lookup = registry.connectorFor(institutionId);
-  if (!lookup.available) throw new Error(lookup.reason);
-  return lookup.connector;
+  const found = testBank.connectorFor(institutionId);
+  if (!found) throw new Error(`No connector is available for institution ${institutionId} yet.`);
+  return found;
 }
 
 export function ctx(institutionId = 101732, now = NOW): ConnectorContext {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testbank } from '../../src/connectors/testbank/index.js';
 import { deleteAccount, deleteInstitutionLogin } from '../../src/modules/aggregation/accounts.service.js';
 import { advanceCustomerClock } from '../../src/modules/aggregation/clock.service.js';
 import type { Engine } from '../../src/modules/aggregation/engine.js';
@@ -78,7 +79,7 @@ describe('the linking contract (Connect)', () => {
     const step = expectStep(await startLink(engine, { partnerId: partner.partnerId, customerId, institutionId: 102168, redirectUri }), 'oauth');
     const url = new URL(step.authorizeUrl);
     expect(`${url.origin}${url.pathname}`).toBe(`${ctx.runtime.config.publicUrl}/connect/testbank/oauth/authorize`);
-    const pages = engine.registry.testBankOAuth;
+    const pages = engine.registry.opened(testbank).oauthPages;
     const request = pages.parseAuthorizeRequest(Object.fromEntries(url.searchParams));
     if (!request.ok) throw new Error(request.error);
     expect(request.request.state).toBe(step.sessionId);

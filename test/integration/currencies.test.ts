@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOfxInstitution } from '../../src/modules/institutions/service.js';
 import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
-import { SIMPLEFIN_INSTITUTION_ID } from '../../src/modules/institutions/simplefin.service.js';
+import { SIMPLEFIN_INSTITUTION_ID } from '../../src/connectors/simplefin/index.js';
 import { type AccountJson, DAY, nowOf } from '../helpers/aggregation.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';

@@ -11,7 +11,7 @@ import {
   readOfxDirectory,
 } from '../../src/modules/institutions/ofx-directory.service.js';
 import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
-import { SIMPLEFIN_INSTITUTION_ID } from '../../src/modules/institutions/simplefin.service.js';
+import { SIMPLEFIN_INSTITUTION_ID } from '../../src/connectors/simplefin/index.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 
 const DIRECTORY = readOfxDirectory();

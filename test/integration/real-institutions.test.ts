@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { addOfxInstitution } from '../../src/modules/institutions/service.js';
-import { SIMPLEFIN_INSTITUTION_ID } from '../../src/modules/institutions/simplefin.service.js';
+import { SIMPLEFIN_INSTITUTION_ID } from '../../src/connectors/simplefin/index.js';
 import { allTransactions, DAY, nowOf, refresh, type AccountJson } from '../helpers/aggregation.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';

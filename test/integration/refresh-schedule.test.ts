@@ -8,7 +8,7 @@ import { runDueRefreshes, type ScheduledRefresh } from '../../src/modules/aggreg
 import { startRefreshScheduler, type RefreshScheduler, type RefreshSchedulerOptions } from '../../src/modules/aggregation/scheduler.js';
 import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { addOfxInstitution } from '../../src/modules/institutions/service.js';
-import { SIMPLEFIN_INSTITUTION_ID } from '../../src/modules/institutions/simplefin.service.js';
+import { SIMPLEFIN_INSTITUTION_ID } from '../../src/connectors/simplefin/index.js';
 import { newSigningKey } from '../../src/modules/txpush/keys.js';
 import { enqueuePushNotifications } from '../../src/modules/txpush/notify.service.js';
 import { insertSubscriptions } from '../../src/modules/txpush/repository.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealJson } from '../../src/modules/aggregation/engine.js';
-import { SIMPLEFIN_INSTITUTION_ID } from '../../src/modules/institutions/simplefin.service.js';
+import { SIMPLEFIN_INSTITUTION_ID } from '../../src/connectors/simplefin/index.js';
 import { type AccountJson, nowOf } from '../helpers/aggregation.js';
 import { appCall, linkFor } from '../helpers/connect.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AuthResult, type ConnectorSession, ConnectorUsageError, type MfaAnswer } from '../../src/connectors/connector.js';
 import { MFA_STATE_TTL_SECONDS, OAUTH_CODE_TTL_SECONDS, TEST_BANK_AUTHORIZE_PATH } from '../../src/connectors/testbank/connector.js';
-import { accounts, connector, credentials, ctx, DAY, expectFailure, NOW, registry, sessionOf, signIn, transactions, value } from '../helpers/testbank.js';
+import { accounts, connector, credentials, ctx, DAY, expectFailure, NOW, sessionOf, testBank, signIn, transactions, value } from '../helpers/testbank.js';
 
 const TEST_BANK = 101732;
 const MFA_BANK = 102175;
@@ -220,7 +220,7 @@ describe('test bank OAuth', () => {
   async function authorize(state = 'st-123') {
     const { authorizeUrl, pending } = await oauth.startOAuth(ctx(OAUTH_BANK), { redirectUri, state });
     const url = new URL(authorizeUrl, 'http://ledgerlink.local');
-    const parsed = registry.testBankOAuth.parseAuthorizeRequest(Object.fromEntries(url.searchParams));
+    const parsed = testBank.oauthPages.parseAuthorizeRequest(Object.fromEntries(url.searchParams));
     if (!parsed.ok) throw new Error(parsed.error);
     return { url, request: parsed.request, pending };
   }
@@ -244,39 +244,39 @@ describe('test bank OAuth', () => {
     });
     expect(request).toEqual({ institutionId: OAUTH_BANK, redirectUri, state: 'st-123' });
     const tampered = { ...Object.fromEntries(url.searchParams), redirect_uri: 'https://evil.example/' };
-    expect(registry.testBankOAuth.parseAuthorizeRequest(tampered)).toMatchObject({ ok: false });
-    expect(registry.testBankOAuth.parseAuthorizeRequest({ institutionId: '102168' })).toMatchObject({ ok: false });
+    expect(testBank.oauthPages.parseAuthorizeRequest(tampered)).toMatchObject({ ok: false });
+    expect(testBank.oauthPages.parseAuthorizeRequest({ institutionId: '102168' })).toMatchObject({ ok: false });
   });
 
   it('exchanges a code issued for a profile for a session that reads its accounts', async () => {
     const { request, pending } = await authorize();
-    expect(registry.testBankOAuth.listOAuthProfiles().map((p) => p.id)).toContain('profile_02');
-    expect(registry.testBankOAuth.signIn('profile_02', 'profile_02')).toBe('profile_02');
-    expect(registry.testBankOAuth.signIn('profile_02', 'nope')).toBeUndefined();
-    const code = registry.testBankOAuth.issueAuthorizationCode(request, 'profile_02', NOW);
-    const back = new URL(registry.testBankOAuth.redirectUrl(request, { code }));
+    expect(testBank.oauthPages.listOAuthProfiles().map((p) => p.id)).toContain('profile_02');
+    expect(testBank.oauthPages.signIn('profile_02', 'profile_02')).toBe('profile_02');
+    expect(testBank.oauthPages.signIn('profile_02', 'nope')).toBeUndefined();
+    const code = testBank.oauthPages.issueAuthorizationCode(request, 'profile_02', NOW);
+    const back = new URL(testBank.oauthPages.redirectUrl(request, { code }));
     expect(back.origin + back.pathname).toBe(redirectUri);
     expect(back.searchParams.get('state')).toBe('st-123');
     const session = sessionOf(await oauth.completeOAuth(ctx(OAUTH_BANK, NOW + 30), { code: back.searchParams.get('code')!, redirectUri, pending }));
     expect((await accounts(session, OAUTH_BANK)).length).toBe(9);
-    expect(registry.testBankOAuth.redirectUrl(request, { error: 'access_denied' })).toBe(`${redirectUri}?error=access_denied&state=st-123`);
+    expect(testBank.oauthPages.redirectUrl(request, { error: 'access_denied' })).toBe(`${redirectUri}?error=access_denied&state=st-123`);
   });
 
   it('refuses expired, altered, misdirected and foreign codes with 103', async () => {
     const { request, pending } = await authorize();
-    const code = registry.testBankOAuth.issueAuthorizationCode(request, 'profile_01', NOW);
+    const code = testBank.oauthPages.issueAuthorizationCode(request, 'profile_01', NOW);
     expectFailure(await oauth.completeOAuth(ctx(OAUTH_BANK, NOW + OAUTH_CODE_TTL_SECONDS + 1), { code, redirectUri, pending }), 103);
     expect(await oauth.completeOAuth(ctx(OAUTH_BANK, NOW + OAUTH_CODE_TTL_SECONDS), { code, redirectUri, pending })).toMatchObject({ ok: true });
     expectFailure(await oauth.completeOAuth(ctx(OAUTH_BANK), { code: code.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), redirectUri, pending }), 103);
     expectFailure(await oauth.completeOAuth(ctx(OAUTH_BANK), { code, redirectUri: 'https://other.example/cb', pending }), 103);
-    const foreign = registry.testBankOAuth.issueAuthorizationCode({ ...request, institutionId: TEST_BANK }, 'profile_01', NOW);
+    const foreign = testBank.oauthPages.issueAuthorizationCode({ ...request, institutionId: TEST_BANK }, 'profile_01', NOW);
     expectFailure(await oauth.completeOAuth(ctx(OAUTH_BANK), { code: foreign, redirectUri, pending }), 103);
   });
 
   it('issues a different code each time, and error profiles fail after the OAuth sign-in', async () => {
     const { request, pending } = await authorize();
-    const a = registry.testBankOAuth.issueAuthorizationCode(request, 'error_108', NOW);
-    expect(registry.testBankOAuth.issueAuthorizationCode(request, 'error_108', NOW)).not.toBe(a);
+    const a = testBank.oauthPages.issueAuthorizationCode(request, 'error_108', NOW);
+    expect(testBank.oauthPages.issueAuthorizationCode(request, 'error_108', NOW)).not.toBe(a);
     expectFailure(await oauth.completeOAuth(ctx(OAUTH_BANK), { code: a, redirectUri, pending }), 108);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * OFX Direct Connect: the connector, the statement-file reader, and the protocol layers under them (dates, markup,
- * typed responses, requests, status codes, mapping to the connector contract).
+ * OFX Direct Connect: the source (source.ts), the connector, the statement-file reader, and the protocol layers
+ * under them (dates, markup, typed responses, requests, status codes, mapping to the connector contract).
  */
 export {
   createHttpTransport,
@@ -27,6 +27,7 @@ export {
 } from './map.js';
 export { childOf, childrenOf, decodeEntities, encodeEntities, MIN_OFX_CHARS_PER_ELEMENT, leafValue } from './markup.js';
 export * from './parse.js';
+export { ofx } from './source.js';
 export {
   buildOfxRequest,
   isOfxVersion,

@@ -4,9 +4,8 @@
  * be passed wherever a function asks for parts of the runtime. It holds no per-customer state, so any process
  * sharing the database can continue any work.
  */
-import { createConnectorRegistry, type ConnectorRegistry, type RealSourceOptions } from '../../connectors/registry.js';
-import { findOfxServer } from '../institutions/ofx-directory.repository.js';
-import { SIMPLEFIN_INSTITUTION_ID } from '../institutions/simplefin.service.js';
+import { createConnectorRegistry, type ConnectorRegistry } from '../../connectors/registry.js';
+import { sourceCatalogue } from '../institutions/sources.service.js';
 import type { ConnectorContext, InstitutionConnector } from '../../connectors/connector.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { epochSeconds } from '../../platform/clock.js';
@@ -61,32 +60,15 @@ export interface EngineOptions {
   settings?: Partial<EngineSettings>;
   /** Hears failures of background work (the app logs them). */
   onBackgroundError?: (what: string, error: unknown) => void;
-  /** Tests may replace how real sources are reached (their transports). */
-  realSources?: Partial<Pick<RealSourceOptions, 'ofxTransport' | 'simplefinTransport'>>;
 }
 
 export function createEngine(runtime: Runtime, options: EngineOptions): Engine {
   const registry = createConnectorRegistry({
-    key: runtime.keys.derive('testbank'),
-    authorizeUrl: `${runtime.config.publicUrl}/connect/testbank/oauth/authorize`,
-    real: {
-      mode: runtime.config.mode,
-      simplefinInstitutionId: SIMPLEFIN_INSTITUTION_ID,
-      ofxClientUidKey: runtime.keys.derive('ofx-clientuid'),
-      ofxServer: async (institutionId) => {
-        const server = await findOfxServer(runtime.database.kysely, institutionId);
-        if (!server) return undefined;
-        return {
-          url: server.url,
-          fid: server.fid,
-          org: server.org,
-          ...(server.broker_id ? { brokerId: server.broker_id } : {}),
-          ...(server.app_id && server.app_ver ? { appId: server.app_id, appVer: server.app_ver } : {}),
-          ...(server.ofx_version ? { version: Number(server.ofx_version) } : {}),
-        };
-      },
-      ...options.realSources,
-    },
+    mode: runtime.config.mode,
+    publicUrl: runtime.config.publicUrl,
+    deriveKey: (purpose) => runtime.keys.derive(purpose),
+    catalogue: sourceCatalogue(runtime.database),
+    settings: runtime.config.connectorSettings,
   });
   const running = new Set<Promise<unknown>>();
   const leaseSeconds = options.settings?.refreshLeaseSeconds ?? runtime.config.refreshLeaseSeconds;

@@ -12,6 +12,7 @@ import { type PolicyMode, serverUrlProblem } from '../../platform/net/outbound.j
 import { hasDirectoryServers, insertOfxServers, upsertOfxServer } from './ofx-directory.repository.js';
 import { bumpCatalogVersion, enableTransactionAggregation, insertInstitutionRows, listInstitutionNames, maxInstitutionIdFrom } from './repository.js';
 import { foldText } from './search-index.js';
+import { sourceInstitutionRow } from './sources.service.js';
 import type { InstitutionTable, OfxServerTable } from './table.js';
 
 /** Directory institutions get this plus their directory number as id: stable across releases and installations. */
@@ -37,7 +38,7 @@ export function readOfxDirectory(file = DIRECTORY_FILE): DirectoryEntry[] {
   return parsed.institutions;
 }
 
-function countryOf(value: string | undefined): string {
+function countryOf(value: string | undefined): 'USA' | 'CAN' {
   const v = (value ?? '').trim().toUpperCase();
   return v === 'CAN' || v === 'CA' || v === 'CANADA' ? 'CAN' : 'USA';
 }
@@ -50,61 +51,17 @@ function homeOf(entry: DirectoryEntry): string {
 
 /** A catalogue row for an OFX institution the catalogue did not have yet. */
 export function ofxInstitutionRow(id: number, name: string, home: string, profile: Record<string, string | undefined>, version: number): InstitutionTable {
-  const country = countryOf(profile.country);
-  const phone = (profile.csphone ?? profile.tsphone ?? '').trim();
-  return {
-    id,
-    name,
-    display_name: name,
-    account_type_description: 'Banking',
-    class: 'banking',
-    status: 'online',
-    url_home_app: home,
-    url_logon_app: home,
-    url_product_app: home,
-    url_forgot_password: home,
-    url_online_registration: home,
-    oauth_enabled: 0,
-    phone,
+  const signInHelp = `Please enter the User ID and Password you use for ${name} in Quicken or another personal finance program (OFX Direct Connect).`;
+  return sourceInstitutionRow({ id, name, homeUrl: home, signInHelp }, version, {
+    phone: (profile.csphone ?? profile.tsphone ?? '').trim(),
     email: (profile.email ?? '').trim(),
-    currency: country === 'CAN' ? 'CAD' : 'USD',
-    special_text: `Please enter the User ID and Password you use for ${name} in Quicken or another personal finance program (OFX Direct Connect).`,
-    special_instructions: null,
-    special_instructions_title: null,
-    time_zone: null,
-    new_institution_id: null,
-    oauth_institution_id: null,
-    requires_service_callout: 0,
-    external_data: null,
-    trans_agg: 1,
-    voa: 0,
-    voi: 0,
-    state_agg: 0,
-    ach: 0,
-    aha: 0,
-    avail_balance: 1,
-    account_owner: 0,
-    loan_payment_details: 0,
-    student_loan_data: 0,
-    liability_data: 0,
-    bill_pay_data: 0,
-    address_line1: (profile.addr1 ?? '').trim(),
-    address_line2: (profile.addr2 ?? '').trim(),
+    addressLine1: (profile.addr1 ?? '').trim(),
+    addressLine2: (profile.addr2 ?? '').trim(),
     city: (profile.city ?? '').trim(),
     state: (profile.state ?? '').trim(),
-    postal_code: (profile.postalcode ?? '').trim(),
-    country,
-    primary_color: '#2f5d8a',
-    ps_overall: 'online',
-    ps_trans_agg: 'online',
-    ps_voa: 'unsupported',
-    ps_voi: 'unsupported',
-    ps_state_agg: 'unsupported',
-    ps_ach: 'unsupported',
-    ps_aha: 'unsupported',
-    search_rank: 0,
-    changed_version: version,
-  };
+    postalCode: (profile.postalcode ?? '').trim(),
+    country: countryOf(profile.country),
+  });
 }
 
 /** Ids of catalogue institutions by folded name, for merging an OFX institution into one already there. */

@@ -2,7 +2,7 @@ import type { Database } from '../../platform/db/database.js';
 import { generateCatalog } from './catalog/generate.js';
 import { bumpCatalogVersion, hasInstitutions, insertCatalogRows } from './repository.js';
 import { ensureOfxDirectory } from './ofx-directory.service.js';
-import { ensureSimplefinInstitution } from './simplefin.service.js';
+import { ensureSourceInstitutions } from './sources.service.js';
 import type { InstitutionTable } from './table.js';
 
 let generated: WeakRef<readonly InstitutionTable[]> | undefined;
@@ -20,14 +20,15 @@ function catalogRows(): readonly InstitutionTable[] {
 
 /**
  * Loads the institution catalogue into an empty institutions table, in one transaction (the first start of a
- * new database does this; later calls find it there and do nothing), then the OFX directory (ofx-directory.service.ts).
+ * new database does this; later calls find it there and do nothing), then the OFX directory (ofx-directory.service.ts)
+ * and the institutions connector sources bring (sources.service.ts).
  * Several processes starting at once are safe: rows another one already wrote are skipped.
  */
 export async function ensureInstitutionCatalog(database: Database): Promise<void> {
   await ensureGeneratedCatalog(database);
   // Databases seeded before these sources shipped get them on their next start.
   await ensureOfxDirectory(database);
-  await ensureSimplefinInstitution(database);
+  await ensureSourceInstitutions(database);
 }
 
 async function ensureGeneratedCatalog(database: Database): Promise<void> {

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import type { AuthorizeRequest } from '../../../connectors/testbank/connector.js';
 import { TEST_BANK_AUTHORIZE_PATH } from '../../../connectors/testbank/connector.js';
+import { testbank } from '../../../connectors/testbank/index.js';
 import { serviceNow } from '../../../modules/aggregation/engine.js';
 import { findOAuthSession } from '../../../modules/aggregation/linking.service.js';
 import { escapeHtml } from '../../../modules/connect/html.js';
@@ -35,7 +36,7 @@ const hidden = (request: AuthorizeRequest, signature: string) =>
  * connector, so the page cannot be used to redirect anywhere else.
  */
 export default function testBankOAuth(app: App): void {
-  const pages = app.engine.registry.testBankOAuth;
+  const pages = app.engine.registry.opened(testbank).oauthPages;
   app.get(TEST_BANK_AUTHORIZE_PATH, {
     schema: { hide: true, summary: 'Test bank OAuth sign-in page', querystring: AuthorizeQuery },
     handler: async (request, reply) => {
