@@ -49,6 +49,8 @@ export interface StartLinkInput {
   credentials?: Credential[];
   /** Where the institution sends the browser back, for OAuth institutions. */
   redirectUri?: string;
+  /** The Connect link the sign-in runs in, which the redirect's callback finds again by the session (findOAuthSession). */
+  connectLinkId?: string;
   /** Fix: re-authenticate this existing login. */
   institutionLoginId?: number;
 }
@@ -63,7 +65,7 @@ export interface LinkResult {
 /** What a session keeps, encrypted, for its next step. */
 type LinkState =
   | { kind: 'mfa'; mfaState: ConnectorSession; credentials: Credential[]; challenges: MfaChallenge[] }
-  | { kind: 'oauth'; pending: ConnectorSession; redirectUri: string }
+  | { kind: 'oauth'; pending: ConnectorSession; redirectUri: string; connectLinkId?: string }
   | { kind: 'session'; session: ConnectorSession; credentials: Credential[] | null };
 
 /** Starts a sign-in: credentials for credential institutions, a redirect URI for OAuth ones, a login id for Fix. */
@@ -113,7 +115,12 @@ export async function startLink(engine: Engine, input: StartLinkInput): Promise<
       );
     }
     const started = await connector.startOAuth(ctx, { redirectUri: input.redirectUri, state: session.id });
-    const state: LinkState = { kind: 'oauth', pending: started.pending, redirectUri: input.redirectUri };
+    const state: LinkState = {
+      kind: 'oauth',
+      pending: started.pending,
+      redirectUri: input.redirectUri,
+      ...(input.connectLinkId !== undefined ? { connectLinkId: input.connectLinkId } : {}),
+    };
     await sessions.insertLinkSession(db, { ...session, step: 'oauth', state_encrypted: sealJson(engine, state) });
     return { step: 'oauth', sessionId: session.id, authorizeUrl: started.authorizeUrl };
   }
@@ -417,16 +424,32 @@ export async function getLinkStep(
   }
 }
 
-/** The partner and customer of a sign-in at the OAuth step, by its id (the OAuth `state`); undefined when unknown or over. */
-export async function findOAuthSession(
-  runtime: Pick<Runtime, 'database' | 'clock'>,
-  sessionId: string,
-): Promise<{ partnerId: string; customerId: string; customerNow: number } | undefined> {
+/** A sign-in waiting at the OAuth step for the institution to send the browser back. */
+export interface OAuthSession {
+  partnerId: string;
+  customerId: string;
+  institutionId: number;
+  /** The customer's clock now. */
+  customerNow: number;
+  /** The Connect link it runs in, when Connect started it. */
+  connectLinkId?: string;
+}
+
+/** A sign-in at the OAuth step, by its id (what the redirect brings back: `state`, or a reference); undefined when unknown or over. */
+export async function findOAuthSession(runtime: Pick<Runtime, 'database' | 'clock' | 'keys'>, sessionId: string): Promise<OAuthSession | undefined> {
   const db = runtime.database.kysely;
   const session = await sessions.findOAuthLinkSession(db, sessionId);
   if (!session || Number(session.expires_at) <= serviceNow(runtime)) return undefined;
   const customer = await getCustomerForPartner(db, session.partner_id, session.customer_id);
-  return { partnerId: session.partner_id, customerId: String(session.customer_id), customerNow: customerNow(runtime, customer) };
+  const state = session.state_encrypted ? openJson<LinkState>(runtime, session.state_encrypted) : undefined;
+  const connectLinkId = state?.kind === 'oauth' ? state.connectLinkId : undefined;
+  return {
+    partnerId: session.partner_id,
+    customerId: String(session.customer_id),
+    institutionId: session.institution_id,
+    customerNow: customerNow(runtime, customer),
+    ...(connectLinkId !== undefined ? { connectLinkId } : {}),
+  };
 }
 
 /** Removes sign-in sessions that expired (each new sign-in does; expired ones are refused regardless). */

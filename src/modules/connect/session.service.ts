@@ -7,6 +7,7 @@ import type { Static } from 'typebox';
 import type { ConnectInstitution } from '../../contract/schemas/connect-app.js';
 import type { Executor } from '../../platform/db/database.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
+import { redirectOutcome, sessionParamOf } from '../../connectors/source.js';
 import { testCredentialsHint } from '../../connectors/testbank/credentials-hint.js';
 import { deleteAccount, deleteInstitutionLogin } from '../aggregation/accounts.service.js';
 import { findCustomerLogin } from '../aggregation/logins.repository.js';
@@ -18,6 +19,7 @@ import {
   completeLinkOAuth,
   findOAuthSession,
   finishLink,
+  type OAuthSession,
   getLinkStep,
   listInstitutionLogins,
   startLink,
@@ -36,7 +38,10 @@ import { findLinkRow, findSessionInstitutionId } from './repository.js';
 import type { ConnectLinkRow } from './table.js';
 import { emitConnectEvent } from './webhooks.service.js';
 
-/** Where OAuth institutions send the browser back to. */
+/**
+ * Where OAuth institutions send the browser back to: one fixed address for every source and link (banks and
+ * aggregators accept only redirect URLs registered beforehand); the sign-in session in the query tells the rest.
+ */
 export const OAUTH_CALLBACK_PATH = '/connect/oauth/callback';
 
 /** An institution as Connect lists it, for this customer (whether it may link there, upload statements there). */
@@ -198,7 +203,7 @@ export async function signIn(engine: Engine, link: ConnectLinkRow, institutionId
     partnerId: link.partner_id,
     customerId: String(link.customer_id),
     institutionId,
-    ...(oauth ? { redirectUri: `${engine.runtime.config.publicUrl}${OAUTH_CALLBACK_PATH}?linkId=${encodeURIComponent(link.id)}` } : { credentials }),
+    ...(oauth ? { redirectUri: `${engine.runtime.config.publicUrl}${OAUTH_CALLBACK_PATH}`, connectLinkId: link.id } : { credentials }),
     ...(link.institution_login_id !== null ? { institutionLoginId: link.institution_login_id } : {}),
   });
   if (!oauth)
@@ -206,25 +211,47 @@ export async function signIn(engine: Engine, link: ConnectLinkRow, institutionId
   return reportStep(engine, link, institutionId, step);
 }
 
+const NOT_IN_PROGRESS = { ok: false, message: 'This sign-in is not in progress any more. Close this window and start again in Connect.' };
+
 /**
- * The institution sent the browser back from its OAuth page (in a popup): completes the sign-in of the session
- * named by `state`, which must belong to the link's customer. The Connect app learns the outcome by asking for
- * the session's step. Answers what the popup page says.
+ * The sign-in session a redirect returns to, by the parameters the sources' redirects name it in (`state`, a
+ * reference), with the parameter that named it.
  */
-export async function completeOAuthCallback(
+async function returningSession(
   engine: Engine,
-  query: { linkId?: string; state?: string; code?: string; error?: string },
-): Promise<{ ok: boolean; message: string }> {
-  const session = query.state ? await findOAuthSession(engine, query.state) : undefined;
-  const link = session && query.linkId ? await findLinkRow(db(engine), query.linkId, session.partnerId) : undefined;
-  if (!session || !link || String(link.customer_id) !== session.customerId)
-    return { ok: false, message: 'This sign-in is not in progress any more. Close this window and start again in Connect.' };
+  query: Readonly<Record<string, string | undefined>>,
+): Promise<{ session: OAuthSession; param: string } | undefined> {
+  for (const param of new Set(engine.registry.redirects.map(sessionParamOf))) {
+    const id = query[param];
+    const session = id ? await findOAuthSession(engine, id) : undefined;
+    if (session) return { session, param };
+  }
+  return undefined;
+}
+
+/**
+ * The institution sent the browser back from its sign-in page (in a popup), to the one callback of every source:
+ * completes the sign-in of the session the query names, in the way its source's redirect declares, when the session
+ * belongs to its Connect link's customer. The Connect app learns the outcome by asking for the session's step.
+ * Answers what the popup page says.
+ */
+export async function completeOAuthCallback(engine: Engine, query: Readonly<Record<string, string | undefined>>): Promise<{ ok: boolean; message: string }> {
+  const found = await returningSession(engine, query);
+  // `linkId`: the callback address of sign-ins started before the address was one for all (and their codes are bound to it).
+  const linkId = found?.session.connectLinkId ?? query.linkId;
+  const link = found && linkId ? await findLinkRow(db(engine), linkId, found.session.partnerId) : undefined;
+  if (!found || !link || String(link.customer_id) !== found.session.customerId) return NOT_IN_PROGRESS;
+  const { session, param } = found;
+  const sessionId = query[param]!;
+  const lookup = await engine.registry.resolve(session.institutionId);
+  const redirect = lookup.available ? lookup.source.redirect : undefined;
+  if (!redirect || sessionParamOf(redirect) !== param) return NOT_IN_PROGRESS;
   const row = linkRow(link);
-  const institutionId = await sessionInstitution(engine, query.state!);
-  if (!query.code) {
+  const outcome = redirectOutcome(redirect, query);
+  if ('declined' in outcome) {
     await emitConnectEvent(db(engine), engine.runtime, row, 'error', {
-      institutionId: String(institutionId),
-      sessionId: query.state,
+      institutionId: String(session.institutionId),
+      sessionId,
       code: 0,
       reason: 'The user declined the authorization at the institution.',
     });
@@ -233,8 +260,8 @@ export async function completeOAuthCallback(
   const step = await reportStep(
     engine,
     row,
-    institutionId,
-    await completeLinkOAuth(engine, { partnerId: session.partnerId, customerId: session.customerId, sessionId: query.state!, code: query.code }),
+    session.institutionId,
+    await completeLinkOAuth(engine, { partnerId: session.partnerId, customerId: session.customerId, sessionId, code: outcome.code }),
   );
   return step.step === 'failed'
     ? { ok: false, message: step.message }

@@ -50,12 +50,16 @@ export default function connectPages(app: App, runtime: Runtime): void {
     schema: {
       hide: true,
       summary: 'OAuth return page of Connect',
-      querystring: Type.Object({
-        linkId: Type.Optional(Type.String({ maxLength: 64 })),
-        state: Type.Optional(Type.String({ maxLength: 64 })),
-        code: Type.Optional(Type.String({ maxLength: 4096 })),
-        error: Type.Optional(Type.String({ maxLength: 200 })),
-      }),
+      // OAuth's parameters, and whatever parameter a source's redirect names its reference in (SignInRedirect).
+      querystring: Type.Object(
+        {
+          linkId: Type.Optional(Type.String({ maxLength: 64 })),
+          state: Type.Optional(Type.String({ maxLength: 64 })),
+          code: Type.Optional(Type.String({ maxLength: 4096 })),
+          error: Type.Optional(Type.String({ maxLength: 200 })),
+        },
+        { additionalProperties: Type.String({ maxLength: 4096 }) },
+      ),
     },
     handler: async (request, reply) => {
       const outcome = await completeOAuthCallback(app.engine, request.query);
