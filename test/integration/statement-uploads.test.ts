@@ -324,8 +324,12 @@ describe('statement file uploads', () => {
     const customerId = await addCustomer(ctx, partner);
     const tooMany = `Date,Description,Amount\n${'01/02/2026,X,1.00\n'.repeat(100_001)}`;
     const cases: [string, string | Buffer, string | undefined, Record<string, string> | undefined, number, string][] = [
-      ['a PDF', Buffer.from('%PDF-1.7\n%\xe2\xe3\n1 0 obj\n'), 'application/octet-stream', undefined, 400, '14111'],
-      ['an Excel workbook', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]), 'application/octet-stream', undefined, 400, '14111'],
+      ['a PDF', Buffer.from('%PDF-1.7\n%\xe2\xe3\n1 0 obj\n'), 'application/octet-stream', undefined, 415, '14114'],
+      ['an Excel workbook', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]), 'application/octet-stream', undefined, 415, '14114'],
+      ['a web page', '<!DOCTYPE html>\n<html><body>Statement</body></html>', 'application/octet-stream', undefined, 415, '14114'],
+      ['an XML document of another kind', '<?xml version="1.0"?>\n<invoice><total>3</total></invoice>', 'text/plain', undefined, 415, '14114'],
+      ['JSON sent as a file', '[{"date":"2026-01-02","amount":-4.5}]', 'application/octet-stream', undefined, 415, '14114'],
+      ['a web page sent as CSV', '<html><body><table><tr><td>1</td></tr></table></body></html>', 'text/csv', undefined, 415, '14114'],
       ['an OFX file that is not OFX', 'hello, this is not OFX', 'application/x-ofx', undefined, 400, '14111'],
       [
         'an OFX file with a refused sign-on',

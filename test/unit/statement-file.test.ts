@@ -34,7 +34,21 @@ describe('telling a statement file’s kind', () => {
   it('refuses PDFs, workbooks and other binary data with a message saying what to download instead', () => {
     expect(refused(() => sniffStatementFormat(Buffer.from('%PDF-1.4\n'))).message).toMatch(/PDF.*OFX, QFX \(Quicken\) or CSV/);
     expect(refused(() => sniffStatementFormat(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0]))).message).toMatch(/Save it as CSV/);
-    expect(refused(() => sniffStatementFormat(Buffer.from([0x01, 0x00, 0x02, 0x41]))).code).toBe('unreadable');
+    expect(refused(() => sniffStatementFormat(Buffer.from([0x01, 0x00, 0x02, 0x41]))).code).toBe('unsupported_format');
+  });
+
+  it('refuses web pages, other XML and JSON as formats it does not read, never as CSV to map', () => {
+    for (const [text, what] of [
+      ['<!doctype html><html><body>x</body></html>', /web page/],
+      ['\uFEFF  <?xml version="1.0"?><invoice/>', /XML document/],
+      ['{"transactions": []}', /JSON document/],
+    ] as const) {
+      const error = refused(() => sniffStatementFormat(Buffer.from(text)));
+      expect([error.code, error.message]).toEqual(['unsupported_format', expect.stringMatching(what)]);
+      expect(error.details).toEqual({ formats: expect.arrayContaining(['CSV']) });
+    }
+    // A CSV whose first cell is bracketed is still CSV.
+    expect(sniffStatementFormat(Buffer.from('[Date],Amount\n01/02/2026,1\n'))).toBe('csv');
   });
 });
 

@@ -187,6 +187,14 @@ export interface components {
              *     ]
              */
             errors?: string[];
+            /**
+             * @description The statement file formats Ledgerlink reads, as a person names them
+             * @example [
+             *       "OFX, QFX (Quicken)",
+             *       "CSV"
+             *     ]
+             */
+            formats?: string[];
         };
         Experience: {
             /** @description `default`, or the name a link chooses with `experience` */

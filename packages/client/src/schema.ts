@@ -1174,6 +1174,14 @@ export interface components {
                  *     ]
                  */
                 errors?: string[];
+                /**
+                 * @description The statement file formats Ledgerlink reads, as a person names them
+                 * @example [
+                 *       "OFX, QFX (Quicken)",
+                 *       "CSV"
+                 *     ]
+                 */
+                formats?: string[];
             };
         };
         PartnerCredentials: {

@@ -29,7 +29,15 @@ export interface CsvTable {
   rows: CsvRow[];
 }
 
-export type StatementFileErrorCode = 'too_large' | 'too_many_rows' | 'unreadable' | 'empty' | 'unknown_layout' | 'invalid_mapping' | 'invalid_options';
+export type StatementFileErrorCode =
+  | 'too_large'
+  | 'too_many_rows'
+  | 'unreadable'
+  | 'unsupported_format'
+  | 'empty'
+  | 'unknown_layout'
+  | 'invalid_mapping'
+  | 'invalid_options';
 
 /** A file that is refused whole, with a message for the user. `details` carries what the caller can show or ask. */
 export class StatementFileError extends Error {

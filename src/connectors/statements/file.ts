@@ -53,18 +53,43 @@ function startsWith(bytes: Uint8Array, ...prefix: number[]): boolean {
  */
 export function sniffStatementFormat(bytes: Uint8Array): StatementFormatName {
   if (startsWith(bytes, 0x25, 0x50, 0x44, 0x46, 0x2d)) {
-    throw new StatementFileError('unreadable', `This is a PDF. Download the statement from your bank as ${FORMATS_SAID} instead.`);
+    throw unsupported(`This is a PDF. Download the statement from your bank as ${FORMATS_SAID} instead.`);
   }
   if (startsWith(bytes, 0x50, 0x4b, 0x03, 0x04) || startsWith(bytes, 0xd0, 0xcf, 0x11, 0xe0)) {
-    throw new StatementFileError('unreadable', `This is a spreadsheet workbook or another archive, not text. Save it as CSV, or download ${FORMATS_SAID}.`);
+    throw unsupported(`This is a spreadsheet workbook or another archive, not text. Save it as CSV, or download ${FORMATS_SAID}.`);
   }
   const head = bytes.subarray(0, SNIFF_BYTES);
   const utf16 = startsWith(head, 0xff, 0xfe) || startsWith(head, 0xfe, 0xff);
-  if (!utf16 && head.includes(0)) throw new StatementFileError('unreadable', `The file is not text, so it is none of ${FORMATS_SAID}.`);
+  if (!utf16 && head.includes(0)) throw unsupported(`The file is not text, so it is none of ${FORMATS_SAID}.`);
   // Latin-1 keeps one character per byte, which is all the markers need.
   const text = utf16 ? new TextDecoder(startsWith(head, 0xff, 0xfe) ? 'utf-16le' : 'utf-16be').decode(head) : Buffer.from(head).toString('latin1');
   const start = text.replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '');
-  return STATEMENT_READERS.find((r) => r.sniff(start))!.name;
+  const format = STATEMENT_READERS.find((r) => r.sniff(start))!.name;
+  if (format === 'csv') refuseOtherDocument(start);
+  return format;
+}
+
+/**
+ * Text no other reader claims is taken for CSV, but a document that plainly is something else (markup, JSON) is
+ * refused as a format Ledgerlink does not read, so it is never asked for a column mapping.
+ */
+function refuseOtherDocument(start: string): void {
+  const other = otherDocument(start.replace(/^\uFEFF/, ''));
+  if (other) throw unsupported(`This is ${other}, not a statement file Ledgerlink reads: download it from your bank as ${FORMATS_SAID}.`);
+}
+
+/** What a text that is no CSV file is, when it plainly is something else: markup or JSON. */
+function otherDocument(start: string): string | undefined {
+  const first = start.trimStart();
+  if (/^<(?:!doctype\s+html|html)\b/i.test(first)) return 'a web page (HTML)';
+  if (first.startsWith('<')) return 'an XML document';
+  if (/^[{[]\s*["{[]/.test(first)) return 'a JSON document';
+  return undefined;
+}
+
+/** A file in a format Ledgerlink does not read (415, naming the formats it reads). */
+function unsupported(message: string): StatementFileError {
+  return new StatementFileError('unsupported_format', message, { formats: STATEMENT_FORMAT_NAMES.map((f) => STATEMENT_FORMATS[f].label) });
 }
 
 export interface StatementFileOptions extends StatementReadOptions {
@@ -88,6 +113,7 @@ export function readStatementFile(bytes: Uint8Array, options: StatementFileOptio
   const byType = options.format ?? formatOfMediaType(options.contentType);
   if (byType === undefined) throw new StatementFileError('unreadable', `A statement file is ${FORMATS_SAID}; ${options.contentType} is none of them.`);
   const format = byType === 'sniff' ? sniffStatementFormat(bytes) : byType;
+  if (format === 'csv' && byType !== 'sniff') refuseOtherDocument(Buffer.from(bytes.subarray(0, SNIFF_BYTES)).toString('latin1'));
   const { format: _format, contentType: _contentType, ...readOptions } = options;
   return withoutNul(checkAccounts(readerOf(format).read(bytes, readOptions)));
 }

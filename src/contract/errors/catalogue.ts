@@ -280,7 +280,13 @@ export const ErrorCatalogue = define({
     code: '14111',
     status: 400,
     message: 'The statement file cannot be read.',
-    when: 'Upload Statement File with a file that is empty, is not OFX/QFX or CSV (a PDF, a spreadsheet workbook, other binary data), is broken (unclosed quotes, a row of more than 200 columns, an OFX file that cannot be parsed or holds only a refused sign-on), or from which no transaction could be read. The message says why.',
+    when: 'Upload Statement File with a file that is empty, is broken (unclosed quotes, a row of more than 200 columns, an OFX file that cannot be parsed or holds only a refused sign-on), or from which no transaction could be read. The message says why.',
+  },
+  StatementFormatUnsupported: {
+    code: '14114',
+    status: 415,
+    message: 'The statement file is in a format Ledgerlink does not read.',
+    when: 'Upload Statement File with a file that is none of the formats Ledgerlink reads (docs/connectors.md, "Statement files"): a PDF, a spreadsheet workbook, other binary data, a web page, an XML document of another kind, JSON. The message says what it is and which formats to download instead; `details.formats` lists them. Never answered with a column-mapping question.',
   },
   StatementLayoutUnknown: {
     code: '14112',

@@ -34,6 +34,13 @@ export const ErrorDetails = Type.Object(
         xml: { wrapped: true },
       }),
     ),
+    formats: Type.Optional(
+      Type.Array(Type.String({ xml: { name: 'format' } }), {
+        description: 'The statement file formats Ledgerlink reads, as a person names them',
+        examples: [['OFX, QFX (Quicken)', 'CSV']],
+        xml: { wrapped: true },
+      }),
+    ),
   },
   { description: 'Only on the errors docs/errors.md says carry it' },
 );

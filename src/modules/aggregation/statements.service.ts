@@ -85,6 +85,8 @@ function refusal(error: StatementFileError): ServiceError {
     case 'too_large':
     case 'too_many_rows':
       return new ServiceError('StatementFileTooLarge', error.message);
+    case 'unsupported_format':
+      return new ServiceError('StatementFormatUnsupported', error.message, undefined, error.details as { formats: string[] });
     case 'unknown_layout': {
       const found = error.details as { headers: string[]; headerRow: number; sample: string[][] };
       return new ServiceError('StatementLayoutUnknown', `${error.message} Send the file again with a column mapping.`, undefined, {
