@@ -29,6 +29,7 @@ const TIMING = [
   'test/unit/json-depth.test.ts',
   'test/unit/statement-csv.test.ts',
   'test/unit/statement-values.test.ts',
+  'test/unit/statement-qif-cost.test.ts',
 ];
 const TIMING_INTEGRATION = [
   'test/integration/xml-cost.test.ts',

@@ -32,7 +32,7 @@ describe('telling a statement file’s kind', () => {
   });
 
   it('refuses PDFs, workbooks and other binary data with a message saying what to download instead', () => {
-    expect(refused(() => sniffStatementFormat(Buffer.from('%PDF-1.4\n'))).message).toMatch(/PDF.*OFX, QFX \(Quicken\) or CSV/);
+    expect(refused(() => sniffStatementFormat(Buffer.from('%PDF-1.4\n'))).message).toMatch(/PDF.*OFX, QFX \(Quicken\), .* or CSV/);
     expect(refused(() => sniffStatementFormat(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0]))).message).toMatch(/Save it as CSV/);
     expect(refused(() => sniffStatementFormat(Buffer.from([0x01, 0x00, 0x02, 0x41]))).code).toBe('unsupported_format');
   });

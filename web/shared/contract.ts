@@ -110,21 +110,21 @@ export interface components {
         };
         ConnectStatementQuery: {
             /** @description The kind of file, when the Content-Type does not say it; otherwise told from the Content-Type, then from the first bytes */
-            format?: "ofx" | "csv";
+            format?: "ofx" | "qif" | "csv";
             /**
              * @description CSV only: which column holds what, as JSON. Columns by header text or position from 0: `date`, `description`, and `amount` or `debit`/`credit`; optional `memo`, `checkNum`, `type`, `postedDate`, `balance`, `status`, `account`, `accountNumber`; `dateOrder` (mdy, dmy, ymd), `negate` (card exports with charges positive), `headerRow`. Needed when the layout is not recognised (422, 14112).
              * @example {"date":"Posted","description":"Payee","debit":"Out","credit":"In","headerRow":0}
              */
             mapping?: string;
             /**
-             * @description CSV only: the account's name, when the file holds one account; later uploads with the same name land in the same account
+             * @description CSV and QIF: the account's name, when the file holds one account (for QIF, one without !Account records); later uploads with the same name land in the same account
              * @example Everyday Checking
              */
             accountName?: string;
-            /** @description CSV only: the kind of account, when the layout's guess is wrong */
+            /** @description CSV and QIF: the kind of account, when the layout's guess is wrong (for QIF, of the file's only account) */
             accountType?: "checking" | "savings" | "creditCard" | "loan" | "mortgage" | "lineOfCredit" | "investment" | "investmentTaxDeferred" | "roth";
             /**
-             * @description CSV only: ISO 4217 code; otherwise the one the amounts name, else USD
+             * @description CSV and QIF: ISO 4217 code; otherwise the one the amounts name, else USD (a QIF file names none)
              * @example USD
              */
             currency?: string;
@@ -833,9 +833,9 @@ export type UnlockBody = components['schemas']['UnlockBody'];
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
 
-export const STATEMENT_FILE_ACCEPT = [".ofx", ".qfx", ".qbo", "application/x-ofx", "application/vnd.intu.qfx", ".csv", ".tsv", ".txt", "text/csv"] as const;
+export const STATEMENT_FILE_ACCEPT = [".ofx", ".qfx", ".qbo", "application/x-ofx", "application/vnd.intu.qfx", ".qif", "application/qif", ".csv", ".tsv", ".txt", "text/csv"] as const;
 export type StatementFileAccept = (typeof STATEMENT_FILE_ACCEPT)[number];
-export const STATEMENT_FORMAT_LABELS = ["OFX, QFX (Quicken)", "CSV"] as const;
+export const STATEMENT_FORMAT_LABELS = ["OFX, QFX (Quicken)", "QIF (Quicken Interchange Format)", "CSV"] as const;
 export type StatementFormatLabel = (typeof STATEMENT_FORMAT_LABELS)[number];
 export const CONNECT_EVENT_TYPES = ["started", "institutionSelected", "credentialsSubmitted", "oauthStarted", "mfa", "mfaAnswered", "discovered", "added", "invalidCredentials", "error", "done", "cancelled", "accountsDeleted", "institutionLoginDeleted"] as const;
 export type ConnectEventType = (typeof CONNECT_EVENT_TYPES)[number];

@@ -1113,7 +1113,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a statement file (Ledgerlink extension)
-         * @description Imports an OFX/QFX file or a CSV export, sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (the FITID for OFX; date, amount and description for CSV), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service's thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, "Statement files".
+         * @description Imports an OFX/QFX file, a QIF file or a CSV export, sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (the FITID for OFX; date, amount and description for CSV and QIF), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service's thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, "Statement files".
          */
         post: operations["UploadStatementFile"];
         delete?: never;
@@ -1251,7 +1251,7 @@ export interface components {
              * @description How the file was read
              * @example csv
              */
-            format: "ofx" | "csv";
+            format: "ofx" | "qif" | "csv";
             /** @description The accounts the file holds, as stored after the upload */
             accounts: {
                 /** @example 5011648377 */
@@ -12592,21 +12592,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The kind of file, when the Content-Type does not say it; otherwise told from the Content-Type, then from the first bytes */
-                format?: "ofx" | "csv";
+                format?: "ofx" | "qif" | "csv";
                 /**
                  * @description CSV only: which column holds what, as JSON. Columns by header text or position from 0: `date`, `description`, and `amount` or `debit`/`credit`; optional `memo`, `checkNum`, `type`, `postedDate`, `balance`, `status`, `account`, `accountNumber`; `dateOrder` (mdy, dmy, ymd), `negate` (card exports with charges positive), `headerRow`. Needed when the layout is not recognised (422, 14112).
                  * @example {"date":"Posted","description":"Payee","debit":"Out","credit":"In","headerRow":0}
                  */
                 mapping?: string;
                 /**
-                 * @description CSV only: the account's name, when the file holds one account; later uploads with the same name land in the same account
+                 * @description CSV and QIF: the account's name, when the file holds one account (for QIF, one without !Account records); later uploads with the same name land in the same account
                  * @example Everyday Checking
                  */
                 accountName?: string;
-                /** @description CSV only: the kind of account, when the layout's guess is wrong */
+                /** @description CSV and QIF: the kind of account, when the layout's guess is wrong (for QIF, of the file's only account) */
                 accountType?: "checking" | "savings" | "creditCard" | "loan" | "mortgage" | "lineOfCredit" | "investment" | "investmentTaxDeferred" | "roth";
                 /**
-                 * @description CSV only: ISO 4217 code; otherwise the one the amounts name, else USD
+                 * @description CSV and QIF: ISO 4217 code; otherwise the one the amounts name, else USD (a QIF file names none)
                  * @example USD
                  */
                 currency?: string;
@@ -12652,6 +12652,18 @@ export interface operations {
                  *     </BANKTRANLIST><LEDGERBAL><BALAMT>1520.33<DTASOF>20260331</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
                  */
                 "application/vnd.intu.qfx": string;
+                /**
+                 * @example !Type:Bank
+                 *     D3/2/2026
+                 *     T-4.50
+                 *     PCOFFEE ROASTERS
+                 *     ^
+                 *     D3/3/2026
+                 *     T2,450.33
+                 *     PPAYROLL ACME CORP
+                 *     ^
+                 */
+                "application/qif": string;
                 /**
                  * @example Date,Description,Amount
                  *     03/02/2026,COFFEE ROASTERS,-4.50

@@ -8,6 +8,7 @@ import type { StatementFormatName } from '../../contract/schemas/statements.js';
 import { StatementFileError } from './csv.js';
 import { type CsvStatementOptions, readCsvStatement } from './import.js';
 import { ofxFileToStatementImport } from './ofx.js';
+import { isQifHead, readQifStatement } from './qif.js';
 import type { StatementImport } from './types.js';
 
 /** How a file is to be read: the CSV reader's options (the other formats state their accounts themselves). */
@@ -35,6 +36,27 @@ const ofx: StatementReader = {
   },
 };
 
+const qif: StatementReader = {
+  name: 'qif',
+  sniff: isQifHead,
+  read(bytes, options) {
+    const read = readQifStatement(bytes, options);
+    if (read.transactions.length === 0) {
+      // The currency warning every QIF file gets is no reason.
+      const reasons = read.problems.filter((p) => p.line !== undefined);
+      const why = reasons
+        .slice(0, 3)
+        .map((p) => `line ${p.line}: ${p.message}`)
+        .join(' ');
+      throw new StatementFileError(
+        reasons.length > 0 ? 'unreadable' : 'empty',
+        reasons.length > 0 ? `No transaction could be read from the file. ${why}` : 'The file holds no transactions.',
+      );
+    }
+    return read;
+  },
+};
+
 const csv: StatementReader = {
   name: 'csv',
   sniff: () => true,
@@ -55,7 +77,7 @@ const csv: StatementReader = {
 };
 
 /** Every format's reader, in the order a file's first bytes are tried against them. */
-export const STATEMENT_READERS = [ofx, csv] as const satisfies readonly StatementReader[];
+export const STATEMENT_READERS = [ofx, qif, csv] as const satisfies readonly StatementReader[];
 
 // Every format of the contract has its reader (a compile-time check).
 type Missing = Exclude<StatementFormatName, (typeof STATEMENT_READERS)[number]['name']>;

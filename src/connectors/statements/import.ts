@@ -254,7 +254,8 @@ interface Settings {
 /** The kinds of account a CSV file's account may be said to be (the upload's `accountType`). */
 const ACCOUNT_TYPES: readonly AccountType[] = STATEMENT_ACCOUNT_TYPES;
 
-function checkOptions(options: CsvStatementOptions): Settings {
+/** Checks the options a file is read with (the account's name, kind and currency), or refuses them (invalid_options). */
+export function checkOptions(options: CsvStatementOptions): Settings {
   const settings: Settings = {};
   if (options.accountName !== undefined) {
     const name = typeof options.accountName === 'string' ? options.accountName.trim().replace(/\s+/g, ' ') : '';

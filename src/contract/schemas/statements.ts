@@ -35,6 +35,14 @@ export const STATEMENT_FORMATS = {
     aliases: ['application/ofx', 'application/x-qfx', 'application/qfx', 'application/xml', 'text/xml'],
     extensions: ['.ofx', '.qfx', '.qbo'],
   },
+  qif: {
+    label: 'QIF (Quicken Interchange Format)',
+    media: {
+      'application/qif': 'A QIF file (Quicken, Microsoft Money, GnuCash and bank exports); also application/x-qif, text/qif, text/x-qif',
+    },
+    aliases: ['application/x-qif', 'text/qif', 'text/x-qif'],
+    extensions: ['.qif'],
+  },
   csv: {
     label: 'CSV',
     media: {
@@ -86,18 +94,23 @@ export const StatementUploadQuery = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 200,
-      description: "CSV only: the account's name, when the file holds one account; later uploads with the same name land in the same account",
+      description:
+        "CSV and QIF: the account's name, when the file holds one account (for QIF, one without !Account records); later uploads with the same name land in the same account",
       examples: ['Everyday Checking'],
     }),
   ),
   accountType: O(
     Type.Union(
       STATEMENT_ACCOUNT_TYPES.map((t) => Type.Literal(t)),
-      { description: "CSV only: the kind of account, when the layout's guess is wrong" },
+      { description: "CSV and QIF: the kind of account, when the layout's guess is wrong (for QIF, of the file's only account)" },
     ),
   ),
   currency: O(
-    Type.String({ pattern: '^[A-Za-z]{3}$', description: 'CSV only: ISO 4217 code; otherwise the one the amounts name, else USD', examples: ['USD'] }),
+    Type.String({
+      pattern: '^[A-Za-z]{3}$',
+      description: 'CSV and QIF: ISO 4217 code; otherwise the one the amounts name, else USD (a QIF file names none)',
+      examples: ['USD'],
+    }),
   ),
 });
 
