@@ -425,7 +425,8 @@ function latestBalance(balances: { date: number; balance: number }[]): { date: n
   return undefined;
 }
 
-function cached<K, V>(compute: (key: K) => V): (key: K) => V {
+/** `compute`, each distinct key worked out once (a file's dates and descriptions repeat). */
+export function cached<K, V>(compute: (key: K) => V): (key: K) => V {
   const results = new Map<K, V>();
   return (key) => {
     if (results.has(key)) return results.get(key) as V;

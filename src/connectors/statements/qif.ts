@@ -10,7 +10,7 @@ import type { AccountType, ConnectorTransaction, InvestmentTransactionType, Tran
 import { countryOfCurrency } from '../ofx/map.js';
 import { categorize } from '../categorize.js';
 import { MAX_CSV_ROWS, StatementFileError, decodeStatementText } from './csv.js';
-import { type CsvStatementOptions, checkOptions } from './import.js';
+import { type CsvStatementOptions, cached, checkOptions } from './import.js';
 import { headerKey } from './mapping.js';
 import type { StatementAccount, StatementImport } from './types.js';
 import { type DecimalSeparator, inferDateOrder, inferDecimalSeparator, isoDay, parseAmount, parseDate } from './values.js';
@@ -610,16 +610,6 @@ function normaliseDate(text: string): string {
   if (!m) return s;
   const year = m[4]!.length === 4 ? m[4]! : String(2000 + Number(m[4]));
   return `${m[1]}${m[2]}${m[3]}${m[2]}${year}`;
-}
-
-function cached<K, V>(compute: (key: K) => V): (key: K) => V {
-  const results = new Map<K, V>();
-  return (key) => {
-    if (results.has(key)) return results.get(key) as V;
-    const value = compute(key);
-    results.set(key, value);
-    return value;
-  };
 }
 
 function round2(value: number): number {
