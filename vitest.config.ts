@@ -26,6 +26,7 @@ if (!process.env.LEDGERLINK_TEST_SEED_SHOWN) {
 const TIMING = [
   'test/unit/xml-cost.test.ts',
   'test/unit/ofx-cost.test.ts',
+  'test/unit/categorize-cost.test.ts',
   'test/unit/json-depth.test.ts',
   'test/unit/statement-csv.test.ts',
   'test/unit/statement-values.test.ts',

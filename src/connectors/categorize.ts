@@ -8,21 +8,31 @@ import type { TransactionCategory } from './categories.js';
 import type { Categorization, TransactionType } from './connector.js';
 
 const representations = new Map<string, string>();
+const MEMO_TEXT_CHARS = 512;
+/** The most of a description and memo that their representation is made from. */
+const REPRESENTED_CHARS = 2048;
 
 /**
- * Description and memo combined, upper case, without numbers, special characters or repeated words: tokens
+ * Description and memo combined (their first 2,048 characters), upper case, without numbers, special characters or
+ * repeated words: tokens
  * are split at anything but letters, digits and apostrophes, and tokens containing a digit (store numbers,
  * order codes, amounts) are dropped. Memoised, since the same texts recur month after month.
  */
 export function bestRepresentation(description: string, memo?: string): string {
-  const text = memo ? `${description} ${memo}` : description;
+  // What categorising needs is at the start; a longer text (a CSV cell may hold 64 KB) would only cost time.
+  const text = (memo ? `${description} ${memo}` : description).slice(0, REPRESENTED_CHARS);
   const known = representations.get(text);
   if (known !== undefined) return known;
   const words: string[] = [];
+  // A set, not a search of the list: a long text of distinct words would otherwise cost the square of its length.
+  const seen = new Set<string>();
   let word = '';
   let digit = false;
   const flush = () => {
-    if (!digit && word.length >= 2 && !words.includes(word)) words.push(word);
+    if (!digit && word.length >= 2 && !seen.has(word)) {
+      seen.add(word);
+      words.push(word);
+    }
     word = '';
     digit = false;
   };
@@ -34,8 +44,11 @@ export function bestRepresentation(description: string, memo?: string): string {
   }
   flush();
   const result = words.join(' ');
-  if (representations.size > 20_000) representations.clear();
-  representations.set(text, result);
+  // Only short texts are kept: they are the ones that recur, and a long one would hold its whole length in memory.
+  if (text.length <= MEMO_TEXT_CHARS) {
+    if (representations.size > 20_000) representations.clear();
+    representations.set(text, result);
+  }
   return result;
 }
 

@@ -1113,7 +1113,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a statement file (Ledgerlink extension)
-         * @description Imports an OFX/QFX file, a QIF file or a CSV export, sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (the FITID for OFX; date, amount and description for CSV and QIF), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service's thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, "Statement files".
+         * @description Imports an OFX/QFX file, an MT940 file, a QIF file or a CSV export, sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (the FITID for OFX; the bank's reference, else date, amount and description, for MT940; date, amount and description for CSV and QIF), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service's thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, "Statement files".
          */
         post: operations["UploadStatementFile"];
         delete?: never;
@@ -1251,7 +1251,7 @@ export interface components {
              * @description How the file was read
              * @example csv
              */
-            format: "ofx" | "qif" | "csv";
+            format: "ofx" | "mt940" | "qif" | "csv";
             /** @description The accounts the file holds, as stored after the upload */
             accounts: {
                 /** @example 5011648377 */
@@ -12592,7 +12592,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The kind of file, when the Content-Type does not say it; otherwise told from the Content-Type, then from the first bytes */
-                format?: "ofx" | "qif" | "csv";
+                format?: "ofx" | "mt940" | "qif" | "csv";
                 /**
                  * @description CSV only: which column holds what, as JSON. Columns by header text or position from 0: `date`, `description`, and `amount` or `debit`/`credit`; optional `memo`, `checkNum`, `type`, `postedDate`, `balance`, `status`, `account`, `accountNumber`; `dateOrder` (mdy, dmy, ymd), `negate` (card exports with charges positive), `headerRow`. Needed when the layout is not recognised (422, 14112).
                  * @example {"date":"Posted","description":"Payee","debit":"Out","credit":"In","headerRow":0}
@@ -12652,6 +12652,17 @@ export interface operations {
                  *     </BANKTRANLIST><LEDGERBAL><BALAMT>1520.33<DTASOF>20260331</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
                  */
                 "application/vnd.intu.qfx": string;
+                /**
+                 * @example :20:STARTUMS
+                 *     :25:DE89370400440532013000
+                 *     :28C:00001/001
+                 *     :60F:C260301EUR1520,33
+                 *     :61:2603030303D42,17NMSCNONREF//202603030001
+                 *     :86:KROGER 512
+                 *     :62F:C260331EUR1478,16
+                 *     -
+                 */
+                "application/x-mt940": string;
                 /**
                  * @example !Type:Bank
                  *     D3/2/2026

@@ -7,6 +7,7 @@
 import type { StatementFormatName } from '../../contract/schemas/statements.js';
 import { StatementFileError } from './csv.js';
 import { type CsvStatementOptions, readCsvStatement } from './import.js';
+import { looksLikeMt940, readMt940Statement } from './mt940.js';
 import { ofxFileToStatementImport } from './ofx.js';
 import { isQifHead, readQifStatement } from './qif.js';
 import type { StatementImport } from './types.js';
@@ -22,6 +23,16 @@ export interface StatementReader {
   read(bytes: Uint8Array, options: StatementReadOptions): StatementImport;
 }
 
+/** Refuses a file from which nothing could be imported: with its first problems, or as empty when it had none. */
+function nothingRead(read: StatementImport, what: string, empty: string): never {
+  if (read.problems.length === 0) throw new StatementFileError('empty', empty);
+  const reasons = read.problems
+    .slice(0, 3)
+    .map((p) => (p.line !== undefined ? `line ${p.line}: ${p.message}` : p.message))
+    .join(' ');
+  throw new StatementFileError('unreadable', `${what} could be read from the file. ${reasons}`);
+}
+
 const ofx: StatementReader = {
   name: 'ofx',
   // An OFX 1.x header, an OFX 2.x declaration after the XML one (comments between allowed), or an <OFX> element.
@@ -32,6 +43,16 @@ const ofx: StatementReader = {
       const why = read.problems.map((p) => p.message).join('; ') || 'it holds no statement';
       throw new StatementFileError('unreadable', `The file cannot be imported: ${why}.`);
     }
+    return read;
+  },
+};
+
+const mt940: StatementReader = {
+  name: 'mt940',
+  sniff: looksLikeMt940,
+  read(bytes) {
+    const read = readMt940Statement(bytes);
+    if (read.accounts.length === 0) nothingRead(read, 'No statement', 'The file holds no statement.');
     return read;
   },
 };
@@ -62,22 +83,13 @@ const csv: StatementReader = {
   sniff: () => true,
   read(bytes, options) {
     const read = readCsvStatement(bytes, options);
-    if (read.transactions.length === 0) {
-      const reasons = read.problems
-        .slice(0, 3)
-        .map((p) => (p.line !== undefined ? `line ${p.line}: ${p.message}` : p.message))
-        .join(' ');
-      throw new StatementFileError(
-        read.problems.length > 0 ? 'unreadable' : 'empty',
-        read.problems.length > 0 ? `No transaction could be read from the file. ${reasons}` : 'The file holds no transactions.',
-      );
-    }
+    if (read.transactions.length === 0) nothingRead(read, 'No transaction', 'The file holds no transactions.');
     return read;
   },
 };
 
 /** Every format's reader, in the order a file's first bytes are tried against them. */
-export const STATEMENT_READERS = [ofx, qif, csv] as const satisfies readonly StatementReader[];
+export const STATEMENT_READERS = [ofx, mt940, qif, csv] as const satisfies readonly StatementReader[];
 
 // Every format of the contract has its reader (a compile-time check).
 type Missing = Exclude<StatementFormatName, (typeof STATEMENT_READERS)[number]['name']>;

@@ -445,7 +445,7 @@ function quote(text: string): string {
 }
 
 /** The description as it goes into a ref: letters and digits only, in lower case, so spacing and punctuation changes do not matter. */
-function refDescription(description: string): string {
+export function refDescription(description: string): string {
   return description
     .normalize('NFKC')
     .toLowerCase()

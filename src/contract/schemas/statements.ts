@@ -35,6 +35,14 @@ export const STATEMENT_FORMATS = {
     aliases: ['application/ofx', 'application/x-qfx', 'application/qfx', 'application/xml', 'text/xml'],
     extensions: ['.ofx', '.qfx', '.qbo'],
   },
+  mt940: {
+    label: 'MT940 (SWIFT)',
+    media: {
+      'application/x-mt940': 'A SWIFT MT940 customer statement file (MT942 interim reports too); also text/x-mt940, application/mt940',
+    },
+    aliases: ['text/x-mt940', 'application/mt940'],
+    extensions: ['.sta', '.mt940', '.940', '.swi'],
+  },
   qif: {
     label: 'QIF (Quicken Interchange Format)',
     media: {
