@@ -21,13 +21,27 @@ let session: DashboardSession | null = null;
 /** Stops what the current page runs in the background (polling). */
 let stopPage: (() => void) | undefined;
 
-const NAV = [
-  { path: '/credentials', label: 'Credentials' },
-  { path: '/customers', label: 'Customers' },
-  { path: '/requests', label: 'API requests' },
-  { path: '/deliveries', label: 'Deliveries' },
-  { path: '/mail', label: 'E-mails' },
-  { path: '/experiences', label: 'Connect experiences' },
+/** What a page is given, and what it may hand back: a stop for what it runs in the background (polling). */
+type Page = (main: HTMLElement, params: URLSearchParams) => Promise<void | (() => void)>;
+/** A page of one item below a page's path: given the rest of the path (`/customers/ID` gives ID). */
+type SubPage = (main: HTMLElement, params: URLSearchParams, id: string) => Promise<void | (() => void)>;
+
+/**
+ * The pages, in the navigation's order: a new page is its module and a row here. A page's path also serves the
+ * paths below it (`/customers/ID`, through `sub`).
+ */
+const NAV: { path: string; label: string; page: Page; sub?: SubPage }[] = [
+  { path: '/credentials', label: 'Credentials', page: (main) => credentialsPage(main, refreshSession) },
+  {
+    path: '/customers',
+    label: 'Customers',
+    page: (main, params) => customersPage(main, params),
+    sub: (main, params, id) => customerPage(main, decodeURIComponent(id), params, (overview, reload) => sandboxPanel(session!, overview, reload)),
+  },
+  { path: '/requests', label: 'API requests', page: (main) => requestsPage(main) },
+  { path: '/deliveries', label: 'Deliveries', page: (main) => deliveriesPage(main) },
+  { path: '/mail', label: 'E-mails', page: (main) => mailPage(main) },
+  { path: '/experiences', label: 'Connect experiences', page: (main) => experiencesPage(main) },
 ];
 
 function route(): { path: string; params: URLSearchParams } {
@@ -222,14 +236,10 @@ async function render(): Promise<void> {
   const title = NAV.find((n) => current === n.path || current.startsWith(`${n.path}/`))?.label ?? 'Not found';
   document.title = `${title} – Ledgerlink dashboard`;
   try {
-    const customer = /^\/customers\/([^/]+)$/.exec(current);
-    if (current === '/credentials') await credentialsPage(main, refreshSession);
-    else if (current === '/customers') await customersPage(main, params);
-    else if (customer) await customerPage(main, decodeURIComponent(customer[1]!), params, (overview, reload) => sandboxPanel(session!, overview, reload));
-    else if (current === '/requests') stopPage = await requestsPage(main);
-    else if (current === '/deliveries') stopPage = await deliveriesPage(main);
-    else if (current === '/mail') await mailPage(main);
-    else if (current === '/experiences') await experiencesPage(main);
+    const page = NAV.find((n) => n.path === current);
+    const below = NAV.find((n) => n.sub && current.startsWith(`${n.path}/`) && !current.slice(n.path.length + 1).includes('/'));
+    if (page) stopPage = (await page.page(main, params)) ?? undefined;
+    else if (below) stopPage = (await below.sub!(main, params, current.slice(below.path.length + 1))) ?? undefined;
     else
       main.replaceChildren(
         h('h1', { tabindex: '-1', id: 'page-title' }, 'Page not found'),
