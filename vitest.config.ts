@@ -27,6 +27,7 @@ const TIMING = [
   'test/unit/xml-cost.test.ts',
   'test/unit/ofx-cost.test.ts',
   'test/unit/categorize-cost.test.ts',
+  'test/unit/statement-camt-cost.test.ts',
   'test/unit/statement-mt940-cost.test.ts',
   'test/unit/json-depth.test.ts',
   'test/unit/statement-csv.test.ts',

@@ -11,7 +11,8 @@ describe('telling a statement file’s kind', () => {
   it('reads the media types browsers and clients send', () => {
     expect(formatOfMediaType('application/x-ofx')).toBe('ofx');
     expect(formatOfMediaType('Application/VND.Intu.QFX; charset=windows-1252')).toBe('ofx');
-    expect(formatOfMediaType('text/xml')).toBe('ofx');
+    // Generic XML may be OFX 2.x or camt: told from the first bytes.
+    expect(formatOfMediaType('text/xml')).toBe('sniff');
     expect(formatOfMediaType('text/csv; charset=utf-8')).toBe('csv');
     expect(formatOfMediaType('application/vnd.ms-excel')).toBe('csv');
     expect(formatOfMediaType('application/octet-stream')).toBe('sniff');

@@ -110,7 +110,7 @@ export interface components {
         };
         ConnectStatementQuery: {
             /** @description The kind of file, when the Content-Type does not say it; otherwise told from the Content-Type, then from the first bytes */
-            format?: "ofx" | "mt940" | "qif" | "csv";
+            format?: "ofx" | "mt940" | "qif" | "camt" | "csv";
             /**
              * @description CSV only: which column holds what, as JSON. Columns by header text or position from 0: `date`, `description`, and `amount` or `debit`/`credit`; optional `memo`, `checkNum`, `type`, `postedDate`, `balance`, `status`, `account`, `accountNumber`; `dateOrder` (mdy, dmy, ymd), `negate` (card exports with charges positive), `headerRow`. Needed when the layout is not recognised (422, 14112).
              * @example {"date":"Posted","description":"Payee","debit":"Out","credit":"In","headerRow":0}
@@ -833,9 +833,9 @@ export type UnlockBody = components['schemas']['UnlockBody'];
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
 
-export const STATEMENT_FILE_ACCEPT = [".ofx", ".qfx", ".qbo", "application/x-ofx", "application/vnd.intu.qfx", ".sta", ".mt940", ".940", ".swi", "application/x-mt940", ".qif", "application/qif", ".csv", ".tsv", ".txt", "text/csv"] as const;
+export const STATEMENT_FILE_ACCEPT = [".ofx", ".qfx", ".qbo", "application/x-ofx", "application/vnd.intu.qfx", ".sta", ".mt940", ".940", ".swi", "application/x-mt940", ".qif", "application/qif", ".xml", ".camt", ".053", ".052", ".054", "application/x-camt+xml", ".csv", ".tsv", ".txt", "text/csv"] as const;
 export type StatementFileAccept = (typeof STATEMENT_FILE_ACCEPT)[number];
-export const STATEMENT_FORMAT_LABELS = ["OFX, QFX (Quicken)", "MT940 (SWIFT)", "QIF (Quicken Interchange Format)", "CSV"] as const;
+export const STATEMENT_FORMAT_LABELS = ["OFX, QFX (Quicken)", "MT940 (SWIFT)", "QIF (Quicken Interchange Format)", "camt.052, camt.053, camt.054 (ISO 20022)", "CSV"] as const;
 export type StatementFormatLabel = (typeof STATEMENT_FORMAT_LABELS)[number];
 export const CONNECT_EVENT_TYPES = ["started", "institutionSelected", "credentialsSubmitted", "oauthStarted", "mfa", "mfaAnswered", "discovered", "added", "invalidCredentials", "error", "done", "cancelled", "accountsDeleted", "institutionLoginDeleted"] as const;
 export type ConnectEventType = (typeof CONNECT_EVENT_TYPES)[number];

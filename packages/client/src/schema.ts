@@ -1113,7 +1113,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a statement file (Ledgerlink extension)
-         * @description Imports an OFX/QFX file, an MT940 file, a QIF file or a CSV export, sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (the FITID for OFX; the bank's reference, else date, amount and description, for MT940; date, amount and description for CSV and QIF), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service's thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, "Statement files".
+         * @description Imports an OFX/QFX file, a camt.052/053/054 file, an MT940 file, a QIF file or a CSV export, sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (the FITID for OFX; the bank's reference, else date, amount and description, for camt and MT940; date, amount and description for CSV and QIF), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service's thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, "Statement files".
          */
         post: operations["UploadStatementFile"];
         delete?: never;
@@ -1251,7 +1251,7 @@ export interface components {
              * @description How the file was read
              * @example csv
              */
-            format: "ofx" | "mt940" | "qif" | "csv";
+            format: "ofx" | "mt940" | "qif" | "camt" | "csv";
             /** @description The accounts the file holds, as stored after the upload */
             accounts: {
                 /** @example 5011648377 */
@@ -12592,7 +12592,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The kind of file, when the Content-Type does not say it; otherwise told from the Content-Type, then from the first bytes */
-                format?: "ofx" | "mt940" | "qif" | "csv";
+                format?: "ofx" | "mt940" | "qif" | "camt" | "csv";
                 /**
                  * @description CSV only: which column holds what, as JSON. Columns by header text or position from 0: `date`, `description`, and `amount` or `debit`/`credit`; optional `memo`, `checkNum`, `type`, `postedDate`, `balance`, `status`, `account`, `accountNumber`; `dateOrder` (mdy, dmy, ymd), `negate` (card exports with charges positive), `headerRow`. Needed when the layout is not recognised (422, 14112).
                  * @example {"date":"Posted","description":"Payee","debit":"Out","credit":"In","headerRow":0}
@@ -12676,6 +12676,18 @@ export interface operations {
                  */
                 "application/qif": string;
                 /**
+                 * @example <?xml version="1.0" encoding="UTF-8"?>
+                 *     <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>
+                 *     <GrpHdr><MsgId>STMT-20260331</MsgId><CreDtTm>2026-03-31T18:00:00</CreDtTm></GrpHdr>
+                 *     <Stmt><Id>2026-03</Id><CreDtTm>2026-03-31T18:00:00</CreDtTm><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>
+                 *     <Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">1478.16</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-03-31</Dt></Dt></Bal>
+                 *     <Ntry><Amt Ccy="EUR">42.17</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2026-03-03</Dt></BookgDt><ValDt><Dt>2026-03-03</Dt></ValDt>
+                 *     <AcctSvcrRef>202603030001</AcctSvcrRef><BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>CCRD</Cd><SubFmlyCd>POSD</SubFmlyCd></Fmly></Domn></BkTxCd>
+                 *     <NtryDtls><TxDtls><RltdPties><Cdtr><Nm>KROGER 512</Nm></Cdtr></RltdPties><RmtInf><Ustrd>Card payment 2026-03-02</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
+                 *     </Stmt></BkToCstmrStmt></Document>
+                 */
+                "application/x-camt+xml": string;
+                /**
                  * @example Date,Description,Amount
                  *     03/02/2026,COFFEE ROASTERS,-4.50
                  *     03/03/2026,PAYROLL ACME CORP,2450.33
@@ -12687,6 +12699,18 @@ export interface operations {
                  *     03/03/2026,PAYROLL ACME CORP,2450.33
                  */
                 "application/octet-stream": string;
+                /**
+                 * @example <?xml version="1.0" encoding="UTF-8"?>
+                 *     <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>
+                 *     <GrpHdr><MsgId>STMT-20260331</MsgId><CreDtTm>2026-03-31T18:00:00</CreDtTm></GrpHdr>
+                 *     <Stmt><Id>2026-03</Id><CreDtTm>2026-03-31T18:00:00</CreDtTm><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>
+                 *     <Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">1478.16</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-03-31</Dt></Dt></Bal>
+                 *     <Ntry><Amt Ccy="EUR">42.17</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2026-03-03</Dt></BookgDt><ValDt><Dt>2026-03-03</Dt></ValDt>
+                 *     <AcctSvcrRef>202603030001</AcctSvcrRef><BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>CCRD</Cd><SubFmlyCd>POSD</SubFmlyCd></Fmly></Domn></BkTxCd>
+                 *     <NtryDtls><TxDtls><RltdPties><Cdtr><Nm>KROGER 512</Nm></Cdtr></RltdPties><RmtInf><Ustrd>Card payment 2026-03-02</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
+                 *     </Stmt></BkToCstmrStmt></Document>
+                 */
+                "application/xml": string;
             };
         };
         responses: {

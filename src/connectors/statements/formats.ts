@@ -5,6 +5,7 @@
  * format is a reader file, a row here and a row there.
  */
 import type { StatementFormatName } from '../../contract/schemas/statements.js';
+import { looksLikeCamt, readCamtStatement } from './camt.js';
 import { StatementFileError } from './csv.js';
 import { type CsvStatementOptions, readCsvStatement } from './import.js';
 import { looksLikeMt940, readMt940Statement } from './mt940.js';
@@ -78,6 +79,22 @@ const qif: StatementReader = {
   },
 };
 
+const camt: StatementReader = {
+  name: 'camt',
+  sniff: looksLikeCamt,
+  read(bytes) {
+    const read = readCamtStatement(bytes);
+    if (read.accounts.length === 0) {
+      const why = read.problems
+        .slice(0, 3)
+        .map((p) => (p.line !== undefined ? `line ${p.line}: ${p.message}` : p.message))
+        .join(' ');
+      throw new StatementFileError('unreadable', `No account could be read from the file. ${why || 'It holds no statement, report or notification.'}`);
+    }
+    return read;
+  },
+};
+
 const csv: StatementReader = {
   name: 'csv',
   sniff: () => true,
@@ -89,7 +106,7 @@ const csv: StatementReader = {
 };
 
 /** Every format's reader, in the order a file's first bytes are tried against them. */
-export const STATEMENT_READERS = [ofx, mt940, qif, csv] as const satisfies readonly StatementReader[];
+export const STATEMENT_READERS = [ofx, camt, mt940, qif, csv] as const satisfies readonly StatementReader[];
 
 // Every format of the contract has its reader (a compile-time check).
 type Missing = Exclude<StatementFormatName, (typeof STATEMENT_READERS)[number]['name']>;

@@ -29,10 +29,11 @@ export const STATEMENT_FORMATS = {
   ofx: {
     label: 'OFX, QFX (Quicken)',
     media: {
-      'application/x-ofx': 'An OFX file (1.x SGML or 2.x XML); also application/ofx, application/xml, text/xml',
+      'application/x-ofx': 'An OFX file (1.x SGML or 2.x XML); also application/ofx',
       'application/vnd.intu.qfx': 'A QFX (Quicken) file; also application/x-qfx',
     },
-    aliases: ['application/ofx', 'application/x-qfx', 'application/qfx', 'application/xml', 'text/xml'],
+    // Not application/xml or text/xml: camt files are XML too, so those are told from the first bytes (SNIFFED_MEDIA).
+    aliases: ['application/ofx', 'application/x-qfx', 'application/qfx'],
     extensions: ['.ofx', '.qfx', '.qbo'],
   },
   mt940: {
@@ -50,6 +51,15 @@ export const STATEMENT_FORMATS = {
     },
     aliases: ['application/x-qif', 'text/qif', 'text/x-qif'],
     extensions: ['.qif'],
+  },
+  camt: {
+    label: 'camt.052, camt.053, camt.054 (ISO 20022)',
+    media: {
+      'application/x-camt+xml':
+        'An ISO 20022 camt.053 statement, camt.052 account report or camt.054 debit/credit notification (versions 001.02 to 001.08); sent as application/xml or text/xml, told from its first bytes',
+    },
+    aliases: [],
+    extensions: ['.xml', '.camt', '.053', '.052', '.054'],
   },
   csv: {
     label: 'CSV',
@@ -72,11 +82,15 @@ export function statementFormatsSaid(labels: readonly string[] = STATEMENT_FORMA
   return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}` : (labels[0] ?? '');
 }
 
-/** Media types whose file is told from its first bytes (browsers send OFX and QFX files with nothing or these). */
+/**
+ * Media types whose file is told from its first bytes: browsers send OFX and QFX files with nothing or these, and
+ * generic XML may be OFX 2.x or camt.
+ */
 export const SNIFFED_MEDIA = {
   'application/octet-stream': 'Any of the formats, told from its first bytes; also text/plain or no Content-Type',
+  'application/xml': 'An OFX 2.x or camt file, told from its first bytes; also text/xml',
 } as const;
-export const SNIFFED_MEDIA_TYPES: readonly string[] = [...Object.keys(SNIFFED_MEDIA), 'text/plain'];
+export const SNIFFED_MEDIA_TYPES: readonly string[] = [...Object.keys(SNIFFED_MEDIA), 'text/plain', 'text/xml'];
 
 /** One of the format names (typed as the names: a union built from a list has no static type of its own). */
 const FormatName = (description: string, examples?: string[]) =>
