@@ -21,10 +21,11 @@ let session: DashboardSession | null = null;
 /** Stops what the current page runs in the background (polling). */
 let stopPage: (() => void) | undefined;
 
-/** What a page is given, and what it may hand back: a stop for what it runs in the background (polling). */
-type Page = (main: HTMLElement, params: URLSearchParams) => Promise<void | (() => void)>;
+/** What a page is given; it may hand back a function that stops what it runs in the background (polling). */
+type Page = (main: HTMLElement, params: URLSearchParams) => Promise<unknown>;
 /** A page of one item below a page's path: given the rest of the path (`/customers/ID` gives ID). */
-type SubPage = (main: HTMLElement, params: URLSearchParams, id: string) => Promise<void | (() => void)>;
+type SubPage = (main: HTMLElement, params: URLSearchParams, id: string) => Promise<unknown>;
+const stopOf = (handed: unknown) => (typeof handed === 'function' ? (handed as () => void) : undefined);
 
 /**
  * The pages, in the navigation's order: a new page is its module and a row here. A page's path also serves the
@@ -238,8 +239,8 @@ async function render(): Promise<void> {
   try {
     const page = NAV.find((n) => n.path === current);
     const below = NAV.find((n) => n.sub && current.startsWith(`${n.path}/`) && !current.slice(n.path.length + 1).includes('/'));
-    if (page) stopPage = (await page.page(main, params)) ?? undefined;
-    else if (below) stopPage = (await below.sub!(main, params, current.slice(below.path.length + 1))) ?? undefined;
+    if (page) stopPage = stopOf(await page.page(main, params));
+    else if (below) stopPage = stopOf(await below.sub!(main, params, current.slice(below.path.length + 1)));
     else
       main.replaceChildren(
         h('h1', { tabindex: '-1', id: 'page-title' }, 'Page not found'),
