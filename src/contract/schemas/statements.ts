@@ -28,6 +28,17 @@ export const STATEMENT_ACCOUNT_TYPES = [
 export const STATEMENT_FORMATS = {
   ofx: {
     label: 'OFX, QFX (Quicken)',
+    example: `OFXHEADER:100
+DATA:OFXSGML
+VERSION:102
+
+<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>USD
+<BANKACCTFROM><BANKID>121000248<ACCTID>1234567890<ACCTTYPE>CHECKING</BANKACCTFROM>
+<BANKTRANLIST><DTSTART>20260301<DTEND>20260331
+<STMTTRN><TRNTYPE>POS<DTPOSTED>20260303<TRNAMT>-42.17<FITID>202603030001<NAME>KROGER #512</STMTTRN>
+</BANKTRANLIST><LEDGERBAL><BALAMT>1520.33<DTASOF>20260331</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
+`,
+    duplicates: 'the FITID (one made from the date, amount and name when a transaction has none)',
     media: {
       'application/x-ofx': 'An OFX file (1.x SGML or 2.x XML); also application/ofx',
       'application/vnd.intu.qfx': 'A QFX (Quicken) file; also application/x-qfx',
@@ -38,6 +49,10 @@ export const STATEMENT_FORMATS = {
   },
   mt940: {
     label: 'MT940 (SWIFT)',
+    example:
+      ':20:STARTUMS\r\n:25:DE89370400440532013000\r\n:28C:00001/001\r\n:60F:C260301EUR1520,33\r\n' +
+      ':61:2603030303D42,17NMSCNONREF//202603030001\r\n:86:KROGER 512\r\n:62F:C260331EUR1478,16\r\n-\r\n',
+    duplicates: "the bank's reference with the value date, else date, amount and description",
     media: {
       'application/x-mt940': 'A SWIFT MT940 customer statement file (MT942 interim reports too); also text/x-mt940, application/mt940',
     },
@@ -46,6 +61,8 @@ export const STATEMENT_FORMATS = {
   },
   qif: {
     label: 'QIF (Quicken Interchange Format)',
+    example: '!Type:Bank\nD3/2/2026\nT-4.50\nPCOFFEE ROASTERS\n^\nD3/3/2026\nT2,450.33\nPPAYROLL ACME CORP\n^\n',
+    duplicates: 'date, amount, payee and check number',
     media: {
       'application/qif': 'A QIF file (Quicken, Microsoft Money, GnuCash and bank exports); also application/x-qif, text/qif, text/x-qif',
     },
@@ -54,6 +71,17 @@ export const STATEMENT_FORMATS = {
   },
   camt: {
     label: 'camt.052, camt.053, camt.054 (ISO 20022)',
+    example: `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>
+<GrpHdr><MsgId>STMT-20260331</MsgId><CreDtTm>2026-03-31T18:00:00</CreDtTm></GrpHdr>
+<Stmt><Id>2026-03</Id><CreDtTm>2026-03-31T18:00:00</CreDtTm><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>
+<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">1478.16</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-03-31</Dt></Dt></Bal>
+<Ntry><Amt Ccy="EUR">42.17</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2026-03-03</Dt></BookgDt><ValDt><Dt>2026-03-03</Dt></ValDt>
+<AcctSvcrRef>202603030001</AcctSvcrRef><BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>CCRD</Cd><SubFmlyCd>POSD</SubFmlyCd></Fmly></Domn></BkTxCd>
+<NtryDtls><TxDtls><RltdPties><Cdtr><Nm>KROGER 512</Nm></Cdtr></RltdPties><RmtInf><Ustrd>Card payment 2026-03-02</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
+</Stmt></BkToCstmrStmt></Document>
+`,
+    duplicates: "the bank's reference (AcctSvcrRef) with the booking day, else date, amount and description",
     media: {
       'application/x-camt+xml':
         'An ISO 20022 camt.053 statement, camt.052 account report or camt.054 debit/credit notification (versions 001.02 to 001.08); sent as application/xml or text/xml, told from its first bytes',
@@ -63,6 +91,8 @@ export const STATEMENT_FORMATS = {
   },
   csv: {
     label: 'CSV',
+    example: 'Date,Description,Amount\n03/02/2026,COFFEE ROASTERS,-4.50\n03/03/2026,PAYROLL ACME CORP,2450.33\n',
+    duplicates: 'date, amount and description',
     media: {
       'text/csv': 'A CSV export (comma, semicolon or tab separated); also application/csv, application/vnd.ms-excel, text/tab-separated-values',
     },
@@ -70,7 +100,19 @@ export const STATEMENT_FORMATS = {
     aliases: ['application/csv', 'text/comma-separated-values', 'text/tab-separated-values', 'application/vnd.ms-excel'],
     extensions: ['.csv', '.tsv', '.txt'],
   },
-} as const satisfies Record<string, { label: string; media: Record<string, string>; aliases: readonly string[]; extensions: readonly string[] }>;
+} as const satisfies Record<
+  string,
+  {
+    label: string;
+    /** A small file of the format, for the OpenAPI description. */
+    example: string;
+    /** How a transaction uploaded again is recognised (said in a sentence: "by ..."). */
+    duplicates: string;
+    media: Record<string, string>;
+    aliases: readonly string[];
+    extensions: readonly string[];
+  }
+>;
 
 /** A statement file format's name. */
 export type StatementFormatName = keyof typeof STATEMENT_FORMATS;
