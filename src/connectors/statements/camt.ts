@@ -20,6 +20,7 @@ import { accountTypeOfCode, type BankTransactionCode, transactionTypeOfCode } fr
 import { at, attributeOf, childrenOf, decodeXmlFile, parseXmlFile, scanStartTags, textOf, type XmlValue } from './camt-xml.js';
 import { StatementFileError } from './csv.js';
 import { cached, refDescription } from './import.js';
+import { type NameProblem, problemList } from './problems.js';
 import type { StatementAccount, StatementImport } from './types.js';
 import { isoDay, noonUtc } from './values.js';
 
@@ -37,8 +38,6 @@ const NAMESPACE = /urn:iso:std:iso:20022:tech:xsd:camt\.(05[234])\.001\.(\d{2})/
 
 /** More than any element of a camt message carries (Document its namespace declarations and schema location). */
 const MAX_ATTRIBUTES = 32;
-/** Problems listed one by one; past this, one line says how many more there were. */
-const MAX_PROBLEMS = 500;
 /** Characters of a description or memo kept (remittance information may run to many lines). */
 const MAX_TEXT_CHARS = 1000;
 /** Transactions of a batch named one by one in its memo. */
@@ -90,9 +89,6 @@ interface AccountGroup {
   available?: Balance;
 }
 
-/** Names a problem; a message to be written only when it will be listed (past MAX_PROBLEMS it is only counted). */
-type Problem = (line: number | undefined, message: string | (() => string)) => void;
-
 /** Reads a camt file, or refuses it (StatementFileError) when it is not well-formed XML or holds no camt message. */
 export function readCamtStatement(input: string | Uint8Array): StatementImport {
   const text = decodeXmlFile(input);
@@ -108,13 +104,7 @@ export function readCamtStatement(input: string | Uint8Array): StatementImport {
     );
   }
 
-  const problems: StatementImport['problems'] = [];
-  let moreProblems = 0;
-  const problem: Problem = (line, text) => {
-    const message = typeof text === 'string' ? text : problems.length < MAX_PROBLEMS ? text() : '';
-    if (problems.length < MAX_PROBLEMS) problems.push(line === undefined ? { message } : { line, message });
-    else moreProblems++;
-  };
+  const { problems, problem, countMore } = problemList();
   const version = NAMESPACE.exec(text);
   if (version && (Number(version[2]) < FIRST_VERSION || Number(version[2]) > LAST_VERSION)) {
     problem(
@@ -196,7 +186,7 @@ export function readCamtStatement(input: string | Uint8Array): StatementImport {
       if (entry) groupOf(amountCurrency).entries.push(entry);
     });
   });
-  if (moreProblems > 0) problems.push({ message: `${moreProblems} more entries could not be read.` });
+  countMore((n) => `${n} more entries could not be read.`);
 
   const currenciesOfId = new Map<string, number>();
   for (const g of groups.values()) currenciesOfId.set(g.id, (currenciesOfId.get(g.id) ?? 0) + 1);
@@ -340,7 +330,7 @@ const LEFT_OUT = {
 } as const;
 
 /** Reads one entry, or names in `problems` why it is left out. */
-function readEntry(node: XmlValue, statement: number, line: number | undefined, currency: string, problem: Problem): Entry | undefined {
+function readEntry(node: XmlValue, statement: number, line: number | undefined, currency: string, problem: NameProblem): Entry | undefined {
   const status = textOf(at(node, 'Sts', 'Cd')) || textOf(at(node, 'Sts', 'Prtry')) || textOf(at(node, 'Sts'));
   const amountText = textOf(at(node, 'Amt'));
   const unsigned = amountOf(amountText);

@@ -12,6 +12,7 @@ import { countryOfCurrency } from '../ofx/map.js';
 import { type CsvRow, isSummaryRow, readCsv, StatementFileError } from './csv.js';
 import { detectTableLayout, type LayoutName } from './detect.js';
 import { type ColumnMapping, type ResolvedColumns, headerKey, numberedHeaders, validateMapping } from './mapping.js';
+import { problemList } from './problems.js';
 import type { StatementAccount, StatementImport } from './types.js';
 import { type DateOrder, type DecimalSeparator, inferDateOrder, inferDecimalSeparator, isoDay, parseAmount, parseDate, unwrapCell } from './values.js';
 
@@ -26,8 +27,6 @@ export interface CsvStatementOptions {
   currency?: string;
 }
 
-/** Problems listed one by one; past this, one line says how many more there were. */
-const MAX_PROBLEMS = 500;
 /** Characters of the normalised description that go into a transaction's ref. */
 const REF_DESCRIPTION_CHARS = 80;
 
@@ -86,12 +85,7 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
   const columns = validation.columns;
   const dataRows = rows.slice(headerRow + 1);
 
-  const problems: StatementImport['problems'] = [];
-  let moreProblems = 0;
-  const problem = (line: number | undefined, message: string) => {
-    if (problems.length < MAX_PROBLEMS) problems.push(line === undefined ? { message } : { line, message });
-    else moreProblems++;
-  };
+  const { problems, problem, countMore } = problemList();
 
   const cellsOf = (field: keyof ResolvedColumns) => {
     const at = columns[field];
@@ -199,7 +193,7 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
     if (balance) group.balances.push({ date, balance: balance.value });
   }
   const currency = accountCurrency(settings.currency, currencies, (message) => problem(undefined, message));
-  if (moreProblems > 0) problems.push({ message: `${moreProblems} more rows could not be read.` });
+  countMore((n) => `${n} more rows could not be read.`);
 
   if (groups.size === 0 && !perRowAccounts) accountGroup(groups, undefined, () => '', false, layout, settings, guessedType, problem);
   const accounts = [...groups.values()].map((group) => {

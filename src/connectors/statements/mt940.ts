@@ -18,6 +18,7 @@ import type { ConnectorTransaction, TransactionType } from '../connector.js';
 import { countryOfCurrency } from '../ofx/map.js';
 import { decodeStatementText, MAX_CSV_ROWS, StatementFileError } from './csv.js';
 import { refDescription } from './import.js';
+import { problemList } from './problems.js';
 import type { StatementAccount, StatementImport } from './types.js';
 import { isoDay, noonUtc } from './values.js';
 
@@ -27,8 +28,6 @@ export const MAX_MT940_TRANSACTIONS = MAX_CSV_ROWS;
 const MAX_LINE_CHARS = 2048;
 /** Characters of a field (its lines together) that are read; a `:86:` text is at most 390 in SWIFT's rules. */
 const MAX_FIELD_CHARS = 8192;
-/** Problems listed one by one; past this, one line says how many more there were. */
-const MAX_PROBLEMS = 500;
 /** The width SWIFT wraps a field's lines at: a line this long was cut by the width, not by the writer. */
 const SWIFT_LINE_WIDTH = 65;
 
@@ -84,17 +83,12 @@ export function readMt940Statement(input: string | Uint8Array): StatementImport 
   let text = decodeStatementText(input);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
 
-  const problems: StatementImport['problems'] = [];
-  let moreProblems = 0;
-  const problem = (line: number | undefined, message: string) => {
-    if (problems.length < MAX_PROBLEMS) problems.push(line === undefined ? { message } : { line, message });
-    else moreProblems++;
-  };
+  const { problems, problem, countMore } = problemList();
 
   const reader = new StatementReader(problem);
   for (const message of splitMessages(text, problem)) reader.read(message);
   const result = reader.finish();
-  if (moreProblems > 0) problems.push({ message: `${moreProblems} more problems were found.` });
+  countMore((n) => `${n} more problems were found.`);
   return { format: 'mt940', ...result, problems };
 }
 

@@ -12,6 +12,7 @@ import { categorize } from '../categorize.js';
 import { MAX_CSV_ROWS, StatementFileError, decodeStatementText } from './csv.js';
 import { type CsvStatementOptions, cached, checkOptions } from './import.js';
 import { headerKey } from './mapping.js';
+import { problemList } from './problems.js';
 import type { StatementAccount, StatementImport } from './types.js';
 import { type DecimalSeparator, inferDateOrder, inferDecimalSeparator, isoDay, parseAmount, parseDate } from './values.js';
 
@@ -19,8 +20,6 @@ import { type DecimalSeparator, inferDateOrder, inferDecimalSeparator, isoDay, p
 export const MAX_QIF_LINE_CHARS = 64 * 1024;
 /** Most transactions read from one file, as for a CSV file's rows. */
 export const MAX_QIF_TRANSACTIONS = MAX_CSV_ROWS;
-/** Problems listed one by one; past this, one line says how many more there were. */
-const MAX_PROBLEMS = 500;
 /** Split lines of one transaction that are read; a transaction's total does not depend on them. */
 const MAX_SPLITS = 1000;
 /** Split lines shown in the memo. */
@@ -104,12 +103,7 @@ export function readQifStatement(input: string | Uint8Array, options: CsvStateme
   let text = decodeStatementText(input);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
 
-  const problems: StatementImport['problems'] = [];
-  let moreProblems = 0;
-  const problem = (line: number | undefined, message: string) => {
-    if (problems.length < MAX_PROBLEMS) problems.push(line === undefined ? { message } : { line, message });
-    else moreProblems++;
-  };
+  const { problems, problem, countMore } = problemList();
 
   // Read first, interpreted once the whole file has said how it writes dates and amounts.
   const accounts = new Map<string, AccountEntry>();
@@ -336,7 +330,7 @@ export function readQifStatement(input: string | Uint8Array, options: CsvStateme
   }
   // In the order of the file: what is said of the whole file first (sections were named as they ended).
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  if (moreProblems > 0) problems.push({ message: `${moreProblems} more records could not be read.` });
+  countMore((n) => `${n} more records could not be read.`);
   return { format: 'qif', accounts: [...statementAccounts.values()], transactions, problems };
 }
 
