@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ConnectorTransaction } from '../../src/connectors/connector.js';
+import type { ConnectorPosition, ConnectorTransaction } from '../../src/connectors/connector.js';
 import {
   accountIdOfRef,
   accountRecordOf,
@@ -20,6 +20,7 @@ import {
   readOfxResponse,
 } from '../../src/connectors/ofx/parse.js';
 import { ofxFileToStatementImport } from '../../src/connectors/statements/ofx.js';
+import { MAX_STATEMENT_POSITIONS } from '../../src/connectors/statements/types.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/ofx/${name}`, import.meta.url));
 const read = (name: string): OfxResponse => readOfxResponse(decodeOfxBytes(fixture(name)));
@@ -432,6 +433,7 @@ describe('ofxFileToStatementImport', () => {
         balance: 18741.46,
         availableBalance: 1536.45,
         balanceDate: at('2024-07-05T20:00:00Z'),
+        positions: expect.any(Array),
       },
     ]);
     expect(result.transactions.map((t) => t.ref)).toEqual([
@@ -443,6 +445,73 @@ describe('ofxFileToStatementImport', () => {
       'T-20240701-1',
       'C-20240602-1',
     ]);
+  });
+
+  it('gives a brokerage file’s positions (INVPOSLIST) named from its security list, as a live statement’s', () => {
+    const [account] = ofxFileToStatementImport(fixture('brokerage-1.0.2.ofx')).accounts;
+    expect(
+      account!.positions!.map((p) => ({
+        symbol: p.symbol,
+        fundName: p.fundName,
+        securityId: p.securityId,
+        type: p.type,
+        units: p.units,
+        quantity: p.quantity,
+        unitPrice: p.unitPrice,
+        marketValue: p.marketValue,
+      })),
+    ).toEqual([
+      { symbol: 'AAPL', fundName: 'Apple Inc.', securityId: '037833100', type: 'stock', units: 10, quantity: 10, unitPrice: 221.55, marketValue: '2215.50' },
+      {
+        symbol: 'VFIAX',
+        fundName: 'Vanguard 500 Index Fund Admiral',
+        securityId: '922908710',
+        type: 'mutualFund',
+        units: 20.1,
+        quantity: 20.1,
+        unitPrice: 500.1,
+        marketValue: '10052.01',
+      },
+      {
+        symbol: '912828ZT0',
+        fundName: 'US Treasury Note 0.25% 05/31/2025',
+        securityId: '912828ZT0',
+        type: 'bond',
+        units: 5000,
+        quantity: 5000,
+        unitPrice: 98.75,
+        marketValue: '4937.50',
+      },
+    ]);
+    // The same records the live OFX connector makes of the statement, under the file's account ref.
+    const response = read('brokerage-1.0.2.ofx');
+    const statement = response.statements[0]!.statement as OfxInvestmentStatement;
+    const live = accountRecordOf({
+      account: statement.account,
+      statement,
+      securities: response.securities,
+      now: at('2024-07-06T00:00:00Z'),
+      displayPosition: 1,
+    });
+    const refOf = (ref: string) => ref.slice(ref.indexOf(':CUSIP:'));
+    expect(account!.positions!.map((p) => ({ ...p, ref: refOf(p.ref), holdingId: '' }))).toEqual(
+      (live as { position: ConnectorPosition[] }).position.map((p) => ({ ...p, ref: refOf(p.ref), holdingId: '' })),
+    );
+    expect(account!.positions!.every((p) => p.ref.startsWith('Z12345678:'))).toBe(true);
+  });
+
+  it('keeps the first MAX_STATEMENT_POSITIONS positions of a statement and names the rest', () => {
+    const entry = (i: number) =>
+      `<POSSTOCK><INVPOS><SECID><UNIQUEID>X${i}<UNIQUEIDTYPE>CUSIP</SECID><HELDINACCT>CASH<POSTYPE>LONG<UNITS>1<UNITPRICE>1<MKTVAL>1</INVPOS></POSSTOCK>`;
+    const many = Array.from({ length: MAX_STATEMENT_POSITIONS + 3 }, (_, i) => entry(i)).join('\n');
+    const file = fixture('brokerage-1.0.2.ofx').toString('latin1').replace('<INVPOSLIST>', `<INVPOSLIST>\n${many}`);
+    const result = ofxFileToStatementImport(file);
+    expect(result.accounts[0]!.positions).toHaveLength(MAX_STATEMENT_POSITIONS);
+    expect(result.problems).toEqual([{ message: `Account Z12345678 has 6 more positions than the ${MAX_STATEMENT_POSITIONS} kept; they were left out.` }]);
+  });
+
+  it('gives no positions for a bank statement file, which states none', () => {
+    expect(ofxFileToStatementImport(fixture('bank-1.0.2-sgml.ofx')).accounts.every((a) => a.positions === undefined)).toBe(true);
   });
 
   it('keeps a transaction without a FITID under a ref made from its date, amount and name, and says so', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConnectorTransaction } from '../../src/connectors/connector.js';
 import { readStatementFile, sniffStatementFormat } from '../../src/connectors/statements/file.js';
 import { isQifHead, MAX_QIF_LINE_CHARS, MAX_QIF_TRANSACTIONS, readQifStatement } from '../../src/connectors/statements/qif.js';
-import type { StatementImport } from '../../src/connectors/statements/types.js';
+import { MAX_STATEMENT_POSITIONS, type StatementImport } from '../../src/connectors/statements/types.js';
 import { refused } from '../helpers/statements.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/statements/qif/${name}`, import.meta.url));
@@ -234,8 +234,21 @@ describe('reading QIF files', () => {
 
   it('reads investment actions (!Type:Invst) as investment transactions with units, price, commission and ticker', () => {
     const read = readQifStatement(fixture('investment.qif'), { currency: 'USD' });
-    expect(read.accounts).toEqual([{ ref: 'qif:brokerage', type: 'investment', number: '', name: 'Brokerage', currency: 'USD' }]);
-    expect(read.problems).toEqual([]);
+    expect(read.accounts).toEqual([
+      {
+        ref: 'qif:brokerage',
+        type: 'investment',
+        number: '',
+        name: 'Brokerage',
+        currency: 'USD',
+        positions: [expect.objectContaining({ symbol: 'VFIAX', units: 8.25, unitPrice: 520.1, marketValue: '4290.83' })],
+        balance: 4290.83,
+        // The last trade of a security; the interest and transfer after it are cash.
+        balanceDate: Date.UTC(2026, 0, 30, 12) / 1000,
+      },
+    ]);
+    // Apple is sold and never bought in the file: no holding is derived for it, and the answer says why.
+    expect(read.problems).toEqual([{ line: 31, message: expect.stringMatching(/^The file takes 4 more units of "Apple Inc" out than it puts in/) }]);
     expect(read.transactions.map(({ categorization, accountRef, status, postedDate, transactionDate, ...t }) => ({ day: day(postedDate!), ...t }))).toEqual([
       {
         day: '2026-01-03',
@@ -321,6 +334,93 @@ describe('reading QIF files', () => {
         type: 'transfer',
         investmentTransactionType: 'transfer',
       },
+    ]);
+  });
+
+  it('derives an investment account’s holdings from its trades: units in and out per security, the latest price, as of the last trade', () => {
+    const read = readQifStatement(fixture('holdings.qif'), { currency: 'USD' });
+    expect(read.problems).toEqual([]);
+    const [account] = read.accounts;
+    // A file states no cash balance: the account's balance is what its holdings are worth on the day of its last trade.
+    expect(account).toMatchObject({ ref: 'qif:retirement', type: 'investment', balance: 8550, balanceDate: Date.UTC(2026, 1, 27, 12) / 1000 });
+    expect(
+      account!.positions!.map((p) => ({
+        ref: p.ref,
+        symbol: p.symbol,
+        fundName: p.fundName,
+        type: p.type,
+        units: p.units,
+        quantity: p.quantity,
+        unitPrice: p.unitPrice,
+        marketValue: p.marketValue,
+      })),
+    ).toEqual([
+      // Bought 30, sold 10, and 5 more bought on a day entered at the end; the price of the latest trade (20 February).
+      {
+        ref: 'qif:retirement:TICKER:VTI:CASH:LONG',
+        symbol: 'VTI',
+        fundName: 'Vanguard Total Stock Market ETF',
+        type: 'stock',
+        units: 25,
+        quantity: 25,
+        unitPrice: 300,
+        marketValue: '7500.00',
+      },
+      // Bought 50 and reinvested a dividend in 2.5 more. Microsoft came in and went out as shares: no holding.
+      {
+        ref: 'qif:retirement:TICKER:FCNTX:CASH:LONG',
+        symbol: 'FCNTX',
+        fundName: 'Fidelity Contrafund',
+        type: 'mutualFund',
+        units: 52.5,
+        quantity: 52.5,
+        unitPrice: 20,
+        marketValue: '1050.00',
+      },
+    ]);
+    expect(readQifStatement(fixture('holdings.qif'), { currency: 'USD' })).toEqual(read);
+  });
+
+  it('keeps the first MAX_STATEMENT_POSITIONS holdings of an account and names the rest', () => {
+    const trades = Array.from({ length: MAX_STATEMENT_POSITIONS + 2 }, (_, i) => ['D1/13/2026', 'NShrsIn', `YSEC${i}`, 'I1.00', 'Q1', '^']).flat();
+    const read = readQifStatement(qif('!Type:Invst', ...trades), { currency: 'USD' });
+    expect(read.accounts[0]!.positions).toHaveLength(MAX_STATEMENT_POSITIONS);
+    expect(read.problems.map((p) => p.message)).toEqual([
+      `"Investment account" holds more than ${MAX_STATEMENT_POSITIONS} securities: "SEC${MAX_STATEMENT_POSITIONS}" and those after it were left out.`,
+    ]);
+  });
+
+  it('derives holdings only for files with investment records, keeps a stated balance, and names what it cannot value', () => {
+    expect(readQifStatement(fixture('quicken-us.qif')).accounts.every((a) => a.positions === undefined)).toBe(true);
+    const cashOnly = readQifStatement(qif('!Type:Invst', 'D1/13/2026', 'NXIn', 'T100.00', '^'));
+    expect(cashOnly.accounts[0]!.positions).toBeUndefined();
+    const stated = readQifStatement(
+      qif(
+        '!Account',
+        'NBroker',
+        'TInvst',
+        '$1,234.00',
+        '/1/31/2026',
+        '^',
+        '!Type:Invst',
+        'D1/13/2026',
+        'NShrsIn',
+        'YACME',
+        'Q10',
+        '^',
+        'D1/14/2026',
+        'NStkSplit',
+        'YACME',
+        'Q20',
+        '^',
+      ),
+      { currency: 'USD' },
+    );
+    expect(stated.accounts[0]).toMatchObject({ balance: 1234, balanceDate: Date.UTC(2026, 0, 31, 12) / 1000 });
+    expect(stated.accounts[0]!.positions!.map((p) => [p.symbol, p.units, p.unitPrice, p.marketValue])).toEqual([['ACME', 10, 0, '0.00']]);
+    expect(stated.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^No trade of "ACME" gives a price/),
+      expect.stringMatching(/^The split of "ACME" is not applied/),
     ]);
   });
 

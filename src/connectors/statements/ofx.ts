@@ -1,11 +1,12 @@
 /**
  * An uploaded OFX or QFX statement file as a StatementImport. The file is read like a server's answer (QFX is OFX
  * with Intuit's extra INTU.* elements, which are skipped); every statement it holds becomes an account with its
- * transactions. What cannot be read is named in `problems`, and the rest is still imported.
+ * transactions, and an investment statement its positions (INVPOSLIST). What cannot be read is named in `problems`,
+ * and the rest is still imported.
  */
 import type { ConnectorTransaction } from '../connector.js';
-import type { StatementAccount, StatementImport } from './types.js';
-import { accountNameOf, accountRefOf, accountTypeOf, bankTransactionsOf, investmentTransactionsOf } from '../ofx/map.js';
+import { MAX_STATEMENT_POSITIONS, type StatementAccount, type StatementImport } from './types.js';
+import { accountNameOf, accountRefOf, accountTypeOf, bankTransactionsOf, investmentTransactionsOf, positionRecordOf } from '../ofx/map.js';
 import { decodeOfxBytes, type OfxAccountInfo, type OfxResponse, OfxParseError, readOfxResponse } from '../ofx/parse.js';
 
 function describeStatus(code: number, message: string | undefined): string {
@@ -35,6 +36,7 @@ export function ofxFileToStatementImport(input: string | Uint8Array): StatementI
     return result;
   }
 
+  const securityById = new Map(response.securities.map((s) => [`${s.id.uniqueIdType}:${s.id.uniqueId}`, s]));
   const infoByRef = new Map<string, OfxAccountInfo>();
   for (const info of response.accountInfo?.accounts ?? []) infoByRef.set(accountRefOf(info.account), info);
 
@@ -73,6 +75,14 @@ export function ofxFileToStatementImport(input: string | Uint8Array): StatementI
           account.balance = balance;
           account.availableBalance = cash;
           if (s.asOf !== undefined) account.balanceDate = s.asOf;
+          // The holdings go with the balance they add up to, named from the file's security list as a live statement's.
+          const held = s.positions.slice(0, MAX_STATEMENT_POSITIONS);
+          account.positions = held.map((p) => positionRecordOf(ref, p, securityById.get(`${p.security.uniqueIdType}:${p.security.uniqueId}`)));
+          const more = s.positions.length - held.length;
+          if (more > 0)
+            result.problems.push({
+              message: `Account ${s.account.acctId} has ${more} more positions than the ${MAX_STATEMENT_POSITIONS} kept; they were left out.`,
+            });
         }
       }
     } else if (s.ledgerBalance && (account.balanceDate === undefined || (s.ledgerBalance.asOf ?? 0) >= account.balanceDate)) {

@@ -6,14 +6,14 @@
  * that wrote it likes (`8/31' 0`, `12/31/2025`, `31.12.2025`; `1,234.56` or `1.234,56`): the date order and the
  * decimal separator are decided from the whole file, as for CSV, and refs are derived from what a transaction says.
  */
-import type { AccountType, ConnectorTransaction, InvestmentTransactionType, TransactionType } from '../connector.js';
-import { countryOfCurrency } from '../ofx/map.js';
+import type { AccountType, ConnectorPosition, ConnectorTransaction, InvestmentTransactionType, TransactionType } from '../connector.js';
+import { countryOfCurrency, positionRecordOf } from '../ofx/map.js';
 import { categorize } from '../categorize.js';
 import { MAX_CSV_ROWS, StatementFileError, decodeStatementText } from './csv.js';
 import { type CsvStatementOptions, cached, checkOptions } from './import.js';
 import { headerKey } from './mapping.js';
 import { problemList } from './problems.js';
-import type { StatementAccount, StatementImport } from './types.js';
+import { MAX_STATEMENT_POSITIONS, type StatementAccount, type StatementImport } from './types.js';
 import { type DecimalSeparator, inferDateOrder, inferDecimalSeparator, isoDay, parseAmount, parseDate } from './values.js';
 
 /** A line longer than this is no QIF (whose fields are a few dozen characters): the file is refused. */
@@ -112,6 +112,7 @@ export function readQifStatement(input: string | Uint8Array, options: CsvStateme
   const dateTexts: string[] = [];
   const amountTexts: string[] = [];
   const securities = new Map<string, string>();
+  const securityKinds = new Map<string, string>();
   let implicit: AccountEntry | undefined;
   let current: AccountEntry | undefined;
   let section: Section = { kind: 'none' };
@@ -177,6 +178,8 @@ export function readQifStatement(input: string | Uint8Array, options: CsvStateme
         const name = tidy(r.fields.get('N') ?? '');
         const symbol = tidy(r.fields.get('S') ?? '');
         if (name !== '' && symbol !== '') securities.set(name.toLowerCase(), symbol);
+        const kind = tidy(r.fields.get('T') ?? '');
+        if (name !== '' && kind !== '') securityKinds.set(name.toLowerCase(), kind);
         break;
       }
       case 'unknown':
@@ -306,7 +309,22 @@ export function readQifStatement(input: string | Uint8Array, options: CsvStateme
     occurrences.set(key, occurrence);
     return `${base}|${occurrence}`;
   };
-  const context: ReadContext = { decimal, country, securities, problem, refOf, day: dayOf };
+  const holdings = new Map<string, Holdings>();
+  const trade: ReadContext['trade'] = (accountRef, move) => {
+    let account = holdings.get(accountRef);
+    if (!account) holdings.set(accountRef, (account = { bySecurity: new Map(), latest: move.date }));
+    account.latest = Math.max(account.latest, move.date);
+    const key = move.security.toLowerCase();
+    let h = account.bySecurity.get(key);
+    if (!h) account.bySecurity.set(key, (h = { name: move.security, units: 0, price: undefined, priceDate: 0, line: move.line }));
+    if (move.units !== undefined) h.units = Math.round((h.units + move.units) * 1e8) / 1e8;
+    // The price of the latest trade (of the later line on one day) is the holding's.
+    if (move.price !== undefined && (h.price === undefined || move.date >= h.priceDate)) {
+      h.price = move.price;
+      h.priceDate = move.date;
+    }
+  };
+  const context: ReadContext = { decimal, country, securities, problem, refOf, day: dayOf, trade };
   for (const t of raw) {
     const { fields, line } = t.record;
     const dateText = fields.get('D');
@@ -321,6 +339,10 @@ export function readQifStatement(input: string | Uint8Array, options: CsvStateme
     }
     const read = t.section === 'invst' ? investmentTransactions(t, date, context) : bankTransaction(t, date, context);
     if (read) transactions.push(...read);
+  }
+  for (const [ref, account] of holdings) {
+    const a = statementAccounts.get(ref);
+    if (a) holdingsToPositions(a, account, { securities, securityKinds, problem });
   }
   if (settings.currency === undefined) {
     problem(
@@ -344,6 +366,82 @@ interface ReadContext {
   day(epochSeconds: number): string;
   /** The ref of a transaction of the account with this key: the key and its occurrence number among equal ones. */
   refOf(accountRef: string, base: string): string;
+  /** Counts a trade of a security toward the account's holdings: the units it adds (or removes) and its price. */
+  trade(accountRef: string, move: { security: string; units?: number; price?: number; date: number; line: number }): void;
+}
+
+/** One security's holding as the trades of the file add it up. */
+interface Holding {
+  /** The security as the file first names it. */
+  name: string;
+  units: number;
+  price: number | undefined;
+  priceDate: number;
+  /** Where the file first names it. */
+  line: number;
+}
+
+interface Holdings {
+  bySecurity: Map<string, Holding>;
+  /** The date of the account's last trade: the holdings are as of then. */
+  latest: number;
+}
+
+/** The kinds of position, by a security list's type (T, lower case, spaces removed); others are OFX's POSOTHER. */
+const POSITION_KINDS: Readonly<Record<string, { kind: string; info: string }>> = {
+  stock: { kind: 'POSSTOCK', info: 'STOCKINFO' },
+  etf: { kind: 'POSSTOCK', info: 'STOCKINFO' },
+  mutualfund: { kind: 'POSMF', info: 'MFINFO' },
+  bond: { kind: 'POSDEBT', info: 'DEBTINFO' },
+  option: { kind: 'POSOPT', info: 'OPTINFO' },
+};
+
+/**
+ * An investment account's holdings as positions, shaped as an OFX statement's are: each security with units left,
+ * valued at its last price, as of the last trade. A file states no cash balance, so unless its account record states
+ * a balance, the account's balance is what the holdings are worth then. A holding sold below nothing (a file that
+ * starts after the units were bought) is left out and named.
+ */
+function holdingsToPositions(
+  account: StatementAccount,
+  holdings: Holdings,
+  ctx: { securities: ReadonlyMap<string, string>; securityKinds: ReadonlyMap<string, string>; problem: ReadContext['problem'] },
+): void {
+  const positions: ConnectorPosition[] = [];
+  for (const [key, h] of holdings.bySecurity) {
+    if (h.units < 0) {
+      ctx.problem(
+        h.line,
+        `The file takes ${-h.units} more units of ${quote(h.name)} out than it puts in (it may start after they were bought): no holding of it was derived.`,
+      );
+      continue;
+    }
+    if (h.units === 0) continue;
+    if (positions.length === MAX_STATEMENT_POSITIONS) {
+      ctx.problem(h.line, `${quote(account.name)} holds more than ${MAX_STATEMENT_POSITIONS} securities: ${quote(h.name)} and those after it were left out.`);
+      break;
+    }
+    if (h.price === undefined) ctx.problem(h.line, `No trade of ${quote(h.name)} gives a price (I): its holding was valued at 0.`);
+    const ticker = ctx.securities.get(key) ?? (/^[A-Z][A-Z0-9.-]{0,9}$/.test(h.name) ? h.name : undefined);
+    const kinds = POSITION_KINDS[(ctx.securityKinds.get(key) ?? '').toLowerCase().replace(/\s+/g, '')] ?? { kind: 'POSOTHER', info: 'OTHERINFO' };
+    const id = { uniqueIdType: ticker !== undefined ? 'TICKER' : 'NAME', uniqueId: ticker ?? h.name };
+    const price = h.price ?? 0;
+    const position = {
+      kind: kinds.kind,
+      security: id,
+      heldIn: 'CASH',
+      positionType: 'LONG',
+      units: h.units,
+      unitPrice: price,
+      marketValue: round2(h.units * price),
+    };
+    positions.push(positionRecordOf(account.ref, position, { kind: kinds.info, id, name: h.name, ...(ticker !== undefined ? { ticker } : {}) }));
+  }
+  account.positions = positions;
+  if (account.balance === undefined) {
+    account.balance = round2(positions.reduce((sum, p) => sum + p.localMarketValue, 0));
+    account.balanceDate = holdings.latest;
+  }
 }
 
 /** The first of the fields that holds a readable amount; a message when one is written but none can be read. */
@@ -441,12 +539,14 @@ interface InvestmentAction {
   verb: string;
   /** The sign of the cash effect of the unsigned total: 1 in, -1 out, 0 none; `written` keeps the total's own sign. */
   sign: 1 | -1 | 0 | 'written';
+  /** Units of the security it adds to the holding (1) or takes from it (-1); none for cash-only actions. */
+  units?: 1 | -1;
   /** A reinvestment: the income it paid for is a record of its own, as for OFX. */
   income?: { type: TransactionType; invType: InvestmentTransactionType; verb: string };
 }
 
-const BUY: InvestmentAction = { type: 'debit', invType: 'purchased', verb: 'Bought', sign: -1 };
-const SELL: InvestmentAction = { type: 'credit', invType: 'sold', verb: 'Sold', sign: 1 };
+const BUY: InvestmentAction = { type: 'debit', invType: 'purchased', verb: 'Bought', sign: -1, units: 1 };
+const SELL: InvestmentAction = { type: 'credit', invType: 'sold', verb: 'Sold', sign: 1, units: -1 };
 const DIVIDEND: InvestmentAction = { type: 'dividend', invType: 'dividend', verb: 'Dividend', sign: 1 };
 const INTEREST: InvestmentAction = { type: 'interest', invType: 'interest', verb: 'Interest', sign: 1 };
 const GAIN: InvestmentAction = { type: 'dividend', invType: 'dividend', verb: 'Capital gain distribution', sign: 1 };
@@ -455,6 +555,7 @@ const REINVEST_DIVIDEND: InvestmentAction = {
   invType: 'dividendReinvest',
   verb: 'Reinvestment',
   sign: -1,
+  units: 1,
   income: { type: 'dividend', invType: 'dividend', verb: 'Dividend' },
 };
 
@@ -485,8 +586,8 @@ const INVESTMENT_ACTIONS: Readonly<Record<string, InvestmentAction>> = {
   contrib: { type: 'transfer', invType: 'contribution', verb: 'Contribution', sign: 1 },
   xout: { type: 'transfer', invType: 'transfer', verb: 'Transfer out', sign: -1 },
   withdrw: { type: 'transfer', invType: 'transfer', verb: 'Withdrawal', sign: -1 },
-  shrsin: { type: 'transfer', invType: 'transfer', verb: 'Shares in', sign: 0 },
-  shrsout: { type: 'transfer', invType: 'transfer', verb: 'Shares out', sign: 0 },
+  shrsin: { type: 'transfer', invType: 'transfer', verb: 'Shares in', sign: 0, units: 1 },
+  shrsout: { type: 'transfer', invType: 'transfer', verb: 'Shares out', sign: 0, units: -1 },
   stksplit: { type: 'other', verb: 'Split', sign: 0 },
   cash: { type: 'other', verb: 'Cash', sign: 'written' },
 };
@@ -551,6 +652,12 @@ function investmentTransactions(t: RawTransaction, date: number, ctx: ReadContex
   const memo = memoText || (units !== undefined && price !== undefined ? `${units} @ ${price}` : '');
   const base = `${ctx.day(date)}|${amount}|${refText(`${actionText} ${subject}`)}`;
   const ref = ctx.refOf(t.account.ref, base);
+  if (security !== '') {
+    if (action.verb === 'Split')
+      ctx.problem(line, `The split of ${quote(security)} is not applied to its holding: the units derived for it are those before the split.`);
+    const move = action.units !== undefined && units !== undefined ? Math.abs(units) * action.units : undefined;
+    ctx.trade(t.account.ref, { security, date, line, ...(move !== undefined ? { units: move } : {}), ...(price !== undefined ? { price } : {}) });
+  }
   const type = action.sign === 'written' ? (amount < 0 ? 'debit' : amount > 0 ? 'credit' : 'other') : action.type;
 
   const make = (r: string, value: number, k: { type: TransactionType; invType?: InvestmentTransactionType; verb: string }): ConnectorTransaction => {

@@ -4,7 +4,13 @@
  * the same shape, so the import that deduplicates and stores them does not care which kind of file it was.
  */
 import type { StatementFormatName } from '../../contract/schemas/statements.js';
-import type { AccountType, ConnectorTransaction } from '../connector.js';
+import type { AccountType, ConnectorPosition, ConnectorTransaction } from '../connector.js';
+
+/**
+ * Most positions kept of one account: an account holds a few hundred securities at most, and each position is a row
+ * written in the account's one short transaction. Past this, the rest are named in `problems`.
+ */
+export const MAX_STATEMENT_POSITIONS = 2000;
 
 export interface StatementAccount {
   /** Stable across uploads of the same account: the OFX account id (masked where the file masks it), or one chosen for a CSV. */
@@ -18,6 +24,11 @@ export interface StatementAccount {
   balance?: number;
   balanceDate?: number;
   availableBalance?: number;
+  /**
+   * An investment account's holdings as of the balance's date, in the connector contract's terms; absent when the
+   * file states none (an upload then keeps the stored ones).
+   */
+  positions?: ConnectorPosition[];
 }
 
 export interface StatementImport {

@@ -78,8 +78,8 @@ export function statementAccountRecord(a: StatementAccount, state: StatementAcco
         ...base,
         type: a.type,
         detail: investmentDetailOf({ availableCashBalance: available ?? 0, currentBalance: balance, vestedBalance: balance, cashAccountAllowed: true }),
-        // A statement file's positions are not read; its cash movements and trades are transactions.
-        position: [],
+        // Whether the stored positions stay (a file that states none, an older statement) is the upload's to decide.
+        position: a.positions ?? [],
       };
   }
 }

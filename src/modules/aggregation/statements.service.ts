@@ -14,7 +14,7 @@
  * login run one at a time in any process: no second login, account or transaction. An upload cut short (a process
  * that dies) leaves the slices it stored, and the same file uploaded again stores the rest.
  */
-import type { AccountType, ConnectorTransaction } from '../../connectors/connector.js';
+import type { AccountType, ConnectorPosition, ConnectorTransaction } from '../../connectors/connector.js';
 import { StatementFileError } from '../../connectors/statements/csv.js';
 import { formatOfMediaType, STATEMENT_MEDIA_TYPES } from '../../connectors/statements/file.js';
 import type { StatementFormatName } from '../../contract/schemas/statements.js';
@@ -28,7 +28,7 @@ import { randomString } from '../../platform/secrets.js';
 import { longWork } from '../../platform/turns.js';
 import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
-import { updateAccountRow } from './accounts.repository.js';
+import { selectPositions, updateAccountRow } from './accounts.repository.js';
 import { accountRecords, listAccountRows } from './accounts.service.js';
 import { customerNow, sealJson, serviceNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
@@ -306,9 +306,14 @@ async function storeAccount(engine: Engine, login: InstitutionLoginRow, owner: s
     balanceDate: keepStored ? Number(before.balance_date) : a.balance === undefined ? now : fileBalanceDate,
     displayPosition: upload.displayPosition,
   });
+  // The file's positions replace the stored ones as a refresh's do, under the balance's rule: they are its parts.
+  const keepPositions = before !== undefined && (a.positions === undefined || keepStored);
   await longWork.turn();
   return engine.database.yielding.transaction().execute(async (tx) => {
     await renewLease(engine, tx, login.id, owner);
+    if (keepPositions && 'position' in record) {
+      record.position = (await selectPositions(tx, before.id)).map((p) => ({ ...(JSON.parse(p.record) as Omit<ConnectorPosition, 'ref'>), ref: p.ref }));
+    }
     // The transactions follow a slice at a time (storeTransactions); the account takes the dates they will give.
     const { first, latest, count } = upload.dates;
     const transactions = count > 0 ? { list: [], from: first, to: latest, part: { first, latest } } : undefined;
