@@ -24,10 +24,10 @@ export interface StatementReader {
   read(bytes: Uint8Array, options: StatementReadOptions): StatementImport;
 }
 
-/** Refuses a file from which nothing could be imported: with its first problems, or as empty when it had none. */
-function nothingRead(read: StatementImport, what: string, empty: string): never {
-  if (read.problems.length === 0) throw new StatementFileError('empty', empty);
-  const reasons = read.problems
+/** Refuses a file from which nothing could be imported: with the first of its `problems`, or as empty when it had none. */
+function nothingRead(problems: StatementImport['problems'], what: string, empty: string): never {
+  if (problems.length === 0) throw new StatementFileError('empty', empty);
+  const reasons = problems
     .slice(0, 3)
     .map((p) => (p.line !== undefined ? `line ${p.line}: ${p.message}` : p.message))
     .join(' ');
@@ -53,7 +53,7 @@ const mt940: StatementReader = {
   sniff: looksLikeMt940,
   read(bytes) {
     const read = readMt940Statement(bytes);
-    if (read.accounts.length === 0) nothingRead(read, 'No statement', 'The file holds no statement.');
+    if (read.accounts.length === 0) nothingRead(read.problems, 'No statement', 'The file holds no statement.');
     return read;
   },
 };
@@ -66,14 +66,7 @@ const qif: StatementReader = {
     if (read.transactions.length === 0) {
       // The currency warning every QIF file gets is no reason.
       const reasons = read.problems.filter((p) => p.line !== undefined);
-      const why = reasons
-        .slice(0, 3)
-        .map((p) => `line ${p.line}: ${p.message}`)
-        .join(' ');
-      throw new StatementFileError(
-        reasons.length > 0 ? 'unreadable' : 'empty',
-        reasons.length > 0 ? `No transaction could be read from the file. ${why}` : 'The file holds no transactions.',
-      );
+      nothingRead(reasons, 'No transaction', 'The file holds no transactions.');
     }
     return read;
   },
@@ -100,7 +93,7 @@ const csv: StatementReader = {
   sniff: () => true,
   read(bytes, options) {
     const read = readCsvStatement(bytes, options);
-    if (read.transactions.length === 0) nothingRead(read, 'No transaction', 'The file holds no transactions.');
+    if (read.transactions.length === 0) nothingRead(read.problems, 'No transaction', 'The file holds no transactions.');
     return read;
   },
 };
