@@ -112,7 +112,7 @@ export interface components {
             /** @description The kind of file, when the Content-Type does not say it; otherwise told from the Content-Type, then from the first bytes */
             format?: "ofx" | "mt940" | "qif" | "camt" | "csv";
             /**
-             * @description CSV only: which column holds what, as JSON. Columns by header text or position from 0: `date`, `description`, and `amount` or `debit`/`credit`; optional `memo`, `checkNum`, `type`, `postedDate`, `balance`, `status`, `account`, `accountNumber`; `dateOrder` (mdy, dmy, ymd), `negate` (card exports with charges positive), `headerRow`. Needed when the layout is not recognised (422, 14112).
+             * @description CSV only: which column holds what, as JSON. Columns by header text or position from 0: `date`, `description`, and `amount` or `debit`/`credit`; optional `memo`, `checkNum`, `type`, `postedDate`, `balance`, `status`, `account`, `accountNumber`, `currency` (a column of ISO 4217 codes, the currency of the amounts); `dateOrder` (mdy, dmy, ymd), `negate` (card exports with charges positive), `headerRow`. Needed when the layout is not recognised (422, 14112).
              * @example {"date":"Posted","description":"Payee","debit":"Out","credit":"In","headerRow":0}
              */
             mapping?: string;
@@ -124,7 +124,7 @@ export interface components {
             /** @description CSV and QIF: the kind of account, when the layout's guess is wrong (for QIF, of the file's only account) */
             accountType?: "checking" | "savings" | "creditCard" | "loan" | "mortgage" | "lineOfCredit" | "investment" | "investmentTaxDeferred" | "roth";
             /**
-             * @description CSV and QIF: ISO 4217 code; otherwise the one the amounts name, else USD (a QIF file names none)
+             * @description CSV and QIF: ISO 4217 code, which wins over the file's; otherwise for CSV the one the file names (a currency column, the amount columns' headers, codes or symbols beside the amounts, balance lines), else USD, named in problems when the file reads as one from outside the US (decimal commas, day-first dates, headers in another language); a QIF file names none
              * @example USD
              */
             currency?: string;

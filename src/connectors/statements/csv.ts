@@ -274,16 +274,26 @@ function isAmountCell(cell: string): boolean {
   return cell.length <= 64 && (parseAmount(cell, '.') !== undefined || parseAmount(cell, ',') !== undefined);
 }
 
-/** A row of column names: two or more filled cells, none a date or an amount. */
-export function isLabelRow(cells: string[]): boolean {
+/**
+ * A row of column names: two or more filled cells, none a date or an amount. With `isKnownName`, cells that look like
+ * amounts (a German `VWZ1`, which reads as 1 in the currency VWZ) are let through when at least two cells, and at least
+ * half of them, are names it knows.
+ */
+export function isLabelRow(cells: string[], isKnownName?: (cell: string) => boolean): boolean {
   let filled = 0;
+  let amounts = 0;
+  let known = 0;
   for (const cell of cells) {
     const s = cell.trim();
     if (s === '') continue;
-    if (s.length > 100 || isDateCell(s) || isAmountCell(s)) return false;
+    if (s.length > 100 || isDateCell(s)) return false;
+    if (isAmountCell(s)) {
+      if (!isKnownName) return false;
+      amounts++;
+    } else if (isKnownName?.(s)) known++;
     filled++;
   }
-  return filled >= 2;
+  return filled >= 2 && (amounts === 0 || (known >= 2 && known * 2 >= filled));
 }
 
 /** The width of a row without its trailing empty cells (some exports end every data row with a separator). */
@@ -301,7 +311,7 @@ const HEADER_LOOKAHEAD = 20;
  * Finds the header row, skipping a preamble such as a summary block: among the first rows of names, the one with the
  * most rows below it that fit under it (no wider, with a date). -1 when the file starts with data (no header).
  */
-export function locateHeader(rows: CsvRow[]): number {
+export function locateHeader(rows: CsvRow[], isKnownName?: (cell: string) => boolean): number {
   let best = -1;
   let bestScore = 0;
   let firstLabel = -1;
@@ -310,7 +320,7 @@ export function locateHeader(rows: CsvRow[]): number {
   for (let i = 0; i < limit; i++) {
     const cells = rows[i]!.cells;
     if (firstData === -1 && cells.some(isDateCell)) firstData = i;
-    if (!isLabelRow(cells)) continue;
+    if (!isLabelRow(cells, isKnownName)) continue;
     if (firstLabel === -1) firstLabel = i;
     const width = usedWidth(cells);
     let score = 0;

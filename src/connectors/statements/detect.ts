@@ -5,6 +5,7 @@
  */
 import type { AccountType } from '../connector.js';
 import { type CsvRow, type CsvTable, isDateCell, locateHeader, readCsv, usedWidth } from './csv.js';
+import { isIso4217 } from '../../platform/currency.js';
 import { type ColumnMapping, headerKey, numberedHeaders } from './mapping.js';
 import { type DateOrder, inferDateOrder, inferDecimalSeparator, parseAmount } from './values.js';
 
@@ -118,16 +119,66 @@ const KNOWN: KnownLayout[] = [
   },
 ];
 
-/** Column names by field, for files of no known bank. Earlier names win when a file has several. */
+/** Header names of other languages than English: a file that uses them is not likely a US one. */
+const FOREIGN_NAMES = new Set<string>();
+
+function foreign(...names: string[]): string[] {
+  for (const name of names) FOREIGN_NAMES.add(name);
+  return names;
+}
+
+/**
+ * Column names by field, for files of no known bank, as nameKey writes them (no accents). Earlier names win when a
+ * file has several. English names first, then the names of the exports of German, Dutch, French, Spanish and Italian
+ * banks (FOREIGN_NAMES lists those).
+ */
 const SYNONYMS: Partial<Record<keyof ColumnMapping, string[]>> = {
-  amount: ['amount', 'transaction amount', 'amt', 'net amount', 'value', 'sum', 'amount usd', 'amount eur', 'amount gbp', 'amount cad', 'billing amount'],
-  debit: ['debit', 'debits', 'debit amount', 'withdrawal', 'withdrawals', 'withdrawal amount', 'money out', 'paid out', 'out', 'outflow', 'spent', 'charges'],
-  credit: ['credit', 'credits', 'credit amount', 'deposit', 'deposits', 'deposit amount', 'money in', 'paid in', 'in', 'inflow', 'received', 'payments'],
-  balance: ['balance', 'running balance', 'running bal', 'balance after', 'ledger balance'],
+  amount: [
+    'amount',
+    'transaction amount',
+    'amt',
+    'net amount',
+    'value',
+    'sum',
+    'billing amount',
+    ...foreign('betrag', 'umsatz', 'bedrag', 'montant', 'importe', 'importo', 'valor', 'kwota', 'belopp', 'belob', 'beloep'),
+  ],
+  debit: [
+    'debit',
+    'debits',
+    'debit amount',
+    'withdrawal',
+    'withdrawals',
+    'withdrawal amount',
+    'money out',
+    'paid out',
+    'out',
+    'outflow',
+    'spent',
+    'charges',
+    ...foreign('soll', 'ausgang', 'belastung', 'cargo', 'cargos', 'addebiti', 'uscite'),
+  ],
+  credit: [
+    'credit',
+    'credits',
+    'credit amount',
+    'deposit',
+    'deposits',
+    'deposit amount',
+    'money in',
+    'paid in',
+    'in',
+    'inflow',
+    'received',
+    'payments',
+    ...foreign('haben', 'eingang', 'gutschrift', 'abono', 'abonos', 'accrediti', 'entrate'),
+  ],
+  balance: ['balance', 'running balance', 'running bal', 'balance after', 'ledger balance', ...foreign('saldo', 'kontostand', 'solde', 'saldo nach buchung')],
   checkNum: ['check number', 'check no', 'check num', 'check', 'cheque number', 'cheque no', 'chk', 'chk no', 'check or slip', 'serial number'],
   description: [
     'description',
     'transaction description',
+    'desc',
     'payee',
     'payee name',
     'merchant',
@@ -140,6 +191,29 @@ const SYNONYMS: Partial<Record<keyof ColumnMapping, string[]>> = {
     'counterparty',
     'beneficiary',
     'transaction',
+    ...foreign(
+      'beguenstigter zahlungspflichtiger',
+      'begunstigter zahlungspflichtiger',
+      'auftraggeber empfanger',
+      'auftraggeber empfaenger',
+      'empfanger',
+      'zahlungsempfanger',
+      'naam omschrijving',
+      'naam',
+      'omschrijving',
+      'verwendungszweck',
+      'beschreibung',
+      'buchungstext',
+      'libelle',
+      'libelle operation',
+      'concepto',
+      'descripcion',
+      'descrizione',
+      'descrizione operazione',
+      'causale',
+      'mededelingen',
+      'beskrivning',
+    ),
   ],
   memo: [
     'memo',
@@ -154,14 +228,47 @@ const SYNONYMS: Partial<Record<keyof ColumnMapping, string[]>> = {
     'ref',
     'comment',
     'comments',
+    ...foreign('verwendungszweck', 'mededelingen', 'omschrijving', 'buchungstext', 'concepto', 'causale', 'notizen', 'bemerkung'),
   ],
-  type: ['type', 'transaction type', 'trans type', 'txn type'],
+  type: ['type', 'transaction type', 'trans type', 'txn type', ...foreign('soll haben', 'af bij', 'mutatiesoort', 'umsatzart', 'buchungsart')],
   account: ['account name', 'account'],
-  accountNumber: ['account number', 'account no', 'card number', 'card no', 'card'],
+  accountNumber: ['account number', 'account no', 'card number', 'card no', 'card', ...foreign('auftragskonto', 'rekening')],
   status: ['status', 'transaction status'],
+  currency: ['currency', 'ccy', 'curr', 'currency code', ...foreign('wahrung', 'waehrung', 'devise', 'valuta', 'moneda', 'divisa', 'munt', 'waluta')],
 };
-const TRANSACTION_DATES = ['transaction date', 'trans date', 'txn date', 'date', 'purchase date', 'activity date', 'value date'];
-const POSTING_DATES = ['posting date', 'posted date', 'post date', 'date posted', 'booking date', 'settlement date', 'entry date'];
+const TRANSACTION_DATES = [
+  'transaction date',
+  'trans date',
+  'txn date',
+  'date',
+  'purchase date',
+  'activity date',
+  'value date',
+  ...foreign(
+    'valutadatum',
+    'valuta datum',
+    'wertstellung',
+    'datum',
+    'fecha',
+    'fecha valor',
+    'data',
+    'data valuta',
+    'data operazione',
+    'date operation',
+    'date de valeur',
+    'rentedatum',
+  ),
+];
+const POSTING_DATES = [
+  'posting date',
+  'posted date',
+  'post date',
+  'date posted',
+  'booking date',
+  'settlement date',
+  'entry date',
+  ...foreign('buchungstag', 'buchungsdatum', 'boekdatum', 'date comptable', 'fecha contable', 'data contabile'),
+];
 
 /** Recognises the layout of an export. Refuses (StatementFileError) what readCsv refuses. */
 export function detectLayout(input: string | Uint8Array): LayoutDetection {
@@ -177,13 +284,15 @@ export function detectTableLayout(table: CsvTable): LayoutDetection {
   const wellsFargo = wellsFargoMapping(rows);
   if (wellsFargo) return finish(table, 'wells-fargo', -1, wellsFargo, 'checking', numberedHeaders(widest(rows)));
 
-  const headerRow = locateHeader(rows);
+  const headerRow = locateHeader(rows, isKnownName);
   if (headerRow === -1) {
     return unknown(rows, -1, 'The file has no header row naming its columns: say which column holds the date, the description and the amount.');
   }
   const headers = rows[headerRow]!.cells;
   const generic = genericMapping(headers);
   if (typeof generic === 'string') return unknown(rows, headerRow, generic);
+  // `Valuta` is the currency in Dutch and Italian exports and the value date in some German ones.
+  if (generic.currency !== undefined && columnHoldsDates(rows.slice(headerRow + 1, headerRow + 21), headers, generic.currency)) delete generic.currency;
   const split = generic.amount === undefined;
   const keys = headers.map(headerKey);
   const cardish = keys.some((k) => k.startsWith('card'));
@@ -236,13 +345,46 @@ function wellsFargoMapping(rows: CsvRow[]): ColumnMapping | undefined {
   return { date: 0, amount: 1, checkNum: 3, description: 4, headerRow: -1 };
 }
 
+/** A header as the name lists write it: headerKey without accents (`Libellé` is `libelle`, `Währung` `wahrung`). */
+function nameKey(text: string): string {
+  return headerKey(text).normalize('NFD').replace(/\p{M}/gu, '');
+}
+
+/** A money column's name without the currency it names: `Amount (EUR)`, `Debit GBP` and `Betrag EUR` are their names. */
+function moneyKey(key: string): string {
+  const m = / ([a-z]{3})$/.exec(key);
+  return m && isIso4217(m[1]!.toUpperCase()) ? key.slice(0, m.index) : key;
+}
+
+const MONEY: readonly (keyof ColumnMapping)[] = ['amount', 'debit', 'credit', 'balance'];
+const KNOWN_NAMES: ReadonlySet<string> = new Set([...Object.values(SYNONYMS).flat(), ...TRANSACTION_DATES, ...POSTING_DATES]);
+
+/** A header cell that names a column the detection knows, in any of its languages. */
+function isKnownName(cell: string): boolean {
+  if (cell.length > 100) return false;
+  const key = nameKey(cell);
+  return KNOWN_NAMES.has(key) || KNOWN_NAMES.has(moneyKey(key));
+}
+
+/** A cell that names a currency column or line: `Currency`, `Währung`, `Devise`, `Ccy`. */
+export function isCurrencyName(cell: string): boolean {
+  return cell.length <= 100 && SYNONYMS.currency!.includes(nameKey(cell));
+}
+
+/** Whether a header names its columns in another language than English (a file then not likely a US one). */
+export function hasForeignHeaders(headers: readonly string[]): boolean {
+  return headers.some((h) => h.length <= 100 && FOREIGN_NAMES.has(moneyKey(nameKey(h))));
+}
+
 function genericMapping(headers: string[]): ColumnMapping | string {
-  const keys = headers.map(headerKey);
+  const keys = headers.map((h) => (h.length > 100 ? '' : nameKey(h)));
+  const moneyKeys = keys.map(moneyKey);
   const taken = new Set<number>();
   const found: Partial<Record<keyof ColumnMapping, number>> = {};
   const take = (field: keyof ColumnMapping, names: string[]) => {
+    const among = MONEY.includes(field) ? moneyKeys : keys;
     for (const name of names) {
-      const at = keys.findIndex((k, i) => k === name && !taken.has(i));
+      const at = among.findIndex((k, i) => k === name && !taken.has(i));
       if (at !== -1) {
         found[field] = at;
         taken.add(at);
@@ -264,12 +406,14 @@ function genericMapping(headers: string[]): ColumnMapping | string {
     taken.add(posting);
   }
   // "Amount (USD)" and the like.
-  take('amount', [...SYNONYMS.amount!, ...keys.filter((k) => /^amount\b/.test(k))]);
+  take('amount', [...SYNONYMS.amount!, ...moneyKeys.filter((k) => /^amount\b/.test(k))]);
   if (found.amount === undefined) {
     take('debit', SYNONYMS.debit!);
     take('credit', SYNONYMS.credit!);
   }
-  for (const field of ['balance', 'checkNum', 'description', 'memo', 'type', 'accountNumber', 'account', 'status'] as const) take(field, SYNONYMS[field]!);
+  for (const field of ['balance', 'checkNum', 'description', 'memo', 'type', 'accountNumber', 'account', 'status', 'currency'] as const)
+    take(field, SYNONYMS[field]!);
+  // A notes column stands in for the description only when no column is named as one.
   if (found.description === undefined && found.memo !== undefined) {
     found.description = found.memo;
     delete found.memo;
@@ -283,6 +427,11 @@ function genericMapping(headers: string[]): ColumnMapping | string {
   const mapping: ColumnMapping = { date: 0, description: 0 };
   for (const [field, at] of Object.entries(found)) (mapping as unknown as Record<string, unknown>)[field] = headers[at]!.trim();
   return mapping;
+}
+
+function columnHoldsDates(rows: CsvRow[], headers: string[], column: ColumnMapping['date']): boolean {
+  const at = typeof column === 'number' ? column : headers.findIndex((h) => h.trim() === column);
+  return at !== -1 && rows.some((r) => isDateCell(r.cells[at] ?? ''));
 }
 
 const CARD_PAYMENT = /\b(?:payment|autopay)\b.*\bthank you\b|^(?:online|mobile|autopay|electronic) payment\b/i;

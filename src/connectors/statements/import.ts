@@ -10,11 +10,21 @@ import { categorize } from '../categorize.js';
 import type { AccountType, ConnectorTransaction, TransactionType } from '../connector.js';
 import { countryOfCurrency } from '../ofx/map.js';
 import { type CsvRow, isSummaryRow, readCsv, StatementFileError } from './csv.js';
-import { detectTableLayout, type LayoutName } from './detect.js';
+import { detectTableLayout, hasForeignHeaders, isCurrencyName, type LayoutName } from './detect.js';
 import { type ColumnMapping, type ResolvedColumns, headerKey, numberedHeaders, validateMapping } from './mapping.js';
 import { problemList } from './problems.js';
 import type { StatementAccount, StatementImport } from './types.js';
-import { type DateOrder, type DecimalSeparator, inferDateOrder, inferDecimalSeparator, isoDay, parseAmount, parseDate, unwrapCell } from './values.js';
+import {
+  type DateOrder,
+  type DecimalSeparator,
+  headerCurrency,
+  inferDateOrder,
+  inferDecimalSeparator,
+  isoDay,
+  parseAmount,
+  parseDate,
+  unwrapCell,
+} from './values.js';
 
 export interface CsvStatementOptions {
   /** Which column holds what (as validateMapping accepts it); detected from the header when absent. */
@@ -23,7 +33,7 @@ export interface CsvStatementOptions {
   accountName?: string;
   /** The kind of account, when the user knows better than the layout's guess. */
   accountType?: AccountType;
-  /** ISO 4217 code (any letter case); otherwise the one the amounts name, else USD. */
+  /** ISO 4217 code (any letter case); otherwise the one the file names, else USD (accountCurrency). */
   currency?: string;
 }
 
@@ -117,6 +127,8 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
   const occurrences = new Map<string, number>();
   const currencies = new Set<string>();
   const perRowAccounts = columns.account !== undefined || columns.accountNumber !== undefined;
+  // Lines such as "Closing balance;1.234,56 EUR" above, within and below the table: the currency when nothing else names it.
+  const summaryLines: CsvRow[] = headerRow === -1 ? [] : rows.slice(0, headerRow);
 
   for (const row of dataRows) {
     const cell = (field: keyof ResolvedColumns) => {
@@ -126,7 +138,10 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
     const dateText = cell('date');
     const date = readDate(dateText);
     if (date === undefined) {
-      if (isSummaryRow(row.cells)) continue;
+      if (isSummaryRow(row.cells)) {
+        summaryLines.push(row);
+        continue;
+      }
       // Exports joined from several downloads repeat the header.
       if (headerKeys !== undefined && row.cells.map(headerKey).join('\u0000') === headerKeys) continue;
       if (dateText === '') problem(row.line, 'No date.');
@@ -148,6 +163,7 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
     if (money.kind === 'missing') {
       // Balance lines such as Bank of America's "Beginning balance as of ..." have a date and no amount.
       if (!isSummaryRow(row.cells)) problem(row.line, 'No amount.');
+      else summaryLines.push(row);
       continue;
     }
     if (money.kind === 'error') {
@@ -155,6 +171,8 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
       continue;
     }
     if (money.currency !== undefined) currencies.add(money.currency);
+    const currencyText = cell('currency');
+    if (currencyText !== '') currencies.add(iso4217Code(currencyText) ?? currencyText);
     let amount = money.value;
     const direction = directionOf(typeText);
     if (direction !== 0 && money.single) amount = direction * Math.abs(amount);
@@ -192,7 +210,18 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
     const balance = balanceText === '' ? undefined : parseAmount(balanceText, decimal);
     if (balance) group.balances.push({ date, balance: balance.value });
   }
-  const currency = accountCurrency(settings.currency, currencies, (message) => problem(undefined, message));
+  const named: FileCurrency = {
+    rows: currencies,
+    header: headerRow === -1 ? undefined : headersCurrency(headers, columns),
+    balanceLines: () => balanceLinesCurrency(summaryLines, decimal),
+    usBank: !NOT_US_LAYOUTS.has(layout),
+    foreignLooking: () =>
+      decimal === ',' ||
+      (headerRow !== -1 && hasForeignHeaders(headers)) ||
+      // Dates the file itself shows to be day-first (a day above 12), whoever decided the order.
+      dayFirstShown([...cellsOf('date'), ...cellsOf('postedDate')]),
+  };
+  const currency = accountCurrency(settings.currency, named, (message) => problem(undefined, message));
   countMore((n) => `${n} more rows could not be read.`);
 
   if (groups.size === 0 && !perRowAccounts) accountGroup(groups, undefined, () => '', false, layout, settings, guessedType, problem);
@@ -213,20 +242,88 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
   return { format: 'csv', accounts, transactions: categorised, problems };
 }
 
+/** Layouts of no particular bank; the others are US banks' (and Mint's), whose exports are in dollars. */
+const NOT_US_LAYOUTS: ReadonlySet<LayoutName | 'custom'> = new Set(['generic', 'generic-split', 'custom']);
+
+/** What a file says of its currency, strongest first. */
+interface FileCurrency {
+  /** What the rows name: a currency column's values, codes or symbols beside the amounts. */
+  rows: ReadonlySet<string>;
+  /** The one the amount columns' headers name (`Amount (EUR)`, `Debit GBP`). */
+  header: string | undefined;
+  /** The one the balance lines name, worked out only when nothing above names one. */
+  balanceLines: () => string | undefined;
+  /** A known US bank's layout: dollars. */
+  usBank: boolean;
+  /** Decimal commas, day-first dates or headers in another language than English: likely not a dollar account. */
+  foreignLooking: () => boolean;
+}
+
+/** Dates that show themselves day-first: a day above 12 first, or dotted (`31.10.2026`, day-first wherever it is used). */
+function dayFirstShown(dates: readonly string[]): boolean {
+  const decision = inferDateOrder(dates);
+  return decision.order === 'dmy' && !decision.ambiguous;
+}
+
+/** The one currency the money columns' headers name; undefined when none does, or they disagree. */
+function headersCurrency(headers: readonly string[], columns: ResolvedColumns): string | undefined {
+  const codes = new Set<string>();
+  for (const field of ['amount', 'debit', 'credit', 'balance'] as const) {
+    const at = columns[field];
+    const code = at === undefined ? undefined : headerCurrency(headers[at] ?? '', isIso4217);
+    if (code !== undefined) codes.add(code);
+  }
+  return codes.size === 1 ? [...codes][0] : undefined;
+}
+
 /**
- * The accounts' currency: the one asked for, else the one all amounts name, else USD when none names one. Amounts
- * that name a text that is no ISO 4217 code, or several currencies, are kept as the file gives them under XXX (no
- * currency) rather than a currency they are not in; amounts naming another currency than the one chosen are named.
+ * The one currency the lines around the table name: a `Currency;EUR` line (`Währung`, `Devise`, ...), or an amount
+ * with a code or symbol on a balance or total line. Undefined when they name none, or several.
  */
-function accountCurrency(asked: string | undefined, named: ReadonlySet<string>, problem: (message: string) => void): string {
-  const codes = [...named].sort();
+function balanceLinesCurrency(lines: readonly CsvRow[], decimal: DecimalSeparator): string | undefined {
+  const codes = new Set<string>();
+  for (const { cells } of lines) {
+    const filled = cells.map((c) => c.trim()).filter((c) => c !== '');
+    if (filled.length >= 2 && isCurrencyName(filled[0]!.replace(/:$/, ''))) {
+      const code = iso4217Code(filled[1]);
+      if (code !== undefined) codes.add(code);
+      continue;
+    }
+    if (!isSummaryRow(cells)) continue;
+    for (const cell of filled) {
+      // "Closing balance: 1.234,56 EUR" in one cell, or the label and the amount in cells of their own.
+      const amount = parseAmount(cell, decimal) ?? parseAmount(cell.slice(cell.lastIndexOf(':') + 1), decimal);
+      if (amount?.currency !== undefined && isIso4217(amount.currency)) codes.add(amount.currency);
+    }
+  }
+  return codes.size === 1 ? [...codes][0] : undefined;
+}
+
+/**
+ * The accounts' currency: the one asked for, else the one all rows name (a currency column, codes or symbols beside
+ * the amounts), else the one the amount columns' headers name, else the one the balance lines name, else USD: named in
+ * problems when the file looks like one from outside the US. Rows that name a text that is no ISO 4217 code, or
+ * several currencies, are kept as the file gives them under XXX (no currency) rather than a currency they are not in;
+ * rows naming another currency than the one chosen are named. Amounts are never converted.
+ */
+function accountCurrency(asked: string | undefined, file: FileCurrency, problem: (message: string) => void): string {
+  const codes = [...file.rows].sort();
   const show = (list: readonly string[]) => list.map((c) => (isIso4217(c) ? c : describeCurrencyValue(c))).join(', ');
   if (asked !== undefined) {
     const others = codes.filter((c) => c !== asked);
     if (others.length > 0) problem(`Amounts name ${show(others)}, but the account's currency is ${asked} as asked: they were kept as the file gives them.`);
     return asked;
   }
-  if (codes.length === 0) return 'USD';
+  if (codes.length === 0) {
+    const named = file.header ?? file.balanceLines();
+    if (named !== undefined) return named;
+    if (!file.usBank && file.foreignLooking()) {
+      problem(
+        'The file names no currency (no currency column, no code or symbol beside the amounts or in their headers): it was stored as USD. If it is in another currency, upload it again with the option currency, such as EUR.',
+      );
+    }
+    return 'USD';
+  }
   const invalid = codes.filter((c) => !isIso4217(c));
   if (codes.length === 1 && invalid.length === 0) return codes[0]!;
   if (codes.length === 1) problem(`The amounts name ${show(codes)}, which is not an ISO 4217 currency code: they were kept without a currency (XXX).`);
@@ -308,8 +405,9 @@ function readMoney(cell: (field: keyof ResolvedColumns) => string, columns: Reso
 /** +1 or -1 when the type column only says credit or debit (then it gives the sign of an unsigned amount), else 0. */
 function directionOf(typeText: string): number {
   const key = headerKey(typeText);
-  if (key === 'debit' || key === 'dr' || key === 'db') return -1;
-  if (key === 'credit' || key === 'cr') return 1;
+  // Also the Dutch Af/Bij and the German Soll/Haben (S/H) columns.
+  if (key === 'debit' || key === 'dr' || key === 'db' || key === 'af' || key === 'soll' || key === 's') return -1;
+  if (key === 'credit' || key === 'cr' || key === 'bij' || key === 'haben' || key === 'h') return 1;
   return 0;
 }
 

@@ -30,6 +30,8 @@ export interface ColumnMapping {
   balance?: Column;
   /** A status column; rows whose status is pending are left out until they post. */
   status?: Column;
+  /** A column of each row's ISO 4217 currency code (`Currency`, `Währung`, `Devise`): the account's currency. */
+  currency?: Column;
   /** How to read dates such as 03/04/2026; decided from the file when absent. */
   dateOrder?: DateOrder;
   /** Flip every amount's sign (card exports that list charges as positive). */
@@ -52,6 +54,7 @@ export const COLUMN_FIELDS = [
   'postedDate',
   'balance',
   'status',
+  'currency',
 ] as const satisfies readonly (keyof ColumnMapping)[];
 export type ColumnField = (typeof COLUMN_FIELDS)[number];
 

@@ -41,9 +41,18 @@ const SYMBOLS: Record<string, string | undefined> = {
   '฿': 'THB',
   '₱': 'PHP',
   '₺': 'TRY',
+  // Written after the number as often as before it: `12,50 zł`, `1.234 Ft`, `Fr. 12.50`.
+  Fr: 'CHF',
+  'Fr.': 'CHF',
+  Ft: 'HUF',
+  zł: 'PLN',
+  // Kronor and kroner of four countries: like `$`, no currency on its own.
+  kr: undefined,
+  'kr.': undefined,
 };
 
-const SYMBOL_RE = /^(?:[A-Z]{1,2}\$|\$|[€£¥₹₩₽₪₫฿₱₺])/;
+const SYMBOL_RE = /^(?:[A-Z]{1,2}\$|\$|[€£¥₹₩₽₪₫฿₱₺]|(?:Fr\.?|Ft|zł|kr\.?)(?=[\s\d]))/;
+const SYMBOL_AFTER_RE = /\s*([€£¥₹₩₽₪₫฿₱₺]|kr\.?|Fr\.?|Ft|zł)$/;
 const CODE_PREFIX_RE = /^([A-Z]{3})(?=[\s\d.,+\-(−$€£¥])\s*/;
 const CODE_SUFFIX_RE = /(?<=[\d\s.)])\s*([A-Z]{3})$/;
 const DIRECTION_RE = /\s*(?<![A-Za-z])(CR|DR|Cr|Dr|cr|dr)\.?$/;
@@ -104,7 +113,7 @@ export function parseAmount(text: string, decimal: DecimalSeparator = '.'): Pars
     currency = codeAfter[1];
     s = s.slice(0, codeAfter.index).trimEnd();
   }
-  const symbolAfter = /\s*([€£¥₹₩₽₪₫฿₱₺]|kr)$/.exec(s);
+  const symbolAfter = SYMBOL_AFTER_RE.exec(s);
   if (symbolAfter) {
     currency ??= SYMBOLS[symbolAfter[1]!];
     s = s.slice(0, symbolAfter.index);
@@ -315,4 +324,30 @@ export function inferDateOrder(values: Iterable<string>, fallback?: DateOrder): 
 /** ISO date (YYYY-MM-DD) of epoch seconds. */
 export function isoDay(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().slice(0, 10);
+}
+
+/** A currency code in a header: `Amount (EUR)`, `Betrag [EUR]`, `Withdrawals (SGD)`, `Debit GBP`, `EUR Amount`, `Amount in CHF`. */
+const HEADER_CODE_RE = /(?<![^\s([/])([A-Z]{3})(?![^\s)\]/])/g;
+/** A symbol that names one currency, in a header: `Amount (€)`, `Betrag in €`. */
+const HEADER_SYMBOL_RE = /(?<![^\s([/])([€£¥₹₩₽₪₫฿₱₺]|[A-Z]{1,2}\$|zł|Ft)(?![^\s)\]/])/;
+
+/**
+ * The currency a column's header names, checked by `isCode` (ISO 4217); undefined when it names none or several.
+ * Only upper-case codes count, so that words such as `Net` or `All` in a header are not read as codes.
+ */
+export function headerCurrency(header: string, isCode: (code: string) => boolean): string | undefined {
+  const text = header.trim();
+  if (text === '' || text.length > 200) return undefined;
+  const codes = new Set<string>();
+  // In a header all in capitals a word such as ALL or TOP is a code too: there, only a code in brackets or at the end counts.
+  const capitals = !/\p{Ll}/u.test(text);
+  for (const m of text.matchAll(HEADER_CODE_RE)) {
+    const end = m.index + 3;
+    const marked = /[)\]]/.test(text[end] ?? '') || end === text.length;
+    if (isCode(m[1]!) && (!capitals || marked)) codes.add(m[1]!);
+  }
+  const symbol = HEADER_SYMBOL_RE.exec(text)?.[1];
+  const fromSymbol = symbol === undefined ? undefined : SYMBOLS[symbol];
+  if (fromSymbol !== undefined) codes.add(fromSymbol);
+  return codes.size === 1 ? [...codes][0] : undefined;
 }

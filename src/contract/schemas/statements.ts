@@ -150,7 +150,7 @@ export const StatementUploadQuery = Type.Object({
     Type.String({
       maxLength: 4096,
       description:
-        'CSV only: which column holds what, as JSON. Columns by header text or position from 0: `date`, `description`, and `amount` or `debit`/`credit`; optional `memo`, `checkNum`, `type`, `postedDate`, `balance`, `status`, `account`, `accountNumber`; `dateOrder` (mdy, dmy, ymd), `negate` (card exports with charges positive), `headerRow`. Needed when the layout is not recognised (422, 14112).',
+        'CSV only: which column holds what, as JSON. Columns by header text or position from 0: `date`, `description`, and `amount` or `debit`/`credit`; optional `memo`, `checkNum`, `type`, `postedDate`, `balance`, `status`, `account`, `accountNumber`, `currency` (a column of ISO 4217 codes, the currency of the amounts); `dateOrder` (mdy, dmy, ymd), `negate` (card exports with charges positive), `headerRow`. Needed when the layout is not recognised (422, 14112).',
       examples: ['{"date":"Posted","description":"Payee","debit":"Out","credit":"In","headerRow":0}'],
     }),
   ),
@@ -172,7 +172,8 @@ export const StatementUploadQuery = Type.Object({
   currency: O(
     Type.String({
       pattern: '^[A-Za-z]{3}$',
-      description: 'CSV and QIF: ISO 4217 code; otherwise the one the amounts name, else USD (a QIF file names none)',
+      description:
+        "CSV and QIF: ISO 4217 code, which wins over the file's; otherwise for CSV the one the file names (a currency column, the amount columns' headers, codes or symbols beside the amounts, balance lines), else USD, named in problems when the file reads as one from outside the US (decimal commas, day-first dates, headers in another language); a QIF file names none",
       examples: ['USD'],
     }),
   ),
