@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bestRepresentation, categorize } from '../../src/connectors/categorize.js';
+import { bestTime } from '../helpers/cost.js';
 
 /** A text of `count` words, all different (`distinct`) or the same few over and over. */
 function text(count: number, distinct: boolean): string {
@@ -17,15 +18,9 @@ function text(count: number, distinct: boolean): string {
   return words.join(' ');
 }
 
-/** The best time of a few runs of `run` over `inputs`, in ms. */
-function best(inputs: readonly string[], run: (t: string) => unknown): number {
-  let fastest = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < 5; round++) {
-    const started = performance.now();
-    for (const t of inputs) run(t);
-    fastest = Math.min(fastest, performance.now() - started);
-  }
-  return fastest;
+/** Categorises each text as a debit in the US. */
+function categorizeAll(texts: readonly string[]): void {
+  for (const t of texts) categorize(t, undefined, 'debit', 'USA');
 }
 
 describe('the cost of a long description', () => {
@@ -36,9 +31,9 @@ describe('the cost of a long description', () => {
     const long = Array.from({ length: 8 }, (_, i) => text(12_000, true) + tag(i));
     const short = Array.from({ length: 32 }, (_, i) => text(3_000, true) + tag(i));
     expect(long[0]!.length).toBeGreaterThan(50_000);
-    best(short.slice(0, 4), (t) => categorize(t, undefined, 'debit', 'USA'));
-    const plain = best(short, (t) => categorize(t, undefined, 'debit', 'USA'));
-    const hostile = best(long, (t) => categorize(t, undefined, 'debit', 'USA'));
+    bestTime(categorizeAll, short.slice(0, 4), 5);
+    const plain = bestTime(categorizeAll, short, 5).ms;
+    const hostile = bestTime(categorizeAll, long, 5).ms;
     expect(hostile / plain, `8 long texts ${hostile.toFixed(1)} ms, 32 short ones ${plain.toFixed(1)} ms`).toBeLessThan(2);
   });
 

@@ -1,12 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OfxParseError, readOfxResponse } from '../../src/connectors/ofx/parse.js';
+import { bestTimes, orRefused, repeatTo } from '../helpers/cost.js';
 
 const SIZE = 3 * 1024 * 1024;
 const HEADER = 'OFXHEADER:100\r\nDATA:OFXSGML\r\nVERSION:102\r\nSECURITY:NONE\r\nENCODING:USASCII\r\nCHARSET:1252\r\n\r\n';
-
-function repeatTo(unit: string, size: number): string {
-  return unit.repeat(Math.max(1, Math.floor(size / unit.length)));
-}
 
 /** A real-looking bank statement of about SIZE characters. */
 function plainBody(): string {
@@ -50,26 +47,7 @@ const hostileBodies: Record<string, string> = {
   'many empty statements': `${HEADER}<OFX><BANKMSGSRSV1>${repeatTo('<STMTTRNRS><TRNUID>1</STMTTRNRS>', SIZE)}</BANKMSGSRSV1></OFX>`,
 };
 
-function timeOf(text: string): number {
-  const started = performance.now();
-  try {
-    readOfxResponse(text);
-  } catch (error) {
-    // Refusing is fine: only the time matters here.
-    if (!(error instanceof OfxParseError)) throw error;
-  }
-  return performance.now() - started;
-}
-
-/**
- * The best times of a few rounds, in ms, the plain body and the hostile one taking turns so that other work on the
- * machine (other test files run beside this one) weighs on both alike.
- */
-function costs(plain: string, hostile: string): { plain: number; hostile: number } {
-  let best = { plain: Number.POSITIVE_INFINITY, hostile: Number.POSITIVE_INFINITY };
-  for (let i = 0; i < 5; i++) best = { plain: Math.min(best.plain, timeOf(plain)), hostile: Math.min(best.hostile, timeOf(hostile)) };
-  return best;
-}
+const read = orRefused(readOfxResponse, OfxParseError);
 
 describe('the cost of hostile OFX bodies', () => {
   const plain = plainBody();
@@ -89,7 +67,7 @@ describe('the cost of hostile OFX bodies', () => {
   it.each(Object.keys(hostileBodies))('%s: refused or read in at most three times the plain body', (name) => {
     const body = hostileBodies[name]!;
     expect(body.length).toBeGreaterThan(SIZE * 0.6);
-    const cost = costs(plain, body);
+    const cost = bestTimes(read, plain, body);
     expect(cost.hostile / cost.plain, `${name}: ${cost.hostile.toFixed(0)} ms, plain ${cost.plain.toFixed(0)} ms`).toBeLessThan(3);
   });
 

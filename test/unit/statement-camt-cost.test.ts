@@ -2,8 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCamtStatement } from '../../src/connectors/statements/camt.js';
 import { StatementFileError } from '../../src/connectors/statements/csv.js';
-import type { StatementImport } from '../../src/connectors/statements/types.js';
-import { bestTimes, repeatTo } from '../helpers/cost.js';
+import { bestTimes, orRefused, repeatTo } from '../helpers/cost.js';
 
 // Smaller than the other readers' cost tests: the XML parser reads a few MB a second, and each body is read ten times.
 const SIZE = 1024 * 1024;
@@ -74,15 +73,7 @@ const hostileBodies: Record<string, string> = {
   ),
 };
 
-function read(text: string): StatementImport | undefined {
-  try {
-    return readCamtStatement(text);
-  } catch (error) {
-    // Refusing is fine: only the cost matters here.
-    if (!(error instanceof StatementFileError)) throw error;
-    return undefined;
-  }
-}
+const read = orRefused(readCamtStatement, StatementFileError);
 
 /** What reading leaves to be kept and stored, in characters of its JSON. */
 const keptSize = (text: string) => JSON.stringify(read(text) ?? {}).length;

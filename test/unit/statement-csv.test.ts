@@ -14,6 +14,7 @@ import {
 } from '../../src/connectors/statements/csv.js';
 import { detectLayout } from '../../src/connectors/statements/detect.js';
 import { readCsvStatement } from '../../src/connectors/statements/import.js';
+import { bestTime, orRefused } from '../helpers/cost.js';
 
 const cells = (text: string | Uint8Array, delimiter?: CsvDelimiter) => readCsv(text, delimiter ? { delimiter } : {}).rows.map((r) => r.cells);
 
@@ -210,20 +211,10 @@ describe('the cost of hostile files', () => {
     'rows of doubled quotes': 'Date,Description,Amount,Balance\n' + quotedRow.repeat(Math.floor(size / quotedRow.length)),
   };
 
+  const read = orRefused(readCsvStatement, StatementFileError, (error) => `refused: ${error.message}`);
   function cost(text: string): { ms: number; outcome: string } {
-    let ms = Infinity;
-    let outcome = '';
-    for (let i = 0; i < 3; i++) {
-      const started = performance.now();
-      try {
-        outcome = `read ${readCsvStatement(text).transactions.length} transactions`;
-      } catch (error) {
-        if (!(error instanceof StatementFileError)) throw error;
-        outcome = `refused: ${error.message}`;
-      }
-      ms = Math.min(ms, performance.now() - started);
-    }
-    return { ms, outcome };
+    const { ms, result } = bestTime(read, text);
+    return { ms, outcome: typeof result === 'string' ? result : `read ${result.transactions.length} transactions` };
   }
 
   let plain: number;

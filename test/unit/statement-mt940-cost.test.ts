@@ -1,13 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StatementFileError } from '../../src/connectors/statements/csv.js';
 import { readMt940Statement } from '../../src/connectors/statements/mt940.js';
-import type { StatementImport } from '../../src/connectors/statements/types.js';
+import { bestTimes, orRefused, repeatTo } from '../helpers/cost.js';
 
 const SIZE = 3 * 1024 * 1024;
-
-function repeatTo(unit: string, size: number): string {
-  return unit.repeat(Math.max(1, Math.floor(size / unit.length)));
-}
 
 const HEAD = ':20:STARTUMS\r\n:25:DE89370400440532013000\r\n:28C:00001/001\r\n:60F:C260101EUR1000,00\r\n';
 const TAIL = ':62F:C260131EUR1000,00\r\n-\r\n';
@@ -51,31 +47,7 @@ const hostileBodies: Record<string, string> = {
   'many lone carriage returns': inStatement(repeatTo(':61:260102D1,NMSC\r:86:Shop\r', SIZE)),
 };
 
-function read(text: string): StatementImport | undefined {
-  try {
-    return readMt940Statement(text);
-  } catch (error) {
-    // Refusing is fine: only the cost matters here.
-    if (!(error instanceof StatementFileError)) throw error;
-    return undefined;
-  }
-}
-
-function timeOf(text: string): number {
-  const started = performance.now();
-  read(text);
-  return performance.now() - started;
-}
-
-/**
- * The best times of a few rounds, in ms, the plain body and the hostile one taking turns so that other work on the
- * machine (other test files run beside this one) weighs on both alike.
- */
-function costs(plain: string, hostile: string): { plain: number; hostile: number } {
-  let best = { plain: Number.POSITIVE_INFINITY, hostile: Number.POSITIVE_INFINITY };
-  for (let i = 0; i < 5; i++) best = { plain: Math.min(best.plain, timeOf(plain)), hostile: Math.min(best.hostile, timeOf(hostile)) };
-  return best;
-}
+const read = orRefused(readMt940Statement, StatementFileError);
 
 /** What reading leaves to be kept and stored, in characters of its JSON. */
 const keptSize = (text: string) => JSON.stringify(read(text) ?? {}).length;
@@ -99,7 +71,7 @@ describe('the cost of hostile MT940 bodies', () => {
   it.each(Object.keys(hostileBodies))('%s: refused or read in at most three times the plain body', (name) => {
     const body = hostileBodies[name]!;
     expect(body.length).toBeGreaterThan(SIZE * 0.6);
-    const cost = costs(plain, body);
+    const cost = bestTimes(read, plain, body);
     expect(cost.hostile / cost.plain, `${name}: ${cost.hostile.toFixed(0)} ms, plain ${cost.plain.toFixed(0)} ms`).toBeLessThan(3);
   });
 

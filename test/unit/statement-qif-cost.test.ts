@@ -1,12 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StatementFileError } from '../../src/connectors/statements/csv.js';
 import { readQifStatement } from '../../src/connectors/statements/qif.js';
+import { bestTime, orRefused, repeatTo } from '../helpers/cost.js';
 
 const SIZE = 2 * 1024 * 1024;
-
-function repeatTo(unit: string, size: number = SIZE): string {
-  return unit.repeat(Math.max(1, Math.floor(size / unit.length)));
-}
 
 /** A real-looking Quicken export of about SIZE characters: a checking account's payments, some of them split. */
 function plainBody(): string {
@@ -35,50 +32,40 @@ const distinct = (make: (i: number) => string) => {
 
 /** Bodies of a few MB built to make the reader do more than linear work, or hold on to a lot of memory. */
 const hostileBodies: Record<string, string> = {
-  'one huge line': `!Type:Bank\nP${repeatTo('x')}`,
-  'only line breaks': repeatTo('\n'),
-  'only carriage returns': repeatTo('\r'),
-  'only record ends': `!Type:Bank\n${repeatTo('^\n')}`,
-  'only headers': repeatTo('!Type:Bank\n'),
-  'headers of unknown sections': repeatTo('!Type:Bill\nX\n'),
-  'records before any header': repeatTo('PX\n^\n'),
-  'records without a date': `!Type:Bank\n${repeatTo('T1\n^\n')}`,
-  'dates that cannot be read': `!Type:Bank\n${repeatTo('D99/99/9999\nT1\n^\n')}`,
-  'dates padded with spaces': `!Type:Bank\n${repeatTo(`D1/${' '.repeat(2000)}1'26\nT1\n^\n`)}`,
-  'amounts of a thousand digits': `!Type:Bank\n${repeatTo(`D1/1/2026\nT${'1'.repeat(1000)}\n^\n`)}`,
-  'one record of a million fields': `!Type:Bank\nD1/1/2026\nT1\n${repeatTo('Pxyz\n')}^\n`,
-  'one record of a million split lines': `!Type:Bank\nD1/1/2026\nT1\n${repeatTo('SCat\nEa\n$-1.00\n')}^\n`,
-  'one record of a million split lines without a total': `!Type:Bank\nD1/1/2026\n${repeatTo('SCat\nEa\n$-1.00\n')}^\n`,
+  'one huge line': `!Type:Bank\nP${repeatTo('x', SIZE)}`,
+  'only line breaks': repeatTo('\n', SIZE),
+  'only carriage returns': repeatTo('\r', SIZE),
+  'only record ends': `!Type:Bank\n${repeatTo('^\n', SIZE)}`,
+  'only headers': repeatTo('!Type:Bank\n', SIZE),
+  'headers of unknown sections': repeatTo('!Type:Bill\nX\n', SIZE),
+  'records before any header': repeatTo('PX\n^\n', SIZE),
+  'records without a date': `!Type:Bank\n${repeatTo('T1\n^\n', SIZE)}`,
+  'dates that cannot be read': `!Type:Bank\n${repeatTo('D99/99/9999\nT1\n^\n', SIZE)}`,
+  'dates padded with spaces': `!Type:Bank\n${repeatTo(`D1/${' '.repeat(2000)}1'26\nT1\n^\n`, SIZE)}`,
+  'amounts of a thousand digits': `!Type:Bank\n${repeatTo(`D1/1/2026\nT${'1'.repeat(1000)}\n^\n`, SIZE)}`,
+  'one record of a million fields': `!Type:Bank\nD1/1/2026\nT1\n${repeatTo('Pxyz\n', SIZE)}^\n`,
+  'one record of a million split lines': `!Type:Bank\nD1/1/2026\nT1\n${repeatTo('SCat\nEa\n$-1.00\n', SIZE)}^\n`,
+  'one record of a million split lines without a total': `!Type:Bank\nD1/1/2026\n${repeatTo('SCat\nEa\n$-1.00\n', SIZE)}^\n`,
   'payees of thousands of distinct words': `!Type:Bank\n${distinct((i) => `D1/1/2026\nT-1.00\nP${Array.from({ length: 2000 }, (_, j) => (i * 2000 + j).toString(26).replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)]!)).join(' ')}\n^\n`)}`,
   'many account names': distinct((i) => `!Account\nNAccount ${i}\nTBank\n^\n`),
   'many accounts with a transaction each': distinct((i) => `!Account\nNAccount ${i}\nTBank\n^\n!Type:Bank\nD1/1/2026\nT-1.00\n^\n`),
-  'many investment records with unknown actions': `!Type:Invst\n${repeatTo('D1/1/2026\nNFrobnicate\nT1\n^\n')}`,
-  'many unnamed account records': repeatTo('!Account\nTBank\n^\n'),
+  'many investment records with unknown actions': `!Type:Invst\n${repeatTo('D1/1/2026\nNFrobnicate\nT1\n^\n', SIZE)}`,
+  'many unnamed account records': repeatTo('!Account\nTBank\n^\n', SIZE),
 };
 
 type Outcome = { ms: number; kept: number; outcome: string };
 
-function costOf(text: string): Outcome {
-  const started = performance.now();
-  try {
-    const read = readQifStatement(text, { currency: 'USD' });
-    const ms = performance.now() - started;
-    return { ms, kept: JSON.stringify(read).length, outcome: `read ${read.transactions.length} transactions, ${read.problems.length} problems` };
-  } catch (error) {
-    // Refusing is fine: only the time matters here.
-    if (!(error instanceof StatementFileError)) throw error;
-    return { ms: performance.now() - started, kept: 0, outcome: `refused: ${error.message}` };
-  }
-}
+const read = orRefused(
+  (text: string) => readQifStatement(text, { currency: 'USD' }),
+  StatementFileError,
+  (error) => `refused: ${error.message}`,
+);
 
 /** The best of three reads (the plain body's is taken once, as its reads cost the most). */
 function costs(text: string): Outcome {
-  let best: Outcome | undefined;
-  for (let i = 0; i < 3; i++) {
-    const outcome = costOf(text);
-    if (!best || outcome.ms < best.ms) best = outcome;
-  }
-  return best!;
+  const { ms, result } = bestTime(read, text);
+  if (typeof result === 'string') return { ms, kept: 0, outcome: result };
+  return { ms, kept: JSON.stringify(result).length, outcome: `read ${result.transactions.length} transactions, ${result.problems.length} problems` };
 }
 
 describe('the cost of hostile QIF files', () => {

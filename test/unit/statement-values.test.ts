@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { inferDateOrder, inferDecimalSeparator, isoDay, noonUtc, parseAmount, parseDate } from '../../src/connectors/statements/values.js';
+import { bestTimes } from '../helpers/cost.js';
 
 const day = (iso: string) => Date.parse(`${iso}T12:00:00Z`) / 1000;
 
@@ -94,18 +95,10 @@ describe('amounts', () => {
       ordinary.push(cell);
       chars += cell.length;
     }
-    const timeOf = (cells: string[]) => {
-      const started = performance.now();
+    const parseAll = (cells: string[]) => {
       for (const cell of cells) parseAmount(cell);
-      return performance.now() - started;
     };
-    // The best of a few rounds, the two taking turns so that other work on the machine weighs on both alike.
-    let plain = Number.POSITIVE_INFINITY;
-    let hostile = Number.POSITIVE_INFINITY;
-    for (let round = 0; round < 5; round++) {
-      plain = Math.min(plain, timeOf(ordinary));
-      hostile = Math.min(hostile, timeOf(long));
-    }
+    const { plain, hostile } = bestTimes(parseAll, ordinary, long);
     expect(hostile / plain, `long cells ${hostile.toFixed(2)} ms, ordinary amounts ${plain.toFixed(2)} ms`).toBeLessThan(3);
   });
 });

@@ -100,7 +100,7 @@ async function send(
     const details = (e.details ?? {}) as ErrorDetails;
     if (e.code === '14112' && details.headers && details.sample) return mappingScreen(ui, inst, live, file, details);
     // The file's own problems, and a mapping that does not fit: the user can pick another file or other columns.
-    if (['14110', '14111', '14113', '10041', '10005'].includes(e.code)) return complain(e.message);
+    if (['14110', '14111', '14113', '14114', '10041', '10005'].includes(e.code)) return complain(e.message);
     throw e;
   }
 }
