@@ -34,7 +34,6 @@ export function bestTimes<I>(run: (input: I) => unknown, plain: I, hostile: I, r
   return best;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: any error class, whatever its constructor takes
 type ErrorClass<E extends Error> = new (...args: any[]) => E;
 
 /**

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOfxInstitution } from '../../src/modules/institutions/service.js';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { SIMPLEFIN_INSTITUTION_ID } from '../../src/connectors/simplefin/index.js';
 import { type AccountJson, DAY, nowOf } from '../helpers/aggregation.js';
-import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
+import { partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { startOfxServer, type OfxServer } from '../helpers/ofx-server.js';
 import { type SimplefinBridge, startSimplefinBridge } from '../helpers/simplefin-bridge.js';
+import { openStatementContext, uploadStatement } from '../helpers/statement-uploads.js';
 
-const FINBANK = 101732;
 const LONG = 'E'.repeat(3000);
 
 /** An OFX 1.02 bank statement file with the given CURDEF and two transactions. */
@@ -47,10 +46,7 @@ describe('currencies of every source are ISO 4217 codes', () => {
   let ofxInstitution: number;
 
   beforeAll(async () => {
-    ctx = await createTestContext();
-    ctx.clock.set(Date.parse('2026-12-01T12:00:00Z'));
-    await ensureInstitutionCatalog(ctx.runtime.database);
-    partner = await partnerWithToken(ctx);
+    ({ ctx, partner } = await openStatementContext('2026-12-01T12:00:00Z'));
     production = await partnerWithToken(ctx, 'production');
     const now = nowOf(ctx);
     const transactions = [{ fitId: 'F1', type: 'POS', posted: now - 3 * DAY, amount: -4.75, name: 'COFFEE' }];
@@ -84,12 +80,7 @@ describe('currencies of every source are ISO 4217 codes', () => {
   });
 
   const upload = (customerId: string, file: string, type: string, query?: Record<string, string>) =>
-    ctx.app.inject({
-      method: 'POST',
-      url: `/aggregation/v1/customers/${customerId}/institutions/${FINBANK}/statements${query ? `?${new URLSearchParams(query)}` : ''}`,
-      headers: { ...partner.headers, accept: 'application/json', 'content-type': type },
-      payload: file,
-    });
+    uploadStatement(ctx, partner, customerId, file, { type, query });
   const storedCurrencies = async (customerId: string) =>
     (await ctx.runtime.database.kysely.selectFrom('accounts').select('currency').where('customer_id', '=', Number(customerId)).orderBy('id').execute()).map(
       (r) => r.currency,

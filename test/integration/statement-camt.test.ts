@@ -1,45 +1,19 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
-import { allTransactions, DAY, nowOf, type AccountJson } from '../helpers/aggregation.js';
-import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
-import { addCustomer } from '../helpers/customers.js';
+import { describe, expect, it } from 'vitest';
+import type { AccountJson } from '../helpers/aggregation.js';
+import { statementUploads } from '../helpers/statement-uploads.js';
 
-const FINBANK = 101732;
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/statements/camt/${name}`, import.meta.url));
 const day = (iso: string) => Date.parse(`${iso}T12:00:00Z`) / 1000;
 
 describe('camt statement uploads', () => {
-  let ctx: TestContext;
-  let partner: TestPartner;
-
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    ctx.clock.set(Date.parse('2026-07-01T12:00:00Z'));
-    await ensureInstitutionCatalog(ctx.runtime.database);
-    partner = await partnerWithToken(ctx);
-  }, 120_000);
-  afterAll(async () => {
-    await ctx?.close();
-  });
-
-  const uploadOk = async (customerId: string, file: Buffer | string, type?: string) => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: `/aggregation/v1/customers/${customerId}/institutions/${FINBANK}/statements`,
-      headers: { ...partner.headers, accept: 'application/json', ...(type !== undefined ? { 'content-type': type } : {}) },
-      payload: file,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json();
-  };
-  const transactionsOf = (customerId: string) => allTransactions(ctx, partner, customerId, { fromDate: nowOf(ctx) - 400 * DAY, toDate: nowOf(ctx) + DAY });
+  const { customer, uploadOk, transactionsOf } = statementUploads('2026-07-01T12:00:00Z');
 
   it('stores the account in its currency with its closing balance, the booked entries with their signs and dates; a second upload adds nothing', async () => {
-    const customerId = await addCustomer(ctx, partner);
+    const customerId = await customer();
     const file = fixture('statement-053-v02.xml');
     // Generic XML is told from its first bytes.
-    const first = await uploadOk(customerId, file, 'application/xml');
+    const first = await uploadOk(customerId, file, { type: 'application/xml' });
     expect(first).toMatchObject({ loginCreated: true, format: 'camt', transactionsAdded: 7, transactionsAlreadyPresent: 0 });
     expect(first.problems).toEqual([
       { line: 307, message: 'Pending (2026-03-31, -19.99 EUR): left out until it is booked.' },
@@ -62,16 +36,16 @@ describe('camt statement uploads', () => {
       [accountId, -4.9, day('2026-03-31'), day('2026-03-31'), 'Kontofuehrungsentgelt Maerz', null, 'active'],
     ]);
 
-    const again = await uploadOk(customerId, file, 'application/x-camt+xml');
+    const again = await uploadOk(customerId, file, { type: 'application/x-camt+xml' });
     expect(again).toMatchObject({ loginCreated: false, format: 'camt', transactionsAdded: 0, transactionsAlreadyPresent: 7 });
     expect(again.accounts.map((a: AccountJson) => Number(a.id))).toEqual([accountId]);
     expect(await transactionsOf(customerId)).toHaveLength(7);
   });
 
   it('several accounts and currencies: two statements of one account merged, an overlapping file and a multi-currency account', async () => {
-    const customerId = await addCustomer(ctx, partner);
+    const customerId = await customer();
     const text = fixture('two-statements-053-v04.xml').toString('utf8');
-    const first = await uploadOk(customerId, text, 'text/xml');
+    const first = await uploadOk(customerId, text, { type: 'text/xml' });
     expect(first).toMatchObject({ format: 'camt', transactionsAdded: 7, transactionsAlreadyPresent: 0, problems: [] });
     expect(first.accounts.map((a: AccountJson) => [a.name, a.currency, a.balance])).toEqual([
       ['Betaalrekening', 'EUR', 610],
@@ -84,10 +58,10 @@ describe('camt statement uploads', () => {
 
     // The second statement alone, as a later download overlapping the first: nothing new.
     const secondOnly = text.slice(0, text.indexOf('    <Stmt>')) + text.slice(text.indexOf('    <Stmt>', text.indexOf('</Stmt>')));
-    const overlap = await uploadOk(customerId, Buffer.from(secondOnly), 'application/octet-stream');
+    const overlap = await uploadOk(customerId, Buffer.from(secondOnly), { type: 'application/octet-stream' });
     expect(overlap).toMatchObject({ loginCreated: false, transactionsAdded: 0, transactionsAlreadyPresent: 6 });
 
-    const multi = await uploadOk(customerId, fixture('multi-currency-053-v05.xml'), 'application/xml');
+    const multi = await uploadOk(customerId, fixture('multi-currency-053-v05.xml'), { type: 'application/xml' });
     expect(multi).toMatchObject({ transactionsAdded: 2, problems: [] });
     expect(multi.accounts.map((a: AccountJson) => [a.currency, a.balance, a.accountNumberDisplay])).toEqual([
       ['EUR', 240, '6769'],

@@ -1,44 +1,18 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
-import { allTransactions, DAY, nowOf, type AccountJson } from '../helpers/aggregation.js';
-import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
-import { addCustomer } from '../helpers/customers.js';
+import { describe, expect, it } from 'vitest';
+import type { AccountJson } from '../helpers/aggregation.js';
+import { statementUploads } from '../helpers/statement-uploads.js';
 
-const FINBANK = 101732;
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/statements/mt940/${name}`, import.meta.url));
 const day = (iso: string) => Date.parse(`${iso}T12:00:00Z`) / 1000;
 
 describe('MT940 statement uploads', () => {
-  let ctx: TestContext;
-  let partner: TestPartner;
-
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    ctx.clock.set(Date.parse('2026-02-01T12:00:00Z'));
-    await ensureInstitutionCatalog(ctx.runtime.database);
-    partner = await partnerWithToken(ctx);
-  }, 120_000);
-  afterAll(async () => {
-    await ctx?.close();
-  });
-
-  const uploadOk = async (customerId: string, file: Buffer, type?: string) => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: `/aggregation/v1/customers/${customerId}/institutions/${FINBANK}/statements`,
-      headers: { ...partner.headers, accept: 'application/json', ...(type !== undefined ? { 'content-type': type } : {}) },
-      payload: file,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json();
-  };
-  const transactionsOf = (customerId: string) => allTransactions(ctx, partner, customerId, { fromDate: nowOf(ctx) - 400 * DAY, toDate: nowOf(ctx) + DAY });
+  const { customer, uploadOk, transactionsOf } = statementUploads('2026-02-01T12:00:00Z');
 
   it('stores each account in its currency with its closing balance, and the statement lines with their signs and dates; a second upload adds nothing', async () => {
-    const customerId = await addCustomer(ctx, partner);
+    const customerId = await customer();
     const file = fixture('swift-blocks.sta');
-    const first = await uploadOk(customerId, file, 'application/x-mt940');
+    const first = await uploadOk(customerId, file, { type: 'application/x-mt940' });
     expect(first).toMatchObject({ loginCreated: true, format: 'mt940', transactionsAdded: 4, transactionsAlreadyPresent: 0, problems: [] });
     expect(first.accounts.map((a: AccountJson) => [a.type, a.currency, a.balance, a.balanceDate, a.accountNumberDisplay])).toEqual([
       ['checking', 'EUR', 1945.55, day('2026-01-04'), '4300'],
@@ -63,11 +37,11 @@ describe('MT940 statement uploads', () => {
   });
 
   it('reads a Latin-1 file sent as octet-stream: the booking date posted, the value date kept, reversals and duplicates as the file has them', async () => {
-    const customerId = await addCustomer(ctx, partner);
-    const german = await uploadOk(customerId, fixture('german-subfields.sta'), 'application/octet-stream');
+    const customerId = await customer();
+    const german = await uploadOk(customerId, fixture('german-subfields.sta'), { type: 'application/octet-stream' });
     expect(german).toMatchObject({ format: 'mt940', transactionsAdded: 4, problems: [] });
     expect(german.accounts.map((a: AccountJson) => [a.currency, a.balance])).toEqual([['EUR', 4792.28]]);
-    const swiss = await uploadOk(customerId, fixture('two-accounts.sta'), 'text/x-mt940');
+    const swiss = await uploadOk(customerId, fixture('two-accounts.sta'), { type: 'text/x-mt940' });
     expect(swiss).toMatchObject({ loginCreated: false, transactionsAdded: 7, transactionsAlreadyPresent: 0 });
 
     const stored = await transactionsOf(customerId);
@@ -77,7 +51,7 @@ describe('MT940 statement uploads', () => {
     // Two identical coffees of one day are two transactions.
     expect(stored.filter((t) => t.description === 'Kaffeebar Bahnhof').map((t) => t.amount)).toEqual([-8.4, -8.4]);
 
-    const again = await uploadOk(customerId, fixture('two-accounts.sta'), 'application/mt940');
+    const again = await uploadOk(customerId, fixture('two-accounts.sta'), { type: 'application/mt940' });
     expect(again).toMatchObject({ transactionsAdded: 0, transactionsAlreadyPresent: 7 });
     expect(await transactionsOf(customerId)).toHaveLength(11);
   });

@@ -1,11 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
+import { describe, expect, it } from 'vitest';
 import type { AccountJson } from '../helpers/aggregation.js';
-import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
-import { addCustomer } from '../helpers/customers.js';
+import { statementUploads } from '../helpers/statement-uploads.js';
 
-const FINBANK = 101732;
 const brokerage = readFileSync(new URL('../fixtures/ofx/brokerage-1.0.2.ofx', import.meta.url), 'latin1');
 const holdings = readFileSync(new URL('../fixtures/statements/qif/holdings.qif', import.meta.url));
 
@@ -19,34 +16,13 @@ function brokerageAsOf(day: string, appleUnits: number): Buffer {
 }
 
 describe('investment positions of uploaded statement files', () => {
-  let ctx: TestContext;
-  let partner: TestPartner;
-
-  beforeAll(async () => {
-    ctx = await createTestContext();
-    ctx.clock.set(Date.parse('2026-12-01T12:00:00Z'));
-    await ensureInstitutionCatalog(ctx.runtime.database);
-    partner = await partnerWithToken(ctx);
-  }, 120_000);
-  afterAll(async () => {
-    await ctx?.close();
-  });
-
-  const upload = async (customerId: string, file: Buffer, type: string, query: Record<string, string> = {}) => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: `/aggregation/v1/customers/${customerId}/institutions/${FINBANK}/statements?${new URLSearchParams(query)}`,
-      headers: { ...partner.headers, accept: 'application/json', 'content-type': type },
-      payload: file,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json();
-  };
+  const files = statementUploads('2026-12-01T12:00:00Z');
+  const { customer, uploadOk } = files;
   const account = async (customerId: string, accountId: string): Promise<AccountJson> => {
-    const res = await ctx.app.inject({
+    const res = await files.ctx.app.inject({
       method: 'GET',
       url: `/aggregation/v2/customers/${customerId}/accounts/${accountId}`,
-      headers: { ...partner.headers, accept: 'application/json' },
+      headers: { ...files.partner.headers, accept: 'application/json' },
     });
     expect(res.statusCode, res.body).toBe(200);
     return res.json();
@@ -54,8 +30,8 @@ describe('investment positions of uploaded statement files', () => {
   const held = (a: AccountJson) => (a.position ?? []).map((p) => [p.symbol, p.fundName, p.units, p.unitPrice, p.marketValue]);
 
   it('stores an OFX file’s positions in the account’s details; an older file keeps them, a newer one replaces them', async () => {
-    const customerId = await addCustomer(ctx, partner);
-    const first = await upload(customerId, Buffer.from(brokerage, 'latin1'), 'application/x-ofx');
+    const customerId = await customer();
+    const first = await uploadOk(customerId, Buffer.from(brokerage, 'latin1'), { type: 'application/x-ofx' });
     expect(first.accounts.map((a: AccountJson) => [a.type, a.balance])).toEqual([['investment', 18741.46]]);
     const accountId = first.accounts[0].id as string;
     const stored = await account(customerId, accountId);
@@ -71,14 +47,14 @@ describe('investment positions of uploaded statement files', () => {
     const ids = stored.position!.map((p) => p.id);
 
     // An older statement uploaded later: its positions are not the account's now, as its balance is not.
-    await upload(customerId, brokerageAsOf('20240531', 7), 'application/x-ofx');
+    await uploadOk(customerId, brokerageAsOf('20240531', 7), { type: 'application/x-ofx' });
     const afterOlder = await account(customerId, accountId);
     expect(afterOlder.balance).toBe(18741.46);
     expect(afterOlder.position!.map((p) => p.id)).toEqual(ids);
     expect(held(afterOlder)).toEqual(held(stored));
 
     // A newer one replaces them as a refresh does: the same security keeps its position id, a holding gone is removed.
-    await upload(customerId, brokerageAsOf('20240712', 12), 'application/x-ofx');
+    await uploadOk(customerId, brokerageAsOf('20240712', 12), { type: 'application/x-ofx' });
     const afterNewer = await account(customerId, accountId);
     expect(held(afterNewer)).toEqual([
       ['AAPL', 'Apple Inc.', 12, 200, '2400.00'],
@@ -89,8 +65,8 @@ describe('investment positions of uploaded statement files', () => {
   });
 
   it('stores the holdings a QIF file’s trades add up to', async () => {
-    const customerId = await addCustomer(ctx, partner);
-    const body = await upload(customerId, holdings, 'application/qif', { currency: 'USD' });
+    const customerId = await customer();
+    const body = await uploadOk(customerId, holdings, { type: 'application/qif', query: { currency: 'USD' } });
     expect(body.problems).toEqual([]);
     const stored = await account(customerId, body.accounts[0].id);
     expect(stored).toMatchObject({ type: 'investment', balance: 8550 });

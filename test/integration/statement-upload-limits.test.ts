@@ -2,17 +2,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { isUnavailable } from '../../src/http/plugins/errors.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { linkFor } from '../helpers/connect.js';
-import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
+import { partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { createTestDatabase, TEST_DATABASE_URL, testDialect } from '../helpers/db.js';
 import { ofxDay, ofxStatementFile } from '../helpers/statement-files.js';
+import { FINBANK, openStatementContext, statementUploadPath } from '../helpers/statement-uploads.js';
 
-const FINBANK = 101732;
 const MB = 1024 * 1024;
 
 interface OpenUpload {
@@ -69,10 +68,7 @@ describe('statement upload limits', () => {
   let other: TestPartner;
 
   beforeAll(async () => {
-    ctx = await createTestContext();
-    ctx.clock.set(Date.parse('2026-12-01T12:00:00Z'));
-    await ensureInstitutionCatalog(ctx.runtime.database);
-    partner = await partnerWithToken(ctx);
+    ({ ctx, partner } = await openStatementContext('2026-12-01T12:00:00Z'));
     other = await partnerWithToken(ctx);
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
@@ -81,7 +77,6 @@ describe('statement upload limits', () => {
     await ctx?.close();
   });
 
-  const uploadPath = (customerId: string) => `/aggregation/v1/customers/${customerId}/institutions/${FINBANK}/statements`;
   const csvHeaders = (p: TestPartner) => ({ ...p.headers, accept: 'application/json', 'content-type': 'text/csv' });
   const db = () => ctx.runtime.database.kysely;
 
@@ -102,14 +97,14 @@ describe('statement upload limits', () => {
     const theirs = await addCustomer(ctx, other);
     const body = 'Date,Description,Amount\n03/02/2026,COFFEE,-4.50\n03/03/2026,BAKERY,-6.00\n';
     const running = [
-      openUpload(base, uploadPath(mine), csvHeaders(partner), body.length),
-      openUpload(base, uploadPath(mine), csvHeaders(partner), body.length),
+      openUpload(base, statementUploadPath(mine), csvHeaders(partner), body.length),
+      openUpload(base, statementUploadPath(mine), csvHeaders(partner), body.length),
     ];
     for (const r of running) r.send(body.slice(0, 10));
     // Both hold their slot once their headers were read.
     while (ctx.app.heavyWork.upload.inUse(partner.partnerId) < 2) await new Promise((resolve) => setImmediate(resolve));
 
-    const third = openUpload(base, uploadPath(mine), csvHeaders(partner), 10 * MB);
+    const third = openUpload(base, statementUploadPath(mine), csvHeaders(partner), 10 * MB);
     third.send(Buffer.alloc(1024, 0x41));
     const refused = await third.answer;
     expect(refused.status).toBe(429);
@@ -117,20 +112,20 @@ describe('statement upload limits', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.closed).toBe(true);
 
-    const elsewhere = await ctx.app.inject({ method: 'POST', url: uploadPath(theirs), headers: csvHeaders(other), payload: body });
+    const elsewhere = await ctx.app.inject({ method: 'POST', url: statementUploadPath(theirs), headers: csvHeaders(other), payload: body });
     expect(elsewhere.statusCode, elsewhere.body).toBe(200);
 
     for (const r of running) r.finish(body.slice(10));
     const answers = await Promise.all(running.map((r) => r.answer));
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     expect(ctx.app.heavyWork.upload.inUse(partner.partnerId)).toBe(0);
-    const after = await ctx.app.inject({ method: 'POST', url: uploadPath(mine), headers: csvHeaders(partner), payload: body });
+    const after = await ctx.app.inject({ method: 'POST', url: statementUploadPath(mine), headers: csvHeaders(partner), payload: body });
     expect(after.json()).toMatchObject({ transactionsAdded: 0, transactionsAlreadyPresent: 2 });
   });
 
   it('gives a slot back when the client goes away mid-upload', async () => {
     const customerId = await addCustomer(ctx, partner);
-    const gone = openUpload(base, uploadPath(customerId), csvHeaders(partner), 10 * MB);
+    const gone = openUpload(base, statementUploadPath(customerId), csvHeaders(partner), 10 * MB);
     gone.send('Date,Description,Amount\n');
     while (ctx.app.heavyWork.upload.inUse(partner.partnerId) < 1) await new Promise((resolve) => setImmediate(resolve));
     gone.abort();
@@ -144,7 +139,7 @@ describe('statement upload limits', () => {
     const ofx = ofxStatementFile([{ acctId: '12\u000034', transactions: [{ fitId: 'N1', date: ofxDay(10), amount: -5, name: 'NUL\u0000NAME' }] }]);
     const viaOfx = await ctx.app.inject({
       method: 'POST',
-      url: uploadPath(customerId),
+      url: statementUploadPath(customerId),
       headers: { ...partner.headers, 'content-type': 'application/x-ofx' },
       payload: ofx,
     });
@@ -153,7 +148,7 @@ describe('statement upload limits', () => {
     const csv = 'Date,Description,Amount\n03/02/2026,CAF\u0000E,-4.50\n';
     const viaCsv = await ctx.app.inject({
       method: 'POST',
-      url: uploadPath(customerId),
+      url: statementUploadPath(customerId),
       headers: { ...partner.headers, 'content-type': 'text/csv' },
       payload: csv,
     });
@@ -163,7 +158,7 @@ describe('statement upload limits', () => {
     const late = `Date,Description,Amount\n${'03/03/2026,PADDING ROW,-1.00\n'.repeat(200)}03/04/2026,LATE\u0000NUL,-2.00\n`;
     const viaOctets = await ctx.app.inject({
       method: 'POST',
-      url: uploadPath(customerId),
+      url: statementUploadPath(customerId),
       headers: { ...partner.headers, 'content-type': 'application/octet-stream' },
       payload: Buffer.from(late),
     });
@@ -187,7 +182,7 @@ describe('statement upload limits', () => {
       );
     const over = await ctx.app.inject({
       method: 'POST',
-      url: uploadPath(customerId),
+      url: statementUploadPath(customerId),
       headers: { ...partner.headers, 'content-type': 'application/x-ofx' },
       payload: accounts(201),
     });
@@ -195,7 +190,7 @@ describe('statement upload limits', () => {
     expect(over.json().message).toMatch(/201 accounts.*at most 200/);
     const at = await ctx.app.inject({
       method: 'POST',
-      url: uploadPath(customerId),
+      url: statementUploadPath(customerId),
       headers: { ...partner.headers, 'content-type': 'application/x-ofx' },
       payload: accounts(200),
     });

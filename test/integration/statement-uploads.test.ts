@@ -3,15 +3,21 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainDeliveries } from '../../src/outbox/worker.js';
 import { isTestInstitution } from '../../src/connectors/testbank/institutions.js';
-import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
-import { allTransactions, DAY, nowOf, refresh, type AccountJson } from '../helpers/aggregation.js';
+import { refresh, type AccountJson } from '../helpers/aggregation.js';
 import { appCall, linkFor } from '../helpers/connect.js';
-import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
+import { partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { startListener, type Listener } from '../helpers/listener.js';
+import {
+  FINBANK,
+  openStatementContext,
+  type StatementUploadOptions,
+  uploadedTransactions,
+  uploadStatement,
+  uploadStatementOk,
+} from '../helpers/statement-uploads.js';
 import { startPushListener, subscribe } from '../helpers/txpush.js';
 
-const FINBANK = 101732;
 const FIXTURES = new URL('../fixtures/statements/', import.meta.url);
 
 interface OfxTransaction {
@@ -77,10 +83,7 @@ describe('statement file uploads', () => {
   beforeAll(async () => {
     push = await startPushListener();
     hooks = await startListener();
-    ctx = await createTestContext({ LEDGERLINK_PUSH_EXTRA_PORTS: String(push.port) });
-    ctx.clock.set(Date.parse('2026-12-01T12:00:00Z'));
-    await ensureInstitutionCatalog(ctx.runtime.database);
-    partner = await partnerWithToken(ctx);
+    ({ ctx, partner } = await openStatementContext('2026-12-01T12:00:00Z', { LEDGERLINK_PUSH_EXTRA_PORTS: String(push.port) }));
   }, 120_000);
   afterAll(async () => {
     await push?.close();
@@ -89,30 +92,10 @@ describe('statement file uploads', () => {
   });
 
   const db = () => ctx.runtime.database.kysely;
-  const upload = (
-    who: TestPartner,
-    customerId: string,
-    file: string | Buffer,
-    options: { type?: string; query?: Record<string, string>; institutionId?: number; accept?: string } = {},
-  ) =>
-    ctx.app.inject({
-      method: 'POST',
-      url: `/aggregation/v1/customers/${customerId}/institutions/${options.institutionId ?? FINBANK}/statements${
-        options.query ? `?${new URLSearchParams(options.query)}` : ''
-      }`,
-      headers: {
-        ...who.headers,
-        accept: options.accept ?? 'application/json',
-        ...(options.type !== undefined ? { 'content-type': options.type } : {}),
-      },
-      payload: file,
-    });
-  const uploadOk = async (customerId: string, file: string | Buffer, options: Parameters<typeof upload>[3] = {}) => {
-    const res = await upload(partner, customerId, file, options);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json();
-  };
-  const transactionsOf = (customerId: string) => allTransactions(ctx, partner, customerId, { fromDate: nowOf(ctx) - 400 * DAY, toDate: nowOf(ctx) + DAY });
+  const upload = (who: TestPartner, customerId: string, file: string | Buffer, options?: StatementUploadOptions) =>
+    uploadStatement(ctx, who, customerId, file, options);
+  const uploadOk = (customerId: string, file: string | Buffer, options?: StatementUploadOptions) => uploadStatementOk(ctx, partner, customerId, file, options);
+  const transactionsOf = (customerId: string) => uploadedTransactions(ctx, partner, customerId);
   const lastEventId = async () =>
     Number(
       (
@@ -242,12 +225,7 @@ describe('statement file uploads', () => {
     expect(await transactionsOf(customerId)).toHaveLength(rows);
 
     // Without a Content-Type the file is sniffed too.
-    const untyped = await ctx.app.inject({
-      method: 'POST',
-      url: `/aggregation/v1/customers/${customerId}/institutions/${FINBANK}/statements`,
-      headers: partner.headers,
-      payload: file,
-    });
+    const untyped = await upload(partner, customerId, file);
     expect([untyped.statusCode, untyped.json().transactionsAlreadyPresent]).toEqual([200, rows]);
 
     // The answer in XML, by Accept, as every API answer.
