@@ -1,7 +1,8 @@
 /**
- * Statement files in the Connect app: choosing a downloaded statement file and uploading it, and, when the
- * service cannot tell a CSV file's columns apart (14112), asking which column is which and uploading it again
- * with that mapping. The result joins the app's usual success screen.
+ * Statement files in the Connect app: choosing a downloaded statement file of any format the service reads (its
+ * labels and file types come from the contract's STATEMENT_FORMATS) and uploading it, and, when the service cannot
+ * tell a CSV file's columns apart (14112), asking which column is which and uploading it again with that mapping.
+ * The result joins the app's usual success screen.
  */
 import { ApiError } from '../shared/api.js';
 import {
@@ -27,7 +28,7 @@ export interface StatementUi {
 
 /** The service's own limit; checked here first so a large file is not sent for nothing. */
 const MAX_BYTES = 10 * 1024 * 1024;
-/** The formats the service reads, as the user knows them: "OFX, QFX (Quicken) or CSV". Files go as octet-stream: the service tells them apart by their first bytes, as browsers label them unreliably. */
+/** The formats the service reads, as the user knows them: their labels, the last after "or". Files go as octet-stream: the service tells them apart by their first bytes, as browsers label them unreliably. */
 const FORMATS =
   STATEMENT_FORMAT_LABELS.length > 1 ? `${STATEMENT_FORMAT_LABELS.slice(0, -1).join(', ')} or ${STATEMENT_FORMAT_LABELS.at(-1)}` : STATEMENT_FORMAT_LABELS[0]!;
 

@@ -1427,7 +1427,7 @@ export interface components {
              */
             transactionsAdded: number;
             /**
-             * @description Transactions an earlier upload already brought (same FITID, or for CSV the same date, amount and description), not stored twice
+             * @description Transactions an earlier upload already brought, not stored twice: recognised as their format recognises them (the FITID for OFX; the bank's reference, or date, amount and description, for the others; docs/connectors.md, "Statement formats")
              * @example 30
              */
             transactionsAlreadyPresent: number;

@@ -1,6 +1,6 @@
 /**
- * What a statement file (OFX/QFX or a CSV export) holds once read: accounts and their transactions, in the
- * connector contract's terms, before they are merged into an institution login. OFX files and CSV files produce
+ * What a statement file (of any format in STATEMENT_FORMATS) holds once read: accounts and their transactions, in
+ * the connector contract's terms, before they are merged into an institution login. Every format's reader produces
  * the same shape, so the import that deduplicates and stores them does not care which kind of file it was.
  */
 import type { StatementFormatName } from '../../contract/schemas/statements.js';

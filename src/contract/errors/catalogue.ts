@@ -280,7 +280,7 @@ export const ErrorCatalogue = define({
     code: '14111',
     status: 400,
     message: 'The statement file cannot be read.',
-    when: 'Upload Statement File with a file that is empty, is broken (unclosed quotes, a row of more than 200 columns, an OFX file that cannot be parsed or holds only a refused sign-on), or from which no transaction could be read. The message says why.',
+    when: 'Upload Statement File with a file that is empty, is broken (unclosed quotes, a row of more than 200 columns, an OFX file that cannot be parsed or holds only a refused sign-on, XML that is not well-formed, a QIF line of more than 65,536 characters), or from which nothing could be imported (no account or no transaction read). The message says why.',
   },
   StatementFormatUnsupported: {
     code: '14114',

@@ -119,7 +119,7 @@ export type StatementFormatName = keyof typeof STATEMENT_FORMATS;
 
 export const STATEMENT_FORMAT_NAMES = Object.keys(STATEMENT_FORMATS) as StatementFormatName[];
 
-/** The formats as a person reads them in a sentence: "OFX, QFX (Quicken) or CSV". */
+/** The formats as a person reads them in a sentence: "OFX, QFX (Quicken), MT940 (SWIFT), ... or CSV". */
 export function statementFormatsSaid(labels: readonly string[] = STATEMENT_FORMAT_NAMES.map((f) => STATEMENT_FORMATS[f].label)): string {
   return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}` : (labels[0] ?? '');
 }
@@ -199,7 +199,8 @@ export const StatementUpload = Type.Object(
     transactionsAdded: Type.Integer({ minimum: 0, description: 'Transactions not seen before, now stored (each raised a TxPUSH event)', examples: [12] }),
     transactionsAlreadyPresent: Type.Integer({
       minimum: 0,
-      description: 'Transactions an earlier upload already brought (same FITID, or for CSV the same date, amount and description), not stored twice',
+      description:
+        'Transactions an earlier upload already brought, not stored twice: recognised as their format recognises them (the FITID for OFX; the bank\'s reference, or date, amount and description, for the others; docs/connectors.md, "Statement formats")',
       examples: [30],
     }),
     problems: Type.Array(StatementProblem, { description: 'Rows or records that could not be read; everything else was imported', xml: { wrapped: true } }),
