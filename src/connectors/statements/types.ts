@@ -13,7 +13,10 @@ import type { AccountType, ConnectorPosition, ConnectorTransaction } from '../co
 export const MAX_STATEMENT_POSITIONS = 2000;
 
 export interface StatementAccount {
-  /** Stable across uploads of the same account: the OFX account id (masked where the file masks it), or one chosen for a CSV. */
+  /**
+   * Stable across uploads of the same account: the account id the file states (OFX's masked where the file masks it;
+   * with the currency for MT940 and camt, whose one id may hold several), or one made from what the file says (CSV, QIF).
+   */
   ref: string;
   type: AccountType;
   /** The account number as the file gives it (may be masked). */
@@ -37,8 +40,9 @@ export interface StatementImport {
   accounts: StatementAccount[];
   /**
    * In the connector contract's terms, as a refresh fetches them: posted (a file holds no pending ones), categorised
-   * by the account's currency. Refs are stable across uploads of the same transaction: the FITID for OFX, a key of
-   * date, amount and description (with its occurrence number among identical ones in the same file) for CSV.
+   * by the account's currency. Refs are stable across uploads of the same transaction, each format's own: the FITID
+   * for OFX, the bank's reference for MT940 and camt where it is unique, else a key of date, amount and description
+   * (with its occurrence number among identical ones in the same file), as for CSV and QIF.
    */
   transactions: ConnectorTransaction[];
   /** Rows or records that could not be read, with why (shown to the user; the rest is still imported). */
