@@ -110,7 +110,11 @@ function hasPhrase(text: string, phrase: string): boolean {
 
 /** The category a real source's transaction most plausibly has, or "Uncategorized". */
 export function categoryOf(description: string, memo: string | undefined, type: TransactionType): TransactionCategory {
-  const text = bestRepresentation(description, memo);
+  return categoryOfText(bestRepresentation(description, memo), type);
+}
+
+/** The category of a text already reduced by bestRepresentation. */
+function categoryOfText(text: string, type: TransactionType): TransactionCategory {
   for (const [category, phrases] of RULES) if (phrases.some((p) => hasPhrase(text, p))) return category;
   return BY_TYPE[type] ?? 'Uncategorized';
 }
@@ -123,10 +127,12 @@ export function payeeName(description: string): string {
 
 /** The categorization block of a transaction from a real source. `country` is ISO 3166-1 alpha-3. */
 export function categorize(description: string, memo: string | undefined, type: TransactionType, country = 'USA'): Categorization {
+  // Made once: a long text is not memoised, and category and representation come from the same one.
+  const represented = bestRepresentation(description, memo);
   return {
     normalizedPayeeName: payeeName(description),
-    category: categoryOf(description, memo, type),
-    bestRepresentation: bestRepresentation(description, memo),
+    category: categoryOfText(represented, type),
+    bestRepresentation: represented,
     country,
   };
 }

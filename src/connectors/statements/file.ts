@@ -61,12 +61,17 @@ export function sniffStatementFormat(bytes: Uint8Array): StatementFormatName {
   const head = bytes.subarray(0, SNIFF_BYTES);
   const utf16 = startsWith(head, 0xff, 0xfe) || startsWith(head, 0xfe, 0xff);
   if (!utf16 && head.includes(0)) throw unsupported(`The file is not text, so it is none of ${FORMATS_SAID}.`);
-  // Latin-1 keeps one character per byte, which is all the markers need.
-  const text = utf16 ? new TextDecoder(startsWith(head, 0xff, 0xfe) ? 'utf-16le' : 'utf-16be').decode(head) : Buffer.from(head).toString('latin1');
-  const start = text.replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '');
+  const start = headText(head);
   const format = STATEMENT_READERS.find((r) => r.sniff(start))!.name;
   if (format === 'csv') refuseOtherDocument(start);
   return format;
+}
+
+/** The first bytes of a file as text, its byte-order mark removed: UTF-16 decoded, anything else as Latin-1, which keeps one character per byte (all the markers need). */
+function headText(head: Uint8Array): string {
+  const le = startsWith(head, 0xff, 0xfe);
+  const text = le || startsWith(head, 0xfe, 0xff) ? new TextDecoder(le ? 'utf-16le' : 'utf-16be').decode(head) : Buffer.from(head).toString('latin1');
+  return text.replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '');
 }
 
 /**
@@ -74,7 +79,7 @@ export function sniffStatementFormat(bytes: Uint8Array): StatementFormatName {
  * refused as a format Ledgerlink does not read, so it is never asked for a column mapping.
  */
 function refuseOtherDocument(start: string): void {
-  const other = otherDocument(start.replace(/^\uFEFF/, ''));
+  const other = otherDocument(start);
   if (other) throw unsupported(`This is ${other}, not a statement file Ledgerlink reads: download it from your bank as ${FORMATS_SAID}.`);
 }
 
@@ -113,7 +118,7 @@ export function readStatementFile(bytes: Uint8Array, options: StatementFileOptio
   const byType = options.format ?? formatOfMediaType(options.contentType);
   if (byType === undefined) throw new StatementFileError('unreadable', `A statement file is ${FORMATS_SAID}; ${options.contentType} is none of them.`);
   const format = byType === 'sniff' ? sniffStatementFormat(bytes) : byType;
-  if (format === 'csv' && byType !== 'sniff') refuseOtherDocument(Buffer.from(bytes.subarray(0, SNIFF_BYTES)).toString('latin1'));
+  if (format === 'csv' && byType !== 'sniff') refuseOtherDocument(headText(bytes.subarray(0, SNIFF_BYTES)));
   const { format: _format, contentType: _contentType, ...readOptions } = options;
   return withoutNul(checkAccounts(readerOf(format).read(bytes, readOptions)));
 }
