@@ -404,8 +404,10 @@ describe('statement file uploads', () => {
     };
 
     it('offers uploads, asks for the mapping of an unknown layout, imports with it and reports `added`', async () => {
-      const customerId = await addCustomer(ctx, partner);
-      const link = await linkFor(ctx, partner, 'full', { customerId, webhook: hooks.url });
+      // A partner none of whose uploads saved a mapping for this layout yet.
+      const newcomer = await partnerWithToken(ctx);
+      const customerId = await addCustomer(ctx, newcomer);
+      const link = await linkFor(ctx, newcomer, 'full', { customerId, webhook: hooks.url });
       const search = await appCall(ctx, link, 'GET', '/institutions?search=finbank&limit=5');
       expect(search.json().institutions.find((i: { id: number }) => i.id === FINBANK)).toMatchObject({ available: true, statementUpload: true });
       expect((await appCall(ctx, link, 'POST', `/institutions/${FINBANK}`)).json()).toMatchObject({ live: true });
@@ -422,6 +424,7 @@ describe('statement file uploads', () => {
         accounts: [expect.objectContaining({ name: 'Imported account', type: 'checking' })],
         transactionsAdded: 6,
         transactionsAlreadyPresent: 0,
+        mapping: { source: 'given' },
       });
       const events = await webhooks(customerId);
       expect(events.map((e) => e.eventType)).toEqual(['institutionSelected', 'added']);

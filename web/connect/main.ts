@@ -484,7 +484,7 @@ function successScreen(result: AddedAccounts | StatementUploaded): void {
           { class: 'muted' },
           `${plural(imported.transactionsAdded, 'new transaction')} imported${
             imported.transactionsAlreadyPresent > 0 ? `; ${imported.transactionsAlreadyPresent} already here from an earlier file` : ''
-          }.`,
+          }.${imported.mapping?.source === 'saved' ? ' Its columns were read as chosen for an earlier file like it.' : ''}`,
         )
       : null,
     imported && imported.problems.length > 0

@@ -128,6 +128,8 @@ export interface components {
              * @example USD
              */
             currency?: string;
+            /** @description true: read the file with these options exactly as an upload would, store nothing, and answer what it would store (StatementPreview: the accounts, the number of transactions, the first ten as they would be stored, the problems); the same limits and refusals as an upload */
+            preview?: boolean;
         };
         ConnectTestCredentials: {
             /** @description One sentence on how test sign-ins work here (the password rule, MFA or errors at this institution) */
@@ -180,6 +182,50 @@ export interface components {
              *     ]
              */
             sample?: string[][];
+            /** @description With `ask`: the column mapping the file would be read with, for the client to complete with what `ask` names and send as the upload's `mapping` */
+            mapping?: {
+                /** @description The transaction date: the column's header text or its position from 0 */
+                date?: string | number;
+                /** @description The description: the column's header text or its position from 0 */
+                description?: string | number;
+                /** @description A signed amount (else `debit` and/or `credit`): the column's header text or its position from 0 */
+                amount?: string | number;
+                /** @description Unsigned amounts of money out: the column's header text or its position from 0 */
+                debit?: string | number;
+                /** @description Unsigned amounts of money in: the column's header text or its position from 0 */
+                credit?: string | number;
+                /** @description A memo or notes: the column's header text or its position from 0 */
+                memo?: string | number;
+                /** @description The check number: the column's header text or its position from 0 */
+                checkNum?: string | number;
+                /** @description Each row's account name: the column's header text or its position from 0 */
+                account?: string | number;
+                /** @description Each row's account or card number: the column's header text or its position from 0 */
+                accountNumber?: string | number;
+                /** @description The bank's kind of transaction; debit/credit (DR/CR, Af/Bij, S/H) there gives the amount's sign, which `negate` never flips: the column's header text or its position from 0 */
+                type?: string | number;
+                /** @description The posting date: the column's header text or its position from 0 */
+                postedDate?: string | number;
+                /** @description The running balance: the column's header text or its position from 0 */
+                balance?: string | number;
+                /** @description A status (pending rows are left out): the column's header text or its position from 0 */
+                status?: string | number;
+                /** @description Each row's ISO 4217 currency code: the column's header text or its position from 0 */
+                currency?: string | number;
+                /** @description How dates such as 03/04/2026 are read */
+                dateOrder?: "mdy" | "dmy" | "ymd";
+                /** @description true: the file writes purchases and money out as positive amounts (many card exports), so every sign is flipped; false: it writes them negative. Stating it answers the sign question of a 14112 */
+                negate?: boolean;
+                /** @description The header row, from 0 among the non-blank rows; -1 for a file without one */
+                headerRow?: number;
+            };
+            /**
+             * @description What the file cannot tell and the user must: `sign`, whether the file writes purchases and money out as positive amounts (send `mapping` with `negate` true) or negative ones (`negate` false)
+             * @example [
+             *       "sign"
+             *     ]
+             */
+            ask?: "sign"[];
             /**
              * @description Every problem found, each naming the field it is about
              * @example [
@@ -260,6 +306,80 @@ export interface components {
             step: "finished";
             sessionId: string;
         };
+        StatementPreview: {
+            /**
+             * @description Always true: nothing was stored
+             * @constant
+             */
+            preview: true;
+            /**
+             * @description How the file was read
+             * @example csv
+             */
+            format: "ofx" | "mt940" | "qif" | "camt" | "csv";
+            /** @description The accounts the file holds, as they would be stored */
+            accounts: {
+                /** @example Imported account */
+                name: string;
+                /**
+                 * @description checking, savings, creditCard, ...
+                 * @example checking
+                 */
+                type: string;
+                /** @example EUR */
+                currency: string;
+            }[];
+            /**
+             * @description Where the accounts' currency comes from: `file`, the file names it; `asked`, the upload's `currency`; `default`, nothing names one and USD is taken (CSV and QIF)
+             * @example file
+             */
+            currencyFrom: "file" | "asked" | "default";
+            /**
+             * @description Transactions read from the file (a reference it lists twice counts once): what an upload would add or find already present
+             * @example 42
+             */
+            transactionsRead: number;
+            /** @description The file's first 10 transactions, account by account in the file's order, as they would be stored */
+            transactions: {
+                /**
+                 * @description Its account's position in `accounts`, from 0
+                 * @example 0
+                 */
+                account: number;
+                /**
+                 * @description The transaction date (epoch seconds)
+                 * @example 1772452800
+                 */
+                transactionDate: number;
+                /**
+                 * @description The posted date (epoch seconds)
+                 * @example 1772452800
+                 */
+                postedDate: number;
+                /** @example COFFEE ROASTERS */
+                description: string;
+                /**
+                 * @description With the sign it would be stored with: money out negative
+                 * @example -4.5
+                 */
+                amount: number;
+                /**
+                 * @description Its account's ISO 4217 currency
+                 * @example USD
+                 */
+                currency: string;
+            }[];
+            /** @description Rows or records that could not be read, and warnings, as an upload would answer them */
+            problems: {
+                /**
+                 * @description The line of the file, when the problem is in one row
+                 * @example 14
+                 */
+                line?: number;
+                /** @example The date "31/02/2026" cannot be read as month-first. */
+                message: string;
+            }[];
+        };
         StatementUploaded: {
             institutionLoginId: string;
             institution: components["schemas"]["InstitutionRef"];
@@ -273,6 +393,29 @@ export interface components {
                 line?: number;
                 message: string;
             }[];
+            /** @description CSV files only: which column mapping the file was read with */
+            mapping?: {
+                /**
+                 * @description `given`: the upload's `mapping`, now saved for the partner's later files of this layout; `saved`: the one the partner saved earlier for files of this layout (an earlier upload's `mapping`); `built-in`: a bank's layout recognised by its header; `detected`: columns recognised by their names
+                 * @example saved
+                 */
+                source: "given" | "saved" | "built-in" | "detected";
+                /**
+                 * @description built-in and detected: the layout recognised (`generic` and `generic-split` are detected ones)
+                 * @example chase-card
+                 */
+                layout?: string;
+                /**
+                 * @description The file's layout: its header row's names (case, spacing and punctuation aside) and separator, or for a file without a header its width and what each column holds
+                 * @example header.5.semicolon.9f2c41d07ab35e6810c4f2d9b7e15a03
+                 */
+                fingerprint: string;
+                /**
+                 * @description given and saved: when the mapping was saved for files of this layout (epoch seconds): by this upload for `given`, by an earlier one for `saved`
+                 * @example 1795310000
+                 */
+                savedDate?: number;
+            };
         };
         AppKey: {
             appKey: string;
@@ -389,7 +532,14 @@ export interface components {
             institutionLoginId: number;
             institution: components["schemas"]["InstitutionRef"];
             aggregationStatusCode: number;
+            /** @description Made by statement file uploads (no credentials): later uploads at its institution merge into it */
+            statementFile: boolean;
             accounts: components["schemas"]["DashboardAccount"][];
+        };
+        DashboardInstitutionPage: {
+            found: number;
+            moreAvailable: boolean;
+            institutions: components["schemas"]["InstitutionRef"][];
         };
         DashboardPartner: {
             partnerId: string;
@@ -778,6 +928,7 @@ export type MfaChallenge = components['schemas']['MfaChallenge'];
 export type MfaOption = components['schemas']['MfaOption'];
 export type SelectedInstitution = components['schemas']['SelectedInstitution'];
 export type SignInStep = components['schemas']['SignInStep'];
+export type StatementPreview = components['schemas']['StatementPreview'];
 export type StatementUploaded = components['schemas']['StatementUploaded'];
 export type AppKey = components['schemas']['AppKey'];
 export type ClockAdvanceResult = components['schemas']['ClockAdvanceResult'];
@@ -790,6 +941,7 @@ export type DashboardConnectLink = components['schemas']['DashboardConnectLink']
 export type DashboardConnectLinkBody = components['schemas']['DashboardConnectLinkBody'];
 export type DashboardCustomerBody = components['schemas']['DashboardCustomerBody'];
 export type DashboardInstitutionLogin = components['schemas']['DashboardInstitutionLogin'];
+export type DashboardInstitutionPage = components['schemas']['DashboardInstitutionPage'];
 export type DashboardPartner = components['schemas']['DashboardPartner'];
 export type DashboardSession = components['schemas']['DashboardSession'];
 export type DashboardSettings = components['schemas']['DashboardSettings'];

@@ -651,6 +651,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aggregation/v1/statement-mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List saved CSV column mappings (Ledgerlink extension)
+         * @description The column mappings the partner's uploads saved, one per CSV layout (its `fingerprint`), the most recently used first. An upload of a CSV file with `mapping` saves it for the file's layout, replacing the one saved before; an upload of a file of that layout without `mapping`, for any of the partner's customers, is read with it before any built-in layout (its answer's `mapping.source` is `saved`). At most 100 are kept: saving one more forgets the least recently used. See docs/connectors.md, "Saved column mappings".
+         */
+        get: operations["GetStatementMappings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/statement-mappings/{fingerprint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Forget a saved CSV column mapping (Ledgerlink extension)
+         * @description Forgets the partner's saved column mapping for a CSV layout (204): later files of that layout are read as if none had been saved (a built-in layout, or 422 14112 asking for a mapping). 404 when none is saved for it. An upload with `mapping` replaces a saved one without this.
+         */
+        delete: operations["DeleteStatementMapping"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v3/customers/{customerId}/transactions": {
         parameters: {
             query?: never;
@@ -1113,7 +1153,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a statement file (Ledgerlink extension)
-         * @description Imports a statement file (OFX, QFX (Quicken), MT940 (SWIFT), QIF (Quicken Interchange Format), camt.052, camt.053, camt.054 (ISO 20022) or CSV), sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (OFX, QFX (Quicken): by the FITID (one made from the date, amount and name when a transaction has none); MT940 (SWIFT): by the bank's reference with the value date, else date, amount and description; QIF (Quicken Interchange Format): by date, amount, payee and check number; camt.052, camt.053, camt.054 (ISO 20022): by the bank's reference (AcctSvcrRef) with the booking day, else date, amount and description; CSV: by date, amount and description), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service's thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, "Statement files".
+         * @description Imports a statement file (OFX, QFX (Quicken), MT940 (SWIFT), QIF (Quicken Interchange Format), camt.052, camt.053, camt.054 (ISO 20022) or CSV), sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (OFX, QFX (Quicken): by the FITID (one made from the date, amount and name when a transaction has none); MT940 (SWIFT): by the bank's reference with the value date, else date, amount and description; QIF (Quicken Interchange Format): by date, amount, payee and check number; camt.052, camt.053, camt.054 (ISO 20022): by the bank's reference (AcctSvcrRef) with the booking day, else date, amount and description; CSV: by date, amount and description), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from; for a card export whose signs the file cannot tell, also the proposed `mapping` and `ask: ["sign"]`: send that mapping with `negate` true or false). A mapping that reads the file is saved for later CSV files of the same layout (the header row names and separator) uploaded by the same partner, which are then read with it without one, before any built-in layout; the answer field `mapping` says which mapping was used (`given`, `saved`, `built-in`, `detected`), and GET and DELETE /aggregation/v1/statement-mappings list and forget the saved ones. With `preview=true` the file is read the same way and nothing is stored: the answer (StatementPreview) gives the accounts, the number of transactions and the first ten as they would be stored, and the problems. Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service's thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, "Statement files".
          */
         post: operations["UploadStatementFile"];
         delete?: never;
@@ -1167,6 +1207,50 @@ export interface components {
                  *     ]
                  */
                 sample?: string[][];
+                /** @description With `ask`: the column mapping the file would be read with, for the client to complete with what `ask` names and send as the upload's `mapping` */
+                mapping?: {
+                    /** @description The transaction date: the column's header text or its position from 0 */
+                    date?: string | number;
+                    /** @description The description: the column's header text or its position from 0 */
+                    description?: string | number;
+                    /** @description A signed amount (else `debit` and/or `credit`): the column's header text or its position from 0 */
+                    amount?: string | number;
+                    /** @description Unsigned amounts of money out: the column's header text or its position from 0 */
+                    debit?: string | number;
+                    /** @description Unsigned amounts of money in: the column's header text or its position from 0 */
+                    credit?: string | number;
+                    /** @description A memo or notes: the column's header text or its position from 0 */
+                    memo?: string | number;
+                    /** @description The check number: the column's header text or its position from 0 */
+                    checkNum?: string | number;
+                    /** @description Each row's account name: the column's header text or its position from 0 */
+                    account?: string | number;
+                    /** @description Each row's account or card number: the column's header text or its position from 0 */
+                    accountNumber?: string | number;
+                    /** @description The bank's kind of transaction; debit/credit (DR/CR, Af/Bij, S/H) there gives the amount's sign, which `negate` never flips: the column's header text or its position from 0 */
+                    type?: string | number;
+                    /** @description The posting date: the column's header text or its position from 0 */
+                    postedDate?: string | number;
+                    /** @description The running balance: the column's header text or its position from 0 */
+                    balance?: string | number;
+                    /** @description A status (pending rows are left out): the column's header text or its position from 0 */
+                    status?: string | number;
+                    /** @description Each row's ISO 4217 currency code: the column's header text or its position from 0 */
+                    currency?: string | number;
+                    /** @description How dates such as 03/04/2026 are read */
+                    dateOrder?: "mdy" | "dmy" | "ymd";
+                    /** @description true: the file writes purchases and money out as positive amounts (many card exports), so every sign is flipped; false: it writes them negative. Stating it answers the sign question of a 14112 */
+                    negate?: boolean;
+                    /** @description The header row, from 0 among the non-blank rows; -1 for a file without one */
+                    headerRow?: number;
+                };
+                /**
+                 * @description What the file cannot tell and the user must: `sign`, whether the file writes purchases and money out as positive amounts (send `mapping` with `negate` true) or negative ones (`negate` false)
+                 * @example [
+                 *       "sign"
+                 *     ]
+                 */
+                ask?: "sign"[];
                 /**
                  * @description Every problem found, each naming the field it is about
                  * @example [
@@ -1432,6 +1516,103 @@ export interface components {
              */
             transactionsAlreadyPresent: number;
             /** @description Rows or records that could not be read; everything else was imported */
+            problems: {
+                /**
+                 * @description The line of the file, when the problem is in one row
+                 * @example 14
+                 */
+                line?: number;
+                /** @example The date "31/02/2026" cannot be read as month-first. */
+                message: string;
+            }[];
+            /** @description CSV files only: which column mapping the file was read with */
+            mapping?: {
+                /**
+                 * @description `given`: the upload's `mapping`, now saved for the partner's later files of this layout; `saved`: the one the partner saved earlier for files of this layout (an earlier upload's `mapping`); `built-in`: a bank's layout recognised by its header; `detected`: columns recognised by their names
+                 * @example saved
+                 */
+                source: "given" | "saved" | "built-in" | "detected";
+                /**
+                 * @description built-in and detected: the layout recognised (`generic` and `generic-split` are detected ones)
+                 * @example chase-card
+                 */
+                layout?: string;
+                /**
+                 * @description The file's layout: its header row's names (case, spacing and punctuation aside) and separator, or for a file without a header its width and what each column holds
+                 * @example header.5.semicolon.9f2c41d07ab35e6810c4f2d9b7e15a03
+                 */
+                fingerprint: string;
+                /**
+                 * @description given and saved: when the mapping was saved for files of this layout (epoch seconds): by this upload for `given`, by an earlier one for `saved`
+                 * @example 1795310000
+                 */
+                savedDate?: number;
+            };
+        };
+        StatementPreview: {
+            /**
+             * @description Always true: nothing was stored
+             * @enum {boolean}
+             */
+            preview: true;
+            /**
+             * @description How the file was read
+             * @example csv
+             */
+            format: "ofx" | "mt940" | "qif" | "camt" | "csv";
+            /** @description The accounts the file holds, as they would be stored */
+            accounts: {
+                /** @example Imported account */
+                name: string;
+                /**
+                 * @description checking, savings, creditCard, ...
+                 * @example checking
+                 */
+                type: string;
+                /** @example EUR */
+                currency: string;
+            }[];
+            /**
+             * @description Where the accounts' currency comes from: `file`, the file names it; `asked`, the upload's `currency`; `default`, nothing names one and USD is taken (CSV and QIF)
+             * @example file
+             */
+            currencyFrom: "file" | "asked" | "default";
+            /**
+             * @description Transactions read from the file (a reference it lists twice counts once): what an upload would add or find already present
+             * @example 42
+             */
+            transactionsRead: number;
+            /** @description The file's first 10 transactions, account by account in the file's order, as they would be stored */
+            transactions: {
+                /**
+                 * @description Its account's position in `accounts`, from 0
+                 * @example 0
+                 */
+                account: number;
+                /**
+                 * @description The transaction date (epoch seconds)
+                 * @example 1772452800
+                 */
+                transactionDate: number;
+                /**
+                 * @description The posted date (epoch seconds)
+                 * @example 1772452800
+                 */
+                postedDate: number;
+                /** @example COFFEE ROASTERS */
+                description: string;
+                /**
+                 * @description With the sign it would be stored with: money out negative
+                 * @example -4.5
+                 */
+                amount: number;
+                /**
+                 * @description Its account's ISO 4217 currency
+                 * @example USD
+                 */
+                currency: string;
+            }[];
+            /** @description Rows or records that could not be read, and warnings, as an upload would answer them */
             problems: {
                 /**
                  * @description The line of the file, when the problem is in one row
@@ -8868,6 +9049,169 @@ export interface operations {
             };
         };
     };
+    GetStatementMappings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The most recently used first */
+                        mappings: {
+                            /**
+                             * @description The layout of the files it is used for
+                             * @example header.5.semicolon.9f2c41d07ab35e6810c4f2d9b7e15a03
+                             */
+                            fingerprint: string;
+                            /**
+                             * @description The column mapping as JSON, as an upload's `mapping` takes it (its `headerRow` is the saving file's; a later file's is where its header is)
+                             * @example {"date":"Posted","description":"Payee","debit":"Out","credit":"In","headerRow":0}
+                             */
+                            mapping: string;
+                            /**
+                             * @description When a mapping was first saved for this layout (epoch seconds)
+                             * @example 1795310000
+                             */
+                            createdDate: number;
+                            /**
+                             * @description When this mapping was saved (epoch seconds): an upload with a mapping replaces it
+                             * @example 1795310000
+                             */
+                            updatedDate: number;
+                            /**
+                             * @description When an upload last used it or saved it (epoch seconds)
+                             * @example 1795396400
+                             */
+                            lastUsedDate: number;
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description The most recently used first */
+                        mappings: {
+                            /**
+                             * @description The layout of the files it is used for
+                             * @example header.5.semicolon.9f2c41d07ab35e6810c4f2d9b7e15a03
+                             */
+                            fingerprint: string;
+                            /**
+                             * @description The column mapping as JSON, as an upload's `mapping` takes it (its `headerRow` is the saving file's; a later file's is where its header is)
+                             * @example {"date":"Posted","description":"Payee","debit":"Out","credit":"In","headerRow":0}
+                             */
+                            mapping: string;
+                            /**
+                             * @description When a mapping was first saved for this layout (epoch seconds)
+                             * @example 1795310000
+                             */
+                            createdDate: number;
+                            /**
+                             * @description When this mapping was saved (epoch seconds): an upload with a mapping replaces it
+                             * @example 1795310000
+                             */
+                            updatedDate: number;
+                            /**
+                             * @description When an upload last used it or saved it (epoch seconds)
+                             * @example 1795396400
+                             */
+                            lastUsedDate: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DeleteStatementMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The layout whose saved mapping is meant
+                 * @example header.5.semicolon.9f2c41d07ab35e6810c4f2d9b7e15a03
+                 */
+                fingerprint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     GetAllCustomerTransactions: {
         parameters: {
             query: {
@@ -12610,6 +12954,8 @@ export interface operations {
                  * @example USD
                  */
                 currency?: string;
+                /** @description true: read the file with these options exactly as an upload would, store nothing, and answer what it would store (StatementPreview: the accounts, the number of transactions, the first ten as they would be stored, the problems); the same limits and refusals as an upload */
+                preview?: boolean;
             };
             header?: never;
             path: {
@@ -12720,8 +13066,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StatementUpload"];
-                    "application/xml": components["schemas"]["StatementUpload"];
+                    "application/json": components["schemas"]["StatementUpload"] | components["schemas"]["StatementPreview"];
+                    "application/xml": components["schemas"]["StatementUpload"] | components["schemas"]["StatementPreview"];
                 };
             };
             /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */

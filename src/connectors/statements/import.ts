@@ -10,7 +10,9 @@ import { categorize } from '../categorize.js';
 import type { AccountType, ConnectorTransaction, TransactionType } from '../connector.js';
 import { countryOfCurrency } from '../ofx/map.js';
 import { type CsvRow, isSummaryRow, readCsv, StatementFileError } from './csv.js';
-import { detectTableLayout, hasForeignHeaders, isCurrencyName, type LayoutName } from './detect.js';
+import { detectTableLayout, hasCardColumns, hasForeignHeaders, isCardPayment, isCurrencyName, type LayoutName } from './detect.js';
+import { csvLayoutUsed, findSavedMapping, type SavedMapping } from './fingerprint.js';
+import { type LayoutReading, layoutReading, layoutTitle } from './layouts.js';
 import { type ColumnMapping, type ResolvedColumns, headerKey, numberedHeaders, validateMapping } from './mapping.js';
 import { problemList } from './problems.js';
 import type { StatementAccount, StatementImport } from './types.js';
@@ -35,25 +37,12 @@ export interface CsvStatementOptions {
   accountType?: AccountType;
   /** ISO 4217 code (any letter case); otherwise the one the file names, else USD (accountCurrency). */
   currency?: string;
+  /** Mappings saved for layouts (fingerprint.ts): without `mapping`, the one for the file's layout wins over detection. */
+  savedMappings?: readonly SavedMapping[];
 }
 
 /** Characters of the normalised description that go into a transaction's ref. */
 const REF_DESCRIPTION_CHARS = 80;
-
-const LAYOUT_TITLES: Record<LayoutName | 'custom', string> = {
-  'chase-checking': 'Chase checking',
-  'chase-card': 'Chase card',
-  'bank-of-america': 'Bank of America account',
-  'wells-fargo': 'Wells Fargo account',
-  'capital-one': 'Capital One card',
-  amex: 'American Express card',
-  citi: 'Citi card',
-  discover: 'Discover card',
-  mint: 'Imported account',
-  generic: 'Imported account',
-  'generic-split': 'Imported account',
-  custom: 'Imported account',
-};
 
 /**
  * Reads a CSV export. Refuses the whole file (StatementFileError) when it is too large or not CSV, when its layout is
@@ -71,16 +60,20 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
   let mapping: ColumnMapping;
   let headerRow: number;
   let headers: string[];
-  if (options.mapping !== undefined) {
+  // A saved mapping is the user's own choice for this layout (a corrected sign, say), so it wins over a built-in one.
+  const saved = options.mapping === undefined ? findSavedMapping(table, options.savedMappings) : undefined;
+  const chosen = options.mapping ?? saved?.mapping;
+  if (chosen !== undefined) {
     layout = 'custom';
     guessedType = 'checking';
-    const given = options.mapping as unknown;
+    const given = chosen as unknown;
     const requestedRow = typeof given === 'object' && given !== null ? (given as { headerRow?: unknown }).headerRow : undefined;
     if (typeof requestedRow === 'number' && Number.isInteger(requestedRow) && requestedRow >= rows.length) {
       throw new StatementFileError('invalid_mapping', `headerRow: the file has ${rows.length} rows, numbered from 0; there is no row ${requestedRow}.`);
     }
     headerRow = typeof requestedRow === 'number' && Number.isInteger(requestedRow) && requestedRow >= -1 ? requestedRow : locateHeaderFor(rows);
     headers = headerRow === -1 ? numberedHeaders(widest(rows)) : rows[headerRow]!.cells;
+    if (headerRow !== -1 && hasCardColumns(headers)) guessedType = 'creditCard';
     mapping = given as ColumnMapping;
   } else {
     const detected = detectTableLayout(table);
@@ -101,7 +94,9 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
     const at = columns[field];
     return at === undefined ? [] : dataRows.map((r) => r.cells[at] ?? '');
   };
-  const decimal = inferDecimalSeparator([...cellsOf('amount'), ...cellsOf('debit'), ...cellsOf('credit')], table.delimiter);
+  // What a bank's layout fixes: its decimal separator, currency, per-currency amount columns and fee column.
+  const reading = layoutReading(layout, headers);
+  const decimal = reading.decimal ?? inferDecimalSeparator([...cellsOf('amount'), ...cellsOf('debit'), ...cellsOf('credit')], table.delimiter);
   let dateOrder: DateOrder;
   if (mapping.dateOrder !== undefined) dateOrder = mapping.dateOrder;
   else {
@@ -126,7 +121,10 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
   const transactions: Omit<ConnectorTransaction, 'categorization'>[] = [];
   const occurrences = new Map<string, number>();
   const currencies = new Set<string>();
+  // Currencies of the amount columns that each hold one (RBC's CAD$ and USD$): an account per currency.
+  const columnCurrencies = new Set<string>();
   const perRowAccounts = columns.account !== undefined || columns.accountNumber !== undefined;
+  const signs: SignEvidence = { positive: 0, negative: 0, payments: 0 };
   // Lines such as "Closing balance;1.234,56 EUR" above, within and below the table: the currency when nothing else names it.
   const summaryLines: CsvRow[] = headerRow === -1 ? [] : rows.slice(0, headerRow);
 
@@ -135,6 +133,16 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
       const at = columns[field];
       return at === undefined ? '' : unwrapCell(row.cells[at] ?? '');
     };
+    // Before the date: a pending row may not have its dates yet.
+    const status = cell('status');
+    if (PENDING_STATUS.test(status)) {
+      problem(row.line, 'Pending: left out until it posts.');
+      continue;
+    }
+    if (UNBOOKED_STATUS.test(status)) {
+      problem(row.line, `The bank lists it as ${quote(status)}: it was never booked, so it was left out.`);
+      continue;
+    }
     const dateText = cell('date');
     const date = readDate(dateText);
     if (date === undefined) {
@@ -152,14 +160,8 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
         );
       continue;
     }
-    const status = cell('status');
-    if (/^(?:pending|authori[sz]ed|processing|on hold)\b/i.test(status)) {
-      problem(row.line, 'Pending: left out until it posts.');
-      continue;
-    }
-
     const typeText = cell('type');
-    const money = readMoney(cell, columns, decimal);
+    const money = reading.currencyColumns ? readCurrencyColumns(row.cells, reading.currencyColumns, decimal) : readMoney(cell, columns, decimal);
     if (money.kind === 'missing') {
       // Balance lines such as Bank of America's "Beginning balance as of ..." have a date and no amount.
       if (!isSummaryRow(row.cells)) problem(row.line, 'No amount.');
@@ -170,22 +172,32 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
       problem(row.line, money.message);
       continue;
     }
-    if (money.currency !== undefined) currencies.add(money.currency);
+    const columnCurrency = reading.currencyColumns && settings.currency === undefined ? money.currency : undefined;
+    if (columnCurrency !== undefined) columnCurrencies.add(columnCurrency);
+    else if (money.currency !== undefined) currencies.add(money.currency);
     const currencyText = cell('currency');
     if (currencyText !== '') currencies.add(iso4217Code(currencyText) ?? currencyText);
     let amount = money.value;
-    const direction = directionOf(typeText);
-    if (direction !== 0 && money.single) amount = direction * Math.abs(amount);
-    if (mapping.negate) amount = -amount;
-    if (amount === 0) amount = 0;
-
+    const direction = money.single ? directionOf(typeText) : 0;
     const description = tidy(cell('description'));
-    const memo = tidy(cell('memo'));
+    // A type column that says debit or credit gives the sign; negate is for the signs the amounts are written with.
+    if (direction !== 0) amount = direction * Math.abs(amount);
+    else {
+      if (money.single) countSign(signs, amount, description, typeText);
+      if (mapping.negate) amount = -amount;
+    }
+    if (amount === 0) amount = 0;
+    const fee = reading.fee === undefined ? undefined : readFee(row.cells[reading.fee] ?? '', decimal);
+    if (fee?.kind === 'error') problem(row.line, fee.message);
+    // What left the account is the amount and the fee (as the running balance shows); the memo names the fee.
+    if (fee?.kind === 'fee') amount = lessFee(amount, fee.value);
+
+    const memo = [tidy(cell('memo')), fee?.kind === 'fee' ? `Fee ${fee.text} included in the amount` : ''].filter((m) => m !== '').join(' · ');
     const checkNum = cell('checkNum').replace(/^(?:#|no\.?)\s*/i, '');
     const postedText = cell('postedDate');
     const posted = postedText === '' ? undefined : readDate(postedText);
 
-    const group = accountGroup(groups, row, cell, perRowAccounts, layout, settings, guessedType, problem);
+    const group = accountGroup(groups, row, cell, perRowAccounts, layout, settings, guessedType, problem, columnCurrency);
     if (!group) continue;
     const base = `${dayOf(date)}|${amount}|${refText(description)}`;
     const countKey = `${group.account.ref}\u0000${base}`;
@@ -210,23 +222,31 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
     const balance = balanceText === '' ? undefined : parseAmount(balanceText, decimal);
     if (balance) group.balances.push({ date, balance: balance.value });
   }
+  let currencyFrom: StatementImport['currencyFrom'] = settings.currency !== undefined ? 'asked' : undefined;
   const named: FileCurrency = {
     rows: currencies,
     header: headerRow === -1 ? undefined : headersCurrency(headers, columns),
     balanceLines: () => balanceLinesCurrency(summaryLines, decimal),
-    usBank: !NOT_US_LAYOUTS.has(layout),
+    layout: reading.currency ?? (columnCurrencies.size === 1 ? [...columnCurrencies][0] : undefined),
     foreignLooking: () =>
       decimal === ',' ||
       (headerRow !== -1 && hasForeignHeaders(headers)) ||
       // Dates the file itself shows to be day-first (a day above 12), whoever decided the order.
       dayFirstShown([...cellsOf('date'), ...cellsOf('postedDate')]),
+    defaulted: () => {
+      currencyFrom = 'default';
+    },
   };
+  if (mapping.negate === undefined && signUnknown(signs) && isCardOfNoBank(layout, settings, guessedType)) {
+    throw signQuestion({ ...mapping, headerRow }, headers, headerRow, rows, signs);
+  }
   const currency = accountCurrency(settings.currency, named, (message) => problem(undefined, message));
+  if (columnCurrencies.size > 1) problem(undefined, bothColumns(reading, columnCurrencies));
   countMore((n) => `${n} more rows could not be read.`);
 
   if (groups.size === 0 && !perRowAccounts) accountGroup(groups, undefined, () => '', false, layout, settings, guessedType, problem);
   const accounts = [...groups.values()].map((group) => {
-    const account: StatementAccount = { ...group.account, currency };
+    const account: StatementAccount = { ...group.account, currency: group.currency ?? currency };
     const latest = latestBalance(group.balances);
     if (latest) {
       account.balance = latest.balance;
@@ -234,16 +254,66 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
     }
     return account;
   });
+  // An account with amounts in two currency columns is an account per currency: say which is which.
+  if (columnCurrencies.size > 1)
+    for (const a of accounts) if (accounts.some((b) => b !== a && b.number === a.number && b.name === a.name)) a.name = `${a.name} (${a.currency})`;
   // One name given for a file of several cards: tell them apart by number (masked: a name is answered as it is).
   if (accounts.length > 1)
     for (const a of accounts) if (a.name === settings.accountName && a.number !== '') a.name = `${a.name} ${maskAccountNumber(a.number)}`;
   const country = countryOfCurrency(currency);
   const categorised = transactions.map((t): ConnectorTransaction => ({ ...t, categorization: categorize(t.description, t.memo, t.type, country) }));
-  return { format: 'csv', accounts, transactions: categorised, problems };
+  const used = csvLayoutUsed(table, headerRow, mapping, options.mapping !== undefined ? 'given' : saved ? 'saved' : layout);
+  return { format: 'csv', accounts, transactions: categorised, problems, layout: used, ...(currencyFrom ? { currencyFrom } : {}) };
 }
 
-/** Layouts of no particular bank; the others are US banks' (and Mint's), whose exports are in dollars. */
-const NOT_US_LAYOUTS: ReadonlySet<LayoutName | 'custom'> = new Set(['generic', 'generic-split', 'custom']);
+/** What a file's single-column amounts say of their sign (those a type column signs apart). */
+interface SignEvidence {
+  positive: number;
+  negative: number;
+  /** Rows that are payments to a card, by their description or type. */
+  payments: number;
+}
+
+function countSign(signs: SignEvidence, amount: number, description: string, typeText: string): void {
+  if (amount > 0) signs.positive++;
+  else if (amount < 0) signs.negative++;
+  if (isCardPayment(description) || /\bpayments?\b/i.test(typeText)) signs.payments++;
+}
+
+/** Amounts all of one sign and no payment to tell charges from money in: the file cannot say which way its signs go. */
+function signUnknown(signs: SignEvidence): boolean {
+  return signs.payments === 0 && (signs.positive === 0) !== (signs.negative === 0);
+}
+
+/**
+ * A card's export of no bank's own layout (a bank's layout knows which way its signs go): one asked to be read as a
+ * card's, or whose header names card columns.
+ */
+function isCardOfNoBank(layout: LayoutName | 'custom', settings: Settings, guessedType: AccountType): boolean {
+  const noBank = layout === 'generic' || layout === 'generic-split' || layout === 'custom';
+  return noBank && (settings.accountType ?? guessedType) === 'creditCard';
+}
+
+/**
+ * The question a card export whose signs cannot be told is answered with (14112): the mapping it would be read with,
+ * for the user to say `negate` true (purchases are written positive) or false (written negative).
+ */
+function signQuestion(mapping: ColumnMapping, headers: string[], headerRow: number, rows: CsvRow[], signs: SignEvidence): StatementFileError {
+  const written = signs.positive > 0 ? 'positive' : 'negative';
+  return new StatementFileError(
+    'unknown_layout',
+    `Every amount of this card export is ${written} and none is a payment to the card, so whether its purchases are written as positive or negative amounts cannot be told from the file.`,
+    { ask: ['sign'], mapping, headers, headerRow, sample: rows.slice(headerRow + 1, headerRow + 1 + SIGN_SAMPLE_ROWS).map((r) => r.cells) },
+  );
+}
+
+/** Rows below the header shown with the sign question, as with an unknown layout. */
+const SIGN_SAMPLE_ROWS = 5;
+
+/** Statuses of rows not yet booked, left out until they are: Citi's, Schwab's and USAA's `Pending`, Sparkasse's `Umsatz vorgemerkt`. */
+const PENDING_STATUS = /^(?:pending|authori[sz]ed|processing|on hold|(?:umsatz )?vorgemerkt)\b/i;
+/** Statuses of rows that never moved money: Revolut's `REVERTED`, `DECLINED` and `FAILED`. */
+const UNBOOKED_STATUS = /^(?:reverted|declined|failed|cancell?ed|rejected)\b/i;
 
 /** What a file says of its currency, strongest first. */
 interface FileCurrency {
@@ -253,10 +323,12 @@ interface FileCurrency {
   header: string | undefined;
   /** The one the balance lines name, worked out only when nothing above names one. */
   balanceLines: () => string | undefined;
-  /** A known US bank's layout: dollars. */
-  usBank: boolean;
+  /** The currency the layout's bank always uses (and RBC's one amount column filled): what the file names wins over it. */
+  layout: string | undefined;
   /** Decimal commas, day-first dates or headers in another language than English: likely not a dollar account. */
   foreignLooking: () => boolean;
+  /** Told when nothing names the currency and USD is taken. */
+  defaulted: () => void;
 }
 
 /** Dates that show themselves day-first: a day above 12 first, or dotted (`31.10.2026`, day-first wherever it is used). */
@@ -301,10 +373,11 @@ function balanceLinesCurrency(lines: readonly CsvRow[], decimal: DecimalSeparato
 
 /**
  * The accounts' currency: the one asked for, else the one all rows name (a currency column, codes or symbols beside
- * the amounts), else the one the amount columns' headers name, else the one the balance lines name, else USD: named in
- * problems when the file looks like one from outside the US. Rows that name a text that is no ISO 4217 code, or
- * several currencies, are kept as the file gives them under XXX (no currency) rather than a currency they are not in;
- * rows naming another currency than the one chosen are named. Amounts are never converted.
+ * the amounts), else the one the amount columns' headers name, else the one the balance lines name, else the one the
+ * layout's bank always uses, else USD: named in problems when the file looks like one from outside the US. Rows that
+ * name a text that is no ISO 4217 code, or several currencies, are kept as the file gives them under XXX (no currency)
+ * rather than a currency they are not in; rows naming another currency than the one chosen are named. Amounts are
+ * never converted.
  */
 function accountCurrency(asked: string | undefined, file: FileCurrency, problem: (message: string) => void): string {
   const codes = [...file.rows].sort();
@@ -317,11 +390,13 @@ function accountCurrency(asked: string | undefined, file: FileCurrency, problem:
   if (codes.length === 0) {
     const named = file.header ?? file.balanceLines();
     if (named !== undefined) return named;
-    if (!file.usBank && file.foreignLooking()) {
+    if (file.layout !== undefined) return file.layout;
+    if (file.foreignLooking()) {
       problem(
         'The file names no currency (no currency column, no code or symbol beside the amounts or in their headers): it was stored as USD. If it is in another currency, upload it again with the option currency, such as EUR.',
       );
     }
+    file.defaulted();
     return 'USD';
   }
   const invalid = codes.filter((c) => !isIso4217(c));
@@ -402,6 +477,57 @@ function readMoney(cell: (field: keyof ResolvedColumns) => string, columns: Reso
   return { kind: 'amount', value: into !== 0 ? into : -out, single: false, currency: credit?.currency ?? debit?.currency };
 }
 
+/**
+ * The amount of a layout whose amount columns each hold one currency (RBC's CAD$ and USD$): the one filled, in its
+ * column's currency. A row with amounts in both is named, not guessed at.
+ */
+function readCurrencyColumns(cells: readonly string[], columns: NonNullable<LayoutReading['currencyColumns']>, decimal: DecimalSeparator): Money {
+  const filled = columns.filter((c) => unwrapCell(cells[c.at] ?? '') !== '');
+  if (filled.length === 0) return { kind: 'missing' };
+  if (filled.length > 1) {
+    const amounts = filled.map((c) => `${c.header} ${unwrapCell(cells[c.at] ?? '')}`).join(', ');
+    return { kind: 'error', message: `The row has amounts in more than one currency column (${amounts}): it was left out.` };
+  }
+  const { at, code, header } = filled[0]!;
+  const text = unwrapCell(cells[at] ?? '');
+  const parsed = parseAmount(text, decimal);
+  return parsed
+    ? { kind: 'amount', value: parsed.value, single: true, currency: code }
+    : { kind: 'error', message: `The ${header} amount ${quote(text)} cannot be read.` };
+}
+
+/** The message for a file whose rows use more than one currency column. */
+function bothColumns(reading: LayoutReading, codes: ReadonlySet<string>): string {
+  const headers = (reading.currencyColumns ?? []).filter((c) => codes.has(c.code)).map((c) => c.header);
+  return `Amounts are in the ${headers.join(' and ')} columns: each row was kept in its column's currency, an account per currency.`;
+}
+
+type Fee = { kind: 'fee'; value: number; text: string } | { kind: 'error'; message: string };
+
+/** A fee charged beside a row's amount (Revolut's Fee column); undefined when there is none. */
+function readFee(cell: string, decimal: DecimalSeparator): Fee | undefined {
+  const text = unwrapCell(cell);
+  if (text === '') return undefined;
+  const parsed = parseAmount(text, decimal);
+  if (!parsed) return { kind: 'error', message: `The fee ${quote(text)} cannot be read: the amount was stored without it.` };
+  return parsed.value === 0 ? undefined : { kind: 'fee', value: Math.abs(parsed.value), text };
+}
+
+/** The amount with a fee taken off, to as many decimals as either is written with (no binary fractions added). */
+function lessFee(amount: number, fee: number): number {
+  const places = Math.max(decimalPlaces(amount), decimalPlaces(fee));
+  const result = Number((amount - fee).toFixed(places));
+  return result === 0 ? 0 : result;
+}
+
+function decimalPlaces(value: number): number {
+  const text = String(value);
+  const at = text.indexOf('.');
+  // Values such as 1.2e-7 (a few units of a crypto asset) are written to ten places.
+  if (text.includes('e')) return 10;
+  return at === -1 ? 0 : text.length - at - 1;
+}
+
 /** +1 or -1 when the type column only says credit or debit (then it gives the sign of an unsigned amount), else 0. */
 function directionOf(typeText: string): number {
   const key = headerKey(typeText);
@@ -445,6 +571,8 @@ function transactionType(typeText: string, amount: number, checkNum: string, des
 interface AccountGroup {
   account: Omit<StatementAccount, 'currency'>;
   balances: { date: number; balance: number }[];
+  /** The currency of its amount column, for a layout whose amount columns each hold one. */
+  currency?: string;
 }
 
 function slug(text: string): string {
@@ -458,7 +586,7 @@ function accountTypeFromName(name: string): AccountType | undefined {
   if (/\bmortgage\b/.test(key)) return 'mortgage';
   if (/\bloan\b/.test(key)) return 'loan';
   if (/\bline of credit\b|\bheloc\b/.test(key)) return 'lineOfCredit';
-  if (/\bchecking\b|\bcurrent\b/.test(key)) return 'checking';
+  if (/\bchecking\b|\bchequing\b|\bcurrent\b/.test(key)) return 'checking';
   return undefined;
 }
 
@@ -476,6 +604,7 @@ function accountGroup(
   settings: Settings,
   guessedType: AccountType,
   problem: (line: number | undefined, message: string) => void,
+  currency?: string,
 ): AccountGroup | undefined {
   const number = perRow ? cell('accountNumber') : '';
   const rowName = perRow ? tidy(cell('account')) : '';
@@ -483,7 +612,7 @@ function accountGroup(
     problem(row?.line, 'No account: the row names no account.');
     return undefined;
   }
-  const ref =
+  const account =
     number !== ''
       ? `csv:${layout}:${slug(number) || number}`
       : rowName !== ''
@@ -491,11 +620,14 @@ function accountGroup(
         : settings.accountName !== undefined
           ? `csv:name:${slug(settings.accountName) || settings.accountName}`
           : `csv:${layout}`;
+  const ref = currency === undefined ? account : `${account}:${currency.toLowerCase()}`;
   const existing = groups.get(ref);
   if (existing) return existing;
-  const name = rowName || settings.accountName || (number !== '' ? `${LAYOUT_TITLES[layout]} ${maskAccountNumber(number)}` : LAYOUT_TITLES[layout]);
+  const title = layoutTitle(layout);
+  const name = rowName || settings.accountName || (number !== '' ? `${title} ${maskAccountNumber(number)}` : title);
   const type = settings.accountType ?? accountTypeFromName(rowName) ?? guessedType;
   const group: AccountGroup = { account: { ref, type, number, name }, balances: [] };
+  if (currency !== undefined) group.currency = currency;
   groups.set(ref, group);
   return group;
 }

@@ -5,6 +5,7 @@
  */
 import type { StatementFormatName } from '../../contract/schemas/statements.js';
 import type { AccountType, ConnectorPosition, ConnectorTransaction } from '../connector.js';
+import type { CsvLayoutUsed } from './fingerprint.js';
 
 /**
  * Most positions kept of one account: an account holds a few hundred securities at most, and each position is a row
@@ -47,4 +48,11 @@ export interface StatementImport {
   transactions: ConnectorTransaction[];
   /** Rows or records that could not be read, with why (shown to the user; the rest is still imported). */
   problems: { line?: number; message: string }[];
+  /**
+   * Where the accounts' currency came from when not from the file (CSV, QIF): the upload's `currency` option, or the
+   * default (USD) when neither the file nor the upload names one.
+   */
+  currencyFrom?: 'asked' | 'default';
+  /** CSV only: the key of the file's layout and the column mapping it was read with (a partner's saved mappings go by it). */
+  layout?: CsvLayoutUsed;
 }

@@ -4,7 +4,7 @@
  */
 import Type from 'typebox';
 import { ErrorDetails } from './error.js';
-import { STATEMENT_FORMAT_NAMES, STATEMENT_FORMATS, StatementUploadQuery } from './statements.js';
+import { STATEMENT_FORMAT_NAMES, STATEMENT_FORMATS, StatementMappingUsed, StatementPreview, StatementUploadQuery } from './statements.js';
 
 const O = <T extends Type.TSchema>(schema: T) => Type.Optional(schema);
 const Nullable = <T extends Type.TSchema>(schema: T, options: Type.TSchemaOptions = {}) => Type.Union([schema, Type.Null()], options);
@@ -153,7 +153,11 @@ export const StatementUploaded = Type.Object({
   transactionsAdded: Type.Integer({ description: 'Transactions not seen before' }),
   transactionsAlreadyPresent: Type.Integer({ description: 'Transactions an earlier upload already brought' }),
   problems: Type.Array(Type.Object({ line: O(Type.Integer()), message: Type.String() }), { description: 'Rows that could not be read' }),
+  mapping: O(StatementMappingUsed),
 });
+
+/** POST /connect/api/institutions/{institutionId}/statements?preview=true: what the file would store (the API's preview). */
+export { StatementPreview };
 
 /** The query string of a statement upload (the file is the body): the API's options. */
 export const ConnectStatementQuery = StatementUploadQuery;

@@ -177,6 +177,12 @@ export const StatementUploadQuery = Type.Object({
       examples: ['USD'],
     }),
   ),
+  preview: O(
+    Type.Boolean({
+      description:
+        'true: read the file with these options exactly as an upload would, store nothing, and answer what it would store (StatementPreview: the accounts, the number of transactions, the first ten as they would be stored, the problems); the same limits and refusals as an upload',
+    }),
+  ),
 });
 
 /** A row or record of the file that could not be read (the rest was imported). */
@@ -186,6 +192,123 @@ export const StatementProblem = Type.Object(
     message: Type.String({ examples: ['The date "31/02/2026" cannot be read as month-first.'] }),
   },
   { xml: { name: 'problem' } },
+);
+
+/** How a CSV file's columns were told apart (docs/connectors.md, "Saved column mappings"). */
+export const STATEMENT_MAPPING_SOURCES = ['given', 'saved', 'built-in', 'detected'] as const;
+export type StatementMappingSource = (typeof STATEMENT_MAPPING_SOURCES)[number];
+
+/** A partner's saved column mapping is found again by this key of a CSV file's layout. */
+const Fingerprint = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 100, description, examples: ['header.5.semicolon.9f2c41d07ab35e6810c4f2d9b7e15a03'] });
+
+/** Which column mapping a CSV file was read with. */
+export const StatementMappingUsed = Type.Object(
+  {
+    source: Type.Unsafe<StatementMappingSource>(
+      Type.Union(
+        STATEMENT_MAPPING_SOURCES.map((s) => Type.Literal(s)),
+        {
+          description:
+            "`given`: the upload's `mapping`, now saved for the partner's later files of this layout; `saved`: the one the partner saved earlier for files of this layout (an earlier upload's `mapping`); `built-in`: a bank's layout recognised by its header; `detected`: columns recognised by their names",
+          examples: ['saved'],
+        },
+      ),
+    ),
+    layout: O(
+      Type.String({ description: 'built-in and detected: the layout recognised (`generic` and `generic-split` are detected ones)', examples: ['chase-card'] }),
+    ),
+    fingerprint: Fingerprint(
+      "The file's layout: its header row's names (case, spacing and punctuation aside) and separator, or for a file without a header its width and what each column holds",
+    ),
+    savedDate: O(
+      Type.Integer({
+        description:
+          'given and saved: when the mapping was saved for files of this layout (epoch seconds): by this upload for `given`, by an earlier one for `saved`',
+        examples: [1795310000],
+      }),
+    ),
+  },
+  { description: 'CSV files only: which column mapping the file was read with', xml: { name: 'mapping' } },
+);
+
+/** A column mapping the partner saved (GET /aggregation/v1/statement-mappings). */
+export const StatementMappingRecord = Type.Object(
+  {
+    fingerprint: Fingerprint('The layout of the files it is used for'),
+    mapping: Type.String({
+      description:
+        "The column mapping as JSON, as an upload's `mapping` takes it (its `headerRow` is the saving file's; a later file's is where its header is)",
+      examples: ['{"date":"Posted","description":"Payee","debit":"Out","credit":"In","headerRow":0}'],
+    }),
+    createdDate: Type.Integer({ description: 'When a mapping was first saved for this layout (epoch seconds)', examples: [1795310000] }),
+    updatedDate: Type.Integer({ description: 'When this mapping was saved (epoch seconds): an upload with a mapping replaces it', examples: [1795310000] }),
+    lastUsedDate: Type.Integer({ description: 'When an upload last used it or saved it (epoch seconds)', examples: [1795396400] }),
+  },
+  { xml: { name: 'statementMapping' } },
+);
+
+/** The partner's saved column mappings, the most recently used first. */
+export const StatementMappingList = Type.Object(
+  { mappings: Type.Array(StatementMappingRecord, { description: 'The most recently used first' }) },
+  { xml: { name: 'statementMappings' } },
+);
+
+/** The path of one saved mapping. */
+export const StatementMappingParams = Type.Object({ fingerprint: Fingerprint('The layout whose saved mapping is meant') });
+
+/** How many transactions a preview shows, the file's first. */
+export const STATEMENT_PREVIEW_TRANSACTIONS = 10;
+
+/** A transaction as an upload would store it, in a preview. */
+export const StatementPreviewTransaction = Type.Object(
+  {
+    account: Type.Integer({ minimum: 0, description: "Its account's position in `accounts`, from 0", examples: [0] }),
+    transactionDate: Type.Integer({ description: 'The transaction date (epoch seconds)', examples: [1772452800] }),
+    postedDate: Type.Integer({ description: 'The posted date (epoch seconds)', examples: [1772452800] }),
+    description: Type.String({ examples: ['COFFEE ROASTERS'] }),
+    amount: Type.Number({ description: 'With the sign it would be stored with: money out negative', examples: [-4.5] }),
+    currency: Type.String({ description: "Its account's ISO 4217 currency", examples: ['USD'] }),
+  },
+  { xml: { name: 'transaction' } },
+);
+
+/** An account as an upload would store it, in a preview. */
+export const StatementPreviewAccount = Type.Object(
+  {
+    name: Type.String({ examples: ['Imported account'] }),
+    type: Type.String({ description: 'checking, savings, creditCard, ...', examples: ['checking'] }),
+    currency: Type.String({ examples: ['EUR'] }),
+  },
+  { xml: { name: 'account' } },
+);
+
+/** What an upload with `preview=true` answers: what the file would store, nothing stored. */
+export const StatementPreview = Type.Object(
+  {
+    preview: Type.Literal(true, { description: 'Always true: nothing was stored' }),
+    format: FormatName('How the file was read', ['csv']),
+    accounts: Type.Array(StatementPreviewAccount, { description: 'The accounts the file holds, as they would be stored', xml: { wrapped: true } }),
+    currencyFrom: Type.Union([Type.Literal('file'), Type.Literal('asked'), Type.Literal('default')], {
+      description:
+        "Where the accounts' currency comes from: `file`, the file names it; `asked`, the upload's `currency`; `default`, nothing names one and USD is taken (CSV and QIF)",
+      examples: ['file'],
+    }),
+    transactionsRead: Type.Integer({
+      minimum: 0,
+      description: 'Transactions read from the file (a reference it lists twice counts once): what an upload would add or find already present',
+      examples: [42],
+    }),
+    transactions: Type.Array(StatementPreviewTransaction, {
+      description: `The file's first ${STATEMENT_PREVIEW_TRANSACTIONS} transactions, account by account in the file's order, as they would be stored`,
+      xml: { wrapped: true },
+    }),
+    problems: Type.Array(StatementProblem, {
+      description: 'Rows or records that could not be read, and warnings, as an upload would answer them',
+      xml: { wrapped: true },
+    }),
+  },
+  { $id: 'StatementPreview', xml: { name: 'statementPreview' } },
 );
 
 /** What an upload did. */
@@ -204,6 +327,7 @@ export const StatementUpload = Type.Object(
       examples: [30],
     }),
     problems: Type.Array(StatementProblem, { description: 'Rows or records that could not be read; everything else was imported', xml: { wrapped: true } }),
+    mapping: O(StatementMappingUsed),
   },
   { $id: 'StatementUpload', xml: { name: 'statementUpload' } },
 );

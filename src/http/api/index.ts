@@ -39,6 +39,8 @@ import refreshCustomerAccountsByInstitutionLogin from './routes/institutionLogin
 import refreshCustomerAccountsByInstitutionLoginV2 from './routes/institutionLogins/refreshCustomerAccountsByInstitutionLoginV2.js';
 import deleteCustomerAccountsByInstitutionLogin from './routes/institutionLogins/deleteCustomerAccountsByInstitutionLogin.js';
 import uploadStatementFile from './routes/statements/uploadStatementFile.js';
+import getStatementMappings from './routes/statements/getStatementMappings.js';
+import deleteStatementMapping from './routes/statements/deleteStatementMapping.js';
 import getAllCustomerTransactions from './routes/transactions/getAllCustomerTransactions.js';
 import getCustomerAccountTransactions from './routes/transactions/getCustomerAccountTransactions.js';
 import getCustomerTransaction from './routes/transactions/getCustomerTransaction.js';
@@ -114,6 +116,8 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       refreshCustomerAccountsByInstitutionLoginV2,
       deleteCustomerAccountsByInstitutionLogin,
       uploadStatementFile,
+      getStatementMappings,
+      deleteStatementMapping,
       getAllCustomerTransactions,
       getCustomerAccountTransactions,
       getCustomerTransaction,

@@ -14,10 +14,11 @@
  * login run one at a time in any process: no second login, account or transaction. An upload cut short (a process
  * that dies) leaves the slices it stored, and the same file uploaded again stores the rest.
  */
+import type { Static } from 'typebox';
 import type { AccountType, ConnectorPosition, ConnectorTransaction } from '../../connectors/connector.js';
 import { StatementFileError } from '../../connectors/statements/csv.js';
 import { formatOfMediaType, STATEMENT_MEDIA_TYPES } from '../../connectors/statements/file.js';
-import type { StatementFormatName } from '../../contract/schemas/statements.js';
+import type { StatementFormatName, StatementMappingUsed } from '../../contract/schemas/statements.js';
 import { type AccountDates, type ReadStatement, readStatementFileOffThread } from '../../connectors/statements/read-off-thread.js';
 import type { ColumnMapping } from '../../connectors/statements/mapping.js';
 
@@ -35,6 +36,7 @@ import { recordEvents } from './events.service.js';
 import { findStatementFileLogin, insertLogin, lockCustomerForLinking, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
 import type { AccountRecord } from './records.js';
 import { waitForLease } from './refresh.service.js';
+import { rememberStatementMapping, type SavedStatementMapping, savedStatementMappings } from './statement-mappings.service.js';
 import { statementAccountRecord } from './statements.rules.js';
 import { storeFetchedAccount } from './store.service.js';
 import type { AccountRow, InstitutionLoginRow } from './table.js';
@@ -72,6 +74,8 @@ export interface StatementUploadResult {
   transactionsAdded: number;
   transactionsAlreadyPresent: number;
   problems: StatementImport['problems'];
+  /** CSV only: which column mapping the file was read with (statement-mappings.service.ts). */
+  mapping?: Static<typeof StatementMappingUsed> | undefined;
 }
 
 /** Most characters of a header or sample cell sent back with 14112 (a cell may be 64 KB). */
@@ -88,8 +92,13 @@ function refusal(error: StatementFileError): ServiceError {
     case 'unsupported_format':
       return new ServiceError('StatementFormatUnsupported', error.message, undefined, error.details as { formats: string[] });
     case 'unknown_layout': {
-      const found = error.details as { headers: string[]; headerRow: number; sample: string[][] };
-      return new ServiceError('StatementLayoutUnknown', `${error.message} Send the file again with a column mapping.`, undefined, {
+      const found = error.details as { headers: string[]; headerRow: number; sample: string[][]; mapping?: ColumnMapping; ask?: 'sign'[] };
+      // A card export whose signs the file cannot tell: the mapping it would be read with, and the question.
+      const asked = found.ask?.includes('sign')
+        ? ' Send it again with the column mapping in details.mapping and negate: true if the file shows purchases and money out as positive amounts, false if it shows them as negative amounts.'
+        : ' Send the file again with a column mapping.';
+      return new ServiceError('StatementLayoutUnknown', `${error.message}${asked}`, undefined, {
+        ...(found.ask ? { ask: found.ask, mapping: found.mapping } : {}),
         headers: found.headers.map(cut),
         headerRow: found.headerRow,
         sample: found.sample.map((row) => row.map(cut)),
@@ -113,7 +122,7 @@ function refusal(error: StatementFileError): ServiceError {
 }
 
 /** Reads the file (in a worker thread), or refuses it with the catalogue error that says why. */
-async function readUpload(input: StatementUploadInput): Promise<ReadStatement> {
+async function readUpload(input: StatementUploadInput, savedMappings: readonly SavedStatementMapping[]): Promise<ReadStatement> {
   const file = input.file;
   if (file === undefined || file.byteLength === 0)
     throw new ServiceError('MissingParameter', 'Missing parameter (request body): send the statement file as the body.');
@@ -133,6 +142,7 @@ async function readUpload(input: StatementUploadInput): Promise<ReadStatement> {
         ...(input.accountName !== undefined ? { accountName: input.accountName } : {}),
         ...(input.accountType !== undefined ? { accountType: input.accountType } : {}),
         ...(input.currency !== undefined ? { currency: input.currency } : {}),
+        ...(savedMappings.length > 0 ? { savedMappings } : {}),
       },
       // The file is the request's body, read into a buffer of its own (http/plugins/statement-files.ts).
       { transfer: true },
@@ -141,6 +151,23 @@ async function readUpload(input: StatementUploadInput): Promise<ReadStatement> {
     if (error instanceof StatementFileError) throw refusal(error);
     throw error;
   }
+}
+
+/**
+ * The checks and the read an upload starts with, which a preview makes too: the partner's customer (404 for another
+ * partner's), an institution it may use, and the file read (in a worker thread) with the partner's saved mappings.
+ */
+export async function readStatementUpload(
+  engine: Engine,
+  input: StatementUploadInput,
+): Promise<{ customer: CustomerRow; saved: SavedStatementMapping[]; read: ReadStatement }> {
+  const db = engine.database.kysely;
+  const customer = await getCustomerForPartner(db, input.partnerId, input.customerId);
+  await assertCanLinkAt(engine.database, customer, input.institutionId);
+  // The partner's saved column mappings, for a CSV file sent without one (any other format needs none).
+  const said = input.format ?? formatOfMediaType(input.contentType);
+  const saved = input.mapping === undefined && (said === 'csv' || said === 'sniff') ? await savedStatementMappings(db, input.partnerId) : [];
+  return { customer, saved, read: await readUpload(input, saved) };
 }
 
 /**
@@ -156,9 +183,7 @@ export async function uploadStatementFile(
   within?: (tx: Executor, result: StatementUploadResult) => Promise<void>,
 ): Promise<StatementUploadResult> {
   const db = engine.database.kysely;
-  const customer = await getCustomerForPartner(db, input.partnerId, input.customerId);
-  await assertCanLinkAt(engine.database, customer, input.institutionId);
-  const read = await readUpload(input);
+  const { customer, saved, read } = await readStatementUpload(engine, input);
   const { login, created, owner } = await leaseLogin(engine, customer, input.institutionId);
   try {
     const now = customerNow(engine, customer);
@@ -180,6 +205,7 @@ export async function uploadStatementFile(
     return await db.transaction().execute(async (tx) => {
       await renewLease(engine, tx, login.id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
       const accounts = await accountRecords(tx, rows);
+      const mapping = await rememberStatementMapping(tx, input.partnerId, read.layout, saved, serviceNow(engine));
       const result: StatementUploadResult = {
         institutionLoginId: login.id,
         institutionId: login.institution_id,
@@ -189,6 +215,7 @@ export async function uploadStatementFile(
         transactionsAdded: added,
         transactionsAlreadyPresent: incoming - added,
         problems: read.problems,
+        ...(mapping ? { mapping } : {}),
       };
       // Callers (Connect) add what must commit with the upload, such as its webhook.
       if (within) await within(tx, result);

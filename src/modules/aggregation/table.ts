@@ -173,3 +173,18 @@ export type AggregationEventRow = Selectable<AggregationEventTable>;
 export type NewAggregationEventRow = Insertable<AggregationEventTable>;
 export type LinkSessionRow = Selectable<LinkSessionTable>;
 export type LinkSessionUpdate = Updateable<LinkSessionTable>;
+
+/** A partner's column mapping for CSV files of one layout (statement-mappings.service.ts). */
+export interface StatementMappingTable {
+  partner_id: string;
+  /** The layout's key (connectors/statements/fingerprint.ts). */
+  fingerprint: string;
+  /** The column mapping, JSON. */
+  mapping: string;
+  created_at: number;
+  updated_at: number;
+  /** When an upload last saved or used it: the least recently used go first past the partner's cap. */
+  last_used_at: number;
+}
+
+export type StatementMappingRow = Selectable<StatementMappingTable>;

@@ -11,6 +11,7 @@ import { redirectOutcome, sessionParamOf } from '../../connectors/source.js';
 import { testCredentialsHint } from '../../connectors/testbank/credentials-hint.js';
 import { deleteAccount, deleteInstitutionLogin } from '../aggregation/accounts.service.js';
 import { findCustomerLogin } from '../aggregation/logins.repository.js';
+import { previewStatementFile } from '../aggregation/statement-preview.service.js';
 import { type StatementUploadInput, uploadStatementFile } from '../aggregation/statements.service.js';
 import { connectorContext, connectorFor, type Engine } from '../aggregation/engine.js';
 import { accountSummary } from '../aggregation/records.js';
@@ -176,7 +177,19 @@ export async function uploadStatement(
     transactionsAdded: result.transactionsAdded,
     transactionsAlreadyPresent: result.transactionsAlreadyPresent,
     problems: result.problems,
+    ...(result.mapping ? { mapping: result.mapping } : {}),
   };
+}
+
+/** What the user's statement file would store (the mapping screen's preview): read as an upload reads it, nothing stored, no webhook. */
+export async function previewStatement(
+  engine: Engine,
+  link: ConnectLinkRow,
+  institutionId: number,
+  upload: Omit<StatementUploadInput, 'partnerId' | 'customerId' | 'institutionId'>,
+) {
+  checkInstitution(link, institutionId);
+  return previewStatementFile(engine, { ...upload, partnerId: link.partner_id, customerId: String(link.customer_id), institutionId });
 }
 
 /** Reports a sign-in step to the webhook: MFA asked, accounts discovered, or the failure. */

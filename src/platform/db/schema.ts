@@ -4,6 +4,7 @@ import type {
   InstitutionLoginTable,
   LinkSessionTable,
   PositionTable,
+  StatementMappingTable,
   TransactionTable,
 } from '../../modules/aggregation/table.js';
 import type { DashboardSessionTable } from '../../modules/dashboard/table.js';
@@ -36,6 +37,7 @@ export interface DB {
   transactions: TransactionTable;
   aggregation_events: AggregationEventTable;
   link_sessions: LinkSessionTable;
+  statement_mappings: StatementMappingTable;
   txpush_subscriptions: TxPushSubscriptionTable;
   connect_links: ConnectLinkTable;
   connect_experiences: ConnectExperienceTable;

@@ -24,6 +24,7 @@ import * as m0023 from './0023_listener_limits.js';
 import * as m0024 from './0024_change_marks.js';
 import * as m0025 from './0025_data_version_triggers_by_key.js';
 import * as m0026 from './0026_refresh_leases_by_institution.js';
+import * as m0027 from './0027_statement_mappings.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0024_change_marks': m0024,
   '0025_data_version_triggers_by_key': m0025,
   '0026_refresh_leases_by_institution': m0026,
+  '0027_statement_mappings': m0027,
 };

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { previewStatementFile } from '../../../../modules/aggregation/statement-preview.service.js';
 import { uploadStatementFile } from '../../../../modules/aggregation/statements.service.js';
 import type { App } from '../../../app-types.js';
 import { CustomerInstitutionParams } from '../../../../contract/schemas/accounts.js';
@@ -7,6 +9,7 @@ import {
   SNIFFED_MEDIA,
   STATEMENT_FORMAT_NAMES,
   STATEMENT_FORMATS,
+  StatementPreview,
   StatementUpload,
   StatementUploadQuery,
   statementFormatsSaid,
@@ -20,7 +23,7 @@ const DESCRIPTION =
   "The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (" +
   STATEMENT_FORMAT_NAMES.map((f) => `${STATEMENT_FORMATS[f].label}: by ${STATEMENT_FORMATS[f].duplicates}`).join('; ') +
   '), so a file that overlaps an earlier one adds only what is new.' +
-  ' New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file\'s `headers` and `sample` rows in `details` to ask the user from). Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service\'s thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, "Statement files".';
+  ' New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file\'s `headers` and `sample` rows in `details` to ask the user from; for a card export whose signs the file cannot tell, also the proposed `mapping` and `ask: ["sign"]`: send that mapping with `negate` true or false). A mapping that reads the file is saved for later CSV files of the same layout (the header row names and separator) uploaded by the same partner, which are then read with it without one, before any built-in layout; the answer field `mapping` says which mapping was used (`given`, `saved`, `built-in`, `detected`), and GET and DELETE /aggregation/v1/statement-mappings list and forget the saved ones. With `preview=true` the file is read the same way and nothing is stored: the answer (StatementPreview) gives the accounts, the number of transactions and the first ten as they would be stored, and the problems. Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service\'s thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, "Statement files".';
 
 /** An example of each media type told from the first bytes. */
 const SNIFFED_EXAMPLES: Record<keyof typeof SNIFFED_MEDIA, string> = {
@@ -56,18 +59,20 @@ export default function uploadStatementFileRoute(app: App): void {
           description: 'The statement file itself, as downloaded from the institution',
           content: CONTENT,
         },
-        response: { 200: StatementUpload, ...errorResponses(400, 401, 403, 404, 406, 409, 413, 415, 422, 429) },
+        response: { 200: Type.Union([StatementUpload, StatementPreview]), ...errorResponses(400, 401, 403, 404, 406, 409, 413, 415, 422, 429) },
       },
       // Before the body is read: a partner over its limit is refused without sending 10 MB first.
       onRequest: partnerSlot('upload'),
       handler: async (request) => {
         allowLongAnswer(request);
-        const result = await uploadStatementFile(app.engine, {
+        const input = {
           partnerId: request.caller.partnerId,
           customerId: request.params.customerId,
           institutionId: request.params.institutionId,
           ...uploadOptions(request.query, request.body, request.headers['content-type']),
-        });
+        };
+        if (request.query.preview) return previewStatementFile(app.engine, input);
+        const result = await uploadStatementFile(app.engine, input);
         return { ...result, institutionId: String(result.institutionId) };
       },
     });
