@@ -51,6 +51,17 @@ describe('amounts', () => {
     expect(parseAmount(text, ',')?.value).toBe(value);
   });
 
+  it.each([
+    ['1.234,56', 1234.56],
+    ['+12,34', 12.34],
+    ['-5,00', -5],
+    ['+1.731,40', 1731.4],
+  ])('reads the European bank amount %s as %d', (text, value) => {
+    expect(parseAmount(text, ',')?.value).toBe(value);
+    // The file's separator decides: the same text under a decimal point is refused or read as grouped thousands.
+    expect(parseAmount(text, '.')?.value).not.toBe(value);
+  });
+
   it('names the currency a symbol or code stands for, and none for a bare dollar sign', () => {
     expect(parseAmount('€12.00')?.currency).toBe('EUR');
     expect(parseAmount('£12.00')?.currency).toBe('GBP');
@@ -155,6 +166,11 @@ describe('dates', () => {
     ['Sept 30 2026', 'mdy', '2026-09-30'],
     ['="03/04/2026"', 'mdy', '2026-03-04'],
     ['02/29/2028', 'mdy', '2028-02-29'],
+    // As European banks write them: dotted with four or two-digit years, packed, with a time.
+    ['31.12.2025', 'dmy', '2025-12-31'],
+    ['31.12.25', 'dmy', '2025-12-31'],
+    ['20251231', 'dmy', '2025-12-31'],
+    ['2025-12-31 10:11:12', 'dmy', '2025-12-31'],
   ] as const)('reads %s (%s) as %s, at noon UTC', (text, order, iso) => {
     const seconds = parseDate(text, order);
     expect(seconds).toBe(day(iso));

@@ -1,26 +1,17 @@
 /**
  * Recognising a bank export's layout from its header row, so the user does not have to say which column is which.
- * Known banks are matched by their exact header; anything else by common column names. When neither works, the
- * result carries the headers and a few rows, for the Connect app to ask the user for a mapping.
+ * Known banks (the rows of layouts.ts) are matched by their header, or for an export without one by the shape of its
+ * rows; anything else by common column names. When neither works, the result carries the headers and a few rows, for
+ * the Connect app to ask the user for a mapping.
  */
 import type { AccountType } from '../connector.js';
 import { type CsvRow, type CsvTable, isDateCell, locateHeader, readCsv, usedWidth } from './csv.js';
 import { isIso4217 } from '../../platform/currency.js';
+import { type BuiltInRow, type HeaderVariant, LAYOUTS, type LayoutName, layoutRow } from './layouts.js';
 import { type ColumnMapping, headerKey, numberedHeaders } from './mapping.js';
-import { type DateOrder, inferDateOrder, inferDecimalSeparator, parseAmount } from './values.js';
+import { inferDateOrder, inferDecimalSeparator, parseAmount } from './values.js';
 
-export type LayoutName =
-  | 'chase-checking'
-  | 'chase-card'
-  | 'bank-of-america'
-  | 'wells-fargo'
-  | 'capital-one'
-  | 'amex'
-  | 'citi'
-  | 'discover'
-  | 'mint'
-  | 'generic'
-  | 'generic-split';
+export type { LayoutName } from './layouts.js';
 
 export interface DetectedLayout {
   ok: true;
@@ -50,74 +41,6 @@ export interface UnknownLayout {
 export type LayoutDetection = DetectedLayout | UnknownLayout;
 
 const SAMPLE_ROWS = 5;
-
-interface KnownLayout {
-  layout: LayoutName;
-  accountType: AccountType;
-  /** Header keys (headerKey) in order. */
-  headers: string[];
-  /** More columns may follow (exports that grew columns over time). */
-  prefix?: boolean;
-  /** Fields mapped to header keys. */
-  columns: Partial<Record<keyof ColumnMapping, string>>;
-  negate?: boolean;
-}
-
-const KNOWN: KnownLayout[] = [
-  {
-    layout: 'chase-checking',
-    accountType: 'checking',
-    headers: ['details', 'posting date', 'description', 'amount', 'type', 'balance', 'check or slip'],
-    columns: { date: 'posting date', description: 'description', amount: 'amount', type: 'type', balance: 'balance', checkNum: 'check or slip' },
-  },
-  {
-    layout: 'chase-card',
-    accountType: 'creditCard',
-    headers: ['transaction date', 'post date', 'description', 'category', 'type', 'amount', 'memo'],
-    columns: { date: 'transaction date', postedDate: 'post date', description: 'description', type: 'type', amount: 'amount', memo: 'memo' },
-  },
-  {
-    layout: 'bank-of-america',
-    accountType: 'checking',
-    headers: ['date', 'description', 'amount', 'running bal'],
-    columns: { date: 'date', description: 'description', amount: 'amount', balance: 'running bal' },
-  },
-  {
-    layout: 'capital-one',
-    accountType: 'creditCard',
-    headers: ['transaction date', 'posted date', 'card no', 'description', 'category', 'debit', 'credit'],
-    columns: { date: 'transaction date', postedDate: 'posted date', accountNumber: 'card no', description: 'description', debit: 'debit', credit: 'credit' },
-  },
-  {
-    // The longer American Express download; the three-column one is told from a generic file by its rows.
-    layout: 'amex',
-    accountType: 'creditCard',
-    headers: ['date', 'description', 'card member', 'account', 'amount'],
-    prefix: true,
-    columns: { date: 'date', description: 'description', accountNumber: 'account', amount: 'amount', memo: 'extended details' },
-    negate: true,
-  },
-  {
-    layout: 'citi',
-    accountType: 'creditCard',
-    headers: ['status', 'date', 'description', 'debit', 'credit'],
-    prefix: true,
-    columns: { status: 'status', date: 'date', description: 'description', debit: 'debit', credit: 'credit' },
-  },
-  {
-    layout: 'discover',
-    accountType: 'creditCard',
-    headers: ['trans date', 'post date', 'description', 'amount', 'category'],
-    columns: { date: 'trans date', postedDate: 'post date', description: 'description', amount: 'amount' },
-    negate: true,
-  },
-  {
-    layout: 'mint',
-    accountType: 'checking',
-    headers: ['date', 'description', 'original description', 'amount', 'transaction type', 'category', 'account name', 'labels', 'notes'],
-    columns: { date: 'date', description: 'description', memo: 'original description', amount: 'amount', type: 'transaction type', account: 'account name' },
-  },
-];
 
 /** Header names of other languages than English: a file that uses them is not likely a US one. */
 const FOREIGN_NAMES = new Set<string>();
@@ -279,10 +202,10 @@ export function detectLayout(input: string | Uint8Array): LayoutDetection {
 export function detectTableLayout(table: CsvTable): LayoutDetection {
   const { rows } = table;
   const known = findKnownHeader(rows);
-  if (known) return finish(table, known.layout, known.index, known.mapping, known.spec.accountType, rows[known.index]!.cells);
+  if (known) return finish(table, known.row.layout, known.index, known.mapping, known.row.accountType, rows[known.index]!.cells);
 
-  const wellsFargo = wellsFargoMapping(rows);
-  if (wellsFargo) return finish(table, 'wells-fargo', -1, wellsFargo, 'checking', numberedHeaders(widest(rows)));
+  const shaped = LAYOUTS.find((row) => row.shape?.(rows));
+  if (shaped) return finish(table, shaped.layout, -1, shapeMapping(shaped), shaped.accountType, numberedHeaders(widest(rows)));
 
   const headerRow = locateHeader(rows, isKnownName);
   if (headerRow === -1) {
@@ -294,55 +217,82 @@ export function detectTableLayout(table: CsvTable): LayoutDetection {
   // `Valuta` is the currency in Dutch and Italian exports and the value date in some German ones.
   if (generic.currency !== undefined && columnHoldsDates(rows.slice(headerRow + 1, headerRow + 21), headers, generic.currency)) delete generic.currency;
   const split = generic.amount === undefined;
-  const keys = headers.map(headerKey);
-  const cardish = keys.some((k) => k.startsWith('card'));
-  let layout: LayoutName = split ? 'generic-split' : 'generic';
+  const cardish = hasCardColumns(headers);
+  const layout: LayoutName = split ? 'generic-split' : 'generic';
   let mapping = generic;
-  // American Express's short download is a plain Date,Description,Amount file whose charges are positive; its payments
-  // ("ONLINE PAYMENT - THANK YOU") are what give it away.
-  if (keys.join(',') === 'date,description,amount' && chargesArePositive(rows.slice(headerRow + 1), 0, 1, 2)) {
-    layout = 'amex';
+  // A card export whose payments to the card ("ONLINE PAYMENT - THANK YOU") are negative lists its charges positive, as
+  // American Express's older download does.
+  const column = (name: ColumnMapping['date'] | undefined) => headers.findIndex((h) => h.trim() === name);
+  if (cardish && !split && chargesArePositive(rows.slice(headerRow + 1), column(generic.date), column(generic.description), column(generic.amount))) {
     mapping = { ...mapping, negate: true };
   }
-  return finish(table, layout, headerRow, { ...mapping, headerRow }, layout === 'amex' || cardish ? 'creditCard' : 'checking', headers);
+  return finish(table, layout, headerRow, { ...mapping, headerRow }, cardish ? 'creditCard' : 'checking', headers);
 }
 
-function findKnownHeader(rows: CsvRow[]): { layout: LayoutName; index: number; mapping: ColumnMapping; spec: KnownLayout } | undefined {
+function findKnownHeader(rows: CsvRow[]): { row: BuiltInRow; index: number; mapping: ColumnMapping } | undefined {
   const limit = Math.min(rows.length, 50);
   for (let index = 0; index < limit; index++) {
     const cells = rows[index]!.cells;
     const keys = cells.slice(0, usedWidth(cells)).map(headerKey);
-    for (const spec of KNOWN) {
-      const matches = keys.length >= spec.headers.length && (spec.prefix || keys.length === spec.headers.length) && spec.headers.every((h, i) => keys[i] === h);
-      // Chase checking exports without the check column exist too.
-      const chaseShort = spec.layout === 'chase-checking' && keys.length === 6 && spec.headers.slice(0, 6).every((h, i) => keys[i] === h);
-      if (!matches && !chaseShort) continue;
-      const mapping: ColumnMapping = { date: 0, description: 0, headerRow: index };
-      for (const [field, key] of Object.entries(spec.columns)) {
-        const at = keys.indexOf(key);
-        // Name the column as the file does, so the mapping reads naturally when shown.
-        if (at !== -1) (mapping as unknown as Record<string, unknown>)[field] = cells[at]!.trim();
-      }
-      if (spec.negate) mapping.negate = true;
-      return { layout: spec.layout, index, mapping, spec };
+    const below = rows.slice(index + 1);
+    for (const row of LAYOUTS) {
+      if (!row.headers?.some((variant) => headerFits(variant, keys, below))) continue;
+      const mapping = knownMapping(row, cells, keys, below);
+      if (mapping) return { row, index, mapping: { ...mapping, headerRow: index } };
     }
   }
   return undefined;
 }
 
-/** Wells Fargo's export has no header: date, amount, `*`, check number, description, every field quoted. */
-function wellsFargoMapping(rows: CsvRow[]): ColumnMapping | undefined {
-  const head = rows.slice(0, 20);
-  if (head.length === 0) return undefined;
-  let fits = 0;
-  let stars = 0;
-  for (const { cells } of head) {
-    const [date = '', amount = '', star = '', , description = ''] = cells;
-    if (cells.length === 5 && isDateCell(date) && parseAmount(amount) !== undefined && (star === '*' || star === '') && description.trim() !== '') fits++;
-    if (star === '*') stars++;
+function headerFits(variant: HeaderVariant, keys: readonly string[], below: CsvRow[]): boolean {
+  const wanted = variant.keys;
+  if (keys.length < wanted.length || (!variant.prefix && keys.length !== wanted.length)) return false;
+  const fits = variant.anyOrder ? wanted.every((k) => keys.includes(k)) : wanted.every((k, i) => keys[i] === k);
+  if (!fits) return false;
+  return variant.when !== 'charges-positive' || chargesArePositive(below, keys.indexOf('date'), keys.indexOf('description'), keys.indexOf('amount'));
+}
+
+/**
+ * A known layout's mapping, its columns named as the file names them (so the mapping reads naturally when shown);
+ * undefined when the file lacks the date, the description or the amount.
+ */
+function knownMapping(row: BuiltInRow, cells: string[], keys: string[], below: CsvRow[]): ColumnMapping | undefined {
+  const found: Record<string, string> = {};
+  for (const [field, key] of Object.entries(row.columns)) {
+    const at = keys.indexOf(String(key));
+    if (at !== -1) found[field] = cells[at]!.trim();
   }
-  if (fits < head.length * 0.8 || stars === 0) return undefined;
-  return { date: 0, amount: 1, checkNum: 3, description: 4, headerRow: -1 };
+  // Of amount columns each in one currency, the one the rows fill (the account's currency).
+  if (row.currencyColumns) {
+    const at = busiestColumn(Object.keys(row.currencyColumns), keys, below);
+    if (at !== -1) found.amount = cells[at]!.trim();
+  }
+  const { date, description, ...rest } = found;
+  if (date === undefined || description === undefined || (rest.amount ?? rest.debit ?? rest.credit) === undefined) return undefined;
+  const mapping: ColumnMapping = { date, description, ...rest };
+  if (row.sign === 'negate') mapping.negate = true;
+  return mapping;
+}
+
+/** A layout without a header: its columns by position. */
+function shapeMapping(row: BuiltInRow): ColumnMapping {
+  const mapping = { ...row.columns, headerRow: -1 } as ColumnMapping;
+  if (row.sign === 'negate') mapping.negate = true;
+  return mapping;
+}
+
+/** Of the columns named (header keys), the one the most of the first rows have a value in; -1 when none is there. */
+function busiestColumn(names: readonly string[], keys: readonly string[], below: CsvRow[]): number {
+  let best = -1;
+  let most = -1;
+  for (const name of names) {
+    const at = keys.indexOf(name);
+    if (at === -1) continue;
+    let filled = 0;
+    for (const r of below.slice(0, 500)) if ((r.cells[at] ?? '').trim() !== '') filled++;
+    if (filled > most) [best, most] = [at, filled];
+  }
+  return best;
 }
 
 /** A header as the name lists write it: headerKey without accents (`Libellé` is `libelle`, `Währung` `wahrung`). */
@@ -436,6 +386,16 @@ function columnHoldsDates(rows: CsvRow[], headers: string[], column: ColumnMappi
 
 const CARD_PAYMENT = /\b(?:payment|autopay)\b.*\bthank you\b|^(?:online|mobile|autopay|electronic) payment\b/i;
 
+/** A card statement's payment to the card, by its description ("ONLINE PAYMENT - THANK YOU"). */
+export function isCardPayment(description: string): boolean {
+  return CARD_PAYMENT.test(description);
+}
+
+/** A header naming card columns (`Card Number`, `Card No.`, `Card Member`, `Cardholder`): a card's export. */
+export function hasCardColumns(headers: readonly string[]): boolean {
+  return headers.some((h) => h.length <= 100 && headerKey(h).startsWith('card'));
+}
+
 /** A card export whose charges are positive: its payments to the card are negative, and most other rows positive. */
 function chargesArePositive(rows: CsvRow[], dateAt: number, descriptionAt: number, amountAt: number): boolean {
   const cells = rows.slice(0, 500).map((r) => r.cells);
@@ -468,22 +428,10 @@ function unknown(rows: CsvRow[], headerRow: number, reason: string): UnknownLayo
   return { ok: false, reason, headers, headerRow, sample: sampleBelow(rows, headerRow) };
 }
 
-/** Known banks' exports are month-first; a file's own dates still override that. */
-const LAYOUT_DATE_ORDER: Partial<Record<LayoutName, DateOrder>> = {
-  'chase-checking': 'mdy',
-  'chase-card': 'mdy',
-  'bank-of-america': 'mdy',
-  'wells-fargo': 'mdy',
-  'capital-one': 'mdy',
-  amex: 'mdy',
-  citi: 'mdy',
-  discover: 'mdy',
-  mint: 'mdy',
-};
-
 function finish(table: CsvTable, layout: LayoutName, headerRow: number, mapping: ColumnMapping, accountType: AccountType, headers: string[]): DetectedLayout {
   const dates = dateValues(table.rows.slice(headerRow + 1), mapping, headers);
-  const decision = inferDateOrder(dates, LAYOUT_DATE_ORDER[layout]);
+  // A known bank's convention decides dates that do not tell; a file's own dates still override it.
+  const decision = inferDateOrder(dates, layoutRow(layout)?.dateOrder);
   const result: ColumnMapping = { ...mapping, headerRow };
   if (!decision.ambiguous) result.dateOrder = decision.order;
   return { ok: true, layout, mapping: result, accountType, headers, sample: sampleBelow(table.rows, headerRow), ambiguousDates: decision.ambiguous };
