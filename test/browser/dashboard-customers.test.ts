@@ -312,4 +312,98 @@ describe('customers on the dashboard', () => {
     expect(logins).toEqual([]);
     expect(dialogs).toEqual([]);
   });
+
+  it('uploads statement files from the customer page: refusals with their codes, progress, then the accounts, counts and problems', async () => {
+    const region = page.getByRole('region', { name: 'Upload a statement file' });
+    const form = region.getByRole('form', { name: 'Statement file to upload' });
+    const file = form.getByLabel('Statement file', { exact: true });
+    const alert = form.getByRole('alert');
+    // Every format the service reads is offered, by its file names and in words.
+    const accept = (await file.getAttribute('accept'))!.split(',');
+    expect(accept).toEqual(expect.arrayContaining(['.ofx', '.qif', '.sta', '.mt940', '.xml', '.camt', '.csv']));
+    await expect(form.locator('#statement-file-hint').textContent()).resolves.toMatch(/MT940.*QIF.*camt\.053.*CSV, up to 10 MB\./);
+
+    // A testing customer is offered the test institutions; a search picks its best match.
+    const institution = form.getByLabel('Institution', { exact: true });
+    await expect(institution.locator('option').allTextContents()).resolves.toEqual(expect.arrayContaining(['FinBank (101732)', 'FinBank MFA (102175)']));
+    const find = async (text: string, found: RegExp) => {
+      await region.getByLabel('Find an institution').fill(text);
+      await region.getByRole('button', { name: 'Search' }).click();
+      await region.locator('#statement-search-found').filter({ hasText: found }).waitFor();
+    };
+    await find('MFA', /^1 institution found: choose under Institution\.$/);
+    expect(await institution.inputValue()).toBe('102175');
+    await find('FinBank', /^\d+ institutions found/);
+    expect(await institution.inputValue()).toBe('101732');
+
+    await form.getByRole('button', { name: 'Upload' }).click();
+    await expect(alert.textContent()).resolves.toBe('Choose the statement file.');
+    await file.setInputFiles({ name: 'statement.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\n1 0 obj\n') });
+    await form.getByRole('button', { name: 'Upload' }).click();
+    await alert.filter({ hasText: '(code 14114)' }).waitFor();
+    await file.setInputFiles({ name: 'export.csv', mimeType: 'text/csv', buffer: Buffer.from('When,Who,How Much\n2026-03-02,COFFEE,-4.50\n') });
+    await form.getByRole('button', { name: 'Upload' }).click();
+    await alert.filter({ hasText: '(code 14112)' }).waitFor();
+    await expect(alert.textContent()).resolves.toMatch(
+      /Columns found: When, Who, How Much\. Upload it in Connect .*or through the API with a mapping parameter\. \(code 14112\)$/,
+    );
+    await expectAccessible();
+    await shot(page, 'statement-refused');
+
+    // A file with a row that cannot be read. The answer is held until the busy state has been seen.
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const csv = ['Date,Description,Amount', `${day(9)},COFFEE ROASTERS,-4.50`, `${day(8)},BROKEN ROW,12.3.4`, `${day(7)},PAYROLL ACME,1200.00`, ''].join('\n');
+    await file.setInputFiles({ name: 'checking.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await form.getByLabel('Account name (optional)').fill('Everyday Checking');
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/statements', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await form.getByRole('button', { name: 'Upload' }).click();
+    const busy = form.locator('#statement-upload');
+    await expect(busy.getAttribute('aria-busy')).resolves.toBe('true');
+    expect(await busy.isDisabled()).toBe(true);
+    await expect(busy.textContent()).resolves.toBe('Uploading…');
+    await expect(form.locator('#statement-progress').textContent()).resolves.toMatch(/^Uploading checking\.csv \(\d+ bytes\): /);
+    release();
+    const result = page.getByRole('group', { name: /^Uploaded to FinBank, login \d+$/ });
+    await result.waitFor();
+    await page.unroute('**/statements');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('statement-result');
+    await expect(result.locator('#statement-counts').textContent()).resolves.toBe(
+      '2 new transactions added, 0 transactions already present from an earlier file.',
+    );
+    const accounts = result.getByRole('table', { name: 'Accounts in the file (1)' });
+    await expect(accounts.locator('tbody td[data-label=Account]').allTextContents()).resolves.toEqual([expect.stringMatching(/^Everyday Checking/)]);
+    const problems = result.getByRole('table', { name: 'Problems in the file (1)' });
+    await expect(problems.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent)))).resolves.toEqual(
+      [['3', 'The amount "12.3.4" cannot be read.']],
+    );
+    // The page redrew with the statement-file login, offered first for the next upload.
+    await page
+      .getByRole('region', { name: 'Institution logins' })
+      .getByText(/· statement files$/)
+      .waitFor();
+    expect(await page.locator('#statement-institution optgroup').first().getAttribute('label')).toBe('Statement files uploaded before');
+    const stored = await world.ctx.runtime.database.kysely
+      .selectFrom('transactions')
+      .select('description')
+      .where('customer_id', '=', Number(customerId))
+      .orderBy('description')
+      .execute();
+    expect(stored.map((t) => t.description)).toEqual(['COFFEE ROASTERS', 'PAYROLL ACME']);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 860 });
+      await result.scrollIntoViewIfNeeded();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+      await expectAccessible();
+      await page.screenshot({ path: path.join(ARTIFACTS, `dashboard-customer-flow-statement-${width}.png`) });
+    }
+    await page.setViewportSize({ width: 1280, height: 860 });
+    expect(dialogs).toEqual([]);
+  });
 });

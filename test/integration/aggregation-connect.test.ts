@@ -69,7 +69,9 @@ describe('the linking contract (Connect)', () => {
     expect(more.institutionLoginId).toBe(saved.institutionLoginId);
     expect(more.accounts[0]!.id).toBe(saved.accounts[1]!.id);
     const logins = await listInstitutionLogins(engine, partner.partnerId, customerId);
-    expect(logins).toEqual([{ institutionLoginId: saved.institutionLoginId, institutionId: 101732, aggregationStatusCode: 0, accounts: expect.any(Array) }]);
+    expect(logins).toEqual([
+      { institutionLoginId: saved.institutionLoginId, institutionId: 101732, aggregationStatusCode: 0, statementFile: false, accounts: expect.any(Array) },
+    ]);
     expect(logins[0]!.accounts).toHaveLength(4);
   });
 

@@ -20,14 +20,22 @@ export function isSignedOut(error: unknown): error is ApiError {
 }
 
 /** Calls /dashboard/api{path}; answers the JSON body, or throws ApiError with the service's code and message. */
-export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
+export async function api<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   try {
     return await request<T>(method, `/dashboard/api${path}`, body, {
-      headers: method !== 'GET' ? { 'x-csrf-token': csrfToken } : {},
+      headers: method !== 'GET' ? { ...headers, 'x-csrf-token': csrfToken } : headers,
       unreachable: 'The service could not be reached. Check that Ledgerlink is running and try again.',
     });
   } catch (e) {
     if (isSignedOut(e)) onSignedOut(e.message);
     throw e;
   }
+}
+
+/**
+ * POSTs a file as the body of a /dashboard/api call. Always as octet-stream: browsers label statement files
+ * unreliably, and the service tells the format from the first bytes.
+ */
+export function uploadFile<T>(path: string, file: Blob): Promise<T> {
+  return api<T>('POST', path, file, { 'content-type': 'application/octet-stream' });
 }

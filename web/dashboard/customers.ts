@@ -1,11 +1,12 @@
 /**
  * Customers: a searchable list with a form to add a testing customer, and one customer with its Connect links,
- * institution logins, accounts, TxPUSH subscriptions and transactions.
+ * statement file uploads, institution logins, accounts, TxPUSH subscriptions and transactions.
  */
 import type { CustomerOverview, CustomerPage, CustomerSummary, DashboardCustomerBody } from '../shared/contract.js';
 import { money } from '../shared/dom.js';
 import { api } from './api.js';
 import { connectLinksSection } from './customer-links.js';
+import { statementsSection } from './customer-statements.js';
 import { transactionsSection } from './customer-transactions.js';
 import { txpushSection } from './customer-txpush.js';
 import { badge, dateTime, date, emptyState, field, h, onSubmit, pageHeader, section, table, toast } from './ui.js';
@@ -160,7 +161,7 @@ function loginsSection(overview: CustomerOverview): HTMLElement {
                 'div',
                 { class: 'login-head' },
                 h('h3', { id: `login-${l.institutionLoginId}` }, l.institution.name),
-                h('span', { class: 'muted' }, `Login ${l.institutionLoginId} · institution ${l.institution.id}`),
+                h('span', { class: 'muted' }, `Login ${l.institutionLoginId} · institution ${l.institution.id}${l.statementFile ? ' · statement files' : ''}`),
                 statusText(l.aggregationStatusCode),
               ),
               table(
@@ -200,7 +201,11 @@ export async function customerPage(
     await customerPage(main, customerId, new URLSearchParams(location.hash.split('?')[1] ?? ''), extra);
     if (focusId) document.getElementById(focusId)?.focus();
   };
-  const [transactions, txpush] = await Promise.all([transactionsSection(customerId, accounts, params), txpushSection(customerId, accounts)]);
+  const [transactions, txpush, statements] = await Promise.all([
+    transactionsSection(customerId, accounts, params),
+    txpushSection(customerId, accounts),
+    statementsSection(customerId, overview, reload),
+  ]);
   const controls = extra(overview, reload);
   main.replaceChildren(
     h(
@@ -234,6 +239,7 @@ export async function customerPage(
       ),
     ),
     connectLinksSection(customerId, institutionLogins),
+    statements,
     ...(controls ? [controls] : []),
     loginsSection(overview),
     txpush,

@@ -82,6 +82,7 @@ export const DashboardInstitutionLogin = Type.Object({
   institutionLoginId: Type.Integer(),
   institution: InstitutionRef,
   aggregationStatusCode: Type.Integer(),
+  statementFile: Type.Boolean({ description: 'Made by statement file uploads (no credentials): later uploads at its institution merge into it' }),
   accounts: Type.Array(DashboardAccount),
 });
 
@@ -106,6 +107,13 @@ export const DashboardTransactionPage = Type.Object({
   found: Type.Integer(),
   moreAvailable: Type.Boolean(),
   transactions: Type.Array(Transaction, { description: 'Newest first by posted date (the transaction date while pending), then by id' }),
+});
+
+/** GET /dashboard/api/customers/{customerId}/institutions: catalogue institutions the customer may upload statement files for, best matches first. */
+export const DashboardInstitutionPage = Type.Object({
+  found: Type.Integer(),
+  moreAvailable: Type.Boolean(),
+  institutions: Type.Array(InstitutionRef),
 });
 
 const connectLinkType = Type.Union([Type.Literal('full'), Type.Literal('lite'), Type.Literal('fix')]);

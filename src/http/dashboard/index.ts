@@ -30,6 +30,7 @@ import fireSandboxTxPushEvent from './routes/sandbox/fireSandboxTxPushEvent.js';
 import resetSandboxCustomer from './routes/sandbox/resetSandboxCustomer.js';
 import setSandboxLoginError from './routes/sandbox/setSandboxLoginError.js';
 import { changeSecret, unlock } from './routes/secret.js';
+import { getStatementInstitutions, uploadStatement } from './routes/statements.js';
 import getDashboardSettings from './routes/settings.js';
 import dashboardSignIn from './routes/signIn.js';
 import dashboardSignOut from './routes/signOut.js';
@@ -72,6 +73,8 @@ export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Ru
       getDashboardCustomer,
       getDashboardCustomerTransactions,
       generateConnectLink,
+      getStatementInstitutions,
+      uploadStatement,
       getTxPushSubscriptions,
       addTxPushSubscription,
       deleteTxPushSubscription,

@@ -380,6 +380,8 @@ export interface InstitutionLoginSummary {
   institutionLoginId: number;
   institutionId: number;
   aggregationStatusCode: number;
+  /** Made by statement file uploads: no credentials, no connector. */
+  statementFile: boolean;
   accounts: AccountRecord[];
 }
 
@@ -393,6 +395,7 @@ export async function listInstitutionLogins(runtime: Pick<Runtime, 'database'>, 
     institutionLoginId: l.id,
     institutionId: l.institution_id,
     aggregationStatusCode: l.aggregation_status_code,
+    statementFile: l.source === 'statement-file',
     accounts: records.filter((r) => r.institutionLoginId === l.id),
   }));
 }

@@ -35,6 +35,7 @@ export async function customerOverview(engine: Engine, partnerId: string, custom
         institutionLoginId: l.institutionLoginId,
         institution: { id: l.institutionId, name: (await findInstitution(engine.runtime.database, l.institutionId))?.name ?? `Institution ${l.institutionId}` },
         aggregationStatusCode: l.aggregationStatusCode,
+        statementFile: l.statementFile,
         accounts: l.accounts.map((a) => ({
           ...accountSummary(a),
           status: a.status,

@@ -53,6 +53,8 @@ export interface InstitutionSearch {
   limit: number;
   type?: string | undefined;
   supportedCountries?: string | undefined;
+  /** Only the institutions this lets through (a customer's rule of where it may link), counted and paged among themselves. */
+  allow?: ((institutionId: number) => boolean) | undefined;
 }
 
 export interface InstitutionPage {
@@ -96,7 +98,14 @@ export async function searchInstitutions(database: Database, query: InstitutionS
   const flags = parseProductTypes(query.type);
   const countries = parseCountries(query.supportedCountries);
   const catalog = await catalogOf(database);
-  return page(catalog, query.search, query.start, query.limit, filterFor(catalog, flags, countries));
+  return page(catalog, query.search, query.start, query.limit, allowing(catalog, filterFor(catalog, flags, countries), query.allow));
+}
+
+/** The filter narrowed to the institutions `allow` lets through, when there is an `allow`. */
+function allowing(catalog: CatalogSnapshot, filter: Filter | undefined, allow: InstitutionSearch['allow']): Filter | undefined {
+  if (!allow) return filter;
+  const id = catalog.table.reader('id');
+  return (p) => (!filter || filter(p)) && allow(id(p));
 }
 
 /**
