@@ -22,7 +22,11 @@ export interface ColumnMapping {
   account?: Column;
   /** An account or card number per row (masked or last digits): one account per number. */
   accountNumber?: Column;
-  /** The bank's kind of transaction (debit, credit, check, ATM, fee, ...). `debit` and `credit` also give the sign. */
+  /**
+   * The bank's kind of transaction (debit, credit, check, ATM, fee, ...). A value that says the direction (debit or
+   * credit, DR/CR, DB, Af/Bij, Soll/Haben, S/H) gives a single amount column's sign, whatever sign the amount is
+   * written with, and `negate` does not flip it.
+   */
   type?: Column;
   /** The posting date, when the file has it beside the transaction date. */
   postedDate?: Column;
@@ -34,7 +38,12 @@ export interface ColumnMapping {
   currency?: Column;
   /** How to read dates such as 03/04/2026; decided from the file when absent. */
   dateOrder?: DateOrder;
-  /** Flip every amount's sign (card exports that list charges as positive). */
+  /**
+   * true: the file writes purchases and money out as positive amounts (card exports that list charges so), so each
+   * amount's sign is flipped; false: it writes them negative. Only signs the amounts are written with: never one a
+   * `type` value gave. Stating it, either way, answers the question a card export whose amounts all have one sign is
+   * refused with (the file cannot tell which way they go).
+   */
   negate?: boolean;
   /** The header row, 0-based among the file's non-blank rows; -1 when the file has none (columns by position then). */
   headerRow?: number;

@@ -353,7 +353,13 @@ export function readQifStatement(input: string | Uint8Array, options: CsvStateme
   // In the order of the file: what is said of the whole file first (sections were named as they ended).
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   countMore((n) => `${n} more records could not be read.`);
-  return { format: 'qif', accounts: [...statementAccounts.values()], transactions, problems };
+  return {
+    format: 'qif',
+    accounts: [...statementAccounts.values()],
+    transactions,
+    problems,
+    currencyFrom: settings.currency !== undefined ? 'asked' : 'default',
+  };
 }
 
 interface ReadContext {

@@ -292,7 +292,7 @@ export const ErrorCatalogue = define({
     code: '14112',
     status: 422,
     message: 'Which column holds what cannot be told from this CSV file: give a column mapping.',
-    when: "Upload Statement File with a CSV file whose layout is not recognised (no known bank's header, no columns named like a date, a description and an amount) and no `mapping`. `details` carries the file's `headers`, the `headerRow` they are on and a few `sample` rows, for a client to ask the user which column is which and send the upload again with `mapping`.",
+    when: "Upload Statement File with a CSV file whose layout is not recognised (no known bank's header, no columns named like a date, a description and an amount) and no `mapping`. `details` carries the file's `headers`, the `headerRow` they are on and a few `sample` rows, for a client to ask the user which column is which and send the upload again with `mapping`. Also a card export of no bank's layout (card columns in its header, or `accountType` creditCard) whose one amount column is all positive or all negative with no payment to the card, read without a `mapping` stating `negate`: the file cannot tell which way its signs go, so `details` also carries the proposed `mapping` and `ask: [\"sign\"]`; send that mapping with `negate` true (purchases shown positive) or false (shown negative).",
   },
   StatementMappingInvalid: {
     code: '14113',

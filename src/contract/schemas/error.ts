@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { StatementColumnMapping } from './column-mapping.js';
 
 /**
  * What a client needs to correct its request, carried by the errors that say so in docs/errors.md: today the
@@ -24,6 +25,21 @@ export const ErrorDetails = Type.Object(
       Type.Array(Type.Array(Type.String({ xml: { name: 'cell' } }), { xml: { name: 'row', wrapped: true } }), {
         description: 'The first rows below the column names, cell by cell',
         examples: [[['03/02/2026', 'COFFEE ROASTERS', '4.50', '']]],
+        xml: { wrapped: true },
+      }),
+    ),
+    mapping: Type.Optional(
+      Type.Object(StatementColumnMapping.properties, {
+        description:
+          "With `ask`: the column mapping the file would be read with, for the client to complete with what `ask` names and send as the upload's `mapping`",
+        xml: { name: 'mapping' },
+      }),
+    ),
+    ask: Type.Optional(
+      Type.Array(Type.Literal('sign', { xml: { name: 'question' } }), {
+        description:
+          'What the file cannot tell and the user must: `sign`, whether the file writes purchases and money out as positive amounts (send `mapping` with `negate` true) or negative ones (`negate` false)',
+        examples: [['sign']],
         xml: { wrapped: true },
       }),
     ),

@@ -38,6 +38,12 @@ export function xmlWriter(schema: XmlSchema | undefined, rootName?: string): Wri
   let byRoot = writers.get(key);
   if (!byRoot) writers.set(key, (byRoot = new Map()));
   let write = byRoot.get(rootName);
+  const records = recordUnion(schema);
+  if (!write && records) {
+    // An answer of one of several shapes (an upload or its preview): each value is written as the record it is.
+    write = (value) => xmlWriter(recordBranch(records, value), rootName)(value);
+    byRoot.set(rootName, write);
+  }
   if (!write) {
     const root = elementName(rootName ?? schema?.xml?.name ?? 'root');
     const body = objectBodyWriter(schema);
@@ -49,6 +55,18 @@ export function xmlWriter(schema: XmlSchema | undefined, rootName?: string): Wri
     byRoot.set(rootName, write);
   }
   return write;
+}
+
+/** The branches of a union of records (objects with declared members), or undefined. */
+function recordUnion(schema: XmlSchema | undefined): XmlSchema[] | undefined {
+  const branches = schema?.anyOf ?? schema?.oneOf;
+  return branches && branches.length > 1 && branches.every((b) => b.properties !== undefined) ? branches : undefined;
+}
+
+/** The record a value is: the first branch whose required members it has. */
+function recordBranch(branches: XmlSchema[], value: unknown): XmlSchema {
+  if (value === null || typeof value !== 'object') return branches[0]!;
+  return branches.find((b) => ((b.required as string[] | undefined) ?? []).every((key) => key in value)) ?? branches[0]!;
 }
 
 function valueWriter(name: string, schema: XmlSchema | undefined): Write {
