@@ -18,6 +18,17 @@ const UNKNOWN_LAYOUT = Buffer.from(
   ].join('\n'),
 );
 
+/** A card export of no bank's layout whose amounts are all positive: the file does not tell which way its signs go. */
+const CARD_PURCHASES = Buffer.from(
+  [
+    'Date,Description,Card Number,Amount',
+    '03/02/2026,BLUE BOTTLE COFFEE,****4417,6.25',
+    '03/14/2026,NEIGHBOURHOOD BOOKSHOP,****4417,18.40',
+    '03/19/2026,CITY PARKING,****4417,3.00',
+    '',
+  ].join('\n'),
+);
+
 const OFX = Buffer.from(`OFXHEADER:100
 DATA:OFXSGML
 VERSION:102
@@ -103,8 +114,23 @@ describe('statement files in Connect, in a browser', () => {
     await expectAccessible(page);
     await shot(page, 'mapping');
 
+    // The first rows as they will be stored follow the choices: the sign question flips them, the currency names them.
     await page.getByLabel('Amount', { exact: true }).selectOption({ label: 'How Much' });
     await page.getByLabel('Dates are written').selectOption('mdy');
+    const stored = page.getByRole('region', { name: 'The first rows as they will be imported' });
+    await stored.getByRole('cell', { name: '-$4.50', exact: true }).first().waitFor();
+    await expect(stored.getByRole('row').nth(1).getByRole('cell').allTextContents()).resolves.toEqual(['2026-03-02', 'COFFEE ROASTERS', '-$4.50']);
+    await expect(page.getByText('The first 5 of 5 transactions, as they will be imported into Imported account.').count()).resolves.toBe(1);
+    await page.getByLabel('Purchases/money out are shown as positive amounts in the file').check();
+    await stored.getByRole('cell', { name: '-$2,450.33', exact: true }).waitFor();
+    await expect(stored.getByRole('row').nth(1).getByRole('cell').allTextContents()).resolves.toEqual(['2026-03-02', 'COFFEE ROASTERS', '$4.50']);
+    await page.getByLabel('Currency of the amounts').fill('EUR');
+    await stored.getByRole('cell', { name: '-€2,450.33', exact: true }).waitFor();
+    await expectAccessible(page);
+    await shot(page, 'mapping-preview');
+    await page.getByLabel('Purchases/money out are shown as negative amounts in the file').check();
+    await page.getByLabel('Currency of the amounts').fill('');
+    await stored.getByRole('cell', { name: '$2,450.33', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Import' }).click();
     await page.getByRole('heading', { name: 'Statement imported' }).waitFor();
     await expect(page.getByText('5 new transactions imported.').count()).resolves.toBe(1);
@@ -142,6 +168,41 @@ describe('statement files in Connect, in a browser', () => {
         .sort(),
     ).toEqual([-18, -4.5, -4.5, -61.2, 2450.33].sort());
     expect(await webhookTypes(world, customerId)).toEqual(['started', 'institutionSelected', 'added', 'institutionSelected', 'added', 'done']);
+    await page.close();
+  });
+
+  it('asks how a card export shows purchases, with its columns chosen, and imports it as answered', async () => {
+    const customerId = await addCustomer(world.ctx, world.partner);
+    const link = await generateLink(world, 'generate', { customerId });
+    const page = await world.browser.newPage({ viewport: { width: 375, height: 812 } });
+    const shot = screenshots('statement-sign-375');
+    await page.goto(link);
+    await page.getByLabel('Search for your institution').fill('FinBank');
+    await page.getByRole('button', { name: 'FinBank', exact: true }).click();
+    await page.getByRole('button', { name: 'Upload a statement file instead' }).click();
+    await page.getByLabel('Statement file', { exact: true }).setInputFiles({ name: 'card.csv', mimeType: 'text/csv', buffer: CARD_PURCHASES });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByRole('heading', { name: 'Which column is which?' }).waitFor();
+    // The columns the service recognised are chosen; only the sign is asked, and marked so.
+    await expect(page.getByLabel('Date', { exact: true }).inputValue()).resolves.toBe('0');
+    await expect(page.getByLabel('Description', { exact: true }).inputValue()).resolves.toBe('1');
+    await expect(page.getByLabel('Amount', { exact: true }).inputValue()).resolves.toBe('3');
+    const question = page.getByRole('group', { name: 'How does the file show purchases and money out?' });
+    await expect(question.getAttribute('class')).resolves.toBe('question asked');
+    await page.getByText('Say how the file shows purchases to see the rows as they will be imported.').waitFor();
+    await page.getByRole('button', { name: 'Import' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Say how the file shows purchases and money out.');
+    await expectAccessible(page);
+    await shot(page, 'asked');
+    await question.getByLabel('Purchases/money out are shown as positive amounts in the file').check();
+    const stored = page.getByRole('region', { name: 'The first rows as they will be imported' });
+    await stored.getByRole('cell', { name: '-$6.25', exact: true }).waitFor();
+    await expect(stored.getByRole('cell', { name: '-$18.40', exact: true }).count()).resolves.toBe(1);
+    await expectAccessible(page);
+    await shot(page, 'answered');
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('heading', { name: 'Statement imported' }).waitFor();
+    await expect(page.getByText('3 new transactions imported.').count()).resolves.toBe(1);
     await page.close();
   });
 
