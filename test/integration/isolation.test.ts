@@ -6,6 +6,8 @@ import { addCustomer } from '../helpers/customers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { databaseFingerprint } from '../helpers/fuzz.js';
 import { testDialect } from '../helpers/db.js';
+import { uploadStatementOk } from '../helpers/statement-uploads.js';
+import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import type { Listener } from '../helpers/listener.js';
 import { startPushListener, subscribe } from '../helpers/txpush.js';
 
@@ -19,6 +21,8 @@ interface World {
   institutionLoginId: string;
   transactionId: string;
   subscriptionId: string;
+  /** A saved CSV column mapping's fingerprint (partner-wide): only the other partner's world has one. */
+  fingerprint?: string;
 }
 
 /** Path parameters that name public things, the same for everyone. */
@@ -58,6 +62,14 @@ beforeAll(async () => {
   a1 = await world(a);
   a2 = await world(a);
   b1 = await world(b);
+  // B saves a column mapping by uploading a file of a layout no detection knows; A has none for that layout.
+  await ensureInstitutionCatalog(ctx.runtime.database);
+  const mapping = JSON.stringify({ date: 'When', description: 'Who', amount: 'How much' });
+  const saved = await uploadStatementOk(ctx, b, b1.customerId, 'When,Who,How much\n2026-03-11,Isolation Bakery,-4.20\n', {
+    type: 'text/csv',
+    query: { mapping },
+  });
+  b1.fingerprint = saved.mapping.fingerprint;
 }, 120_000);
 /** Probes made, per kind, written to test-artifacts for the security report. */
 const probes = { routes: 0, otherPartner: 0, otherCustomer: 0 };
@@ -74,7 +86,7 @@ function routesWithIds(): RegisteredRoute[] {
   );
 }
 
-function fill(url: string, ids: Record<string, string>): string {
+function fill(url: string, ids: Partial<Record<string, string>>): string {
   return url.replace(/:(\w+)/g, (_, name: string) => {
     const value = PUBLIC_PARAMS[name] ?? ids[name];
     if (value === undefined) throw new Error(`no id for path parameter ${name} in ${url}: add it to the isolation test's world`);
@@ -124,7 +136,7 @@ function queryFor(route: RegisteredRoute): string {
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
-async function expectNotFoundAndNoChange(route: RegisteredRoute, partner: TestPartner, ids: Record<string, string>): Promise<void> {
+async function expectNotFoundAndNoChange(route: RegisteredRoute, partner: TestPartner, ids: Partial<Record<string, string>>): Promise<void> {
   const before = await databaseFingerprint(ctx.runtime.database, IGNORED_TABLES);
   const body = bodyFor(route);
   const url = fill(route.url, ids) + queryFor(route);
