@@ -58,13 +58,13 @@ export function xmlWriter(schema: XmlSchema | undefined, rootName?: string): Wri
 }
 
 /** The branches of a union of records (objects with declared members), or undefined. */
-function recordUnion(schema: XmlSchema | undefined): XmlSchema[] | undefined {
+export function recordUnion(schema: XmlSchema | undefined): XmlSchema[] | undefined {
   const branches = schema?.anyOf ?? schema?.oneOf;
   return branches && branches.length > 1 && branches.every((b) => b.properties !== undefined) ? branches : undefined;
 }
 
 /** The record a value is: the first branch whose required members it has. */
-function recordBranch(branches: XmlSchema[], value: unknown): XmlSchema {
+export function recordBranch(branches: XmlSchema[], value: unknown): XmlSchema {
   if (value === null || typeof value !== 'object') return branches[0]!;
   return branches.find((b) => ((b.required as string[] | undefined) ?? []).every((key) => key in value)) ?? branches[0]!;
 }
