@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastJson from 'fast-json-stringify';
 import { ServiceError } from '../../contract/errors/service-error.js';
@@ -62,13 +62,20 @@ function recordUnionJson(schema: unknown): ((value: unknown) => string) | undefi
   return (value) => writers.get(recordBranch(branches, value))!(value);
 }
 
-/** Routes whose answers include a union of records serialise them with recordUnionJson; the rest as Fastify does. */
-function serialiseRecordUnions(app: FastifyInstance): void {
-  app.addHook('onRoute', (route) => {
-    const responses = (route.schema as FastifySchema | undefined)?.response as Record<string, unknown> | undefined;
-    if (!responses || !Object.values(responses).some((schema) => recordUnion(schema as XmlSchema))) return;
-    route.serializerCompiler = ({ schema }) => recordUnionJson(schema) ?? fastJson(schema as object);
-  });
+/**
+ * Response serialisers, each compiled once per schema object and shared by every route, scope and app of the process:
+ * routes share their error schemas (each status of each route used to compile the same one again), and a process that
+ * builds the app again (a worker, the tests) compiles nothing twice. Compiling was most of the time an app took to start.
+ */
+const serialisers = new WeakMap<object, (value: unknown) => string>();
+
+function serialiserFor({ schema }: { schema: unknown }): (value: unknown) => string {
+  let write = serialisers.get(schema as object);
+  if (!write) {
+    write = recordUnionJson(schema) ?? fastJson(schema as object);
+    serialisers.set(schema as object, write);
+  }
+  return write;
 }
 
 /** The body parsers every scope shares: JSON (depth-limited) and XML, with their limits. */
@@ -79,7 +86,7 @@ export const bodyParsers = fp(
     app.removeContentTypeParser(['application/json', 'text/plain']);
     app.addContentTypeParser(/^application\/([\w.-]+\+)?json\s*(;.*)?$/i, { parseAs: 'string', bodyLimit: opts.bodyLimit }, parseJson);
     app.addContentTypeParser(/^(application|text)\/([\w.-]+\+)?xml\s*(;.*)?$/i, { parseAs: 'string', bodyLimit: opts.bodyLimit }, parseXml);
-    serialiseRecordUnions(app);
+    app.setSerializerCompiler(serialiserFor);
   },
   { name: 'ledgerlink-body-parsers' },
 );
