@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import Type from 'typebox';
 import { parseXmlDocument, shapeBySchema } from '../../src/contract/xml/parse.js';
-import { escapeXml, xmlWriter } from '../../src/contract/xml/serialize.js';
+import { escapeXml, recordBranch, xmlWriter } from '../../src/contract/xml/serialize.js';
 import { branchFor, elementName, typesOf, type XmlSchema } from '../../src/contract/xml/schema-walk.js';
 import * as accounts from '../../src/contract/schemas/accounts.js';
 import * as common from '../../src/contract/schemas/common.js';
@@ -58,6 +58,20 @@ describe('XML from schemas', () => {
 
   it('drops characters XML cannot carry', () => {
     expect(xmlWriter(s(Institution))({ id: 1, name: 'a\u0000b\u0007c', oauthEnabled: true })).toContain('<name>abc</name>');
+  });
+
+  it('writes a value of a union of records as the record it is, told by required and fixed members', () => {
+    // Steps that all require `step`, told apart by its value, as Connect's sign-in steps are.
+    const Failed = Type.Object({ step: Type.Literal('failed'), code: Type.Integer() }, { xml: { name: 'failed' } });
+    const Oauth = Type.Object({ step: Type.Literal('oauth'), url: Type.String() }, { xml: { name: 'oauth' } });
+    const Upload = Type.Object({ accounts: Type.Array(Type.String()) }, { xml: { name: 'upload' } });
+    const Preview = Type.Object({ preview: Type.Literal(true), accounts: Type.Array(Type.String()) }, { xml: { name: 'preview' } });
+    const steps = [Failed, Oauth] as unknown as XmlSchema[];
+    expect(recordBranch(steps, { step: 'oauth', url: 'https://bank.example/' })).toBe(Oauth);
+    expect(recordBranch(steps, { step: 'failed', code: 103 })).toBe(Failed);
+    expect(recordBranch([Preview, Upload] as unknown as XmlSchema[], { accounts: [] })).toBe(Upload);
+    expect(recordBranch([Upload, Preview] as unknown as XmlSchema[], { preview: true, accounts: [] })).toBe(Upload);
+    expect(xmlWriter(Type.Union([Failed, Oauth]) as unknown as XmlSchema)({ step: 'oauth', url: 'u' })).toMatch(/<oauth><step>oauth<\/step><url>u<\/url><\/oauth>$/);
   });
 
   it('renders free-form objects key by key', () => {

@@ -63,10 +63,24 @@ export function recordUnion(schema: XmlSchema | undefined): XmlSchema[] | undefi
   return branches && branches.length > 1 && branches.every((b) => b.properties !== undefined) ? branches : undefined;
 }
 
-/** The record a value is: the first branch whose required members it has. */
+/**
+ * The record a value is: the first branch whose required members it has and whose fixed members (a `const` or an
+ * `enum`, such as a step's name) it matches; the first branch when none fits.
+ */
 export function recordBranch(branches: XmlSchema[], value: unknown): XmlSchema {
   if (value === null || typeof value !== 'object') return branches[0]!;
-  return branches.find((b) => ((b.required as string[] | undefined) ?? []).every((key) => key in value)) ?? branches[0]!;
+  const record = value as Record<string, unknown>;
+  const fits = (branch: XmlSchema) =>
+    ((branch.required as string[] | undefined) ?? []).every((key) => key in record) &&
+    Object.entries(branch.properties ?? {}).every(([key, member]) => !(key in record) || matchesFixed(member, record[key]));
+  return branches.find(fits) ?? branches[0]!;
+}
+
+/** Whether a value is one a member's `const` or `enum` allows (any value when it has neither). */
+function matchesFixed(member: XmlSchema, value: unknown): boolean {
+  if ('const' in member) return member.const === value;
+  if (Array.isArray(member.enum)) return member.enum.includes(value);
+  return true;
 }
 
 function valueWriter(name: string, schema: XmlSchema | undefined): Write {
