@@ -71,7 +71,9 @@ describe('XML from schemas', () => {
     expect(recordBranch(steps, { step: 'failed', code: 103 })).toBe(Failed);
     expect(recordBranch([Preview, Upload] as unknown as XmlSchema[], { accounts: [] })).toBe(Upload);
     expect(recordBranch([Upload, Preview] as unknown as XmlSchema[], { preview: true, accounts: [] })).toBe(Upload);
-    expect(xmlWriter(Type.Union([Failed, Oauth]) as unknown as XmlSchema)({ step: 'oauth', url: 'u' })).toMatch(/<oauth><step>oauth<\/step><url>u<\/url><\/oauth>$/);
+    expect(xmlWriter(Type.Union([Failed, Oauth]) as unknown as XmlSchema)({ step: 'oauth', url: 'u' })).toMatch(
+      /<oauth><step>oauth<\/step><url>u<\/url><\/oauth>$/,
+    );
   });
 
   it('renders free-form objects key by key', () => {
