@@ -38,8 +38,8 @@ export function xmlWriter(schema: XmlSchema | undefined, rootName?: string): Wri
   let byRoot = writers.get(key);
   if (!byRoot) writers.set(key, (byRoot = new Map()));
   let write = byRoot.get(rootName);
-  const records = recordUnion(schema);
-  if (!write && records) {
+  const records = write ? undefined : recordUnion(schema);
+  if (records) {
     // An answer of one of several shapes (an upload or its preview): each value is written as the record it is.
     write = (value) => xmlWriter(recordBranch(records, value), rootName)(value);
     byRoot.set(rootName, write);
