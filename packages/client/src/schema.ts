@@ -651,6 +651,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aggregation/v1/customers/{customerId}/institutionLogins/{institutionLoginId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get institution login refresh status (Ledgerlink extension)
+         * @description The login's refresh in sight: its last attempt and last success, the aggregation status code of the last failure, when the scheduled refresh runs next (or why none is planned: `refreshSchedule`), the failures in a row the schedule's backoff counts, whether a refresh runs now, and where its data comes from (`source`). Refresh Customer Accounts by Institution Login (`POST .../institutionLogins/{institutionLoginId}/accounts`) refreshes it now. See docs/aggregation.md, "Refresh status".
+         */
+        get: operations["GetInstitutionLoginStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v1/statement-mappings": {
         parameters: {
             query?: never;
@@ -9016,6 +9036,130 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetInstitutionLoginStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Institution login id
+                 * @example 6000000000
+                 */
+                institutionLoginId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 6000000000 */
+                        institutionLoginId: number;
+                        /** @example 1005061234 */
+                        customerId: string;
+                        /** @example 102105 */
+                        institutionId: string;
+                        /**
+                         * @description Where the data comes from: testbank (the sandbox test bank), simplefin (a SimpleFIN bridge), ofx (OFX Direct Connect), statementFile (uploaded statement files: nothing to refresh), none (no source serves the institution any more)
+                         * @example ofx
+                         */
+                        source: "testbank" | "simplefin" | "ofx" | "statementFile" | "none";
+                        /** @description 0 after a successful sign-in or refresh, otherwise the aggregation status code of the last failure (docs/aggregation.md) */
+                        aggregationStatusCode: number;
+                        /** @description The institution's or the connector's words for the last failure; absent while the status is 0 */
+                        aggregationStatusMessage?: string;
+                        /** @description The last refresh attempt, successful or not (customer clock); absent before the first */
+                        aggregationAttemptDate?: number;
+                        /** @description The last successful refresh (customer clock); absent before the first */
+                        aggregationSuccessDate?: number;
+                        /** @description When the scheduled refresh runs next (customer clock); absent when none is planned (refreshSchedule says why) */
+                        nextRefreshDate?: number;
+                        /**
+                         * @description scheduled: refreshed every interval; retrying: after temporary failures, retried sooner and backing off; waitingForUser: the last failure is one only the user can fix (Connect Fix), nothing is retried; manual: refreshed only when asked (test bank and statement-file logins, or no source any more); off: scheduled refresh is turned off on this service
+                         * @example scheduled
+                         */
+                        refreshSchedule: "scheduled" | "retrying" | "waitingForUser" | "manual" | "off";
+                        /** @description Failed refreshes in a row since the last success, as the schedule counts them for its backoff (temporary failures); at least 1 while the last attempt failed */
+                        consecutiveFailures: number;
+                        /** @description Whether a refresh (or a statement upload) of this login runs now */
+                        refreshInProgress: boolean;
+                    };
+                    "application/xml": {
+                        /** @example 6000000000 */
+                        institutionLoginId: number;
+                        /** @example 1005061234 */
+                        customerId: string;
+                        /** @example 102105 */
+                        institutionId: string;
+                        /**
+                         * @description Where the data comes from: testbank (the sandbox test bank), simplefin (a SimpleFIN bridge), ofx (OFX Direct Connect), statementFile (uploaded statement files: nothing to refresh), none (no source serves the institution any more)
+                         * @example ofx
+                         */
+                        source: "testbank" | "simplefin" | "ofx" | "statementFile" | "none";
+                        /** @description 0 after a successful sign-in or refresh, otherwise the aggregation status code of the last failure (docs/aggregation.md) */
+                        aggregationStatusCode: number;
+                        /** @description The institution's or the connector's words for the last failure; absent while the status is 0 */
+                        aggregationStatusMessage?: string;
+                        /** @description The last refresh attempt, successful or not (customer clock); absent before the first */
+                        aggregationAttemptDate?: number;
+                        /** @description The last successful refresh (customer clock); absent before the first */
+                        aggregationSuccessDate?: number;
+                        /** @description When the scheduled refresh runs next (customer clock); absent when none is planned (refreshSchedule says why) */
+                        nextRefreshDate?: number;
+                        /**
+                         * @description scheduled: refreshed every interval; retrying: after temporary failures, retried sooner and backing off; waitingForUser: the last failure is one only the user can fix (Connect Fix), nothing is retried; manual: refreshed only when asked (test bank and statement-file logins, or no source any more); off: scheduled refresh is turned off on this service
+                         * @example scheduled
+                         */
+                        refreshSchedule: "scheduled" | "retrying" | "waitingForUser" | "manual" | "off";
+                        /** @description Failed refreshes in a row since the last success, as the schedule counts them for its backoff (temporary failures); at least 1 while the last attempt failed */
+                        consecutiveFailures: number;
+                        /** @description Whether a refresh (or a statement upload) of this login runs now */
+                        refreshInProgress: boolean;
+                    };
+                };
             };
             /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
             401: {

@@ -38,6 +38,7 @@ import addAllAccountsMfa from './routes/accounts/addAllAccountsMfa.js';
 import refreshCustomerAccountsByInstitutionLogin from './routes/institutionLogins/refreshCustomerAccountsByInstitutionLogin.js';
 import refreshCustomerAccountsByInstitutionLoginV2 from './routes/institutionLogins/refreshCustomerAccountsByInstitutionLoginV2.js';
 import deleteCustomerAccountsByInstitutionLogin from './routes/institutionLogins/deleteCustomerAccountsByInstitutionLogin.js';
+import getInstitutionLoginStatus from './routes/institutionLogins/getInstitutionLoginStatus.js';
 import uploadStatementFile from './routes/statements/uploadStatementFile.js';
 import getStatementMappings from './routes/statements/getStatementMappings.js';
 import deleteStatementMapping from './routes/statements/deleteStatementMapping.js';
@@ -115,6 +116,7 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       refreshCustomerAccountsByInstitutionLogin,
       refreshCustomerAccountsByInstitutionLoginV2,
       deleteCustomerAccountsByInstitutionLogin,
+      getInstitutionLoginStatus,
       uploadStatementFile,
       getStatementMappings,
       deleteStatementMapping,
