@@ -26,6 +26,7 @@ import getCustomerAccounts from './routes/accounts/getCustomerAccounts.js';
 import getCustomerAccountsSimple from './routes/accounts/getCustomerAccountsSimple.js';
 import getCustomerAccount from './routes/accounts/getCustomerAccount.js';
 import getCustomerAccountSimple from './routes/accounts/getCustomerAccountSimple.js';
+import getAccountBalanceHistory from './routes/accounts/getAccountBalanceHistory.js';
 import getCustomerAccountsByInstitution from './routes/accounts/getCustomerAccountsByInstitution.js';
 import getCustomerAccountsByInstitutionSimple from './routes/accounts/getCustomerAccountsByInstitutionSimple.js';
 import getCustomerAccountsByInstitutionLogin from './routes/accounts/getCustomerAccountsByInstitutionLogin.js';
@@ -104,6 +105,7 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getCustomerAccountsSimple,
       getCustomerAccount,
       getCustomerAccountSimple,
+      getAccountBalanceHistory,
       getCustomerAccountsByInstitution,
       getCustomerAccountsByInstitutionSimple,
       getCustomerAccountsByInstitutionLogin,

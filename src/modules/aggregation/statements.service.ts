@@ -31,6 +31,7 @@ import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js'
 import type { CustomerRow } from '../customers/table.js';
 import { selectPositions, updateAccountRow } from './accounts.repository.js';
 import { accountRecords, listAccountRows } from './accounts.service.js';
+import { recordStatementBalance } from './balances.service.js';
 import { customerNow, sealJson, serviceNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
 import { findStatementFileLogin, insertLogin, lockCustomerForLinking, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
@@ -198,6 +199,7 @@ export async function uploadStatementFile(
       const dates = read.dates.get(a.ref) ?? { count: 0, distinct: 0, first: 0, latest: 0 };
       const row = await storeAccount(engine, login, owner, { account: a, before, dates, displayPosition, now });
       added += await storeTransactions(engine, login, owner, row, read.transactionsOf(a.ref), now);
+      await recordStatementBalance(engine, row, a, dates, now);
       incoming += dates.distinct;
       rows.push(await settleDates(engine, row));
     }

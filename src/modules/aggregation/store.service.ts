@@ -9,6 +9,7 @@ import type { ConnectorAccount, ConnectorTransaction } from '../../connectors/co
 import type { Executor } from '../../platform/db/database.js';
 import { updateAccountRow } from './accounts.repository.js';
 import { accountRecord, insertAccount, updateAccountData } from './accounts.service.js';
+import { recordRefreshedBalance } from './balances.service.js';
 import type { AggregationEvent } from './records.js';
 import type { AccountRow, AccountUpdate, InstitutionLoginRow } from './table.js';
 import { transactionDateRange } from './transactions.repository.js';
@@ -88,6 +89,9 @@ export async function storeFetchedAccount(
       ...also,
     });
   }
+
+  // The balance a source read goes into the account's daily history; a file's closing balance is recorded by the upload.
+  if (login.source !== 'statement-file' && !window?.part) await recordRefreshedBalance(tx, row, fetched.aggregated ? window?.from : undefined, now);
 
   const events: AggregationEvent[] = [];
   if (change) {

@@ -7,6 +7,7 @@ import type {
   StatementMappingTable,
   TransactionTable,
 } from '../../modules/aggregation/table.js';
+import type { AccountBalanceTable } from '../../modules/aggregation/balances.table.js';
 import type { DashboardSessionTable } from '../../modules/dashboard/table.js';
 import type { DeliveryAttemptTable, DeliveryTable, MailboxTable, SandboxListenerTable } from '../../outbox/table.js';
 import type { ConnectExperienceTable, ConnectLinkTable } from '../../modules/connect/table.js';
@@ -38,6 +39,7 @@ export interface DB {
   aggregation_events: AggregationEventTable;
   link_sessions: LinkSessionTable;
   statement_mappings: StatementMappingTable;
+  account_balances: AccountBalanceTable;
   txpush_subscriptions: TxPushSubscriptionTable;
   connect_links: ConnectLinkTable;
   connect_experiences: ConnectExperienceTable;

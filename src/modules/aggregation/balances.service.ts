@@ -1,0 +1,187 @@
+/**
+ * The daily balance history of accounts: one balance per account and UTC day, recorded on every refresh and upload.
+ * Observed balances (the one a refresh reads, a statement file's closing balance) are stored at their day; where
+ * only the latest is known, the days before it back to the start of what was fetched are derived from it and the
+ * account's posted transactions, in one pass over those days. An observed balance wins over a derived one, a later
+ * observation of the same day over an earlier one (balances.repository.ts).
+ */
+import type { StatementAccount } from '../../connectors/statements/types.js';
+import { ServiceError } from '../../contract/errors/service-error.js';
+import type { Executor } from '../../platform/db/database.js';
+import type { Runtime } from '../../platform/dependencies.js';
+import { longWork } from '../../platform/turns.js';
+import { getCustomerForPartner } from '../customers/service.js';
+import { getAccountRow } from './accounts.service.js';
+import { selectBalances, selectPostedMovements, upsertDerivedBalances, upsertObservedBalances } from './balances.repository.js';
+import type { AccountBalanceRow, AccountBalanceTable, BalanceSource } from './balances.table.js';
+import type { Engine } from './engine.js';
+import type { AccountRow } from './table.js';
+
+const DAY = 86_400;
+
+/**
+ * Account types whose balance moves by exactly their transactions' amounts. A loan's payment also pays interest and
+ * escrow, and an investment account's value moves with prices: their history holds observed balances only.
+ */
+const DERIVABLE_TYPES: ReadonlySet<string> = new Set(['checking', 'savings', 'creditCard', 'lineOfCredit']);
+
+/** Derived days reach at most this far back from the balance they come from (ten years and a leap day or three). */
+export const MAX_DERIVED_DAYS = 3653;
+
+/**
+ * How long before its posting a transaction may be dated and still be found: a posted transaction is read by its
+ * date (the indexed column), and the day it posted decides which balances it moved.
+ */
+const POSTING_LAG_DAYS = 31;
+
+/** One day's balance as the API answers it. */
+export interface DailyBalanceRecord {
+  date: string;
+  balance: number;
+  availableBalance?: number;
+  currency: string;
+  source: BalanceSource;
+}
+
+/** The UTC day (YYYY-MM-DD) holding an epoch second. */
+export function dayText(epochSeconds: number): string {
+  return new Date(Math.floor(epochSeconds / DAY) * DAY * 1000).toISOString().slice(0, 10);
+}
+
+/** A balance some source stated, and from when. */
+export interface ObservedBalance {
+  source: Exclude<BalanceSource, 'derived'>;
+  balance: number;
+  availableBalance?: number | undefined;
+  /** When it was valid (customer clock, epoch seconds). */
+  asOf: number;
+}
+
+/**
+ * Records an observed balance of the account at its day and, for an account whose transactions make its balance,
+ * derives each day from the one holding `deriveFrom` to the day before it from the account's posted transactions,
+ * in the caller's transaction. Each day's balance is its closing one: the observed balance counts everything posted
+ * on its day, and a derived day is it less what posted after that day.
+ */
+export async function recordBalanceHistory(
+  tx: Executor,
+  account: Pick<AccountRow, 'id' | 'type' | 'currency'>,
+  observed: ObservedBalance,
+  deriveFrom: number | undefined,
+  now: number,
+): Promise<void> {
+  const anchorDay = Math.floor(observed.asOf / DAY);
+  const base = { account_id: account.id, currency: account.currency, as_of: observed.asOf, updated_at: now };
+  await upsertObservedBalances(tx, [
+    {
+      ...base,
+      day: dayText(observed.asOf),
+      balance: observed.balance,
+      available_balance: observed.availableBalance ?? null,
+      source: observed.source,
+    },
+  ]);
+  if (deriveFrom === undefined || !DERIVABLE_TYPES.has(account.type)) return;
+  const firstDay = Math.max(Math.floor(deriveFrom / DAY), anchorDay - MAX_DERIVED_DAYS);
+  if (firstDay >= anchorDay) return;
+
+  // What posted on each day after firstDay up to the anchor's, in cents (sums of floating amounts drift).
+  const moved = new Array<number>(anchorDay - firstDay + 1).fill(0);
+  const movements = await selectPostedMovements(tx, account.id, (firstDay + 1 - POSTING_LAG_DAYS) * DAY, (anchorDay + 1) * DAY - 1);
+  for (const m of movements) {
+    const postedDay = Math.floor(Number(m.posted_date ?? m.effective_date) / DAY);
+    if (postedDay > firstDay && postedDay <= anchorDay) moved[postedDay - firstDay]! += Math.round(Number(m.amount) * 100);
+  }
+  const derived: AccountBalanceTable[] = [];
+  let cents = Math.round(observed.balance * 100);
+  for (let day = anchorDay - 1; day >= firstDay; day--) {
+    cents -= moved[day + 1 - firstDay]!;
+    derived.push({ ...base, day: dayText(day * DAY), balance: cents / 100, available_balance: null, source: 'derived' });
+  }
+  await upsertDerivedBalances(tx, derived);
+}
+
+/** The available balance a refresh read with the balance: a deposit account's (its detail's). */
+function availableOf(account: Pick<AccountRow, 'type' | 'detail'>): number | undefined {
+  if ((account.type !== 'checking' && account.type !== 'savings') || account.detail === null) return undefined;
+  const amount = (JSON.parse(account.detail) as { availableBalanceAmount?: unknown }).availableBalanceAmount;
+  return typeof amount === 'number' ? amount : undefined;
+}
+
+/**
+ * Records the balance a refresh (or a sign-in) stored on the account, and derives the days back to the start of the
+ * refresh's window (`from`, when transactions were fetched), in the caller's transaction.
+ */
+export async function recordRefreshedBalance(tx: Executor, account: AccountRow, from: number | undefined, now: number): Promise<void> {
+  const observed: ObservedBalance = {
+    source: 'refresh',
+    balance: Number(account.balance),
+    availableBalance: availableOf(account),
+    asOf: Number(account.balance_date),
+  };
+  await recordBalanceHistory(tx, account, observed, from, now);
+}
+
+/**
+ * Records the closing balance a statement file states for one of its accounts (none for a file that states none: QIF,
+ * CSV without a balance column) at its date, and derives the days back to the one before the file's first
+ * transaction from the transactions stored; one short transaction of its own, after the file's transactions.
+ */
+export async function recordStatementBalance(
+  engine: Pick<Engine, 'database'>,
+  account: AccountRow,
+  file: Pick<StatementAccount, 'balance' | 'balanceDate' | 'availableBalance'>,
+  dates: { count: number; first: number; latest: number },
+  now: number,
+): Promise<void> {
+  if (file.balance === undefined) return;
+  const observed: ObservedBalance = {
+    source: 'statement',
+    balance: file.balance,
+    availableBalance: file.availableBalance,
+    asOf: Math.min(file.balanceDate ?? (dates.latest || now), now),
+  };
+  await longWork.turn();
+  await engine.database.yielding
+    .transaction()
+    .execute((tx) => recordBalanceHistory(tx, account, observed, dates.count > 0 ? dates.first - DAY : undefined, now));
+}
+
+function toRecord(row: AccountBalanceRow): DailyBalanceRecord {
+  return {
+    date: row.day,
+    balance: Number(row.balance),
+    ...(row.available_balance === null ? {} : { availableBalance: Number(row.available_balance) }),
+    currency: row.currency,
+    source: row.source,
+  };
+}
+
+export interface BalanceHistoryQuery {
+  fromDate?: number | undefined;
+  toDate?: number | undefined;
+}
+
+/**
+ * The daily balances of the partner's customer's account on the days holding fromDate to toDate (UTC, inclusive),
+ * oldest first; 404 for another partner's customer or account, 400 when fromDate is after toDate.
+ */
+export async function accountBalanceHistory(
+  runtime: Pick<Runtime, 'database'>,
+  partnerId: string,
+  customerId: string | number,
+  accountId: string | number,
+  q: BalanceHistoryQuery,
+): Promise<{ balances: DailyBalanceRecord[] }> {
+  const db = runtime.database.kysely;
+  const account = await getAccountRow(db, await getCustomerForPartner(db, partnerId, customerId), accountId);
+  if (q.fromDate !== undefined && q.toDate !== undefined && q.fromDate > q.toDate)
+    throw new ServiceError('InvalidParameter', `Invalid parameter (fromDate): fromDate (${q.fromDate}) must not be after toDate (${q.toDate}).`);
+  const rows = await selectBalances(
+    db,
+    account.id,
+    q.fromDate === undefined ? '0000-00-00' : dayText(q.fromDate),
+    q.toDate === undefined ? '9999-99-99' : dayText(q.toDate),
+  );
+  return { balances: rows.map(toRecord) };
+}
