@@ -467,6 +467,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aggregation/v1/customers/{customerId}/accounts/{accountId}/balances/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get account balance history (Ledgerlink extension)
+         * @description The account's balance on each UTC day from the day holding `fromDate` to the day holding `toDate` (epoch seconds, inclusive; both optional), oldest first: the balance a refresh read (`refresh`), a statement file's closing balance at its date (`statement`), or a balance worked out backwards from the account's posted transactions and a later observed one (`derived`: checking, savings, credit card and line of credit accounts). One per day: a later observation replaces an earlier one, an observed balance a derived one. Days with no balance are absent. See docs/aggregation.md, "Balance history".
+         */
+        get: operations["GetAccountBalanceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v1/customers/{customerId}/institutions/{institutionId}/accounts": {
         parameters: {
             query?: never;
@@ -6300,6 +6320,129 @@ export interface operations {
                         institutionLoginId: number;
                         displayPosition: number;
                     };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetAccountBalanceHistory: {
+        parameters: {
+            query?: {
+                /** @description Days from the one holding this time (epoch seconds, UTC day); the earliest when absent */
+                fromDate?: number;
+                /** @description Days up to the one holding this time (epoch seconds, UTC day), inclusive; the latest when absent */
+                toDate?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One per day that has a balance, oldest first */
+                        balances: {
+                            /**
+                             * @description The day, UTC (YYYY-MM-DD)
+                             * @example 2026-11-28
+                             */
+                            date: string;
+                            /**
+                             * @description The account's balance that day, in its currency (negative for cards, loans and credit lines)
+                             * @example 2450.17
+                             */
+                            balance: number;
+                            /** @description The available balance, when the source stated one for that day (checking and savings refreshes, statement files) */
+                            availableBalance?: number;
+                            /**
+                             * @description ISO 4217
+                             * @example USD
+                             */
+                            currency: string;
+                            /** @description refresh: the balance a refresh (or sign-in) read that day; statement: a statement file's closing balance at its date; derived: worked out backwards from the account's posted transactions and a later observed balance */
+                            source: "refresh" | "statement" | "derived";
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description One per day that has a balance, oldest first */
+                        balances: {
+                            /**
+                             * @description The day, UTC (YYYY-MM-DD)
+                             * @example 2026-11-28
+                             */
+                            date: string;
+                            /**
+                             * @description The account's balance that day, in its currency (negative for cards, loans and credit lines)
+                             * @example 2450.17
+                             */
+                            balance: number;
+                            /** @description The available balance, when the source stated one for that day (checking and savings refreshes, statement files) */
+                            availableBalance?: number;
+                            /**
+                             * @description ISO 4217
+                             * @example USD
+                             */
+                            currency: string;
+                            /** @description refresh: the balance a refresh (or sign-in) read that day; statement: a statement file's closing balance at its date; derived: worked out backwards from the account's posted transactions and a later observed balance */
+                            source: "refresh" | "statement" | "derived";
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
