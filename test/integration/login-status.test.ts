@@ -27,7 +27,7 @@ interface StatusJson {
 
 const HOUR = 3600;
 const PASSWORD = 'secret-1';
-const USERS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace'];
+const USERS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi'];
 
 function ofxUser(userId: string): OfxServerUser {
   return {
@@ -304,6 +304,24 @@ describe('the status of an institution login', () => {
     const otherCustomer = await addCustomer(ctx, await fresh(production), { type: 'active' });
     expect((await getStatus(production, otherCustomer, loginId)).statusCode).toBe(404);
     expect((await getStatus(production, customerId, 'not-a-number')).statusCode).toBe(404);
+  });
+});
+
+describe("the CLI's list of a customer's logins (/cli/v1)", () => {
+  it("names each login's institution with its status, and answers 404 for another partner's customer", async () => {
+    const { customerId, loginId } = await linkOfx();
+    const caller = await fresh(production);
+    const url = `/cli/v1/customers/${customerId}/institutionLogins`;
+    const own = await ctx.app.inject({ method: 'GET', url, headers: caller.headers });
+    expect(own.statusCode, own.body).toBe(200);
+    const direct = await status(production, customerId, loginId);
+    expect(own.json()).toEqual({ customerId, institutionLogins: [{ ...direct, institutionName: 'Status Test Credit Union' }] });
+
+    const foreign = await ctx.app.inject({ method: 'GET', url, headers: (await fresh(other)).headers });
+    expect(foreign.statusCode).toBe(404);
+    const unknown = await ctx.app.inject({ method: 'GET', url: '/cli/v1/customers/999999999/institutionLogins', headers: caller.headers });
+    expect(unknown.statusCode).toBe(404);
+    expect(foreign.json().code).toBe(unknown.json().code);
   });
 });
 

@@ -17,6 +17,7 @@ const ACTIONS: Record<string, string[]> = {
   experience: ['set', 'show'],
   institutions: ['add-ofx'],
   sandbox: ['clock', 'error', 'reset'],
+  logins: ['list'],
   trigger: [],
   listen: [],
   login: [],

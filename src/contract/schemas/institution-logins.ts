@@ -57,3 +57,15 @@ export const InstitutionLoginStatus = Type.Object(institutionLoginStatusFields, 
   xml: { name: 'institutionLoginStatus' },
   description: "An institution login's refresh status (Ledgerlink extension)",
 });
+
+/** A login's status with its institution's name, as the CLI (`ledgerlink logins list`) and the dashboard list them. */
+export const NamedInstitutionLoginStatus = Type.Object(
+  { ...institutionLoginStatusFields, institutionName: Type.String({ examples: ['FinBank Profiles - A'] }) },
+  { xml: { name: 'institutionLoginStatus' } },
+);
+
+/** GET /cli/v1/customers/{customerId}/institutionLogins: every login of the customer, oldest first. */
+export const InstitutionLoginStatusList = Type.Object(
+  { customerId: Type.String(), institutionLogins: Type.Array(NamedInstitutionLoginStatus) },
+  { xml: { name: 'institutionLogins' } },
+);

@@ -1,7 +1,7 @@
 /**
- * The client API of the `ledgerlink` command (/cli/v1, docs/cli.md): request log, deliveries, mailbox and listeners
- * of the calling partner, for the CLI's client mode. Authenticated like the partner API (app key and token), with
- * its TLS and region checks; JSON only, kept out of the OpenAPI description and out of the request log, so that
+ * The client API of the `ledgerlink` command (/cli/v1, docs/cli.md): request log, deliveries, mailbox, listeners and
+ * customers' institution logins of the calling partner, for the CLI's client mode. Authenticated like the partner API
+ * (app key and token), with its TLS and region checks; JSON only, kept out of the OpenAPI description and out of the request log, so that
  * `logs tail --follow` and `listen` do not fill the log they read with their own polling.
  */
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +13,7 @@ import { checkRegion, requireTls } from '../plugins/transport.js';
 import { nameScope } from '../scopes.js';
 import { acceptsJson } from './accept.js';
 import listDeliveries from './routes/deliveries/listDeliveries.js';
+import listInstitutionLogins from './routes/institutionLogins/listInstitutionLogins.js';
 import redeliver from './routes/deliveries/redeliver.js';
 import pollListener from './routes/listeners/pollListener.js';
 import registerListener from './routes/listeners/registerListener.js';
@@ -40,6 +41,16 @@ export async function cliApiScope(scope: FastifyInstance, opts: { runtime: Runti
   });
   stopWaitingOnClose(scope);
   const app = scope as App;
-  for (const route of [listRequests, listDeliveries, redeliver, listMail, registerListener, removeListener, pollListener, reportOutcome] as RouteModule[])
+  for (const route of [
+    listRequests,
+    listDeliveries,
+    redeliver,
+    listMail,
+    listInstitutionLogins,
+    registerListener,
+    removeListener,
+    pollListener,
+    reportOutcome,
+  ] as RouteModule[])
     route(app, runtime);
 }

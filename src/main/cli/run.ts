@@ -26,6 +26,10 @@ export const COMMANDS: Record<string, Command> = {
     load: async () => (await import('./commands/sandbox.js')).sandbox,
     help: "sandbox controls: advance a customer's clock, set or clear a login error, reset a customer",
   },
+  logins: {
+    load: async () => (await import('./commands/logins.js')).logins,
+    help: "list a customer's institution logins: last refresh, next scheduled refresh, failures, source",
+  },
   trigger: { load: async () => (await import('./commands/trigger.js')).trigger, help: 'fire a TxPUSH or Connect webhook event (`trigger --help` lists them)' },
   listen: {
     load: async () => (await import('./commands/listen.js')).listen,

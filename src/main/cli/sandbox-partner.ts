@@ -23,7 +23,22 @@ async function partnerOfCustomer(db: Executor, customerId: string | undefined): 
  * only partner of the store when there is just one. A --partner that is not the customer's partner is refused.
  * Refused (14090) for production-plan partners, like the sandbox API.
  */
-export async function sandboxPartner(db: Executor, partnerId: string | undefined, usage: string, customerId?: string): Promise<PickedPartner> {
+export function sandboxPartner(db: Executor, partnerId: string | undefined, usage: string, customerId?: string): Promise<PickedPartner> {
+  // A production-plan partner is refused whatever the customer.
+  return pickPartner(db, partnerId, usage, customerId, assertSandboxAllowed);
+}
+
+/**
+ * The partner a direct-mode command about a customer acts for, chosen as for sandbox commands but of any plan;
+ * `check` vets the partner before the customer is matched against it.
+ */
+export async function pickPartner(
+  db: Executor,
+  partnerId: string | undefined,
+  usage: string,
+  customerId?: string,
+  check: (caller: Caller) => void = () => undefined,
+): Promise<PickedPartner> {
   let id = partnerId?.trim();
   let source: PickedPartner['source'] = 'option';
   const customersPartner = await partnerOfCustomer(db, customerId);
@@ -45,8 +60,7 @@ export async function sandboxPartner(db: Executor, partnerId: string | undefined
   const row = await findPartnerById(db, id);
   if (!row) throw new UsageError(`no partner ${id}`, 'check the id (`ledgerlink partner list`), and --data or DATABASE_URL point at the right store');
   const caller: PickedPartner = { partnerId: row.id, plan: row.plan, source };
-  // A production-plan partner is refused whatever the customer.
-  assertSandboxAllowed(caller);
+  check(caller);
   if (customersPartner !== undefined && customersPartner !== row.id) {
     throw new UsageError(
       `customer ${customerId!.trim()} belongs to partner ${customersPartner}, not to partner ${row.id}`,

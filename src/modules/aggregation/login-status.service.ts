@@ -5,8 +5,15 @@
  */
 import type { Static } from 'typebox';
 import { isTestInstitution } from '../../connectors/testbank/institutions.js';
-import { type InstitutionLoginStatus, LOGIN_SOURCES, type LoginSourceName, type RefreshScheduleName } from '../../contract/schemas/institution-logins.js';
+import {
+  type InstitutionLoginStatus,
+  LOGIN_SOURCES,
+  type LoginSourceName,
+  type NamedInstitutionLoginStatus,
+  type RefreshScheduleName,
+} from '../../contract/schemas/institution-logins.js';
 import { getCustomerForPartner } from '../customers/service.js';
+import { findInstitution } from '../institutions/service.js';
 import type { CustomerRow } from '../customers/table.js';
 import { getLoginRow } from './accounts.service.js';
 import { serviceNow, type Engine } from './engine.js';
@@ -15,6 +22,7 @@ import { listCustomerLogins } from './logins.repository.js';
 import type { InstitutionLoginRow } from './table.js';
 
 export type InstitutionLoginStatusRecord = Static<typeof InstitutionLoginStatus>;
+export type NamedLoginStatusRecord = Static<typeof NamedInstitutionLoginStatus>;
 
 /** The source a login's data comes from: its institution's connector source, or statement files. */
 async function sourceOf(engine: Pick<Engine, 'registry'>, login: InstitutionLoginRow): Promise<LoginSourceName> {
@@ -71,10 +79,15 @@ export async function getInstitutionLoginStatus(
   return loginStatus(engine, customer, await getLoginRow(db, customer, institutionLoginId));
 }
 
-/** The status of every login of the partner's customer, oldest login first (404 for an unknown customer). */
-export async function listInstitutionLoginStatuses(engine: Engine, partnerId: string, customerId: string | number): Promise<InstitutionLoginStatusRecord[]> {
+/** The status of every login of the partner's customer with its institution's name, oldest login first (404 for an unknown customer). */
+export async function listInstitutionLoginStatuses(engine: Engine, partnerId: string, customerId: string | number): Promise<NamedLoginStatusRecord[]> {
   const db = engine.database.kysely;
   const customer = await getCustomerForPartner(db, partnerId, customerId);
   const logins = await listCustomerLogins(db, customer.id);
-  return Promise.all(logins.map((login) => loginStatus(engine, customer, login)));
+  return Promise.all(
+    logins.map(async (login) => ({
+      ...(await loginStatus(engine, customer, login)),
+      institutionName: (await findInstitution(engine.database, login.institution_id))?.name ?? `Institution ${login.institution_id}`,
+    })),
+  );
 }
