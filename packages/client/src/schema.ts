@@ -731,6 +731,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aggregation/v1/partners/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transaction rules (Ledgerlink extension)
+         * @description The partner's transaction rules in the order they apply: by `position`, then in the order they were created; every rule whose conditions hold applies, a later one winning on a field an earlier one set. They apply to every transaction a refresh, a sign-in or a statement file stores, and again to stored ones with POST /aggregation/v1/partners/rules/apply. At most 250 per partner. See docs/aggregation.md, "Rules".
+         */
+        get: operations["GetRules"];
+        put?: never;
+        /**
+         * Create a transaction rule (Ledgerlink extension)
+         * @description Saves a rule (201): conditions on a transaction's description, payee, amount, account or institution, all of which must hold, and actions setting its category, payee or memo. It applies to transactions stored from now on; POST /aggregation/v1/partners/rules/apply applies it to stored ones, and POST /aggregation/v1/partners/rules/preview shows what it would change first. 400 14150 for a condition or action that does not fit, 400 14151 for a refused `matches` pattern, 409 14152 past 250 rules. See docs/aggregation.md, "Rules".
+         */
+        post: operations["CreateRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/partners/rules/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply the transaction rules to stored transactions (Ledgerlink extension)
+         * @description Recomputes the category, payee and memo of the partner's stored transactions (one customer's with `customerId`) from what their source gave and the rules as they are now: a rule added or changed shows, a rule deleted stops showing. Each transaction that changes gets a TxPUSH `modified` event; none when nothing changes. Written 500 transactions at a time, each slice committed on its own. 404 for an unknown customer or another partner's.
+         */
+        post: operations["ApplyRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/partners/rules/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a transaction rule (Ledgerlink extension)
+         * @description Tries `rule` on the partner's 20000 most recent stored transactions (a customer's with `customerId`) as if it were saved (in place of `replacesRuleId` for an edit) and the rules applied again, changing nothing: how many it matches, how many would change, and the first 50 of those with their values before and after. Checked as a save is (400 14150, 14151); 404 for an unknown rule or customer.
+         */
+        post: operations["PreviewRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/partners/rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a transaction rule (Ledgerlink extension)
+         * @description Replaces a rule with the one sent (its id and creation date stay, so its place among the rules of its position). Stored transactions keep their values until POST /aggregation/v1/partners/rules/apply. 404 for an unknown rule or another partner's; 400 as for a new rule.
+         */
+        put: operations["ReplaceRule"];
+        post?: never;
+        /**
+         * Delete a transaction rule (Ledgerlink extension)
+         * @description Deletes a rule (204). Stored transactions it changed keep its values until POST /aggregation/v1/partners/rules/apply gives them back their source's. 404 for an unknown rule or another partner's.
+         */
+        delete: operations["DeleteRule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v3/customers/{customerId}/transactions": {
         parameters: {
             query?: never;
@@ -9445,6 +9533,1091 @@ export interface operations {
                  * @example header.5.semicolon.9f2c41d07ab35e6810c4f2d9b7e15a03
                  */
                 fingerprint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description In the order they apply */
+                        rules: {
+                            /**
+                             * @description The rule's id
+                             * @example 9100000000
+                             */
+                            id: number;
+                            /** @example Groceries at Whole Foods */
+                            name?: string;
+                            /** @example 0 */
+                            position: number;
+                            conditions: {
+                                /**
+                                 * @description `description`: the source's description; `payee`: its payee name (`categorization.normalizedPayeeName`); `amount`: the amount, signed (money out negative); `account`: the account's id; `institution`: the institution's id
+                                 * @example description
+                                 */
+                                field: "description" | "payee" | "amount" | "account" | "institution";
+                                /**
+                                 * @description Text (description, payee): `contains`, `equals` (both ignoring case) or `matches` (a regular expression, ignoring case; limits in docs/aggregation.md). Amount: `equals`, `greaterThan`, `lessThan`. Account, institution: `equals`
+                                 * @example contains
+                                 */
+                                operator: "contains" | "matches" | "equals" | "greaterThan" | "lessThan";
+                                /**
+                                 * @description The text, pattern, amount (a decimal number such as -25.50) or id compared with
+                                 * @example WHOLE FOODS
+                                 */
+                                value: string;
+                            }[];
+                            actions: {
+                                /**
+                                 * @description `category`: `categorization.category` (one of the categories of docs/aggregation.md); `payee`: `categorization.normalizedPayeeName`; `memo`: `memo` (empty clears it)
+                                 * @example category
+                                 */
+                                field: "category" | "payee" | "memo";
+                                /**
+                                 * @description The value set
+                                 * @example Groceries
+                                 */
+                                value: string;
+                            }[];
+                            /**
+                             * @description Epoch seconds
+                             * @example 1795310000
+                             */
+                            createdDate: number;
+                            /**
+                             * @description Epoch seconds
+                             * @example 1795310000
+                             */
+                            modifiedDate: number;
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description In the order they apply */
+                        rules: {
+                            /**
+                             * @description The rule's id
+                             * @example 9100000000
+                             */
+                            id: number;
+                            /** @example Groceries at Whole Foods */
+                            name?: string;
+                            /** @example 0 */
+                            position: number;
+                            conditions: {
+                                /**
+                                 * @description `description`: the source's description; `payee`: its payee name (`categorization.normalizedPayeeName`); `amount`: the amount, signed (money out negative); `account`: the account's id; `institution`: the institution's id
+                                 * @example description
+                                 */
+                                field: "description" | "payee" | "amount" | "account" | "institution";
+                                /**
+                                 * @description Text (description, payee): `contains`, `equals` (both ignoring case) or `matches` (a regular expression, ignoring case; limits in docs/aggregation.md). Amount: `equals`, `greaterThan`, `lessThan`. Account, institution: `equals`
+                                 * @example contains
+                                 */
+                                operator: "contains" | "matches" | "equals" | "greaterThan" | "lessThan";
+                                /**
+                                 * @description The text, pattern, amount (a decimal number such as -25.50) or id compared with
+                                 * @example WHOLE FOODS
+                                 */
+                                value: string;
+                            }[];
+                            actions: {
+                                /**
+                                 * @description `category`: `categorization.category` (one of the categories of docs/aggregation.md); `payee`: `categorization.normalizedPayeeName`; `memo`: `memo` (empty clears it)
+                                 * @example category
+                                 */
+                                field: "category" | "payee" | "memo";
+                                /**
+                                 * @description The value set
+                                 * @example Groceries
+                                 */
+                                value: string;
+                            }[];
+                            /**
+                             * @description Epoch seconds
+                             * @example 1795310000
+                             */
+                            createdDate: number;
+                            /**
+                             * @description Epoch seconds
+                             * @example 1795310000
+                             */
+                            modifiedDate: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    CreateRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A name for people; not used by the rule
+                     * @example Groceries at Whole Foods
+                     */
+                    name?: string;
+                    /**
+                     * @description Where the rule applies in the order: lower first, a later rule winning on a field both set; rules of one position apply in the order they were created. Default 0
+                     * @example 0
+                     */
+                    position?: number;
+                    /** @description All must hold for the rule to apply; each is tried on the source's values */
+                    conditions: {
+                        /**
+                         * @description `description`: the source's description; `payee`: its payee name (`categorization.normalizedPayeeName`); `amount`: the amount, signed (money out negative); `account`: the account's id; `institution`: the institution's id
+                         * @example description
+                         */
+                        field: "description" | "payee" | "amount" | "account" | "institution";
+                        /**
+                         * @description Text (description, payee): `contains`, `equals` (both ignoring case) or `matches` (a regular expression, ignoring case; limits in docs/aggregation.md). Amount: `equals`, `greaterThan`, `lessThan`. Account, institution: `equals`
+                         * @example contains
+                         */
+                        operator: "contains" | "matches" | "equals" | "greaterThan" | "lessThan";
+                        /**
+                         * @description The text, pattern, amount (a decimal number such as -25.50) or id compared with
+                         * @example WHOLE FOODS
+                         */
+                        value: string;
+                    }[];
+                    /** @description At most one per field */
+                    actions: {
+                        /**
+                         * @description `category`: `categorization.category` (one of the categories of docs/aggregation.md); `payee`: `categorization.normalizedPayeeName`; `memo`: `memo` (empty clears it)
+                         * @example category
+                         */
+                        field: "category" | "payee" | "memo";
+                        /**
+                         * @description The value set
+                         * @example Groceries
+                         */
+                        value: string;
+                    }[];
+                };
+                "application/xml": {
+                    /**
+                     * @description A name for people; not used by the rule
+                     * @example Groceries at Whole Foods
+                     */
+                    name?: string;
+                    /**
+                     * @description Where the rule applies in the order: lower first, a later rule winning on a field both set; rules of one position apply in the order they were created. Default 0
+                     * @example 0
+                     */
+                    position?: number;
+                    /** @description All must hold for the rule to apply; each is tried on the source's values */
+                    conditions: {
+                        /**
+                         * @description `description`: the source's description; `payee`: its payee name (`categorization.normalizedPayeeName`); `amount`: the amount, signed (money out negative); `account`: the account's id; `institution`: the institution's id
+                         * @example description
+                         */
+                        field: "description" | "payee" | "amount" | "account" | "institution";
+                        /**
+                         * @description Text (description, payee): `contains`, `equals` (both ignoring case) or `matches` (a regular expression, ignoring case; limits in docs/aggregation.md). Amount: `equals`, `greaterThan`, `lessThan`. Account, institution: `equals`
+                         * @example contains
+                         */
+                        operator: "contains" | "matches" | "equals" | "greaterThan" | "lessThan";
+                        /**
+                         * @description The text, pattern, amount (a decimal number such as -25.50) or id compared with
+                         * @example WHOLE FOODS
+                         */
+                        value: string;
+                    }[];
+                    /** @description At most one per field */
+                    actions: {
+                        /**
+                         * @description `category`: `categorization.category` (one of the categories of docs/aggregation.md); `payee`: `categorization.normalizedPayeeName`; `memo`: `memo` (empty clears it)
+                         * @example category
+                         */
+                        field: "category" | "payee" | "memo";
+                        /**
+                         * @description The value set
+                         * @example Groceries
+                         */
+                        value: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The rule's id
+                         * @example 9100000000
+                         */
+                        id: number;
+                        /** @example Groceries at Whole Foods */
+                        name?: string;
+                        /** @example 0 */
+                        position: number;
+                        conditions: {
+                            /**
+                             * @description `description`: the source's description; `payee`: its payee name (`categorization.normalizedPayeeName`); `amount`: the amount, signed (money out negative); `account`: the account's id; `institution`: the institution's id
+                             * @example description
+                             */
+                            field: "description" | "payee" | "amount" | "account" | "institution";
+                            /**
+                             * @description Text (description, payee): `contains`, `equals` (both ignoring case) or `matches` (a regular expression, ignoring case; limits in docs/aggregation.md). Amount: `equals`, `greaterThan`, `lessThan`. Account, institution: `equals`
+                             * @example contains
+                             */
+                            operator: "contains" | "matches" | "equals" | "greaterThan" | "lessThan";
+                            /**
+                             * @description The text, pattern, amount (a decimal number such as -25.50) or id compared with
+                             * @example WHOLE FOODS
+                             */
+                            value: string;
+                        }[];
+                        actions: {
+                            /**
+                             * @description `category`: `categorization.category` (one of the categories of docs/aggregation.md); `payee`: `categorization.normalizedPayeeName`; `memo`: `memo` (empty clears it)
+                             * @example category
+                             */
+                            field: "category" | "payee" | "memo";
+                            /**
+                             * @description The value set
+                             * @example Groceries
+                             */
+                            value: string;
+                        }[];
+                        /**
+                         * @description Epoch seconds
+                         * @example 1795310000
+                         */
+                        createdDate: number;
+                        /**
+                         * @description Epoch seconds
+                         * @example 1795310000
+                         */
+                        modifiedDate: number;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The rule's id
+                         * @example 9100000000
+                         */
+                        id: number;
+                        /** @example Groceries at Whole Foods */
+                        name?: string;
+                        /** @example 0 */
+                        position: number;
+                        conditions: {
+                            /**
+                             * @description `description`: the source's description; `payee`: its payee name (`categorization.normalizedPayeeName`); `amount`: the amount, signed (money out negative); `account`: the account's id; `institution`: the institution's id
+                             * @example description
+                             */
+                            field: "description" | "payee" | "amount" | "account" | "institution";
+                            /**
+                             * @description Text (description, payee): `contains`, `equals` (both ignoring case) or `matches` (a regular expression, ignoring case; limits in docs/aggregation.md). Amount: `equals`, `greaterThan`, `lessThan`. Account, institution: `equals`
+                             * @example contains
+                             */
+                            operator: "contains" | "matches" | "equals" | "greaterThan" | "lessThan";
+                            /**
+                             * @description The text, pattern, amount (a decimal number such as -25.50) or id compared with
+                             * @example WHOLE FOODS
+                             */
+                            value: string;
+                        }[];
+                        actions: {
+                            /**
+                             * @description `category`: `categorization.category` (one of the categories of docs/aggregation.md); `payee`: `categorization.normalizedPayeeName`; `memo`: `memo` (empty clears it)
+                             * @example category
+                             */
+                            field: "category" | "payee" | "memo";
+                            /**
+                             * @description The value set
+                             * @example Groceries
+                             */
+                            value: string;
+                        }[];
+                        /**
+                         * @description Epoch seconds
+                         * @example 1795310000
+                         */
+                        createdDate: number;
+                        /**
+                         * @description Epoch seconds
+                         * @example 1795310000
+                         */
+                        modifiedDate: number;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ApplyRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Only this customer's transactions; all the partner's without it
+                     * @example 1005061234
+                     */
+                    customerId?: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description Only this customer's transactions; all the partner's without it
+                     * @example 1005061234
+                     */
+                    customerId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Transactions looked at
+                         * @example 1250
+                         */
+                        examined: number;
+                        /**
+                         * @description Transactions whose category, payee or memo changed (each with a TxPUSH `modified` event)
+                         * @example 12
+                         */
+                        modified: number;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Transactions looked at
+                         * @example 1250
+                         */
+                        examined: number;
+                        /**
+                         * @description Transactions whose category, payee or memo changed (each with a TxPUSH `modified` event)
+                         * @example 12
+                         */
+                        modified: number;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    PreviewRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rule: {
+                        /**
+                         * @description A name for people; not used by the rule
+                         * @example Groceries at Whole Foods
+                         */
+                        name?: string;
+                        /**
+                         * @description Where the rule applies in the order: lower first, a later rule winning on a field both set; rules of one position apply in the order they were created. Default 0
+                         * @example 0
+                         */
+                        position?: number;
+                        /** @description All must hold for the rule to apply; each is tried on the source's values */
+                        conditions: {
+                            /**
+                             * @description `description`: the source's description; `payee`: its payee name (`categorization.normalizedPayeeName`); `amount`: the amount, signed (money out negative); `account`: the account's id; `institution`: the institution's id
+                             * @example description
+                             */
+                            field: "description" | "payee" | "amount" | "account" | "institution";
+                            /**
+                             * @description Text (description, payee): `contains`, `equals` (both ignoring case) or `matches` (a regular expression, ignoring case; limits in docs/aggregation.md). Amount: `equals`, `greaterThan`, `lessThan`. Account, institution: `equals`
+                             * @example contains
+                             */
+                            operator: "contains" | "matches" | "equals" | "greaterThan" | "lessThan";
+                            /**
+                             * @description The text, pattern, amount (a decimal number such as -25.50) or id compared with
+                             * @example WHOLE FOODS
+                             */
+                            value: string;
+                        }[];
+                        /** @description At most one per field */
+                        actions: {
+                            /**
+                             * @description `category`: `categorization.category` (one of the categories of docs/aggregation.md); `payee`: `categorization.normalizedPayeeName`; `memo`: `memo` (empty clears it)
+                             * @example category
+                             */
+                            field: "category" | "payee" | "memo";
+                            /**
+                             * @description The value set
+                             * @example Groceries
+                             */
+                            value: string;
+                        }[];
+                    };
+                    /**
+                     * @description The rule it would replace (an edit); absent for a new rule
+                     * @example 9100000000
+                     */
+                    replacesRuleId?: string;
+                    /**
+                     * @description Only this customer's transactions
+                     * @example 1005061234
+                     */
+                    customerId?: string;
+                };
+                "application/xml": {
+                    rule: {
+                        /**
+                         * @description A name for people; not used by the rule
+                         * @example Groceries at Whole Foods
+                         */
+                        name?: string;
+                        /**
+                         * @description Where the rule applies in the order: lower first, a later rule winning on a field both set; rules of one position apply in the order they were created. Default 0
+                         * @example 0
+                         */
+                        position?: number;
+                        /** @description All must hold for the rule to apply; each is tried on the source's values */
+                        conditions: {
+                            /**
+                             * @description `description`: the source's description; `payee`: its payee name (`categorization.normalizedPayeeName`); `amount`: the amount, signed (money out negative); `account`: the account's id; `institution`: the institution's id
+                             * @example description
+                             */
+                            field: "description" | "payee" | "amount" | "account" | "institution";
+                            /**
+                             * @description Text (description, payee): `contains`, `equals` (both ignoring case) or `matches` (a regular expression, ignoring case; limits in docs/aggregation.md). Amount: `equals`, `greaterThan`, `lessThan`. Account, institution: `equals`
+                             * @example contains
+                             */
+                            operator: "contains" | "matches" | "equals" | "greaterThan" | "lessThan";
+                            /**
+                             * @description The text, pattern, amount (a decimal number such as -25.50) or id compared with
+                             * @example WHOLE FOODS
+                             */
+                            value: string;
+                        }[];
+                        /** @description At most one per field */
+                        actions: {
+                            /**
+                             * @description `category`: `categorization.category` (one of the categories of docs/aggregation.md); `payee`: `categorization.normalizedPayeeName`; `memo`: `memo` (empty clears it)
+                             * @example category
+                             */
+                            field: "category" | "payee" | "memo";
+                            /**
+                             * @description The value set
+                             * @example Groceries
+                             */
+                            value: string;
+                        }[];
+                    };
+                    /**
+                     * @description The rule it would replace (an edit); absent for a new rule
+                     * @example 9100000000
+                     */
+                    replacesRuleId?: string;
+                    /**
+                     * @description Only this customer's transactions
+                     * @example 1005061234
+                     */
+                    customerId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Transactions looked at
+                         * @example 1250
+                         */
+                        examined: number;
+                        /**
+                         * @description Transactions whose values meet the rule's conditions
+                         * @example 14
+                         */
+                        matched: number;
+                        /**
+                         * @description Transactions whose category, payee or memo would change
+                         * @example 12
+                         */
+                        changed: number;
+                        /** @description The first 50 that would change, the most recent first (of the 20000 most recent transactions looked at) */
+                        transactions: {
+                            /** @example 20000000001 */
+                            id: number;
+                            /** @example 1005061234 */
+                            customerId: number;
+                            /** @example 5011000001 */
+                            accountId: number;
+                            /** @example CHECKCARD 0915 WHOLE FOODS */
+                            description: string;
+                            /** @example -54.1 */
+                            amount: number;
+                            /**
+                             * @description Epoch seconds
+                             * @example 1772452800
+                             */
+                            transactionDate: number;
+                            /** @description As stored now */
+                            before: {
+                                /** @example Groceries */
+                                category: string;
+                                /** @example Whole Foods */
+                                payee: string;
+                                memo?: string;
+                            };
+                            /** @description With the rule saved and the rules applied again */
+                            after: {
+                                /** @example Groceries */
+                                category: string;
+                                /** @example Whole Foods */
+                                payee: string;
+                                memo?: string;
+                            };
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Transactions looked at
+                         * @example 1250
+                         */
+                        examined: number;
+                        /**
+                         * @description Transactions whose values meet the rule's conditions
+                         * @example 14
+                         */
+                        matched: number;
+                        /**
+                         * @description Transactions whose category, payee or memo would change
+                         * @example 12
+                         */
+                        changed: number;
+                        /** @description The first 50 that would change, the most recent first (of the 20000 most recent transactions looked at) */
+                        transactions: {
+                            /** @example 20000000001 */
+                            id: number;
+                            /** @example 1005061234 */
+                            customerId: number;
+                            /** @example 5011000001 */
+                            accountId: number;
+                            /** @example CHECKCARD 0915 WHOLE FOODS */
+                            description: string;
+                            /** @example -54.1 */
+                            amount: number;
+                            /**
+                             * @description Epoch seconds
+                             * @example 1772452800
+                             */
+                            transactionDate: number;
+                            /** @description As stored now */
+                            before: {
+                                /** @example Groceries */
+                                category: string;
+                                /** @example Whole Foods */
+                                payee: string;
+                                memo?: string;
+                            };
+                            /** @description With the rule saved and the rules applied again */
+                            after: {
+                                /** @example Groceries */
+                                category: string;
+                                /** @example Whole Foods */
+                                payee: string;
+                                memo?: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ReplaceRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The rule's id
+                 * @example 9100000000
+                 */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A name for people; not used by the rule
+                     * @example Groceries at Whole Foods
+                     */
+                    name?: string;
+                    /**
+                     * @description Where the rule applies in the order: lower first, a later rule winning on a field both set; rules of one position apply in the order they were created. Default 0
+                     * @example 0
+                     */
+                    position?: number;
+                    /** @description All must hold for the rule to apply; each is tried on the source's values */
+                    conditions: {
+                        /**
+                         * @description `description`: the source's description; `payee`: its payee name (`categorization.normalizedPayeeName`); `amount`: the amount, signed (money out negative); `account`: the account's id; `institution`: the institution's id
+                         * @example description
+                         */
+                        field: "description" | "payee" | "amount" | "account" | "institution";
+                        /**
+                         * @description Text (description, payee): `contains`, `equals` (both ignoring case) or `matches` (a regular expression, ignoring case; limits in docs/aggregation.md). Amount: `equals`, `greaterThan`, `lessThan`. Account, institution: `equals`
+                         * @example contains
+                         */
+                        operator: "contains" | "matches" | "equals" | "greaterThan" | "lessThan";
+                        /**
+                         * @description The text, pattern, amount (a decimal number such as -25.50) or id compared with
+                         * @example WHOLE FOODS
+                         */
+                        value: string;
+                    }[];
+                    /** @description At most one per field */
+                    actions: {
+                        /**
+                         * @description `category`: `categorization.category` (one of the categories of docs/aggregation.md); `payee`: `categorization.normalizedPayeeName`; `memo`: `memo` (empty clears it)
+                         * @example category
+                         */
+                        field: "category" | "payee" | "memo";
+                        /**
+                         * @description The value set
+                         * @example Groceries
+                         */
+                        value: string;
+                    }[];
+                };
+                "application/xml": {
+                    /**
+                     * @description A name for people; not used by the rule
+                     * @example Groceries at Whole Foods
+                     */
+                    name?: string;
+                    /**
+                     * @description Where the rule applies in the order: lower first, a later rule winning on a field both set; rules of one position apply in the order they were created. Default 0
+                     * @example 0
+                     */
+                    position?: number;
+                    /** @description All must hold for the rule to apply; each is tried on the source's values */
+                    conditions: {
+                        /**
+                         * @description `description`: the source's description; `payee`: its payee name (`categorization.normalizedPayeeName`); `amount`: the amount, signed (money out negative); `account`: the account's id; `institution`: the institution's id
+                         * @example description
+                         */
+                        field: "description" | "payee" | "amount" | "account" | "institution";
+                        /**
+                         * @description Text (description, payee): `contains`, `equals` (both ignoring case) or `matches` (a regular expression, ignoring case; limits in docs/aggregation.md). Amount: `equals`, `greaterThan`, `lessThan`. Account, institution: `equals`
+                         * @example contains
+                         */
+                        operator: "contains" | "matches" | "equals" | "greaterThan" | "lessThan";
+                        /**
+                         * @description The text, pattern, amount (a decimal number such as -25.50) or id compared with
+                         * @example WHOLE FOODS
+                         */
+                        value: string;
+                    }[];
+                    /** @description At most one per field */
+                    actions: {
+                        /**
+                         * @description `category`: `categorization.category` (one of the categories of docs/aggregation.md); `payee`: `categorization.normalizedPayeeName`; `memo`: `memo` (empty clears it)
+                         * @example category
+                         */
+                        field: "category" | "payee" | "memo";
+                        /**
+                         * @description The value set
+                         * @example Groceries
+                         */
+                        value: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The rule's id
+                         * @example 9100000000
+                         */
+                        id: number;
+                        /** @example Groceries at Whole Foods */
+                        name?: string;
+                        /** @example 0 */
+                        position: number;
+                        conditions: {
+                            /**
+                             * @description `description`: the source's description; `payee`: its payee name (`categorization.normalizedPayeeName`); `amount`: the amount, signed (money out negative); `account`: the account's id; `institution`: the institution's id
+                             * @example description
+                             */
+                            field: "description" | "payee" | "amount" | "account" | "institution";
+                            /**
+                             * @description Text (description, payee): `contains`, `equals` (both ignoring case) or `matches` (a regular expression, ignoring case; limits in docs/aggregation.md). Amount: `equals`, `greaterThan`, `lessThan`. Account, institution: `equals`
+                             * @example contains
+                             */
+                            operator: "contains" | "matches" | "equals" | "greaterThan" | "lessThan";
+                            /**
+                             * @description The text, pattern, amount (a decimal number such as -25.50) or id compared with
+                             * @example WHOLE FOODS
+                             */
+                            value: string;
+                        }[];
+                        actions: {
+                            /**
+                             * @description `category`: `categorization.category` (one of the categories of docs/aggregation.md); `payee`: `categorization.normalizedPayeeName`; `memo`: `memo` (empty clears it)
+                             * @example category
+                             */
+                            field: "category" | "payee" | "memo";
+                            /**
+                             * @description The value set
+                             * @example Groceries
+                             */
+                            value: string;
+                        }[];
+                        /**
+                         * @description Epoch seconds
+                         * @example 1795310000
+                         */
+                        createdDate: number;
+                        /**
+                         * @description Epoch seconds
+                         * @example 1795310000
+                         */
+                        modifiedDate: number;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The rule's id
+                         * @example 9100000000
+                         */
+                        id: number;
+                        /** @example Groceries at Whole Foods */
+                        name?: string;
+                        /** @example 0 */
+                        position: number;
+                        conditions: {
+                            /**
+                             * @description `description`: the source's description; `payee`: its payee name (`categorization.normalizedPayeeName`); `amount`: the amount, signed (money out negative); `account`: the account's id; `institution`: the institution's id
+                             * @example description
+                             */
+                            field: "description" | "payee" | "amount" | "account" | "institution";
+                            /**
+                             * @description Text (description, payee): `contains`, `equals` (both ignoring case) or `matches` (a regular expression, ignoring case; limits in docs/aggregation.md). Amount: `equals`, `greaterThan`, `lessThan`. Account, institution: `equals`
+                             * @example contains
+                             */
+                            operator: "contains" | "matches" | "equals" | "greaterThan" | "lessThan";
+                            /**
+                             * @description The text, pattern, amount (a decimal number such as -25.50) or id compared with
+                             * @example WHOLE FOODS
+                             */
+                            value: string;
+                        }[];
+                        actions: {
+                            /**
+                             * @description `category`: `categorization.category` (one of the categories of docs/aggregation.md); `payee`: `categorization.normalizedPayeeName`; `memo`: `memo` (empty clears it)
+                             * @example category
+                             */
+                            field: "category" | "payee" | "memo";
+                            /**
+                             * @description The value set
+                             * @example Groceries
+                             */
+                            value: string;
+                        }[];
+                        /**
+                         * @description Epoch seconds
+                         * @example 1795310000
+                         */
+                        createdDate: number;
+                        /**
+                         * @description Epoch seconds
+                         * @example 1795310000
+                         */
+                        modifiedDate: number;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DeleteRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The rule's id
+                 * @example 9100000000
+                 */
+                ruleId: string;
             };
             cookie?: never;
         };

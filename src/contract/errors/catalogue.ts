@@ -300,6 +300,24 @@ export const ErrorCatalogue = define({
     message: 'The column mapping does not fit the file.',
     when: "Upload Statement File with a `mapping` that is not a mapping object or does not fit the CSV file (an unknown field or column, no date, description or amount column, one column given to two amount fields). `details` carries every problem (`errors`) and the file's `headers`.",
   },
+  RuleInvalid: {
+    code: '14150',
+    status: 400,
+    message: 'The rule is not valid.',
+    when: 'Create, replace or preview a rule (docs/aggregation.md, "Rules") with a condition whose operator does not fit its field (`greaterThan` on a description), an amount that is not a number, an id that is not one, an unknown category, or two actions setting one field. The message names the condition or action.',
+  },
+  RulePatternRefused: {
+    code: '14151',
+    status: 400,
+    message: 'The regular expression of a `matches` condition is refused.',
+    when: 'A `matches` condition whose pattern does not compile, is longer than the limit, or could take long on some texts: a repeated group holding a repetition or an alternative (`(a+)+`, `(a|ab)*`), back-references, look-arounds, more unbounded repetitions than the limit, or more `matches` conditions among all the rules of the partner than the limit (docs/aggregation.md, "Rules"). The message says which.',
+  },
+  RuleLimitReached: {
+    code: '14152',
+    status: 409,
+    message: 'The partner has as many rules as it may keep.',
+    when: 'Create a rule when the partner already has the most rules it may keep (docs/aggregation.md, "Rules"). Delete or merge rules first.',
+  },
   InstitutionAuthorizationExpired: {
     code: '945',
     status: 400,

@@ -43,6 +43,12 @@ import getInstitutionLoginStatus from './routes/institutionLogins/getInstitution
 import uploadStatementFile from './routes/statements/uploadStatementFile.js';
 import getStatementMappings from './routes/statements/getStatementMappings.js';
 import deleteStatementMapping from './routes/statements/deleteStatementMapping.js';
+import getRules from './routes/rules/getRules.js';
+import createRule from './routes/rules/createRule.js';
+import replaceRule from './routes/rules/replaceRule.js';
+import deleteRule from './routes/rules/deleteRule.js';
+import applyRules from './routes/rules/applyRules.js';
+import previewRule from './routes/rules/previewRule.js';
 import getAllCustomerTransactions from './routes/transactions/getAllCustomerTransactions.js';
 import getCustomerAccountTransactions from './routes/transactions/getCustomerAccountTransactions.js';
 import getCustomerTransaction from './routes/transactions/getCustomerTransaction.js';
@@ -122,6 +128,12 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       uploadStatementFile,
       getStatementMappings,
       deleteStatementMapping,
+      getRules,
+      createRule,
+      applyRules,
+      previewRule,
+      replaceRule,
+      deleteRule,
       getAllCustomerTransactions,
       getCustomerAccountTransactions,
       getCustomerTransaction,

@@ -33,6 +33,7 @@ import { selectPositions, updateAccountRow } from './accounts.repository.js';
 import { accountRecords, listAccountRows } from './accounts.service.js';
 import { recordStatementBalance } from './balances.service.js';
 import { customerNow, sealJson, serviceNow, type Engine } from './engine.js';
+import { keepRuleSources, ruleFetchedTransactions } from '../rules/fetched.service.js';
 import { recordEvents } from './events.service.js';
 import { findStatementFileLogin, insertLogin, lockCustomerForLinking, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
 import type { AccountRecord } from './records.js';
@@ -374,7 +375,10 @@ async function storeTransactions(
     }
     created += await engine.database.yielding.transaction().execute(async (tx) => {
       renewed = await keepLease(engine, tx, login.id, owner, renewed);
-      const sync = await syncTransactions(tx, row, slice, from, to, now, { part: true });
+      // The partner's rules set their values first, as for every source (store.service.ts).
+      const ruled = await ruleFetchedTransactions(tx, row, slice);
+      const sync = await syncTransactions(tx, row, ruled.list, from, to, now, { part: true });
+      await keepRuleSources(tx, row, ruled, now);
       await recordEvents(engine, tx, sync.events);
       return sync.created;
     });

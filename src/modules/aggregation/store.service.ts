@@ -10,6 +10,7 @@ import type { Executor } from '../../platform/db/database.js';
 import { updateAccountRow } from './accounts.repository.js';
 import { accountRecord, insertAccount, updateAccountData } from './accounts.service.js';
 import { recordRefreshedBalance } from './balances.service.js';
+import { keepRuleSources, ruleFetchedTransactions } from '../rules/fetched.service.js';
 import type { AggregationEvent } from './records.js';
 import type { AccountRow, AccountUpdate, InstitutionLoginRow } from './table.js';
 import { transactionDateRange } from './transactions.repository.js';
@@ -67,11 +68,14 @@ export async function storeFetchedAccount(
   }
 
   const window = fetched.transactions;
+  // The partner's rules set their values first, so what is stored and compared is the ruled record.
+  const ruled = window ? await ruleFetchedTransactions(tx, row, window.list) : undefined;
   // A part with no transactions has nothing to compare (an account stored before its slices).
   const sync =
-    window && !(window.part && window.list.length === 0)
-      ? await syncTransactions(tx, row, window.list, window.from, window.to, now, { part: window.part !== undefined })
+    window && ruled && !(window.part && window.list.length === 0)
+      ? await syncTransactions(tx, row, ruled.list, window.from, window.to, now, { part: window.part !== undefined })
       : undefined;
+  if (sync && ruled) await keepRuleSources(tx, row, ruled, now);
   if (fetched.aggregated) {
     // A part stores the dates the whole will give (its other parts come after); otherwise they are read back.
     const range = window?.part

@@ -15,6 +15,7 @@ import type { CustomerTable } from '../../modules/customers/table.js';
 import type { InstitutionCatalogTable, InstitutionTable, OfxServerTable } from '../../modules/institutions/table.js';
 import type { PartnerTable, PartnerTokenTable, SignInThrottleTable } from '../../modules/partners/table.js';
 import type { RequestLogTable } from '../../modules/requestlog/table.js';
+import type { RuleTable, TransactionRuleSourceTable } from '../../modules/rules/table.js';
 
 import type { TxPushSubscriptionTable } from '../../modules/txpush/table.js';
 
@@ -39,6 +40,8 @@ export interface DB {
   aggregation_events: AggregationEventTable;
   link_sessions: LinkSessionTable;
   statement_mappings: StatementMappingTable;
+  rules: RuleTable;
+  transaction_rule_sources: TransactionRuleSourceTable;
   account_balances: AccountBalanceTable;
   txpush_subscriptions: TxPushSubscriptionTable;
   connect_links: ConnectLinkTable;

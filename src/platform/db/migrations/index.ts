@@ -25,6 +25,7 @@ import * as m0024 from './0024_change_marks.js';
 import * as m0025 from './0025_data_version_triggers_by_key.js';
 import * as m0026 from './0026_refresh_leases_by_institution.js';
 import * as m0027 from './0027_statement_mappings.js';
+import * as m0028 from './0028_rules.js';
 import * as m0031 from './0031_account_balances.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
@@ -55,5 +56,6 @@ export const migrations: Record<string, Migration> = {
   '0025_data_version_triggers_by_key': m0025,
   '0026_refresh_leases_by_institution': m0026,
   '0027_statement_mappings': m0027,
+  '0028_rules': m0028,
   '0031_account_balances': m0031,
 };
