@@ -32,6 +32,20 @@ export const transactionFields = {
   investmentTransactionType: O(Type.String()),
   ticker: O(Type.String()),
   securityId: O(Type.String()),
+  pendingTransactionId: O(
+    Type.Integer({
+      description:
+        'Ledgerlink extension: on a posted transaction that replaced a pending one of the same account under another id, the id of that pending transaction (deleted when this one arrived; docs/aggregation.md, "Pending to posted")',
+      examples: [20000012340],
+    }),
+  ),
+  transferTransactionId: O(
+    Type.Integer({
+      description:
+        'Ledgerlink extension: the other side of a transfer between two of the customer\'s own accounts (the opposite amount, a few days apart); both sides carry the category Transfer, or Credit Card Payment for a card\'s payment (docs/aggregation.md, "Transfers")',
+      examples: [20000012346],
+    }),
+  ),
 };
 
 export const Transaction = Type.Object(transactionFields, { xml: { name: 'transaction' }, description: 'A transaction' });

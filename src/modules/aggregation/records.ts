@@ -124,6 +124,8 @@ export const TRANSACTION_RECORD_COLUMNS = [
   'investment_transaction_type',
   'ticker',
   'security_id',
+  'pending_transaction_id',
+  'transfer_transaction_id',
 ] as const;
 
 /** A transaction row with the columns of its API record. */
@@ -159,6 +161,8 @@ export function toTransactionRecord(row: TransactionRecordRow): TransactionRecor
     ...opt('investmentTransactionType', row.investment_transaction_type),
     ...opt('ticker', row.ticker),
     ...opt('securityId', row.security_id),
+    ...opt('pendingTransactionId', row.pending_transaction_id === null ? null : Number(row.pending_transaction_id)),
+    ...opt('transferTransactionId', row.transfer_transaction_id === null ? null : Number(row.transfer_transaction_id)),
   };
 }
 
@@ -173,5 +177,17 @@ export function toTransactionEventRecord(row: TransactionRow): TransactionEventR
     principalAmount: row.principal_amount ?? 0,
     unitQuantity: row.unit_quantity ?? 0,
     unitValue: row.unit_value ?? 0,
+  };
+}
+
+/** The event of a change to a transaction row, scoped by the row's own partner, customer and account. */
+export function transactionEvent(type: EventType, row: TransactionRow): AggregationEvent {
+  return {
+    class: 'transaction',
+    type,
+    partnerId: row.partner_id,
+    customerId: Number(row.customer_id),
+    accountId: Number(row.account_id),
+    record: toTransactionEventRecord(row),
   };
 }

@@ -36,6 +36,7 @@ import type { AccountRecord, AggregationEvent } from './records.js';
 import { scheduleAfter } from './schedule.rules.js';
 import { storeFetchedAccount } from './store.service.js';
 import type { AccountRow, InstitutionLoginRow } from './table.js';
+import { pairTransfers } from './transfers.service.js';
 import { earliestPendingDate } from './transactions.repository.js';
 
 const DAY = 86_400;
@@ -196,7 +197,8 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
       );
       events.push(...stored.events);
     }
-    await recordEvents(engine, tx, events);
+    // Transfers pair across the login's accounts and the customer's others, once everything is stored.
+    await recordEvents(engine, tx, await pairTransfers(tx, events, now));
   });
   return { ran: true, code: 0, message: null };
 }

@@ -6,10 +6,12 @@
  * under its cap of refreshes in flight (schedule.repository.ts): a due login of a capped institution stays unclaimed,
  * holding no slot, and is claimed first once its institution has room. Each refresh renews its lease while it runs
  * (refresh-lease.service.ts). Any number of processes may run the loop on one database: each login is claimed by one.
+ * Each look also deletes the pending transactions that never posted (pending.service.ts), of every customer.
  */
 import { performance } from 'node:perf_hooks';
 import { pino, type Logger } from 'pino';
 import type { Engine } from './engine.js';
+import { expirePendingTransactions } from './pending.service.js';
 import { claimDueRefreshes, refreshClaimed, type ScheduledRefresh } from './schedule.service.js';
 import type { InstitutionLoginRow } from './table.js';
 
@@ -94,6 +96,12 @@ export function startRefreshScheduler(engine: Engine, options: RefreshSchedulerO
         lookRequested = false;
         const waiting = looked;
         looked = [];
+        try {
+          // Pending transactions that never posted go on every look, whichever login they belong to.
+          await expirePendingTransactions(engine);
+        } catch (e) {
+          logger.error({ err: e }, 'could not expire pending transactions; trying again at the next look');
+        }
         try {
           const { owner, logins } = await claimDueRefreshes(engine, { workerId, limit: free, perInstitution });
           for (const login of logins) start(login, owner);

@@ -44,6 +44,7 @@ import { storeFetchedAccount } from './store.service.js';
 import type { AccountRow, InstitutionLoginRow } from './table.js';
 import { transactionDateRange } from './transactions.repository.js';
 import { syncTransactions } from './transactions.service.js';
+import { pairTransfers } from './transfers.service.js';
 
 /** Transactions stored per database transaction: each slice is short, for the other requests waiting. */
 const SLICE = 50;
@@ -379,7 +380,7 @@ async function storeTransactions(
       const ruled = await ruleFetchedTransactions(tx, row, slice);
       const sync = await syncTransactions(tx, row, ruled.list, from, to, now, { part: true });
       await keepRuleSources(tx, row, ruled, now);
-      await recordEvents(engine, tx, sync.events);
+      await recordEvents(engine, tx, await pairTransfers(tx, sync.events, now));
       return sync.created;
     });
   }

@@ -116,9 +116,18 @@ export interface TransactionTable {
   investment_transaction_type: string | null;
   ticker: string | null;
   security_id: string | null;
+  /** The pending transaction this posted one replaced (its id; that row is gone): pending.service.ts. */
+  pending_transaction_id: number | null;
+  /** That pending transaction's ref: a source that still lists it does not bring it back. */
+  replaced_pending_ref: string | null;
+  /** The other side of a transfer between two of the customer's accounts (transfers.service.ts). */
+  transfer_transaction_id: number | null;
   created_at: number;
   updated_at: number;
 }
+
+/** Columns the service sets from what it matched between transactions, never from a source's record. */
+export type LedgerColumns = 'pending_transaction_id' | 'replaced_pending_ref' | 'transfer_transaction_id';
 
 export type EventClass = 'account' | 'transaction';
 export type EventType = 'created' | 'modified' | 'deleted';

@@ -11,12 +11,13 @@ import type { CustomerRow } from '../customers/table.js';
 import { aggregationProgress } from './accounts.repository.js';
 import { getAccountRow, parseId } from './accounts.service.js';
 import { toTransactionEventRecord, toTransactionRecord, type AggregationEvent, type TransactionListRecord, type TransactionRecord } from './records.js';
-import type { AccountRow, NewTransactionRow, TransactionRow, TransactionTable } from './table.js';
+import type { AccountRow, LedgerColumns, NewTransactionRow, TransactionRow, TransactionTable } from './table.js';
+import { keptTransactions, settlePending } from './pending.service.js';
 import * as repo from './transactions.repository.js';
 import type { TransactionScope } from './transactions.repository.js';
 
 /** The columns an institution's transaction sets; a change in any of them is a modification. */
-type TransactionDataColumns = Omit<TransactionTable, 'id' | 'partner_id' | 'customer_id' | 'account_id' | 'ref' | 'created_at' | 'updated_at'>;
+type TransactionDataColumns = Omit<TransactionTable, 'id' | 'partner_id' | 'customer_id' | 'account_id' | 'ref' | 'created_at' | 'updated_at' | LedgerColumns>;
 
 function transactionData(t: ConnectorTransaction): TransactionDataColumns {
   return {
@@ -96,6 +97,7 @@ export async function syncTransactions(
   options: { part?: boolean } = {},
 ): Promise<TransactionSyncResult> {
   const result: TransactionSyncResult = { created: 0, modified: 0, deleted: 0, events: [] };
+  fetched = await keptTransactions(db, account, fetched, now);
   const scope = { partnerId: account.partner_id, customerId: Number(account.customer_id), accountId: account.id };
   const event = (type: AggregationEvent['type'], row: TransactionRow): AggregationEvent => ({
     class: 'transaction',
@@ -164,7 +166,9 @@ export async function syncTransactions(
     }
   }
 
-  const vanished = options.part ? [] : stored.filter((r) => r.status === 'pending' && !fetchedRefs.has(r.ref));
+  // Pending transactions the new posted ones replaced, and those that never posted in time (pending.service.ts).
+  const settled = await settlePending(db, account, result, fetchedRefs, now);
+  const vanished = options.part ? [] : stored.filter((r) => r.status === 'pending' && !fetchedRefs.has(r.ref) && !settled.has(Number(r.id)));
   if (vanished.length > 0) {
     await repo.deleteTransactions(
       db,
