@@ -6,6 +6,7 @@ import type { CustomerOverview, CustomerPage, CustomerSummary, DashboardCustomer
 import { money } from '../shared/dom.js';
 import { api } from './api.js';
 import { connectLinksSection } from './customer-links.js';
+import { loginRefreshPanel } from './customer-refresh.js';
 import { statementsSection } from './customer-statements.js';
 import { transactionsSection } from './customer-transactions.js';
 import { txpushSection } from './customer-txpush.js';
@@ -144,7 +145,7 @@ function statusText(code: number): HTMLElement {
   return badge(`${known[code] ?? 'Error'} (${code})`, 'bad');
 }
 
-function loginsSection(overview: CustomerOverview): HTMLElement {
+function loginsSection(overview: CustomerOverview, reload: Reload): HTMLElement {
   const { institutionLogins } = overview;
   return section(
     'Institution logins',
@@ -164,6 +165,7 @@ function loginsSection(overview: CustomerOverview): HTMLElement {
                 h('span', { class: 'muted' }, `Login ${l.institutionLoginId} · institution ${l.institution.id}${l.statementFile ? ' · statement files' : ''}`),
                 statusText(l.aggregationStatusCode),
               ),
+              loginRefreshPanel(overview.customer.id, l, reload),
               table(
                 `Accounts at ${l.institution.name}`,
                 ['Account', 'Type', 'Number', 'Balance', 'Status', 'Last aggregated'],
@@ -241,7 +243,7 @@ export async function customerPage(
     connectLinksSection(customerId, institutionLogins),
     statements,
     ...(controls ? [controls] : []),
-    loginsSection(overview),
+    loginsSection(overview, reload),
     txpush,
     transactions,
   );

@@ -534,12 +534,45 @@ export interface components {
             aggregationStatusCode: number;
             /** @description Made by statement file uploads (no credentials): later uploads at its institution merge into it */
             statementFile: boolean;
+            status: components["schemas"]["DashboardLoginStatus"];
             accounts: components["schemas"]["DashboardAccount"][];
         };
         DashboardInstitutionPage: {
             found: number;
             moreAvailable: boolean;
             institutions: components["schemas"]["InstitutionRef"][];
+        };
+        DashboardLoginStatus: {
+            /** @example 6000000000 */
+            institutionLoginId: number;
+            /** @example 1005061234 */
+            customerId: string;
+            /** @example 102105 */
+            institutionId: string;
+            /**
+             * @description Where the data comes from: testbank (the sandbox test bank), simplefin (a SimpleFIN bridge), ofx (OFX Direct Connect), statementFile (uploaded statement files: nothing to refresh), none (no source serves the institution any more)
+             * @example ofx
+             */
+            source: "testbank" | "simplefin" | "ofx" | "statementFile" | "none";
+            /** @description 0 after a successful sign-in or refresh, otherwise the aggregation status code of the last failure (docs/aggregation.md) */
+            aggregationStatusCode: number;
+            /** @description The institution's or the connector's words for the last failure; absent while the status is 0 */
+            aggregationStatusMessage?: string;
+            /** @description The last refresh attempt, successful or not (customer clock); absent before the first */
+            aggregationAttemptDate?: number;
+            /** @description The last successful refresh (customer clock); absent before the first */
+            aggregationSuccessDate?: number;
+            /** @description When the scheduled refresh runs next (customer clock); absent when none is planned (refreshSchedule says why) */
+            nextRefreshDate?: number;
+            /**
+             * @description scheduled: refreshed every interval; retrying: after temporary failures, retried sooner and backing off; waitingForUser: the last failure is one only the user can fix (Connect Fix), nothing is retried; manual: refreshed only when asked (test bank and statement-file logins, or no source any more); off: scheduled refresh is turned off on this service
+             * @example scheduled
+             */
+            refreshSchedule: "scheduled" | "retrying" | "waitingForUser" | "manual" | "off";
+            /** @description Failed refreshes in a row since the last success, as the schedule counts them for its backoff (temporary failures); at least 1 while the last attempt failed */
+            consecutiveFailures: number;
+            /** @description Whether a refresh (or a statement upload) of this login runs now */
+            refreshInProgress: boolean;
         };
         DashboardPartner: {
             partnerId: string;
@@ -942,6 +975,7 @@ export type DashboardConnectLinkBody = components['schemas']['DashboardConnectLi
 export type DashboardCustomerBody = components['schemas']['DashboardCustomerBody'];
 export type DashboardInstitutionLogin = components['schemas']['DashboardInstitutionLogin'];
 export type DashboardInstitutionPage = components['schemas']['DashboardInstitutionPage'];
+export type DashboardLoginStatus = components['schemas']['DashboardLoginStatus'];
 export type DashboardPartner = components['schemas']['DashboardPartner'];
 export type DashboardSession = components['schemas']['DashboardSession'];
 export type DashboardSettings = components['schemas']['DashboardSettings'];

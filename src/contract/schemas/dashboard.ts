@@ -6,6 +6,7 @@ import Type from 'typebox';
 import { RequiredString } from './common.js';
 import { ConnectAccount, Experience, InstitutionRef } from './connect-app.js';
 import { DELIVERY_STATES } from './deliveries.js';
+import { institutionLoginStatusFields } from './institution-logins.js';
 import { Transaction } from './transactions.js';
 
 export { CONNECT_EVENT_TYPES } from './connect.js';
@@ -77,12 +78,16 @@ export const DashboardAccount = Type.Object({
   aggregationSuccessDate: Nullable(Epoch('Last successful aggregation; null before the first')),
 });
 
+/** An institution login's refresh status (the API's institution login status), as the customer page shows it. */
+export const DashboardLoginStatus = Type.Object(institutionLoginStatusFields);
+
 /** An institution login with its accounts. */
 export const DashboardInstitutionLogin = Type.Object({
   institutionLoginId: Type.Integer(),
   institution: InstitutionRef,
   aggregationStatusCode: Type.Integer(),
   statementFile: Type.Boolean({ description: 'Made by statement file uploads (no credentials): later uploads at its institution merge into it' }),
+  status: DashboardLoginStatus,
   accounts: Type.Array(DashboardAccount),
 });
 

@@ -21,6 +21,7 @@ import {
   getCustomerTransactions as getDashboardCustomerTransactions,
 } from './routes/customers.js';
 import { getExperiences, putExperience } from './routes/experiences.js';
+import { refreshInstitutionLogin } from './routes/institutionLogins.js';
 import getDashboardSession from './routes/getSession.js';
 import dashboardPages from './routes/pages.js';
 import advanceSandboxClock from './routes/sandbox/advanceSandboxClock.js';
@@ -72,6 +73,7 @@ export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Ru
       createDashboardCustomer,
       getDashboardCustomer,
       getDashboardCustomerTransactions,
+      refreshInstitutionLogin,
       generateConnectLink,
       getStatementInstitutions,
       uploadStatement,

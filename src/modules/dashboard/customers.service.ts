@@ -1,6 +1,7 @@
 /** A customer as the dashboard shows it: the record, its institution logins with their accounts; testing customers made from the dashboard. */
 import { customerNow, type Engine } from '../aggregation/engine.js';
 import { listInstitutionLogins } from '../aggregation/linking.service.js';
+import { listInstitutionLoginStatuses } from '../aggregation/login-status.service.js';
 import { accountSummary } from '../aggregation/records.js';
 import { createCustomer, getCustomerForPartner, type CustomerContext } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
@@ -22,6 +23,9 @@ export async function customerOverview(engine: Engine, partnerId: string, custom
   const db = engine.runtime.database.kysely;
   const customer = await getCustomerForPartner(db, partnerId, customerId);
   const logins = await listInstitutionLogins(engine, partnerId, customerId);
+  const statuses = new Map(
+    (await listInstitutionLoginStatuses(engine, partnerId, customer.id)).map(({ institutionName: _, ...s }) => [s.institutionLoginId, s]),
+  );
   return {
     customer: {
       ...customerSummary(customer),
@@ -36,6 +40,7 @@ export async function customerOverview(engine: Engine, partnerId: string, custom
         institution: { id: l.institutionId, name: (await findInstitution(engine.runtime.database, l.institutionId))?.name ?? `Institution ${l.institutionId}` },
         aggregationStatusCode: l.aggregationStatusCode,
         statementFile: l.statementFile,
+        status: statuses.get(l.institutionLoginId)!,
         accounts: l.accounts.map((a) => ({
           ...accountSummary(a),
           status: a.status,
