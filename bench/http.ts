@@ -5,7 +5,8 @@
  *
  * `npm run bench` runs two suites: the fixed-request scenarios below (one URL each, the response cache's best
  * case), then the realistic ones of bench/realistic.ts (many customers, random requests, writes, PostgreSQL, two
- * processes). Choose with --scenario NAME (repeatable) or BENCH_SCENARIOS=a,b,c: scenario names of either suite,
+ * processes); and the `categorization` scenario of bench/categorization.ts (payee and category accuracy on labelled
+ * statement descriptions, descriptions per second), which needs no service. Choose with --scenario NAME (repeatable) or BENCH_SCENARIOS=a,b,c: scenario names of either suite,
  * or `fixed` / `realistic` for a whole suite; --workers and --postgres configure the fixed suite and, given alone,
  * run only it. BENCH_DURATION, BENCH_WARMUP and BENCH_CONNECTIONS set what --duration, --warmup and --connections
  * do (the flags win); the other BENCH_* settings are in bench/realistic.ts.
@@ -24,6 +25,7 @@ import autocannon from 'autocannon';
 import { peakRssTreeMb, ROOT, rssMb, start, startLedgerlink, stop } from './lib/process.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
 import { createPgSchema } from './lib/store.js';
+import { runCategorization } from './categorization.js';
 import { realisticOptionsFromEnv, runRealistic, SCENARIOS as REALISTIC } from './realistic.js';
 import { scenarios, type Scenario } from './scenarios.js';
 
@@ -48,9 +50,9 @@ const WARMUP = Number(values.warmup);
 const named = [...(values.scenario ?? []), ...(process.env.BENCH_SCENARIOS ?? '').split(',')].map((n) => n.trim()).filter(Boolean);
 const realisticNames = REALISTIC.map((s) => s.name);
 const FIXED_NAMES = ['transactions-json', 'transactions-xml', 'accounts-json', 'institutions-json', 'institutions-xml', 'partner-json', 'authentication'];
-const unknown = named.filter((n) => n !== 'fixed' && n !== 'realistic' && !realisticNames.includes(n) && !FIXED_NAMES.includes(n));
+const unknown = named.filter((n) => n !== 'fixed' && n !== 'realistic' && n !== 'categorization' && !realisticNames.includes(n) && !FIXED_NAMES.includes(n));
 if (unknown.length > 0)
-  throw new Error(`unknown scenario ${unknown.join(', ')}; known: fixed (${FIXED_NAMES.join(', ')}), realistic (${realisticNames.join(', ')})`);
+  throw new Error(`unknown scenario ${unknown.join(', ')}; known: fixed (${FIXED_NAMES.join(', ')}), realistic (${realisticNames.join(', ')}), categorization`);
 const fixedOnly = named.length === 0 && (values.postgres || WORKERS > 1);
 const runFixedSuite = named.length === 0 || named.includes('fixed') || named.some((n) => FIXED_NAMES.includes(n));
 const fixedChosen = named.length === 0 || named.includes('fixed') ? undefined : named.filter((n) => FIXED_NAMES.includes(n));
@@ -144,6 +146,8 @@ async function fixedSuite(): Promise<void> {
   }
 }
 
+const runCategorizationScenario = (named.length === 0 && !fixedOnly) || named.includes('categorization');
+if (runCategorizationScenario) runCategorization({ write: values.write || process.env.BENCH_WRITE === '1' });
 if (runFixedSuite) await fixedSuite();
 if (runRealisticSuite) {
   await runRealistic(

@@ -13,6 +13,8 @@ import { MERCHANTS, type Merchant } from './merchants.js';
 export const PAYEE_CHARS = 512;
 /** A payee is never longer than this many words. */
 const MAX_WORDS = 6;
+/** The words of a line read for its payee: a payee is at the start, and its details follow within a few words. */
+const MAX_LINE_WORDS = 48;
 /** How far into the line a known merchant is looked for. */
 const MERCHANT_WINDOW = 24;
 
@@ -46,12 +48,15 @@ export function fold(text: string): string {
 }
 
 function makeWord(raw: string): Word {
-  const folded = fold(raw);
   let digit = false;
-  for (let i = 0; i < folded.length; i++) {
-    const c = folded.charCodeAt(i);
+  let ascii = true;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
     if (c >= 48 && c <= 57) digit = true;
+    else if (c >= 128) ascii = false;
   }
+  // Most words are ASCII: no accents to take off.
+  const folded = ascii ? raw.toUpperCase() : fold(raw);
   const dot = folded.indexOf('.');
   const domain = dot > 0 && TOP_LEVEL.has(folded.slice(folded.lastIndexOf('.') + 1)) && !/^[A-Z]\./.test(folded);
   const base = domain ? folded.slice(0, dot) : folded;
@@ -65,7 +70,7 @@ function makeWord(raw: string): Word {
  * The words of a line. Apostrophes, hyphens, dots and ampersands inside a word keep it whole (JOE'S, WAL-MART,
  * AMZN.COM, AT&T); a plus at a word's end is part of it (CANAL+); a lone & or + is a word of its own.
  */
-export function wordsOf(text: string): Word[] {
+export function wordsOf(text: string, most = MAX_LINE_WORDS): Word[] {
   const words: Word[] = [];
   let current = '';
   const flush = () => {
@@ -76,7 +81,7 @@ export function wordsOf(text: string): Word[] {
     const last = words[words.length - 1];
     if (last && last.after.length < 4) last.after += c;
   };
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < text.length && words.length < most; i++) {
     const c = text[i]!;
     if (isWordChar(c)) current += c;
     else if (current !== '' && "'’-.&".includes(c) && i + 1 < text.length && isWordChar(text[i + 1]!)) current += c;
