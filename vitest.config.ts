@@ -1,10 +1,19 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { schemaPoolRun } from './test/helpers/schema-pool-global.js';
 
 // Integration tests check every answer to a reference operation against the reference description, and write
 // test-artifacts/conformance-summary-<dialect>.json at the end (docs/compatibility.md, "Conformance check").
 const conformance = { setupFiles: ['test/helpers/property-seed.ts', 'test/helpers/conformance-setup.ts'], globalSetup: ['test/helpers/conformance-global.ts'] };
+// The PostgreSQL integration projects empty a test's schema and use it again in the next test of the process,
+// instead of creating and migrating one per test (test/helpers/schema-pool.ts); their schemas are named after the run.
+const SCHEMA_POOL_RUN = schemaPoolRun();
+const postgresIntegration = {
+  env: { LEDGERLINK_TEST_DIALECT: 'postgres', LEDGERLINK_TEST_SCHEMA_POOL: SCHEMA_POOL_RUN },
+  ...conformance,
+  globalSetup: [...conformance.globalSetup, 'test/helpers/schema-pool-global.ts'],
+};
 
 // Property and fuzz tests: a fixed seed under CI, a fresh one otherwise, printed so a failure can be repeated with
 // LEDGERLINK_TEST_SEED=<seed>. Test processes inherit it from here (test/helpers/property-seed.ts applies it).
@@ -74,7 +83,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'timing-postgres', include: TIMING_INTEGRATION, env: { LEDGERLINK_TEST_DIALECT: 'postgres' }, ...conformance, ...ALONE(3) },
+        test: { name: 'timing-postgres', include: TIMING_INTEGRATION, ...postgresIntegration, ...ALONE(3) },
       },
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: TIMING, ...PARALLEL } },
       {
@@ -94,8 +103,7 @@ export default defineConfig({
           name: 'postgres',
           include: ['test/integration/**/*.test.ts'],
           exclude: TIMING_INTEGRATION,
-          env: { LEDGERLINK_TEST_DIALECT: 'postgres' },
-          ...conformance,
+          ...postgresIntegration,
           ...PARALLEL,
         },
       },

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { CompiledQuery, sql, type Compilable, type Kysely } from 'kysely';
 import pg from 'pg';
 import { openDatabase, sqliteFileIn, type Database, type DialectName, type Executor } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { newSchemaName, notePristine, returnToPool, takePooledSchema } from './schema-pool.js';
 
 /** The PostgreSQL server tests use; CI starts one when none answers. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -69,13 +69,23 @@ export async function createTestDatabase(dialect: DialectName = testDialect(), o
     await migrateToLatest(database);
     return { database, drop: () => database.close() };
   }
-  const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const database = openDatabase({ databaseUrl: TEST_DATABASE_URL, pgSchema: schema, poolSize: 5 });
-  await migrateToLatest(database);
+  let schema = takePooledSchema();
+  let database: Database;
+  try {
+    if (schema) {
+      database = openDatabase({ databaseUrl: TEST_DATABASE_URL, pgSchema: schema, poolSize: 5 });
+    } else {
+      schema = newSchemaName();
+      await admin.query(`create schema ${schema}`);
+      database = openDatabase({ databaseUrl: TEST_DATABASE_URL, pgSchema: schema, poolSize: 5 });
+      await migrateToLatest(database);
+      await notePristine(admin, schema);
+    }
+  } finally {
+    await admin.end();
+  }
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
@@ -86,8 +96,11 @@ export async function createTestDatabase(dialect: DialectName = testDialect(), o
       await database.close();
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
+      try {
+        if (!(await returnToPool(c, schema))) await c.query(`drop schema if exists ${schema} cascade`);
+      } finally {
+        await c.end();
+      }
     },
   };
 }
