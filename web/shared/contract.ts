@@ -925,6 +925,16 @@ export interface components {
             investmentTransactionType?: string;
             ticker?: string;
             securityId?: string;
+            /**
+             * @description Ledgerlink extension: on a posted transaction that replaced a pending one of the same account under another id, the id of that pending transaction (deleted when this one arrived; docs/aggregation.md, "Pending to posted")
+             * @example 20000012340
+             */
+            pendingTransactionId?: number;
+            /**
+             * @description Ledgerlink extension: the other side of a transfer between two of the customer's own accounts (the opposite amount, a few days apart); both sides carry the category Transfer, or Credit Card Payment for a card's payment (docs/aggregation.md, "Transfers")
+             * @example 20000012346
+             */
+            transferTransactionId?: number;
         };
         UnlockBody: {
             partnerSecret: string;

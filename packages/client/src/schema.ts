@@ -10751,6 +10751,16 @@ export interface operations {
                             investmentTransactionType?: string;
                             ticker?: string;
                             securityId?: string;
+                            /**
+                             * @description Ledgerlink extension: on a posted transaction that replaced a pending one of the same account under another id, the id of that pending transaction (deleted when this one arrived; docs/aggregation.md, "Pending to posted")
+                             * @example 20000012340
+                             */
+                            pendingTransactionId?: number;
+                            /**
+                             * @description Ledgerlink extension: the other side of a transfer between two of the customer's own accounts (the opposite amount, a few days apart); both sides carry the category Transfer, or Credit Card Payment for a card's payment (docs/aggregation.md, "Transfers")
+                             * @example 20000012346
+                             */
+                            transferTransactionId?: number;
                         }[];
                     };
                     "application/xml": {
@@ -10801,6 +10811,16 @@ export interface operations {
                             investmentTransactionType?: string;
                             ticker?: string;
                             securityId?: string;
+                            /**
+                             * @description Ledgerlink extension: on a posted transaction that replaced a pending one of the same account under another id, the id of that pending transaction (deleted when this one arrived; docs/aggregation.md, "Pending to posted")
+                             * @example 20000012340
+                             */
+                            pendingTransactionId?: number;
+                            /**
+                             * @description Ledgerlink extension: the other side of a transfer between two of the customer's own accounts (the opposite amount, a few days apart); both sides carry the category Transfer, or Credit Card Payment for a card's payment (docs/aggregation.md, "Transfers")
+                             * @example 20000012346
+                             */
+                            transferTransactionId?: number;
                         }[];
                     };
                 };
@@ -10946,6 +10966,16 @@ export interface operations {
                             investmentTransactionType?: string;
                             ticker?: string;
                             securityId?: string;
+                            /**
+                             * @description Ledgerlink extension: on a posted transaction that replaced a pending one of the same account under another id, the id of that pending transaction (deleted when this one arrived; docs/aggregation.md, "Pending to posted")
+                             * @example 20000012340
+                             */
+                            pendingTransactionId?: number;
+                            /**
+                             * @description Ledgerlink extension: the other side of a transfer between two of the customer's own accounts (the opposite amount, a few days apart); both sides carry the category Transfer, or Credit Card Payment for a card's payment (docs/aggregation.md, "Transfers")
+                             * @example 20000012346
+                             */
+                            transferTransactionId?: number;
                         }[];
                     };
                     "application/xml": {
@@ -10996,6 +11026,16 @@ export interface operations {
                             investmentTransactionType?: string;
                             ticker?: string;
                             securityId?: string;
+                            /**
+                             * @description Ledgerlink extension: on a posted transaction that replaced a pending one of the same account under another id, the id of that pending transaction (deleted when this one arrived; docs/aggregation.md, "Pending to posted")
+                             * @example 20000012340
+                             */
+                            pendingTransactionId?: number;
+                            /**
+                             * @description Ledgerlink extension: the other side of a transfer between two of the customer's own accounts (the opposite amount, a few days apart); both sides carry the category Transfer, or Credit Card Payment for a card's payment (docs/aggregation.md, "Transfers")
+                             * @example 20000012346
+                             */
+                            transferTransactionId?: number;
                         }[];
                     };
                 };
@@ -11141,6 +11181,16 @@ export interface operations {
                             investmentTransactionType?: string;
                             ticker?: string;
                             securityId?: string;
+                            /**
+                             * @description Ledgerlink extension: on a posted transaction that replaced a pending one of the same account under another id, the id of that pending transaction (deleted when this one arrived; docs/aggregation.md, "Pending to posted")
+                             * @example 20000012340
+                             */
+                            pendingTransactionId?: number;
+                            /**
+                             * @description Ledgerlink extension: the other side of a transfer between two of the customer's own accounts (the opposite amount, a few days apart); both sides carry the category Transfer, or Credit Card Payment for a card's payment (docs/aggregation.md, "Transfers")
+                             * @example 20000012346
+                             */
+                            transferTransactionId?: number;
                         }[];
                     };
                     "application/xml": {
@@ -11191,6 +11241,16 @@ export interface operations {
                             investmentTransactionType?: string;
                             ticker?: string;
                             securityId?: string;
+                            /**
+                             * @description Ledgerlink extension: on a posted transaction that replaced a pending one of the same account under another id, the id of that pending transaction (deleted when this one arrived; docs/aggregation.md, "Pending to posted")
+                             * @example 20000012340
+                             */
+                            pendingTransactionId?: number;
+                            /**
+                             * @description Ledgerlink extension: the other side of a transfer between two of the customer's own accounts (the opposite amount, a few days apart); both sides carry the category Transfer, or Credit Card Payment for a card's payment (docs/aggregation.md, "Transfers")
+                             * @example 20000012346
+                             */
+                            transferTransactionId?: number;
                         }[];
                     };
                 };
@@ -11305,6 +11365,16 @@ export interface operations {
                         investmentTransactionType?: string;
                         ticker?: string;
                         securityId?: string;
+                        /**
+                         * @description Ledgerlink extension: on a posted transaction that replaced a pending one of the same account under another id, the id of that pending transaction (deleted when this one arrived; docs/aggregation.md, "Pending to posted")
+                         * @example 20000012340
+                         */
+                        pendingTransactionId?: number;
+                        /**
+                         * @description Ledgerlink extension: the other side of a transfer between two of the customer's own accounts (the opposite amount, a few days apart); both sides carry the category Transfer, or Credit Card Payment for a card's payment (docs/aggregation.md, "Transfers")
+                         * @example 20000012346
+                         */
+                        transferTransactionId?: number;
                     };
                     "application/xml": {
                         /** @example 20000012345 */
@@ -11341,6 +11411,16 @@ export interface operations {
                         investmentTransactionType?: string;
                         ticker?: string;
                         securityId?: string;
+                        /**
+                         * @description Ledgerlink extension: on a posted transaction that replaced a pending one of the same account under another id, the id of that pending transaction (deleted when this one arrived; docs/aggregation.md, "Pending to posted")
+                         * @example 20000012340
+                         */
+                        pendingTransactionId?: number;
+                        /**
+                         * @description Ledgerlink extension: the other side of a transfer between two of the customer's own accounts (the opposite amount, a few days apart); both sides carry the category Transfer, or Credit Card Payment for a card's payment (docs/aggregation.md, "Transfers")
+                         * @example 20000012346
+                         */
+                        transferTransactionId?: number;
                     };
                 };
             };
