@@ -33,6 +33,7 @@ import { assertCanLinkAt, customerMayUseInstitution, getCustomerForPartner } fro
 import { brandingAssetUrl } from '../institutions/branding.js';
 import { findInstitution, getInstitution, searchInstitutions } from '../institutions/service.js';
 import type { InstitutionRow } from '../institutions/table.js';
+import { findPartnerById } from '../partners/repository.js';
 import { resolveExperience, type Experience } from './experiences.service.js';
 import { connectUrl, linkRow, markLinkUsed } from './links.service.js';
 import { findLinkRow, findSessionInstitutionId } from './repository.js';
@@ -104,14 +105,19 @@ function requireFull(link: ConnectLinkRow, what: string): void {
   if (mode(link) !== 'full') throw new ServiceError('ConnectActionNotAllowed', `A ${mode(link)} link does not offer ${what}.`);
 }
 
-/** Institution search over the catalogue (Full only: Lite and Fix links name their institution). */
+/**
+ * Institution search over the catalogue (Full only: Lite and Fix links name their institution). Outside the sandbox
+ * (a production partner's link) the generated, fictional institutions are not offered: nobody banks there.
+ */
 export async function searchConnectInstitutions(engine: Engine, link: ConnectLinkRow, query: { search?: string; start: number; limit: number }) {
   requireFull(link, 'institution search');
   const customer = await getCustomerForPartner(db(engine), link.partner_id, link.customer_id);
+  const partner = await findPartnerById(db(engine), link.partner_id);
   const page = await searchInstitutions(engine.runtime.database, {
     search: query.search?.trim() ? query.search : undefined,
     start: query.start,
     limit: query.limit,
+    withoutFictional: partner?.plan === 'production',
   });
   const available = await availableAmong(
     engine,

@@ -31,3 +31,8 @@ export async function upsertOfxServer(db: Executor, server: OfxServerTable): Pro
 export async function findOfxServer(db: Executor, institutionId: number): Promise<OfxServerTable | undefined> {
   return db.selectFrom('ofx_servers').selectAll().where('institution_id', '=', institutionId).executeTakeFirst();
 }
+
+/** The institutions that have an OFX server. */
+export async function listOfxServerInstitutionIds(db: Executor): Promise<number[]> {
+  return (await db.selectFrom('ofx_servers').select('institution_id').execute()).map((r) => Number(r.institution_id));
+}

@@ -1,6 +1,8 @@
 import type { Database } from '../../platform/db/database.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { catalogChanged, catalogOf, type CatalogSnapshot } from './catalog.service.js';
+import { isTestInstitution } from '../../connectors/testbank/institutions.js';
+import { listOfxServerInstitutionIds } from './ofx-directory.repository.js';
 import { insertOfxInstitution, type OfxInstitutionInput } from './ofx-directory.service.js';
 import type { ProductFlag } from './catalog/generate.js';
 import type { InstitutionRow } from './table.js';
@@ -55,6 +57,8 @@ export interface InstitutionSearch {
   supportedCountries?: string | undefined;
   /** Only the institutions this lets through (a customer's rule of where it may link), counted and paged among themselves. */
   allow?: ((institutionId: number) => boolean) | undefined;
+  /** Leave out the generated, fictional institutions (Connect outside the sandbox: a production partner's). */
+  withoutFictional?: boolean | undefined;
 }
 
 export interface InstitutionPage {
@@ -89,6 +93,25 @@ function filterFor(catalog: CatalogSnapshot, flags: readonly ProductFlag[], coun
     required.every((flag) => flag(p) === 1) && (!countries || countries.has(country(p))) && (!certifiedOnly || certifications.some((flag) => flag(p) === 1));
 }
 
+/** A web address on the reserved `.example` domain, where the generated institutions' web sites are (catalog/generate.ts). */
+const EXAMPLE_DOMAIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\.example(?:[:/?#]|$)/i;
+
+/**
+ * Whether an institution is one of the generated, fictional ones (docs/institutions.md): its home page on the
+ * `.example` domain, and neither a test institution (they are on it too) nor given an OFX server since (`served`:
+ * an operator's `institutions add-ofx`, or the directory, attach one to the catalogue's institution of that name).
+ */
+export function isFictionalInstitution(id: number, homeUrl: string, served: ReadonlySet<number>): boolean {
+  return EXAMPLE_DOMAIN.test(homeUrl) && !isTestInstitution(id) && !served.has(id);
+}
+
+/** A filter that leaves out the fictional institutions, read from the catalogue's columns. */
+async function realOnly(database: Database, catalog: CatalogSnapshot, filter: Filter | undefined): Promise<Filter> {
+  const served = new Set(await listOfxServerInstitutionIds(database.kysely));
+  const [id, home] = [catalog.table.reader('id'), catalog.table.reader('url_home_app')];
+  return (p) => (!filter || filter(p)) && !isFictionalInstitution(id(p), home(p), served);
+}
+
 /**
  * Get Institutions: every institution whose name, home page or login page contains `search`, best matches
  * first (see search-index.ts), or all of them without `search`. A blank `search` is refused (10005).
@@ -98,7 +121,9 @@ export async function searchInstitutions(database: Database, query: InstitutionS
   const flags = parseProductTypes(query.type);
   const countries = parseCountries(query.supportedCountries);
   const catalog = await catalogOf(database);
-  return page(catalog, query.search, query.start, query.limit, allowing(catalog, filterFor(catalog, flags, countries), query.allow));
+  let filter = filterFor(catalog, flags, countries);
+  if (query.withoutFictional) filter = await realOnly(database, catalog, filter);
+  return page(catalog, query.search, query.start, query.limit, allowing(catalog, filter, query.allow));
 }
 
 /** The filter narrowed to the institutions `allow` lets through, when there is an `allow`. */
