@@ -68,3 +68,17 @@ export async function partnerWithToken(ctx: TestContext, plan: 'testdrive' | 'pr
   const token = res.json<{ token: string }>().token;
   return { ...creds, token, headers: { 'service-app-key': creds.appKey, 'service-app-token': token, accept: 'application/json' } };
 }
+
+/** Authenticates the partner again: a token lasts two hours, and tests that move the clock by days need a new one. */
+export async function renewToken(ctx: TestContext, partner: TestPartner): Promise<TestPartner> {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/aggregation/v2/partners/authentication',
+    headers: { 'service-app-key': partner.appKey },
+    payload: { partnerId: partner.partnerId, partnerSecret: partner.partnerSecret },
+  });
+  if (res.statusCode !== 200) throw new Error(`authentication failed: ${res.statusCode} ${res.body}`);
+  partner.token = res.json<{ token: string }>().token;
+  partner.headers['service-app-token'] = partner.token;
+  return partner;
+}

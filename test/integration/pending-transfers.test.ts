@@ -7,7 +7,7 @@ import { newSigningKey } from '../../src/modules/txpush/keys.js';
 import { insertSubscriptions } from '../../src/modules/txpush/repository.js';
 import { drainDeliveries } from '../../src/outbox/worker.js';
 import { allTransactions, DAY, nowOf, refresh, type AccountJson, type TransactionJson } from '../helpers/aggregation.js';
-import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
+import { createTestContext, partnerWithToken, renewToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { startSimplefinBridge, type BridgeAccount, type BridgeTransaction, type SimplefinBridge } from '../helpers/simplefin-bridge.js';
 import { ofxDay, ofxStatementFile } from '../helpers/statement-files.js';
@@ -43,19 +43,8 @@ afterAll(async () => {
   await listener?.close();
 });
 
-/** A partner's token lasts two hours and tests move the clock by days: a fresh one before each call that needs it. */
-async function caller(who: TestPartner = partner): Promise<TestPartner> {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/aggregation/v2/partners/authentication',
-    headers: { 'service-app-key': who.appKey },
-    payload: { partnerId: who.partnerId, partnerSecret: who.partnerSecret },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  who.token = res.json<{ token: string }>().token;
-  who.headers['service-app-token'] = who.token;
-  return who;
-}
+/** The clock moves by days and a token lasts two hours: a fresh one before each call that needs it. */
+const caller = (who: TestPartner = partner) => renewToken(ctx, who);
 
 const account = (id: string, name: string, transactions: BridgeTransaction[], extra: Partial<BridgeAccount> = {}): BridgeAccount => ({
   id,
