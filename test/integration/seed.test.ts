@@ -73,6 +73,8 @@ describe('seeding customers with a linked test profile', () => {
     expect(lastTx.map(sameTransaction)).toEqual(firstTx.map(sameTransaction));
     const lastAccountIds = new Set(last.accounts.map((a) => Number(a.id)));
     expect(lastTx.every((t) => lastAccountIds.has(Number(t.accountId)))).toBe(true);
+    // A copy names no transaction of the template customer's: its transfers are not linked as pairs.
+    expect(lastTx.filter((t) => t.transferTransactionId !== undefined)).toEqual([]);
   });
 
   it('leaves PostgreSQL with fresh statistics and visibility for the tables it filled, as autovacuum would later', async () => {

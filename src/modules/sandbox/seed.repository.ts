@@ -39,9 +39,13 @@ export async function readTemplate(db: Executor, customerId: number): Promise<{ 
     .select((eb) => eb.fn.countAll().as('n'))
     .where('customer_id', '=', customerId)
     .executeTakeFirstOrThrow();
-  const transactionColumns = sample ? Object.keys(sample).filter((c) => c !== 'id') : [];
+  // A pending or transfer link names a row of the template customer's: a copy carries none (aggregation/table.ts).
+  const transactionColumns = sample ? Object.keys(sample).filter((c) => c !== 'id' && !LINK_COLUMNS.has(c)) : [];
   return { template: { logins, accounts, positions, transactionColumns }, transactions: Number(count.n) };
 }
+
+/** Transaction columns holding the id of another transaction. */
+const LINK_COLUMNS = new Set(['pending_transaction_id', 'transfer_transaction_id']);
 
 /** Copies the template customer's logins, accounts, positions and transactions to one new customer. */
 export async function copyTemplate(tx: Executor, template: CustomerTemplate, customerId: number): Promise<void> {
