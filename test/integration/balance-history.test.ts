@@ -268,6 +268,38 @@ describe('balance history after statement uploads', () => {
     expect(history[0]).toMatchObject({ date: '2026-03-01', balance: 1000, source: 'derived' });
   });
 
+  it("keeps every statement's closing balance of a file of several (camt), each at its day", async () => {
+    const customerId = await uploads.customer();
+    const file = fs.readFileSync('test/fixtures/statements/camt/two-statements-053-v04.xml');
+    const body = await uploads.uploadOk(customerId, file, { type: 'application/xml' });
+    const history = await historyOf(uploads.ctx, uploads.partner, customerId, body.accounts[0].id);
+    expect(history.filter((d) => d.source === 'statement').map((d) => [d.date, d.balance])).toEqual([
+      ['2026-03-15', 500],
+      ['2026-03-31', 610],
+    ]);
+    expect(history.every((d, i) => i === 0 || d.date > history[i - 1]!.date)).toBe(true);
+  });
+
+  it("takes a CSV file's running balance after each day's last row as that day's statement balance, in either row order", async () => {
+    const rows = [
+      ['03/02/2026', 'COFFEE', '-4.50', '995.50'],
+      ['03/02/2026', 'LUNCH', '-12.00', '983.50'],
+      ['03/04/2026', 'SALARY', '1500.00', '2483.50'],
+    ];
+    for (const order of [rows, [...rows].reverse()]) {
+      const customerId = await uploads.customer();
+      const csv = ['Date,Description,Amount,Balance', ...order.map((r) => r.join(','))].join('\n');
+      const body = await uploads.uploadOk(customerId, csv, { type: 'text/csv' });
+      const history = await historyOf(uploads.ctx, uploads.partner, customerId, body.accounts[0].id);
+      expect(history.map((d) => [d.date, d.balance, d.source])).toEqual([
+        ['2026-03-01', 1000, 'derived'],
+        ['2026-03-02', 983.5, 'statement'],
+        ['2026-03-03', 983.5, 'derived'],
+        ['2026-03-04', 2483.5, 'statement'],
+      ]);
+    }
+  });
+
   it('adds nothing for a file that states no balance (QIF)', async () => {
     const customerId = await uploads.customer();
     const qif = '!Type:Bank\nD03/02/2026\nT-12.50\nPCORNER SHOP\n^\nD03/04/2026\nT100.00\nPREFUND\n^\n';

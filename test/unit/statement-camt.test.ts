@@ -130,6 +130,7 @@ describe('reading camt files', () => {
         balance: 2532.93,
         balanceDate: day('2026-03-31'),
         availableBalance: 2500,
+        closingBalances: [{ date: day('2026-03-31'), balance: 2532.93 }],
       },
     ]);
     const account = 'DE89370400440532013000 EUR';
@@ -245,6 +246,7 @@ describe('reading camt files', () => {
         balance: -18.25,
         balanceDate: day('2026-05-15'),
         availableBalance: 0,
+        closingBalances: [{ date: day('2026-05-15'), balance: -18.25 }],
       },
     ]);
     expect(entries(read)).toEqual([
@@ -292,6 +294,7 @@ describe('reading camt files', () => {
         currency: 'CHF',
         balance: 946.9,
         balanceDate: day('2026-04-30'),
+        closingBalances: [{ date: day('2026-04-30'), balance: 946.9 }],
       },
     ]);
     const generated = readCamtStatement(camtFile([{ other: '12-345', currency: 'SEK', stated: false, entries: [{ amount: 99, booked: '2026-06-03' }] }]));

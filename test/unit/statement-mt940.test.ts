@@ -46,6 +46,7 @@ describe('reading MT940 files', () => {
         currency: 'EUR',
         balance: 4792.28,
         balanceDate: day('2026-01-02'),
+        closingBalances: [{ date: day('2026-01-02'), balance: 4792.28 }],
       },
     ]);
     expect(result.transactions).toHaveLength(4);

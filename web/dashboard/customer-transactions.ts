@@ -6,6 +6,7 @@
 import type { DashboardAccount, DashboardTransactionPage } from '../shared/contract.js';
 import { money } from '../shared/dom.js';
 import { api } from './api.js';
+import { balanceChartSlot } from './balance-chart.js';
 import { badge, date, emptyState, h, messageOf, section, selectField, table, toast } from './ui.js';
 
 const SIZES = ['25', '50', '100'];
@@ -44,6 +45,9 @@ export async function transactionsSection(customerId: string, accounts: Dashboar
       `${path}/transactions?${new URLSearchParams({ ...Object.fromEntries(queryOf(v)), page: String(v.page), limit: String(v.limit) })}`,
     );
   let current = await fetchPage(view);
+  // The chosen account's balance history above its transactions.
+  const chart = balanceChartSlot(customerId, accounts);
+  await chart.show(view.account);
 
   const account = selectField('Account', [['', 'All accounts'], ...accounts.map((a): [string, string] => [a.id, `${a.name} (${a.id})`])], {
     id: 'transactions-account',
@@ -124,6 +128,7 @@ export async function transactionsSection(customerId: string, accounts: Dashboar
   previous.addEventListener('click', () => go({ ...view, page: view.page - 1 }, previous));
   next.addEventListener('click', () => go({ ...view, page: view.page + 1 }, next));
   account.input.addEventListener('change', () => go({ ...view, account: account.input.value, page: 1 }));
+  account.input.addEventListener('change', () => chart.show(account.input.value));
   size.input.addEventListener('change', () => go({ ...view, limit: Number(size.input.value), page: 1 }));
   draw();
 
@@ -131,6 +136,7 @@ export async function transactionsSection(customerId: string, accounts: Dashboar
     'Transactions',
     h('p', { class: 'muted' }, 'Newest first by posted date (pending ones by their transaction date), every account or one.'),
     accounts.length > 0 ? h('div', { class: 'filters', role: 'group', 'aria-label': 'Which transactions' }, account.el, size.el) : null,
+    chart.el,
     range,
     body,
     pager,

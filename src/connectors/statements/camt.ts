@@ -17,6 +17,7 @@ import { categorize } from '../categorize.js';
 import type { ConnectorTransaction, TransactionType } from '../connector.js';
 import { countryOfCurrency } from '../ofx/map.js';
 import { accountTypeOfCode, type BankTransactionCode, transactionTypeOfCode } from './camt-codes.js';
+import { noteClosingBalance } from './closing-balances.js';
 import { at, attributeOf, childrenOf, decodeXmlFile, parseXmlFile, scanStartTags, textOf, type XmlValue } from './camt-xml.js';
 import { StatementFileError } from './csv.js';
 import { cached, refDescription } from './import.js';
@@ -87,6 +88,8 @@ interface AccountGroup {
   entries: Entry[];
   booked?: Balance;
   available?: Balance;
+  /** Every booked closing or interim balance of its statements. */
+  closings?: Balance[];
 }
 
 /** Reads a camt file, or refuses it (StatementFileError) when it is not well-formed XML or holds no camt message. */
@@ -175,8 +178,10 @@ export function readCamtStatement(input: string | Uint8Array): StatementImport {
       if (!read) continue;
       const group = groupOf(currencyOf(attributeOf(at(b, 'Amt'), 'Ccy'), statementCurrency));
       const balance: Balance = { amount: read.amount, date: read.date, statement: index };
-      if (read.kind === 'booked') group.booked = later(group.booked, balance);
-      else group.available = later(group.available, balance);
+      if (read.kind === 'booked') {
+        group.booked = later(group.booked, balance);
+        (group.closings ??= []).push(balance);
+      } else group.available = later(group.available, balance);
     }
 
     nodes.forEach((node, i) => {
@@ -208,6 +213,8 @@ export function readCamtStatement(input: string | Uint8Array): StatementImport {
       account.balanceDate = group.booked.date;
     }
     if (group.available) account.availableBalance = group.available.amount;
+    // By date, the later statement's on the same day, as the account's balance is chosen.
+    for (const c of (group.closings ?? []).sort((a, b) => a.date - b.date || a.statement - b.statement)) noteClosingBalance(account, c.date, c.amount);
     accounts.push(account);
     const country = countryOfCurrency(group.currency);
     for (const { entry, ref: transactionRef } of referenced(group.entries)) {

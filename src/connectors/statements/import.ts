@@ -9,6 +9,7 @@ import { maskAccountNumber } from '../account-number.js';
 import { categorize } from '../categorize.js';
 import type { AccountType, ConnectorTransaction, TransactionType } from '../connector.js';
 import { countryOfCurrency } from '../ofx/map.js';
+import { noteClosingBalance } from './closing-balances.js';
 import { type CsvRow, isSummaryRow, readCsv, StatementFileError } from './csv.js';
 import { detectTableLayout, hasCardColumns, hasForeignHeaders, isCardPayment, isCurrencyName, type LayoutName } from './detect.js';
 import { csvLayoutUsed, findSavedMapping, type SavedMapping } from './fingerprint.js';
@@ -251,6 +252,9 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
     if (latest) {
       account.balance = latest.balance;
       account.balanceDate = latest.date;
+      // Each day's last running balance, in the order the file's rows took place.
+      const inOrder = latest === group.balances[0] ? [...group.balances].reverse() : group.balances;
+      for (const b of inOrder) noteClosingBalance(account, b.date, b.balance);
     }
     return account;
   });

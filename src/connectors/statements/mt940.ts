@@ -16,6 +16,7 @@ import { maskAccountNumber } from '../account-number.js';
 import { categorize } from '../categorize.js';
 import type { ConnectorTransaction, TransactionType } from '../connector.js';
 import { countryOfCurrency } from '../ofx/map.js';
+import { noteClosingBalance } from './closing-balances.js';
 import { decodeStatementText, MAX_CSV_ROWS, StatementFileError } from './csv.js';
 import { refDescription } from './import.js';
 import { problemList } from './problems.js';
@@ -228,6 +229,7 @@ class StatementReader {
       };
       this.accounts.set(accountKey, state);
     }
+    if (closing) noteClosingBalance(state.account, closing.date, closing.amount);
     // The latest statement's closing balance is the account's (pages of one statement: the last page's).
     if (
       closing &&

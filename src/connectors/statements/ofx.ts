@@ -5,6 +5,7 @@
  * and the rest is still imported.
  */
 import type { ConnectorTransaction } from '../connector.js';
+import { noteClosingBalance } from './closing-balances.js';
 import { MAX_STATEMENT_POSITIONS, type StatementAccount, type StatementImport } from './types.js';
 import { accountNameOf, accountRefOf, accountTypeOf, bankTransactionsOf, investmentTransactionsOf, positionRecordOf } from '../ofx/map.js';
 import { decodeOfxBytes, type OfxAccountInfo, type OfxResponse, OfxParseError, readOfxResponse } from '../ofx/parse.js';
@@ -85,7 +86,8 @@ export function ofxFileToStatementImport(input: string | Uint8Array): StatementI
             });
         }
       }
-    } else if (s.ledgerBalance && (account.balanceDate === undefined || (s.ledgerBalance.asOf ?? 0) >= account.balanceDate)) {
+    } else if (s.ledgerBalance?.asOf !== undefined) noteClosingBalance(account, s.ledgerBalance.asOf, s.ledgerBalance.amount);
+    if (s.kind !== 'investment' && s.ledgerBalance && (account.balanceDate === undefined || (s.ledgerBalance.asOf ?? 0) >= account.balanceDate)) {
       account.balance = s.ledgerBalance.amount;
       if (s.ledgerBalance.asOf !== undefined) account.balanceDate = s.ledgerBalance.asOf;
       if (s.availableBalance) account.availableBalance = s.availableBalance.amount;

@@ -29,6 +29,11 @@ export interface StatementAccount {
   balanceDate?: number;
   availableBalance?: number;
   /**
+   * Every closing balance the file states, one per day (the last of the day): each statement's (OFX, camt, MT940) or,
+   * for a CSV file whose rows are in date order, the running balance after each day's last row. `balance` is the latest.
+   */
+  closingBalances?: { date: number; balance: number }[];
+  /**
    * An investment account's holdings as of the balance's date, in the connector contract's terms; absent when the
    * file states none (an upload then keeps the stored ones).
    */

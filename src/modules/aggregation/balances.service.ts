@@ -58,10 +58,11 @@ export interface ObservedBalance {
 }
 
 /**
- * Records an observed balance of the account at its day and, for an account whose transactions make its balance,
- * derives each day from the one holding `deriveFrom` to the day before it from the account's posted transactions,
- * in the caller's transaction. Each day's balance is its closing one: the observed balance counts everything posted
- * on its day, and a derived day is it less what posted after that day.
+ * Records an observed balance of the account at its day (and `earlier` ones the same source stated, such as a file's
+ * other statements' closing balances) and, for an account whose transactions make its balance, derives each day from
+ * the one holding `deriveFrom` to the day before the observed one from the account's posted transactions, in the
+ * caller's transaction. Each day's balance is its closing one: the observed balance counts everything posted on its
+ * day, and a derived day is it less what posted after that day.
  */
 export async function recordBalanceHistory(
   tx: Executor,
@@ -69,18 +70,20 @@ export async function recordBalanceHistory(
   observed: ObservedBalance,
   deriveFrom: number | undefined,
   now: number,
+  earlier: readonly { date: number; balance: number }[] = [],
 ): Promise<void> {
   const anchorDay = Math.floor(observed.asOf / DAY);
   const base = { account_id: account.id, currency: account.currency, as_of: observed.asOf, updated_at: now };
-  await upsertObservedBalances(tx, [
-    {
-      ...base,
-      day: dayText(observed.asOf),
-      balance: observed.balance,
-      available_balance: observed.availableBalance ?? null,
-      source: observed.source,
-    },
-  ]);
+  // One row per day in a statement (an upsert may not touch a row twice): the observed balance's own day is its.
+  const days = new Map<string, AccountBalanceTable>();
+  for (const e of earlier) {
+    if (Math.floor(e.date / DAY) >= anchorDay) continue;
+    const day = dayText(e.date);
+    days.set(day, { ...base, as_of: e.date, day, balance: e.balance, available_balance: null, source: observed.source });
+  }
+  const day = dayText(observed.asOf);
+  days.set(day, { ...base, day, balance: observed.balance, available_balance: observed.availableBalance ?? null, source: observed.source });
+  await upsertObservedBalances(tx, [...days.values()]);
   if (deriveFrom === undefined || !DERIVABLE_TYPES.has(account.type)) return;
   const firstDay = Math.max(Math.floor(deriveFrom / DAY), anchorDay - MAX_DERIVED_DAYS);
   if (firstDay >= anchorDay) return;
@@ -124,13 +127,14 @@ export async function recordRefreshedBalance(tx: Executor, account: AccountRow, 
 
 /**
  * Records the closing balance a statement file states for one of its accounts (none for a file that states none: QIF,
- * CSV without a balance column) at its date, and derives the days back to the one before the file's first
- * transaction from the transactions stored; one short transaction of its own, after the file's transactions.
+ * CSV without a balance column) at its date, with the file's earlier closing balances at theirs, and derives the days
+ * back to the one before the file's first transaction from the transactions stored; one short transaction of its
+ * own, after the file's transactions.
  */
 export async function recordStatementBalance(
   engine: Pick<Engine, 'database'>,
   account: AccountRow,
-  file: Pick<StatementAccount, 'balance' | 'balanceDate' | 'availableBalance'>,
+  file: Pick<StatementAccount, 'balance' | 'balanceDate' | 'availableBalance' | 'closingBalances'>,
   dates: { count: number; first: number; latest: number },
   now: number,
 ): Promise<void> {
@@ -144,7 +148,7 @@ export async function recordStatementBalance(
   await longWork.turn();
   await engine.database.yielding
     .transaction()
-    .execute((tx) => recordBalanceHistory(tx, account, observed, dates.count > 0 ? dates.first - DAY : undefined, now));
+    .execute((tx) => recordBalanceHistory(tx, account, observed, dates.count > 0 ? dates.first - DAY : undefined, now, file.closingBalances));
 }
 
 function toRecord(row: AccountBalanceRow): DailyBalanceRecord {
