@@ -256,6 +256,18 @@ describe('transfers between a customer’s own accounts', () => {
     // Each transaction is in one pair at most; the rent is too far from any 200 in.
     expect(by('MERCHANT REFUND').transferTransactionId).toBeUndefined();
     expect(by('RENT').transferTransactionId).toBeUndefined();
+
+    // The other side deleted with its account: the pair's link goes, the category stays.
+    const savings = accounts.find((a) => a.name === 'High Yield Savings')!;
+    const del = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/aggregation/v1/customers/${customerId}/accounts/${savings.id}`,
+      headers: (await caller()).headers,
+    });
+    expect(del.statusCode).toBe(204);
+    const left = (await transactionsOf(customerId)).find((t) => t.description === 'ONLINE TRANSFER TO SAVINGS 6164')!;
+    expect(left.transferTransactionId).toBeUndefined();
+    expect(category(left)).toBe('Transfer');
   });
 
   it('pairs across sources: a statement file’s side pairs with a live side stored before, which gets a modified event', async () => {
