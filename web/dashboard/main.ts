@@ -11,6 +11,7 @@ import { credentialsPage } from './credentials.js';
 import { customerPage, customersPage } from './customers.js';
 import { deliveriesPage } from './deliveries.js';
 import { mailPage } from './mail.js';
+import { ownBankPage } from './own-bank.js';
 import { requestsPage } from './requests.js';
 import { experiencesPage } from './experiences.js';
 import { sandboxPanel } from './sandbox.js';
@@ -39,6 +40,7 @@ const NAV: { path: string; label: string; page: Page; sub?: SubPage }[] = [
     page: (main, params) => customersPage(main, params),
     sub: (main, params, id) => customerPage(main, decodeURIComponent(id), params, (overview, reload) => sandboxPanel(session!, overview, reload)),
   },
+  { path: '/own-bank', label: 'Your own bank data', page: (main) => ownBankPage(main) },
   { path: '/requests', label: 'API requests', page: (main) => requestsPage(main) },
   { path: '/deliveries', label: 'Deliveries', page: (main) => deliveriesPage(main) },
   { path: '/mail', label: 'E-mails', page: (main) => mailPage(main) },

@@ -499,27 +499,6 @@ export interface components {
             /** @description Epoch seconds */
             createdDate: number;
         };
-        DailyBalance: {
-            /**
-             * @description The day, UTC (YYYY-MM-DD)
-             * @example 2026-11-28
-             */
-            date: string;
-            /**
-             * @description The account's balance that day, in its currency (negative for cards, loans and credit lines)
-             * @example 2450.17
-             */
-            balance: number;
-            /** @description The available balance, when the source stated one for that day (checking and savings refreshes, statement files) */
-            availableBalance?: number;
-            /**
-             * @description ISO 4217
-             * @example USD
-             */
-            currency: string;
-            /** @description refresh: the balance a refresh (or sign-in) read that day; statement: a statement file's closing balance at its date; derived: worked out backwards from the account's posted transactions and a later observed balance */
-            source: "refresh" | "statement" | "derived";
-        };
         DashboardAccount: {
             id: string;
             name: string;
@@ -530,11 +509,6 @@ export interface components {
             status: string;
             aggregationStatusCode: number;
             aggregationSuccessDate: number | null;
-        };
-        /** @description An account's daily balances */
-        DashboardBalanceHistory: {
-            /** @description One per day that has a balance, oldest first */
-            balances: components["schemas"]["DailyBalance"][];
         };
         DashboardConnectLink: {
             type: "full" | "lite" | "fix";
@@ -855,6 +829,29 @@ export interface components {
             /** @description Epoch seconds */
             createdAt: number;
         };
+        OwnBankOverview: {
+            /** @description The signed-in partner's plan: active customers need production */
+            plan: "testdrive" | "production";
+            /** @description The service's mode (LEDGERLINK_MODE) */
+            serviceMode: "sandbox" | "production";
+            activeCustomers: {
+                /** @description The partner's active customers in all */
+                found: number;
+                /** @description The first few, oldest first */
+                customers: {
+                    id: string;
+                    username: string;
+                    firstName: string | null;
+                    lastName: string | null;
+                    type: "testing" | "active";
+                    /** @description Epoch seconds */
+                    createdDate: number;
+                    /** @description Its institution logins (links and statement-file logins) */
+                    institutionLogins: number;
+                    accounts: number;
+                }[];
+            };
+        };
         Redelivered: {
             delivery: components["schemas"]["Delivery"];
         };
@@ -1005,9 +1002,7 @@ export type CustomerOverview = components['schemas']['CustomerOverview'];
 export type CustomerPage = components['schemas']['CustomerPage'];
 export type CustomerResetResult = components['schemas']['CustomerResetResult'];
 export type CustomerSummary = components['schemas']['CustomerSummary'];
-export type DailyBalance = components['schemas']['DailyBalance'];
 export type DashboardAccount = components['schemas']['DashboardAccount'];
-export type DashboardBalanceHistory = components['schemas']['DashboardBalanceHistory'];
 export type DashboardConnectLink = components['schemas']['DashboardConnectLink'];
 export type DashboardConnectLinkBody = components['schemas']['DashboardConnectLinkBody'];
 export type DashboardCustomerBody = components['schemas']['DashboardCustomerBody'];
@@ -1039,6 +1034,7 @@ export type FiredTxPushEvent = components['schemas']['FiredTxPushEvent'];
 export type LoginErrorState = components['schemas']['LoginErrorState'];
 export type Mailbox = components['schemas']['Mailbox'];
 export type MailboxMessage = components['schemas']['MailboxMessage'];
+export type OwnBankOverview = components['schemas']['OwnBankOverview'];
 export type Redelivered = components['schemas']['Redelivered'];
 export type RequestLog = components['schemas']['RequestLog'];
 export type RequestLogDetail = components['schemas']['RequestLogDetail'];

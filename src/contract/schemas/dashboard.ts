@@ -320,6 +320,23 @@ export const DashboardCustomerBody = Type.Object({
   lastName: Type.Optional(Type.String({ maxLength: 255 })),
 });
 
+/** GET /dashboard/api/own-bank: what the "Your own bank data" page checks, step by step. */
+export const OwnBankOverview = Type.Object({
+  plan: Type.Union([Type.Literal('testdrive'), Type.Literal('production')], { description: "The signed-in partner's plan: active customers need production" }),
+  serviceMode: Type.Union([Type.Literal('sandbox'), Type.Literal('production')], { description: "The service's mode (LEDGERLINK_MODE)" }),
+  activeCustomers: Type.Object({
+    found: Type.Integer({ description: "The partner's active customers in all" }),
+    customers: Type.Array(
+      Type.Object({
+        ...customerSummaryFields,
+        institutionLogins: Type.Integer({ description: 'Its institution logins (links and statement-file logins)' }),
+        accounts: Type.Integer(),
+      }),
+      { description: 'The first few, oldest first' },
+    ),
+  }),
+});
+
 /** POST /dashboard/api/customers/{customerId}/connect-links: Lite names an institution, Fix an institution login. */
 export const DashboardConnectLinkBody = Type.Object({
   type: connectLinkType,
@@ -346,6 +363,3 @@ export const SandboxTxPushBody = Type.Object({ accountId: Type.String({ maxLengt
 
 /** POST /dashboard/api/customers/{customerId}/sandbox/logins/{institutionLoginId}/error. */
 export const SandboxLoginErrorBody = Type.Object({ code: Type.Integer({ minimum: 0, maximum: 100_000 }) });
-
-/** GET /dashboard/api/customers/{customerId}/accounts/{accountId}/balances: the API's balance history, for the account's chart. */
-export { BalanceHistory as DashboardBalanceHistory, DailyBalance } from './balances.js';

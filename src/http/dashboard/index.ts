@@ -13,7 +13,6 @@ import { getDeliveries, redeliver } from './routes/deliveries.js';
 import { getMail } from './routes/mail.js';
 import { getRequest, getRequests } from './routes/requests.js';
 import { getAppKey, rotateKey } from './routes/appKey.js';
-import { getAccountBalances } from './routes/balances.js';
 import { generateConnectLink } from './routes/connectLinks.js';
 import {
   createCustomer as createDashboardCustomer,
@@ -23,6 +22,7 @@ import {
 } from './routes/customers.js';
 import { getExperiences, putExperience } from './routes/experiences.js';
 import { refreshInstitutionLogin } from './routes/institutionLogins.js';
+import { createOwnBankCustomer, getOwnBank } from './routes/ownBank.js';
 import getDashboardSession from './routes/getSession.js';
 import dashboardPages from './routes/pages.js';
 import advanceSandboxClock from './routes/sandbox/advanceSandboxClock.js';
@@ -74,8 +74,9 @@ export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Ru
       createDashboardCustomer,
       getDashboardCustomer,
       getDashboardCustomerTransactions,
-      getAccountBalances,
       refreshInstitutionLogin,
+      getOwnBank,
+      createOwnBankCustomer,
       generateConnectLink,
       getStatementInstitutions,
       uploadStatement,
