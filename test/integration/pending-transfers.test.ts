@@ -123,6 +123,12 @@ describe('pending matched to posted', () => {
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ status: 'active', amount: -60, pendingTransactionId: pending!.id });
     expect(after[0]!.id).not.toBe(pending!.id);
+    const xml = await ctx.app.inject({
+      method: 'GET',
+      url: `/aggregation/v2/customers/${customerId}/transactions/${after[0]!.id}`,
+      headers: { ...(await caller()).headers, accept: 'application/xml' },
+    });
+    expect(xml.body).toContain(`<pendingTransactionId>${pending!.id}</pendingTransactionId>`);
     const events = await pushedSince(since);
     expect(recordsOf(events, 'deleted').map((r) => r.id)).toEqual([pending!.id]);
     expect(recordsOf(events, 'created')).toEqual([expect.objectContaining({ id: after[0]!.id, pendingTransactionId: pending!.id })]);
@@ -256,6 +262,16 @@ describe('transfers between a customer’s own accounts', () => {
     // Each transaction is in one pair at most; the rent is too far from any 200 in.
     expect(by('MERCHANT REFUND').transferTransactionId).toBeUndefined();
     expect(by('RENT').transferTransactionId).toBeUndefined();
+
+    // XML answers carry the pair too.
+    const outgoing = by('ONLINE TRANSFER TO SAVINGS 6164');
+    const xml = await ctx.app.inject({
+      method: 'GET',
+      url: `/aggregation/v2/customers/${customerId}/transactions/${outgoing.id}`,
+      headers: { ...(await caller()).headers, accept: 'application/xml' },
+    });
+    expect(xml.statusCode).toBe(200);
+    expect(xml.body).toContain(`<transferTransactionId>${outgoing.transferTransactionId}</transferTransactionId>`);
 
     // The other side deleted with its account: the pair's link goes, the category stays.
     const savings = accounts.find((a) => a.name === 'High Yield Savings')!;
