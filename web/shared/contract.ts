@@ -499,6 +499,27 @@ export interface components {
             /** @description Epoch seconds */
             createdDate: number;
         };
+        DailyBalance: {
+            /**
+             * @description The day, UTC (YYYY-MM-DD)
+             * @example 2026-11-28
+             */
+            date: string;
+            /**
+             * @description The account's balance that day, in its currency (negative for cards, loans and credit lines)
+             * @example 2450.17
+             */
+            balance: number;
+            /** @description The available balance, when the source stated one for that day (checking and savings refreshes, statement files) */
+            availableBalance?: number;
+            /**
+             * @description ISO 4217
+             * @example USD
+             */
+            currency: string;
+            /** @description refresh: the balance a refresh (or sign-in) read that day; statement: a statement file's closing balance at its date; derived: worked out backwards from the account's posted transactions and a later observed balance */
+            source: "refresh" | "statement" | "derived";
+        };
         DashboardAccount: {
             id: string;
             name: string;
@@ -509,6 +530,11 @@ export interface components {
             status: string;
             aggregationStatusCode: number;
             aggregationSuccessDate: number | null;
+        };
+        /** @description An account's daily balances */
+        DashboardBalanceHistory: {
+            /** @description One per day that has a balance, oldest first */
+            balances: components["schemas"]["DailyBalance"][];
         };
         DashboardConnectLink: {
             type: "full" | "lite" | "fix";
@@ -1002,7 +1028,9 @@ export type CustomerOverview = components['schemas']['CustomerOverview'];
 export type CustomerPage = components['schemas']['CustomerPage'];
 export type CustomerResetResult = components['schemas']['CustomerResetResult'];
 export type CustomerSummary = components['schemas']['CustomerSummary'];
+export type DailyBalance = components['schemas']['DailyBalance'];
 export type DashboardAccount = components['schemas']['DashboardAccount'];
+export type DashboardBalanceHistory = components['schemas']['DashboardBalanceHistory'];
 export type DashboardConnectLink = components['schemas']['DashboardConnectLink'];
 export type DashboardConnectLinkBody = components['schemas']['DashboardConnectLinkBody'];
 export type DashboardCustomerBody = components['schemas']['DashboardCustomerBody'];

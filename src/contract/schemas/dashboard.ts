@@ -363,3 +363,6 @@ export const SandboxTxPushBody = Type.Object({ accountId: Type.String({ maxLengt
 
 /** POST /dashboard/api/customers/{customerId}/sandbox/logins/{institutionLoginId}/error. */
 export const SandboxLoginErrorBody = Type.Object({ code: Type.Integer({ minimum: 0, maximum: 100_000 }) });
+
+/** GET /dashboard/api/customers/{customerId}/accounts/{accountId}/balances: the API's balance history, for the account's chart. */
+export { BalanceHistory as DashboardBalanceHistory, DailyBalance } from './balances.js';

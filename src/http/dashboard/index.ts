@@ -13,6 +13,7 @@ import { getDeliveries, redeliver } from './routes/deliveries.js';
 import { getMail } from './routes/mail.js';
 import { getRequest, getRequests } from './routes/requests.js';
 import { getAppKey, rotateKey } from './routes/appKey.js';
+import { getAccountBalances } from './routes/balances.js';
 import { generateConnectLink } from './routes/connectLinks.js';
 import {
   createCustomer as createDashboardCustomer,
@@ -74,6 +75,7 @@ export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Ru
       createDashboardCustomer,
       getDashboardCustomer,
       getDashboardCustomerTransactions,
+      getAccountBalances,
       refreshInstitutionLogin,
       getOwnBank,
       createOwnBankCustomer,
