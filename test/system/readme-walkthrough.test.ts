@@ -75,11 +75,12 @@ describe('the README', () => {
       const listenPort = String(await freePort());
       const own = (code: string) => code.replaceAll(README_LISTEN_PORT, listenPort);
       const db = dialect === 'postgres' ? await createTestDatabase('postgres') : undefined;
+      // The store the service opens: the steps' CLI commands find it where the README's do (./data, or DATABASE_URL).
+      const store = { LEDGERLINK_DATA_DIR: tempDataDir(), DATABASE_URL: db?.url };
       // Started the way the README says, on a free port, a fresh data directory and (for PostgreSQL) a fresh database.
       const service = bash(own(blocks[0]!.code), {
         PORT: String(await freePort()),
-        LEDGERLINK_DATA_DIR: tempDataDir(),
-        DATABASE_URL: db?.url,
+        ...store,
         npm_config_loglevel: 'silent',
         LEDGERLINK_LOG_LEVEL: 'warn',
       });
@@ -100,7 +101,7 @@ describe('the README', () => {
           fs.writeFileSync(file, own(step.code));
           driver.push(`echo '@@step ${i}'`, `source '${file}'`, `echo '@@done ${i}'`);
         });
-        const run = bash(driver.join('\n'), vars);
+        const run = bash(driver.join('\n'), { ...vars, ...store });
         const code = await run.exited;
         const out = run.output.stdout;
         // The transcript, to read what a newcomer sees.
@@ -122,6 +123,14 @@ describe('the README', () => {
         expect(out).toMatch(/"signingKey":"whsec_/);
         expect(out).toMatch(/txpush +transaction\.created/);
         expect(out).toContain(`Connect link: ${vars.LEDGERLINK_URL}/connect?`);
+        // Your own bank data: refused as Test Drive, then a production partner's active customer and a statement file.
+        expect(out).toContain('"code":"14060"');
+        expect(out).toMatch(/"plan":"production"/);
+        expect(out).toMatch(/^active customer: \d+$/m);
+        expect(out).toMatch(/^statement lines stored: 2$/m);
+        expect(out).toMatch(/^own accounts: 1$/m);
+        expect(out).toMatch(/^own transactions: 2$/m);
+        expect(out).toMatch(/^source of login \d+: statementFile$/m);
         // The listener was stopped: soon nothing answers on its port (the signal is delivered; the exit takes a moment).
         await expect
           .poll(
