@@ -18,6 +18,7 @@ const ACTIONS: Record<string, string[]> = {
   institutions: ['add-ofx'],
   sandbox: ['clock', 'error', 'reset'],
   logins: ['list'],
+  rules: ['list', 'add', 'remove', 'apply'],
   trigger: [],
   listen: [],
   login: [],

@@ -94,7 +94,21 @@ export async function transactionsSection(customerId: string, accounts: Dashboar
                 const a = byId.get(t.accountId);
                 return [
                   h('span', { class: 'nowrap' }, date(t.postedDate ?? t.transactionDate ?? t.createdDate)),
-                  h('span', {}, t.description, t.memo ? h('span', { class: 'sub' }, t.memo) : null),
+                  h(
+                    'span',
+                    {},
+                    t.description,
+                    t.memo ? h('span', { class: 'sub' }, t.memo) : null,
+                    h(
+                      'a',
+                      {
+                        class: 'sub',
+                        href: `#/rules?${new URLSearchParams({ description: t.description, account: String(t.accountId) })}`,
+                        'aria-label': `Make a rule from ${t.description}`,
+                      },
+                      'Make a rule',
+                    ),
+                  ),
                   a ? a.name : String(t.accountId),
                   h('span', { class: `num ${t.amount < 0 ? 'debit' : 'credit'}` }, money(t.amount, a?.currency ?? 'USD')),
                   badge(t.status, t.status === 'pending' ? 'warn' : 'neutral'),

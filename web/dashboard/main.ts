@@ -13,6 +13,7 @@ import { deliveriesPage } from './deliveries.js';
 import { mailPage } from './mail.js';
 import { ownBankPage } from './own-bank.js';
 import { requestsPage } from './requests.js';
+import { rulesPage } from './rules.js';
 import { experiencesPage } from './experiences.js';
 import { sandboxPanel } from './sandbox.js';
 import { alertBox, badge, h, messageOf, scrollRegion, toast } from './ui.js';
@@ -41,6 +42,7 @@ const NAV: { path: string; label: string; page: Page; sub?: SubPage }[] = [
     sub: (main, params, id) => customerPage(main, decodeURIComponent(id), params, (overview, reload) => sandboxPanel(session!, overview, reload)),
   },
   { path: '/own-bank', label: 'Your own bank data', page: (main) => ownBankPage(main) },
+  { path: '/rules', label: 'Rules', page: (main, params) => rulesPage(main, params) },
   { path: '/requests', label: 'API requests', page: (main) => requestsPage(main) },
   { path: '/deliveries', label: 'Deliveries', page: (main) => deliveriesPage(main) },
   { path: '/mail', label: 'E-mails', page: (main) => mailPage(main) },

@@ -610,6 +610,156 @@ export interface components {
             /** @description Epoch seconds */
             createdDate: number;
         };
+        DashboardRule: {
+            /**
+             * @description The rule's id
+             * @example 9100000000
+             */
+            id: number;
+            /** @example Groceries at Whole Foods */
+            name?: string;
+            /** @example 0 */
+            position: number;
+            conditions: components["schemas"]["DashboardRuleCondition"][];
+            actions: components["schemas"]["DashboardRuleAction"][];
+            /**
+             * @description Epoch seconds
+             * @example 1795310000
+             */
+            createdDate: number;
+            /**
+             * @description Epoch seconds
+             * @example 1795310000
+             */
+            modifiedDate: number;
+        };
+        DashboardRuleAction: {
+            /**
+             * @description `category`: `categorization.category` (one of the categories of docs/aggregation.md); `payee`: `categorization.normalizedPayeeName`; `memo`: `memo` (empty clears it)
+             * @example category
+             */
+            field: "category" | "payee" | "memo";
+            /**
+             * @description The value set
+             * @example Groceries
+             */
+            value: string;
+        };
+        DashboardRuleBody: {
+            /**
+             * @description A name for people; not used by the rule
+             * @example Groceries at Whole Foods
+             */
+            name?: string;
+            /**
+             * @description Where the rule applies in the order: lower first, a later rule winning on a field both set; rules of one position apply in the order they were created. Default 0
+             * @example 0
+             */
+            position?: number;
+            /** @description All must hold for the rule to apply; each is tried on the source's values */
+            conditions: components["schemas"]["DashboardRuleCondition"][];
+            /** @description At most one per field */
+            actions: components["schemas"]["DashboardRuleAction"][];
+        };
+        DashboardRuleCondition: {
+            /**
+             * @description `description`: the source's description; `payee`: its payee name (`categorization.normalizedPayeeName`); `amount`: the amount, signed (money out negative); `account`: the account's id; `institution`: the institution's id
+             * @example description
+             */
+            field: "description" | "payee" | "amount" | "account" | "institution";
+            /**
+             * @description Text (description, payee): `contains`, `equals` (both ignoring case) or `matches` (a regular expression, ignoring case; limits in docs/aggregation.md). Amount: `equals`, `greaterThan`, `lessThan`. Account, institution: `equals`
+             * @example contains
+             */
+            operator: "contains" | "matches" | "equals" | "greaterThan" | "lessThan";
+            /**
+             * @description The text, pattern, amount (a decimal number such as -25.50) or id compared with
+             * @example WHOLE FOODS
+             */
+            value: string;
+        };
+        DashboardRulePreview: {
+            /**
+             * @description Transactions looked at
+             * @example 1250
+             */
+            examined: number;
+            /**
+             * @description Transactions whose values meet the rule's conditions
+             * @example 14
+             */
+            matched: number;
+            /**
+             * @description Transactions whose category, payee or memo would change
+             * @example 12
+             */
+            changed: number;
+            /** @description The first 50 that would change, the most recent first (of the 20000 most recent transactions looked at) */
+            transactions: components["schemas"]["DashboardRulePreviewTransaction"][];
+        };
+        DashboardRulePreviewBody: {
+            rule: components["schemas"]["DashboardRuleBody"];
+            /**
+             * @description The rule it would replace (an edit); absent for a new rule
+             * @example 9100000000
+             */
+            replacesRuleId?: string;
+            /**
+             * @description Only this customer's transactions
+             * @example 1005061234
+             */
+            customerId?: string;
+        };
+        DashboardRulePreviewTransaction: {
+            /** @example 20000000001 */
+            id: number;
+            /** @example 1005061234 */
+            customerId: number;
+            /** @example 5011000001 */
+            accountId: number;
+            /** @example CHECKCARD 0915 WHOLE FOODS */
+            description: string;
+            /** @example -54.1 */
+            amount: number;
+            /**
+             * @description Epoch seconds
+             * @example 1772452800
+             */
+            transactionDate: number;
+            /** @description As stored now */
+            before: {
+                /** @example Groceries */
+                category: string;
+                /** @example Whole Foods */
+                payee: string;
+                memo?: string;
+            };
+            /** @description With the rule saved and the rules applied again */
+            after: {
+                /** @example Groceries */
+                category: string;
+                /** @example Whole Foods */
+                payee: string;
+                memo?: string;
+            };
+        };
+        DashboardRulesApplied: {
+            /**
+             * @description Transactions looked at
+             * @example 1250
+             */
+            examined: number;
+            /**
+             * @description Transactions whose category, payee or memo changed (each with a TxPUSH `modified` event)
+             * @example 12
+             */
+            modified: number;
+        };
+        DashboardRulesPage: {
+            rules: components["schemas"]["DashboardRule"][];
+            /** @description Every category a rule may set */
+            categories: string[];
+        };
         DashboardSession: {
             partner: components["schemas"]["DashboardPartner"];
             /** @description When the session ends */
@@ -1038,6 +1188,15 @@ export type DashboardInstitutionLogin = components['schemas']['DashboardInstitut
 export type DashboardInstitutionPage = components['schemas']['DashboardInstitutionPage'];
 export type DashboardLoginStatus = components['schemas']['DashboardLoginStatus'];
 export type DashboardPartner = components['schemas']['DashboardPartner'];
+export type DashboardRule = components['schemas']['DashboardRule'];
+export type DashboardRuleAction = components['schemas']['DashboardRuleAction'];
+export type DashboardRuleBody = components['schemas']['DashboardRuleBody'];
+export type DashboardRuleCondition = components['schemas']['DashboardRuleCondition'];
+export type DashboardRulePreview = components['schemas']['DashboardRulePreview'];
+export type DashboardRulePreviewBody = components['schemas']['DashboardRulePreviewBody'];
+export type DashboardRulePreviewTransaction = components['schemas']['DashboardRulePreviewTransaction'];
+export type DashboardRulesApplied = components['schemas']['DashboardRulesApplied'];
+export type DashboardRulesPage = components['schemas']['DashboardRulesPage'];
 export type DashboardSession = components['schemas']['DashboardSession'];
 export type DashboardSettings = components['schemas']['DashboardSettings'];
 export type DashboardSignInBody = components['schemas']['DashboardSignInBody'];

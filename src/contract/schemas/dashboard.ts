@@ -7,6 +7,7 @@ import { RequiredString } from './common.js';
 import { ConnectAccount, Experience, InstitutionRef } from './connect-app.js';
 import { DELIVERY_STATES } from './deliveries.js';
 import { institutionLoginStatusFields } from './institution-logins.js';
+import { Rule } from './rules.js';
 import { Transaction } from './transactions.js';
 
 export { CONNECT_EVENT_TYPES } from './connect.js';
@@ -366,3 +367,20 @@ export const SandboxLoginErrorBody = Type.Object({ code: Type.Integer({ minimum:
 
 /** GET /dashboard/api/customers/{customerId}/accounts/{accountId}/balances: the API's balance history, for the account's chart. */
 export { BalanceHistory as DashboardBalanceHistory, DailyBalance } from './balances.js';
+
+/** The rules page (GET /dashboard/api/rules): the partner's rules, and the categories an action may set. */
+export const DashboardRulesPage = Type.Object({
+  rules: Type.Array(Rule),
+  categories: Type.Array(Type.String(), { description: 'Every category a rule may set' }),
+});
+/** The rule calls of the dashboard take and answer the API's shapes (docs/aggregation.md, "Rules"). */
+export {
+  Rule as DashboardRule,
+  RuleAction as DashboardRuleAction,
+  RuleBody as DashboardRuleBody,
+  RuleCondition as DashboardRuleCondition,
+  RulePreview as DashboardRulePreview,
+  RulePreviewBody as DashboardRulePreviewBody,
+  RulePreviewTransaction as DashboardRulePreviewTransaction,
+  RulesApplied as DashboardRulesApplied,
+} from './rules.js';

@@ -40,6 +40,7 @@ import dashboardSignOut from './routes/signOut.js';
 import dashboardSignUp from './routes/signUp.js';
 import { revokeTokens as revokeDashboardTokens } from './routes/tokens.js';
 import { addTxPushSubscription, deleteTxPushSubscription, getTxPushSubscriptions } from './routes/txpush.js';
+import { addRule, applyDashboardRules, getRules, previewDashboardRule, putRule, removeRule } from './routes/rules.js';
 
 export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Runtime; authenticationLimits: AuthenticationLimits }): Promise<void> {
   const { runtime } = opts;
@@ -85,6 +86,12 @@ export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Ru
       getTxPushSubscriptions,
       addTxPushSubscription,
       deleteTxPushSubscription,
+      getRules,
+      addRule,
+      previewDashboardRule,
+      applyDashboardRules,
+      putRule,
+      removeRule,
       getRequests,
       getRequest,
       getDeliveries,

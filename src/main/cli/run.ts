@@ -30,6 +30,10 @@ export const COMMANDS: Record<string, Command> = {
     load: async () => (await import('./commands/logins.js')).logins,
     help: "list a customer's institution logins: last refresh, next scheduled refresh, failures, source",
   },
+  rules: {
+    load: async () => (await import('./commands/rules.js')).rules,
+    help: "a partner's transaction rules: list, add, remove, apply them again to stored transactions",
+  },
   trigger: { load: async () => (await import('./commands/trigger.js')).trigger, help: 'fire a TxPUSH or Connect webhook event (`trigger --help` lists them)' },
   listen: {
     load: async () => (await import('./commands/listen.js')).listen,
