@@ -57,21 +57,27 @@ export interface ObservedBalance {
   asOf: number;
 }
 
+/** The rows a balance history records: observed days, then derived ones. */
+interface HistoryRows {
+  observed: AccountBalanceTable[];
+  derived: AccountBalanceTable[];
+}
+
 /**
- * Records an observed balance of the account at its day (and `earlier` ones the same source stated, such as a file's
- * other statements' closing balances) and, for an account whose transactions make its balance, derives each day from
- * the one holding `deriveFrom` to the day before the observed one from the account's posted transactions, in the
- * caller's transaction. Each day's balance is its closing one: the observed balance counts everything posted on its
- * day, and a derived day is it less what posted after that day.
+ * The rows of an observed balance of the account at its day (and of `earlier` ones the same source stated, such as a
+ * file's other statements' closing balances) and, for an account whose transactions make its balance, of each day
+ * from the one holding `deriveFrom` to the day before the observed one, derived from the account's posted
+ * transactions. Each day's balance is its closing one: the observed balance counts everything posted on its day, and
+ * a derived day is it less what posted after that day.
  */
-export async function recordBalanceHistory(
+async function historyRows(
   tx: Executor,
   account: Pick<AccountRow, 'id' | 'type' | 'currency'>,
   observed: ObservedBalance,
   deriveFrom: number | undefined,
   now: number,
-  earlier: readonly { date: number; balance: number }[] = [],
-): Promise<void> {
+  earlier: readonly { date: number; balance: number }[],
+): Promise<HistoryRows> {
   const anchorDay = Math.floor(observed.asOf / DAY);
   const base = { account_id: account.id, currency: account.currency, as_of: observed.asOf, updated_at: now };
   // One row per day in a statement (an upsert may not touch a row twice): the observed balance's own day is its.
@@ -83,10 +89,10 @@ export async function recordBalanceHistory(
   }
   const day = dayText(observed.asOf);
   days.set(day, { ...base, day, balance: observed.balance, available_balance: observed.availableBalance ?? null, source: observed.source });
-  await upsertObservedBalances(tx, [...days.values()]);
-  if (deriveFrom === undefined || !DERIVABLE_TYPES.has(account.type)) return;
+  const rows: HistoryRows = { observed: [...days.values()], derived: [] };
+  if (deriveFrom === undefined || !DERIVABLE_TYPES.has(account.type)) return rows;
   const firstDay = Math.max(Math.floor(deriveFrom / DAY), anchorDay - MAX_DERIVED_DAYS);
-  if (firstDay >= anchorDay) return;
+  if (firstDay >= anchorDay) return rows;
 
   // What posted on each day after firstDay up to the anchor's, in cents (sums of floating amounts drift).
   const moved = new Array<number>(anchorDay - firstDay + 1).fill(0);
@@ -95,14 +101,33 @@ export async function recordBalanceHistory(
     const postedDay = Math.floor(Number(m.posted_date ?? m.effective_date) / DAY);
     if (postedDay > firstDay && postedDay <= anchorDay) moved[postedDay - firstDay]! += Math.round(Number(m.amount) * 100);
   }
-  const derived: AccountBalanceTable[] = [];
   let cents = Math.round(observed.balance * 100);
   for (let day = anchorDay - 1; day >= firstDay; day--) {
     cents -= moved[day + 1 - firstDay]!;
-    derived.push({ ...base, day: dayText(day * DAY), balance: cents / 100, available_balance: null, source: 'derived' });
+    rows.derived.push({ ...base, day: dayText(day * DAY), balance: cents / 100, available_balance: null, source: 'derived' });
   }
-  await upsertDerivedBalances(tx, derived);
+  return rows;
 }
+
+/**
+ * Records an observed balance and the days derived from it (historyRows) in the caller's transaction: a refresh's
+ * window, a few days to the institution's history.
+ */
+export async function recordBalanceHistory(
+  tx: Executor,
+  account: Pick<AccountRow, 'id' | 'type' | 'currency'>,
+  observed: ObservedBalance,
+  deriveFrom: number | undefined,
+  now: number,
+  earlier: readonly { date: number; balance: number }[] = [],
+): Promise<void> {
+  const rows = await historyRows(tx, account, observed, deriveFrom, now, earlier);
+  await upsertObservedBalances(tx, rows.observed);
+  await upsertDerivedBalances(tx, rows.derived);
+}
+
+/** Rows written per transaction of an upload: a file of ten years is thousands of days, and other writers wait. */
+const UPLOAD_SLICE = 500;
 
 /** The available balance a refresh read with the balance: a deposit account's (its detail's). */
 function availableOf(account: Pick<AccountRow, 'type' | 'detail'>): number | undefined {
@@ -128,8 +153,8 @@ export async function recordRefreshedBalance(tx: Executor, account: AccountRow, 
 /**
  * Records the closing balance a statement file states for one of its accounts (none for a file that states none: QIF,
  * CSV without a balance column) at its date, with the file's earlier closing balances at theirs, and derives the days
- * back to the one before the file's first transaction from the transactions stored; one short transaction of its
- * own, after the file's transactions.
+ * back to the one before the file's first transaction from the transactions stored, after the file's transactions;
+ * written a slice at a time.
  */
 export async function recordStatementBalance(
   engine: Pick<Engine, 'database'>,
@@ -145,10 +170,20 @@ export async function recordStatementBalance(
     availableBalance: file.availableBalance,
     asOf: Math.min(file.balanceDate ?? (dates.latest || now), now),
   };
+  const db = engine.database.yielding;
   await longWork.turn();
-  await engine.database.yielding
-    .transaction()
-    .execute((tx) => recordBalanceHistory(tx, account, observed, dates.count > 0 ? dates.first - DAY : undefined, now, file.closingBalances));
+  const rows = await historyRows(db, account, observed, dates.count > 0 ? dates.first - DAY : undefined, now, file.closingBalances ?? []);
+  // Each slice in a short transaction of its own, one per turn like the upload's transactions; the upserts' rules
+  // keep the outcome whatever another writer does between them.
+  for (const [write, list] of [
+    [upsertObservedBalances, rows.observed],
+    [upsertDerivedBalances, rows.derived],
+  ] as const) {
+    for (let i = 0; i < list.length; i += UPLOAD_SLICE) {
+      await longWork.turn();
+      await db.transaction().execute((tx) => write(tx, list.slice(i, i + UPLOAD_SLICE)));
+    }
+  }
 }
 
 function toRecord(row: AccountBalanceRow): DailyBalanceRecord {
