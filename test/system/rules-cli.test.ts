@@ -53,7 +53,7 @@ describe.each(SYSTEM_DIALECTS)('ledgerlink rules on %s', (dialect) => {
     await server?.exited;
   });
 
-  it('adds, lists, applies and removes a rule in direct mode, and the service sees the same rules', { timeout: 90_000 }, async () => {
+  it('adds, lists, applies and removes a rule in direct mode, and the service sees the same rules', { timeout: 300_000 }, async () => {
     const added = await direct([
       'add',
       '--if',
@@ -96,7 +96,7 @@ describe.each(SYSTEM_DIALECTS)('ledgerlink rules on %s', (dialect) => {
   });
 
   it("refuses a malformed --if as a usage mistake, a rule the service refuses with its message, and another partner's rule as unknown", {
-    timeout: 90_000,
+    timeout: 300_000,
   }, async () => {
     const malformed = await direct(['add', '--if', 'colour:is:red', '--set', 'category=Gift']);
     expect(malformed.code).toBe(2);
