@@ -6,10 +6,11 @@ import type { AccountBalanceRow, AccountBalanceTable } from './balances.table.js
 const BATCH = 500;
 
 /**
- * Writes observed balances: each replaces the day's derived one, or an observed one valid no later than itself
- * (a later observation of the same day wins).
+ * Writes balances by the rule of their kind. An observed one replaces the day's derived one, or an observed one valid
+ * no later than itself (a later observation of the same day wins). A derived one fills a day that has none, or
+ * replaces a derived one made from an observation no later than its own; never an observed one.
  */
-export async function upsertObservedBalances(db: Executor, rows: readonly AccountBalanceTable[]): Promise<void> {
+async function upsertBalances(db: Executor, rows: readonly AccountBalanceTable[], kind: 'observed' | 'derived'): Promise<void> {
   for (let i = 0; i < rows.length; i += BATCH) {
     await db
       .insertInto('account_balances')
@@ -25,35 +26,24 @@ export async function upsertObservedBalances(db: Executor, rows: readonly Accoun
             as_of: eb.ref('excluded.as_of'),
             updated_at: eb.ref('excluded.updated_at'),
           }))
-          .where((eb) => eb.or([eb('account_balances.source', '=', 'derived'), eb('account_balances.as_of', '<=', eb.ref('excluded.as_of'))])),
+          .where((eb) => {
+            const derived = eb('account_balances.source', '=', 'derived');
+            const notLater = eb('account_balances.as_of', '<=', eb.ref('excluded.as_of'));
+            return kind === 'observed' ? eb.or([derived, notLater]) : eb.and([derived, notLater]);
+          }),
       )
       .execute();
   }
 }
 
-/**
- * Writes derived balances: each fills a day that has none, or replaces a derived one made from an observation no
- * later than its own; an observed balance is never replaced by a derived one.
- */
+/** Writes observed balances (a refresh's, a statement's): see upsertBalances. */
+export async function upsertObservedBalances(db: Executor, rows: readonly AccountBalanceTable[]): Promise<void> {
+  await upsertBalances(db, rows, 'observed');
+}
+
+/** Writes derived balances: see upsertBalances. */
 export async function upsertDerivedBalances(db: Executor, rows: readonly AccountBalanceTable[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += BATCH) {
-    await db
-      .insertInto('account_balances')
-      .values(rows.slice(i, i + BATCH))
-      .onConflict((oc) =>
-        oc
-          .columns(['account_id', 'day'])
-          .doUpdateSet((eb) => ({
-            balance: eb.ref('excluded.balance'),
-            available_balance: eb.ref('excluded.available_balance'),
-            currency: eb.ref('excluded.currency'),
-            as_of: eb.ref('excluded.as_of'),
-            updated_at: eb.ref('excluded.updated_at'),
-          }))
-          .where((eb) => eb.and([eb('account_balances.source', '=', 'derived'), eb('account_balances.as_of', '<=', eb.ref('excluded.as_of'))])),
-      )
-      .execute();
-  }
+  await upsertBalances(db, rows, 'derived');
 }
 
 /** An account's daily balances from one day to another (YYYY-MM-DD, inclusive), oldest first. */
