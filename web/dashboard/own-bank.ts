@@ -11,6 +11,9 @@ import './own-bank.css';
 
 type Customer = OwnBankOverview['activeCustomers']['customers'][number];
 
+/** `n thing`, or `n things`. */
+const count = (n: number, thing: string) => `${n} ${thing}${n === 1 ? '' : 's'}`;
+
 /** A command with a copy button. */
 function command(label: string, text: string): HTMLElement {
   return h(
@@ -125,7 +128,12 @@ export async function ownBankPage(main: HTMLElement): Promise<void> {
               'ul',
               { class: 'own-customers' },
               ...customers.map((c) =>
-                h('li', {}, customerLink(c), h('span', { class: 'muted' }, ` · ${c.institutionLogins} institution logins · ${c.accounts} accounts`)),
+                h(
+                  'li',
+                  {},
+                  customerLink(c),
+                  h('span', { class: 'muted' }, ` · ${count(c.institutionLogins, 'institution login')} · ${count(c.accounts, 'account')}`),
+                ),
               ),
             )
           : h('p', {}, 'The person whose accounts these are. None yet.'),
