@@ -331,6 +331,11 @@ export interface ConnectorTransaction {
   investmentTransactionType?: InvestmentTransactionType;
   ticker?: string;
   securityId?: string;
+  /**
+   * The institution's own id of the transaction, when another source of the same institution gives the same one (an
+   * OFX FITID, live or in a downloaded file): two sources' transactions with equal ids are one (docs/aggregation.md).
+   */
+  institutionTransactionId?: string;
 }
 
 export interface OAuthStart {

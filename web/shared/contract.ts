@@ -22,6 +22,9 @@ export interface components {
         };
         ConnectAccountsBody: {
             accountRefs?: string[];
+            sameAs?: {
+                [key: string]: string;
+            };
         };
         ConnectEndBody: {
             /** @default  */
@@ -128,6 +131,11 @@ export interface components {
              * @example USD
              */
             currency?: string;
+            /**
+             * @description The answer to an AccountMatchUncertain question (409, 14115), as JSON: for each account of `details.sameAs` (its `ref`), the id of the account it is, or `"new"` for a new account. The file's transactions then go to that account, its duplicates of what another source stored there recognised and counted in `transactionsMatched`
+             * @example {"q1Yz0l4cQ2gC3n0F0bXW8g":"5011000003"}
+             */
+            sameAs?: string;
             /** @description true: read the file with these options exactly as an upload would, store nothing, and answer what it would store (StatementPreview: the accounts, the number of transactions, the first ten as they would be stored, the problems); the same limits and refusals as an upload */
             preview?: boolean;
         };
@@ -220,12 +228,59 @@ export interface components {
                 headerRow?: number;
             };
             /**
-             * @description What the file cannot tell and the user must: `sign`, whether the file writes purchases and money out as positive amounts (send `mapping` with `negate` true) or negative ones (`negate` false)
+             * @description What the file cannot tell and the user must: `sign`, whether the file writes purchases and money out as positive amounts (send `mapping` with `negate` true) or negative ones (`negate` false); `sameAs`, whether the accounts in `sameAs` are accounts the customer already has (send `sameAs`)
              * @example [
              *       "sign"
              *     ]
              */
-            ask?: "sign"[];
+            ask?: ("sign" | "sameAs")[];
+            /** @description With `ask: ["sameAs"]` (AccountMatchUncertain): each incoming account that may be one the customer already has, with the candidates. Answer with the request's `sameAs`: `{"<ref>": "<accountId>"}` for the same account, `{"<ref>": "new"}` for another */
+            sameAs?: {
+                /**
+                 * @description The incoming account, as `sameAs` names it (a handle, the same in every upload or sign-in of the same account)
+                 * @example q1Yz0l4cQ2gC3n0F0bXW8g
+                 */
+                ref: string;
+                /** @example Checking */
+                name: string;
+                /** @example checking */
+                type: string;
+                /**
+                 * @description Its last four, empty when it states no number
+                 * @example 2632
+                 */
+                accountNumberDisplay: string;
+                candidates: {
+                    /**
+                     * @description The existing account: send it in `sameAs` when it is the same account
+                     * @example 5011000003
+                     */
+                    accountId: string;
+                    /** @example Everyday Checking */
+                    name: string;
+                    /** @example checking */
+                    type: string;
+                    /**
+                     * @description Its last four
+                     * @example 2632
+                     */
+                    accountNumberDisplay: string;
+                    /** @example 101732 */
+                    institutionId: string;
+                    /**
+                     * @description Its institution's name (empty when the catalogue has none)
+                     * @example FinBank
+                     */
+                    institutionName: string;
+                    /** @example 6000000042 */
+                    institutionLoginId: number;
+                    /**
+                     * @description What the two have in common: `accountNumber` or `lastFour` (and type) at another institution, or at the same one with more than one such account; `transactionIds`, transaction ids (OFX FITIDs) both hold; `amounts`, amounts and dates both hold where one has no account number
+                     * @example lastFour
+                     */
+                    matchedBy: "accountNumber" | "lastFour" | "transactionIds" | "amounts";
+                }[];
+            }[];
             /**
              * @description Every problem found, each naming the field it is about
              * @example [
@@ -388,6 +443,8 @@ export interface components {
             transactionsAdded: number;
             /** @description Transactions an earlier upload already brought */
             transactionsAlreadyPresent: number;
+            /** @description Transactions another source of the same account (a live connection, another file) already stored: not stored twice */
+            transactionsMatched: number;
             /** @description Rows that could not be read */
             problems: {
                 line?: number;
@@ -1134,6 +1191,11 @@ export interface components {
              * @example 20000012346
              */
             transferTransactionId?: number;
+            /**
+             * @description Ledgerlink extension: where the transaction came from: `testbank`, `simplefin`, `ofx` (a live connection) or `statement` (an uploaded file). Absent for transactions stored before sources were kept. A transaction another source sends again is not stored twice (docs/aggregation.md, "One account, several sources")
+             * @example ofx
+             */
+            source?: string;
         };
         UnlockBody: {
             partnerSecret: string;

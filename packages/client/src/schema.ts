@@ -1281,7 +1281,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a statement file (Ledgerlink extension)
-         * @description Imports a statement file (OFX, QFX (Quicken), MT940 (SWIFT), QIF (Quicken Interchange Format), camt.052, camt.053, camt.054 (ISO 20022) or CSV), sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (OFX, QFX (Quicken): by the FITID (one made from the date, amount and name when a transaction has none); MT940 (SWIFT): by the bank's reference with the value date, else date, amount and description; QIF (Quicken Interchange Format): by date, amount, payee and check number; camt.052, camt.053, camt.054 (ISO 20022): by the bank's reference (AcctSvcrRef) with the booking day, else date, amount and description; CSV: by date, amount and description), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from; for a card export whose signs the file cannot tell, also the proposed `mapping` and `ask: ["sign"]`: send that mapping with `negate` true or false). A mapping that reads the file is saved for later CSV files of the same layout (the header row names and separator) uploaded by the same partner, which are then read with it without one, before any built-in layout; the answer field `mapping` says which mapping was used (`given`, `saved`, `built-in`, `detected`), and GET and DELETE /aggregation/v1/statement-mappings list and forget the saved ones. With `preview=true` the file is read the same way and nothing is stored: the answer (StatementPreview) gives the accounts, the number of transactions and the first ten as they would be stored, and the problems. Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service's thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, "Statement files".
+         * @description Imports a statement file (OFX, QFX (Quicken), MT940 (SWIFT), QIF (Quicken Interchange Format), camt.052, camt.053, camt.054 (ISO 20022) or CSV), sent as the request body, for a customer at an institution (any the customer may link at: a testing customer only the test institutions). The first upload at an institution creates the customer's statement-file institution login (no credentials; refreshes leave it as it is) with the file's accounts; later uploads merge into it: accounts by their reference, transactions by theirs (OFX, QFX (Quicken): by the FITID (one made from the date, amount and name when a transaction has none); MT940 (SWIFT): by the bank's reference with the value date, else date, amount and description; QIF (Quicken Interchange Format): by date, amount, payee and check number; camt.052, camt.053, camt.054 (ISO 20022): by the bank's reference (AcctSvcrRef) with the booking day, else date, amount and description; CSV: by date, amount and description), so a file that overlaps an earlier one adds only what is new. New accounts and transactions raise the same TxPUSH events as a refresh. CSV layouts of the common banks are recognised by their header; for any other, send `mapping` (a 422 with code 14112 carries the file's `headers` and `sample` rows in `details` to ask the user from; for a card export whose signs the file cannot tell, also the proposed `mapping` and `ask: ["sign"]`: send that mapping with `negate` true or false). A mapping that reads the file is saved for later CSV files of the same layout (the header row names and separator) uploaded by the same partner, which are then read with it without one, before any built-in layout; the answer field `mapping` says which mapping was used (`given`, `saved`, `built-in`, `detected`), and GET and DELETE /aggregation/v1/statement-mappings list and forget the saved ones. An account of the file that is certainly one the customer already has (the same institution and number, or last four, and type, or transaction ids (FITIDs) both hold: a QFX download of an account linked live) goes into it rather than a new account, and the transactions another source stored there already are recognised (by the FITID where both have it, else by date within 4 days, amount and description), not stored twice and counted in `transactionsMatched`; where the match is uncertain (another institution, or no number but the same amounts and dates), nothing is stored and the answer is 409 (14115) asking "Is this the same account as …?", with the candidates in `details.sameAs`: send the file again with `sameAs`. With `preview=true` the file is read the same way and nothing is stored: the answer (StatementPreview) gives the accounts, the number of transactions and the first ten as they would be stored, and the problems. Files are limited to 10 MB, 100,000 rows and 200 accounts (413, 14110). The file is read off the service's thread and stored a slice at a time, so a large one holds up no other request; a partner may run two uploads at once (429, 10432, beyond), and uploads at the same institution login one after another (a second waits for the first, 409 (325) after 30 seconds). Available on every plan. See docs/connectors.md, "Statement files".
          */
         post: operations["UploadStatementFile"];
         delete?: never;
@@ -1373,12 +1373,59 @@ export interface components {
                     headerRow?: number;
                 };
                 /**
-                 * @description What the file cannot tell and the user must: `sign`, whether the file writes purchases and money out as positive amounts (send `mapping` with `negate` true) or negative ones (`negate` false)
+                 * @description What the file cannot tell and the user must: `sign`, whether the file writes purchases and money out as positive amounts (send `mapping` with `negate` true) or negative ones (`negate` false); `sameAs`, whether the accounts in `sameAs` are accounts the customer already has (send `sameAs`)
                  * @example [
                  *       "sign"
                  *     ]
                  */
-                ask?: "sign"[];
+                ask?: ("sign" | "sameAs")[];
+                /** @description With `ask: ["sameAs"]` (AccountMatchUncertain): each incoming account that may be one the customer already has, with the candidates. Answer with the request's `sameAs`: `{"<ref>": "<accountId>"}` for the same account, `{"<ref>": "new"}` for another */
+                sameAs?: {
+                    /**
+                     * @description The incoming account, as `sameAs` names it (a handle, the same in every upload or sign-in of the same account)
+                     * @example q1Yz0l4cQ2gC3n0F0bXW8g
+                     */
+                    ref: string;
+                    /** @example Checking */
+                    name: string;
+                    /** @example checking */
+                    type: string;
+                    /**
+                     * @description Its last four, empty when it states no number
+                     * @example 2632
+                     */
+                    accountNumberDisplay: string;
+                    candidates: {
+                        /**
+                         * @description The existing account: send it in `sameAs` when it is the same account
+                         * @example 5011000003
+                         */
+                        accountId: string;
+                        /** @example Everyday Checking */
+                        name: string;
+                        /** @example checking */
+                        type: string;
+                        /**
+                         * @description Its last four
+                         * @example 2632
+                         */
+                        accountNumberDisplay: string;
+                        /** @example 101732 */
+                        institutionId: string;
+                        /**
+                         * @description Its institution's name (empty when the catalogue has none)
+                         * @example FinBank
+                         */
+                        institutionName: string;
+                        /** @example 6000000042 */
+                        institutionLoginId: number;
+                        /**
+                         * @description What the two have in common: `accountNumber` or `lastFour` (and type) at another institution, or at the same one with more than one such account; `transactionIds`, transaction ids (OFX FITIDs) both hold; `amounts`, amounts and dates both hold where one has no account number
+                         * @example lastFour
+                         */
+                        matchedBy: "accountNumber" | "lastFour" | "transactionIds" | "amounts";
+                    }[];
+                }[];
                 /**
                  * @description Every problem found, each naming the field it is about
                  * @example [
@@ -1643,6 +1690,23 @@ export interface components {
              * @example 30
              */
             transactionsAlreadyPresent: number;
+            /**
+             * @description Ledgerlink extension: transactions another source of the same account (a live connection, another file) had already stored, recognised as the same transaction (by the institution's id, or by date within 4 days, amount and description; docs/aggregation.md, "One account, several sources") and not stored twice
+             * @example 10
+             */
+            transactionsMatched: number;
+            /** @description Ledgerlink extension: the file's accounts that went into an account the customer already had (a live one, another file's) instead of a new one; that account's data stays its source's */
+            accountMatches: {
+                /** @description The file's account, as AccountMatchUncertain names it */
+                ref: string;
+                /**
+                 * @description The account it went into
+                 * @example 5011000003
+                 */
+                accountId: string;
+                /** @description How: the same number, or last four, and type at the same institution; transaction ids (FITIDs) both hold; or the upload's `sameAs` answer */
+                matchedBy: "accountNumber" | "lastFour" | "transactionIds" | "amounts" | "answer";
+            }[];
             /** @description Rows or records that could not be read; everything else was imported */
             problems: {
                 /**
@@ -10761,6 +10825,11 @@ export interface operations {
                              * @example 20000012346
                              */
                             transferTransactionId?: number;
+                            /**
+                             * @description Ledgerlink extension: where the transaction came from: `testbank`, `simplefin`, `ofx` (a live connection) or `statement` (an uploaded file). Absent for transactions stored before sources were kept. A transaction another source sends again is not stored twice (docs/aggregation.md, "One account, several sources")
+                             * @example ofx
+                             */
+                            source?: string;
                         }[];
                     };
                     "application/xml": {
@@ -10821,6 +10890,11 @@ export interface operations {
                              * @example 20000012346
                              */
                             transferTransactionId?: number;
+                            /**
+                             * @description Ledgerlink extension: where the transaction came from: `testbank`, `simplefin`, `ofx` (a live connection) or `statement` (an uploaded file). Absent for transactions stored before sources were kept. A transaction another source sends again is not stored twice (docs/aggregation.md, "One account, several sources")
+                             * @example ofx
+                             */
+                            source?: string;
                         }[];
                     };
                 };
@@ -10976,6 +11050,11 @@ export interface operations {
                              * @example 20000012346
                              */
                             transferTransactionId?: number;
+                            /**
+                             * @description Ledgerlink extension: where the transaction came from: `testbank`, `simplefin`, `ofx` (a live connection) or `statement` (an uploaded file). Absent for transactions stored before sources were kept. A transaction another source sends again is not stored twice (docs/aggregation.md, "One account, several sources")
+                             * @example ofx
+                             */
+                            source?: string;
                         }[];
                     };
                     "application/xml": {
@@ -11036,6 +11115,11 @@ export interface operations {
                              * @example 20000012346
                              */
                             transferTransactionId?: number;
+                            /**
+                             * @description Ledgerlink extension: where the transaction came from: `testbank`, `simplefin`, `ofx` (a live connection) or `statement` (an uploaded file). Absent for transactions stored before sources were kept. A transaction another source sends again is not stored twice (docs/aggregation.md, "One account, several sources")
+                             * @example ofx
+                             */
+                            source?: string;
                         }[];
                     };
                 };
@@ -11191,6 +11275,11 @@ export interface operations {
                              * @example 20000012346
                              */
                             transferTransactionId?: number;
+                            /**
+                             * @description Ledgerlink extension: where the transaction came from: `testbank`, `simplefin`, `ofx` (a live connection) or `statement` (an uploaded file). Absent for transactions stored before sources were kept. A transaction another source sends again is not stored twice (docs/aggregation.md, "One account, several sources")
+                             * @example ofx
+                             */
+                            source?: string;
                         }[];
                     };
                     "application/xml": {
@@ -11251,6 +11340,11 @@ export interface operations {
                              * @example 20000012346
                              */
                             transferTransactionId?: number;
+                            /**
+                             * @description Ledgerlink extension: where the transaction came from: `testbank`, `simplefin`, `ofx` (a live connection) or `statement` (an uploaded file). Absent for transactions stored before sources were kept. A transaction another source sends again is not stored twice (docs/aggregation.md, "One account, several sources")
+                             * @example ofx
+                             */
+                            source?: string;
                         }[];
                     };
                 };
@@ -11375,6 +11469,11 @@ export interface operations {
                          * @example 20000012346
                          */
                         transferTransactionId?: number;
+                        /**
+                         * @description Ledgerlink extension: where the transaction came from: `testbank`, `simplefin`, `ofx` (a live connection) or `statement` (an uploaded file). Absent for transactions stored before sources were kept. A transaction another source sends again is not stored twice (docs/aggregation.md, "One account, several sources")
+                         * @example ofx
+                         */
+                        source?: string;
                     };
                     "application/xml": {
                         /** @example 20000012345 */
@@ -11421,6 +11520,11 @@ export interface operations {
                          * @example 20000012346
                          */
                         transferTransactionId?: number;
+                        /**
+                         * @description Ledgerlink extension: where the transaction came from: `testbank`, `simplefin`, `ofx` (a live connection) or `statement` (an uploaded file). Absent for transactions stored before sources were kept. A transaction another source sends again is not stored twice (docs/aggregation.md, "One account, several sources")
+                         * @example ofx
+                         */
+                        source?: string;
                     };
                 };
             };
@@ -14494,6 +14598,11 @@ export interface operations {
                  * @example USD
                  */
                 currency?: string;
+                /**
+                 * @description The answer to an AccountMatchUncertain question (409, 14115), as JSON: for each account of `details.sameAs` (its `ref`), the id of the account it is, or `"new"` for a new account. The file's transactions then go to that account, its duplicates of what another source stored there recognised and counted in `transactionsMatched`
+                 * @example {"q1Yz0l4cQ2gC3n0F0bXW8g":"5011000003"}
+                 */
+                sameAs?: string;
                 /** @description true: read the file with these options exactly as an upload would, store nothing, and answer what it would store (StatementPreview: the accounts, the number of transactions, the first ten as they would be stored, the problems); the same limits and refusals as an upload */
                 preview?: boolean;
             };

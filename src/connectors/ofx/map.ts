@@ -123,7 +123,7 @@ function selfReplacing(r: { fitId: string; correctFitId?: string; correctAction?
 function withRefs<T extends { fitId: string; correctFitId?: string; correctAction?: string }>(
   records: readonly T[],
   refOf: (fitId: string) => string,
-): { ref: string; record: T }[] {
+): { ref: string; id: string; record: T }[] {
   const deleted = new Set<string>();
   const replaced = new Map<string, T>();
   for (const r of records) {
@@ -133,11 +133,12 @@ function withRefs<T extends { fitId: string; correctFitId?: string; correctActio
   }
   const present = new Set(records.map((r) => r.fitId));
   const seen = new Map<string, number>();
-  const out: { ref: string; record: T }[] = [];
+  const out: { ref: string; id: string; record: T }[] = [];
   const emit = (fitId: string, record: T) => {
     const n = (seen.get(fitId) ?? 0) + 1;
     seen.set(fitId, n);
-    out.push({ ref: refOf(n === 1 ? fitId : `${fitId}#${n}`), record });
+    const id = n === 1 ? fitId : `${fitId}#${n}`;
+    out.push({ ref: refOf(id), id, record });
   };
   for (const r of records) {
     if (r.correctFitId !== undefined && !selfReplacing(r)) {
@@ -184,7 +185,11 @@ export function bankTransactionsOf(
   refOf: RefOf = (f) => transactionRefOf(accountRef, f),
 ): ConnectorTransaction[] {
   const country = countryOfCurrency(statement.currency);
-  return withRefs(statement.transactions, refOf).map(({ ref, record }) => bankTransaction(accountRef, ref, record, country));
+  // The FITID (with its repeat's number) is the institution's id, the same live and in a downloaded file.
+  return withRefs(statement.transactions, refOf).map(({ ref, id, record }) => ({
+    ...bankTransaction(accountRef, ref, record, country),
+    institutionTransactionId: id,
+  }));
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -294,6 +294,12 @@ export const ErrorCatalogue = define({
     message: 'Which column holds what cannot be told from this CSV file: give a column mapping.',
     when: "Upload Statement File with a CSV file whose layout is not recognised (no known bank's header, no columns named like a date, a description and an amount) and no `mapping`. `details` carries the file's `headers`, the `headerRow` they are on and a few `sample` rows, for a client to ask the user which column is which and send the upload again with `mapping`. Also a card export of no bank's layout (card columns in its header, or `accountType` creditCard) whose one amount column is all positive or all negative with no payment to the card, read without a `mapping` stating `negate`: the file cannot tell which way its signs go, so `details` also carries the proposed `mapping` and `ask: [\"sign\"]`; send that mapping with `negate` true (purchases shown positive) or false (shown negative).",
   },
+  AccountMatchUncertain: {
+    code: '14115',
+    status: 409,
+    message: 'The account may be one the customer already has: say whether it is.',
+    when: 'Upload Statement File (or finish a sign-in) with an account that may be one of the customer\'s accounts without being certainly it: the same number or last four and type at another institution, transaction ids both hold at another institution, amounts and dates both hold where one states no number, or two accounts that match alike (docs/aggregation.md, "One account, several sources"). Nothing was stored. `details.sameAs` names each such account (`ref`) and its `candidates`; send the request again with `sameAs` naming, for each, the account it is or `"new"`.',
+  },
   StatementMappingInvalid: {
     code: '14113',
     status: 400,

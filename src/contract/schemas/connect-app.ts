@@ -152,6 +152,9 @@ export const StatementUploaded = Type.Object({
   accounts: Type.Array(ConnectAccount),
   transactionsAdded: Type.Integer({ description: 'Transactions not seen before' }),
   transactionsAlreadyPresent: Type.Integer({ description: 'Transactions an earlier upload already brought' }),
+  transactionsMatched: Type.Integer({
+    description: 'Transactions another source of the same account (a live connection, another file) already stored: not stored twice',
+  }),
   problems: Type.Array(Type.Object({ line: O(Type.Integer()), message: Type.String() }), { description: 'Rows that could not be read' }),
   mapping: O(StatementMappingUsed),
 });
@@ -205,7 +208,11 @@ export const ConnectMfaBody = Type.Object({
 });
 
 /** POST /connect/api/signin/{sessionId}/accounts: the chosen accounts (Fix sends none: the login's accounts stay). */
-export const ConnectAccountsBody = Type.Object({ accountRefs: O(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 200 })) });
+export const ConnectAccountsBody = Type.Object({
+  accountRefs: O(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 200 })),
+  /** The answer to AccountMatchUncertain (409, 14115): per account `ref` of the step, the account it is or `new`. */
+  sameAs: O(Type.Record(Type.String({ maxLength: 256 }), Type.String({ maxLength: 32 }), { maxProperties: 200 })),
+});
 
 // ---------- the web SDK protocol ----------
 

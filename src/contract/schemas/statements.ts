@@ -177,6 +177,14 @@ export const StatementUploadQuery = Type.Object({
       examples: ['USD'],
     }),
   ),
+  sameAs: O(
+    Type.String({
+      maxLength: 4096,
+      description:
+        'The answer to an AccountMatchUncertain question (409, 14115), as JSON: for each account of `details.sameAs` (its `ref`), the id of the account it is, or `"new"` for a new account. The file\'s transactions then go to that account, its duplicates of what another source stored there recognised and counted in `transactionsMatched`',
+      examples: ['{"q1Yz0l4cQ2gC3n0F0bXW8g":"5011000003"}'],
+    }),
+  ),
   preview: O(
     Type.Boolean({
       description:
@@ -326,6 +334,33 @@ export const StatementUpload = Type.Object(
         'Transactions an earlier upload already brought, not stored twice: recognised as their format recognises them (the FITID for OFX; the bank\'s reference, or date, amount and description, for the others; docs/connectors.md, "Statement formats")',
       examples: [30],
     }),
+    transactionsMatched: Type.Integer({
+      minimum: 0,
+      description:
+        'Ledgerlink extension: transactions another source of the same account (a live connection, another file) had already stored, recognised as the same transaction (by the institution\'s id, or by date within 4 days, amount and description; docs/aggregation.md, "One account, several sources") and not stored twice',
+      examples: [10],
+    }),
+    accountMatches: Type.Array(
+      Type.Object(
+        {
+          ref: Type.String({ description: "The file's account, as AccountMatchUncertain names it" }),
+          accountId: Type.String({ description: 'The account it went into', examples: ['5011000003'] }),
+          matchedBy: Type.Union(
+            [Type.Literal('accountNumber'), Type.Literal('lastFour'), Type.Literal('transactionIds'), Type.Literal('amounts'), Type.Literal('answer')],
+            {
+              description:
+                "How: the same number, or last four, and type at the same institution; transaction ids (FITIDs) both hold; or the upload's `sameAs` answer",
+            },
+          ),
+        },
+        { xml: { name: 'accountMatch' } },
+      ),
+      {
+        description:
+          "Ledgerlink extension: the file's accounts that went into an account the customer already had (a live one, another file's) instead of a new one; that account's data stays its source's",
+        xml: { wrapped: true },
+      },
+    ),
     problems: Type.Array(StatementProblem, { description: 'Rows or records that could not be read; everything else was imported', xml: { wrapped: true } }),
     mapping: O(StatementMappingUsed),
   },

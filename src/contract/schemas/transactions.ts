@@ -46,6 +46,13 @@ export const transactionFields = {
       examples: [20000012346],
     }),
   ),
+  source: O(
+    Type.String({
+      description:
+        'Ledgerlink extension: where the transaction came from: `testbank`, `simplefin`, `ofx` (a live connection) or `statement` (an uploaded file). Absent for transactions stored before sources were kept. A transaction another source sends again is not stored twice (docs/aggregation.md, "One account, several sources")',
+      examples: ['ofx'],
+    }),
+  ),
 };
 
 export const Transaction = Type.Object(transactionFields, { xml: { name: 'transaction' }, description: 'A transaction' });

@@ -9,6 +9,7 @@ import { MAX_STATEMENT_BYTES } from '../../connectors/statements/file.js';
 import type { StatementFormatName } from '../../contract/schemas/statements.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { StatementUploadInput } from '../../modules/aggregation/statements.service.js';
+import { parseSameAs } from '../../modules/aggregation/account-match.service.js';
 
 /** The body limit of an upload route: the largest file the readers take. */
 export const STATEMENT_BODY_LIMIT = MAX_STATEMENT_BYTES;
@@ -77,6 +78,7 @@ export interface StatementQuery {
   accountName?: string | undefined;
   accountType?: StatementUploadInput['accountType'];
   currency?: string | undefined;
+  sameAs?: string | undefined;
 }
 
 /** The service's options from an upload's query string and body; a mapping that is not JSON is 10010. */
@@ -84,7 +86,7 @@ export function uploadOptions(
   query: StatementQuery,
   body: unknown,
   contentType: string | undefined,
-): Pick<StatementUploadInput, 'file' | 'contentType' | 'format' | 'mapping' | 'accountName' | 'accountType' | 'currency'> {
+): Pick<StatementUploadInput, 'file' | 'contentType' | 'format' | 'mapping' | 'accountName' | 'accountType' | 'currency' | 'sameAs'> {
   let mapping: unknown;
   if (query.mapping !== undefined && query.mapping.trim() !== '') {
     try {
@@ -104,5 +106,6 @@ export function uploadOptions(
     accountName: query.accountName,
     accountType: query.accountType,
     currency: query.currency,
+    sameAs: parseSameAs(query.sameAs),
   };
 }

@@ -19,12 +19,14 @@ import type { Runtime } from '../../platform/dependencies.js';
 import { hmacBase64Url, randomString } from '../../platform/secrets.js';
 import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
-import { clearLoginAccountsStatus, selectAccountsWithRefs } from './accounts.repository.js';
+import { clearLoginAccountsStatus, loginHasAccounts, selectAccountsWithRefs } from './accounts.repository.js';
+import { placeIncomingAccounts, type SameAsAnswers } from './account-match.service.js';
+import { moveAccount } from './dedup.repository.js';
 import { accountRecords, getLoginRow, listAccountRows } from './accounts.service.js';
 import { connectorContext, connectorFor, customerNow, openJson, sealJson, serviceNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
 import * as sessions from './link-sessions.repository.js';
-import { insertLogin, listCustomerLogins, lockCustomerForLinking, updateLogin } from './logins.repository.js';
+import { deleteLogin, insertLogin, listCustomerLogins, lockCustomerForLinking, updateLogin } from './logins.repository.js';
 import type { AccountRecord, AggregationEvent } from './records.js';
 import { scheduleAfter } from './schedule.rules.js';
 import { storeFetchedAccount } from './store.service.js';
@@ -284,7 +286,7 @@ async function discovered(
  */
 export async function finishLink(
   runtime: Pick<Engine, 'config' | 'database' | 'clock' | 'keys' | 'onEventsRecorded'>,
-  input: { partnerId: string; sessionId: string; accountRefs?: string[]; customerId?: string },
+  input: { partnerId: string; sessionId: string; accountRefs?: string[]; customerId?: string; sameAs?: SameAsAnswers | undefined; ask?: boolean },
   within?: (tx: Executor, result: LinkResult) => Promise<void>,
 ): Promise<LinkResult> {
   const session = await loadSession(runtime, input, 'accounts');
@@ -355,6 +357,8 @@ export async function finishLink(
     }
 
     const stored = new Map((await listAccountRows(tx, customer, { institutionLoginId: login.id })).map((a) => [a.ref, a]));
+    const fresh = chosen.filter((a) => !stored.has(a.ref));
+    if (fresh.length > 0) for (const [ref, row] of await takeOverFileAccounts(runtime, tx, customer, login, session, fresh, input)) stored.set(ref, row);
     const rows: AccountRow[] = [];
     const events: AggregationEvent[] = [];
     for (const a of chosen) {
@@ -370,6 +374,44 @@ export async function finishLink(
     if (within) await within(tx, result);
     return result;
   });
+}
+
+/**
+ * New live accounts that are accounts made from statement files take them over (account-match.service.ts): the file's
+ * account moves to the live login under the live ref, keeping its id and transactions (the live source's are matched
+ * to them as they arrive, dedup.service.ts), and a statement-file login left without accounts goes. Uncertain ones
+ * are asked (AccountMatchUncertain, answered by `sameAs` with the accounts step's refs) when `ask`, else linked new.
+ * Answers the moved rows by the live ref.
+ */
+async function takeOverFileAccounts(
+  runtime: Pick<Engine, 'database' | 'keys'>,
+  tx: Executor,
+  customer: CustomerRow,
+  login: InstitutionLoginRow,
+  session: LinkSessionRow,
+  fresh: readonly ConnectorAccount[],
+  input: { sameAs?: SameAsAnswers | undefined; ask?: boolean },
+): Promise<Map<string, AccountRow>> {
+  const fileLogins = new Set((await listCustomerLogins(tx, customer.id)).filter((l) => l.source === 'statement-file').map((l) => l.id));
+  const files = (await listAccountRows(tx, customer)).filter((r) => fileLogins.has(Number(r.institution_login_id)));
+  const moved = new Map<string, AccountRow>();
+  if (files.length === 0) return moved;
+  const byHandle = new Map(fresh.map((a) => [choiceOf(runtime, session, a.ref), a]));
+  const incoming = [...byHandle].map(([ref, a]) => ({ ref, name: a.name, type: a.type, number: a.number, transactions: [] }));
+  const placements = await placeIncomingAccounts(runtime.database, session.institution_id, incoming, files, {
+    answers: input.sameAs,
+    executor: tx,
+    ask: input.ask ?? false,
+  });
+  const left = new Set<number>();
+  for (const [handle, p] of placements) {
+    if (p.kind !== 'existing') continue;
+    const a = byHandle.get(handle)!;
+    moved.set(a.ref, await moveAccount(tx, p.row.id, login, a.ref));
+    left.add(Number(p.row.institution_login_id));
+  }
+  for (const id of left) if (id !== login.id && !(await loginHasAccounts(tx, id))) await deleteLogin(tx, id);
+  return moved;
 }
 
 /**

@@ -126,6 +126,7 @@ export const TRANSACTION_RECORD_COLUMNS = [
   'security_id',
   'pending_transaction_id',
   'transfer_transaction_id',
+  'source',
 ] as const;
 
 /** A transaction row with the columns of its API record. */
@@ -163,6 +164,8 @@ export function toTransactionRecord(row: TransactionRecordRow): TransactionRecor
     ...opt('securityId', row.security_id),
     ...opt('pendingTransactionId', row.pending_transaction_id === null ? null : Number(row.pending_transaction_id)),
     ...opt('transferTransactionId', row.transfer_transaction_id === null ? null : Number(row.transfer_transaction_id)),
+    // A file's source names its format and account too (statementFeed): the record shows the source alone.
+    ...opt('source', row.source?.split(':')[0]),
   };
 }
 

@@ -191,7 +191,7 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
         tx,
         login,
         f.account,
-        { account: f.record, transactions: { list: f.transactions, from: f.from, to: now }, aggregated: true },
+        { account: f.record, transactions: { list: f.transactions, from: f.from, to: now }, aggregated: true, source: lookup.source.name },
         now,
         mode.kind === 'historic' ? { historic_loaded_at: now } : {},
       );

@@ -33,17 +33,18 @@ import { selectPositions, updateAccountRow } from './accounts.repository.js';
 import { accountRecords, listAccountRows } from './accounts.service.js';
 import { recordStatementBalance } from './balances.service.js';
 import { customerNow, sealJson, serviceNow, type Engine } from './engine.js';
-import { keepRuleSources, ruleFetchedTransactions } from '../rules/fetched.service.js';
 import { recordEvents } from './events.service.js';
 import { findStatementFileLogin, insertLogin, lockCustomerForLinking, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
 import type { AccountRecord } from './records.js';
 import { waitForLease } from './refresh.service.js';
 import { rememberStatementMapping, type SavedStatementMapping, savedStatementMappings } from './statement-mappings.service.js';
 import { statementAccountRecord } from './statements.rules.js';
-import { storeFetchedAccount } from './store.service.js';
+import { storeAccountTransactions, storeFetchedAccount } from './store.service.js';
+import { placeStatementAccounts, statementFeed } from './statement-placement.service.js';
+import type { MatchReason } from './account-match.rules.js';
+import type { SameAsAnswers } from './account-match.service.js';
 import type { AccountRow, InstitutionLoginRow } from './table.js';
 import { transactionDateRange } from './transactions.repository.js';
-import { syncTransactions } from './transactions.service.js';
 import { pairTransfers } from './transfers.service.js';
 
 /** Transactions stored per database transaction: each slice is short, for the other requests waiting. */
@@ -64,6 +65,8 @@ export interface StatementUploadInput {
   accountName?: string | undefined;
   accountType?: AccountType | undefined;
   currency?: string | undefined;
+  /** The answer to an earlier AccountMatchUncertain: per file account (its handle), an account id or `new`. */
+  sameAs?: SameAsAnswers | undefined;
 }
 
 /** What an upload did, ids as numbers: the API answers it, Connect shows it its way. */
@@ -76,6 +79,10 @@ export interface StatementUploadResult {
   accounts: AccountRecord[];
   transactionsAdded: number;
   transactionsAlreadyPresent: number;
+  /** Transactions another source of the same account (a live connection, another file) had stored: not stored twice. */
+  transactionsMatched: number;
+  /** The file's accounts that went into an account the customer already had under another ref, and how it was found. */
+  accountMatches: { ref: string; accountId: number; matchedBy: MatchReason | 'answer' }[];
   problems: StatementImport['problems'];
   /** CSV only: which column mapping the file was read with (statement-mappings.service.ts). */
   mapping?: Static<typeof StatementMappingUsed> | undefined;
@@ -187,37 +194,72 @@ export async function uploadStatementFile(
 ): Promise<StatementUploadResult> {
   const db = engine.database.kysely;
   const { customer, saved, read } = await readStatementUpload(engine, input);
-  const { login, created, owner } = await leaseLogin(engine, customer, input.institutionId);
+  // Where each account goes is decided (or asked) before anything is stored or leased.
+  const placed = await placeStatementAccounts(engine, customer, input.institutionId, read, input.sameAs);
+  const owner = randomString(16);
+  const leased: number[] = [];
   try {
+    // Other logins' accounts the file goes into are written under their leases too, taken in one order (by id).
+    const others = [...new Set([...placed.values()].flatMap((p) => (p.kind === 'matched' ? [Number(p.row.institution_login_id)] : [])))].sort((a, b) => a - b);
+    for (const id of others) {
+      await leaseExisting(engine, id, owner);
+      leased.push(id);
+    }
+    // The statement-file login, only when the file has an account of its own: one matched to live accounts alone makes none.
+    const needsOwn = [...placed.values()].some((p) => p.kind === 'own');
+    const own = needsOwn ? await leaseLogin(engine, customer, input.institutionId, owner) : undefined;
+    if (own && !leased.includes(own.login.id)) leased.push(own.login.id);
     const now = customerNow(engine, customer);
-    const stored = new Map((await listAccountRows(db, customer, { institutionLoginId: login.id })).map((a) => [a.ref, a]));
-    let nextPosition = Math.max(0, ...[...stored.values()].map((a) => a.display_position)) + 1;
+    const stored = own ? await listAccountRows(db, customer, { institutionLoginId: own.login.id }) : [];
+    let nextPosition = Math.max(0, ...stored.map((a) => a.display_position)) + 1;
     const rows: AccountRow[] = [];
+    const accountMatches: StatementUploadResult['accountMatches'] = [];
     let added = 0;
+    let matched = 0;
     let incoming = 0;
     for (const a of read.accounts) {
-      const before = stored.get(a.ref);
-      const displayPosition = before?.display_position ?? nextPosition++;
+      const place = placed.get(a.ref) ?? { kind: 'own' };
       const dates = read.dates.get(a.ref) ?? { count: 0, distinct: 0, first: 0, latest: 0 };
-      const row = await storeAccount(engine, login, owner, { account: a, before, dates, displayPosition, now });
-      added += await storeTransactions(engine, login, owner, row, read.transactionsOf(a.ref), now);
+      let row: AccountRow;
+      if (place.kind === 'matched') {
+        row = await adoptAccount(engine, place.row, owner, dates, now);
+        accountMatches.push({ ref: place.ref, accountId: row.id, matchedBy: place.matchedBy });
+      } else {
+        const before = place.row;
+        const displayPosition = before?.display_position ?? nextPosition++;
+        row = await storeAccount(engine, own!.login, owner, { account: a, before, dates, displayPosition, now });
+      }
+      const result = await storeTransactions(
+        engine,
+        Number(row.institution_login_id),
+        owner,
+        row,
+        read.transactionsOf(a.ref),
+        now,
+        statementFeed(read.format, a.ref),
+      );
+      added += result.created;
+      matched += result.duplicates;
       await recordStatementBalance(engine, row, a, dates, now);
       incoming += dates.distinct;
       rows.push(await settleDates(engine, row));
     }
 
     return await db.transaction().execute(async (tx) => {
-      await renewLease(engine, tx, login.id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
+      for (const id of leased) await renewLease(engine, tx, id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
       const accounts = await accountRecords(tx, rows);
       const mapping = await rememberStatementMapping(tx, input.partnerId, read.layout, saved, serviceNow(engine));
+      const loginId = own?.login.id ?? Number(rows[0]!.institution_login_id);
       const result: StatementUploadResult = {
-        institutionLoginId: login.id,
-        institutionId: login.institution_id,
-        loginCreated: created,
+        institutionLoginId: loginId,
+        institutionId: own?.login.institution_id ?? rows[0]!.institution_id,
+        loginCreated: own?.created ?? false,
         format: read.format,
         accounts,
         transactionsAdded: added,
-        transactionsAlreadyPresent: incoming - added,
+        transactionsAlreadyPresent: incoming - added - matched,
+        transactionsMatched: matched,
+        accountMatches,
         problems: read.problems,
         ...(mapping ? { mapping } : {}),
       };
@@ -226,9 +268,37 @@ export async function uploadStatementFile(
       return result;
     });
   } catch (error) {
-    await updateLeasedLogin(db, login.id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
+    for (const id of leased) await updateLeasedLogin(db, id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
     throw error;
   }
+}
+
+/** Takes the refresh lease of an existing login for the upload, waiting while a refresh or another upload holds it. */
+async function leaseExisting(engine: Engine, loginId: number, owner: string): Promise<void> {
+  for (;;) {
+    const now = serviceNow(engine);
+    if (await takeRefreshLease(engine.database.kysely, loginId, owner, now, now + engine.settings.refreshLeaseSeconds)) return;
+    if (!(await waitForLease(engine, loginId))) {
+      throw new ServiceError('AggregationInProgress', `Institution login ${loginId} is still being refreshed or uploaded to; try again later.`);
+    }
+  }
+}
+
+/**
+ * A file's account matched to an account the customer has: its data stays its source's (the file says less than a
+ * live connection, and another file's number or name is as good), and it is marked aggregated, as the file's
+ * transactions go into it; one short transaction.
+ */
+async function adoptAccount(engine: Engine, row: AccountRow, owner: string, dates: AccountDates, now: number): Promise<AccountRow> {
+  await longWork.turn();
+  return engine.database.yielding.transaction().execute(async (tx) => {
+    await renewLease(engine, tx, Number(row.institution_login_id), owner);
+    const from = dates.count > 0 ? dates.first : undefined;
+    return updateAccountRow(tx, row.id, {
+      first_aggregated_at: row.first_aggregated_at ?? now,
+      history_from: from === undefined ? row.history_from : row.history_from === null ? from : Math.min(Number(row.history_from), from),
+    });
+  });
 }
 
 /**
@@ -239,8 +309,8 @@ async function leaseLogin(
   engine: Engine,
   customer: CustomerRow,
   institutionId: number,
+  owner: string,
 ): Promise<{ login: InstitutionLoginRow; created: boolean; owner: string }> {
-  const owner = randomString(16);
   for (;;) {
     type Taken = { login: InstitutionLoginRow; created: boolean } | { waitFor: number };
     const taken = await engine.database.kysely.transaction().execute(async (tx): Promise<Taken> => {
@@ -354,16 +424,21 @@ async function storeAccount(engine: Engine, login: InstitutionLoginRow, owner: s
   });
 }
 
-/** Stores an account's transactions a slice per transaction, each with its events; how many were new. */
+/**
+ * Stores an account's transactions a slice per transaction, each with its events, under `source` (statementFeed):
+ * how many were new, and how many another source of the account had stored (dedup.service.ts).
+ */
 async function storeTransactions(
   engine: Engine,
-  login: InstitutionLoginRow,
+  loginId: number,
   owner: string,
   row: AccountRow,
   chunks: Iterable<ConnectorTransaction[]>,
   now: number,
-): Promise<number> {
+  source: string,
+): Promise<{ created: number; duplicates: number }> {
   let created = 0;
+  let duplicates = 0;
   let renewed = serviceNow(engine);
   for (const slice of slices(chunks)) {
     // One slice of all the uploads running per turn of the event loop; other requests go between them.
@@ -374,17 +449,17 @@ async function storeTransactions(
       from = Math.min(from, t.transactionDate);
       to = Math.max(to, t.transactionDate);
     }
-    created += await engine.database.yielding.transaction().execute(async (tx) => {
-      renewed = await keepLease(engine, tx, login.id, owner, renewed);
-      // The partner's rules set their values first, as for every source (store.service.ts).
-      const ruled = await ruleFetchedTransactions(tx, row, slice);
-      const sync = await syncTransactions(tx, row, ruled.list, from, to, now, { part: true });
-      await keepRuleSources(tx, row, ruled, now);
+    const stored = await engine.database.yielding.transaction().execute(async (tx) => {
+      renewed = await keepLease(engine, tx, loginId, owner, renewed);
+      // The one storing path: the partner's rules, other sources' duplicates dropped, the sync (store.service.ts).
+      const sync = await storeAccountTransactions(tx, row, slice, from, to, now, { part: true, source });
       await recordEvents(engine, tx, await pairTransfers(tx, sync.events, now));
-      return sync.created;
+      return sync;
     });
+    created += stored.created;
+    duplicates += stored.duplicates;
   }
-  return created;
+  return { created, duplicates };
 }
 
 function* slices(chunks: Iterable<ConnectorTransaction[]>): Generator<ConnectorTransaction[]> {

@@ -10,11 +10,12 @@ import type { Executor } from '../../platform/db/database.js';
 import { updateAccountRow } from './accounts.repository.js';
 import { accountRecord, insertAccount, updateAccountData } from './accounts.service.js';
 import { recordRefreshedBalance } from './balances.service.js';
+import { dropCrossSourceDuplicates } from './dedup.service.js';
 import { keepRuleSources, ruleFetchedTransactions } from '../rules/fetched.service.js';
 import type { AggregationEvent } from './records.js';
 import type { AccountRow, AccountUpdate, InstitutionLoginRow } from './table.js';
 import { transactionDateRange } from './transactions.repository.js';
-import { syncTransactions } from './transactions.service.js';
+import { syncTransactions, type TransactionSyncResult } from './transactions.service.js';
 
 /** What a source gave for one account. */
 export interface FetchedAccount {
@@ -32,6 +33,8 @@ export interface FetchedAccount {
   };
   /** Whether this was an aggregation (the account's data read): false for a sign-in that only saves its accounts. */
   aggregated: boolean;
+  /** The source that fetched them (`testbank`, `ofx`, `statement`...): stored with them, and compared with the account's other sources'. */
+  source?: string;
 }
 
 export interface StoredAccount {
@@ -40,6 +43,8 @@ export interface StoredAccount {
   events: AggregationEvent[];
   /** Transactions stored that were not before. */
   created: number;
+  /** Transactions another source of the account had stored already: not stored twice (dedup.service.ts). */
+  duplicates: number;
 }
 
 const earliest = (stored: number | null, incoming: number) => (stored === null ? incoming : Math.min(Number(stored), incoming));
@@ -68,14 +73,14 @@ export async function storeFetchedAccount(
   }
 
   const window = fetched.transactions;
-  // The partner's rules set their values first, so what is stored and compared is the ruled record.
-  const ruled = window ? await ruleFetchedTransactions(tx, row, window.list) : undefined;
   // A part with no transactions has nothing to compare (an account stored before its slices).
   const sync =
-    window && ruled && !(window.part && window.list.length === 0)
-      ? await syncTransactions(tx, row, ruled.list, window.from, window.to, now, { part: window.part !== undefined })
+    window && !(window.part && window.list.length === 0)
+      ? await storeAccountTransactions(tx, row, window.list, window.from, window.to, now, {
+          part: window.part !== undefined,
+          ...(fetched.source !== undefined ? { source: fetched.source } : {}),
+        })
       : undefined;
-  if (sync && ruled) await keepRuleSources(tx, row, ruled, now);
   if (fetched.aggregated) {
     // A part stores the dates the whole will give (its other parts come after); otherwise they are read back.
     const range = window?.part
@@ -103,5 +108,29 @@ export async function storeFetchedAccount(
     events.push({ class: 'account', type: change, ...scope, record: await accountRecord(tx, row) });
   }
   if (sync) events.push(...sync.events);
-  return { row, events, created: sync?.created ?? 0 };
+  return { row, events, created: sync?.created ?? 0, duplicates: sync?.duplicates ?? 0 };
+}
+
+/**
+ * Stores a source's transactions of an account dated in [from, to] (syncTransactions), after dropping those another
+ * source of the account stored already (dedup.service.ts); in the caller's transaction.
+ */
+export async function storeAccountTransactions(
+  tx: Executor,
+  row: AccountRow,
+  list: readonly ConnectorTransaction[],
+  from: number,
+  to: number,
+  now: number,
+  options: { part?: boolean; source?: string } = {},
+): Promise<TransactionSyncResult & { duplicates: number }> {
+  // The partner's rules set their values first, so what is stored and compared is the ruled record.
+  const ruled = await ruleFetchedTransactions(tx, row, list);
+  const deduped =
+    options.source === undefined ? { kept: ruled.list, duplicates: 0 } : await dropCrossSourceDuplicates(tx, row, ruled.list, options.source, now);
+  // A part that was all duplicates has nothing left to compare.
+  if (options.part && deduped.kept.length === 0) return { created: 0, modified: 0, deleted: 0, events: [], duplicates: deduped.duplicates };
+  const sync = await syncTransactions(tx, row, deduped.kept, from, to, now, options);
+  await keepRuleSources(tx, row, ruled, now);
+  return { ...sync, duplicates: deduped.duplicates };
 }

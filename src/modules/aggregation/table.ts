@@ -122,8 +122,25 @@ export interface TransactionTable {
   replaced_pending_ref: string | null;
   /** The other side of a transfer between two of the customer's accounts (transfers.service.ts). */
   transfer_transaction_id: number | null;
+  /**
+   * The source that stored it (`testbank`, `simplefin`, `ofx`; a file's `statement:<format>:<account digest>`,
+   * statementFeed); null: a connector's, stored before sources were kept.
+   */
+  source: string | null;
+  /** The institution's own id, when the source gives one another source of the institution gives too (an OFX FITID). */
+  institution_transaction_id: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/** A transaction another source sent under its own ref, recognised as a stored one (dedup.service.ts). */
+export interface TransactionAliasTable {
+  account_id: number;
+  /** The other source's ref, never stored as a transaction of the account. */
+  ref: string;
+  source: string;
+  transaction_id: number;
+  created_at: number;
 }
 
 /** Columns the service sets from what it matched between transactions, never from a source's record. */

@@ -17,7 +17,13 @@ import * as repo from './transactions.repository.js';
 import type { TransactionScope } from './transactions.repository.js';
 
 /** The columns an institution's transaction sets; a change in any of them is a modification. */
-type TransactionDataColumns = Omit<TransactionTable, 'id' | 'partner_id' | 'customer_id' | 'account_id' | 'ref' | 'created_at' | 'updated_at' | LedgerColumns>;
+type TransactionDataColumns = Omit<
+  TransactionTable,
+  'id' | 'partner_id' | 'customer_id' | 'account_id' | 'ref' | 'created_at' | 'updated_at' | LedgerColumns | SourceColumns
+>;
+
+/** Set once, when a source stores the transaction (dedup.service.ts): a later sync never changes them. */
+type SourceColumns = 'source' | 'institution_transaction_id';
 
 function transactionData(t: ConnectorTransaction): TransactionDataColumns {
   return {
@@ -94,7 +100,7 @@ export async function syncTransactions(
   from: number,
   to: number,
   now: number,
-  options: { part?: boolean } = {},
+  options: { part?: boolean; source?: string } = {},
 ): Promise<TransactionSyncResult> {
   const result: TransactionSyncResult = { created: 0, modified: 0, deleted: 0, events: [] };
   fetched = await keptTransactions(db, account, fetched, now);
@@ -143,6 +149,8 @@ export async function syncTransactions(
       account_id: account.id,
       ref: t.ref,
       ...data,
+      source: options.source ?? null,
+      institution_transaction_id: t.institutionTransactionId ?? null,
       created_at: now,
       updated_at: now,
     }));
@@ -168,7 +176,9 @@ export async function syncTransactions(
 
   // Pending transactions the new posted ones replaced, and those that never posted in time (pending.service.ts).
   const settled = await settlePending(db, account, result, fetchedRefs, now);
-  const vanished = options.part ? [] : stored.filter((r) => r.status === 'pending' && !fetchedRefs.has(r.ref) && !settled.has(Number(r.id)));
+  // Another source's pending transactions in the same account (dedup.service.ts) are that source's to remove.
+  const ownSource = (r: TransactionRow) => options.source === undefined || r.source === null || r.source === options.source;
+  const vanished = options.part ? [] : stored.filter((r) => r.status === 'pending' && !fetchedRefs.has(r.ref) && ownSource(r) && !settled.has(Number(r.id)));
   if (vanished.length > 0) {
     await repo.deleteTransactions(
       db,

@@ -182,6 +182,7 @@ export async function uploadStatement(
     ...(await addedAccounts(engine, result)),
     transactionsAdded: result.transactionsAdded,
     transactionsAlreadyPresent: result.transactionsAlreadyPresent,
+    transactionsMatched: result.transactionsMatched,
     problems: result.problems,
     ...(result.mapping ? { mapping: result.mapping } : {}),
   };
@@ -326,10 +327,17 @@ export async function currentStep(engine: Engine, link: ConnectLinkRow, sessionI
 }
 
 /** Saves the chosen accounts (`added` webhook, in the same transaction). */
-export async function addAccounts(engine: Engine, link: ConnectLinkRow, sessionId: string, accountRefs: string[] | undefined) {
+export async function addAccounts(
+  engine: Engine,
+  link: ConnectLinkRow,
+  sessionId: string,
+  accountRefs: string[] | undefined,
+  sameAs?: Record<string, string> | undefined,
+) {
+  // Connect asks the user whether an account is one made from a statement file where that is uncertain.
   const result = await finishLink(
     engine,
-    { partnerId: link.partner_id, customerId: String(link.customer_id), sessionId, ...(accountRefs ? { accountRefs } : {}) },
+    { partnerId: link.partner_id, customerId: String(link.customer_id), sessionId, ...(accountRefs ? { accountRefs } : {}), sameAs, ask: true },
     reportAdded(engine, link),
   );
   return addedAccounts(engine, result);

@@ -42,6 +42,7 @@ export async function uploadCustomerStatement(
     accounts: result.accounts.map(accountSummary),
     transactionsAdded: result.transactionsAdded,
     transactionsAlreadyPresent: result.transactionsAlreadyPresent,
+    transactionsMatched: result.transactionsMatched,
     problems: result.problems,
   };
 }

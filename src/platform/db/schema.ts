@@ -5,6 +5,7 @@ import type {
   LinkSessionTable,
   PositionTable,
   StatementMappingTable,
+  TransactionAliasTable,
   TransactionTable,
 } from '../../modules/aggregation/table.js';
 import type { AccountBalanceTable } from '../../modules/aggregation/balances.table.js';
@@ -37,6 +38,7 @@ export interface DB {
   accounts: AccountTable;
   positions: PositionTable;
   transactions: TransactionTable;
+  transaction_aliases: TransactionAliasTable;
   aggregation_events: AggregationEventTable;
   link_sessions: LinkSessionTable;
   statement_mappings: StatementMappingTable;

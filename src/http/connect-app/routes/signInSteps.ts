@@ -31,6 +31,7 @@ export default function signInSteps(app: App, runtime: Runtime): void {
       body: ConnectAccountsBody,
       response: appErrors(AddedAccounts),
     },
-    handler: async (request) => addAccounts(app.engine, await linkOf(runtime, request), request.params.sessionId, request.body.accountRefs),
+    handler: async (request) =>
+      addAccounts(app.engine, await linkOf(runtime, request), request.params.sessionId, request.body.accountRefs, request.body.sameAs),
   });
 }

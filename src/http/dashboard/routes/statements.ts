@@ -43,7 +43,7 @@ export function uploadStatement(app: App): void {
         summary: 'Upload a statement file for a customer',
         params: Type.Object({ ...CustomerParams.properties, institutionId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
         // An upload's options, by name: this call always stores what it reads.
-        querystring: Type.Pick(StatementUploadQuery, ['format', 'mapping', 'accountName', 'accountType', 'currency']),
+        querystring: Type.Pick(StatementUploadQuery, ['format', 'mapping', 'accountName', 'accountType', 'currency', 'sameAs']),
         response: { 200: StatementUploaded, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429) },
       },
       // After the session check (the scope's hook), before the body: a partner over its limit sends no 10 MB first.

@@ -26,8 +26,9 @@ import * as m0025 from './0025_data_version_triggers_by_key.js';
 import * as m0026 from './0026_refresh_leases_by_institution.js';
 import * as m0027 from './0027_statement_mappings.js';
 import * as m0028 from './0028_rules.js';
-import * as m0031 from './0031_account_balances.js';
+import * as m0029 from './0029_transaction_sources.js';
 import * as m0030 from './0030_pending_and_transfers.js';
+import * as m0031 from './0031_account_balances.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   '0026_refresh_leases_by_institution': m0026,
   '0027_statement_mappings': m0027,
   '0028_rules': m0028,
-  '0031_account_balances': m0031,
+  '0029_transaction_sources': m0029,
   '0030_pending_and_transfers': m0030,
+  '0031_account_balances': m0031,
 };
