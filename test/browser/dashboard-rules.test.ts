@@ -119,7 +119,7 @@ describe('transaction rules on the dashboard', () => {
       await form.getByRole('button', { name: 'Create rule' }).click();
       await form
         .getByRole('alert')
-        .getByText(/exponential time \(code 14151\)/)
+        .getByText(/exponential time\. \(code 14151\)/)
         .waitFor();
       expect(await rules()).toEqual([]);
       expect(await axeViolations(page)).toEqual([]);
