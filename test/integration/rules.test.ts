@@ -155,7 +155,7 @@ describe("a partner's transaction rules", () => {
       rule(
         [
           { field: 'amount', operator: 'greaterThan', value: '1000' },
-          { field: 'payee', operator: 'contains', value: 'payroll' },
+          { field: 'description', operator: 'contains', value: 'payroll' },
         ],
         [{ field: 'category', value: 'Bonus' }],
       ),
@@ -200,8 +200,8 @@ describe("a partner's transaction rules", () => {
     const candidate = rule(
       [{ field: 'description', operator: 'contains', value: 'parking' }],
       [
-        { field: 'category', value: 'Parking' },
-        { field: 'payee', value: 'City Parking' },
+        { field: 'category', value: 'Hobbies' },
+        { field: 'payee', value: 'Garage Co' },
       ],
     );
     const preview = await call('POST', '/aggregation/v1/partners/rules/preview', { rule: candidate, customerId });
@@ -217,14 +217,14 @@ describe("a partner's transaction rules", () => {
           description: 'CITY PARKING',
           amount: -12,
           before: { category: categoryOf(parking) },
-          after: { category: 'Parking', payee: 'City Parking' },
+          after: { category: 'Hobbies', payee: 'Garage Co' },
         },
       ],
     });
     const xml = await call('POST', '/aggregation/v1/partners/rules/preview', { rule: candidate, customerId }, files.partner, 'application/xml');
     expect(xml.statusCode).toBe(200);
     expect(xml.body).toContain('<rulePreview>');
-    expect(categoryOf((await byDescription(customerId)).get('CITY PARKING')!)).not.toBe('Parking');
+    expect(categoryOf((await byDescription(customerId)).get('CITY PARKING')!)).not.toBe('Hobbies');
 
     const saved = await create(candidate);
     // An edit's preview: the saved rule is replaced by the candidate, so nothing else would match.
@@ -238,10 +238,10 @@ describe("a partner's transaction rules", () => {
     const before = (await modifiedEvents(customerId)).length;
     expect(await apply({ customerId })).toEqual({ examined: 3, modified: 1 });
     const after = (await byDescription(customerId)).get('CITY PARKING')!;
-    expect([categoryOf(after), payeeOf(after)]).toEqual(['Parking', 'City Parking']);
+    expect([categoryOf(after), payeeOf(after)]).toEqual(['Hobbies', 'Garage Co']);
     const events = await modifiedEvents(customerId);
     expect(events.length).toBe(before + 1);
-    expect(events.at(-1)).toMatchObject({ id: parking.id, categorization: { category: 'Parking', normalizedPayeeName: 'City Parking' } });
+    expect(events.at(-1)).toMatchObject({ id: parking.id, categorization: { category: 'Hobbies', normalizedPayeeName: 'Garage Co' } });
     // Without customerId: every customer of the partner (the previous test's has a parking transaction to change).
     expect((await apply()).modified).toBe(1);
     expect((await apply()).modified).toBe(0);
