@@ -51,6 +51,7 @@ describe('statement files on the dashboard', () => {
       accounts: [expect.objectContaining({ name: 'Everyday Checking', currency: 'EUR', id: expect.stringMatching(/^\d+$/) })],
       transactionsAdded: 2,
       transactionsAlreadyPresent: 0,
+      transactionsMatched: 0,
       problems: [{ line: 3, message: 'The amount "12.3.4" cannot be read.' }],
     });
     expect(ctx.app.heavyWork.upload.inUse(partner.partnerId)).toBe(0);

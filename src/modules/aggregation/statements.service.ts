@@ -211,6 +211,7 @@ export async function uploadStatementFile(
     if (own && !leased.includes(own.login.id)) leased.push(own.login.id);
     const now = customerNow(engine, customer);
     const stored = own ? await listAccountRows(db, customer, { institutionLoginId: own.login.id }) : [];
+    const storedByRef = new Map(stored.map((r) => [r.ref, r]));
     let nextPosition = Math.max(0, ...stored.map((a) => a.display_position)) + 1;
     const rows: AccountRow[] = [];
     const accountMatches: StatementUploadResult['accountMatches'] = [];
@@ -225,7 +226,8 @@ export async function uploadStatementFile(
         row = await adoptAccount(engine, place.row, owner, dates, now);
         accountMatches.push({ ref: place.ref, accountId: row.id, matchedBy: place.matchedBy });
       } else {
-        const before = place.row;
+        // Read under the lease: an upload of the same file that ran meanwhile may have created it.
+        const before = storedByRef.get(a.ref) ?? place.row;
         const displayPosition = before?.display_position ?? nextPosition++;
         row = await storeAccount(engine, own!.login, owner, { account: a, before, dates, displayPosition, now });
       }
