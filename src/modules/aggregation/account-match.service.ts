@@ -15,6 +15,9 @@ import { getInstitution } from '../institutions/service.js';
 import { type ExistingAccountFacts, type MatchReason, verdictOf } from './account-match.rules.js';
 import { countInstitutionIds, transactionsBetween } from './dedup.repository.js';
 import { cents, DUPLICATE_WINDOW_SECONDS } from './dedup.rules.js';
+
+/** Every stored transaction, whatever its source (none is the empty one). */
+const ANY_SOURCE = { source: '', nullIsOther: true };
 import type { AccountRow } from './table.js';
 
 /** Most of an incoming account's transactions compared with an existing account's: enough to tell, cheap to read. */
@@ -52,7 +55,7 @@ async function factsOf(db: Executor, row: AccountRow, incoming: IncomingAccount,
     if (inDates.length > 0) {
       const first = Math.min(...inDates.map((t) => t.transactionDate));
       const last = Math.max(...inDates.map((t) => t.transactionDate));
-      const stored = await transactionsBetween(db, row.id, first - DUPLICATE_WINDOW_SECONDS, last + DUPLICATE_WINDOW_SECONDS);
+      const stored = await transactionsBetween(db, row.id, first - DUPLICATE_WINDOW_SECONDS, last + DUPLICATE_WINDOW_SECONDS, ANY_SOURCE);
       const used = new Set<number>();
       for (const t of inDates) {
         const hit = stored.findIndex(

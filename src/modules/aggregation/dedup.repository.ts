@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import type { AccountRow, TransactionAliasTable, TransactionRow } from './table.js';
 
@@ -15,15 +16,37 @@ export async function aliasedRefs(db: Executor, accountId: number, refs: readonl
   return new Set(rows.map((r) => r.ref));
 }
 
-/** The account's transactions dated (effective_date) in [from, to], whatever their source. */
-export async function transactionsBetween(db: Executor, accountId: number, from: number, to: number): Promise<TransactionRow[]> {
-  return db
+/**
+ * The account's transactions dated (effective_date) in [from, to] that came from another source than `source` (a
+ * row without a source counting as another one when `nullIsOther`), and, when `like` is given, only those with one of
+ * its amounts (in cents) or institution ids: a file stored a slice at a time would otherwise read the account's whole
+ * window back for every slice.
+ */
+export async function transactionsBetween(
+  db: Executor,
+  accountId: number,
+  from: number,
+  to: number,
+  other: { source: string; nullIsOther: boolean },
+  like?: { cents: readonly number[]; institutionIds: readonly string[] },
+): Promise<TransactionRow[]> {
+  let query = db
     .selectFrom('transactions')
     .selectAll()
     .where('account_id', '=', accountId)
     .where('effective_date', '>=', from)
     .where('effective_date', '<=', to)
-    .execute();
+    .where((eb) => (other.nullIsOther ? eb.or([eb('source', 'is', null), eb('source', '<>', other.source)]) : eb('source', '<>', other.source)));
+  if (like) {
+    query = query.where((eb) =>
+      eb.or([
+        ...(like.cents.length > 0 ? [eb(sql<number>`round(amount * 100)`, 'in', [...like.cents])] : []),
+        ...(like.institutionIds.length > 0 ? [eb('institution_transaction_id', 'in', [...like.institutionIds])] : []),
+        ...(like.cents.length === 0 && like.institutionIds.length === 0 ? [sql<boolean>`1 = 0`] : []),
+      ]),
+    );
+  }
+  return query.execute();
 }
 
 /** Which of these transactions a source's transaction was already recognised as. */

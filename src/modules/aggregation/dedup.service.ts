@@ -8,7 +8,7 @@
 import type { ConnectorTransaction } from '../../connectors/connector.js';
 import type { Executor } from '../../platform/db/database.js';
 import { aliasedRefs, insertAliases, storedRefs, transactionsAliasedBy, transactionsBetween } from './dedup.repository.js';
-import { type Comparable, DUPLICATE_WINDOW_SECONDS, pairDuplicates } from './dedup.rules.js';
+import { type Comparable, cents, DUPLICATE_WINDOW_SECONDS, pairDuplicates } from './dedup.rules.js';
 import type { AccountRow, TransactionRow } from './table.js';
 
 /** The source of statement files, as stored transactions name it (a file's account adds its own part: statementFeed). */
@@ -38,6 +38,9 @@ const storedOf = (r: TransactionRow): Comparable => ({
   payee: r.normalized_payee_name,
   institutionId: r.institution_transaction_id,
 });
+
+/** The most amounts and ids a query lists; more are compared without narrowing the read. */
+const MAX_LISTED = 500;
 
 export interface DedupResult {
   /** What is left to store: the source's own transactions and the new ones. */
@@ -73,9 +76,21 @@ export async function dropCrossSourceDuplicates(
       from = Math.min(from, t.transactionDate);
       to = Math.max(to, t.transactionDate);
     }
-    const others = (await transactionsBetween(tx, account.id, from - DUPLICATE_WINDOW_SECONDS, to + DUPLICATE_WINDOW_SECONDS)).filter((r) =>
-      fromAnotherSource(r, source),
-    );
+    // Only rows that could pair are read: another source's, with an amount or institution id of the candidates (a
+    // short list, as a slice or a refresh gives; a long one is left to the comparison).
+    const amounts = [...new Set(candidates.map((t) => cents(t.amount)))];
+    const institutionIds = [...new Set(candidates.flatMap((t) => (t.institutionTransactionId ? [t.institutionTransactionId] : [])))];
+    const like = amounts.length + institutionIds.length <= MAX_LISTED ? { cents: amounts, institutionIds } : undefined;
+    const others = (
+      await transactionsBetween(
+        tx,
+        account.id,
+        from - DUPLICATE_WINDOW_SECONDS,
+        to + DUPLICATE_WINDOW_SECONDS,
+        { source, nullIsOther: source.startsWith(STATEMENT_SOURCE) },
+        like,
+      )
+    ).filter((r) => fromAnotherSource(r, source));
     const matched = await transactionsAliasedBy(
       tx,
       others.map((r) => r.id),
