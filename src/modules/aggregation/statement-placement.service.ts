@@ -9,6 +9,7 @@ import type { ConnectorTransaction } from '../../connectors/connector.js';
 import type { ReadStatement } from '../../connectors/statements/read-off-thread.js';
 import type { StatementFormatName } from '../../contract/schemas/statements.js';
 import { hmacBase64Url } from '../../platform/secrets.js';
+import { longWork } from '../../platform/turns.js';
 import type { CustomerRow } from '../customers/table.js';
 import { type IncomingAccount, MATCH_SAMPLE, placeIncomingAccounts, type SameAsAnswers } from './account-match.service.js';
 import type { MatchReason } from './account-match.rules.js';
@@ -75,6 +76,9 @@ export async function placeStatementAccounts(
       placed.set(a.ref, { kind: 'own', row });
       continue;
     }
+    // A file may hold hundreds of accounts, each sample made from its transactions: one account per turn, so that
+    // other requests go on meanwhile.
+    await longWork.turn();
     const handle = fileAccountHandle(engine, customer.id, institutionId, a.ref);
     refOf.set(handle, a.ref);
     incoming.push({ ref: handle, name: a.name, type: a.type, number: a.number, transactions: sampleOf(read.transactionsOf(a.ref)) });

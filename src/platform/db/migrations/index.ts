@@ -29,6 +29,7 @@ import * as m0028 from './0028_rules.js';
 import * as m0029 from './0029_transaction_sources.js';
 import * as m0030 from './0030_pending_and_transfers.js';
 import * as m0031 from './0031_account_balances.js';
+import * as m0032 from './0032_transfer_candidates.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0029_transaction_sources': m0029,
   '0030_pending_and_transfers': m0030,
   '0031_account_balances': m0031,
+  '0032_transfer_candidates': m0032,
 };
