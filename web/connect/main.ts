@@ -18,6 +18,7 @@ import type {
   ConnectSession,
   ConnectSignInBody,
   DiscoveredAccount,
+  ErrorDetails,
   Experience,
   MfaChallenge,
   SelectedInstitution,
@@ -27,6 +28,7 @@ import type {
 import { alertBox, busy, h, money } from '../shared/dom.js';
 import { api } from './api.js';
 import { emit, hasSdk, inIframe, onSdkMessage } from './sdk-bridge.js';
+import { sameAccountForm } from './same-account.js';
 import { type StatementUi, uploadScreen } from './statements.js';
 
 const screen = document.getElementById('screen') as HTMLElement;
@@ -448,15 +450,35 @@ function accountsScreen(inst: ConnectInstitution, sessionId: string, accounts: D
       submit.before(alertBox('Choose at least one account.'));
       return;
     }
-    void busy(submit, 'Connecting…', async () => {
-      const body: ConnectAccountsBody = fix ? {} : { accountRefs: refs };
-      const result = await api<AddedAccounts>('POST', `/signin/${sessionId}/accounts`, body);
-      added.push(result);
-      emit('user', { action: 'accountsAdded', institutionId: inst.id, accounts: result.accounts.length });
-      successScreen(result);
-    }).catch(fatal);
+    void busy(submit, 'Connecting…', () => addAccounts(inst, sessionId, fix ? {} : { accountRefs: refs })).catch(fatal);
   });
   show('accounts', fix ? 'Your accounts' : 'Select accounts', { institutionId: inst.id, accounts: accounts.length }, institutionHeader(inst), form);
+}
+
+/**
+ * Saves the chosen accounts. An account that may be one the customer already has (14115, from a statement file or
+ * another source) is asked about first, and the same accounts are saved again with the answers.
+ */
+async function addAccounts(inst: ConnectInstitution, sessionId: string, body: ConnectAccountsBody): Promise<void> {
+  let result: AddedAccounts;
+  try {
+    result = await api<AddedAccounts>('POST', `/signin/${sessionId}/accounts`, body);
+  } catch (e) {
+    const questions = e instanceof ApiError && e.code === '14115' ? (e.details as ErrorDetails | undefined)?.sameAs : undefined;
+    if (!questions?.length) throw e;
+    const form = sameAccountForm(questions, (sameAs) => addAccounts(inst, sessionId, { ...body, sameAs }), fatal);
+    show(
+      'sameAccount',
+      questions.length === 1 ? 'Is this an account you already connected?' : 'Are these accounts you already connected?',
+      { institutionId: inst.id, accounts: questions.length },
+      institutionHeader(inst),
+      form,
+    );
+    return;
+  }
+  added.push(result);
+  emit('user', { action: 'accountsAdded', institutionId: inst.id, accounts: result.accounts.length });
+  successScreen(result);
 }
 
 // ---------- success and the end ----------
@@ -484,6 +506,10 @@ function successScreen(result: AddedAccounts | StatementUploaded): void {
           { class: 'muted' },
           `${plural(imported.transactionsAdded, 'new transaction')} imported${
             imported.transactionsAlreadyPresent > 0 ? `; ${imported.transactionsAlreadyPresent} already here from an earlier file` : ''
+          }${
+            imported.transactionsMatched > 0
+              ? `; ${plural(imported.transactionsMatched, 'transaction')} already here from another source, not counted twice`
+              : ''
           }.${imported.mapping?.source === 'saved' ? ' Its columns were read as chosen for an earlier file like it.' : ''}`,
         )
       : null,

@@ -16,6 +16,7 @@ import {
 } from '../shared/contract.js';
 import { alertBox, busy, h, money } from '../shared/dom.js';
 import { upload } from './api.js';
+import { sameAccountForm } from './same-account.js';
 
 /** What the statement screens need of the app around them. */
 export interface StatementUi {
@@ -102,10 +103,38 @@ async function send(
     const details = (e.details ?? {}) as ErrorDetails;
     // An unknown layout, or a card export whose signs the file does not tell (details.ask): the user says.
     if (e.code === '14112' && details.headers && details.sample) return mappingScreen(ui, inst, live, file, details);
+    // An account that may be one the customer already has: the user says, and the same upload goes again.
+    if (e.code === '14115' && details.sameAs?.length) return sameAccountScreen(ui, inst, live, file, query, details.sameAs);
     // The file's own problems, and a mapping that does not fit: the user can pick another file or other columns.
     if (['14110', '14111', '14113', '14114', '10041', '10005'].includes(e.code)) return complain(e.message);
     throw e;
   }
+}
+
+/**
+ * Asks whether the file's accounts are accounts the customer already has (14115), then uploads the file again with
+ * the answers (and the mapping it was sent with); a refusal then shows on the upload screen.
+ */
+function sameAccountScreen(
+  ui: StatementUi,
+  inst: ConnectInstitution,
+  live: boolean,
+  file: File,
+  query: ConnectStatementQuery,
+  questions: NonNullable<ErrorDetails['sameAs']>,
+): void {
+  const form = sameAccountForm(
+    questions,
+    (sameAs) => send(ui, inst, live, file, { ...query, sameAs: JSON.stringify(sameAs) }, (message) => uploadScreen(ui, inst, live, message)),
+    ui.fatal,
+  );
+  ui.show(
+    'statementSameAccount',
+    questions.length === 1 ? 'Is this an account you already connected?' : 'Are these accounts you already connected?',
+    { institutionId: inst.id, accounts: questions.length },
+    ui.header(inst),
+    form,
+  );
 }
 
 /** A sample cell that holds a date such as 03/02/2026, 2026-03-02 or 2.3.26. */
