@@ -23,6 +23,8 @@ interface World {
   subscriptionId: string;
   /** A saved CSV column mapping's fingerprint (partner-wide): only the other partner's world has one. */
   fingerprint?: string;
+  /** A transaction rule's id (partner-wide): only the other partner's world has one. */
+  ruleId?: string;
 }
 
 /** Path parameters that name public things, the same for everyone. */
@@ -70,6 +72,14 @@ beforeAll(async () => {
     query: { mapping },
   });
   b1.fingerprint = saved.mapping.fingerprint;
+  const rule = await ctx.app.inject({
+    method: 'POST',
+    url: '/aggregation/v1/partners/rules',
+    headers: { ...b.headers, 'content-type': 'application/json' },
+    payload: { conditions: [{ field: 'payee', operator: 'contains', value: 'bakery' }], actions: [{ field: 'memo', value: 'isolation' }] },
+  });
+  expect(rule.statusCode, rule.body).toBe(201);
+  b1.ruleId = String(rule.json().id);
 }, 120_000);
 /** Probes made, per kind, written to test-artifacts for the security report. */
 const probes = { routes: 0, otherPartner: 0, otherCustomer: 0 };
@@ -94,11 +104,22 @@ function fill(url: string, ids: Partial<Record<string, string>>): string {
   });
 }
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema; minItems?: number; anyOf?: Schema[] };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  minItems?: number;
+  anyOf?: Schema[];
+  const?: unknown;
+  enum?: unknown[];
+};
 
 /** The smallest value that passes a schema's validation (required parts only). */
 function minimal(schema: Schema | undefined, name = ''): unknown {
   const s = schema?.anyOf?.[0] ?? schema ?? {};
+  if (s.const !== undefined) return s.const;
+  if (s.enum?.length) return s.enum[0];
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   if (type === 'integer' || type === 'number') return 1;
   if (type === 'boolean') return true;

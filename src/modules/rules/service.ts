@@ -123,7 +123,8 @@ export async function createRule(db: Executor, partnerId: string, input: RuleInp
 /** Replaces one of the partner's rules (it keeps its id and creation date, so its place among rules of its position). */
 export async function replaceRule(db: Executor, partnerId: string, ruleId: string, input: RuleInput, now: number): Promise<RuleRecord> {
   const id = parseRuleId(ruleId);
-  if (id === undefined) throw notFound();
+  // Another partner's rule is an unknown one, whatever the body says: looked up before the body is judged.
+  if (id === undefined || !(await repo.selectRules(db, partnerId)).some((r) => Number(r.id) === id)) throw notFound();
   const rule = checkRule(input);
   await checkPatternCount(db, partnerId, rule, id);
   const row = await repo.updateRule(db, partnerId, id, stored(rule), now);
