@@ -135,7 +135,8 @@ export const RulesApplyBody = Type.Object(
   {
     customerId: O(Type.String({ maxLength: 20, description: "Only this customer's transactions; all the partner's without it", examples: ['1005061234'] })),
   },
-  { xml: { name: 'apply' } },
+  // Nothing is required, so a body naming anything else is refused rather than taken for "all customers".
+  { xml: { name: 'apply' }, additionalProperties: false },
 );
 
 export const RulesApplied = Type.Object(
