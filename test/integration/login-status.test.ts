@@ -4,7 +4,7 @@ import { runDueRefreshes } from '../../src/modules/aggregation/schedule.service.
 import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { addOfxInstitution } from '../../src/modules/institutions/service.js';
 import { DAY, linkProfile, nowOf, type AccountJson } from '../helpers/aggregation.js';
-import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
+import { createTestContext, partnerWithToken, renewToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { startOfxServer, type OfxServer, type OfxServerUser } from '../helpers/ofx-server.js';
 import { uploadStatementOk } from '../helpers/statement-uploads.js';
@@ -78,15 +78,7 @@ afterAll(async () => {
 /** The partner, with a token still valid at the clock's time (the tests move it hours ahead). */
 async function fresh(who: TestPartner): Promise<TestPartner> {
   if (nowOf(ctx) - (issuedAt.get(who) ?? 0) < HOUR) return who;
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/aggregation/v2/partners/authentication',
-    headers: { 'service-app-key': who.appKey },
-    payload: { partnerId: who.partnerId, partnerSecret: who.partnerSecret },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  who.token = res.json<{ token: string }>().token;
-  who.headers['service-app-token'] = who.token;
+  await renewToken(ctx, who);
   issuedAt.set(who, nowOf(ctx));
   return who;
 }

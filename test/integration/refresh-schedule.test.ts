@@ -17,7 +17,7 @@ import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { migrations } from '../../src/platform/db/migrations/index.js';
 import { allTransactions, DAY, linkProfile, nowOf, refresh as refreshAll, type AccountJson, type TransactionJson } from '../helpers/aggregation.js';
-import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
+import { createTestContext, partnerWithToken, renewToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { TEST_DATABASE_URL } from '../helpers/db.js';
 import { waitFor } from '../helpers/listener.js';
@@ -123,15 +123,7 @@ const requestsOf = (userId: string) => ofx.requests.filter((r) => r.signon?.user
 /** The partner, with a token that is still valid at the clock's time. */
 async function caller(): Promise<TestPartner> {
   if (nowOf(ctx) - (issuedAt.get(partner) ?? 0) < HOUR) return partner;
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/aggregation/v2/partners/authentication',
-    headers: { 'service-app-key': partner.appKey },
-    payload: { partnerId: partner.partnerId, partnerSecret: partner.partnerSecret },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  partner.token = res.json<{ token: string }>().token;
-  partner.headers['service-app-token'] = partner.token;
+  await renewToken(ctx, partner);
   issuedAt.set(partner, nowOf(ctx));
   return partner;
 }
