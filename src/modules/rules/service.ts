@@ -124,7 +124,7 @@ export async function createRule(db: Executor, partnerId: string, input: RuleInp
 export async function replaceRule(db: Executor, partnerId: string, ruleId: string, input: RuleInput, now: number): Promise<RuleRecord> {
   const id = parseRuleId(ruleId);
   // Another partner's rule is an unknown one, whatever the body says: looked up before the body is judged.
-  if (id === undefined || !(await repo.selectRules(db, partnerId)).some((r) => Number(r.id) === id)) throw notFound();
+  if (id === undefined || !(await repo.findRule(db, partnerId, id))) throw notFound();
   const rule = checkRule(input);
   await checkPatternCount(db, partnerId, rule, id);
   const row = await repo.updateRule(db, partnerId, id, stored(rule), now);
