@@ -123,6 +123,7 @@ describe('bank and card transactions', () => {
       status: 'active',
       description: 'KROGER #512',
       memo: 'POS PURCHASE COLUMBUS OH',
+      institutionTransactionId: '202401030001',
       type: 'pointOfSale',
       transactionDate: at('2024-01-02T12:00:00Z'),
       postedDate: at('2024-01-03T12:00:00Z'),
@@ -367,12 +368,14 @@ describe('ofxFileToStatementImport', () => {
         balance: 3310.59,
         balanceDate: at('2024-01-31T17:00:00Z'),
         availableBalance: 3250.59,
+        closingBalances: [{ balance: 3310.59, date: at('2024-01-31T17:00:00Z') }],
       },
     ]);
     expect(result.transactions).toHaveLength(7);
     expect(result.transactions[0]).toEqual({
       accountRef: '1234567890',
       ref: '202401030001',
+      institutionTransactionId: '202401030001',
       amount: -42.17,
       postedDate: at('2024-01-03T12:00:00Z'),
       transactionDate: at('2024-01-02T12:00:00Z'),
