@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './database.js';
 import { migrations } from './migrations/index.js';
 
@@ -31,24 +31,42 @@ async function migrateOn(database: Database, db: Kysely<unknown>): Promise<void>
   const schema = database.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   // Features are developed side by side, so a database may already hold a later migration than a newly merged one.
   const migrator = new Migrator({
-    db,
+    db: schema ? ownSchemaOnly(db, schema) : db,
     provider: new StaticMigrationProvider(),
     allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  // Kysely looks for its bookkeeping tables through PostgreSQL's catalogue of every schema; a schema another
-  // client drops or alters at that moment makes the lookup fail (3F000 invalid schema name, 42703 or 42P01 for a
-  // column or table another client's migration is changing). No migration had run then, so trying again is safe.
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
-    if (!error) return;
-    const code = (error as { code?: unknown }).code;
-    const catalogueRace = code === '3F000' || code === '42703' || code === '42P01';
-    if (catalogueRace && attempt < 5 && !results?.some((r) => r.status === 'Success' || r.status === 'Error')) {
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-      continue;
-    }
-    const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
+  const { error, results } = await migrator.migrateToLatest();
+  if (!error) return;
+  const failed = results?.find((r) => r.status === 'Error');
+  throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+}
+
+/**
+ * `db` whose introspection sees only `schema`. Kysely's own reads the columns of every schema in the database and
+ * names each schema to check its rights on it, so another client dropping or changing a schema of the same
+ * database at that moment made a migration fail (3F000, 42703, 42P01). The migrator asks only which schemas and
+ * tables exist.
+ */
+function ownSchemaOnly(db: Kysely<unknown>, schema: string): Kysely<unknown> {
+  const introspection: DatabaseIntrospector = {
+    async getSchemas() {
+      const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+      return rows;
+    },
+    async getTables() {
+      const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(db);
+      return rows.map((r) => ({ name: r.name, schema, isView: false, columns: [] }));
+    },
+    async getMetadata() {
+      return { tables: await this.getTables() };
+    },
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
