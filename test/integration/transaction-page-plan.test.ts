@@ -6,6 +6,7 @@ import {
   type PageWindow,
   type TransactionScope,
 } from '../../src/modules/aggregation/transactions.repository.js';
+import { unpairedWithAmountsQuery } from '../../src/modules/aggregation/transfers.repository.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { explainPlan, testDialect } from '../helpers/db.js';
 
@@ -47,4 +48,13 @@ describe('the transaction page query plan', () => {
           // The page with its count in one statement (what a list runs): both walks, still no sort and no scan.
           expectIndexWalk(await explainPlan(ctx.runtime.database.kysely, countedPageQuery(ctx.runtime.database.kysely, scope, window, 50)), index);
         });
+
+  // Pairing transfers asks this for every slice of an upload; by customer and date alone it read the whole window.
+  it('looks transfer candidates up by customer, amount and date', async () => {
+    for (const amounts of [[12.5], [12.5, -40, 7], Array.from({ length: 400 }, (_, i) => i - 199.5)]) {
+      const text = await explainPlan(ctx.runtime.database.kysely, unpairedWithAmountsQuery(ctx.runtime.database.kysely, 1005000000, 1_600_000_000, 1_700_000_000, amounts));
+      expectIndexWalk(text, 'transactions_transfer_candidates');
+      if (testDialect() === 'sqlite') expect(text).toMatch(/customer_id=\? AND amount=\? AND effective_date>\? AND effective_date<\?/);
+    }
+  });
 });

@@ -92,14 +92,15 @@ async function pairCustomerTransfers(
   if (news.length === 0) return [];
 
   const dates = news.map((s) => s.date);
-  const rows = await selectUnpairedWithAmounts(
-    db,
-    customerId,
-    [...accountOf.keys()],
-    Math.min(...dates) - TRANSFER_WINDOW_DAYS * DAY,
-    Math.max(...dates) + TRANSFER_WINDOW_DAYS * DAY,
-    [...new Set(news.map((s) => -s.amount))],
-  );
+  const rows = (
+    await selectUnpairedWithAmounts(
+      db,
+      customerId,
+      Math.min(...dates) - TRANSFER_WINDOW_DAYS * DAY,
+      Math.max(...dates) + TRANSFER_WINDOW_DAYS * DAY,
+      [...new Set(news.map((s) => -s.amount))],
+    )
+  ).filter((r) => accountOf.has(Number(r.account_id)));
   const byAmount = new Map<number, Side[]>();
   for (const side of rows.map(sideOfRow)) byAmount.set(side.amount, [...(byAmount.get(side.amount) ?? []), side]);
 
