@@ -185,3 +185,9 @@ export function holdConnection<T>(kysely: Kysely<T>): { held: Promise<void>; rel
 export const SYSTEM_DIALECTS: readonly DialectName[] = [testDialect()];
 /** Whether tests that do not depend on the store run here: in the SQLite project only. */
 export const onceOnly = testDialect() === 'sqlite';
+/**
+ * The store of system test files whose checks do not depend on it (a command's parsing, output and client mode):
+ * SQLite only, so they are not in the system-postgres project; what their commands do to a database is covered on
+ * both dialects by the integration tests.
+ */
+export const STORE_NEUTRAL: readonly DialectName[] = ['sqlite'];

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onceOnly, SYSTEM_DIALECTS } from '../helpers/db.js';
+import { onceOnly, STORE_NEUTRAL } from '../helpers/db.js';
 import { connectWebhookSecret } from '../../src/modules/connect/webhooks.service.js';
 import { createPartner, type PartnerCredentials } from '../../src/modules/partners/service.js';
 import { seedCustomers } from '../../src/modules/sandbox/seed.service.js';
@@ -36,7 +36,7 @@ function tree(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true }).map(String).sort();
 }
 
-describe.each(SYSTEM_DIALECTS)('the CLI in client mode, against a running service on %s', (dialect) => {
+describe.each(STORE_NEUTRAL)('the CLI in client mode, against a running service on %s', (dialect) => {
   const { openStore, processes, afterTest } = processHarness(dialect);
   let store: ProcessStore;
   let server: ServerProcess;

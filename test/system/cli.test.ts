@@ -4,7 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase, SYSTEM_DIALECTS } from '../helpers/db.js';
+import { createTestDatabase, onceOnly, TEST_DATABASE_URL, type TestDatabase, SYSTEM_DIALECTS } from '../helpers/db.js';
 import { authenticateAt as authenticate, runCli, startServe, tempDataDir } from '../helpers/cli.js';
 import { waitFor } from '../helpers/listener.js';
 
@@ -25,6 +25,7 @@ function refusesConnections(host: string, port: number): Promise<boolean> {
 /** The line operator commands print on stderr, saying which store they opened. */
 const STORE_LINE = /^store: (sqlite \/\S+\/ledgerlink\.sqlite|postgres postgres:\/\/\S+)( \(new\))?\n/;
 
+// What does not depend on the store (output, signals, the request log, usage mistakes) runs on SQLite only (onceOnly).
 describe.each(SYSTEM_DIALECTS)('the ledgerlink command on %s', (dialect) => {
   const pgDbs: TestDatabase[] = [];
   afterAll(async () => {
@@ -98,7 +99,7 @@ describe.each(SYSTEM_DIALECTS)('the ledgerlink command on %s', (dialect) => {
     expect(JSON.parse(seed.stdout)).toMatchObject({ customers: 1, partnerSecret: expect.any(String) });
   });
 
-  it('partner create --json prints exactly one JSON object with working credentials', async () => {
+  it.runIf(onceOnly)('partner create --json prints exactly one JSON object with working credentials', async () => {
     const { env, data } = await freshStore();
     const res = await runCli(['partner', 'create', '--name', 'Acme', '--json', '--data', data], env);
     expect(res.stderr).toMatch(new RegExp(`${STORE_LINE.source}$`));
@@ -115,7 +116,7 @@ describe.each(SYSTEM_DIALECTS)('the ledgerlink command on %s', (dialect) => {
     }
   });
 
-  it('serve --first-partner on an empty store prints credentials that work, and only the first time', async () => {
+  it.runIf(onceOnly)('serve --first-partner on an empty store prints credentials that work, and only the first time', async () => {
     const { env, data } = await freshStore();
     const server = await startServe(['--data', data, '--first-partner'], env);
     const out = server.stdout();
@@ -220,7 +221,7 @@ describe.each(SYSTEM_DIALECTS)('the ledgerlink command on %s', (dialect) => {
     }
   });
 
-  it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
+  it.runIf(onceOnly)('SIGTERM lets an in-flight request finish, then exits 0', async () => {
     const { env, data } = await freshStore();
     const creds = JSON.parse((await runCli(['partner', 'create', '--json', '--data', data], env)).stdout);
     const server = await startServe(['--data', data], env);
@@ -262,7 +263,7 @@ describe.each(SYSTEM_DIALECTS)('the ledgerlink command on %s', (dialect) => {
     expect(await server.exited).toBe(0);
   });
 
-  it('logs tail shows the API requests a running server answered', async () => {
+  it.runIf(onceOnly)('logs tail shows the API requests a running server answered', async () => {
     const { env, data } = await freshStore();
     const creds = JSON.parse((await runCli(['partner', 'create', '--json', '--data', data], env)).stdout);
     const server = await startServe(['--data', data], env);
@@ -324,7 +325,7 @@ describe.each(SYSTEM_DIALECTS)('the ledgerlink command on %s', (dialect) => {
     expect(bad.stderr).toMatch(/^error: --customers must be a positive integer/);
   });
 
-  it('reports usage mistakes as one line plus a hint, exit code 2', async () => {
+  it.runIf(onceOnly)('reports usage mistakes as one line plus a hint, exit code 2', async () => {
     const res = await runCli(['partner', 'frobnicate']);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^error: unknown partner action "frobnicate"\nhint: usage: ledgerlink partner/);

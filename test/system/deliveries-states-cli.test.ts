@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_DIALECTS } from '../helpers/db.js';
+import { STORE_NEUTRAL } from '../helpers/db.js';
 import { enqueueDelivery } from '../../src/outbox/enqueue.js';
 import { RETRY_DELAYS_SECONDS } from '../../src/outbox/fail.js';
 import { drainDeliveries } from '../../src/outbox/worker.js';
@@ -8,7 +8,7 @@ import { epochSeconds } from '../../src/platform/clock.js';
 import { runCli } from '../helpers/cli.js';
 import { processHarness, type ProcessStore } from '../helpers/process-store.js';
 
-describe.each(SYSTEM_DIALECTS)('ledgerlink deliveries list --status on %s', (dialect) => {
+describe.each(STORE_NEUTRAL)('ledgerlink deliveries list --status on %s', (dialect) => {
   const { openStore } = processHarness(dialect);
 
   /** Three deliveries: one given up, one failed once and retrying, one delivered; answered here, no request leaves. */

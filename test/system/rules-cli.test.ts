@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_DIALECTS } from '../helpers/db.js';
+import { STORE_NEUTRAL } from '../helpers/db.js';
 import { createPartner, type PartnerCredentials } from '../../src/modules/partners/service.js';
 import { seedCustomers } from '../../src/modules/sandbox/seed.service.js';
 import { runCli, startServe, type ServerProcess } from '../helpers/cli.js';
 import { processHarness, type ProcessStore } from '../helpers/process-store.js';
 
-describe.each(SYSTEM_DIALECTS)('ledgerlink rules on %s', (dialect) => {
+describe.each(STORE_NEUTRAL)('ledgerlink rules on %s', (dialect) => {
   const { openStore } = processHarness(dialect);
   let store: ProcessStore;
   let server: ServerProcess;

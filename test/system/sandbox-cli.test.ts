@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_DIALECTS } from '../helpers/db.js';
+import { STORE_NEUTRAL } from '../helpers/db.js';
 import { connectWebhookSecret } from '../../src/modules/connect/webhooks.service.js';
 import { createPartner } from '../../src/modules/partners/service.js';
 import { seedCustomers } from '../../src/modules/sandbox/seed.service.js';
@@ -9,7 +9,7 @@ import { cliArgs, runCli, startProcess, type ServerProcess } from '../helpers/cl
 import { freePort, startListener, waitFor, type Listener } from '../helpers/listener.js';
 import { processHarness, type ProcessStore } from '../helpers/process-store.js';
 
-describe.each(SYSTEM_DIALECTS)('ledgerlink sandbox, trigger and listen on %s', (dialect) => {
+describe.each(STORE_NEUTRAL)('ledgerlink sandbox, trigger and listen on %s', (dialect) => {
   const { openStore, worker, processes, afterTest } = processHarness(dialect);
   const listeners: Listener[] = [];
   afterTest(async () => {
