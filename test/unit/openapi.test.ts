@@ -80,6 +80,12 @@ describe('the OpenAPI description', () => {
           expect(Object.keys(res.content), where).toEqual(['image/svg+xml']);
           continue;
         }
+        // Exports answer the file in its format's media type, each with an example file.
+        if (status === '200' && op.operationId?.startsWith('Export')) {
+          expect(Object.keys(res.content), where).toEqual(['text/csv', 'application/x-ofx', 'application/qif']);
+          for (const media of Object.values(res.content as Record<string, Json>)) expect(media.schema.examples?.length, where).toBe(1);
+          continue;
+        }
         expect(Object.keys(res.content ?? {}).sort(), `${where} ${status}`).toEqual(['application/json', 'application/xml']);
         if (status.startsWith('4') || status.startsWith('5')) expect(res.content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorBody');
       }

@@ -330,6 +330,17 @@ const CASES: LayoutCase[] = [
     accountType: 'checking',
     currency: 'CAD',
   },
+  // Ledgerlink's own export.
+  {
+    file: 'layouts/ledgerlink.csv',
+    layout: 'ledgerlink',
+    transactions: 5,
+    first: { date: '2026-10-02', amount: 2500, description: 'ACME CORP PAYROLL' },
+    debit: '=HYPERLINK("http://example.com")',
+    credit: 'REFUND "Books & More"',
+    accountType: 'checking',
+    currency: 'USD',
+  },
 ];
 
 describe('each built-in layout read from its fixture', () => {

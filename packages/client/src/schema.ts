@@ -900,6 +900,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aggregation/v1/customers/{customerId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a customer's transactions as a file (Ledgerlink extension)
+         * @description Every account of the customer and its transactions in one file. Formats (`format`): CSV (one row per transaction with the account in columns; text cells that a spreadsheet would take for a formula are neutralised), OFX 2.2 (one statement per account, STMTRS or CCSTMTRS, with CURDEF and the ledger balance) and QIF (an !Account block and a transaction section per account). Posted transactions dated from `fromDate` to `toDate` (epoch seconds or YYYY-MM-DD; everything when absent), in date order per account; pending ones are left out until they post. The file is streamed as it is written, a page of transactions at a time, with `Content-Disposition: attachment`; any Accept is served (`text/csv` too), and errors come in JSON (XML when Accept asks for it). A bad format answers 400 (14170), bad dates 400 (14171). Every export reads back through Upload Statement File to the same transactions (docs/exports.md).
+         */
+        get: operations["ExportCustomerTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/customers/{customerId}/accounts/{accountId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export an account's transactions as a file (Ledgerlink extension)
+         * @description One account of the customer and its transactions in a file. Formats (`format`): CSV (one row per transaction with the account in columns; text cells that a spreadsheet would take for a formula are neutralised), OFX 2.2 (one statement per account, STMTRS or CCSTMTRS, with CURDEF and the ledger balance) and QIF (an !Account block and a transaction section per account). Posted transactions dated from `fromDate` to `toDate` (epoch seconds or YYYY-MM-DD; everything when absent), in date order per account; pending ones are left out until they post. The file is streamed as it is written, a page of transactions at a time, with `Content-Disposition: attachment`; any Accept is served (`text/csv` too), and errors come in JSON (XML when Accept asks for it). A bad format answers 400 (14170), bad dates 400 (14171). Every export reads back through Upload Statement File to the same transactions (docs/exports.md).
+         */
+        get: operations["ExportCustomerAccountTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v1/customers/{customerId}/accounts/{accountId}/transactions/historic": {
         parameters: {
             query?: never;
@@ -11550,6 +11590,183 @@ export interface operations {
             };
             /** @description Not acceptable: Accept allows neither JSON nor XML */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ExportCustomerTransactions: {
+        parameters: {
+            query: {
+                /**
+                 * @description The file format: csv, ofx, qif
+                 * @example csv
+                 */
+                format: string;
+                /**
+                 * @description The earliest transaction date included: epoch seconds, or a day as YYYY-MM-DD (UTC). All history when absent.
+                 * @example 2026-01-01
+                 */
+                fromDate?: string;
+                /**
+                 * @description The latest transaction date included: epoch seconds, or a day as YYYY-MM-DD (UTC, the whole day). Everything when absent.
+                 * @example 2026-12-31
+                 */
+                toDate?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example Date,Posted Date,Account,Account ID,Account Number,Account Type,Currency,Amount,Description,Memo,Check Number,Type,Transaction ID
+                     *     2026-10-05,2026-10-05,"Everyday Checking",5011000001,"XXXXXX4321",checking,USD,-45.10,"Corner Grocer, Main St","","",pointOfSale,20000000002
+                     */
+                    "text/csv": string;
+                    /**
+                     * @example Date,Posted Date,Account,Account ID,Account Number,Account Type,Currency,Amount,Description,Memo,Check Number,Type,Transaction ID
+                     *     2026-10-05,2026-10-05,"Everyday Checking",5011000001,"XXXXXX4321",checking,USD,-45.10,"Corner Grocer, Main St","","",pointOfSale,20000000002
+                     */
+                    "application/x-ofx": string;
+                    /**
+                     * @example Date,Posted Date,Account,Account ID,Account Number,Account Type,Currency,Amount,Description,Memo,Check Number,Type,Transaction ID
+                     *     2026-10-05,2026-10-05,"Everyday Checking",5011000001,"XXXXXX4321",checking,USD,-45.10,"Corner Grocer, Main St","","",pointOfSale,20000000002
+                     */
+                    "application/qif": string;
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ExportCustomerAccountTransactions: {
+        parameters: {
+            query: {
+                /**
+                 * @description The file format: csv, ofx, qif
+                 * @example csv
+                 */
+                format: string;
+                /**
+                 * @description The earliest transaction date included: epoch seconds, or a day as YYYY-MM-DD (UTC). All history when absent.
+                 * @example 2026-01-01
+                 */
+                fromDate?: string;
+                /**
+                 * @description The latest transaction date included: epoch seconds, or a day as YYYY-MM-DD (UTC, the whole day). Everything when absent.
+                 * @example 2026-12-31
+                 */
+                toDate?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example Date,Posted Date,Account,Account ID,Account Number,Account Type,Currency,Amount,Description,Memo,Check Number,Type,Transaction ID
+                     *     2026-10-05,2026-10-05,"Everyday Checking",5011000001,"XXXXXX4321",checking,USD,-45.10,"Corner Grocer, Main St","","",pointOfSale,20000000002
+                     */
+                    "text/csv": string;
+                    /**
+                     * @example Date,Posted Date,Account,Account ID,Account Number,Account Type,Currency,Amount,Description,Memo,Check Number,Type,Transaction ID
+                     *     2026-10-05,2026-10-05,"Everyday Checking",5011000001,"XXXXXX4321",checking,USD,-45.10,"Corner Grocer, Main St","","",pointOfSale,20000000002
+                     */
+                    "application/x-ofx": string;
+                    /**
+                     * @example Date,Posted Date,Account,Account ID,Account Number,Account Type,Currency,Amount,Description,Memo,Check Number,Type,Transaction ID
+                     *     2026-10-05,2026-10-05,"Everyday Checking",5011000001,"XXXXXX4321",checking,USD,-45.10,"Corner Grocer, Main St","","",pointOfSale,20000000002
+                     */
+                    "application/qif": string;
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -385,7 +385,10 @@ function transactionOf(element: OfxElement, where: string, statementCurrency: st
   setIf(t, 'refNum', leafValue(element, 'REFNUM'));
   setIf(t, 'sic', leafValue(element, 'SIC'));
   setIf(t, 'payeeId', leafValue(element, 'PAYEEID'));
-  setIf(t, 'name', leafValue(element, 'NAME') ?? leafValue(element, 'EXTDNAME'));
+  // EXTDNAME (OFX 2, up to 100 characters) is the whole of a NAME cut at its 32: the description when it continues NAME.
+  const name = leafValue(element, 'NAME');
+  const extended = leafValue(element, 'EXTDNAME');
+  setIf(t, 'name', extended !== undefined && (name === undefined || extended.startsWith(name)) ? extended : name);
   setIf(t, 'payee', leafValue(element, 'PAYEE', 'NAME'));
   setIf(t, 'memo', leafValue(element, 'MEMO'));
   setIf(t, 'currency', transactionCurrencyOf(element, fitId, where, statementCurrency, problems));

@@ -200,6 +200,7 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
 
     const group = accountGroup(groups, row, cell, perRowAccounts, layout, settings, guessedType, problem, columnCurrency);
     if (!group) continue;
+    if (currencyText !== '') (group.rowCurrencies ??= new Set()).add(iso4217Code(currencyText) ?? currencyText);
     const base = `${dayOf(date)}|${amount}|${refText(description)}`;
     const countKey = `${group.account.ref}\u0000${base}`;
     const occurrence = (occurrences.get(countKey) ?? 0) + 1;
@@ -241,13 +242,14 @@ export function readCsvStatement(input: string | Uint8Array, options: CsvStateme
   if (mapping.negate === undefined && signUnknown(signs) && isCardOfNoBank(layout, settings, guessedType)) {
     throw signQuestion({ ...mapping, headerRow }, headers, headerRow, rows, signs);
   }
-  const currency = accountCurrency(settings.currency, named, (message) => problem(undefined, message));
+  const ownCurrencies = perAccountCurrencies(settings, perRowAccounts, groups, currencies);
+  const currency = ownCurrencies ? ownCurrencies.first : accountCurrency(settings.currency, named, (message) => problem(undefined, message));
   if (columnCurrencies.size > 1) problem(undefined, bothColumns(reading, columnCurrencies));
   countMore((n) => `${n} more rows could not be read.`);
 
   if (groups.size === 0 && !perRowAccounts) accountGroup(groups, undefined, () => '', false, layout, settings, guessedType, problem);
   const accounts = [...groups.values()].map((group) => {
-    const account: StatementAccount = { ...group.account, currency: group.currency ?? currency };
+    const account: StatementAccount = { ...group.account, currency: group.currency ?? ownCurrencies?.of.get(group) ?? currency };
     const latest = latestBalance(group.balances);
     if (latest) {
       account.balance = latest.balance;
@@ -415,6 +417,27 @@ function accountCurrency(asked: string | undefined, file: FileCurrency, problem:
   return NO_CURRENCY;
 }
 
+/**
+ * The accounts' currencies when a file of several accounts names several currencies, but each account's rows one ISO
+ * 4217 code of their own (a currency column beside an account column: Ledgerlink's own export); undefined otherwise.
+ */
+function perAccountCurrencies(
+  settings: Settings,
+  perRowAccounts: boolean,
+  groups: ReadonlyMap<string, AccountGroup>,
+  fileCurrencies: ReadonlySet<string>,
+): { of: Map<AccountGroup, string>; first: string } | undefined {
+  if (settings.currency !== undefined || !perRowAccounts || fileCurrencies.size < 2) return undefined;
+  const of = new Map<AccountGroup, string>();
+  for (const group of groups.values()) {
+    const codes = [...(group.rowCurrencies ?? [])];
+    if (codes.length !== 1 || !isIso4217(codes[0]!)) return undefined;
+    of.set(group, codes[0]!);
+  }
+  const first = of.values().next().value;
+  return first === undefined ? undefined : { of, first };
+}
+
 interface Settings {
   accountName?: string;
   accountType?: AccountType;
@@ -577,6 +600,8 @@ interface AccountGroup {
   balances: { date: number; balance: number }[];
   /** The currency of its amount column, for a layout whose amount columns each hold one. */
   currency?: string;
+  /** The currencies its rows' currency column names. */
+  rowCurrencies?: Set<string>;
 }
 
 function slug(text: string): string {

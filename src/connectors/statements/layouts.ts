@@ -568,6 +568,47 @@ const ROWS = [
     dateOrder: 'mdy',
     currency: 'CAD',
   },
+  // Ledgerlink's own CSV export (src/modules/exports/csv.ts): an account per Account ID, each in its Currency.
+  {
+    layout: 'ledgerlink',
+    bank: 'Ledgerlink export',
+    title: 'Ledgerlink export',
+    accountType: 'checking',
+    headers: [
+      {
+        keys: [
+          'date',
+          'posted date',
+          'account',
+          'account id',
+          'account number',
+          'account type',
+          'currency',
+          'amount',
+          'description',
+          'memo',
+          'check number',
+          'type',
+          'transaction id',
+        ],
+      },
+    ],
+    // Not the type column: its values (a debit, a credit) would set signs the amounts already carry.
+    columns: {
+      date: 'date',
+      postedDate: 'posted date',
+      account: 'account',
+      accountNumber: 'account id',
+      currency: 'currency',
+      amount: 'amount',
+      description: 'description',
+      memo: 'memo',
+      checkNum: 'check number',
+    },
+    sign: 'signed',
+    dateOrder: 'ymd',
+    decimal: '.',
+  },
 ] as const satisfies readonly LayoutRow[];
 
 /** A built-in layout's name. */

@@ -58,11 +58,18 @@ const CODE_SUFFIX_RE = /(?<=[\d\s.)])\s*([A-Z]{3})$/;
 const DIRECTION_RE = /\s*(?<![A-Za-z])(CR|DR|Cr|Dr|cr|dr)\.?$/;
 const MINUS = /^[-−–]/;
 
-/** Strips the `="..."` wrapper spreadsheet-minded exports put around values to keep their leading zeros. */
+/**
+ * Strips the `="..."` wrapper spreadsheet-minded exports put around values to keep their leading zeros, and the single
+ * quote that neutralises a cell a spreadsheet would take for a formula (`'=SUM(A1)`, `'-5`: OWASP's CSV injection
+ * advice, which Ledgerlink's own CSV export follows; a text starting with quotes before such a character got one more).
+ */
 export function unwrapCell(cell: string): string {
   const s = cell.trim();
-  return s.length >= 3 && s.startsWith('="') && s.endsWith('"') ? s.slice(2, -1).trim() : s;
+  if (s.length >= 3 && s.startsWith('="') && s.endsWith('"')) return s.slice(2, -1).trim();
+  return NEUTRALISED.test(s) ? s.slice(1) : s;
 }
+
+const NEUTRALISED = /^'+[=+\-@\t\r]/;
 
 /**
  * Reads an amount: `-12.34`, `+12.34`, `$1,234.56`, `-$12.34`, `(12.34)` (negative), `12.34-`, `12.34 CR` (credit,

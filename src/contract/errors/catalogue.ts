@@ -306,6 +306,18 @@ export const ErrorCatalogue = define({
     message: 'The column mapping does not fit the file.',
     when: "Upload Statement File with a `mapping` that is not a mapping object or does not fit the CSV file (an unknown field or column, no date, description or amount column, one column given to two amount fields). `details` carries every problem (`errors`) and the file's `headers`.",
   },
+  ExportFormatUnknown: {
+    code: '14170',
+    status: 400,
+    message: 'Unknown export format: use csv, ofx or qif.',
+    when: 'Export transactions (API, dashboard or `ledgerlink export`) with a `format` that is not one of the export formats (docs/exports.md). The message lists them.',
+  },
+  ExportDatesInvalid: {
+    code: '14171',
+    status: 400,
+    message: 'The export dates are not valid.',
+    when: 'Export transactions with a `fromDate` or `toDate` that is neither epoch seconds nor a `YYYY-MM-DD` day, or a `fromDate` after the `toDate` (docs/exports.md). The message names the date.',
+  },
   RuleInvalid: {
     code: '14150',
     status: 400,

@@ -49,6 +49,8 @@ import replaceRule from './routes/rules/replaceRule.js';
 import deleteRule from './routes/rules/deleteRule.js';
 import applyRules from './routes/rules/applyRules.js';
 import previewRule from './routes/rules/previewRule.js';
+import exportCustomerTransactions from './routes/exports/exportCustomerTransactions.js';
+import exportAccountTransactions from './routes/exports/exportAccountTransactions.js';
 import getAllCustomerTransactions from './routes/transactions/getAllCustomerTransactions.js';
 import getCustomerAccountTransactions from './routes/transactions/getCustomerAccountTransactions.js';
 import getCustomerTransaction from './routes/transactions/getCustomerTransaction.js';
@@ -137,6 +139,8 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getAllCustomerTransactions,
       getCustomerAccountTransactions,
       getCustomerTransaction,
+      exportCustomerTransactions,
+      exportAccountTransactions,
       loadHistoricTransactions,
       loadHistoricTransactionsMfa,
       subscribeToTxPushNotifications,

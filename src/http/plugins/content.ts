@@ -10,6 +10,13 @@ import type { XmlSchema } from '../../contract/xml/schema-walk.js';
 import { recordBranch, recordUnion, xmlWriter } from '../../contract/xml/serialize.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route answers a file in a media type of its own (an export): any Accept is served; its errors come in XML
+     * where Accept asks for XML, else in JSON.
+     */
+    fileAnswer?: boolean;
+  }
   interface FastifyRequest {
     /** The response format chosen from Accept (JSON outside the scopes that negotiate). */
     wireFormat: WireFormat;
@@ -98,7 +105,7 @@ export const bodyParsers = fp(
  */
 export function negotiateContent(scope: FastifyInstance): void {
   scope.addHook('onRequest', (request, reply, done) => {
-    const format = negotiateFormat(request.headers.accept);
+    const format = negotiateFormat(request.headers.accept) ?? (request.routeOptions.config.fileAnswer ? 'json' : undefined);
     if (!format) throw new ServiceError('NotAcceptable');
     request.wireFormat = format;
     if (format === 'xml') {

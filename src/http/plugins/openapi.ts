@@ -91,9 +91,9 @@ function addXmlMediaTypes(doc: Json): void {
         if (!json) continue;
         const schema = json.schema as Json;
         const own = schema[MEDIA_MARK];
-        if (typeof own === 'string') {
+        if (Array.isArray(own)) {
           delete schema[MEDIA_MARK];
-          t.content = { [own]: { ...json, schema } };
+          t.content = Object.fromEntries((own as [string, Json][]).map(([type, own]) => [type, { ...json, schema: own }]));
           continue;
         }
         t.content = Object.fromEntries(MEDIA_TYPES.map((m) => [m, content[m] ?? { schema: json.schema }]));
@@ -136,8 +136,9 @@ export const openapiPlugin = fp(
         for (const [status, r] of Object.entries(response ?? {})) {
           // A body in its own media type ({content: {'image/svg+xml': {schema}}}) travels through the swagger
           // conversion as a marked schema; addXmlMediaTypes puts it back under that media type.
-          const [mediaType, media] = Object.entries((r.content ?? {}) as Record<string, Json>)[0] ?? [];
-          const body = mediaType && media ? { ...(media.schema as Json), [MEDIA_MARK]: mediaType } : r;
+          // A file in one of several media types (an export) keeps each of them with its own schema.
+          const media = Object.entries((r.content ?? {}) as Record<string, Json>);
+          const body = media.length > 0 ? { ...(media[0]![1].schema as Json), [MEDIA_MARK]: media.map(([type, m]) => [type, m.schema]) } : r;
           response![status] = { ...body, 'x-response-description': STATUS_TEXT[status] ?? 'Response' };
         }
         if (scope !== 'api' && scope !== 'api-key' && !s.operationId) s.hide = true;
