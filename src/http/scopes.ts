@@ -6,8 +6,9 @@ import type { FastifyInstance } from 'fastify';
  * - api: the partner API (app key and token); api-key: partner authentication (app key only)
  * - connect-app: the hosted Connect app (its signed link); dashboard: the developer dashboard (session, CSRF)
  * - system: health, the API description and public files; cli: the `ledgerlink` command's client API (app key and token)
+ * - simplefin: the SimpleFIN protocol for SimpleFIN clients (a claim URL's token, an access's Basic credentials)
  */
-export type ScopeName = 'api' | 'api-key' | 'cli' | 'connect-app' | 'dashboard' | 'system';
+export type ScopeName = 'api' | 'api-key' | 'cli' | 'connect-app' | 'dashboard' | 'simplefin' | 'system';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

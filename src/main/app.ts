@@ -5,6 +5,7 @@ import { apiScope } from '../http/api/index.js';
 import { cliApiScope } from '../http/cli-api/index.js';
 import { connectAppScope } from '../http/connect-app/index.js';
 import { dashboardScope } from '../http/dashboard/index.js';
+import { simplefinScope } from '../http/simplefin/index.js';
 import { systemScope } from '../http/system/index.js';
 import { bodyParsers } from '../http/plugins/content.js';
 import { errorsPlugin, frameworkErrorHandler } from '../http/plugins/errors.js';
@@ -126,6 +127,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(apiScope, { runtime, authenticationLimits });
   await app.register(cliApiScope, { runtime });
   await app.register(connectAppScope, { runtime });
+  await app.register(simplefinScope, { runtime });
   await app.register(dashboardScope, { runtime, authenticationLimits });
   return app;
 }

@@ -129,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     dashboardSessionTtlSeconds: integer('LEDGERLINK_DASHBOARD_SESSION_TTL_SECONDS', env.LEDGERLINK_DASHBOARD_SESSION_TTL_SECONDS, 28_800, 60, 7 * 86_400),
     bodyLimit: integer('LEDGERLINK_BODY_LIMIT', env.LEDGERLINK_BODY_LIMIT, 1024 * 1024, 1024, 64 * 1024 * 1024),
     publicUrl,
+    publicUrlSet: Boolean(flags['public-url'] ?? env.LEDGERLINK_PUBLIC_URL),
     mode,
     tlsCert: tlsCert || undefined,
     tlsKey: tlsKey || undefined,
@@ -158,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     testDriveSmtp: onOff('LEDGERLINK_TESTDRIVE_SMTP', env.LEDGERLINK_TESTDRIVE_SMTP, false),
     emailLimitPerHour: integer('LEDGERLINK_EMAIL_LIMIT_PER_HOUR', env.LEDGERLINK_EMAIL_LIMIT_PER_HOUR, 100, 1, 1_000_000),
     deliveryRetentionSeconds: integer('LEDGERLINK_DELIVERY_RETENTION_DAYS', env.LEDGERLINK_DELIVERY_RETENTION_DAYS, 30, 1, 3650) * 86_400,
+    simplefinDailyRequests: integer('LEDGERLINK_SIMPLEFIN_DAILY_REQUESTS', env.LEDGERLINK_SIMPLEFIN_DAILY_REQUESTS, 24, 1, 100_000),
     connectorSettings: connectorSettings(env),
   });
 }

@@ -30,6 +30,8 @@ export interface Config {
   readonly bodyLimit: number;
   /** Public base URL of this service, used in links it hands out. */
   readonly publicUrl: string;
+  /** Whether LEDGERLINK_PUBLIC_URL (or --public-url) gave it, rather than the listening address: SimpleFIN tokens need it given. */
+  readonly publicUrlSet: boolean;
   /** sandbox: developer defaults (loopback delivery targets allowed); production: strict. */
   readonly mode: 'sandbox' | 'production';
   /** PEM files for native HTTPS; both or neither. */
@@ -78,6 +80,8 @@ export interface Config {
   readonly partnerConcurrentRefreshes: number;
   /** Whether anyone may create a Test Drive partner at POST /dashboard/api/signup (default: on in sandbox mode only). */
   readonly dashboardSignUp: boolean;
+  /** `/accounts` requests one SimpleFIN access may make per UTC day (LEDGERLINK_SIMPLEFIN_DAILY_REQUESTS). */
+  readonly simplefinDailyRequests: number;
   /** Whether Test Drive partners' e-mail goes through SMTP_URL too; off keeps it in the local mailbox (no open relay). */
   readonly testDriveSmtp: boolean;
   /** E-mails one partner may have queued in the last hour (429 beyond). */

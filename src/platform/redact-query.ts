@@ -30,14 +30,19 @@ const USERINFO_JSON = /(\\?\/\\?\/)(?:\\[^/]|[^\s/?#"\\])*@/g;
 /** An authority at the very end of a text cut short: it may be a user name and password whose `@` was cut off. */
 const CUT_AUTHORITY = /(\\?\/\\?\/)[^\s/?#]+$/;
 
+/** SimpleFIN claim URLs (`/simplefin/claim/TOKEN`) carry their one-time token in the path. */
+const CLAIM_PATH = '/simplefin/claim/';
+const CLAIM_TOKEN = /(\/simplefin\/claim\/)[^\s/?#"'<>\\]+/g;
+
 /**
  * A text with the secrets of the URLs in it redacted: secret query parameters (redactQuerySecrets) and the user name
- * and password before the host (`https://[redacted]@host`). `json`: the text is JSON (a log line), whose strings a
+ * and password before the host (`https://[redacted]@host`), and the token of a SimpleFIN claim URL. `json`: the text is JSON (a log line), whose strings a
  * user name is never looked for past. `cut`: the text is the start of a longer one, and an authority it ends with
  * is redacted too.
  */
 export function redactUrlSecrets(text: string, options: { json?: boolean; cut?: boolean } = {}): string {
   let out = redactQuerySecrets(text);
+  if (out.includes(CLAIM_PATH)) out = out.replace(CLAIM_TOKEN, `$1${REDACTED}`);
   if (out.includes('@')) out = out.replace(options.json ? USERINFO_JSON : USERINFO, `$1${REDACTED}@`);
   if (options.cut && out.includes('/')) out = out.replace(CUT_AUTHORITY, `$1${REDACTED}`);
   return out;

@@ -10,6 +10,7 @@ import { uploadStatementOk } from '../helpers/statement-uploads.js';
 import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import type { Listener } from '../helpers/listener.js';
 import { startPushListener, subscribe } from '../helpers/txpush.js';
+import { accessFor } from '../helpers/simplefin-server.js';
 
 /**
  * For every route with ids in its path: another partner's ids, and another customer's ids under the right
@@ -21,6 +22,8 @@ interface World {
   institutionLoginId: string;
   transactionId: string;
   subscriptionId: string;
+  /** A SimpleFIN access claimed from a setup token of the customer. */
+  accessId: string;
   /** A saved CSV column mapping's fingerprint (partner-wide): only the other partner's world has one. */
   fingerprint?: string;
   /** A transaction rule's id (partner-wide): only the other partner's world has one. */
@@ -47,18 +50,21 @@ async function world(partner: TestPartner): Promise<World> {
   const now = nowOf(ctx);
   const [tx] = await allTransactions(ctx, partner, customerId, { fromDate: now - 30 * DAY, toDate: now, limit: 1 });
   const subscriptions = await subscribe(ctx, partner, customerId, accounts[0]!.id, listener.url);
+  await accessFor(ctx, partner, customerId);
+  const accesses = await ctx.app.inject({ method: 'GET', url: `/aggregation/v1/customers/${customerId}/simplefin/accesses`, headers: partner.headers });
   return {
     customerId,
     accountId: accounts[0]!.id,
     institutionLoginId: String(accounts[0]!.institutionLoginId),
     transactionId: String(tx!.id),
     subscriptionId: String(subscriptions.account.id),
+    accessId: accesses.json().accesses[0].id,
   };
 }
 
 beforeAll(async () => {
   listener = await startPushListener();
-  ctx = await createTestContext({ LEDGERLINK_PUSH_EXTRA_PORTS: String(listener.port) });
+  ctx = await createTestContext({ LEDGERLINK_PUSH_EXTRA_PORTS: String(listener.port), LEDGERLINK_PUBLIC_URL: 'https://ledgerlink.example.org' });
   a = await partnerWithToken(ctx);
   b = await partnerWithToken(ctx);
   a1 = await world(a);
@@ -187,6 +193,16 @@ describe('isolation on every route with ids', () => {
       'POST /sandbox/v1/customers/:customerId/reset',
       'POST /sandbox/v1/customers/:customerId/webhooks/connect',
       'PUT /sandbox/v1/customers/:customerId/institutionLogins/:institutionLoginId/error',
+    ]);
+    expect(
+      routesWithIds()
+        .filter((r) => r.url.includes('/simplefin/'))
+        .map((r) => `${r.method} ${r.url}`)
+        .sort(),
+    ).toEqual([
+      'DELETE /aggregation/v1/customers/:customerId/simplefin/accesses/:accessId',
+      'GET /aggregation/v1/customers/:customerId/simplefin/accesses',
+      'POST /aggregation/v1/customers/:customerId/simplefin/tokens',
     ]);
   });
 

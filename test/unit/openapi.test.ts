@@ -100,9 +100,12 @@ describe('the OpenAPI description', () => {
       const name = (r: (typeof routes)[number]) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`;
       // Routes that do not speak the API's JSON/XML negotiation are web pages, files and the browser calls of the
       // hosted Connect app and of the dashboard (and / , which sends a browser there), and the `ledgerlink` command's
-      // client API (/cli, docs/cli.md), never partner operations; they may live only under these prefixes.
+      // client API (/cli, docs/cli.md), and the SimpleFIN protocol for SimpleFIN clients (/simplefin,
+      // docs/simplefin-server.md), never partner operations; they may live only under these prefixes.
       const pages = routes.filter((r) => r.config.scope !== 'api' && r.config.scope !== 'api-key' && !documented.has(name(r)));
-      expect(pages.map(name).filter((r) => !/^[A-Z]+ \/(openapi\.(json|yaml)|docs(\/.*)?|connect(\/.*)?|dashboard(\/.*)?|cli\/.*)?$/.test(r))).toEqual([]);
+      expect(
+        pages.map(name).filter((r) => !/^[A-Z]+ \/(openapi\.(json|yaml)|docs(\/.*)?|connect(\/.*)?|dashboard(\/.*)?|cli\/.*|simplefin\/.*)?$/.test(r)),
+      ).toEqual([]);
       const api = routes.filter((r) => !pages.includes(r)).map(name);
       expect(api.filter((r) => !documented.has(r))).toEqual([]);
       // The walk does see the routes: every documented operation is among them.

@@ -819,6 +819,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aggregation/v1/customers/{customerId}/simplefin/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a SimpleFIN setup token (Ledgerlink extension)
+         * @description A setup token that gives a SimpleFIN client (Actual Budget, Firefly III's data importer, …) read access to the customer's accounts (201): all of them, those linked later included, or only `accountIds`. The token is the base64 of `claimUrl`; the client claims it once, within 60 minutes (`expiresAt`), and reads with the access URL the claim answers. It is shown once: only its hash is kept. 409 14180 when the service's public URL (LEDGERLINK_PUBLIC_URL) is not set; 400 14181 for an account the customer does not have. See docs/simplefin-server.md.
+         */
+        post: operations["CreateSimplefinToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/customers/{customerId}/simplefin/accesses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SimpleFIN accesses (Ledgerlink extension)
+         * @description The SimpleFIN accesses claimed from the customer's setup tokens, oldest first, revoked ones included (`revokedDate`): when each was claimed and last used, its requests, and today's `/accounts` requests against the daily budget. Credentials are never shown: only their hashes are kept. See docs/simplefin-server.md.
+         */
+        get: operations["GetSimplefinAccesses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/customers/{customerId}/simplefin/accesses/{accessId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a SimpleFIN access (Ledgerlink extension)
+         * @description Revokes an access (204): its credentials answer 403 from now on, and it stays listed with `revokedDate`. Revoking a revoked access changes nothing. 404 for an unknown access, another customer's or another partner's. See docs/simplefin-server.md.
+         */
+        delete: operations["RevokeSimplefinAccess"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v3/customers/{customerId}/transactions": {
         parameters: {
             query?: never;
@@ -10743,6 +10803,312 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                     "application/xml": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    CreateSimplefinToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Only these of the customer's accounts; absent: all of them, those linked later included
+                     * @example [
+                     *       "5011648377"
+                     *     ]
+                     */
+                    accountIds?: string[];
+                };
+                "application/xml": {
+                    /**
+                     * @description Only these of the customer's accounts; absent: all of them, those linked later included
+                     * @example [
+                     *       "5011648377"
+                     *     ]
+                     */
+                    accountIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The base64 of the claim URL: what the user pastes into the SimpleFIN client. Shown once
+                         * @example aHR0cHM6Ly9sZWRnZXJsaW5rLmV4YW1wbGUub3JnL3NpbXBsZWZpbi9jbGFpbS9Bc0RmMTIz
+                         */
+                        setupToken: string;
+                        /**
+                         * @description Where the client claims the access URL (POST, once)
+                         * @example https://ledgerlink.example.org/simplefin/claim/AsDf123
+                         */
+                        claimUrl: string;
+                        /**
+                         * @description Epoch seconds: the token cannot be claimed after this
+                         * @example 1768482000
+                         */
+                        expiresAt: number;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The base64 of the claim URL: what the user pastes into the SimpleFIN client. Shown once
+                         * @example aHR0cHM6Ly9sZWRnZXJsaW5rLmV4YW1wbGUub3JnL3NpbXBsZWZpbi9jbGFpbS9Bc0RmMTIz
+                         */
+                        setupToken: string;
+                        /**
+                         * @description Where the client claims the access URL (POST, once)
+                         * @example https://ledgerlink.example.org/simplefin/claim/AsDf123
+                         */
+                        claimUrl: string;
+                        /**
+                         * @description Epoch seconds: the token cannot be claimed after this
+                         * @example 1768482000
+                         */
+                        expiresAt: number;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetSimplefinAccesses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accesses: {
+                            /**
+                             * @description Access id
+                             * @example 9300000000
+                             */
+                            id: string;
+                            /** @example 1005061234 */
+                            customerId: string;
+                            /** @description The accounts it reads; absent: all of the customer's */
+                            accountIds?: string[];
+                            /**
+                             * @description Epoch seconds: when the setup token was claimed
+                             * @example 1768478400
+                             */
+                            createdDate: number;
+                            /** @description Epoch seconds: its last request */
+                            lastUsedDate?: number;
+                            /** @description Epoch seconds: when it was revoked */
+                            revokedDate?: number;
+                            /**
+                             * @description Requests it made, all days
+                             * @example 12
+                             */
+                            requests: number;
+                            /** @description `/accounts` requests of the current UTC day, counted against the daily budget */
+                            requestsToday: number;
+                            /** @description `/accounts` requests it may make per UTC day (LEDGERLINK_SIMPLEFIN_DAILY_REQUESTS) */
+                            dailyBudget: number;
+                        }[];
+                    };
+                    "application/xml": {
+                        accesses: {
+                            /**
+                             * @description Access id
+                             * @example 9300000000
+                             */
+                            id: string;
+                            /** @example 1005061234 */
+                            customerId: string;
+                            /** @description The accounts it reads; absent: all of the customer's */
+                            accountIds?: string[];
+                            /**
+                             * @description Epoch seconds: when the setup token was claimed
+                             * @example 1768478400
+                             */
+                            createdDate: number;
+                            /** @description Epoch seconds: its last request */
+                            lastUsedDate?: number;
+                            /** @description Epoch seconds: when it was revoked */
+                            revokedDate?: number;
+                            /**
+                             * @description Requests it made, all days
+                             * @example 12
+                             */
+                            requests: number;
+                            /** @description `/accounts` requests of the current UTC day, counted against the daily budget */
+                            requestsToday: number;
+                            /** @description `/accounts` requests it may make per UTC day (LEDGERLINK_SIMPLEFIN_DAILY_REQUESTS) */
+                            dailyBudget: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RevokeSimplefinAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Access id
+                 * @example 9300000000
+                 */
+                accessId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
             401: {

@@ -336,6 +336,36 @@ export const ErrorCatalogue = define({
     message: 'The partner has as many rules as it may keep.',
     when: 'Create a rule when the partner already has the most rules it may keep (docs/aggregation.md, "Rules"). Delete or merge rules first.',
   },
+  SimplefinPublicUrlUnset: {
+    code: '14180',
+    status: 409,
+    message: "The service's public address is not set: SimpleFIN clients could not reach the claim URL.",
+    when: 'Create SimpleFIN Setup Token (API, CLI, dashboard) when the service was started without LEDGERLINK_PUBLIC_URL (or `--public-url`): claim and access URLs are made from it, and the address the service merely listens on is rarely the one clients reach (docs/simplefin-server.md).',
+  },
+  SimplefinUnknownAccount: {
+    code: '14181',
+    status: 400,
+    message: "An account id is not one of the customer's accounts.",
+    when: 'Create SimpleFIN Setup Token with `accountIds` naming an account the customer does not have. The message names it.',
+  },
+  SimplefinClaimRefused: {
+    code: '14182',
+    status: 403,
+    message: 'This setup token cannot be claimed: it is unknown, used or expired.',
+    when: 'POST to a SimpleFIN claim URL whose token was claimed already, has expired, or was never minted (the protocol answers 403 for each). Mint a new setup token.',
+  },
+  SimplefinAccessRefused: {
+    code: '14183',
+    status: 403,
+    message: 'Access denied: the SimpleFIN credentials are wrong or were revoked.',
+    when: 'A request to the SimpleFIN access path (`/simplefin/accounts`, `/simplefin/info`) without Basic credentials, with wrong ones, or with those of a revoked access or a deleted customer (the protocol answers 403, not 401). Mint a new setup token.',
+  },
+  SimplefinBudgetSpent: {
+    code: '14184',
+    status: 403,
+    message: "This SimpleFIN access has made all of today's requests.",
+    when: "GET `/simplefin/accounts` past the access's daily request budget (LEDGERLINK_SIMPLEFIN_DAILY_REQUESTS, per UTC day). The last answers before it carry a warning in `errors`; the budget starts again at 00:00 UTC (docs/simplefin-server.md).",
+  },
   InstitutionAuthorizationExpired: {
     code: '945',
     status: 400,

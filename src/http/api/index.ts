@@ -51,6 +51,9 @@ import applyRules from './routes/rules/applyRules.js';
 import previewRule from './routes/rules/previewRule.js';
 import exportCustomerTransactions from './routes/exports/exportCustomerTransactions.js';
 import exportAccountTransactions from './routes/exports/exportAccountTransactions.js';
+import createSimplefinToken from './routes/simplefin/createSimplefinToken.js';
+import getSimplefinAccesses from './routes/simplefin/getSimplefinAccesses.js';
+import revokeSimplefinAccess from './routes/simplefin/revokeSimplefinAccess.js';
 import getAllCustomerTransactions from './routes/transactions/getAllCustomerTransactions.js';
 import getCustomerAccountTransactions from './routes/transactions/getCustomerAccountTransactions.js';
 import getCustomerTransaction from './routes/transactions/getCustomerTransaction.js';
@@ -136,6 +139,9 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       previewRule,
       replaceRule,
       deleteRule,
+      createSimplefinToken,
+      getSimplefinAccesses,
+      revokeSimplefinAccess,
       getAllCustomerTransactions,
       getCustomerAccountTransactions,
       getCustomerTransaction,

@@ -307,7 +307,8 @@ const NOBODY: LogFor = { partnerId: undefined, detail: false, counted: 0 };
  * `logs tail`. A request is logged for the partner of its token once authenticated; one that got no further than its
  * credentials (a failed partner authentication, a refused token, a path no route has) for the partner whose valid app
  * key it carries, or with no app key the partner its token was issued to (credentialsOwner); any other for no partner
- * (seen by operators only). A partner's entries keep the headers and bodies too, credentials and secrets redacted,
+ * (seen by operators only); a scope without partner credentials names the owner itself (`ownerOf`: the SimpleFIN
+ * scope, by the access or claim token a request carries). A partner's entries keep the headers and bodies too, credentials and secrets redacted,
  * bodies cut at BODY_CAP, as long as that partner's detail allowance lasts (RequestLogWriter.keepsDetail). Keys and
  * tokens are never stored.
  *
@@ -315,7 +316,7 @@ const NOBODY: LogFor = { partnerId: undefined, detail: false, counted: 0 };
  * before that, when it is answered): a request that is nobody's, or whose partner's allowance is spent, costs no
  * copy, parse or redaction of its body, headers or answer.
  */
-export function logRequests(scope: FastifyInstance, runtime: Runtime): void {
+export function logRequests(scope: FastifyInstance, runtime: Runtime, ownerOf?: (request: FastifyRequest) => string | undefined): void {
   const writer = scope.requestLog;
   const secretHeaders = new Set(['service-app-key', 'service-app-token', ...runtime.config.appKeyHeaders, ...runtime.config.appTokenHeaders]);
 
@@ -326,6 +327,8 @@ export function logRequests(scope: FastifyInstance, runtime: Runtime): void {
       return writer.keepsDetail(partnerId, size) ? { partnerId, detail: true, counted: size } : { partnerId, detail: false, counted: 0 };
     };
     if (request.caller !== null) return grant(request.caller.partnerId);
+    const named = ownerOf?.(request);
+    if (named !== undefined) return grant(named);
     const appKey = appKeyOf(request, runtime);
     const token = appTokenOf(request, runtime);
     if (appKey === undefined && token === undefined) return NOBODY;
@@ -358,7 +361,7 @@ export function logRequests(scope: FastifyInstance, runtime: Runtime): void {
     // Decided already when the body was about to be read; else (refused before) worth keeping if it may be a partner's.
     const keep = request.logFor
       ? request.logFor.detail
-      : request.caller !== null || appKeyOf(request, runtime) !== undefined || appTokenOf(request, runtime) !== undefined;
+      : request.caller !== null || ownerOf?.(request) !== undefined || appKeyOf(request, runtime) !== undefined || appTokenOf(request, runtime) !== undefined;
     if (keep) reply.loggedPayload = payload;
     done(null, payload);
   });

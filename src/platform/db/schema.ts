@@ -17,6 +17,7 @@ import type { InstitutionCatalogTable, InstitutionTable, OfxServerTable } from '
 import type { PartnerTable, PartnerTokenTable, SignInThrottleTable } from '../../modules/partners/table.js';
 import type { RequestLogTable } from '../../modules/requestlog/table.js';
 import type { RuleTable, TransactionRuleSourceTable } from '../../modules/rules/table.js';
+import type { SimplefinAccessTable, SimplefinSetupTokenTable } from '../../modules/simplefin/table.js';
 
 import type { TxPushSubscriptionTable } from '../../modules/txpush/table.js';
 
@@ -44,6 +45,8 @@ export interface DB {
   statement_mappings: StatementMappingTable;
   rules: RuleTable;
   transaction_rule_sources: TransactionRuleSourceTable;
+  simplefin_setup_tokens: SimplefinSetupTokenTable;
+  simplefin_accesses: SimplefinAccessTable;
   account_balances: AccountBalanceTable;
   txpush_subscriptions: TxPushSubscriptionTable;
   connect_links: ConnectLinkTable;
