@@ -19,6 +19,8 @@ const STALE_TOKEN_CODES = new Set(['10022', '10023', '10024']);
 const ROUTE_NOT_FOUND = '10404';
 /** How long one ordinary call may take. */
 const CALL_TIMEOUT_MS = 60_000;
+/** How long a file may take to arrive whole (a large export streams for a while). */
+const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
 
 /** An error answer of the service: its HTTP status and the catalogue code and message of its body. */
 export class ServiceAnswer extends CommandFailed {
@@ -93,16 +95,27 @@ export class ServiceClient {
 
   /** Calls the service as the partner; the answer's JSON, or a ServiceAnswer with the service's message. */
   async call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+    const res = await this.answer(method, path, options);
+    if (res.status === 204) return undefined as T;
+    return (await this.jsonOf(res)) as T;
+  }
+
+  /** GETs a file the service answers (an export) as the partner: the response, its body unread; errors as call's. */
+  async download(path: string, options: CallOptions = {}): Promise<Response> {
+    return this.answer('GET', path, { ...options, timeoutMs: options.timeoutMs ?? DOWNLOAD_TIMEOUT_MS }, '*/*');
+  }
+
+  /** A successful answer of the service, its body unread; a stale token is renewed once. */
+  private async answer(method: string, path: string, options: CallOptions, accept = 'application/json'): Promise<Response> {
     for (let attempt = 1; ; attempt++) {
       if (!this.token) await this.authenticate(options.signal);
       const res = await this.send(method, path + queryString(options.query), {
-        headers: { 'service-app-key': this.credentials.appKey, 'service-app-token': this.token! },
+        headers: { accept, 'service-app-key': this.credentials.appKey, 'service-app-token': this.token! },
         body: options.body,
         signal: options.signal,
         timeoutMs: options.timeoutMs,
       });
-      if (res.status === 204) return undefined as T;
-      if (res.status >= 200 && res.status < 300) return (await this.jsonOf(res)) as T;
+      if (res.status >= 200 && res.status < 300) return res;
       const { code, message } = await this.errorOf(res);
       if (res.status === 401 && code !== undefined && STALE_TOKEN_CODES.has(code) && attempt === 1) {
         this.token = undefined;

@@ -30,6 +30,10 @@ export const COMMANDS: Record<string, Command> = {
     load: async () => (await import('./commands/logins.js')).logins,
     help: "list a customer's institution logins: last refresh, next scheduled refresh, failures, source",
   },
+  export: {
+    load: async () => (await import('./commands/export.js')).exportCommand,
+    help: "a customer's transactions, or one account's, as a CSV, OFX or QIF file (--out FILE or stdout)",
+  },
   rules: {
     load: async () => (await import('./commands/rules.js')).rules,
     help: "a partner's transaction rules: list, add, remove, apply them again to stored transactions",
