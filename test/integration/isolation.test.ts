@@ -206,7 +206,8 @@ describe('isolation on every route with ids', () => {
     ]);
   });
 
-  it("answers 404 to another partner's ids, changing nothing", async () => {
+  // Every route, one after another: minutes on a loaded machine, so beyond the default timeout.
+  it("answers 404 to another partner's ids, changing nothing", { timeout: 300_000 }, async () => {
     const routes = routesWithIds();
     probes.routes = routes.length;
     for (const route of routes) {
@@ -215,7 +216,8 @@ describe('isolation on every route with ids', () => {
     }
   });
 
-  it("answers 404 to another customer's ids under the same partner, changing nothing", async () => {
+  // Every route, one after another: minutes on a loaded machine, so beyond the default timeout.
+  it("answers 404 to another customer's ids under the same partner, changing nothing", { timeout: 300_000 }, async () => {
     for (const route of routesWithIds()) {
       const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!).filter((n) => !(n in PUBLIC_PARAMS));
       if (names.length < 2) continue; // only a customer id: nothing of another customer's to borrow
