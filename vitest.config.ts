@@ -72,7 +72,8 @@ export default defineConfig({
   // The client package is tested from its source, as the example imports it by its package name.
   resolve: { alias: { '@ledgerlink/client': fileURLToPath(new URL('./packages/client/src/index.ts', import.meta.url)) } },
   test: {
-    testTimeout: 30_000,
+    // A timeout catches a hang; on a loaded 2-core machine a heavy test takes several times its quiet duration.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     setupFiles: ['test/helpers/property-seed.ts'],
     projects: [
