@@ -38,6 +38,10 @@ export const COMMANDS: Record<string, Command> = {
     load: async () => (await import('./commands/rules.js')).rules,
     help: "a partner's transaction rules: list, add, remove, apply them again to stored transactions",
   },
+  simplefin: {
+    load: async () => (await import('./commands/simplefin.js')).simplefin,
+    help: 'Ledgerlink as a SimpleFIN server: mint a setup token for a customer, list and revoke its accesses',
+  },
   trigger: { load: async () => (await import('./commands/trigger.js')).trigger, help: 'fire a TxPUSH or Connect webhook event (`trigger --help` lists them)' },
   listen: {
     load: async () => (await import('./commands/listen.js')).listen,
