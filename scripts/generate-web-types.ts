@@ -20,6 +20,8 @@ const LIST_TYPES: Record<string, string> = {
   SANDBOX_ERROR_CODES: 'SandboxErrorCode',
   STATEMENT_FILE_ACCEPT: 'StatementFileAccept',
   STATEMENT_FORMAT_LABELS: 'StatementFormatLabel',
+  DASHBOARD_EXPORT_FORMATS: 'DashboardExportFormat',
+  DASHBOARD_EXPORT_LABELS: 'DashboardExportLabel',
 };
 
 const HEADER = `/**

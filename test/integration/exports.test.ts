@@ -5,6 +5,7 @@ import { DAY, linkProfile, nowOf, refresh, type TransactionJson } from '../helpe
 import type { TestContext, TestPartner } from '../helpers/context.js';
 import { partnerWithToken } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
+import { dashboardSignIn } from '../helpers/dashboard.js';
 import { openStatementContext, uploadedTransactions, uploadStatementOk } from '../helpers/statement-uploads.js';
 
 const NOW = '2026-11-20T15:00:00Z';
@@ -194,5 +195,26 @@ describe('bad requests', () => {
     const otherCustomer = await addCustomer(ctx, partner);
     const res = await exportAs(partner, exportPath('csv', { customer: otherCustomer, accountId: accountIds[0] }));
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('the dashboard’s export routes', () => {
+  it('serve the signed-in partner the same file as the API, and another partner’s customer as not found', async () => {
+    const mine = await dashboardSignIn(ctx, partner.partnerId, partner.partnerSecret);
+    const theirs = await dashboardSignIn(ctx, other.partnerId, other.partnerSecret);
+    const path = `/dashboard/api/customers/${customerId}/accounts/${euroAccountId}/export?format=csv`;
+    const res = await mine.call('GET', path, undefined, { accept: 'text/html,*/*' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="transactions-${customerId}-${euroAccountId}.csv"`);
+    expect(res.body).toBe((await exportAs(partner, exportPath('csv', { accountId: euroAccountId }))).body);
+    const all = await mine.call('GET', `/dashboard/api/customers/${customerId}/export?format=qif`);
+    expect(all.statusCode).toBe(200);
+    expect(all.body.match(/^!Account$/gm)).toHaveLength(accountIds.length + 1);
+
+    expect((await theirs.call('GET', path)).statusCode).toBe(404);
+    expect((await theirs.call('GET', `/dashboard/api/customers/${customerId}/export?format=csv`)).statusCode).toBe(404);
+    expect((await mine.call('GET', `/dashboard/api/customers/${customerId}/export?format=pdf`)).json()).toMatchObject({ code: '14170' });
+    const signedOut = await ctx.app.inject({ method: 'GET', url: path, headers: { accept: 'application/json' } });
+    expect(signedOut.statusCode).toBe(401);
   });
 });

@@ -7,6 +7,7 @@ import type { DashboardAccount, DashboardTransactionPage } from '../shared/contr
 import { money } from '../shared/dom.js';
 import { api } from './api.js';
 import { balanceChartSlot } from './balance-chart.js';
+import { exportLinks } from './customer-export.js';
 import { badge, date, emptyState, h, messageOf, section, selectField, table, toast } from './ui.js';
 
 const SIZES = ['25', '50', '100'];
@@ -48,6 +49,9 @@ export async function transactionsSection(customerId: string, accounts: Dashboar
   // The chosen account's balance history above its transactions.
   const chart = balanceChartSlot(customerId, accounts);
   await chart.show(view.account);
+  // Files of what the section shows: every account, or the chosen one.
+  const downloads = exportLinks(customerId, accounts);
+  downloads.show(view.account);
 
   const account = selectField('Account', [['', 'All accounts'], ...accounts.map((a): [string, string] => [a.id, `${a.name} (${a.id})`])], {
     id: 'transactions-account',
@@ -143,6 +147,7 @@ export async function transactionsSection(customerId: string, accounts: Dashboar
   next.addEventListener('click', () => go({ ...view, page: view.page + 1 }, next));
   account.input.addEventListener('change', () => go({ ...view, account: account.input.value, page: 1 }));
   account.input.addEventListener('change', () => chart.show(account.input.value));
+  account.input.addEventListener('change', () => downloads.show(account.input.value));
   size.input.addEventListener('change', () => go({ ...view, limit: Number(size.input.value), page: 1 }));
   draw();
 
@@ -150,6 +155,7 @@ export async function transactionsSection(customerId: string, accounts: Dashboar
     'Transactions',
     h('p', { class: 'muted' }, 'Newest first by posted date (pending ones by their transaction date), every account or one.'),
     accounts.length > 0 ? h('div', { class: 'filters', role: 'group', 'aria-label': 'Which transactions' }, account.el, size.el) : null,
+    accounts.length > 0 ? downloads.el : null,
     chart.el,
     range,
     body,

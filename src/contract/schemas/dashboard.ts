@@ -6,6 +6,7 @@ import Type from 'typebox';
 import { RequiredString } from './common.js';
 import { ConnectAccount, Experience, InstitutionRef } from './connect-app.js';
 import { DELIVERY_STATES } from './deliveries.js';
+import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS } from './exports.js';
 import { institutionLoginStatusFields } from './institution-logins.js';
 import { Rule } from './rules.js';
 import { Transaction } from './transactions.js';
@@ -384,3 +385,7 @@ export {
   RulePreviewTransaction as DashboardRulePreviewTransaction,
   RulesApplied as DashboardRulesApplied,
 } from './rules.js';
+
+/** The export formats the customer page offers to download, in the table's order, and their labels (same order). */
+export const DASHBOARD_EXPORT_FORMATS: readonly string[] = EXPORT_FORMAT_NAMES;
+export const DASHBOARD_EXPORT_LABELS: readonly string[] = EXPORT_FORMAT_NAMES.map((f) => EXPORT_FORMATS[f].label);

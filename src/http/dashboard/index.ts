@@ -22,6 +22,7 @@ import {
   getCustomerTransactions as getDashboardCustomerTransactions,
 } from './routes/customers.js';
 import { getExperiences, putExperience } from './routes/experiences.js';
+import { exportAccount, exportCustomer } from './routes/exports.js';
 import { refreshInstitutionLogin } from './routes/institutionLogins.js';
 import { createOwnBankCustomer, getOwnBank } from './routes/ownBank.js';
 import getDashboardSession from './routes/getSession.js';
@@ -77,6 +78,8 @@ export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Ru
       getDashboardCustomer,
       getDashboardCustomerTransactions,
       getAccountBalances,
+      exportCustomer,
+      exportAccount,
       refreshInstitutionLogin,
       getOwnBank,
       createOwnBankCustomer,

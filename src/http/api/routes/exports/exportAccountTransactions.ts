@@ -4,7 +4,8 @@ import { AccountParams } from '../../../../contract/schemas/accounts.js';
 import { prepareExport } from '../../../../modules/exports/service.js';
 import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
-import { EXPORT_DESCRIPTION, EXPORT_FILE_RESPONSE, sendExport } from './send.js';
+import { sendExport } from '../../../export-file.js';
+import { EXPORT_DESCRIPTION, EXPORT_FILE_RESPONSE } from './send.js';
 
 /** GET /aggregation/v1/customers/{customerId}/accounts/{accountId}/export (Ledgerlink extension): one account in a file. */
 export default function exportAccountTransactions(app: App, runtime: Runtime): void {

@@ -5,7 +5,8 @@ import { CustomerIdParam } from '../../../../contract/schemas/accounts.js';
 import { prepareExport } from '../../../../modules/exports/service.js';
 import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
-import { EXPORT_DESCRIPTION, EXPORT_FILE_RESPONSE, sendExport } from './send.js';
+import { sendExport } from '../../../export-file.js';
+import { EXPORT_DESCRIPTION, EXPORT_FILE_RESPONSE } from './send.js';
 
 /** GET /aggregation/v1/customers/{customerId}/export (Ledgerlink extension): every account of the customer in one file. */
 export default function exportCustomerTransactions(app: App, runtime: Runtime): void {

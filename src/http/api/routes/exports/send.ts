@@ -1,18 +1,5 @@
-import { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS, type ExportFormat } from '../../../../contract/schemas/exports.js';
-import type { PreparedExport } from '../../../../modules/exports/service.js';
-
-/** Streams a prepared export as an attachment, a page of transactions at a time. */
-export function sendExport(reply: FastifyReply, prepared: PreparedExport): FastifyReply {
-  return reply
-    .type(prepared.mediaType)
-    .header('content-disposition', `attachment; filename="${prepared.filename}"`)
-    .header('x-content-type-options', 'nosniff')
-    .header('cache-control', 'no-store')
-    .send(Readable.from(prepared.pieces(), { objectMode: false }));
-}
 
 /** A short file of each format, for the description. */
 const EXPORT_EXAMPLES: Record<ExportFormat, string> = {
