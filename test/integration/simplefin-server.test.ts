@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTransactions, type AccountJson, DAY, linkProfile, nowOf, refresh, type TransactionJson } from '../helpers/aggregation.js';
 import { createTestContext, partnerWithToken, renewToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
+import { dashboardSignIn } from '../helpers/dashboard.js';
 import { accessFor, basicAuth, claim, mintToken, pathOf, readAccess, type WireAccountSet } from '../helpers/simplefin-server.js';
 
 const PUBLIC_URL = 'https://ledgerlink.example.org';
@@ -349,5 +350,30 @@ describe('the request log', () => {
     const read = rows.find((r) => r.path === '/simplefin/accounts' && r.status === 200)!;
     expect(read.request_headers).toContain('authorization: [redacted]');
     expect(pathOf(token.claimUrl)).toContain(secret);
+  });
+});
+
+describe("the dashboard's SimpleFIN calls", () => {
+  it("mint, list and revoke for the signed-in partner's customer, and answer 404 for another partner's", async () => {
+    const customer = await addCustomer(ctx, partner);
+    const mine = await dashboardSignIn(ctx, partner.partnerId, partner.partnerSecret);
+    const theirs = await dashboardSignIn(ctx, other.partnerId, other.partnerSecret);
+    const base = `/dashboard/api/customers/${customer}/simplefin`;
+    const minted = await mine.call('POST', `${base}/tokens`, {});
+    expect(minted.statusCode, minted.body).toBe(201);
+    expect((await claim(ctx, minted.json().claimUrl)).statusCode).toBe(200);
+    const listed = await mine.call('GET', `${base}/accesses`);
+    expect(listed.statusCode).toBe(200);
+    const [access] = listed.json().accesses;
+    for (const [method, url, payload] of [
+      ['POST', `${base}/tokens`, {}],
+      ['GET', `${base}/accesses`, undefined],
+      ['DELETE', `${base}/accesses/${access.id}`, undefined],
+    ] as const) {
+      const res = await theirs.call(method, url, payload);
+      expect([res.statusCode, res.json().code], `${method} ${url}`).toEqual([404, '14001']);
+    }
+    expect((await mine.call('DELETE', `${base}/accesses/${access.id}`)).statusCode).toBe(204);
+    expect((await mine.call('GET', `${base}/accesses`)).json().accesses[0].revokedDate).toBe(nowOf(ctx));
   });
 });

@@ -9,6 +9,7 @@ import { connectLinksSection } from './customer-links.js';
 import { loginRefreshPanel } from './customer-refresh.js';
 import { statementsSection } from './customer-statements.js';
 import { transactionsSection } from './customer-transactions.js';
+import { simplefinSection } from './customer-simplefin.js';
 import { txpushSection } from './customer-txpush.js';
 import { badge, dateTime, date, emptyState, field, h, onSubmit, pageHeader, section, table, toast } from './ui.js';
 
@@ -203,10 +204,11 @@ export async function customerPage(
     await customerPage(main, customerId, new URLSearchParams(location.hash.split('?')[1] ?? ''), extra);
     if (focusId) document.getElementById(focusId)?.focus();
   };
-  const [transactions, txpush, statements] = await Promise.all([
+  const [transactions, txpush, statements, simplefin] = await Promise.all([
     transactionsSection(customerId, accounts, params),
     txpushSection(customerId, accounts),
     statementsSection(customerId, overview, reload),
+    simplefinSection(customerId, accounts),
   ]);
   const controls = extra(overview, reload);
   main.replaceChildren(
@@ -245,6 +247,7 @@ export async function customerPage(
     ...(controls ? [controls] : []),
     loginsSection(overview, reload),
     txpush,
+    simplefin,
     transactions,
   );
 }

@@ -844,6 +844,64 @@ export interface components {
             csrfToken: string;
             appKey: string;
         };
+        DashboardSimplefinAccess: {
+            /**
+             * @description Access id
+             * @example 9300000000
+             */
+            id: string;
+            /** @example 1005061234 */
+            customerId: string;
+            /** @description The accounts it reads; absent: all of the customer's */
+            accountIds?: string[];
+            /**
+             * @description Epoch seconds: when the setup token was claimed
+             * @example 1768478400
+             */
+            createdDate: number;
+            /** @description Epoch seconds: its last request */
+            lastUsedDate?: number;
+            /** @description Epoch seconds: when it was revoked */
+            revokedDate?: number;
+            /**
+             * @description Requests it made, all days
+             * @example 12
+             */
+            requests: number;
+            /** @description `/accounts` requests of the current UTC day, counted against the daily budget */
+            requestsToday: number;
+            /** @description `/accounts` requests it may make per UTC day (LEDGERLINK_SIMPLEFIN_DAILY_REQUESTS) */
+            dailyBudget: number;
+        };
+        DashboardSimplefinAccessList: {
+            accesses: components["schemas"]["DashboardSimplefinAccess"][];
+        };
+        DashboardSimplefinToken: {
+            /**
+             * @description The base64 of the claim URL: what the user pastes into the SimpleFIN client. Shown once
+             * @example aHR0cHM6Ly9sZWRnZXJsaW5rLmV4YW1wbGUub3JnL3NpbXBsZWZpbi9jbGFpbS9Bc0RmMTIz
+             */
+            setupToken: string;
+            /**
+             * @description Where the client claims the access URL (POST, once)
+             * @example https://ledgerlink.example.org/simplefin/claim/AsDf123
+             */
+            claimUrl: string;
+            /**
+             * @description Epoch seconds: the token cannot be claimed after this
+             * @example 1768482000
+             */
+            expiresAt: number;
+        };
+        DashboardSimplefinTokenBody: {
+            /**
+             * @description Only these of the customer's accounts; absent: all of them, those linked later included
+             * @example [
+             *       "5011648377"
+             *     ]
+             */
+            accountIds?: string[];
+        };
         DashboardTransactionPage: {
             /** @description false until the first aggregation (of the account, when one is asked for) */
             aggregated: boolean;
@@ -1264,6 +1322,10 @@ export type DashboardSettings = components['schemas']['DashboardSettings'];
 export type DashboardSignInBody = components['schemas']['DashboardSignInBody'];
 export type DashboardSignUpBody = components['schemas']['DashboardSignUpBody'];
 export type DashboardSignedUp = components['schemas']['DashboardSignedUp'];
+export type DashboardSimplefinAccess = components['schemas']['DashboardSimplefinAccess'];
+export type DashboardSimplefinAccessList = components['schemas']['DashboardSimplefinAccessList'];
+export type DashboardSimplefinToken = components['schemas']['DashboardSimplefinToken'];
+export type DashboardSimplefinTokenBody = components['schemas']['DashboardSimplefinTokenBody'];
 export type DashboardTransactionPage = components['schemas']['DashboardTransactionPage'];
 export type DashboardTxPushBody = components['schemas']['DashboardTxPushBody'];
 export type DashboardTxPushList = components['schemas']['DashboardTxPushList'];

@@ -389,3 +389,11 @@ export {
 /** The export formats the customer page offers to download, in the table's order, and their labels (same order). */
 export const DASHBOARD_EXPORT_FORMATS: readonly string[] = EXPORT_FORMAT_NAMES;
 export const DASHBOARD_EXPORT_LABELS: readonly string[] = EXPORT_FORMAT_NAMES.map((f) => EXPORT_FORMATS[f].label);
+
+/** The customer page's SimpleFIN section takes and answers the API's shapes (docs/simplefin-server.md). */
+export {
+  SimplefinAccess as DashboardSimplefinAccess,
+  SimplefinAccessList as DashboardSimplefinAccessList,
+  SimplefinToken as DashboardSimplefinToken,
+  SimplefinTokenBody as DashboardSimplefinTokenBody,
+} from './simplefin.js';

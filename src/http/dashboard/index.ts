@@ -42,6 +42,7 @@ import dashboardSignUp from './routes/signUp.js';
 import { revokeTokens as revokeDashboardTokens } from './routes/tokens.js';
 import { addTxPushSubscription, deleteTxPushSubscription, getTxPushSubscriptions } from './routes/txpush.js';
 import { addRule, applyDashboardRules, getRules, previewDashboardRule, putRule, removeRule } from './routes/rules.js';
+import { createSimplefinToken, getSimplefinAccesses, revokeSimplefinAccess } from './routes/simplefin.js';
 
 export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Runtime; authenticationLimits: AuthenticationLimits }): Promise<void> {
   const { runtime } = opts;
@@ -89,6 +90,9 @@ export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Ru
       getTxPushSubscriptions,
       addTxPushSubscription,
       deleteTxPushSubscription,
+      getSimplefinAccesses,
+      createSimplefinToken,
+      revokeSimplefinAccess,
       getRules,
       addRule,
       previewDashboardRule,
