@@ -5,6 +5,7 @@ import { redactedLogger } from '../../src/platform/logger.js';
 import { linkFor, pathOf } from '../helpers/connect.js';
 import { createTestContext, partnerWithToken, type TestContext } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
+import { basicAuth, claim, mintToken, readAccess } from '../helpers/simplefin-server.js';
 
 // Security review (issue 17, item 11): Connect links, signature included, were logged in full at info level.
 describe('secrets in query strings', () => {
@@ -18,7 +19,7 @@ describe('secrets in query strings', () => {
         done();
       },
     });
-    ctx = await createTestContext({}, { logger: redactedLogger('info', sink) });
+    ctx = await createTestContext({ LEDGERLINK_PUBLIC_URL: 'https://ledgerlink.example.org' }, { logger: redactedLogger('info', sink) });
   });
   afterEach(() => ctx.close());
 
@@ -39,6 +40,19 @@ describe('secrets in query strings', () => {
     expect(logs).toContain('Signature=[redacted]');
     expect(logs).toContain('%73ignature=[redacted]');
     for (const line of logs.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it("never show a SimpleFIN claim token or an access's credentials in the server log", async () => {
+    const partner = await partnerWithToken(ctx);
+    const customerId = await addCustomer(ctx, partner);
+    const token = await mintToken(ctx, partner, customerId);
+    const secret = token.claimUrl.split('/').pop()!;
+    const accessUrl = (await claim(ctx, token.claimUrl)).body;
+    expect((await readAccess(ctx, accessUrl, 'accounts')).statusCode).toBe(200);
+    const { username, password } = new URL(accessUrl);
+    for (const s of [secret, token.setupToken, username, password, basicAuth(accessUrl).slice(6)]) expect(logs).not.toContain(s);
+    expect(logs).toContain('/simplefin/claim/[redacted]');
+    expect(logs).toContain('/simplefin/accounts');
   });
 
   it('writes one line per request at info, with method, path, status and time, for answered and refused requests alike', async () => {

@@ -28,6 +28,18 @@ describe('redacting secrets in query strings', () => {
   });
 });
 
+describe('redacting the token of a SimpleFIN claim URL', () => {
+  it.each([
+    ['/simplefin/claim/AbC123xyz', '/simplefin/claim/[redacted]'],
+    ['https://l.example/simplefin/claim/AbC123xyz?x=1', 'https://l.example/simplefin/claim/[redacted]?x=1'],
+    ['{"claimUrl":"https://l.example/simplefin/claim/AbC123xyz"}', '{"claimUrl":"https://l.example/simplefin/claim/[redacted]"}'],
+    ['POST /simplefin/claim/AbC123xyz answered 403', 'POST /simplefin/claim/[redacted] answered 403'],
+    ['/simplefin/accounts', '/simplefin/accounts'],
+  ])('%s becomes %s', (input, output) => {
+    expect(redactUrlSecrets(input)).toBe(output);
+  });
+});
+
 describe('redacting user names and passwords of URLs', () => {
   it('replaces them before the host, user name included, and redacts secret query parameters as well', () => {
     expect(redactUrlSecrets('/cb?next=https://alice:s3cret@app.example/x&pwd=p')).toBe('/cb?next=https://[redacted]@app.example/x&pwd=[redacted]');
