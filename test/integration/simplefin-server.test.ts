@@ -73,6 +73,11 @@ describe('minting a setup token', () => {
       });
       expect([res.statusCode, res.json().code]).toEqual([409, '14180']);
       expect(res.json().message).toContain('LEDGERLINK_PUBLIC_URL');
+      // The dashboard's button gets the same answer, which its form shows.
+      const dashboard = await dashboardSignIn(bare, p.partnerId, p.partnerSecret);
+      const fromDashboard = await dashboard.call('POST', `/dashboard/api/customers/${c}/simplefin/tokens`, {});
+      expect([fromDashboard.statusCode, fromDashboard.json().code]).toEqual([409, '14180']);
+      expect(await bare.runtime.database.kysely.selectFrom('simplefin_setup_tokens').selectAll().execute()).toEqual([]);
     } finally {
       await bare.close();
     }
