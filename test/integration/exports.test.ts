@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_PAGE_SIZE } from '../../src/modules/exports/service.js';
 import { plainText } from '../../src/modules/exports/writer.js';
@@ -217,4 +218,53 @@ describe('the dashboard’s export routes', () => {
     const signedOut = await ctx.app.inject({ method: 'GET', url: path, headers: { accept: 'application/json' } });
     expect(signedOut.statusCode).toBe(401);
   });
+});
+
+describe('generated transactions read back through the statement upload (a property per format)', () => {
+  // Texts a file must carry through, as the unit property test generates them.
+  const PIECES = ['"', "'", ',', ';', '\n', '\r\n', '\t', '<', '>', '&', ']]>', '=', '+', '-', '@', '^', '!', 'é', '東京', '😀', ' ', 'x', '12'];
+  const hostile = fc
+    .array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ minLength: 1, maxLength: 5 })), { minLength: 1, maxLength: 10 })
+    .map((parts) => parts.join('').slice(0, 80))
+    .filter((text) => plainText(text) !== '');
+  const batches = fc.array(
+    fc.record({ description: hostile, cents: fc.integer({ min: -9_999_999, max: 9_999_999 }).filter((c) => c !== 0), euro: fc.boolean() }),
+    { minLength: 1, maxLength: 6 },
+  );
+  // Each run's transactions on a day of their own, before the test bank's history (within the 400 days postedTransactionsOf reads), and its export that day alone.
+  let day = Date.parse('2025-11-01T00:00:00Z') / 1000;
+
+  for (const [format, type] of [
+    ['csv', 'text/csv'],
+    ['ofx', 'application/x-ofx'],
+    ['qif', 'application/qif'],
+  ] as const) {
+    it(`${format}: descriptions of quotes, separators, line breaks, markup, non-ASCII and formula starts, both signs, USD and EUR`, async () => {
+      await fc.assert(
+        fc.asyncProperty(batches, async (batch) => {
+          day += DAY;
+          for (const t of batch) {
+            const res = await ctx.app.inject({
+              method: 'POST',
+              url: `/aggregation/v1/customers/${customerId}/accounts/${t.euro ? euroAccountId : accountIds[0]}/transactions`,
+              headers: partner.headers,
+              payload: { amount: t.cents / 100, description: t.description, transactionDate: day + 3600 },
+            });
+            expect(res.statusCode, res.body).toBe(201);
+          }
+          const iso = new Date(day * 1000).toISOString().slice(0, 10);
+          const file = await exportAs(partner, exportPath(format, { fromDate: iso, toDate: iso }));
+          expect(file.statusCode).toBe(200);
+          const copy = await addCustomer(ctx, partner);
+          await uploadStatementOk(ctx, partner, copy, file.rawPayload, { type });
+          const original = (await postedTransactionsOf(customerId)).filter(
+            (t) => (t.transactionDate ?? t.postedDate!) >= day && (t.transactionDate ?? t.postedDate!) < day + DAY,
+          );
+          expect(original).toHaveLength(batch.length);
+          expect((await postedTransactionsOf(copy)).map(comparable).sort()).toEqual(original.map(comparable).sort());
+        }),
+        { numRuns: 4 },
+      );
+    });
+  }
 });
