@@ -52,7 +52,10 @@ describe('the transaction page query plan', () => {
   // Pairing transfers asks this for every slice of an upload; by customer and date alone it read the whole window.
   it('looks transfer candidates up by customer, amount and date', async () => {
     for (const amounts of [[12.5], [12.5, -40, 7], Array.from({ length: 400 }, (_, i) => i - 199.5)]) {
-      const text = await explainPlan(ctx.runtime.database.kysely, unpairedWithAmountsQuery(ctx.runtime.database.kysely, 1005000000, 1_600_000_000, 1_700_000_000, amounts));
+      const text = await explainPlan(
+        ctx.runtime.database.kysely,
+        unpairedWithAmountsQuery(ctx.runtime.database.kysely, 1005000000, 1_600_000_000, 1_700_000_000, amounts),
+      );
       expectIndexWalk(text, 'transactions_transfer_candidates');
       if (testDialect() === 'sqlite') expect(text).toMatch(/customer_id=\? AND amount=\? AND effective_date>\? AND effective_date<\?/);
     }

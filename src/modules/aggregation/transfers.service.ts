@@ -93,13 +93,9 @@ async function pairCustomerTransfers(
 
   const dates = news.map((s) => s.date);
   const rows = (
-    await selectUnpairedWithAmounts(
-      db,
-      customerId,
-      Math.min(...dates) - TRANSFER_WINDOW_DAYS * DAY,
-      Math.max(...dates) + TRANSFER_WINDOW_DAYS * DAY,
-      [...new Set(news.map((s) => -s.amount))],
-    )
+    await selectUnpairedWithAmounts(db, customerId, Math.min(...dates) - TRANSFER_WINDOW_DAYS * DAY, Math.max(...dates) + TRANSFER_WINDOW_DAYS * DAY, [
+      ...new Set(news.map((s) => -s.amount)),
+    ])
   ).filter((r) => accountOf.has(Number(r.account_id)));
   const byAmount = new Map<number, Side[]>();
   for (const side of rows.map(sideOfRow)) byAmount.set(side.amount, [...(byAmount.get(side.amount) ?? []), side]);

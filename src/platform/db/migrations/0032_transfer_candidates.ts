@@ -9,7 +9,9 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   // A partial index: the same statement both dialects accept.
-  await sql`create index transactions_transfer_candidates on transactions (customer_id, amount, effective_date) where transfer_transaction_id is null`.execute(db);
+  await sql`create index transactions_transfer_candidates on transactions (customer_id, amount, effective_date) where transfer_transaction_id is null`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
