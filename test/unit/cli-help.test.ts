@@ -19,6 +19,8 @@ const ACTIONS: Record<string, string[]> = {
   sandbox: ['clock', 'error', 'reset'],
   logins: ['list'],
   rules: ['list', 'add', 'remove', 'apply'],
+  simplefin: ['token', 'accesses', 'revoke'],
+  export: [],
   trigger: [],
   listen: [],
   login: [],
