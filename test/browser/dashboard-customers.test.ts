@@ -156,7 +156,7 @@ describe('customers on the dashboard', () => {
 
     const checking = accounts.find((a) => a.type === 'checking')!;
     const forAccount = await expectedOrder(checking.id);
-    await region.getByLabel('Account').selectOption(checking.id);
+    await region.getByLabel('Account', { exact: true }).selectOption(checking.id);
     await region
       .getByRole('status')
       .filter({ hasText: ` of ${forAccount.length},` })
@@ -169,14 +169,14 @@ describe('customers on the dashboard', () => {
     expect(page.url()).toMatch(new RegExp(`\\?account=${checking.id}&limit=100$`));
     await page.reload();
     await page.getByRole('region', { name: 'Transactions' }).getByRole('table').waitFor();
-    expect(await page.getByRole('region', { name: 'Transactions' }).getByLabel('Account').inputValue()).toBe(checking.id);
+    expect(await page.getByRole('region', { name: 'Transactions' }).getByLabel('Account', { exact: true }).inputValue()).toBe(checking.id);
     expect(await shownIds(page.getByRole('region', { name: 'Transactions' }))).toEqual(forAccount.slice(0, 100));
   });
 
   it('adds a verified TxPUSH listener to an account, shows its keys once, and deletes a subscription after an inline confirmation', async () => {
     const region = page.getByRole('region', { name: 'TxPUSH subscriptions' });
-    const account = (await region.getByLabel('Account').locator('option').nth(1).getAttribute('value'))!;
-    await region.getByLabel('Account').selectOption(account);
+    const account = (await region.getByLabel('Account', { exact: true }).locator('option').nth(1).getAttribute('value'))!;
+    await region.getByLabel('Account', { exact: true }).selectOption(account);
     await region.getByText('No subscriptions for this account.').waitFor();
     await region.getByLabel('Callback URL').fill('http://127.0.0.1:9/refused');
     await region.getByRole('button', { name: 'Add listener' }).click();
