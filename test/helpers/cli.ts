@@ -117,6 +117,18 @@ export function startWorker(args: string[], env: Record<string, string | undefin
   return startProcess(cliArgs(['worker', '--log-level', 'warn', ...args]), env, 60_000, /worker (\S+) started/);
 }
 
+/** The environment of the CLI in client mode as a partner of the service at `url`: its credentials, no store. */
+export function clientModeEnv(url: string, creds: { partnerId: string; partnerSecret: string; appKey: string }): Record<string, string | undefined> {
+  return {
+    DATABASE_URL: undefined,
+    LEDGERLINK_DATA_DIR: undefined,
+    LEDGERLINK_URL: url,
+    LEDGERLINK_APP_KEY: creds.appKey,
+    LEDGERLINK_PARTNER_ID: creds.partnerId,
+    LEDGERLINK_PARTNER_SECRET: creds.partnerSecret,
+  };
+}
+
 /** POST partner authentication to a running server (JSON); `secret` defaults to the partner's own. */
 export function authenticateAt(
   url: string,

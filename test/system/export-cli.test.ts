@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartner, type PartnerCredentials } from '../../src/modules/partners/service.js';
 import { seedCustomers } from '../../src/modules/sandbox/seed.service.js';
-import { runCli, startServe, type ServerProcess } from '../helpers/cli.js';
+import { clientModeEnv, runCli, startServe, type ServerProcess } from '../helpers/cli.js';
 import { STORE_NEUTRAL } from '../helpers/db.js';
 import { processHarness, type ProcessStore } from '../helpers/process-store.js';
 
@@ -19,15 +19,7 @@ describe.each(STORE_NEUTRAL)('ledgerlink export on %s', (dialect) => {
   const dir = mkdtempSync(join(tmpdir(), 'ledgerlink-export-'));
 
   /** Client mode as a partner: its credentials in the environment, no store. */
-  const client = (args: string[], who: PartnerCredentials = store.partner) =>
-    runCli(['export', ...args], {
-      DATABASE_URL: undefined,
-      LEDGERLINK_DATA_DIR: undefined,
-      LEDGERLINK_URL: server.url,
-      LEDGERLINK_APP_KEY: who.appKey,
-      LEDGERLINK_PARTNER_ID: who.partnerId,
-      LEDGERLINK_PARTNER_SECRET: who.partnerSecret,
-    });
+  const client = (args: string[], who: PartnerCredentials = store.partner) => runCli(['export', ...args], clientModeEnv(server.url, who));
   const direct = (args: string[]) => runCli(['export', ...args, '--data', store.data], store.env);
 
   beforeAll(async () => {

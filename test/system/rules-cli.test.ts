@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_NEUTRAL } from '../helpers/db.js';
 import { createPartner, type PartnerCredentials } from '../../src/modules/partners/service.js';
 import { seedCustomers } from '../../src/modules/sandbox/seed.service.js';
-import { runCli, startServe, type ServerProcess } from '../helpers/cli.js';
+import { clientModeEnv, runCli, startServe, type ServerProcess } from '../helpers/cli.js';
 import { processHarness, type ProcessStore } from '../helpers/process-store.js';
 
 describe.each(STORE_NEUTRAL)('ledgerlink rules on %s', (dialect) => {
@@ -14,15 +14,7 @@ describe.each(STORE_NEUTRAL)('ledgerlink rules on %s', (dialect) => {
   let description: string;
 
   /** Client mode as a partner: its credentials in the environment, no store. */
-  const client = (args: string[], who: PartnerCredentials = store.partner) =>
-    runCli(['rules', ...args], {
-      DATABASE_URL: undefined,
-      LEDGERLINK_DATA_DIR: undefined,
-      LEDGERLINK_URL: server.url,
-      LEDGERLINK_APP_KEY: who.appKey,
-      LEDGERLINK_PARTNER_ID: who.partnerId,
-      LEDGERLINK_PARTNER_SECRET: who.partnerSecret,
-    });
+  const client = (args: string[], who: PartnerCredentials = store.partner) => runCli(['rules', ...args], clientModeEnv(server.url, who));
   const direct = (args: string[]) => runCli(['rules', ...args, '--partner', store.partnerId, '--data', store.data], store.env);
   const categoriesOf = async () =>
     (

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_NEUTRAL } from '../helpers/db.js';
 import { createPartner, type PartnerCredentials } from '../../src/modules/partners/service.js';
 import { seedCustomers } from '../../src/modules/sandbox/seed.service.js';
-import { runCli, startServe, type ServerProcess } from '../helpers/cli.js';
+import { clientModeEnv, runCli, startServe, type ServerProcess } from '../helpers/cli.js';
 import { processHarness, type ProcessStore } from '../helpers/process-store.js';
 
 const PUBLIC_URL = 'https://ledgerlink.example.org';
@@ -16,15 +16,7 @@ describe.each(STORE_NEUTRAL)('ledgerlink simplefin on %s', (dialect) => {
   let accountId: string;
 
   /** Client mode as a partner: its credentials in the environment, no store. */
-  const client = (args: string[], who: PartnerCredentials = store.partner) =>
-    runCli(['simplefin', ...args], {
-      DATABASE_URL: undefined,
-      LEDGERLINK_DATA_DIR: undefined,
-      LEDGERLINK_URL: server.url,
-      LEDGERLINK_APP_KEY: who.appKey,
-      LEDGERLINK_PARTNER_ID: who.partnerId,
-      LEDGERLINK_PARTNER_SECRET: who.partnerSecret,
-    });
+  const client = (args: string[], who: PartnerCredentials = store.partner) => runCli(['simplefin', ...args], clientModeEnv(server.url, who));
   const direct = (args: string[], env: Record<string, string | undefined> = { LEDGERLINK_PUBLIC_URL: PUBLIC_URL }) =>
     runCli(['simplefin', ...args, '--data', store.data], { ...store.env, ...env });
   /** Claims a setup token at the running service (the claim URL names the public address; the path is what counts). */
