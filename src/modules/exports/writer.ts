@@ -81,8 +81,3 @@ export function amountText(amount: number): string {
   if (Math.abs(cents / 100 - amount) < 1e-9) return (cents / 100).toFixed(2).replace(/^-(0\.00)$/, '$1');
   return amount.toFixed(8).replace(/0+$/, '');
 }
-
-/** The UTC calendar day of an instant as YYYY-MM-DD. */
-export function isoDay(epochSeconds: number): string {
-  return new Date(epochSeconds * 1000).toISOString().slice(0, 10);
-}
