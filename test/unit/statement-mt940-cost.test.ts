@@ -44,12 +44,35 @@ const hostileBodies: Record<string, string> = {
   'many subfield separators': inStatement(repeatTo(`:61:260102D1,NMSC\r\n:86:166${repeatTo('?20', 8000)}\r\n`, SIZE)),
   'many SEPA keywords': inStatement(repeatTo(`:61:260102D1,NMSC\r\n:86:166?20${repeatTo('SVWZ+EREF+', 8000)}\r\n`, SIZE)),
   'many slash codes': inStatement(repeatTo(`:61:260102D1,NMSC\r\n:86:${repeatTo('/NAME/', 8000)}\r\n`, SIZE)),
-  'many identical lines': inStatement(repeatTo(':61:260102D1,NMSC\r\n:86:Same shop\r\n', SIZE)),
   'many unreadable balances': inStatement(repeatTo(':62F:CXXXXXXEUR1,\r\n', SIZE)),
   // Past the limit of statement lines too, as at any size where the shortest records fill the body (a body of them
   // under the limit reads at about four times the plain body's cost per character: many more records per character).
   'many lone carriage returns': inStatement(':61:260102D1,NMSC\r:86:Shop\r'.repeat(100_001)),
 };
+
+/**
+ * Bodies of as many records as their size allows, which cost more per character than the plain body because each
+ * record costs the same whatever its length: each is compared with a body of as many distinct records of the same
+ * length, which a real statement of small payments is.
+ */
+const denseBodies: Record<string, { hostile: string; legitimate: string }> = {
+  'many identical lines': {
+    hostile: inStatement(repeatTo(':61:260102D1,NMSC\r\n:86:Same shop\r\n', SIZE)),
+    legitimate: inStatement(distinctShortRecords(SIZE)),
+  },
+};
+
+/** Short statement lines with distinct dates, amounts and texts, each as long as the identical lines above. */
+function distinctShortRecords(size: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  for (let i = 0; length < size; i++) {
+    const record = `:61:2601${String((i % 28) + 1).padStart(2, '0')}D${i % 10},NMSC\r\n:86:Shop ${String(i % 10_000).padStart(4, '0')}\r\n`;
+    parts.push(record);
+    length += record.length;
+  }
+  return parts.join('');
+}
 
 const read = orRefused(readMt940Statement, StatementFileError);
 
@@ -79,11 +102,20 @@ describe('the cost of hostile MT940 bodies', () => {
     expect(cost.hostile / cost.plain, `${name}: ${cost.hostile.toFixed(0)} ms, plain ${cost.plain.toFixed(0)} ms`).toBeLessThan(3);
   });
 
+  it.each(Object.keys(denseBodies))('%s: refused or read in at most three times as many distinct records of the same length', (name) => {
+    const { hostile, legitimate } = denseBodies[name]!;
+    expect(Math.abs(hostile.length - legitimate.length) / legitimate.length).toBeLessThan(0.01);
+    read(legitimate);
+    const cost = bestTimes(read, legitimate, hostile);
+    expect(cost.hostile / cost.plain, `${name}: ${cost.hostile.toFixed(0)} ms, distinct records ${cost.plain.toFixed(0)} ms`).toBeLessThan(3);
+  });
+
   it('what a hostile body leaves to store is at most what the shortest statement lines leave per character', () => {
     // Each statement line becomes a record of its own, whatever its length: the shortest lines leave the most.
     const shortest = inStatement(repeatTo(':61:260102D1,NMSC\r\n', 1024 * 1024));
     const bound = keptSize(shortest) / shortest.length;
-    for (const [name, body] of Object.entries(hostileBodies)) {
+    const bodies = { ...hostileBodies, ...Object.fromEntries(Object.entries(denseBodies).map(([name, b]) => [name, b.hostile])) };
+    for (const [name, body] of Object.entries(bodies)) {
       const kept = keptSize(body) / body.length;
       expect(kept, `${name}: ${kept.toFixed(2)} characters kept per character read, the shortest lines ${bound.toFixed(2)}`).toBeLessThanOrEqual(bound);
     }
