@@ -19,6 +19,23 @@ export interface ConnectorContext {
   institutionId: number;
   /** Epoch seconds of this customer's clock (sandbox controls may move it ahead of real time). */
   now: number;
+  /**
+   * Present only while the customer is in Connect (the call is attended): what their browser sent, for sources that
+   * pass it on to the institution (PSD2's PSU headers). Background work has none.
+   */
+  psu?: PsuContext;
+}
+
+/** The customer's browser as it reached Connect. */
+export interface PsuContext {
+  ipAddress: string;
+  userAgent: string;
+  /** The request's Accept, Accept-Language, Accept-Charset and Accept-Encoding headers and its Referer, where sent. */
+  accept?: string;
+  acceptLanguage?: string;
+  acceptCharset?: string;
+  acceptEncoding?: string;
+  referer?: string;
 }
 
 /** Aggregation status codes a connector can end an operation with (0 is success and never a failure). */
@@ -256,6 +273,11 @@ interface AccountBase {
    * names each account's organisation); absent when it is the institution itself.
    */
   institutionName?: string;
+  /**
+   * The customer's consent, for sources whose access ends on a date (PSD2 consents): when it was given and when it
+   * ends, epoch seconds. Absent where access does not expire.
+   */
+  authorization?: { startDate: number; endDate: number };
 }
 
 export type DepositAccount = AccountBase & { type: 'checking' | 'savings'; detail: DepositDetail };

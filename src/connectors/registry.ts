@@ -20,6 +20,10 @@ export interface ConnectorRegistry {
   opened<Open extends OpenSource>(source: ConnectorSource<Open>): Open;
   /** How the sources' sign-in pages send the browser back (sources with a redirect only). */
   readonly redirects: readonly SignInRedirect[];
+  /** The open sources that list their own institutions (OpenSource.listInstitutions). */
+  readonly listing: readonly { source: ConnectorSource; opened: OpenSource }[];
+  /** Runs every open source's start-up checks: the warnings they give, each prefixed with the source's name. */
+  checkAtStart(): Promise<string[]>;
 }
 
 /** What the registry opens every source with; `settings` holds each source's by its name (Config's connectorSettings). */
@@ -44,7 +48,9 @@ function settingsOf(sources: readonly ConnectorSource[], given: RegistryDeps['se
 /** Opens the sources (SOURCES unless given: tests open the test bank alone). */
 export function createConnectorRegistry(deps: RegistryDeps, sources: readonly ConnectorSource[] = SOURCES): ConnectorRegistry {
   const settings = settingsOf(sources, deps.settings);
-  const open = new Map<ConnectorSource, OpenSource>(sources.map((s) => [s, s.open({ ...deps, settings: settings.get(s)! })]));
+  // A source that needs settings it was not given is not opened: nothing about it shows.
+  const enabled = sources.filter((s) => s.enabled?.(settings.get(s)!) ?? true);
+  const open = new Map<ConnectorSource, OpenSource>(enabled.map((s) => [s, s.open({ ...deps, settings: settings.get(s)! })]));
   return {
     async resolve(institutionId) {
       for (const [source, opened] of open) {
@@ -58,6 +64,15 @@ export function createConnectorRegistry(deps: RegistryDeps, sources: readonly Co
       if (!opened) throw new Error(`The connector source ${source.name} is not open in this registry`);
       return opened as Open;
     },
-    redirects: sources.flatMap((s) => (s.redirect ? [s.redirect] : [])),
+    redirects: enabled.flatMap((s) => (s.redirect ? [s.redirect] : [])),
+    listing: [...open].filter(([, opened]) => opened.listInstitutions).map(([source, opened]) => ({ source, opened })),
+    async checkAtStart() {
+      const warnings: string[] = [];
+      for (const [source, opened] of open) {
+        const found = await opened.checkAtStart?.().catch((error: unknown) => [`the start-up check failed: ${(error as Error).message}`]);
+        for (const warning of found ?? []) warnings.push(`${source.name}: ${warning}`);
+      }
+      return warnings;
+    },
   };
 }

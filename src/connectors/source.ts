@@ -5,16 +5,18 @@
  * sends the browser back (OAuth-style sources), and how to open it, which gives the connector of each institution it
  * serves. Nothing above the registry names a source.
  */
-import type { InstitutionConnector } from './connector.js';
+import type { InstitutionConnector, JsonValue } from './connector.js';
 
 /**
  * A setting a source reads from the environment: `LEDGERLINK_CONNECTOR_<SOURCE>_<NAME>`, the source's name in upper
- * case (`LEDGERLINK_CONNECTOR_OFX_...`). loadConfig collects every such variable; the registry refuses one that no
+ * case (`LEDGERLINK_CONNECTOR_OFX_...`), or a source's shorter prefix (`LEDGERLINK_ENABLE_BANKING_...`, config.ts's
+ * SOURCE_PREFIXES). loadConfig collects every such variable; the registry refuses one that no
  * source declares, so a misspelt setting stops the start instead of being ignored.
  */
 export interface SourceSetting {
   /** Upper case, as it appears after the source's name in the variable (`APP_ID`). */
   readonly name: string;
+
   /** What it is, for docs/connectors.md. */
   readonly description: string;
 }
@@ -80,10 +82,37 @@ export interface SourceDeps {
   readonly settings: Readonly<Record<string, string>>;
 }
 
+/**
+ * An institution of a source whose catalogue changes (Enable Banking's list of banks), as the source lists it now.
+ * The catalogue keeps one institution id per key for good and stores `connection` with it, which the source's
+ * connector reads back through SourceCatalogue.connection.
+ */
+export interface ListedInstitution {
+  /** Stable within the source (a bank's country and name). */
+  readonly key: string;
+  readonly name: string;
+  readonly homeUrl: string;
+  readonly signInHelp: string;
+  /** ISO 3166-1 alpha-2. */
+  readonly country: string;
+  /** ISO 4217: the currency its accounts are mostly in. */
+  readonly currency: string;
+  /** An image of the institution's own, served by the source (https). */
+  readonly logoUrl?: string;
+  readonly connection: JsonValue;
+}
+
 /** An open source: the connectors of the institutions it serves. */
 export interface OpenSource {
   /** The connector of an institution, or undefined when this source does not serve it. */
   connectorFor(institutionId: number): InstitutionConnector | undefined | Promise<InstitutionConnector | undefined>;
+  /**
+   * Sources whose institutions come from their own list: the list as it is now. The catalogue asks at start and then
+   * every day (docs/connectors.md), adding new institutions and retiring those no longer listed.
+   */
+  listInstitutions?(): Promise<ListedInstitution[]>;
+  /** Checks made once at start; what they find is logged as warnings and never stops the service. */
+  checkAtStart?(): Promise<string[]>;
 }
 
 export interface ConnectorSource<Open extends OpenSource = OpenSource> {
@@ -92,6 +121,16 @@ export interface ConnectorSource<Open extends OpenSource = OpenSource> {
   readonly settings: readonly SourceSetting[];
   /** Institutions it adds to the catalogue; sources whose institutions come from elsewhere have none. */
   readonly institutions: readonly SourceInstitution[];
+  /**
+   * For sources that list their institutions (OpenSource.listInstitutions): the first catalogue id of theirs; ids
+   * are handed out upwards from it, one per listed key, and never reused.
+   */
+  readonly listedIdBase?: number;
+  /**
+   * Whether the source is configured: a source that needs settings to work (an application id and key) is off
+   * without them, and then nothing about it shows. Always on unless given.
+   */
+  enabled?(settings: Readonly<Record<string, string>>): boolean;
   /** For sources whose institutions sign in on their own site. */
   readonly redirect?: SignInRedirect;
   /** Builds the source's connectors (once per engine, so once per process and database). */

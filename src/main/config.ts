@@ -70,6 +70,20 @@ function logFormat(value: string | undefined): Config['logFormat'] {
 
 const CONNECTOR_SETTING = /^LEDGERLINK_CONNECTOR_([A-Z0-9]+)_([A-Z0-9_]+)$/;
 
+/** Sources whose documentation names their settings with a prefix of their own, by that prefix: the source. */
+const SOURCE_PREFIXES: Readonly<Record<string, string>> = { LEDGERLINK_ENABLE_BANKING_: 'enablebanking' };
+
+/** The source and setting a variable sets, if it names one. */
+function connectorSetting(variable: string): { source: string; name: string } | undefined {
+  const match = CONNECTOR_SETTING.exec(variable);
+  if (match) return { source: match[1]!.toLowerCase(), name: match[2]! };
+  for (const [prefix, source] of Object.entries(SOURCE_PREFIXES)) {
+    const name = variable.startsWith(prefix) ? variable.slice(prefix.length) : '';
+    if (/^[A-Z0-9_]+$/.test(name)) return { source, name };
+  }
+  return undefined;
+}
+
 /**
  * LEDGERLINK_CONNECTOR_<SOURCE>_<NAME> variables by source (lower case, as sources are named) and name. Which names
  * a source reads, the connector registry checks: naming them here would load every connector with the configuration.
@@ -77,10 +91,9 @@ const CONNECTOR_SETTING = /^LEDGERLINK_CONNECTOR_([A-Z0-9]+)_([A-Z0-9_]+)$/;
 function connectorSettings(env: NodeJS.ProcessEnv): Config['connectorSettings'] {
   const out: Record<string, Record<string, string>> = {};
   for (const [variable, value] of Object.entries(env)) {
-    const match = CONNECTOR_SETTING.exec(variable);
-    if (!match || value === undefined || value === '') continue;
-    const source = match[1]!.toLowerCase();
-    out[source] = { ...out[source], [match[2]!]: value };
+    const setting = connectorSetting(variable);
+    if (!setting || value === undefined || value === '') continue;
+    out[setting.source] = { ...out[setting.source], [setting.name]: value };
   }
   return Object.freeze(out);
 }
