@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { applyCommonFault, type CommonFault, isCommonFault } from './fake-faults.js';
 
 const DAY = 86_400;
 
@@ -46,12 +47,9 @@ export interface BridgeError {
 
 export type BridgeFault =
   | { status: number; body?: string }
-  | { garbage: true }
-  | { delayMs: number }
+  | CommonFault
   /** A 200 answer of about this many bytes; chunked unless `declared`, which sends Content-Length. */
-  | { bytes: number; declared?: boolean }
-  /** The connection is dropped without an answer. */
-  | { drop: true };
+  | { bytes: number; declared?: boolean };
 
 export interface BridgeRequest {
   method: string;
@@ -111,10 +109,6 @@ export interface SimplefinBridge {
   close(): Promise<void>;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 function queryOf(url: URL): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [key, value] of url.searchParams) (out[key] ??= []).push(value);
@@ -169,19 +163,7 @@ export async function startSimplefinBridge(options: SimplefinBridgeOptions = {})
   /** Answers with a fault; true when it answered. */
   const applyFault = async (fault: BridgeFault | undefined, req: IncomingMessage, res: ServerResponse, log: BridgeRequest): Promise<boolean> => {
     if (!fault) return false;
-    if ('delayMs' in fault) {
-      await sleep(fault.delayMs);
-      return false;
-    }
-    if ('drop' in fault) {
-      log.status = 0;
-      req.socket.destroy();
-      return true;
-    }
-    if ('garbage' in fault) {
-      send(res, log, 200, '<html>Service temporarily unavailable</html>', 'text/html');
-      return true;
-    }
+    if (isCommonFault(fault)) return applyCommonFault(fault, req, (status, body, type) => send(res, log, status, body, type));
     if ('bytes' in fault) {
       log.status = 200;
       const head = '{"errors":[],"accounts":[],"pad":"';
