@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createEngine } from '../modules/aggregation/engine.js';
 import { startRefreshScheduler } from '../modules/aggregation/scheduler.js';
+import { startListedInstitutionSync } from '../modules/institutions/listed.service.js';
 import { enqueuePushNotifications } from '../modules/txpush/notify.service.js';
 import { startDeliveryWorker } from '../outbox/worker.js';
 import type { Runtime } from './runtime.js';
@@ -22,10 +23,14 @@ export async function startBackgroundWork(runtime: Runtime, logger: Logger): Pro
     onBackgroundError: (what, e) => logger.error({ err: e }, `${what} failed`),
   });
   const refreshes = startRefreshScheduler(engine, { logger });
+  const listed = startListedInstitutionSync(runtime.database, engine.registry, { now: () => Math.floor(runtime.clock.now() / 1000), logger });
+  void engine.registry.checkAtStart().then((warnings) => {
+    for (const warning of warnings) logger.warn(warning);
+  });
   return {
     workerId: deliveries.workerId,
     stop: async () => {
-      await Promise.all([deliveries.stop(), refreshes.stop()]);
+      await Promise.all([deliveries.stop(), refreshes.stop(), listed.stop()]);
     },
   };
 }

@@ -1659,6 +1659,14 @@ export interface components {
                 financialinstitutionAccountStatus: string;
                 /** @description personal or business */
                 marketSegment: string;
+                /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                authorizationStartDate?: number;
+                /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                authorizationEndDate?: number;
+                /** @description Whether the consent has an end date (present only when it has) */
+                authorizationExpires?: boolean;
+                /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                authorizationExpiring?: boolean;
                 /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                 detail?: {
                     /** @description checking, savings, loan: the balance minus pending debits */
@@ -1995,6 +2003,16 @@ export interface operations {
                 content: {
                     /** @example <svg xmlns="http://www.w3.org/2000/svg" width="72" height="72" viewBox="0 0 72 72">...</svg> */
                     "image/svg+xml": string;
+                };
+            };
+            /** @description Response */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "application/xml": unknown;
                 };
             };
             /** @description Not found (another partner's ids look exactly like unknown ids) */
@@ -4785,6 +4803,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
@@ -4955,6 +4981,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
@@ -5190,6 +5224,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
@@ -5360,6 +5402,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
@@ -5728,6 +5778,14 @@ export interface operations {
                         financialinstitutionAccountStatus: string;
                         /** @description personal or business */
                         marketSegment: string;
+                        /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                        authorizationStartDate?: number;
+                        /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                        authorizationEndDate?: number;
+                        /** @description Whether the consent has an end date (present only when it has) */
+                        authorizationExpires?: boolean;
+                        /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                        authorizationExpiring?: boolean;
                         /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                         detail?: {
                             /** @description checking, savings, loan: the balance minus pending debits */
@@ -5896,6 +5954,14 @@ export interface operations {
                         financialinstitutionAccountStatus: string;
                         /** @description personal or business */
                         marketSegment: string;
+                        /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                        authorizationStartDate?: number;
+                        /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                        authorizationEndDate?: number;
+                        /** @description Whether the consent has an end date (present only when it has) */
+                        authorizationExpires?: boolean;
+                        /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                        authorizationExpiring?: boolean;
                         /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                         detail?: {
                             /** @description checking, savings, loan: the balance minus pending debits */
@@ -6124,6 +6190,14 @@ export interface operations {
                         financialinstitutionAccountStatus: string;
                         /** @description personal or business */
                         marketSegment: string;
+                        /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                        authorizationStartDate?: number;
+                        /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                        authorizationEndDate?: number;
+                        /** @description Whether the consent has an end date (present only when it has) */
+                        authorizationExpires?: boolean;
+                        /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                        authorizationExpiring?: boolean;
                         /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                         detail?: {
                             /** @description checking, savings, loan: the balance minus pending debits */
@@ -6292,6 +6366,14 @@ export interface operations {
                         financialinstitutionAccountStatus: string;
                         /** @description personal or business */
                         marketSegment: string;
+                        /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                        authorizationStartDate?: number;
+                        /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                        authorizationEndDate?: number;
+                        /** @description Whether the consent has an end date (present only when it has) */
+                        authorizationExpires?: boolean;
+                        /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                        authorizationExpiring?: boolean;
                         /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                         detail?: {
                             /** @description checking, savings, loan: the balance minus pending debits */
@@ -6803,6 +6885,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
@@ -6973,6 +7063,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
@@ -7327,6 +7425,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
@@ -7497,6 +7603,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
@@ -7742,6 +7856,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
@@ -7912,6 +8034,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
@@ -8391,6 +8521,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
@@ -8561,6 +8699,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
@@ -8920,6 +9066,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */
@@ -9090,6 +9244,14 @@ export interface operations {
                             financialinstitutionAccountStatus: string;
                             /** @description personal or business */
                             marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
                             /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
                             detail?: {
                                 /** @description checking, savings, loan: the balance minus pending debits */

@@ -145,6 +145,15 @@ export const accountFields = {
   displayPosition: Type.Integer(),
   financialinstitutionAccountStatus: Type.String({ examples: ['OPEN'] }),
   marketSegment: Type.String({ description: 'personal or business' }),
+  authorizationStartDate: O(Epoch('When the customer gave the consent the account is read under; only where consents end (PSD2 banks)')),
+  authorizationEndDate: O(Epoch('When that consent ends: after it, Connect Fix asks the customer to consent again')),
+  authorizationExpires: O(Type.Boolean({ description: 'Whether the consent has an end date (present only when it has)' })),
+  authorizationExpiring: O(
+    Type.Boolean({
+      description:
+        'Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md)',
+    }),
+  ),
   detail: O(AccountDetail),
   position: O(Type.Array(Position, { description: 'Holdings of investment accounts' })),
 };

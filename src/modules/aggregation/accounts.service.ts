@@ -39,10 +39,17 @@ type AccountDataColumns = Pick<
   | 'display_position'
   | 'fi_account_status'
   | 'detail'
->;
+> & { authorization_start_at: number | null; authorization_end_at: number | null; authorization_expiring: number };
 
-function accountData(a: ConnectorAccount): AccountDataColumns {
+/** How long before a consent ends the account says so (authorizationExpiring), which notifies its subscribers. */
+export const CONSENT_WARNING_SECONDS = 7 * 86_400;
+
+function accountData(a: ConnectorAccount, now: number): AccountDataColumns {
+  const end = a.authorization?.endDate;
   return {
+    authorization_start_at: a.authorization?.startDate ?? null,
+    authorization_end_at: end ?? null,
+    authorization_expiring: end !== undefined && end - now <= CONSENT_WARNING_SECONDS ? 1 : 0,
     number: a.number,
     account_number_display: a.accountNumberDisplay,
     real_account_number_last4: a.realAccountNumberLast4 ?? null,
@@ -121,7 +128,7 @@ export async function insertAccount(db: Executor, login: InstitutionLoginRow, a:
     institution_login_id: login.id,
     institution_id: login.institution_id,
     ref: a.ref,
-    ...accountData(a),
+    ...accountData(a, now),
     balance_date: a.balanceDate,
     aggregation_status_code: 0,
     created_at: now,
@@ -136,8 +143,10 @@ export async function insertAccount(db: Executor, login: InstitutionLoginRow, a:
  * row and whether its data changed (a new balanceDate alone is not a change).
  */
 export async function updateAccountData(db: Executor, row: AccountRow, a: ConnectorAccount, now: number): Promise<{ row: AccountRow; changed: boolean }> {
-  const data = accountData(a);
-  const dataChanged = (Object.keys(data) as (keyof AccountDataColumns)[]).some((k) => data[k] !== row[k]);
+  const data = accountData(a, now);
+  const dataChanged = (Object.keys(data) as (keyof AccountDataColumns)[]).some(
+    (k) => data[k] !== (row[k] === null ? null : typeof data[k] === 'number' ? Number(row[k]) : row[k]),
+  );
   const positionsChanged = await syncPositions(db, row.id, positionsOf(a));
   const changed = dataChanged || positionsChanged;
   const updated = await repo.updateAccountRow(db, row.id, { ...data, balance_date: a.balanceDate, ...(changed ? { updated_at: now } : {}) });

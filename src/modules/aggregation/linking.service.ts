@@ -11,7 +11,7 @@
  * aggregation (a refresh) loads those.
  */
 import type { Static } from 'typebox';
-import type { AuthResult, ConnectorAccount, ConnectorSession, Credential, MfaAnswer, MfaChallenge } from '../../connectors/connector.js';
+import type { AuthResult, ConnectorAccount, ConnectorSession, Credential, MfaAnswer, MfaChallenge, PsuContext } from '../../connectors/connector.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { DiscoveredAccount, SignInStep } from '../../contract/schemas/connect-app.js';
 import type { Executor } from '../../platform/db/database.js';
@@ -153,18 +153,22 @@ export async function answerLinkMfa(
 }
 
 /** Completes an OAuth sign-in with the code the institution sent to the redirect URI. */
-export async function completeLinkOAuth(engine: Engine, input: { partnerId: string; sessionId: string; code: string; customerId?: string }): Promise<LinkStep> {
+export async function completeLinkOAuth(
+  engine: Engine,
+  input: { partnerId: string; sessionId: string; code: string; customerId?: string; psu?: PsuContext },
+): Promise<LinkStep> {
   const session = await loadSession(engine, input, 'oauth');
   const state = openJson<LinkState>(engine, session.state_encrypted!);
   if (state.kind !== 'oauth') throw new ServiceError('LinkStepMismatch');
   const customer = await getCustomerForPartner(engine.database.kysely, input.partnerId, session.customer_id);
   const connector = await connectorFor(engine, session.institution_id);
-  const result = await connector.completeOAuth(connectorContext(engine, customer, session.institution_id), {
-    code: input.code,
-    redirectUri: state.redirectUri,
-    pending: state.pending,
-  });
-  return advance(engine, customer, session, result, null);
+  // The customer's browser brought the code back: the calls made now are attended.
+  const attended = input.psu ? { psu: input.psu } : {};
+  const result = await connector.completeOAuth(
+    { ...connectorContext(engine, customer, session.institution_id), ...attended },
+    { code: input.code, redirectUri: state.redirectUri, pending: state.pending },
+  );
+  return advance(engine, customer, session, result, null, input.psu);
 }
 
 /** Moves a session on after the institution answered a sign-in step. */
@@ -174,6 +178,7 @@ async function advance(
   session: LinkSessionRow,
   result: AuthResult,
   credentials: Credential[] | null,
+  psu?: PsuContext,
 ): Promise<LinkStep> {
   if (!result.ok) return failSession(engine, session, result.code, result.message);
   if (result.kind === 'mfa') {
@@ -182,7 +187,7 @@ async function advance(
     return { step: 'mfa', sessionId: session.id, challenges: result.challenges };
   }
   const connector = await connectorFor(engine, session.institution_id);
-  const listed = await connector.listAccounts(connectorContext(engine, customer, session.institution_id), result.session);
+  const listed = await connector.listAccounts({ ...connectorContext(engine, customer, session.institution_id), ...(psu ? { psu } : {}) }, result.session);
   if (!listed.ok) return failSession(engine, session, listed.code, listed.message);
   const state: LinkState = { kind: 'session', session: listed.session ?? result.session, credentials };
   await saveStep(engine, session, 'accounts', { state_encrypted: sealJson(engine, state), discovered: JSON.stringify(listed.value) });

@@ -72,6 +72,14 @@ export function toAccountRecord(row: AccountRow, positions: readonly PositionRow
     displayPosition: row.display_position,
     financialinstitutionAccountStatus: row.fi_account_status,
     marketSegment: row.market_segment,
+    ...(row.authorization_end_at !== null && row.authorization_end_at !== undefined
+      ? {
+          ...opt('authorizationStartDate', row.authorization_start_at === null ? null : Number(row.authorization_start_at)),
+          authorizationEndDate: Number(row.authorization_end_at),
+          authorizationExpires: true,
+          authorizationExpiring: Number(row.authorization_expiring) === 1,
+        }
+      : {}),
     ...(row.detail !== null ? { detail: JSON.parse(row.detail) as NonNullable<AccountRecord['detail']> } : {}),
     ...(INVESTMENT_TYPES.has(row.type) ? { position: positions.map(toPositionRecord) } : {}),
   };

@@ -71,6 +71,11 @@ export interface AccountTable {
   historic_loaded_at: number | null;
   oldest_transaction_at: number | null;
   last_transaction_at: number | null;
+  /** The consent the account is read under, where it ends (PSD2): when it was given and when it ends. */
+  authorization_start_at: Generated<number | null>;
+  authorization_end_at: Generated<number | null>;
+  /** 1 from the time the partner is warned that the consent ends soon (docs/aggregation.md) until a new consent. */
+  authorization_expiring: Generated<number>;
   created_at: number;
   updated_at: number;
 }

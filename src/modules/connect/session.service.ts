@@ -3,6 +3,7 @@
  * each call, so a link that expired or was used stops working mid-way too) and acts only for that link's partner
  * and customer, in that link's variant. Each step is reported to the link's webhook.
  */
+import type { PsuContext } from '../../connectors/connector.js';
 import type { Static } from 'typebox';
 import type { ConnectInstitution } from '../../contract/schemas/connect-app.js';
 import type { Executor } from '../../platform/db/database.js';
@@ -255,7 +256,11 @@ async function returningSession(
  * belongs to its Connect link's customer. The Connect app learns the outcome by asking for the session's step.
  * Answers what the popup page says.
  */
-export async function completeOAuthCallback(engine: Engine, query: Readonly<Record<string, string | undefined>>): Promise<{ ok: boolean; message: string }> {
+export async function completeOAuthCallback(
+  engine: Engine,
+  query: Readonly<Record<string, string | undefined>>,
+  psu?: PsuContext,
+): Promise<{ ok: boolean; message: string }> {
   const found = await returningSession(engine, query);
   // `linkId`: the callback address of sign-ins started before the address was one for all (and their codes are bound to it).
   const linkId = found?.session.connectLinkId ?? query.linkId;
@@ -281,7 +286,7 @@ export async function completeOAuthCallback(engine: Engine, query: Readonly<Reco
     engine,
     row,
     session.institutionId,
-    await completeLinkOAuth(engine, { partnerId: session.partnerId, customerId: session.customerId, sessionId, code: outcome.code }),
+    await completeLinkOAuth(engine, { partnerId: session.partnerId, customerId: session.customerId, sessionId, code: outcome.code, ...(psu ? { psu } : {}) }),
   );
   return step.step === 'failed'
     ? { ok: false, message: step.message }

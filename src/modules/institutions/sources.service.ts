@@ -7,6 +7,7 @@ import type { OfxInstitutionConfig } from '../../connectors/ofx/index.js';
 import { SOURCES } from '../../connectors/registry.js';
 import type { ConnectorSource, SourceCatalogue, SourceInstitution } from '../../connectors/source.js';
 import type { Database, Executor } from '../../platform/db/database.js';
+import { findListedConnection } from './listed.repository.js';
 import { findOfxServer } from './ofx-directory.repository.js';
 import { bumpCatalogVersion, insertInstitutionRowIfAbsent, institutionExists } from './repository.js';
 import type { InstitutionTable, OfxServerTable } from './table.js';
@@ -20,8 +21,10 @@ export interface InstitutionContact {
   city?: string;
   state?: string;
   postalCode?: string;
-  /** ISO 3166-1 alpha-3: USA (the default) or CAN, whose institutions count in Canadian dollars. */
-  country?: 'USA' | 'CAN';
+  /** ISO 3166-1 alpha-3: USA (the default), CAN, whose institutions count in Canadian dollars, or another country. */
+  country?: string;
+  /** ISO 4217, where the country alone does not say it (USD in the USA, CAD in Canada). */
+  currency?: string;
 }
 
 /** The catalogue row of an institution a source serves: a bank offering transaction aggregation, online. */
@@ -43,7 +46,7 @@ export function sourceInstitutionRow(entry: SourceInstitution, version: number, 
     oauth_enabled: 0,
     phone: contact.phone ?? '',
     email: contact.email ?? '',
-    currency: country === 'CAN' ? 'CAD' : 'USD',
+    currency: contact.currency ?? (country === 'CAN' ? 'CAD' : 'USD'),
     special_text: entry.signInHelp,
     special_instructions: null,
     special_instructions_title: null,
@@ -112,7 +115,7 @@ function ofxConnection(server: OfxServerTable): OfxInstitutionConfig {
   };
 }
 
-/** What the catalogue stores about reaching its institutions through a source, by the source's name. */
+/** What the catalogue stores about reaching its institutions through a source, by the source's name (others: listed.service.ts). */
 const CONNECTIONS: Readonly<Record<string, (db: Executor, institutionId: number) => Promise<unknown>>> = {
   // The servers of the OFX directory's institutions and of those operators add (ofx-directory.service.ts).
   ofx: async (db, institutionId) => {
@@ -125,7 +128,9 @@ const CONNECTIONS: Readonly<Record<string, (db: Executor, institutionId: number)
 export function sourceCatalogue(database: Database): SourceCatalogue {
   return {
     async connection(institutionId, source) {
-      return Object.hasOwn(CONNECTIONS, source) ? CONNECTIONS[source]!(database.kysely, institutionId) : undefined;
+      if (Object.hasOwn(CONNECTIONS, source)) return CONNECTIONS[source]!(database.kysely, institutionId);
+      const listed = await findListedConnection(database.kysely, institutionId, source);
+      return listed === undefined ? undefined : JSON.parse(listed);
     },
   };
 }

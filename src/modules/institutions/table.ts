@@ -76,6 +76,19 @@ export interface InstitutionCatalogTable {
 /** The largest id an institution column holds (32-bit integer on PostgreSQL); every catalogue id fits. */
 export const MAX_STORED_INSTITUTION_ID = 2_147_483_647;
 
+/** An institution of a source that lists its own (migration 0034). */
+export interface ListedInstitutionTable {
+  institution_id: number;
+  source: string;
+  key: string;
+  /** The source's JSON about reaching the institution (ListedInstitution.connection). */
+  connection: string;
+  logo_url: string | null;
+  /** 0 once the source no longer lists it. */
+  listed: number;
+  synced_at: number;
+}
+
 /** An institution's OFX Direct Connect server (see migration 0018). */
 export interface OfxServerTable {
   institution_id: number;

@@ -13,7 +13,7 @@ import type { DashboardSessionTable } from '../../modules/dashboard/table.js';
 import type { DeliveryAttemptTable, DeliveryTable, MailboxTable, SandboxListenerTable } from '../../outbox/table.js';
 import type { ConnectExperienceTable, ConnectLinkTable } from '../../modules/connect/table.js';
 import type { CustomerTable } from '../../modules/customers/table.js';
-import type { InstitutionCatalogTable, InstitutionTable, OfxServerTable } from '../../modules/institutions/table.js';
+import type { InstitutionCatalogTable, InstitutionTable, ListedInstitutionTable, OfxServerTable } from '../../modules/institutions/table.js';
 import type { PartnerTable, PartnerTokenTable, SignInThrottleTable } from '../../modules/partners/table.js';
 import type { RequestLogTable } from '../../modules/requestlog/table.js';
 import type { RuleTable, TransactionRuleSourceTable } from '../../modules/rules/table.js';
@@ -32,6 +32,7 @@ export interface DB {
   institutions: InstitutionTable;
   institution_catalog: InstitutionCatalogTable;
   ofx_servers: OfxServerTable;
+  listed_institutions: ListedInstitutionTable;
   request_log: RequestLogTable;
   dashboard_sessions: DashboardSessionTable;
   sign_in_throttle: SignInThrottleTable;

@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import type { PsuContext } from '../../../connectors/connector.js';
 import { openLink } from '../../../modules/connect/links.service.js';
 import { completeOAuthCallback } from '../../../modules/connect/session.service.js';
 import { ServiceError } from '../../../contract/errors/service-error.js';
@@ -62,7 +64,7 @@ export default function connectPages(app: App, runtime: Runtime): void {
       ),
     },
     handler: async (request, reply) => {
-      const outcome = await completeOAuthCallback(app.engine, request.query);
+      const outcome = await completeOAuthCallback(app.engine, request.query, psuOf(request));
       const close = '<script>setTimeout(function(){window.close()},800)</script>';
       return reply
         .type(HTML)
@@ -70,4 +72,25 @@ export default function connectPages(app: App, runtime: Runtime): void {
         .send(simplePage(outcome.ok ? 'Signed in' : 'Sign-in not completed', outcome.message, outcome.ok ? close : ''));
     },
   });
+}
+
+/** The customer's browser, as institutions that ask for it (PSD2's PSU headers) are told on attended calls. */
+function psuOf(request: FastifyRequest): PsuContext {
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return typeof value === 'string' && value.length > 0 && value.length <= 1024 ? value : undefined;
+  };
+  const optional = (key: keyof PsuContext, name: string) => {
+    const value = header(name);
+    return value === undefined ? {} : { [key]: value };
+  };
+  return {
+    ipAddress: request.ip,
+    userAgent: header('user-agent') ?? '',
+    ...optional('accept', 'accept'),
+    ...optional('acceptLanguage', 'accept-language'),
+    ...optional('acceptCharset', 'accept-charset'),
+    ...optional('acceptEncoding', 'accept-encoding'),
+    ...optional('referer', 'referer'),
+  };
 }

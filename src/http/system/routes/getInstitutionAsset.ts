@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { isBrandingAsset, renderBrandingAsset } from '../../../modules/institutions/branding.js';
+import { listedLogo } from '../../../modules/institutions/listed.service.js';
 import { findInstitution } from '../../../modules/institutions/service.js';
 import { ServiceError } from '../../../contract/errors/service-error.js';
 import type { Runtime } from '../../../platform/dependencies.js';
@@ -29,6 +30,7 @@ export default function getInstitutionAsset(app: App, runtime: Runtime): void {
             },
           },
         },
+        302: { description: "logo.svg of an institution whose source gives its own logo (Enable Banking's banks): a redirect to that image" },
         ...errorResponses(404),
       },
     },
@@ -42,6 +44,8 @@ export default function getInstitutionAsset(app: App, runtime: Runtime): void {
           'Image not found: use /institution/assets/{institutionId}/logo.svg, alternateLogo.svg, icon.svg or tile.svg',
         );
       }
+      const own = asset === 'logo' ? await listedLogo(runtime.database, institution.id) : undefined;
+      if (own) return reply.header('cache-control', 'public, max-age=3600').redirect(own, 302);
       return reply
         .type('image/svg+xml; charset=utf-8')
         .header('cache-control', 'public, max-age=3600')
