@@ -61,6 +61,51 @@ describe('connector sources', () => {
     expect(loadConfig({}).connectorSettings).toEqual({});
   });
 
+  it("also take a source's documented prefix (LEDGERLINK_ENABLE_BANKING_) beside the LEDGERLINK_CONNECTOR_ form", () => {
+    const config = loadConfig({
+      LEDGERLINK_ENABLE_BANKING_APP_ID: 'app-2',
+      LEDGERLINK_ENABLE_BANKING_URL: 'http://127.0.0.1:9/',
+      LEDGERLINK_CONNECTOR_ENABLEBANKING_KEY_FILE: '/etc/key.pem',
+      LEDGERLINK_ENABLE_BANKING_: 'not a setting',
+    });
+    expect(config.connectorSettings).toEqual({ enablebanking: { APP_ID: 'app-2', URL: 'http://127.0.0.1:9/', KEY_FILE: '/etc/key.pem' } });
+  });
+
+  it('leave a source off without the settings it needs: not opened, no redirect, nothing it serves', async () => {
+    const needy = fakeSource('needy', [7], { enabled: (settings) => Boolean(settings.APP_ID), redirect: { kind: 'reference', param: 'ref' } });
+    const off = createConnectorRegistry({ ...deps, settings: {} }, [needy]);
+    expect(needy.openedWith).toBeUndefined();
+    expect(off.redirects).toEqual([]);
+    expect(await off.resolve(7)).toMatchObject({ available: false });
+    const on = createConnectorRegistry({ ...deps, settings: { needy: { APP_ID: 'a' } } }, [needy]);
+    expect(on.redirects).toEqual([{ kind: 'reference', param: 'ref' }]);
+    expect(await on.resolve(7)).toMatchObject({ available: true, source: needy });
+  });
+
+  it("run the sources' start-up checks, naming the source in each warning, a failing check a warning too", async () => {
+    const listing: ConnectorSource = {
+      name: 'lister',
+      settings: [],
+      institutions: [],
+      listedIdBase: 1,
+      open: () => ({ connectorFor: () => undefined, listInstitutions: async () => [], checkAtStart: async () => ['register https://x/cb'] }),
+    };
+    const failing: ConnectorSource = {
+      name: 'failing',
+      settings: [],
+      institutions: [],
+      open: () => ({
+        connectorFor: () => undefined,
+        checkAtStart: async () => {
+          throw new Error('no answer');
+        },
+      }),
+    };
+    const registry = createConnectorRegistry({ ...deps, settings: {} }, [listing, failing, fakeSource('quiet', [])]);
+    expect(await registry.checkAtStart()).toEqual(['lister: register https://x/cb', 'failing: the start-up check failed: no answer']);
+    expect(registry.listing.map((l) => l.source.name)).toEqual(['lister']);
+  });
+
   it('open the test bank with its key and its sign-in page at the public URL, and its OAuth page with the same key', async () => {
     const registry = createConnectorRegistry({ ...deps, settings: {} }, [testbank]);
     const oauth = registry.opened(testbank).connectorFor(102168)!;
