@@ -3,13 +3,14 @@
  * them. A new source is its folder, exporting its ConnectorSource from index.ts, and one line in SOURCES.
  */
 import type { InstitutionConnector } from './connector.js';
+import { enableBanking } from './enablebanking/index.js';
 import { ofx } from './ofx/index.js';
 import { simplefin } from './simplefin/index.js';
 import type { ConnectorSource, OpenSource, SignInRedirect, SourceDeps } from './source.js';
 import { testbank } from './testbank/index.js';
 
 /** Every source. An institution served by two is served by the first (none is today). */
-export const SOURCES: readonly ConnectorSource[] = [testbank, simplefin, ofx];
+export const SOURCES: readonly ConnectorSource[] = [testbank, simplefin, ofx, enableBanking];
 
 export type ConnectorLookup = { available: true; connector: InstitutionConnector; source: ConnectorSource } | { available: false; reason: string };
 

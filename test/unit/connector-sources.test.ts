@@ -24,8 +24,8 @@ function fakeSource(name: string, ids: number[], extra: Partial<ConnectorSource>
 }
 
 describe('connector sources', () => {
-  it('are the test bank, SimpleFIN and OFX, in that order, each named in lower case', () => {
-    expect(SOURCES.map((s) => s.name)).toEqual(['testbank', 'simplefin', 'ofx']);
+  it('are the test bank, SimpleFIN, OFX and Enable Banking, in that order, each named in lower case', () => {
+    expect(SOURCES.map((s) => s.name)).toEqual(['testbank', 'simplefin', 'ofx', 'enablebanking']);
     for (const source of SOURCES) expect(source.name).toMatch(/^[a-z0-9]+$/);
   });
 
