@@ -390,8 +390,8 @@ export interface InstitutionConnector {
   /** Continues a sign-in that asked MFA questions; may ask more. */
   answerMfa(ctx: ConnectorContext, state: ConnectorSession, answers: MfaAnswer[]): Promise<AuthResult>;
 
-  /** Starts an OAuth sign-in. OAuth institutions only. */
-  startOAuth(ctx: ConnectorContext, request: { redirectUri: string; state: string }): Promise<OAuthStart>;
+  /** Starts an OAuth sign-in, or says why the institution refused to (its API is down, the bank is not offered). OAuth institutions only. */
+  startOAuth(ctx: ConnectorContext, request: { redirectUri: string; state: string }): Promise<OAuthStart | ConnectorFailure>;
 
   /** Exchanges the code the institution sent back to the redirect URI for a session. OAuth institutions only. */
   completeOAuth(ctx: ConnectorContext, request: { code: string; redirectUri: string; pending: ConnectorSession }): Promise<AuthResult>;
@@ -435,7 +435,7 @@ export abstract class CredentialsOnlyConnector implements InstitutionConnector {
     throw new ConnectorUsageError(this.refusals.mfa);
   }
 
-  async startOAuth(_ctx?: ConnectorContext, _request?: { redirectUri: string; state: string }): Promise<OAuthStart> {
+  async startOAuth(_ctx?: ConnectorContext, _request?: { redirectUri: string; state: string }): Promise<OAuthStart | ConnectorFailure> {
     throw new ConnectorUsageError(this.refusals.oauth);
   }
 

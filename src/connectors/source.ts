@@ -50,6 +50,9 @@ export interface SourceInstitution {
  */
 export type SignInRedirect = { readonly kind: 'code-state' } | { readonly kind: 'reference'; readonly param: string };
 
+/** Connect's one return address for every source's sign-in pages, under the public URL (docs/connectors.md). */
+export const OAUTH_CALLBACK_PATH = '/connect/oauth/callback';
+
 /** The query parameter of a redirect that names the sign-in session. */
 export function sessionParamOf(redirect: SignInRedirect): string {
   return redirect.kind === 'code-state' ? 'state' : redirect.param;

@@ -78,6 +78,8 @@ describe('institutions a source lists itself', () => {
     );
     expect(same).toEqual({ added: 0, changed: 0, retired: 0 });
 
+    // An empty list retires nothing: a source's fault, not every bank closing at once.
+    expect(await syncListedInstitutions(ctx.runtime.database, source, [], 1_800_200_000)).toEqual({ added: 0, changed: 0, retired: 0 });
     const gone = await syncListedInstitutions(ctx.runtime.database, source, [bank('FI:Aurora', 'Aurora Pankki Oyj', 'FI', 'EUR')], 1_800_259_200);
     expect(gone).toEqual({ added: 0, changed: 0, retired: 2 });
     // Still in the catalogue (logins and saved ids stay valid), without a connection or transaction aggregation.

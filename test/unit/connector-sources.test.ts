@@ -5,6 +5,7 @@ import { type ConnectorSource, redirectOutcome, type SourceDeps, sessionParamOf 
 import { testbank } from '../../src/connectors/testbank/index.js';
 import { loadConfig } from '../../src/main/config.js';
 import { connector, KEY } from '../helpers/testbank.js';
+import { started } from '../helpers/oauth.js';
 
 const deps = { mode: 'sandbox', publicUrl: 'https://ledgerlink.example', deriveKey: () => KEY, catalogue: { connection: async () => undefined } } as const;
 
@@ -109,9 +110,11 @@ describe('connector sources', () => {
   it('open the test bank with its key and its sign-in page at the public URL, and its OAuth page with the same key', async () => {
     const registry = createConnectorRegistry({ ...deps, settings: {} }, [testbank]);
     const oauth = registry.opened(testbank).connectorFor(102168)!;
-    const started = await oauth.startOAuth({ institutionId: 102168, now: 1_768_000_000 }, { redirectUri: 'https://ledgerlink.example/cb', state: 's-1' });
-    expect(started.authorizeUrl.startsWith('https://ledgerlink.example/connect/testbank/oauth/authorize?')).toBe(true);
-    const request = registry.opened(testbank).oauthPages.parseAuthorizeRequest(Object.fromEntries(new URL(started.authorizeUrl).searchParams));
+    const start = started(
+      await oauth.startOAuth({ institutionId: 102168, now: 1_768_000_000 }, { redirectUri: 'https://ledgerlink.example/cb', state: 's-1' }),
+    );
+    expect(start.authorizeUrl.startsWith('https://ledgerlink.example/connect/testbank/oauth/authorize?')).toBe(true);
+    const request = registry.opened(testbank).oauthPages.parseAuthorizeRequest(Object.fromEntries(new URL(start.authorizeUrl).searchParams));
     expect(request).toMatchObject({ ok: true, request: { institutionId: 102168, state: 's-1' } });
     expect(registry.redirects).toEqual([{ kind: 'code-state' }]);
     expect(() => registry.opened(fakeSource('other', []))).toThrow(/not open/);

@@ -14,6 +14,7 @@ import type {
 import { openEnableBanking } from '../../src/connectors/enablebanking/index.js';
 import type { OpenSource } from '../../src/connectors/source.js';
 import { type EnableBankingFake, startEnableBankingFake } from '../helpers/enable-banking.js';
+import { started } from '../helpers/oauth.js';
 
 const DAY = 86_400;
 const PUBLIC_URL = 'https://ledgerlink.example';
@@ -47,11 +48,11 @@ async function connectorOf(key: string): Promise<InstitutionConnector> {
 
 /** The customer consents at the bank page; the session of the code it sends back, as listed in Connect. */
 async function link(connector: InstitutionConnector): Promise<ConnectorSession> {
-  const started = await connector.startOAuth(ctx(), { redirectUri: CALLBACK, state: 'connect-session-1' });
-  const callback = new URL(fake.approve(started.authorizeUrl));
+  const start = started(await connector.startOAuth(ctx(), { redirectUri: CALLBACK, state: 'connect-session-1' }));
+  const callback = new URL(fake.approve(start.authorizeUrl));
   expect(callback.searchParams.get('state')).toBe('connect-session-1');
   const session = sessionOf(
-    await connector.completeOAuth(ctx(PSU), { code: callback.searchParams.get('code')!, redirectUri: CALLBACK, pending: started.pending }),
+    await connector.completeOAuth(ctx(PSU), { code: callback.searchParams.get('code')!, redirectUri: CALLBACK, pending: start.pending }),
   );
   return ok(await connector.listAccounts(ctx(PSU), session)).session ?? session;
 }
@@ -170,10 +171,10 @@ describe('the Enable Banking connector against the local fake of the API', () =>
 
   it('asks for a consent no longer than the bank allows (90 days at the Swedish bank), and sends the customer to its page', async () => {
     const connector = await connectorOf('SE:Fjäll Sparbank');
-    const started = await connector.startOAuth(ctx(), { redirectUri: CALLBACK, state: 's' });
+    const start = started(await connector.startOAuth(ctx(), { redirectUri: CALLBACK, state: 's' }));
     const auth = fake.requests.find((r) => r.path === '/auth');
     expect(auth?.status).toBe(200);
-    expect(Date.parse((auth?.body as { access: { valid_until: string } }).access.valid_until) / 1000).toBeLessThanOrEqual(fake.now + 90 * DAY);
-    expect(started.authorizeUrl.startsWith(fake.url)).toBe(true);
+    expect(Date.parse((auth!.body as { access: { valid_until: string } }).access.valid_until) / 1000).toBeLessThanOrEqual(fake.now + 90 * DAY);
+    expect(start.authorizeUrl.startsWith(fake.url)).toBe(true);
   });
 });

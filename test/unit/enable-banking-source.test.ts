@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createHttpTransport, EnableBankingClient } from '../../src/connectors/enablebanking/client.js';
-import { CALLBACK_PATH, ENABLE_BANKING_ID_BASE, enableBanking, openEnableBanking } from '../../src/connectors/enablebanking/index.js';
+import { ENABLE_BANKING_ID_BASE, enableBanking, openEnableBanking } from '../../src/connectors/enablebanking/index.js';
+import { OAUTH_CALLBACK_PATH } from '../../src/connectors/source.js';
 import { institutionsOf, readConnection } from '../../src/connectors/enablebanking/institutions.js';
 import { JwtSigner } from '../../src/connectors/enablebanking/jwt.js';
 import { apiBaseUrl, DEFAULT_API_URL, readPrivateKey } from '../../src/connectors/enablebanking/settings.js';
@@ -42,7 +43,7 @@ describe('the Enable Banking source', () => {
     expect(ENABLE_BANKING_ID_BASE).toBe(800_000);
     expect(enableBanking.institutions).toEqual([]);
     expect(enableBanking.redirect).toEqual({ kind: 'code-state' });
-    expect(CALLBACK_PATH).toBe('/connect/oauth/callback');
+    expect(OAUTH_CALLBACK_PATH).toBe('/connect/oauth/callback');
   });
 
   it('is on only with an application id and a key file, from LEDGERLINK_ENABLE_BANKING_ variables', () => {
@@ -166,7 +167,9 @@ describe('Enable Banking banks as institutions', () => {
       ['SE:Swedbank', 'SE', 'SEK'],
     ]);
     const nordea = listed.find((i) => i.key === 'FI:Nordea')!;
-    expect(nordea).toMatchObject({ name: 'Nordea', logoUrl: 'https://enablebanking.com/brands/FI/Nordea/', homeUrl: 'https://enablebanking.com/' });
+    // Nordea in two countries: each named with its country; a name in one country stays as it is.
+    expect(listed.map((i) => i.name)).toEqual(['Holvi', 'Nordea (Finland)', 'Nordea (Sweden)', 'Swedbank']);
+    expect(nordea).toMatchObject({ name: 'Nordea (Finland)', logoUrl: 'https://enablebanking.com/brands/FI/Nordea/', homeUrl: 'https://enablebanking.com/' });
     expect(nordea.signInHelp).toMatch(/Nordea.*180 days/);
     expect(nordea.connection).toEqual({
       name: 'Nordea',

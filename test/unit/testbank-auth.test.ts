@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type AuthResult, type ConnectorSession, ConnectorUsageError, type MfaAnswer } from '../../src/connectors/connector.js';
 import { MFA_STATE_TTL_SECONDS, OAUTH_CODE_TTL_SECONDS, TEST_BANK_AUTHORIZE_PATH } from '../../src/connectors/testbank/connector.js';
 import { accounts, connector, credentials, ctx, DAY, expectFailure, NOW, sessionOf, testBank, signIn, transactions, value } from '../helpers/testbank.js';
+import { started } from '../helpers/oauth.js';
 
 const TEST_BANK = 101732;
 const MFA_BANK = 102175;
@@ -218,7 +219,7 @@ describe('test bank OAuth', () => {
   const redirectUri = 'https://connect.example/oauth/callback';
 
   async function authorize(state = 'st-123') {
-    const { authorizeUrl, pending } = await oauth.startOAuth(ctx(OAUTH_BANK), { redirectUri, state });
+    const { authorizeUrl, pending } = started(await oauth.startOAuth(ctx(OAUTH_BANK), { redirectUri, state }));
     const url = new URL(authorizeUrl, 'http://ledgerlink.local');
     const parsed = testBank.oauthPages.parseAuthorizeRequest(Object.fromEntries(url.searchParams));
     if (!parsed.ok) throw new Error(parsed.error);

@@ -13,6 +13,7 @@ const SOURCES: Record<DashboardLoginStatus['source'], string> = {
   testbank: 'Test bank',
   simplefin: 'SimpleFIN',
   ofx: 'OFX Direct Connect',
+  enablebanking: 'Enable Banking',
   statementFile: 'Statement files',
   none: 'No source any more',
 };

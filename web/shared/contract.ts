@@ -633,10 +633,10 @@ export interface components {
             /** @example 102105 */
             institutionId: string;
             /**
-             * @description Where the data comes from: testbank (the sandbox test bank), simplefin (a SimpleFIN bridge), ofx (OFX Direct Connect), statementFile (uploaded statement files: nothing to refresh), none (no source serves the institution any more)
+             * @description Where the data comes from: testbank (the sandbox test bank), simplefin (a SimpleFIN bridge), ofx (OFX Direct Connect), enablebanking (a European bank through Enable Banking), statementFile (uploaded statement files: nothing to refresh), none (no source serves the institution any more)
              * @example ofx
              */
-            source: "testbank" | "simplefin" | "ofx" | "statementFile" | "none";
+            source: "testbank" | "simplefin" | "ofx" | "enablebanking" | "statementFile" | "none";
             /** @description 0 after a successful sign-in or refresh, otherwise the aggregation status code of the last failure (docs/aggregation.md) */
             aggregationStatusCode: number;
             /** @description The institution's or the connector's words for the last failure; absent while the status is 0 */

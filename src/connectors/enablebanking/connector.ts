@@ -22,7 +22,7 @@ import {
   type TransactionsResult,
 } from '../connector.js';
 import type { EnableBankingClient } from './client.js';
-import { EnableBankingError, EnableBankingFailures, failureOf, formatEpoch, sessionStatusFailure } from './errors.js';
+import { EnableBankingFailures, failureOf, formatEpoch, sessionStatusFailure } from './errors.js';
 import { type BankConnection, MAX_CONSENT_SECONDS, psuTypeOf } from './institutions.js';
 import { DAY, type ReadLedger, scheduledReadAt, UNATTENDED_READS_PER_DAY, unattendedReadAt } from './limits.js';
 import { type AccountFacts, mapAccount, mapTransactions } from './map.js';
@@ -78,11 +78,8 @@ export class EnableBankingConnector implements InstitutionConnector {
     throw new ConnectorUsageError('Banks reached through Enable Banking ask their questions on their own pages');
   }
 
-  /**
-   * Starts a consent at the bank for as long as it allows, at most 180 days. The contract gives this call no failure
-   * result, so what Enable Banking refuses is thrown as an EnableBankingError carrying the failure.
-   */
-  async startOAuth(ctx: ConnectorContext, request: { redirectUri: string; state: string }): Promise<OAuthStart> {
+  /** Starts a consent at the bank for as long as it allows, at most 180 days; what Enable Banking refuses is a failure. */
+  async startOAuth(ctx: ConnectorContext, request: { redirectUri: string; state: string }): Promise<OAuthStart | ConnectorFailure> {
     const { bank, client } = this.options;
     const psuType = psuTypeOf(bank);
     const validUntil = ctx.now + Math.min(Math.max(1, bank.maximum_consent_validity - CLOCK_MARGIN_SECONDS), MAX_CONSENT_SECONDS);
@@ -93,10 +90,10 @@ export class EnableBankingConnector implements InstitutionConnector {
       redirect_url: request.redirectUri,
       psu_type: psuType,
     });
-    if (!answer.ok) throw new EnableBankingError(failureOf(answer.problem, 'start'));
+    if (!answer.ok) return failureOf(answer.problem, 'start');
     const url = new URL(answer.value.url);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && this.options.mode === 'sandbox')) {
-      throw new EnableBankingError(EnableBankingFailures.malformed('url is not an https address'));
+      return EnableBankingFailures.malformed('url is not an https address');
     }
     return { authorizeUrl: url.href, pending: writePending({ psuType, validUntil }) };
   }

@@ -147,17 +147,6 @@ export function sessionStatusFailure(status: string): ConnectorFailure | undefin
   return EnableBankingFailures.unexpectedSessionStatus(status.replace(/[^A-Z0-9_]/gi, '').slice(0, 40));
 }
 
-/**
- * A failure where the contract has no failure result to give it in (startOAuth): thrown, carrying the failure, so
- * the caller can report it as it reports failures.
- */
-export class EnableBankingError extends Error {
-  override readonly name = 'EnableBankingError';
-  constructor(readonly failure: ConnectorFailure) {
-    super(failure.message);
-  }
-}
-
 /** Epoch seconds as "2026-11-25 10:00 UTC" (from the value given, never the system clock). */
 export function formatEpoch(epoch: number): string {
   return `${new Date(epoch * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;

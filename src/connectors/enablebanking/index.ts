@@ -3,7 +3,7 @@
  * into the catalogue, each signing in on its own pages and read through the customer's consent. Off unless the
  * operator gives an application's id and key (LEDGERLINK_ENABLE_BANKING_APP_ID and _KEY_FILE; docs/connectors.md).
  */
-import type { ConnectorSource, OpenSource, SourceDeps } from '../source.js';
+import { OAUTH_CALLBACK_PATH, type ConnectorSource, type OpenSource, type SourceDeps } from '../source.js';
 import { createHttpTransport, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, EnableBankingClient, type EnableBankingTransport } from './client.js';
 import { EnableBankingConnector } from './connector.js';
 import { failureOf } from './errors.js';
@@ -12,13 +12,10 @@ import { JwtSigner } from './jwt.js';
 import { ReadLedger } from './limits.js';
 import { apiBaseUrl, appIdOf, ENABLE_BANKING_SETTINGS, hasRequiredSettings, readPrivateKey } from './settings.js';
 
-export { ENABLE_BANKING_ERROR_TABLE, type EnableBankingErrorRow, EnableBankingError } from './errors.js';
+export { ENABLE_BANKING_ERROR_TABLE, type EnableBankingErrorRow } from './errors.js';
 
 /** The first catalogue id of Enable Banking's banks. */
 export const ENABLE_BANKING_ID_BASE = 800_000;
-
-/** Where Connect's one OAuth callback lives under the public URL: the redirect URL to register with the application. */
-export const CALLBACK_PATH = '/connect/oauth/callback';
 
 /** What tests open the source with instead of the network and the real clock. */
 export interface OpenOptions {
@@ -29,7 +26,7 @@ export interface OpenOptions {
 
 /** The redirect URL the application must allow, for a public base URL. */
 export function callbackUrl(publicUrl: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}${CALLBACK_PATH}`;
+  return `${publicUrl.replace(/\/+$/, '')}${OAUTH_CALLBACK_PATH}`;
 }
 
 /**

@@ -94,12 +94,15 @@ export function consentDays(maximumConsentValidity: number): number {
   return Math.max(1, Math.floor(Math.min(maximumConsentValidity, MAX_CONSENT_SECONDS) / DAY));
 }
 
-/** A bank as a catalogue institution. */
-export function listedInstitution(entry: AspspEntry): ListedInstitution {
+/**
+ * A bank as a catalogue institution. `inSeveralCountries`: banks of one name in several countries (Nordea) are told
+ * apart by the country after the name, as a person searching would expect.
+ */
+export function listedInstitution(entry: AspspEntry, inSeveralCountries = false): ListedInstitution {
   const days = consentDays(entry.maximumConsentValidity);
   return {
     key: keyOf(entry),
-    name: entry.name,
+    name: inSeveralCountries ? `${entry.name} (${countryFacts(entry.country).name})` : entry.name,
     // Enable Banking names no web site of the bank: its entry points at the service that reaches it.
     homeUrl: 'https://enablebanking.com/',
     signInHelp: `You sign in at ${entry.name} on the bank's own pages, through Enable Banking, and choose the accounts to share. The consent lasts ${days} day${days === 1 ? '' : 's'}; then the bank asks you to give it again.`,
@@ -121,7 +124,12 @@ export function institutionsOf(lists: readonly (readonly AspspEntry[])[], kinds:
       byKey.set(keyOf(entry), known ? merge(known, entry) : entry);
     }
   });
-  return [...byKey.keys()].sort().map((key) => listedInstitution(byKey.get(key)!));
+  const countries = new Map<string, number>();
+  for (const entry of byKey.values()) countries.set(entry.name, (countries.get(entry.name) ?? 0) + 1);
+  return [...byKey.keys()].sort().map((key) => {
+    const entry = byKey.get(key)!;
+    return listedInstitution(entry, countries.get(entry.name)! > 1);
+  });
 }
 
 /**

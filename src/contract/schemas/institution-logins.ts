@@ -2,7 +2,7 @@
 import Type from 'typebox';
 
 /** Where a login's data comes from: the connector source that serves its institution, or uploaded statement files. */
-export const LOGIN_SOURCES = ['testbank', 'simplefin', 'ofx', 'statementFile', 'none'] as const;
+export const LOGIN_SOURCES = ['testbank', 'simplefin', 'ofx', 'enablebanking', 'statementFile', 'none'] as const;
 export type LoginSourceName = (typeof LOGIN_SOURCES)[number];
 
 /** Why a login is or is not refreshed without anyone asking. */
@@ -20,7 +20,7 @@ export const institutionLoginStatusFields = {
       LOGIN_SOURCES.map((s) => Type.Literal(s)),
       {
         description:
-          'Where the data comes from: testbank (the sandbox test bank), simplefin (a SimpleFIN bridge), ofx (OFX Direct Connect), statementFile (uploaded statement files: nothing to refresh), none (no source serves the institution any more)',
+          'Where the data comes from: testbank (the sandbox test bank), simplefin (a SimpleFIN bridge), ofx (OFX Direct Connect), enablebanking (a European bank through Enable Banking), statementFile (uploaded statement files: nothing to refresh), none (no source serves the institution any more)',
         examples: ['ofx'],
       },
     ),

@@ -117,6 +117,10 @@ export async function startLink(engine: Engine, input: StartLinkInput): Promise<
       );
     }
     const started = await connector.startOAuth(ctx, { redirectUri: input.redirectUri, state: session.id });
+    if ('ok' in started) {
+      await sessions.insertLinkSession(db, session);
+      return failSession(engine, session, started.code, started.message);
+    }
     const state: LinkState = {
       kind: 'oauth',
       pending: started.pending,

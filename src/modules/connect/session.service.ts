@@ -8,7 +8,7 @@ import type { Static } from 'typebox';
 import type { ConnectInstitution } from '../../contract/schemas/connect-app.js';
 import type { Executor } from '../../platform/db/database.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
-import { redirectOutcome, sessionParamOf } from '../../connectors/source.js';
+import { OAUTH_CALLBACK_PATH, redirectOutcome, sessionParamOf } from '../../connectors/source.js';
 import { testCredentialsHint } from '../../connectors/testbank/credentials-hint.js';
 import { deleteAccount, deleteInstitutionLogin } from '../aggregation/accounts.service.js';
 import { findCustomerLogin } from '../aggregation/logins.repository.js';
@@ -45,7 +45,7 @@ import { emitConnectEvent } from './webhooks.service.js';
  * Where OAuth institutions send the browser back to: one fixed address for every source and link (banks and
  * aggregators accept only redirect URLs registered beforehand); the sign-in session in the query tells the rest.
  */
-export const OAUTH_CALLBACK_PATH = '/connect/oauth/callback';
+export { OAUTH_CALLBACK_PATH };
 
 /** An institution as Connect lists it, for this customer (whether it may link there, upload statements there). */
 export type InstitutionSummary = Static<typeof ConnectInstitution>;

@@ -93,8 +93,11 @@ export async function syncListedInstitutions(
         result.changed++;
       }
     }
+    // An empty list from a source that listed institutions before is taken for a fault of the source's, not for every
+    // institution closing at once: nothing is retired (the next list decides).
+    const retiring = entries.size > 0;
     for (const [key, row] of known) {
-      if (entries.has(key) || Number(row.listed) === 0) continue;
+      if (!retiring || entries.has(key) || Number(row.listed) === 0) continue;
       const id = Number(row.institution_id);
       await updateInstitutionRow(tx, id, { trans_agg: 0 }, await nextVersion());
       await updateListed(tx, id, { listed: 0, synced_at: now });

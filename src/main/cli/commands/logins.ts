@@ -17,6 +17,7 @@ const SOURCE_WORDS: Record<NamedLoginStatusRecord['source'], string> = {
   testbank: 'test bank',
   simplefin: 'SimpleFIN',
   ofx: 'OFX Direct Connect',
+  enablebanking: 'Enable Banking',
   statementFile: 'statement files',
   none: 'no source serves it any more',
 };
