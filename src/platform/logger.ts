@@ -20,6 +20,8 @@ export const REDACT_PATHS = [
   '*.token',
   '*.appKey',
   '*.signingKey',
+  '*.ssn',
+  '*.birthday',
 ];
 
 /** How log lines are written: one JSON object a line, or one readable line (pino-pretty) each. */

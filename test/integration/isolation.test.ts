@@ -11,6 +11,7 @@ import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.se
 import type { Listener } from '../helpers/listener.js';
 import { startPushListener, subscribe } from '../helpers/txpush.js';
 import { accessFor } from '../helpers/simplefin-server.js';
+import { createConsumer } from '../helpers/consumers.js';
 
 /**
  * For every route with ids in its path: another partner's ids, and another customer's ids under the right
@@ -24,6 +25,8 @@ interface World {
   subscriptionId: string;
   /** A SimpleFIN access claimed from a setup token of the customer. */
   accessId: string;
+  /** The customer's consumer. */
+  consumerId: string;
   /** A saved CSV column mapping's fingerprint (partner-wide): only the other partner's world has one. */
   fingerprint?: string;
   /** A transaction rule's id (partner-wide): only the other partner's world has one. */
@@ -59,6 +62,7 @@ async function world(partner: TestPartner): Promise<World> {
     transactionId: String(tx!.id),
     subscriptionId: String(subscriptions.account.id),
     accessId: accesses.json().accesses[0].id,
+    consumerId: await createConsumer(ctx, partner, customerId),
   };
 }
 

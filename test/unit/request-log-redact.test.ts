@@ -127,10 +127,36 @@ describe('what the request log keeps of bodies', () => {
   });
 
   it('names secret fields by their whole name', () => {
-    for (const name of ['partnerSecret', 'newPartnerSecret', 'password', 'token', 'signingKey', 'value', 'answer', 'USERPASS', 'pin']) {
+    for (const name of [
+      'partnerSecret',
+      'newPartnerSecret',
+      'password',
+      'token',
+      'signingKey',
+      'value',
+      'answer',
+      'USERPASS',
+      'pin',
+      'ssn',
+      'SSN',
+      'consumerSsn',
+      'birthday',
+    ]) {
       expect(isSecretField(name), name).toBe(true);
     }
-    for (const name of ['partnerId', 'code', 'message', 'tokens', 'values', 'urlForgotPassword', 'description', 'keywords']) {
+    for (const name of [
+      'partnerId',
+      'code',
+      'message',
+      'tokens',
+      'values',
+      'urlForgotPassword',
+      'description',
+      'keywords',
+      'birthdays',
+      'firstName',
+      'dayOfMonth',
+    ]) {
       expect(isSecretField(name), name).toBe(false);
     }
   });

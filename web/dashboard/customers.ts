@@ -1,10 +1,11 @@
 /**
- * Customers: a searchable list with a form to add a testing customer, and one customer with its Connect links,
+ * Customers: a searchable list with a form to add a testing customer, and one customer with its consumer, Connect links,
  * statement file uploads, institution logins, accounts, TxPUSH subscriptions and transactions.
  */
 import type { CustomerOverview, CustomerPage, CustomerSummary, DashboardCustomerBody } from '../shared/contract.js';
 import { money } from '../shared/dom.js';
 import { api } from './api.js';
+import { consumerSection } from './customer-consumer.js';
 import { connectLinksSection } from './customer-links.js';
 import { loginRefreshPanel } from './customer-refresh.js';
 import { statementsSection } from './customer-statements.js';
@@ -204,11 +205,12 @@ export async function customerPage(
     await customerPage(main, customerId, new URLSearchParams(location.hash.split('?')[1] ?? ''), extra);
     if (focusId) document.getElementById(focusId)?.focus();
   };
-  const [transactions, txpush, statements, simplefin] = await Promise.all([
+  const [transactions, txpush, statements, simplefin, consumer] = await Promise.all([
     transactionsSection(customerId, accounts, params),
     txpushSection(customerId, accounts),
     statementsSection(customerId, overview, reload),
     simplefinSection(customerId, accounts),
+    consumerSection(customerId),
   ]);
   const controls = extra(overview, reload);
   main.replaceChildren(
@@ -242,6 +244,7 @@ export async function customerPage(
         ),
       ),
     ),
+    consumer,
     connectLinksSection(customerId, institutionLogins),
     statements,
     ...(controls ? [controls] : []),

@@ -606,10 +606,129 @@ export interface components {
             institutionId?: number;
             institutionLoginId?: number;
         };
+        DashboardConsumer: {
+            /**
+             * @description Consumer id: 32 hexadecimal digits
+             * @example 0bf46322c167b562e6cbed9d40e19a4c
+             */
+            id: string;
+            /** @example John */
+            firstName: string;
+            /** @example Smith */
+            lastName: string;
+            /**
+             * @description The customer the consumer belongs to
+             * @example 1005061234
+             */
+            customerId: number;
+            /**
+             * @description Street address; empty when not given
+             * @example 434 W Ascension Way
+             */
+            address: string;
+            /**
+             * @description City; empty when not given
+             * @example Murray
+             */
+            city: string;
+            /**
+             * @description Two-letter US state code
+             * @example UT
+             */
+            state: string;
+            /**
+             * @description ZIP code; empty when not given
+             * @example 84123
+             */
+            zip: string;
+            /**
+             * @description Phone number; empty when not given
+             * @example 1-801-984-4200
+             */
+            phone: string;
+            /**
+             * @description The last four digits of the SSN (the full number is never answered); empty when not given
+             * @example 9999
+             */
+            ssn: string;
+            /** @description The birth date; an empty object when not given */
+            birthday: {
+                /**
+                 * @description Four-digit year
+                 * @example 1989
+                 */
+                year?: number;
+                /**
+                 * @description Month, 1 for January
+                 * @example 8
+                 */
+                month?: number;
+                /**
+                 * @description Day of the month
+                 * @example 13
+                 */
+                dayOfMonth?: number;
+            };
+            /**
+             * @description E-mail address; empty when not given
+             * @example myname@example.com
+             */
+            email: string;
+            /**
+             * @description Epoch seconds
+             * @example 1607450357
+             */
+            createdDate: number;
+            /** @example PhD */
+            suffix?: string;
+            /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+            endUser?: {
+                /**
+                 * @description The end user of the reports (when not the partner)
+                 * @example Acme Lending
+                 */
+                name: string;
+                /**
+                 * @description Address line 1
+                 * @example 434 W Ascension Way
+                 */
+                address: string;
+                /** @example Murray */
+                city: string;
+                /**
+                 * @description Two-letter US state code
+                 * @example UT
+                 */
+                state: string;
+                /**
+                 * @description ZIP code: 5 digits or ZIP+4
+                 * @example 84123
+                 */
+                zip: string;
+                /**
+                 * @description Up to 15 characters: digits, spaces and + ( ) - .
+                 * @example 1-801-984-4200
+                 */
+                phone: string;
+                /**
+                 * @description E-mail address
+                 * @example someone@example.com
+                 */
+                email?: string;
+                /**
+                 * @description The end user’s web address, 2 to 999 characters
+                 * @example example.com
+                 */
+                url?: string;
+            };
+        };
         DashboardCustomerBody: {
             username: string;
             firstName?: string;
             lastName?: string;
+        };
+        DashboardCustomerConsumer: {
+            consumer?: components["schemas"]["DashboardConsumer"];
         };
         DashboardInstitutionLogin: {
             institutionLoginId: number;
@@ -1303,7 +1422,9 @@ export type DashboardAccount = components['schemas']['DashboardAccount'];
 export type DashboardBalanceHistory = components['schemas']['DashboardBalanceHistory'];
 export type DashboardConnectLink = components['schemas']['DashboardConnectLink'];
 export type DashboardConnectLinkBody = components['schemas']['DashboardConnectLinkBody'];
+export type DashboardConsumer = components['schemas']['DashboardConsumer'];
 export type DashboardCustomerBody = components['schemas']['DashboardCustomerBody'];
+export type DashboardCustomerConsumer = components['schemas']['DashboardCustomerConsumer'];
 export type DashboardInstitutionLogin = components['schemas']['DashboardInstitutionLogin'];
 export type DashboardInstitutionPage = components['schemas']['DashboardInstitutionPage'];
 export type DashboardLoginStatus = components['schemas']['DashboardLoginStatus'];

@@ -218,6 +218,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decisioning/v1/customers/{customerId}/consumer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the consumer of a customer
+         * @description The consumer of one of the calling partner's customers. 404 (code 14001) when the customer is unknown, another partner's, or has no consumer.
+         */
+        get: operations["GetConsumerForCustomer"];
+        put?: never;
+        /**
+         * Create consumer for the customer
+         * @description Creates the consumer (the person reports name) of one of the calling partner's customers; a customer has at most one (409, code 11000). firstName, lastName and state are required, and either ssn or birthday and either phone or email (400, code 10005). Formats are checked field by field (400, code 10100, naming the field). The personal data is stored encrypted; answers show only the last four digits of the SSN.
+         */
+        post: operations["CreateConsumer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v1/consumers/{consumerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get consumer by id
+         * @description One of the calling partner's consumers. Fields the consumer was created without are empty strings (birthday an empty object); ssn is the last four digits. Unknown ids and other partners' ids both answer 404 (code 14001).
+         */
+        get: operations["GetConsumer"];
+        /**
+         * Modify consumer by id
+         * @description Changes the fields given and leaves the others. A blank optional field clears it, as long as ssn or birthday and phone or email remain (400, code 10005); firstName, lastName and state cannot be blank. Formats as on create (400, code 10100). A body with no field answers 400 (code 10025).
+         */
+        put: operations["ModifyConsumer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/institution/v2/institutions": {
         parameters: {
             query?: never;
@@ -3180,6 +3228,1220 @@ export interface operations {
             };
             /** @description Not acceptable: Accept allows neither JSON nor XML */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetConsumerForCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Consumer id: 32 hexadecimal digits
+                         * @example 0bf46322c167b562e6cbed9d40e19a4c
+                         */
+                        id: string;
+                        /** @example John */
+                        firstName: string;
+                        /** @example Smith */
+                        lastName: string;
+                        /**
+                         * @description The customer the consumer belongs to
+                         * @example 1005061234
+                         */
+                        customerId: number;
+                        /**
+                         * @description Street address; empty when not given
+                         * @example 434 W Ascension Way
+                         */
+                        address: string;
+                        /**
+                         * @description City; empty when not given
+                         * @example Murray
+                         */
+                        city: string;
+                        /**
+                         * @description Two-letter US state code
+                         * @example UT
+                         */
+                        state: string;
+                        /**
+                         * @description ZIP code; empty when not given
+                         * @example 84123
+                         */
+                        zip: string;
+                        /**
+                         * @description Phone number; empty when not given
+                         * @example 1-801-984-4200
+                         */
+                        phone: string;
+                        /**
+                         * @description The last four digits of the SSN (the full number is never answered); empty when not given
+                         * @example 9999
+                         */
+                        ssn: string;
+                        /** @description The birth date; an empty object when not given */
+                        birthday: {
+                            /**
+                             * @description Four-digit year
+                             * @example 1989
+                             */
+                            year?: number;
+                            /**
+                             * @description Month, 1 for January
+                             * @example 8
+                             */
+                            month?: number;
+                            /**
+                             * @description Day of the month
+                             * @example 13
+                             */
+                            dayOfMonth?: number;
+                        };
+                        /**
+                         * @description E-mail address; empty when not given
+                         * @example myname@example.com
+                         */
+                        email: string;
+                        /**
+                         * @description Epoch seconds
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example PhD */
+                        suffix?: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Consumer id: 32 hexadecimal digits
+                         * @example 0bf46322c167b562e6cbed9d40e19a4c
+                         */
+                        id: string;
+                        /** @example John */
+                        firstName: string;
+                        /** @example Smith */
+                        lastName: string;
+                        /**
+                         * @description The customer the consumer belongs to
+                         * @example 1005061234
+                         */
+                        customerId: number;
+                        /**
+                         * @description Street address; empty when not given
+                         * @example 434 W Ascension Way
+                         */
+                        address: string;
+                        /**
+                         * @description City; empty when not given
+                         * @example Murray
+                         */
+                        city: string;
+                        /**
+                         * @description Two-letter US state code
+                         * @example UT
+                         */
+                        state: string;
+                        /**
+                         * @description ZIP code; empty when not given
+                         * @example 84123
+                         */
+                        zip: string;
+                        /**
+                         * @description Phone number; empty when not given
+                         * @example 1-801-984-4200
+                         */
+                        phone: string;
+                        /**
+                         * @description The last four digits of the SSN (the full number is never answered); empty when not given
+                         * @example 9999
+                         */
+                        ssn: string;
+                        /** @description The birth date; an empty object when not given */
+                        birthday: {
+                            /**
+                             * @description Four-digit year
+                             * @example 1989
+                             */
+                            year?: number;
+                            /**
+                             * @description Month, 1 for January
+                             * @example 8
+                             */
+                            month?: number;
+                            /**
+                             * @description Day of the month
+                             * @example 13
+                             */
+                            dayOfMonth?: number;
+                        };
+                        /**
+                         * @description E-mail address; empty when not given
+                         * @example myname@example.com
+                         */
+                        email: string;
+                        /**
+                         * @description Epoch seconds
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example PhD */
+                        suffix?: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    CreateConsumer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description First name
+                     * @example John
+                     */
+                    firstName: string;
+                    /**
+                     * @description Last name
+                     * @example Smith
+                     */
+                    lastName: string;
+                    /**
+                     * @description Two-letter US state code
+                     * @example UT
+                     */
+                    state: string;
+                    /**
+                     * @description Street address
+                     * @example 434 W Ascension Way
+                     */
+                    address?: string;
+                    /**
+                     * @description City
+                     * @example Murray
+                     */
+                    city?: string;
+                    /**
+                     * @description ZIP code: 5 digits or ZIP+4
+                     * @example 84123
+                     */
+                    zip?: string;
+                    /**
+                     * @description Up to 15 characters: digits, spaces and + ( ) - . Either phone or email (or both) is required.
+                     * @example 1-801-984-4200
+                     */
+                    phone?: string;
+                    /**
+                     * @description Full Social Security number, 9 digits with or without hyphens. Either ssn or birthday (or both) is required.
+                     * @example 999-99-9999
+                     */
+                    ssn?: string;
+                    /** @description A birth date: a real calendar day, from 1900 to today. All three parts are needed when one is given. */
+                    birthday?: {
+                        /**
+                         * @description Four-digit year
+                         * @example 1989
+                         */
+                        year?: number;
+                        /**
+                         * @description Month, 1 for January
+                         * @example 8
+                         */
+                        month?: number;
+                        /**
+                         * @description Day of the month
+                         * @example 13
+                         */
+                        dayOfMonth?: number;
+                    };
+                    /**
+                     * @description E-mail address. Either phone or email (or both) is required.
+                     * @example myname@example.com
+                     */
+                    email?: string;
+                    /**
+                     * @description Generational or academic suffix
+                     * @example PhD
+                     */
+                    suffix?: string;
+                    /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                    endUser?: {
+                        /**
+                         * @description The end user of the reports (when not the partner)
+                         * @example Acme Lending
+                         */
+                        name: string;
+                        /**
+                         * @description Address line 1
+                         * @example 434 W Ascension Way
+                         */
+                        address: string;
+                        /** @example Murray */
+                        city: string;
+                        /**
+                         * @description Two-letter US state code
+                         * @example UT
+                         */
+                        state: string;
+                        /**
+                         * @description ZIP code: 5 digits or ZIP+4
+                         * @example 84123
+                         */
+                        zip: string;
+                        /**
+                         * @description Up to 15 characters: digits, spaces and + ( ) - .
+                         * @example 1-801-984-4200
+                         */
+                        phone: string;
+                        /**
+                         * @description E-mail address
+                         * @example someone@example.com
+                         */
+                        email?: string;
+                        /**
+                         * @description The end user’s web address, 2 to 999 characters
+                         * @example example.com
+                         */
+                        url?: string;
+                    };
+                };
+                "application/xml": {
+                    /**
+                     * @description First name
+                     * @example John
+                     */
+                    firstName: string;
+                    /**
+                     * @description Last name
+                     * @example Smith
+                     */
+                    lastName: string;
+                    /**
+                     * @description Two-letter US state code
+                     * @example UT
+                     */
+                    state: string;
+                    /**
+                     * @description Street address
+                     * @example 434 W Ascension Way
+                     */
+                    address?: string;
+                    /**
+                     * @description City
+                     * @example Murray
+                     */
+                    city?: string;
+                    /**
+                     * @description ZIP code: 5 digits or ZIP+4
+                     * @example 84123
+                     */
+                    zip?: string;
+                    /**
+                     * @description Up to 15 characters: digits, spaces and + ( ) - . Either phone or email (or both) is required.
+                     * @example 1-801-984-4200
+                     */
+                    phone?: string;
+                    /**
+                     * @description Full Social Security number, 9 digits with or without hyphens. Either ssn or birthday (or both) is required.
+                     * @example 999-99-9999
+                     */
+                    ssn?: string;
+                    /** @description A birth date: a real calendar day, from 1900 to today. All three parts are needed when one is given. */
+                    birthday?: {
+                        /**
+                         * @description Four-digit year
+                         * @example 1989
+                         */
+                        year?: number;
+                        /**
+                         * @description Month, 1 for January
+                         * @example 8
+                         */
+                        month?: number;
+                        /**
+                         * @description Day of the month
+                         * @example 13
+                         */
+                        dayOfMonth?: number;
+                    };
+                    /**
+                     * @description E-mail address. Either phone or email (or both) is required.
+                     * @example myname@example.com
+                     */
+                    email?: string;
+                    /**
+                     * @description Generational or academic suffix
+                     * @example PhD
+                     */
+                    suffix?: string;
+                    /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                    endUser?: {
+                        /**
+                         * @description The end user of the reports (when not the partner)
+                         * @example Acme Lending
+                         */
+                        name: string;
+                        /**
+                         * @description Address line 1
+                         * @example 434 W Ascension Way
+                         */
+                        address: string;
+                        /** @example Murray */
+                        city: string;
+                        /**
+                         * @description Two-letter US state code
+                         * @example UT
+                         */
+                        state: string;
+                        /**
+                         * @description ZIP code: 5 digits or ZIP+4
+                         * @example 84123
+                         */
+                        zip: string;
+                        /**
+                         * @description Up to 15 characters: digits, spaces and + ( ) - .
+                         * @example 1-801-984-4200
+                         */
+                        phone: string;
+                        /**
+                         * @description E-mail address
+                         * @example someone@example.com
+                         */
+                        email?: string;
+                        /**
+                         * @description The end user’s web address, 2 to 999 characters
+                         * @example example.com
+                         */
+                        url?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Consumer id: 32 hexadecimal digits
+                         * @example 0bf46322c167b562e6cbed9d40e19a4c
+                         */
+                        id: string;
+                        /**
+                         * @description Epoch seconds
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /**
+                         * @description The customer the consumer belongs to
+                         * @example 1005061234
+                         */
+                        customerId: number;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Consumer id: 32 hexadecimal digits
+                         * @example 0bf46322c167b562e6cbed9d40e19a4c
+                         */
+                        id: string;
+                        /**
+                         * @description Epoch seconds
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /**
+                         * @description The customer the consumer belongs to
+                         * @example 1005061234
+                         */
+                        customerId: number;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetConsumer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Consumer id: 32 hexadecimal digits
+                 * @example 0bf46322c167b562e6cbed9d40e19a4c
+                 */
+                consumerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Consumer id: 32 hexadecimal digits
+                         * @example 0bf46322c167b562e6cbed9d40e19a4c
+                         */
+                        id: string;
+                        /** @example John */
+                        firstName: string;
+                        /** @example Smith */
+                        lastName: string;
+                        /**
+                         * @description The customer the consumer belongs to
+                         * @example 1005061234
+                         */
+                        customerId: number;
+                        /**
+                         * @description Street address; empty when not given
+                         * @example 434 W Ascension Way
+                         */
+                        address: string;
+                        /**
+                         * @description City; empty when not given
+                         * @example Murray
+                         */
+                        city: string;
+                        /**
+                         * @description Two-letter US state code
+                         * @example UT
+                         */
+                        state: string;
+                        /**
+                         * @description ZIP code; empty when not given
+                         * @example 84123
+                         */
+                        zip: string;
+                        /**
+                         * @description Phone number; empty when not given
+                         * @example 1-801-984-4200
+                         */
+                        phone: string;
+                        /**
+                         * @description The last four digits of the SSN (the full number is never answered); empty when not given
+                         * @example 9999
+                         */
+                        ssn: string;
+                        /** @description The birth date; an empty object when not given */
+                        birthday: {
+                            /**
+                             * @description Four-digit year
+                             * @example 1989
+                             */
+                            year?: number;
+                            /**
+                             * @description Month, 1 for January
+                             * @example 8
+                             */
+                            month?: number;
+                            /**
+                             * @description Day of the month
+                             * @example 13
+                             */
+                            dayOfMonth?: number;
+                        };
+                        /**
+                         * @description E-mail address; empty when not given
+                         * @example myname@example.com
+                         */
+                        email: string;
+                        /**
+                         * @description Epoch seconds
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example PhD */
+                        suffix?: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Consumer id: 32 hexadecimal digits
+                         * @example 0bf46322c167b562e6cbed9d40e19a4c
+                         */
+                        id: string;
+                        /** @example John */
+                        firstName: string;
+                        /** @example Smith */
+                        lastName: string;
+                        /**
+                         * @description The customer the consumer belongs to
+                         * @example 1005061234
+                         */
+                        customerId: number;
+                        /**
+                         * @description Street address; empty when not given
+                         * @example 434 W Ascension Way
+                         */
+                        address: string;
+                        /**
+                         * @description City; empty when not given
+                         * @example Murray
+                         */
+                        city: string;
+                        /**
+                         * @description Two-letter US state code
+                         * @example UT
+                         */
+                        state: string;
+                        /**
+                         * @description ZIP code; empty when not given
+                         * @example 84123
+                         */
+                        zip: string;
+                        /**
+                         * @description Phone number; empty when not given
+                         * @example 1-801-984-4200
+                         */
+                        phone: string;
+                        /**
+                         * @description The last four digits of the SSN (the full number is never answered); empty when not given
+                         * @example 9999
+                         */
+                        ssn: string;
+                        /** @description The birth date; an empty object when not given */
+                        birthday: {
+                            /**
+                             * @description Four-digit year
+                             * @example 1989
+                             */
+                            year?: number;
+                            /**
+                             * @description Month, 1 for January
+                             * @example 8
+                             */
+                            month?: number;
+                            /**
+                             * @description Day of the month
+                             * @example 13
+                             */
+                            dayOfMonth?: number;
+                        };
+                        /**
+                         * @description E-mail address; empty when not given
+                         * @example myname@example.com
+                         */
+                        email: string;
+                        /**
+                         * @description Epoch seconds
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example PhD */
+                        suffix?: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ModifyConsumer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Consumer id: 32 hexadecimal digits
+                 * @example 0bf46322c167b562e6cbed9d40e19a4c
+                 */
+                consumerId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change; others are left as they are. A blank optional field clears it, as long as ssn or birthday and phone or email remain. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description First name; cannot be blank
+                     * @example John
+                     */
+                    firstName?: string;
+                    /**
+                     * @description Last name; cannot be blank
+                     * @example Smith
+                     */
+                    lastName?: string;
+                    /**
+                     * @description Two-letter US state code; cannot be blank
+                     * @example UT
+                     */
+                    state?: string;
+                    /**
+                     * @description Street address
+                     * @example 434 W Ascension Way
+                     */
+                    address?: string;
+                    /**
+                     * @description City
+                     * @example Murray
+                     */
+                    city?: string;
+                    /**
+                     * @description ZIP code: 5 digits or ZIP+4
+                     * @example 84123
+                     */
+                    zip?: string;
+                    /**
+                     * @description Up to 15 characters: digits, spaces and + ( ) - . Either phone or email (or both) is required.
+                     * @example 1-801-984-4200
+                     */
+                    phone?: string;
+                    /**
+                     * @description Full Social Security number, 9 digits with or without hyphens. Either ssn or birthday (or both) is required.
+                     * @example 999-99-9999
+                     */
+                    ssn?: string;
+                    /** @description A birth date: a real calendar day, from 1900 to today. All three parts are needed when one is given. */
+                    birthday?: {
+                        /**
+                         * @description Four-digit year
+                         * @example 1989
+                         */
+                        year?: number;
+                        /**
+                         * @description Month, 1 for January
+                         * @example 8
+                         */
+                        month?: number;
+                        /**
+                         * @description Day of the month
+                         * @example 13
+                         */
+                        dayOfMonth?: number;
+                    };
+                    /**
+                     * @description E-mail address. Either phone or email (or both) is required.
+                     * @example myname@example.com
+                     */
+                    email?: string;
+                    /**
+                     * @description Generational or academic suffix
+                     * @example PhD
+                     */
+                    suffix?: string;
+                    /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                    endUser?: {
+                        /**
+                         * @description The end user of the reports (when not the partner)
+                         * @example Acme Lending
+                         */
+                        name: string;
+                        /**
+                         * @description Address line 1
+                         * @example 434 W Ascension Way
+                         */
+                        address: string;
+                        /** @example Murray */
+                        city: string;
+                        /**
+                         * @description Two-letter US state code
+                         * @example UT
+                         */
+                        state: string;
+                        /**
+                         * @description ZIP code: 5 digits or ZIP+4
+                         * @example 84123
+                         */
+                        zip: string;
+                        /**
+                         * @description Up to 15 characters: digits, spaces and + ( ) - .
+                         * @example 1-801-984-4200
+                         */
+                        phone: string;
+                        /**
+                         * @description E-mail address
+                         * @example someone@example.com
+                         */
+                        email?: string;
+                        /**
+                         * @description The end user’s web address, 2 to 999 characters
+                         * @example example.com
+                         */
+                        url?: string;
+                    };
+                };
+                "application/xml": {
+                    /**
+                     * @description First name; cannot be blank
+                     * @example John
+                     */
+                    firstName?: string;
+                    /**
+                     * @description Last name; cannot be blank
+                     * @example Smith
+                     */
+                    lastName?: string;
+                    /**
+                     * @description Two-letter US state code; cannot be blank
+                     * @example UT
+                     */
+                    state?: string;
+                    /**
+                     * @description Street address
+                     * @example 434 W Ascension Way
+                     */
+                    address?: string;
+                    /**
+                     * @description City
+                     * @example Murray
+                     */
+                    city?: string;
+                    /**
+                     * @description ZIP code: 5 digits or ZIP+4
+                     * @example 84123
+                     */
+                    zip?: string;
+                    /**
+                     * @description Up to 15 characters: digits, spaces and + ( ) - . Either phone or email (or both) is required.
+                     * @example 1-801-984-4200
+                     */
+                    phone?: string;
+                    /**
+                     * @description Full Social Security number, 9 digits with or without hyphens. Either ssn or birthday (or both) is required.
+                     * @example 999-99-9999
+                     */
+                    ssn?: string;
+                    /** @description A birth date: a real calendar day, from 1900 to today. All three parts are needed when one is given. */
+                    birthday?: {
+                        /**
+                         * @description Four-digit year
+                         * @example 1989
+                         */
+                        year?: number;
+                        /**
+                         * @description Month, 1 for January
+                         * @example 8
+                         */
+                        month?: number;
+                        /**
+                         * @description Day of the month
+                         * @example 13
+                         */
+                        dayOfMonth?: number;
+                    };
+                    /**
+                     * @description E-mail address. Either phone or email (or both) is required.
+                     * @example myname@example.com
+                     */
+                    email?: string;
+                    /**
+                     * @description Generational or academic suffix
+                     * @example PhD
+                     */
+                    suffix?: string;
+                    /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                    endUser?: {
+                        /**
+                         * @description The end user of the reports (when not the partner)
+                         * @example Acme Lending
+                         */
+                        name: string;
+                        /**
+                         * @description Address line 1
+                         * @example 434 W Ascension Way
+                         */
+                        address: string;
+                        /** @example Murray */
+                        city: string;
+                        /**
+                         * @description Two-letter US state code
+                         * @example UT
+                         */
+                        state: string;
+                        /**
+                         * @description ZIP code: 5 digits or ZIP+4
+                         * @example 84123
+                         */
+                        zip: string;
+                        /**
+                         * @description Up to 15 characters: digits, spaces and + ( ) - .
+                         * @example 1-801-984-4200
+                         */
+                        phone: string;
+                        /**
+                         * @description E-mail address
+                         * @example someone@example.com
+                         */
+                        email?: string;
+                        /**
+                         * @description The end user’s web address, 2 to 999 characters
+                         * @example example.com
+                         */
+                        url?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -200,6 +200,20 @@ export const ErrorCatalogue = define({
     when: 'A testing customer tried to link accounts at an institution that is not a test institution (class testfi).',
   },
 
+  // Consumers
+  ConsumerFieldInvalid: {
+    code: '10100',
+    status: 400,
+    message: 'Invalid format for field consumer.',
+    when: 'Create or Modify Consumer with a field of the wrong format: an SSN that is not 9 digits (hyphens allowed), a phone of more than 15 characters or with other characters than digits, spaces and + ( ) - ., an e-mail that is not an address, a ZIP code other than 5 digits or ZIP+4, a state that is not a two-letter US code, a birthday that is incomplete, not a calendar day, before 1900 or in the future, or a text longer than its limit (docs/consumers.md). The message names the field (`consumer.ssn`) and the format.',
+  },
+  ConsumerExists: {
+    code: '11000',
+    status: 409,
+    message: 'A consumer already exists for this customer.',
+    when: 'Create Consumer for a customer that has one already (a customer has at most one). Modify it instead.',
+  },
+
   // Institutions
   InstitutionNotFound: { code: '14006', status: 404, message: 'Institution not found.', when: 'No institution has this id.' },
 

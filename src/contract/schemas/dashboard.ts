@@ -4,6 +4,7 @@
  */
 import Type from 'typebox';
 import { RequiredString } from './common.js';
+import { Consumer } from './consumers.js';
 import { ConnectAccount, Experience, InstitutionRef } from './connect-app.js';
 import { DELIVERY_STATES } from './deliveries.js';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS } from './exports.js';
@@ -397,3 +398,7 @@ export {
   SimplefinToken as DashboardSimplefinToken,
   SimplefinTokenBody as DashboardSimplefinTokenBody,
 } from './simplefin.js';
+
+/** The customer page's consumer section (docs/consumers.md): the API's record, absent when the customer has none. */
+export const DashboardCustomerConsumer = Type.Object({ consumer: Type.Optional(Consumer) });
+export { Consumer as DashboardConsumer } from './consumers.js';

@@ -19,6 +19,10 @@ import deleteCustomer from './routes/customers/deleteCustomer.js';
 import getCustomer from './routes/customers/getCustomer.js';
 import getCustomers from './routes/customers/getCustomers.js';
 import modifyCustomer from './routes/customers/modifyCustomer.js';
+import createConsumer from './routes/consumers/createConsumer.js';
+import getConsumerForCustomer from './routes/consumers/getConsumerForCustomer.js';
+import getConsumer from './routes/consumers/getConsumer.js';
+import modifyConsumer from './routes/consumers/modifyConsumer.js';
 import getCertifiedInstitutions from './routes/institutions/getCertifiedInstitutions.js';
 import getInstitution from './routes/institutions/getInstitution.js';
 import getInstitutions from './routes/institutions/getInstitutions.js';
@@ -109,6 +113,10 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getCustomer,
       modifyCustomer,
       deleteCustomer,
+      createConsumer,
+      getConsumerForCustomer,
+      getConsumer,
+      modifyConsumer,
       getInstitutions,
       getInstitution,
       getCertifiedInstitutions,

@@ -43,6 +43,7 @@ import { revokeTokens as revokeDashboardTokens } from './routes/tokens.js';
 import { addTxPushSubscription, deleteTxPushSubscription, getTxPushSubscriptions } from './routes/txpush.js';
 import { addRule, applyDashboardRules, getRules, previewDashboardRule, putRule, removeRule } from './routes/rules.js';
 import { createSimplefinToken, getSimplefinAccesses, revokeSimplefinAccess } from './routes/simplefin.js';
+import { getCustomerConsumer } from './routes/consumers.js';
 
 export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Runtime; authenticationLimits: AuthenticationLimits }): Promise<void> {
   const { runtime } = opts;
@@ -93,6 +94,7 @@ export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Ru
       getSimplefinAccesses,
       createSimplefinToken,
       revokeSimplefinAccess,
+      getCustomerConsumer,
       getRules,
       addRule,
       previewDashboardRule,

@@ -16,10 +16,11 @@ const MAX_HEADER_VALUE = 256;
 /**
  * Names of fields whose values are secrets: partner secrets (`partnerSecret`, `newPartnerSecret`), passwords and
  * passcodes, tokens (`token`, a SimpleFIN setup token), signatures and keys (`signingKey`, an app key), PINs, and the
- * `value` and `answer` of institution credentials and MFA answers (OFX and SimpleFIN sign-ins travel in those).
+ * `value` and `answer` of institution credentials and MFA answers (OFX and SimpleFIN sign-ins travel in those), and
+ * a consumer's Social Security number and birthday (`ssn`, `birthday`: what identity theft needs besides a name).
  * Matched on the whole name, in any letter case; names of URLs (`urlForgotPassword`) are not secrets.
  */
-const SECRET_NAME = String.raw`(?!url)[\w.-]*(?:secret|password|passwd|passcode|pass|pwd|token|signature|key|pin)|value|answer`;
+const SECRET_NAME = String.raw`(?!url)[\w.-]*(?:secret|password|passwd|passcode|pass|pwd|token|signature|key|pin|ssn)|value|answer|birthday`;
 const SECRET_FIELD = new RegExp(`^(?:${SECRET_NAME})$`, 'i');
 /**
  * Names of header maps (`webhookHeaders`, `headers`): a member named `headers` or ending in `Headers`, in any letter

@@ -12,6 +12,7 @@ import type { AccountBalanceTable } from '../../modules/aggregation/balances.tab
 import type { DashboardSessionTable } from '../../modules/dashboard/table.js';
 import type { DeliveryAttemptTable, DeliveryTable, MailboxTable, SandboxListenerTable } from '../../outbox/table.js';
 import type { ConnectExperienceTable, ConnectLinkTable } from '../../modules/connect/table.js';
+import type { ConsumerTable } from '../../modules/consumers/table.js';
 import type { CustomerTable } from '../../modules/customers/table.js';
 import type { InstitutionCatalogTable, InstitutionTable, ListedInstitutionTable, OfxServerTable } from '../../modules/institutions/table.js';
 import type { PartnerTable, PartnerTokenTable, SignInThrottleTable } from '../../modules/partners/table.js';
@@ -29,6 +30,7 @@ export interface DB {
   delivery_attempts: DeliveryAttemptTable;
   mailbox: MailboxTable;
   customers: CustomerTable;
+  consumers: ConsumerTable;
   institutions: InstitutionTable;
   institution_catalog: InstitutionCatalogTable;
   ofx_servers: OfxServerTable;

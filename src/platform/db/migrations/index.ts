@@ -32,6 +32,7 @@ import * as m0031 from './0031_account_balances.js';
 import * as m0032 from './0032_transfer_candidates.js';
 import * as m0033 from './0033_simplefin_server.js';
 import * as m0034 from './0034_listed_institutions.js';
+import * as m0035 from './0035_consumers.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0032_transfer_candidates': m0032,
   '0033_simplefin_server': m0033,
   '0034_listed_institutions': m0034,
+  '0035_consumers': m0035,
 };
