@@ -174,8 +174,21 @@ describe('Enable Banking', () => {
     // Fjäll Sparbank gives 90 days: warned a week before, then expired.
     advance(84 * DAY);
     partner = await fresh();
+    const modifiedEvents = () =>
+      ctx.runtime.database.kysely
+        .selectFrom('aggregation_events')
+        .select('record')
+        .where('account_id', '=', Number(before[0]!.id))
+        .where('class', '=', 'account')
+        .where('type', '=', 'modified')
+        .execute();
+    const modifiedBefore = (await modifiedEvents()).length;
     const warned = await refresh(ctx, partner, customerId);
     expect(warned[0]).toMatchObject({ aggregationStatusCode: 0, authorizationExpiring: true });
+    // The warning is an account modification, which subscribers are notified of.
+    const modified = await modifiedEvents();
+    expect(modified.length).toBe(modifiedBefore + 1);
+    expect(JSON.parse(modified.at(-1)!.record)).toMatchObject({ id: before[0]!.id, authorizationExpiring: true });
     advance(7 * DAY);
     partner = await fresh();
     const expired = await refresh(ctx, partner, customerId);

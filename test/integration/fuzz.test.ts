@@ -88,13 +88,14 @@ function attemptFor(route: RegisteredRoute): fc.Arbitrary<Attempt> {
   return fc.record({ path: pathFor(route), query, accept, body });
 }
 
-/** An element with nothing in it but white space: an empty body in XML. */
-const EMPTY_ELEMENT = /^<(\w+)\s*>\s*<\/\1>$|^<\w+\s*\/>$/;
+/** An element with nothing in it but white space, after an XML declaration or not: an empty body in XML. */
+const EMPTY_ELEMENT = /^(?:<\?xml[^?>]*\?>\s*)?(?:<(\w+)\s*>\s*<\/\1>|<\w+\s*\/>)$/;
 
 describe('hostile input on every route', () => {
-  // A counterexample of the property below (a fresh seed): an element holding only white space was taken for hostile.
+  // Counterexamples of the property below (fresh seeds): an element holding only white space, and an empty element
+  // after a declaration (whatever encoding it names: the bytes are the same), were taken for hostile.
   it('takes an element holding only white space as an empty body, valid where a route requires nothing', async () => {
-    for (const payload of ['<r> </r>', '<apply>\n\t</apply>']) {
+    for (const payload of ['<r> </r>', '<apply>\n\t</apply>', '<?xml version="1.0" encoding="UTF-7"?><r/>', '<?xml version="1.0"?>\n<r></r>']) {
       expect(EMPTY_ELEMENT.test(payload)).toBe(true);
       const res = await ctx.app.inject({
         method: 'POST',
