@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ENABLE_BANKING_ERROR_TABLE, failureOf, sessionStatusFailure } from '../../src/connectors/enablebanking/errors.js';
 
@@ -61,5 +62,14 @@ describe('Enable Banking errors', () => {
     expect(row('ASPSP_RATE_LIMIT_EXCEEDED')?.code).toBe(102);
     expect(row('unattended reads')?.message).toContain('4 reads a day');
     for (const r of ENABLE_BANKING_ERROR_TABLE) expect(r.message).toMatch(/[.!]$/);
+  });
+});
+
+describe('the status codes table of docs/connectors.md', () => {
+  it('is ENABLE_BANKING_ERROR_TABLE, row for row', () => {
+    const doc = readFileSync(new URL('../../docs/connectors.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('## Enable Banking (Europe)'), doc.indexOf('## OFX Direct Connect'));
+    const rows = [...section.matchAll(/^\| (.+) \| (\d+) \|$/gm)].map((m) => ({ situation: m[1], code: Number(m[2]) }));
+    expect(rows).toEqual(ENABLE_BANKING_ERROR_TABLE.map((r) => ({ situation: r.situation, code: r.code })));
   });
 });
