@@ -54,6 +54,15 @@ const TIMING_INTEGRATION = [
 // Integration files whose checks do not depend on the database (the transport rules, what reaches the server log):
 // in the SQLite project only.
 const STORE_NEUTRAL_INTEGRATION = ['test/integration/transport.test.ts', 'test/integration/log-redaction.test.ts'];
+// Integration files share their process's modules with the files run before them there (`isolate: false`): each
+// file importing the whole service again cost more than a third of the integration projects' time
+// (docs/benchmarks.md, "The suite's time"). Files that replace or watch a module's functions (vi.mock, vi.spyOn) get
+// modules of their own, in projects of their own.
+const MOCKING_INTEGRATION = fs
+  .readdirSync('test/integration')
+  .filter((name) => name.endsWith('.test.ts') && /\bvi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\(/.test(fs.readFileSync(`test/integration/${name}`, 'utf8')))
+  .map((name) => `test/integration/${name}`)
+  .filter((file) => !TIMING_INTEGRATION.includes(file));
 // Restarts the PostgreSQL server every other test uses: last, alone.
 const SERVER_RESTART = ['test/system/faults.test.ts'];
 // Projects that run the build (processes from dist/, the browser apps from dist/web) build it first when stale.
@@ -95,18 +104,33 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['test/integration/**/*.test.ts'],
-          exclude: TIMING_INTEGRATION,
+          exclude: [...TIMING_INTEGRATION, ...MOCKING_INTEGRATION],
           env: { LEDGERLINK_TEST_DIALECT: 'sqlite' },
+          isolate: false,
           ...conformance,
           ...PARALLEL,
         },
       },
       {
         extends: true,
+        test: { name: 'sqlite-mocks', include: MOCKING_INTEGRATION, env: { LEDGERLINK_TEST_DIALECT: 'sqlite' }, ...conformance, ...PARALLEL },
+      },
+      {
+        extends: true,
         test: {
           name: 'postgres',
           include: ['test/integration/**/*.test.ts'],
-          exclude: [...TIMING_INTEGRATION, ...STORE_NEUTRAL_INTEGRATION],
+          exclude: [...TIMING_INTEGRATION, ...STORE_NEUTRAL_INTEGRATION, ...MOCKING_INTEGRATION],
+          isolate: false,
+          ...postgresIntegration,
+          ...PARALLEL,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres-mocks',
+          include: MOCKING_INTEGRATION.filter((file) => !STORE_NEUTRAL_INTEGRATION.includes(file)),
           ...postgresIntegration,
           ...PARALLEL,
         },

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, expect, inject } from 'vitest';
-import { conformanceMode, formatDrift, recentDrifts, tally } from './conformance.js';
+import { conformanceMode, formatDrift, recentDrifts, resetTally, tally } from './conformance.js';
 import { writePartial } from './conformance-summary.js';
 
 // Loaded before each integration test file (vitest.config.ts setupFiles). The check itself runs in
@@ -19,6 +19,6 @@ afterEach((context) => {
 
 afterAll(() => {
   const dir = inject('conformanceDir');
-  if (!dir || tally.inScope + tally.outOfScope === 0) return;
-  writePartial(dir, expect.getState().testPath ?? 'unknown', tally);
+  if (dir && tally.inScope + tally.outOfScope > 0) writePartial(dir, expect.getState().testPath ?? 'unknown', tally);
+  resetTally();
 });

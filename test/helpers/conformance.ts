@@ -533,6 +533,11 @@ export function conformanceMode(): ConformanceMode {
 
 /** What this test file's requests were checked against, and what was found (conformance-setup.ts writes it out). */
 export const tally: ConformanceTally = emptyTally();
+
+/** Starts the counts again: each test file's are written on their own, also where files share a process's modules. */
+export function resetTally(): void {
+  Object.assign(tally, emptyTally());
+}
 /** Drifts since the last test began, for the per-test safety net (a test that swallows the thrown error still fails). */
 export const recentDrifts: CheckResult[] = [];
 
