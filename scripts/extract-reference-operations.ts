@@ -1,6 +1,6 @@
 // Extracts the operation signatures (method, path, parameters, success statuses) from the reference
 // description of the real-world service, for the compatibility test. Usage:
-//   npx tsx scripts/extract-reference-operations.ts ../shared/reference/openapi-subset.json
+//   npx tsx scripts/extract-reference-operations.ts ../shared/reference/openapi-full.json
 import fs from 'node:fs';
 
 type Json = Record<string, any>;

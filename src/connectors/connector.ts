@@ -249,11 +249,62 @@ export interface ConnectorPosition {
   originalPurchaseDate: number;
 }
 
+/** An address of an account holder, as the institution keeps it. */
+export interface HolderAddress {
+  line1: string;
+  line2?: string;
+  city: string;
+  /** Two-letter state or province code. */
+  state: string;
+  postalCode: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  type?: 'Home' | 'Business' | 'Mailing';
+}
+
+/** One owner of an account as the institution names them, with how to reach them. */
+export interface AccountHolder {
+  /** The whole name as the institution writes it. */
+  name: string;
+  firstName?: string;
+  middleName?: string;
+  lastName?: string;
+  suffix?: string;
+  /** The reference's relationship types: PRIMARY, PRIMARY_JOINT, SECONDARY_JOINT, AUTHORIZED_USER, BUSINESS... */
+  relationship?: string;
+  classification: 'person' | 'business';
+  addresses: HolderAddress[];
+  emails: { address: string; primary: boolean; type?: 'Personal' | 'Business' }[];
+  phones: { number: string; type: 'HOME' | 'BUSINESS' | 'CELL' | 'FAX'; country?: string }[];
+}
+
+/** Who owns an account, where the source says (the identity products read it). */
+export interface AccountOwnership {
+  /** The owners' names as the institution writes them on the account: several owners in one string. */
+  name: string;
+  holders: AccountHolder[];
+}
+
+/** How the institution takes manual payments of a loan (loan payment details). */
+export interface LoanPaymentInstructions {
+  /** The number to quote with a manual payment (not an ACH number). */
+  paymentNumber: string;
+  /** Where manual payments are sent, on one line. */
+  paymentAddress: string;
+}
+
 interface AccountBase {
   /** The institution's stable reference for this account. */
   ref: string;
   /** The account number as the institution gives it (card numbers come masked). */
   number: string;
+  /**
+   * The ABA routing number of the account's institution (nine digits with a valid check digit), where the source
+   * gives one: with a full `number`, what ACH payments need. Absent for cards and sources that give none.
+   */
+  routingNumber?: string;
+  /** The account's owners, where the source gives them. */
+  ownership?: AccountOwnership;
   /** What to show the user, e.g. the last four digits. */
   accountNumberDisplay: string;
   /** Last four digits of the real account number; only on ACH-capable (deposit) accounts. */
@@ -283,7 +334,7 @@ interface AccountBase {
 export type DepositAccount = AccountBase & { type: 'checking' | 'savings'; detail: DepositDetail };
 /** Credit cards have no detail object. */
 export type CardAccount = AccountBase & { type: 'creditCard' };
-export type LoanAccount = AccountBase & { type: 'loan' | 'mortgage'; detail: LoanDetail };
+export type LoanAccount = AccountBase & { type: 'loan' | 'mortgage'; detail: LoanDetail; payment?: LoanPaymentInstructions };
 export type LineOfCreditAccount = AccountBase & { type: 'lineOfCredit'; detail: LineOfCreditDetail };
 export type InvestmentAccount = AccountBase & {
   type: 'investment' | 'investmentTaxDeferred' | 'roth';

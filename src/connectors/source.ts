@@ -105,6 +105,17 @@ export interface ListedInstitution {
   readonly connection: JsonValue;
 }
 
+/**
+ * A product beyond transaction aggregation that a source's institutions serve, by the name of the catalogue's product
+ * flag: `ach` (routing and full account numbers), `aha` (account history: historic transactions), `availBalance`
+ * (available balances, stored and live), `accountOwner` (the account's owners), `loanPaymentDetails` (how to pay a
+ * loan). A product is served where the source gives what it needs (docs/payments.md).
+ */
+export type SourceProduct = 'ach' | 'aha' | 'availBalance' | 'accountOwner' | 'loanPaymentDetails';
+
+/** The products of a source that names none: available balances, which every source's deposit accounts have. */
+export const DEFAULT_SOURCE_PRODUCTS: readonly SourceProduct[] = ['availBalance'];
+
 /** An open source: the connectors of the institutions it serves. */
 export interface OpenSource {
   /** The connector of an institution, or undefined when this source does not serve it. */
@@ -134,6 +145,8 @@ export interface ConnectorSource<Open extends OpenSource = OpenSource> {
    * without them, and then nothing about it shows. Always on unless given.
    */
   enabled?(settings: Readonly<Record<string, string>>): boolean;
+  /** The products its institutions serve, which their catalogue flags show; DEFAULT_SOURCE_PRODUCTS unless given. */
+  readonly products?: readonly SourceProduct[];
   /** For sources whose institutions sign in on their own site. */
   readonly redirect?: SignInRedirect;
   /** Builds the source's connectors (once per engine, so once per process and database). */

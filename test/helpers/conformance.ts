@@ -19,7 +19,7 @@ type Json = Record<string, any>;
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Read at run time, never copied into the project: CI has shared/ beside the clone. */
-export const REFERENCE_FILE = path.resolve(ROOT, '..', 'shared', 'reference', 'openapi-subset.json');
+export const REFERENCE_FILE = path.resolve(ROOT, '..', 'shared', 'reference', 'openapi-full.json');
 export const ALLOWLIST_FILE = path.join(ROOT, 'test', 'fixtures', 'compatibility-allowlist.json');
 
 export type BodyFormat = 'json' | 'xml' | 'text' | 'empty';

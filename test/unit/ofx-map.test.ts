@@ -233,6 +233,8 @@ describe('accounts', () => {
       number: '1234567890',
       accountNumberDisplay: '7890',
       realAccountNumberLast4: '7890',
+      // BANKID is a routing number (its check digit holds): with the ACCTID, the account's ACH details.
+      routingNumber: '121000248',
       name: 'Checking ...7890',
       accountNickname: 'Checking ...7890',
       currency: 'USD',
@@ -363,6 +365,7 @@ describe('ofxFileToStatementImport', () => {
         ref: '1234567890',
         type: 'checking',
         number: '1234567890',
+        routingNumber: '121000248',
         name: 'Checking ...7890',
         currency: 'USD',
         balance: 3310.59,

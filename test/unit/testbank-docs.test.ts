@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ALWAYS_MFA_ROUND, TEST_PROFILES } from '../../src/connectors/testbank/profiles.js';
-import { TEST_INSTITUTIONS } from '../../src/connectors/testbank/institutions.js';
+import { loanPaymentOf, ownershipOf } from '../../src/connectors/testbank/identity.js';
+import { TEST_INSTITUTIONS, testRoutingNumber } from '../../src/connectors/testbank/institutions.js';
 
 const doc = readFileSync(new URL('../../docs/test-profiles.md', import.meta.url), 'utf8');
 
@@ -32,6 +33,24 @@ describe('docs/test-profiles.md', () => {
       }
     }
     for (const q of ALWAYS_MFA_ROUND) expect(doc).toContain(`| \`${q.id}\` | ${q.kind} | ${q.prompt} | \`${q.answer}\` |`);
+  });
+
+  it("gives every institution's routing number, every profile's owners and every lender's payment address", () => {
+    for (const t of TEST_INSTITUTIONS) expect(doc).toContain(`| \`${t.id}\` | \`${testRoutingNumber(t.id)}\` |`);
+    for (const p of TEST_PROFILES) {
+      if (p.signInFailure) continue;
+      const ownership = ownershipOf(p.owner);
+      for (const [i, h] of ownership.holders.entries()) {
+        const a = h.addresses[0]!;
+        const address = [a.line1, a.line2, a.city, a.state, a.postalCode].filter(Boolean).join(' ');
+        const phones = h.phones.map((ph) => `${ph.number} (${ph.type})`).join(', ');
+        const first = i === 0 ? `| \`${p.id}\` | ${ownership.name} |` : '|  |  |';
+        expect(doc, `${p.id}: ${h.name}`).toContain(`${first} ${h.name} | ${h.relationship} | ${address} | ${h.emails[0]!.address} | ${phones} |`);
+      }
+      for (const a of p.accounts) {
+        if (a.type === 'loan' || a.type === 'mortgage') expect(doc, a.lender).toContain(`| ${a.lender} | ${loanPaymentOf(a, '0', () => '0').paymentAddress} |`);
+      }
+    }
   });
 
   it('names the status code of every error and refresh-failure profile', () => {

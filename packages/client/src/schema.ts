@@ -535,6 +535,167 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aggregation/v1/customers/{customerId}/accounts/{accountId}/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get account ACH details
+         * @description The routing number and full account number of a checking or savings account, for ACH payments, as its source states them: the test bank's accounts, OFX Direct Connect accounts and OFX statement files of US banks (BANKID and ACCTID). 400 (14020) for other account types, and for accounts whose source gives no routing number or full account number (SimpleFIN, CSV and other statement files). See docs/payments.md.
+         */
+        get: operations["GetAccountACHDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v3/customers/{customerId}/accounts/{accountId}/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get account ACH details with RTP/FedNow
+         * @description The ACH details of a checking or savings account as payment instructions: one `ach` instruction with the full account number and the routing number as its descriptor. No source Ledgerlink reads says whether an account takes RTP or FedNow payments, so no such instruction is given. 400 (14020) where GetAccountACHDetails answers it. See docs/payments.md.
+         */
+        get: operations["GetAccountPaymentInstructionDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/customers/{customerId}/accounts/{accountId}/availableBalance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get available balance (cached)
+         * @deprecated
+         * @description The available and cleared balances of a checking or savings account as the last aggregation (or statement file) stored them, without asking the institution. The reference deprecates it for the live operation with `balance_cache_interval`. 400 (14020) for other account types, and for statement file accounts whose files stated no balance. See docs/payments.md.
+         */
+        get: operations["GetAvailableBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/customers/{customerId}/accounts/{accountId}/availableBalance/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get available balance
+         * @description The available and cleared balances of a checking or savings account, read from the institution: a refresh of the account's institution login (as Refresh Customer Accounts by Institution Login runs it), unless its balance was read at most `balance_cache_interval` minutes ago (30 when absent, 0: always read). A refused refresh is an error whose code is the aggregation status code (103, 185...; 424 for 102); 409 (325) when another refresh of the login did not finish within 30 seconds. 400 (14020) for other account types and for statement file accounts, which have no source to read again. See docs/payments.md.
+         */
+        get: operations["GetAvailableBalanceLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v2/customers/{customerId}/accounts/{accountId}/loanDetails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get loan payment details
+         * @description How to pay a loan or mortgage manually, as its institution states it: the loan number, the payment number to quote and the address payments go to, with the payoff amount as of the account's balance date. 400 (14020) for other account types and for loans whose source gives no payment instructions (the test bank's loans have them). See docs/payments.md.
+         */
+        get: operations["GetLoanPaymentDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/customers/{customerId}/accounts/{accountId}/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get account owner
+         * @description The account's owners as the institution writes them (several in one string) and the first holder's address, as the last aggregation read them. 404 (12017) for an account whose source gives no owners (OFX, SimpleFIN, statement files). See docs/payments.md.
+         */
+        get: operations["GetAccountOwner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v3/customers/{customerId}/accounts/{accountId}/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get account owner details
+         * @description Every holder of the account with their names, relationship, classification, addresses, e-mails and phones, as the last aggregation read them. `withInsights` is accepted; no identity insights are given. 404 (12017) for an account whose source gives no owners. See docs/payments.md.
+         */
+        get: operations["GetAccountOwnerDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account-owner-verification-matchings/customers/{customerId}/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account owner match
+         * @description Matches a name (required), and optionally an address, phone number and e-mail address obtained elsewhere, against every holder of the account: each holder comes back with its data and a score from 0 to 100 for every value given (the name's parts and the whole name, each part of the address and the whole address, the phone, the e-mail). Scores are computed from normalised text and token similarity, documented in docs/payments.md, "How values are matched". `insights` is accepted; no identity insights are given. 404 (12017) for an account whose source gives no owners.
+         */
+        post: operations["AccountMatchingScoreDetails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v1/customers/{customerId}/institutions/{institutionId}/accounts": {
         parameters: {
             query?: never;
@@ -8027,6 +8188,1878 @@ export interface operations {
                             currency: string;
                             /** @description refresh: the balance a refresh (or sign-in) read that day; statement: a statement file's closing balance at its date; derived: worked out backwards from the account's posted transactions and a later observed balance */
                             source: "refresh" | "statement" | "derived";
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetAccountACHDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The ABA routing number of the institution for this account
+                         * @example 124017322
+                         */
+                        routingNumber: string;
+                        /**
+                         * @description The full account number for ACH transfers from and to this account, its digits only
+                         * @example 6894636820
+                         */
+                        realAccountNumber: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The ABA routing number of the institution for this account
+                         * @example 124017322
+                         */
+                        routingNumber: string;
+                        /**
+                         * @description The full account number for ACH transfers from and to this account, its digits only
+                         * @example 6894636820
+                         */
+                        realAccountNumber: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetAccountPaymentInstructionDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One instruction per payment type the account supports */
+                        paymentInstruction: {
+                            /**
+                             * @description The payment type: ach (RTP and FedNow capabilities are not known to any source Ledgerlink reads)
+                             * @example ach
+                             */
+                            type: string;
+                            /**
+                             * @description The full account number, its digits only
+                             * @example 6894636820
+                             */
+                            accountNumber: string;
+                            /** @description false: the number is the account number itself, not a tokenised one */
+                            tanEnabled: boolean;
+                            /** @description The routing number */
+                            descriptors: {
+                                /**
+                                 * @description What the value is: routingNumber
+                                 * @example routingNumber
+                                 */
+                                type: string;
+                                /**
+                                 * @description The routing number
+                                 * @example 124017322
+                                 */
+                                value: string;
+                            }[];
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description One instruction per payment type the account supports */
+                        paymentInstruction: {
+                            /**
+                             * @description The payment type: ach (RTP and FedNow capabilities are not known to any source Ledgerlink reads)
+                             * @example ach
+                             */
+                            type: string;
+                            /**
+                             * @description The full account number, its digits only
+                             * @example 6894636820
+                             */
+                            accountNumber: string;
+                            /** @description false: the number is the account number itself, not a tokenised one */
+                            tanEnabled: boolean;
+                            /** @description The routing number */
+                            descriptors: {
+                                /**
+                                 * @description What the value is: routingNumber
+                                 * @example routingNumber
+                                 */
+                                type: string;
+                                /**
+                                 * @description The routing number
+                                 * @example 124017322
+                                 */
+                                value: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetAvailableBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The account id
+                         * @example 5011648377
+                         */
+                        id: number;
+                        /**
+                         * @description The last four digits of the account number; empty when the source gives none
+                         * @example 0001
+                         */
+                        realAccountNumberLast4: string;
+                        /**
+                         * @description The available balance: the cleared balance less pending debits, as the source states it
+                         * @example 3412.5
+                         */
+                        availableBalance: number;
+                        /**
+                         * @description When the available balance was valid, epoch seconds
+                         * @example 1768478400
+                         */
+                        availableBalanceDate: number;
+                        /**
+                         * @description The cleared (posted, ledger) balance
+                         * @example 3480.25
+                         */
+                        clearedBalance: number;
+                        /**
+                         * @description When the cleared balance was valid, epoch seconds
+                         * @example 1768478400
+                         */
+                        clearedBalanceDate: number;
+                        /**
+                         * @description The status of the last aggregation of the account (0: success)
+                         * @example 0
+                         */
+                        aggregationStatusCode: number;
+                        /**
+                         * @description ISO 4217
+                         * @example USD
+                         */
+                        currency: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The account id
+                         * @example 5011648377
+                         */
+                        id: number;
+                        /**
+                         * @description The last four digits of the account number; empty when the source gives none
+                         * @example 0001
+                         */
+                        realAccountNumberLast4: string;
+                        /**
+                         * @description The available balance: the cleared balance less pending debits, as the source states it
+                         * @example 3412.5
+                         */
+                        availableBalance: number;
+                        /**
+                         * @description When the available balance was valid, epoch seconds
+                         * @example 1768478400
+                         */
+                        availableBalanceDate: number;
+                        /**
+                         * @description The cleared (posted, ledger) balance
+                         * @example 3480.25
+                         */
+                        clearedBalance: number;
+                        /**
+                         * @description When the cleared balance was valid, epoch seconds
+                         * @example 1768478400
+                         */
+                        clearedBalanceDate: number;
+                        /**
+                         * @description The status of the last aggregation of the account (0: success)
+                         * @example 0
+                         */
+                        aggregationStatusCode: number;
+                        /**
+                         * @description ISO 4217
+                         * @example USD
+                         */
+                        currency: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetAvailableBalanceLive: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Minutes: a balance read from the institution at most this long ago is answered as it is; an older one is read again first. 0: always read again. 30 when absent.
+                 * @example 30
+                 */
+                balance_cache_interval?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The account id
+                         * @example 5011648377
+                         */
+                        id: number;
+                        /**
+                         * @description The last four digits of the account number; empty when the source gives none
+                         * @example 0001
+                         */
+                        realAccountNumberLast4: string;
+                        /**
+                         * @description The available balance: the cleared balance less pending debits, as the source states it
+                         * @example 3412.5
+                         */
+                        availableBalance: number;
+                        /**
+                         * @description When the available balance was valid, epoch seconds
+                         * @example 1768478400
+                         */
+                        availableBalanceDate: number;
+                        /**
+                         * @description The cleared (posted, ledger) balance
+                         * @example 3480.25
+                         */
+                        clearedBalance: number;
+                        /**
+                         * @description When the cleared balance was valid, epoch seconds
+                         * @example 1768478400
+                         */
+                        clearedBalanceDate: number;
+                        /**
+                         * @description The status of the last aggregation of the account (0: success)
+                         * @example 0
+                         */
+                        aggregationStatusCode: number;
+                        /**
+                         * @description ISO 4217
+                         * @example USD
+                         */
+                        currency: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The account id
+                         * @example 5011648377
+                         */
+                        id: number;
+                        /**
+                         * @description The last four digits of the account number; empty when the source gives none
+                         * @example 0001
+                         */
+                        realAccountNumberLast4: string;
+                        /**
+                         * @description The available balance: the cleared balance less pending debits, as the source states it
+                         * @example 3412.5
+                         */
+                        availableBalance: number;
+                        /**
+                         * @description When the available balance was valid, epoch seconds
+                         * @example 1768478400
+                         */
+                        availableBalanceDate: number;
+                        /**
+                         * @description The cleared (posted, ledger) balance
+                         * @example 3480.25
+                         */
+                        clearedBalance: number;
+                        /**
+                         * @description When the cleared balance was valid, epoch seconds
+                         * @example 1768478400
+                         */
+                        clearedBalanceDate: number;
+                        /**
+                         * @description The status of the last aggregation of the account (0: success)
+                         * @example 0
+                         */
+                        aggregationStatusCode: number;
+                        /**
+                         * @description ISO 4217
+                         * @example USD
+                         */
+                        currency: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Response */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetLoanPaymentDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The institution's number of the loan
+                         * @example 9880674336
+                         */
+                        loanNumber: string;
+                        /**
+                         * @description The number to quote with a manual payment (not an ACH number)
+                         * @example 98806743369
+                         */
+                        loanPaymentNumber: string;
+                        /**
+                         * @description Where manual payments are sent, on one line
+                         * @example FinBank Home Lending, PO Box 24810, Salt Lake City, UT 84130
+                         */
+                        loanPaymentAddress: string;
+                        /** @description The loan account */
+                        accountDetail: {
+                            /**
+                             * @description The account id
+                             * @example 5011648377
+                             */
+                            accountId: string;
+                            /**
+                             * @description The institution's number of the loan account
+                             * @example 9880674336
+                             */
+                            accountNumber: string;
+                            /**
+                             * @description The number to quote with a manual payment (not an ACH number)
+                             * @example 98806743369
+                             */
+                            accountPaymentNumber: string;
+                            /**
+                             * @description Where manual payments are sent, on one line
+                             * @example FinBank Home Lending, PO Box 24810, Salt Lake City, UT 84130
+                             */
+                            accountPaymentAddress: string;
+                            /**
+                             * @description What pays the loan off at loanFuturePayoffDate
+                             * @example 406815.78
+                             */
+                            accountFuturePayoffAmount?: number;
+                            /**
+                             * Format: date-time
+                             * @description When the payoff amount applies
+                             * @example 2026-01-15T12:00:00Z
+                             */
+                            accountFuturePayoffDate?: string;
+                            /** @description The loans of the account: one */
+                            loanDetail: {
+                                /**
+                                 * @description The account id
+                                 * @example 5011648377
+                                 */
+                                accountId: string;
+                                /**
+                                 * @description The institution's number of the loan
+                                 * @example 9880674336
+                                 */
+                                loanNumber: string;
+                                /**
+                                 * @description The number to quote with a manual payment (not an ACH number)
+                                 * @example 98806743369
+                                 */
+                                loanPaymentNumber: string;
+                                /**
+                                 * @description Where manual payments are sent, on one line
+                                 * @example FinBank Home Lending, PO Box 24810, Salt Lake City, UT 84130
+                                 */
+                                loanPaymentAddress: string;
+                                /**
+                                 * @description What pays the loan off at loanFuturePayoffDate
+                                 * @example 406815.78
+                                 */
+                                loanFuturePayoffAmount?: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the payoff amount applies
+                                 * @example 2026-01-15T12:00:00Z
+                                 */
+                                loanFuturePayoffDate?: string;
+                            }[];
+                        };
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The institution's number of the loan
+                         * @example 9880674336
+                         */
+                        loanNumber: string;
+                        /**
+                         * @description The number to quote with a manual payment (not an ACH number)
+                         * @example 98806743369
+                         */
+                        loanPaymentNumber: string;
+                        /**
+                         * @description Where manual payments are sent, on one line
+                         * @example FinBank Home Lending, PO Box 24810, Salt Lake City, UT 84130
+                         */
+                        loanPaymentAddress: string;
+                        /** @description The loan account */
+                        accountDetail: {
+                            /**
+                             * @description The account id
+                             * @example 5011648377
+                             */
+                            accountId: string;
+                            /**
+                             * @description The institution's number of the loan account
+                             * @example 9880674336
+                             */
+                            accountNumber: string;
+                            /**
+                             * @description The number to quote with a manual payment (not an ACH number)
+                             * @example 98806743369
+                             */
+                            accountPaymentNumber: string;
+                            /**
+                             * @description Where manual payments are sent, on one line
+                             * @example FinBank Home Lending, PO Box 24810, Salt Lake City, UT 84130
+                             */
+                            accountPaymentAddress: string;
+                            /**
+                             * @description What pays the loan off at loanFuturePayoffDate
+                             * @example 406815.78
+                             */
+                            accountFuturePayoffAmount?: number;
+                            /**
+                             * Format: date-time
+                             * @description When the payoff amount applies
+                             * @example 2026-01-15T12:00:00Z
+                             */
+                            accountFuturePayoffDate?: string;
+                            /** @description The loans of the account: one */
+                            loanDetail: {
+                                /**
+                                 * @description The account id
+                                 * @example 5011648377
+                                 */
+                                accountId: string;
+                                /**
+                                 * @description The institution's number of the loan
+                                 * @example 9880674336
+                                 */
+                                loanNumber: string;
+                                /**
+                                 * @description The number to quote with a manual payment (not an ACH number)
+                                 * @example 98806743369
+                                 */
+                                loanPaymentNumber: string;
+                                /**
+                                 * @description Where manual payments are sent, on one line
+                                 * @example FinBank Home Lending, PO Box 24810, Salt Lake City, UT 84130
+                                 */
+                                loanPaymentAddress: string;
+                                /**
+                                 * @description What pays the loan off at loanFuturePayoffDate
+                                 * @example 406815.78
+                                 */
+                                loanFuturePayoffAmount?: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the payoff amount applies
+                                 * @example 2026-01-15T12:00:00Z
+                                 */
+                                loanFuturePayoffDate?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetAccountOwner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The owners as the institution writes them on the account: several owners in one string
+                         * @example Sam and Taylor Rivera
+                         */
+                        ownerName: string;
+                        /**
+                         * @description The first holder's address on one line
+                         * @example 782 Willow Creek Rd Columbus OH 43214
+                         */
+                        ownerAddress: string;
+                        /**
+                         * @description When the institution last gave the owners, epoch seconds
+                         * @example 1768478400
+                         */
+                        asOfDate?: number;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The owners as the institution writes them on the account: several owners in one string
+                         * @example Sam and Taylor Rivera
+                         */
+                        ownerName: string;
+                        /**
+                         * @description The first holder's address on one line
+                         * @example 782 Willow Creek Rd Columbus OH 43214
+                         */
+                        ownerAddress: string;
+                        /**
+                         * @description When the institution last gave the owners, epoch seconds
+                         * @example 1768478400
+                         */
+                        asOfDate?: number;
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetAccountOwnerDetails: {
+        parameters: {
+            query?: {
+                /** @description Accepted; no identity insights are given (docs/payments.md) */
+                withInsights?: boolean;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The account's owners */
+                        holders: {
+                            /**
+                             * @description How the holder stands to the account: PRIMARY, PRIMARY_JOINT, SECONDARY_JOINT, BUSINESS, AUTHORIZED_USER...
+                             * @example PRIMARY_JOINT
+                             */
+                            relationship?: string;
+                            /**
+                             * @description The holder's whole name as the institution writes it
+                             * @example Samuel A Rivera Jr
+                             */
+                            ownerName: string;
+                            /**
+                             * @description First name (people)
+                             * @example Samuel
+                             */
+                            firstName?: string;
+                            /**
+                             * @description Middle name or initial
+                             * @example A
+                             */
+                            middleName?: string;
+                            /**
+                             * @description Last name
+                             * @example Rivera
+                             */
+                            lastName?: string;
+                            /**
+                             * @description Generational or academic suffix
+                             * @example Jr
+                             */
+                            suffix?: string;
+                            /**
+                             * @description person or business
+                             * @example person
+                             */
+                            nameClassification: string;
+                            /**
+                             * @description 1: the institution itself says whether the holder is a person or a business
+                             * @example 1
+                             */
+                            nameClassificationconfidencescore: number;
+                            /**
+                             * @description The same, as the reference spells it in its list of required fields (docs/compatibility.md)
+                             * @example 1
+                             */
+                            nameClassificationConfidenceScore: number;
+                            addresses: {
+                                /**
+                                 * @description The whole address on one line
+                                 * @example 782 Willow Creek Rd Columbus OH 43214
+                                 */
+                                ownerAddress?: string;
+                                /**
+                                 * @description Home, Business or Mailing
+                                 * @example Home
+                                 */
+                                type?: string;
+                                /**
+                                 * @description Address line 1
+                                 * @example 782 Willow Creek Rd
+                                 */
+                                line1?: string;
+                                /**
+                                 * @description Address line 2
+                                 * @example Apt 3
+                                 */
+                                line2?: string;
+                                /**
+                                 * @description Address line 3
+                                 * @example
+                                 */
+                                line3?: string;
+                                /**
+                                 * @description City
+                                 * @example Columbus
+                                 */
+                                city?: string;
+                                /**
+                                 * @description State or province
+                                 * @example OH
+                                 */
+                                state?: string;
+                                /**
+                                 * @description ZIP or postal code
+                                 * @example 43214
+                                 */
+                                postalCode?: string;
+                                /**
+                                 * @description ISO 3166-1 alpha-2
+                                 * @example US
+                                 */
+                                country?: string;
+                            }[];
+                            emails: {
+                                /** @description The primary address */
+                                isPrimary: boolean;
+                                /**
+                                 * @description An e-mail address
+                                 * @example sam.rivera@example.com
+                                 */
+                                email: string;
+                                /**
+                                 * @description Personal or Business
+                                 * @example Personal
+                                 */
+                                emailType?: string;
+                            }[];
+                            phones: {
+                                /**
+                                 * @description HOME, BUSINESS, CELL or FAX
+                                 * @example CELL
+                                 */
+                                type: string;
+                                /**
+                                 * @description Country calling code
+                                 * @example 1
+                                 */
+                                country?: string;
+                                /**
+                                 * @description The phone number
+                                 * @example 614-555-0121
+                                 */
+                                phone: string;
+                            }[];
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description The account's owners */
+                        holders: {
+                            /**
+                             * @description How the holder stands to the account: PRIMARY, PRIMARY_JOINT, SECONDARY_JOINT, BUSINESS, AUTHORIZED_USER...
+                             * @example PRIMARY_JOINT
+                             */
+                            relationship?: string;
+                            /**
+                             * @description The holder's whole name as the institution writes it
+                             * @example Samuel A Rivera Jr
+                             */
+                            ownerName: string;
+                            /**
+                             * @description First name (people)
+                             * @example Samuel
+                             */
+                            firstName?: string;
+                            /**
+                             * @description Middle name or initial
+                             * @example A
+                             */
+                            middleName?: string;
+                            /**
+                             * @description Last name
+                             * @example Rivera
+                             */
+                            lastName?: string;
+                            /**
+                             * @description Generational or academic suffix
+                             * @example Jr
+                             */
+                            suffix?: string;
+                            /**
+                             * @description person or business
+                             * @example person
+                             */
+                            nameClassification: string;
+                            /**
+                             * @description 1: the institution itself says whether the holder is a person or a business
+                             * @example 1
+                             */
+                            nameClassificationconfidencescore: number;
+                            /**
+                             * @description The same, as the reference spells it in its list of required fields (docs/compatibility.md)
+                             * @example 1
+                             */
+                            nameClassificationConfidenceScore: number;
+                            addresses: {
+                                /**
+                                 * @description The whole address on one line
+                                 * @example 782 Willow Creek Rd Columbus OH 43214
+                                 */
+                                ownerAddress?: string;
+                                /**
+                                 * @description Home, Business or Mailing
+                                 * @example Home
+                                 */
+                                type?: string;
+                                /**
+                                 * @description Address line 1
+                                 * @example 782 Willow Creek Rd
+                                 */
+                                line1?: string;
+                                /**
+                                 * @description Address line 2
+                                 * @example Apt 3
+                                 */
+                                line2?: string;
+                                /**
+                                 * @description Address line 3
+                                 * @example
+                                 */
+                                line3?: string;
+                                /**
+                                 * @description City
+                                 * @example Columbus
+                                 */
+                                city?: string;
+                                /**
+                                 * @description State or province
+                                 * @example OH
+                                 */
+                                state?: string;
+                                /**
+                                 * @description ZIP or postal code
+                                 * @example 43214
+                                 */
+                                postalCode?: string;
+                                /**
+                                 * @description ISO 3166-1 alpha-2
+                                 * @example US
+                                 */
+                                country?: string;
+                            }[];
+                            emails: {
+                                /** @description The primary address */
+                                isPrimary: boolean;
+                                /**
+                                 * @description An e-mail address
+                                 * @example sam.rivera@example.com
+                                 */
+                                email: string;
+                                /**
+                                 * @description Personal or Business
+                                 * @example Personal
+                                 */
+                                emailType?: string;
+                            }[];
+                            phones: {
+                                /**
+                                 * @description HOME, BUSINESS, CELL or FAX
+                                 * @example CELL
+                                 */
+                                type: string;
+                                /**
+                                 * @description Country calling code
+                                 * @example 1
+                                 */
+                                country?: string;
+                                /**
+                                 * @description The phone number
+                                 * @example 614-555-0121
+                                 */
+                                phone: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    AccountMatchingScoreDetails: {
+        parameters: {
+            query?: {
+                /** @description Accepted; no identity insights are given (docs/payments.md) */
+                insights?: boolean;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Values from another source than the account, to match against its owners */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Accepted; the name is matched from `name`
+                     * @example Samuel A Rivera Jr
+                     */
+                    ownerName?: string;
+                    /** @description The name to match */
+                    name: {
+                        /**
+                         * @description First name
+                         * @example Samuel
+                         */
+                        firstName: string;
+                        /**
+                         * @description Middle name or initial
+                         * @example A
+                         */
+                        middleName?: string;
+                        /**
+                         * @description Last name
+                         * @example Rivera
+                         */
+                        lastName: string;
+                        /**
+                         * @description Suffix
+                         * @example Jr
+                         */
+                        suffix?: string;
+                    };
+                    /** @description The address to match */
+                    address?: {
+                        /** @example 782 Willow Creek Road */
+                        line1?: string;
+                        /** @example  */
+                        line2?: string;
+                        line3?: string;
+                        /** @example Columbus */
+                        city?: string;
+                        /** @example OH */
+                        state?: string;
+                        /**
+                         * @description ISO 3166-1 alpha-2
+                         * @example US
+                         */
+                        country?: string;
+                        /** @example 43214 */
+                        postalCode?: string;
+                        /**
+                         * @description Home, Business or Mailing
+                         * @example Home
+                         */
+                        type?: string;
+                    };
+                    /**
+                     * @description The phone number to match: digits only
+                     * @example 6145550121
+                     */
+                    phone?: string;
+                    /**
+                     * @description The e-mail address to match
+                     * @example sam.rivera@example.com
+                     */
+                    email?: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description Accepted; the name is matched from `name`
+                     * @example Samuel A Rivera Jr
+                     */
+                    ownerName?: string;
+                    /** @description The name to match */
+                    name: {
+                        /**
+                         * @description First name
+                         * @example Samuel
+                         */
+                        firstName: string;
+                        /**
+                         * @description Middle name or initial
+                         * @example A
+                         */
+                        middleName?: string;
+                        /**
+                         * @description Last name
+                         * @example Rivera
+                         */
+                        lastName: string;
+                        /**
+                         * @description Suffix
+                         * @example Jr
+                         */
+                        suffix?: string;
+                    };
+                    /** @description The address to match */
+                    address?: {
+                        /** @example 782 Willow Creek Road */
+                        line1?: string;
+                        /** @example  */
+                        line2?: string;
+                        line3?: string;
+                        /** @example Columbus */
+                        city?: string;
+                        /** @example OH */
+                        state?: string;
+                        /**
+                         * @description ISO 3166-1 alpha-2
+                         * @example US
+                         */
+                        country?: string;
+                        /** @example 43214 */
+                        postalCode?: string;
+                        /**
+                         * @description Home, Business or Mailing
+                         * @example Home
+                         */
+                        type?: string;
+                    };
+                    /**
+                     * @description The phone number to match: digits only
+                     * @example 6145550121
+                     */
+                    phone?: string;
+                    /**
+                     * @description The e-mail address to match
+                     * @example sam.rivera@example.com
+                     */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The account's owners */
+                        holders: {
+                            /**
+                             * @description How the holder stands to the account: PRIMARY, PRIMARY_JOINT, SECONDARY_JOINT, BUSINESS, AUTHORIZED_USER...
+                             * @example PRIMARY_JOINT
+                             */
+                            relationship?: string;
+                            /**
+                             * @description The holder's whole name as the institution writes it
+                             * @example Samuel A Rivera Jr
+                             */
+                            ownerName: string;
+                            /**
+                             * @description First name (people)
+                             * @example Samuel
+                             */
+                            firstName?: string;
+                            /**
+                             * @description Middle name or initial
+                             * @example A
+                             */
+                            middleName?: string;
+                            /**
+                             * @description Last name
+                             * @example Rivera
+                             */
+                            lastName?: string;
+                            /**
+                             * @description Generational or academic suffix
+                             * @example Jr
+                             */
+                            suffix?: string;
+                            /**
+                             * @description person or business
+                             * @example person
+                             */
+                            nameClassification: string;
+                            /**
+                             * @description 1: the institution itself says whether the holder is a person or a business
+                             * @example 1
+                             */
+                            nameClassificationconfidencescore: number;
+                            /**
+                             * @description The same, as the reference spells it in its list of required fields (docs/compatibility.md)
+                             * @example 1
+                             */
+                            nameClassificationConfidenceScore: number;
+                            /** @description Scores of the given name */
+                            nameScores: {
+                                /**
+                                 * @description How well the given name's parts together match the holder's whole name matches, 0 to 100 (docs/payments.md)
+                                 * @example 100
+                                 */
+                                ownerName: number;
+                                /**
+                                 * @description How well the first name matches, 0 to 100 (docs/payments.md)
+                                 * @example 100
+                                 */
+                                firstName?: number;
+                                /**
+                                 * @description How well the middle name matches, 0 to 100 (docs/payments.md)
+                                 * @example 100
+                                 */
+                                middleName?: number;
+                                /**
+                                 * @description How well the last name matches, 0 to 100 (docs/payments.md)
+                                 * @example 100
+                                 */
+                                lastName?: number;
+                                /**
+                                 * @description How well the suffix matches, 0 to 100 (docs/payments.md)
+                                 * @example 100
+                                 */
+                                suffix?: number;
+                            };
+                            addresses: {
+                                /**
+                                 * @description The whole address on one line
+                                 * @example 782 Willow Creek Rd Columbus OH 43214
+                                 */
+                                ownerAddress?: string;
+                                /**
+                                 * @description Home, Business or Mailing
+                                 * @example Home
+                                 */
+                                type?: string;
+                                /**
+                                 * @description Address line 1
+                                 * @example 782 Willow Creek Rd
+                                 */
+                                line1?: string;
+                                /**
+                                 * @description Address line 2
+                                 * @example Apt 3
+                                 */
+                                line2?: string;
+                                /**
+                                 * @description Address line 3
+                                 * @example
+                                 */
+                                line3?: string;
+                                /**
+                                 * @description City
+                                 * @example Columbus
+                                 */
+                                city?: string;
+                                /**
+                                 * @description State or province
+                                 * @example OH
+                                 */
+                                state?: string;
+                                /**
+                                 * @description ZIP or postal code
+                                 * @example 43214
+                                 */
+                                postalCode?: string;
+                                /**
+                                 * @description ISO 3166-1 alpha-2
+                                 * @example US
+                                 */
+                                country?: string;
+                                /** @description Scores of the given address: one per part given */
+                                addressScores?: {
+                                    /**
+                                     * @description How well the given address's parts together match the whole address matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    ownerAddress?: number;
+                                    /**
+                                     * @description How well the type matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    type?: number;
+                                    /**
+                                     * @description How well line 1 matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    line1?: number;
+                                    /**
+                                     * @description How well line 2 matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    line2?: number;
+                                    /**
+                                     * @description How well line 3 matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    line3?: number;
+                                    /**
+                                     * @description How well the city matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    city?: number;
+                                    /**
+                                     * @description How well the country matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    country?: number;
+                                    /**
+                                     * @description How well the postal code matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    postalCode?: number;
+                                    /**
+                                     * @description How well the state matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    state?: number;
+                                };
+                            }[];
+                            emails: {
+                                /** @description The primary address */
+                                isPrimary: boolean;
+                                /**
+                                 * @description An e-mail address
+                                 * @example sam.rivera@example.com
+                                 */
+                                email: string;
+                                /**
+                                 * @description Personal or Business
+                                 * @example Personal
+                                 */
+                                emailType?: string;
+                                emailScores?: {
+                                    /**
+                                     * @description How well the e-mail address matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    email: number;
+                                };
+                            }[];
+                            phones: {
+                                /**
+                                 * @description HOME, BUSINESS, CELL or FAX
+                                 * @example CELL
+                                 */
+                                type: string;
+                                /**
+                                 * @description Country calling code
+                                 * @example 1
+                                 */
+                                country?: string;
+                                /**
+                                 * @description The phone number
+                                 * @example 614-555-0121
+                                 */
+                                phone: string;
+                                phoneScores?: {
+                                    /**
+                                     * @description How well the phone number matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    phone: number;
+                                };
+                            }[];
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description The account's owners */
+                        holders: {
+                            /**
+                             * @description How the holder stands to the account: PRIMARY, PRIMARY_JOINT, SECONDARY_JOINT, BUSINESS, AUTHORIZED_USER...
+                             * @example PRIMARY_JOINT
+                             */
+                            relationship?: string;
+                            /**
+                             * @description The holder's whole name as the institution writes it
+                             * @example Samuel A Rivera Jr
+                             */
+                            ownerName: string;
+                            /**
+                             * @description First name (people)
+                             * @example Samuel
+                             */
+                            firstName?: string;
+                            /**
+                             * @description Middle name or initial
+                             * @example A
+                             */
+                            middleName?: string;
+                            /**
+                             * @description Last name
+                             * @example Rivera
+                             */
+                            lastName?: string;
+                            /**
+                             * @description Generational or academic suffix
+                             * @example Jr
+                             */
+                            suffix?: string;
+                            /**
+                             * @description person or business
+                             * @example person
+                             */
+                            nameClassification: string;
+                            /**
+                             * @description 1: the institution itself says whether the holder is a person or a business
+                             * @example 1
+                             */
+                            nameClassificationconfidencescore: number;
+                            /**
+                             * @description The same, as the reference spells it in its list of required fields (docs/compatibility.md)
+                             * @example 1
+                             */
+                            nameClassificationConfidenceScore: number;
+                            /** @description Scores of the given name */
+                            nameScores: {
+                                /**
+                                 * @description How well the given name's parts together match the holder's whole name matches, 0 to 100 (docs/payments.md)
+                                 * @example 100
+                                 */
+                                ownerName: number;
+                                /**
+                                 * @description How well the first name matches, 0 to 100 (docs/payments.md)
+                                 * @example 100
+                                 */
+                                firstName?: number;
+                                /**
+                                 * @description How well the middle name matches, 0 to 100 (docs/payments.md)
+                                 * @example 100
+                                 */
+                                middleName?: number;
+                                /**
+                                 * @description How well the last name matches, 0 to 100 (docs/payments.md)
+                                 * @example 100
+                                 */
+                                lastName?: number;
+                                /**
+                                 * @description How well the suffix matches, 0 to 100 (docs/payments.md)
+                                 * @example 100
+                                 */
+                                suffix?: number;
+                            };
+                            addresses: {
+                                /**
+                                 * @description The whole address on one line
+                                 * @example 782 Willow Creek Rd Columbus OH 43214
+                                 */
+                                ownerAddress?: string;
+                                /**
+                                 * @description Home, Business or Mailing
+                                 * @example Home
+                                 */
+                                type?: string;
+                                /**
+                                 * @description Address line 1
+                                 * @example 782 Willow Creek Rd
+                                 */
+                                line1?: string;
+                                /**
+                                 * @description Address line 2
+                                 * @example Apt 3
+                                 */
+                                line2?: string;
+                                /**
+                                 * @description Address line 3
+                                 * @example
+                                 */
+                                line3?: string;
+                                /**
+                                 * @description City
+                                 * @example Columbus
+                                 */
+                                city?: string;
+                                /**
+                                 * @description State or province
+                                 * @example OH
+                                 */
+                                state?: string;
+                                /**
+                                 * @description ZIP or postal code
+                                 * @example 43214
+                                 */
+                                postalCode?: string;
+                                /**
+                                 * @description ISO 3166-1 alpha-2
+                                 * @example US
+                                 */
+                                country?: string;
+                                /** @description Scores of the given address: one per part given */
+                                addressScores?: {
+                                    /**
+                                     * @description How well the given address's parts together match the whole address matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    ownerAddress?: number;
+                                    /**
+                                     * @description How well the type matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    type?: number;
+                                    /**
+                                     * @description How well line 1 matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    line1?: number;
+                                    /**
+                                     * @description How well line 2 matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    line2?: number;
+                                    /**
+                                     * @description How well line 3 matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    line3?: number;
+                                    /**
+                                     * @description How well the city matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    city?: number;
+                                    /**
+                                     * @description How well the country matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    country?: number;
+                                    /**
+                                     * @description How well the postal code matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    postalCode?: number;
+                                    /**
+                                     * @description How well the state matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    state?: number;
+                                };
+                            }[];
+                            emails: {
+                                /** @description The primary address */
+                                isPrimary: boolean;
+                                /**
+                                 * @description An e-mail address
+                                 * @example sam.rivera@example.com
+                                 */
+                                email: string;
+                                /**
+                                 * @description Personal or Business
+                                 * @example Personal
+                                 */
+                                emailType?: string;
+                                emailScores?: {
+                                    /**
+                                     * @description How well the e-mail address matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    email: number;
+                                };
+                            }[];
+                            phones: {
+                                /**
+                                 * @description HOME, BUSINESS, CELL or FAX
+                                 * @example CELL
+                                 */
+                                type: string;
+                                /**
+                                 * @description Country calling code
+                                 * @example 1
+                                 */
+                                country?: string;
+                                /**
+                                 * @description The phone number
+                                 * @example 614-555-0121
+                                 */
+                                phone: string;
+                                phoneScores?: {
+                                    /**
+                                     * @description How well the phone number matches, 0 to 100 (docs/payments.md)
+                                     * @example 100
+                                     */
+                                    phone: number;
+                                };
+                            }[];
                         }[];
                     };
                 };

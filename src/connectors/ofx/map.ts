@@ -11,6 +11,7 @@
  * `active`, posted at DTPOSTED and dated DTUSER (when the user made it) or else DTPOSTED.
  */
 import { investmentDetailOf } from '../details.js';
+import { routingNumberOf } from '../routing-number.js';
 import { categorize } from '../categorize.js';
 import type {
   AccountType,
@@ -508,5 +509,13 @@ export function accountRecordOf(input: AccountInput): ConnectorAccount {
   const detail: DepositDetail = { availableBalanceAmount: bank?.availableBalance?.amount ?? balance, periodInterestRate: '' };
   const depositType = type === 'checking' ? 'checking' : 'savings';
   const digits = /\d{4}$/.exec(account.acctId)?.[0];
-  return digits ? { ...withBalance, type: depositType, detail, realAccountNumberLast4: digits } : { ...withBalance, type: depositType, detail };
+  // A US bank's BANKID is its routing and transit number (BANKACCTFROM): with the ACCTID, what ACH payments need.
+  const routingNumber = account.kind === 'bank' ? routingNumberOf(account.bankId) : undefined;
+  return {
+    ...withBalance,
+    type: depositType,
+    detail,
+    ...(digits ? { realAccountNumberLast4: digits } : {}),
+    ...(routingNumber ? { routingNumber } : {}),
+  };
 }

@@ -13,6 +13,8 @@ export const ofx: ConnectorSource = {
   // The directory's institutions join catalogue ones of the same name, and operators add theirs while the service
   // runs: the institutions module keeps them with their servers (ofx-directory.service.ts).
   institutions: [],
+  // Bank statements state the routing number (BANKID) and full account number (ACCTID), and servers keep history.
+  products: ['ach', 'aha', 'availBalance'],
   open(deps) {
     // Servers come from the directory or an operator: reached through the connectors' HTTP transport, under the
     // outbound target policy of the service mode.

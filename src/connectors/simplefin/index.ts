@@ -23,6 +23,8 @@ export const simplefin: ConnectorSource = {
       searchRank: 1,
     },
   ],
+  // Balances only: bridges give no account numbers and no owners, and keep 90 days of transactions.
+  products: ['availBalance'],
   open(deps) {
     // Claim and access URLs come from the user's token and the bridge: both go through the connectors' HTTP
     // transport, under the outbound target policy of the service mode.

@@ -5,6 +5,7 @@
  * and the rest is still imported.
  */
 import type { ConnectorTransaction } from '../connector.js';
+import { routingNumberOf } from '../routing-number.js';
 import { noteClosingBalance } from './closing-balances.js';
 import { MAX_STATEMENT_POSITIONS, type StatementAccount, type StatementImport } from './types.js';
 import { accountNameOf, accountRefOf, accountTypeOf, bankTransactionsOf, investmentTransactionsOf, positionRecordOf } from '../ofx/map.js';
@@ -64,6 +65,8 @@ export function ofxFileToStatementImport(input: string | Uint8Array): StatementI
     let account = accounts.get(ref);
     if (!account) {
       account = { ref, type: accountTypeOf(s.account, info), number: s.account.acctId, name: accountNameOf(s.account, info), currency: s.currency };
+      const routingNumber = s.account.kind === 'bank' ? routingNumberOf(s.account.bankId) : undefined;
+      if (routingNumber) account.routingNumber = routingNumber;
       accounts.set(ref, account);
       result.accounts.push(account);
     }

@@ -22,6 +22,8 @@ export interface StatementAccount {
   type: AccountType;
   /** The account number as the file gives it (may be masked). */
   number: string;
+  /** The ABA routing number the file states for the account (an OFX file's BANKID that is one). */
+  routingNumber?: string;
   name: string;
   currency: string;
   /** The ledger balance the file states, if any, and when it was valid (epoch seconds). */

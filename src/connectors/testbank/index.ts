@@ -18,6 +18,8 @@ export const testbank: ConnectorSource<OpenTestBank> = {
   // The test institutions are in the generated catalogue (modules/institutions/catalog/generate.ts), which gives them
   // the same kind of generated details as its other institutions.
   institutions: [],
+  // Its profiles hold everything the products need: routing numbers, owners, loans' payment instructions.
+  products: ['ach', 'aha', 'availBalance', 'accountOwner', 'loanPaymentDetails'],
   redirect: { kind: 'code-state' },
   open(deps) {
     // Signs sessions, MFA states and OAuth codes: every process sharing the database derives the same key.

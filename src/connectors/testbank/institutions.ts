@@ -1,3 +1,5 @@
+import { withCheckDigit } from '../routing-number.js';
+
 /**
  * The test institutions: ids are fixed because public setup scripts and docs use them. Every one is served by
  * the test bank connector; testing customers may link accounts only here.
@@ -34,4 +36,13 @@ export function testInstitution(id: number): TestInstitution | undefined {
 
 export function isTestInstitution(id: number): boolean {
   return BY_ID.has(id);
+}
+
+/**
+ * The institution's ABA routing number, which its checking and savings accounts carry: `124` (a Salt Lake City
+ * prefix of the Federal Reserve's twelfth district, where FinBank has its seat), the institution id's last five
+ * digits, and the check digit (101732: 124017322).
+ */
+export function testRoutingNumber(institutionId: number): string {
+  return withCheckDigit(`124${String(institutionId % 100_000).padStart(5, '0')}`);
 }

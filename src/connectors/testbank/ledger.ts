@@ -66,7 +66,8 @@ export interface AccountIdentity {
   masked: string;
 }
 
-function luhnDigit(digits: string): string {
+/** The Luhn check digit of a string of digits (card numbers, payment coupons). */
+export function luhnDigit(digits: string): string {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
     let d = Number(digits[digits.length - 1 - i]);

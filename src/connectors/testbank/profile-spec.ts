@@ -165,13 +165,54 @@ export interface MfaQuestionSpec {
   picture?: 'sun' | 'anchor' | 'tree' | 'house';
 }
 
+/** How to reach a holder, and how the holder stands to the accounts. */
+interface HolderContact {
+  /** The reference's relationship type: PRIMARY, PRIMARY_JOINT, SECONDARY_JOINT, BUSINESS, AUTHORIZED_USER. */
+  relationship: 'PRIMARY' | 'PRIMARY_JOINT' | 'SECONDARY_JOINT' | 'BUSINESS' | 'AUTHORIZED_USER';
+  email: string;
+  /** `NNN-555-01NN`: the range North America keeps for fiction. */
+  phone: string;
+  phoneType: 'HOME' | 'CELL' | 'BUSINESS';
+  /** A second number, where the holder has one. */
+  otherPhone?: { number: string; type: 'HOME' | 'CELL' | 'BUSINESS' };
+}
+
+export interface PersonHolderSpec extends HolderContact {
+  first: string;
+  middle?: string;
+  last: string;
+  suffix?: string;
+}
+
+export interface BusinessHolderSpec extends HolderContact {
+  /** The business's legal name. */
+  business: string;
+}
+
+export type HolderSpec = PersonHolderSpec | BusinessHolderSpec;
+
+/** Who owns a profile's accounts, where they live, and how the institution writes their names. */
+export interface OwnerSpec {
+  /** The owners as the institution writes them on the account, several in one string. */
+  name: string;
+  /** Upper case, as statements print it; card purchases happen around it. */
+  city: string;
+  state: string;
+  street: string;
+  /** An apartment or suite. */
+  unit?: string;
+  postalCode: string;
+  /** Every holder lives at the profile's address and owns every account of it. */
+  holders: HolderSpec[];
+}
+
 export interface ProfileSpec {
   id: string;
   /** One line for docs and the OAuth profile picker. */
   summary: string;
   /** Defaults to the profile id. */
   password?: string;
-  owner: { name: string; city: string; state: string };
+  owner: OwnerSpec;
   /** Every sign-in fails with this status. */
   signInFailure?: { code: Extract<AggregationFailureCode, 102 | 108 | 109>; message: string };
   /** Sign-in works; refreshes fail with `code` once `afterSeconds` have passed since the last sign-in. */

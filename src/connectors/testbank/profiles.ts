@@ -55,11 +55,31 @@ const PASSCODE: MfaQuestionSpec = {
 /** The question every profile without its own MFA is asked at the always-MFA institution. */
 export const ALWAYS_MFA_ROUND: readonly MfaQuestionSpec[] = [PASSCODE];
 
+/** The owner of the profiles whose sign-in always fails: it never reaches an account. */
+const TEST_ERROR_OWNER: ProfileSpec['owner'] = {
+  name: 'Test Error',
+  city: 'DALLAS',
+  state: 'TX',
+  street: '100 Main St',
+  postalCode: '75201',
+  holders: [{ first: 'Test', last: 'Error', relationship: 'PRIMARY', email: 'test.error@example.com', phone: '214-555-0100', phoneType: 'CELL' }],
+};
+
 const PROFILES: ProfileSpec[] = [
   {
     id: 'profile_01',
     summary: 'A single renter: checking and savings.',
-    owner: { name: 'Alex Morgan', city: 'PORTLAND', state: 'OR' },
+    owner: {
+      name: 'Alex Morgan',
+      city: 'PORTLAND',
+      state: 'OR',
+      street: '2217 SE Division St',
+      unit: 'Apt 3',
+      postalCode: '97202',
+      holders: [
+        { first: 'Alex', middle: 'J', last: 'Morgan', relationship: 'PRIMARY', email: 'alex.morgan@example.com', phone: '503-555-0147', phoneType: 'CELL' },
+      ],
+    },
     accounts: [
       {
         key: 'chk',
@@ -90,7 +110,16 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'profile_02',
     summary: 'One account of every type, every detail field filled, investment positions.',
-    owner: { name: 'Jordan Lee', city: 'DENVER', state: 'CO' },
+    owner: {
+      name: 'Jordan Lee',
+      city: 'DENVER',
+      state: 'CO',
+      street: '1458 Aspen Ridge Dr',
+      postalCode: '80211',
+      holders: [
+        { first: 'Jordan', middle: 'T', last: 'Lee', relationship: 'PRIMARY', email: 'jordan.lee@example.net', phone: '720-555-0183', phoneType: 'CELL' },
+      ],
+    },
     accounts: [
       {
         key: 'chk',
@@ -249,7 +278,36 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'profile_03',
     summary: 'A typical household: two earners, joint checking, savings, two credit cards, car loan, mortgage, 401(k).',
-    owner: { name: 'Sam and Taylor Rivera', city: 'COLUMBUS', state: 'OH' },
+    owner: {
+      name: 'Sam and Taylor Rivera',
+      city: 'COLUMBUS',
+      state: 'OH',
+      street: '782 Willow Creek Rd',
+      postalCode: '43214',
+      holders: [
+        {
+          first: 'Samuel',
+          middle: 'A',
+          last: 'Rivera',
+          suffix: 'Jr',
+          relationship: 'PRIMARY_JOINT',
+          email: 'sam.rivera@example.com',
+          phone: '614-555-0121',
+          phoneType: 'CELL',
+          otherPhone: { number: '614-555-0100', type: 'HOME' },
+        },
+        {
+          first: 'Taylor',
+          middle: 'M',
+          last: 'Rivera',
+          relationship: 'SECONDARY_JOINT',
+          email: 'taylor.rivera@example.org',
+          phone: '614-555-0178',
+          phoneType: 'CELL',
+          otherPhone: { number: '614-555-0100', type: 'HOME' },
+        },
+      ],
+    },
     accounts: [
       {
         key: 'chk',
@@ -370,7 +428,25 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'profile_04',
     summary: 'A heavy user: a consultant with a side business, four cards, over 20,000 transactions in two years.',
-    owner: { name: 'Casey Nguyen', city: 'SAN FRANCISCO', state: 'CA' },
+    owner: {
+      name: 'Casey Nguyen',
+      city: 'SAN FRANCISCO',
+      state: 'CA',
+      street: '3321 24th St',
+      postalCode: '94110',
+      holders: [
+        {
+          first: 'Casey',
+          middle: 'L',
+          last: 'Nguyen',
+          relationship: 'PRIMARY',
+          email: 'casey.nguyen@example.com',
+          phone: '415-555-0166',
+          phoneType: 'CELL',
+          otherPhone: { number: '415-555-0167', type: 'BUSINESS' },
+        },
+      ],
+    },
     accounts: [
       {
         key: 'chk',
@@ -481,13 +557,38 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'mfa_text',
     summary: 'Asks a text security question after the password.',
-    ...everydayBanking({ name: 'Riley Carter', city: 'AUSTIN', state: 'TX' }, 'Tailspin Toys', 1700, 1250),
+    ...everydayBanking(
+      {
+        name: 'Riley Carter',
+        city: 'AUSTIN',
+        state: 'TX',
+        street: '1106 W Mary St',
+        postalCode: '78704',
+        holders: [{ first: 'Riley', last: 'Carter', relationship: 'PRIMARY', email: 'riley.carter@example.com', phone: '512-555-0134', phoneType: 'CELL' }],
+      },
+      'Tailspin Toys',
+      1700,
+      1250,
+    ),
     mfa: [[{ id: 'pet', kind: 'text', prompt: 'What is the name of your first pet?', answer: 'rex' }]],
   },
   {
     id: 'mfa_choice',
     summary: 'Asks a multiple-choice security question after the password.',
-    ...everydayBanking({ name: 'Morgan Patel', city: 'CHICAGO', state: 'IL' }, 'Wide World Importers', 1900, 1500),
+    ...everydayBanking(
+      {
+        name: 'Morgan Patel',
+        city: 'CHICAGO',
+        state: 'IL',
+        street: '418 W Oak St',
+        unit: 'Unit 5',
+        postalCode: '60610',
+        holders: [{ first: 'Morgan', last: 'Patel', relationship: 'PRIMARY', email: 'morgan.patel@example.com', phone: '312-555-0119', phoneType: 'CELL' }],
+      },
+      'Wide World Importers',
+      1900,
+      1500,
+    ),
     mfa: [
       [
         {
@@ -508,7 +609,19 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'mfa_image',
     summary: 'Shows a security image and asks which picture it is.',
-    ...everydayBanking({ name: 'Jamie Brooks', city: 'ATLANTA', state: 'GA' }, 'Adventure Works', 1800, 1350),
+    ...everydayBanking(
+      {
+        name: 'Jamie Brooks',
+        city: 'ATLANTA',
+        state: 'GA',
+        street: '675 Highland Ave NE',
+        postalCode: '30312',
+        holders: [{ first: 'Jamie', last: 'Brooks', relationship: 'PRIMARY', email: 'jamie.brooks@example.com', phone: '404-555-0152', phoneType: 'CELL' }],
+      },
+      'Adventure Works',
+      1800,
+      1350,
+    ),
     mfa: [
       [
         {
@@ -530,7 +643,20 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'mfa_multi',
     summary: 'Two MFA rounds: a text question, then a choice and a text question together.',
-    ...everydayBanking({ name: 'Avery Kim', city: 'BOSTON', state: 'MA' }, 'Litware Inc', 2100, 1700),
+    ...everydayBanking(
+      {
+        name: 'Avery Kim',
+        city: 'BOSTON',
+        state: 'MA',
+        street: '92 Marlborough St',
+        unit: 'Apt 2',
+        postalCode: '02116',
+        holders: [{ first: 'Avery', last: 'Kim', relationship: 'PRIMARY', email: 'avery.kim@example.com', phone: '617-555-0199', phoneType: 'CELL' }],
+      },
+      'Litware Inc',
+      2100,
+      1700,
+    ),
     mfa: [
       [{ id: 'city', kind: 'text', prompt: 'In what city were you born?', answer: 'springfield' }],
       [
@@ -553,14 +679,26 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'mfa_refresh',
     summary: 'Asks a text question; the remembered device expires after 24 hours, so later refreshes end in 185.',
-    ...everydayBanking({ name: 'Quinn Foster', city: 'NASHVILLE', state: 'TN' }, 'Proseware Inc', 1750, 1300),
+    ...everydayBanking(
+      {
+        name: 'Quinn Foster',
+        city: 'NASHVILLE',
+        state: 'TN',
+        street: '1510 Linden Ave',
+        postalCode: '37212',
+        holders: [{ first: 'Quinn', last: 'Foster', relationship: 'PRIMARY', email: 'quinn.foster@example.com', phone: '615-555-0127', phoneType: 'CELL' }],
+      },
+      'Proseware Inc',
+      1750,
+      1300,
+    ),
     mfa: [[{ id: 'teacher', kind: 'text', prompt: 'What was the last name of your favourite teacher?', answer: 'smith' }]],
     refreshFailure: { code: 185, afterSeconds: 86_400, message: 'Your institution needs you to answer a security question again.' },
   },
   {
     id: 'error_102',
     summary: 'Sign-in always ends in 102: the institution site is unavailable.',
-    owner: { name: 'Test Error', city: 'DALLAS', state: 'TX' },
+    owner: TEST_ERROR_OWNER,
     signInFailure: { code: 102, message: 'The institution is not responding. Try again later.' },
     accounts: [],
     income: [],
@@ -570,7 +708,7 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'error_108',
     summary: 'Sign-in always ends in 108: the user must act at the institution first.',
-    owner: { name: 'Test Error', city: 'DALLAS', state: 'TX' },
+    owner: TEST_ERROR_OWNER,
     signInFailure: { code: 108, message: 'Sign in to the institution website and accept the updated terms and conditions.' },
     accounts: [],
     income: [],
@@ -580,7 +718,7 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'error_109',
     summary: 'Sign-in always ends in 109: the institution requires a new password.',
-    owner: { name: 'Test Error', city: 'DALLAS', state: 'TX' },
+    owner: TEST_ERROR_OWNER,
     signInFailure: { code: 109, message: 'Your password has expired. Change it on the institution website.' },
     accounts: [],
     income: [],
@@ -590,19 +728,52 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'refresh_103',
     summary: 'Signs in; refreshes more than 24 hours after the last sign-in end in 103 until the user signs in again (Connect Fix).',
-    ...everydayBanking({ name: 'Drew Hayes', city: 'PHOENIX', state: 'AZ' }, 'Trey Research', 1650, 1200),
+    ...everydayBanking(
+      {
+        name: 'Drew Hayes',
+        city: 'PHOENIX',
+        state: 'AZ',
+        street: '2030 N 7th St',
+        postalCode: '85006',
+        holders: [{ first: 'Drew', last: 'Hayes', relationship: 'PRIMARY', email: 'drew.hayes@example.com', phone: '602-555-0188', phoneType: 'CELL' }],
+      },
+      'Trey Research',
+      1650,
+      1200,
+    ),
     refreshFailure: { code: 103, afterSeconds: 86_400, message: 'The institution rejected the saved credentials. Sign in again.' },
   },
   {
     id: 'refresh_108',
     summary: 'Signs in; refreshes more than 24 hours after the last sign-in end in 108 until the user signs in again (Connect Fix).',
-    ...everydayBanking({ name: 'Emerson Price', city: 'MIAMI', state: 'FL' }, 'Coho Winery', 1600, 1150),
+    ...everydayBanking(
+      {
+        name: 'Emerson Price',
+        city: 'MIAMI',
+        state: 'FL',
+        street: '1250 Brickell Ave',
+        unit: 'Apt 1804',
+        postalCode: '33131',
+        holders: [{ first: 'Emerson', last: 'Price', relationship: 'PRIMARY', email: 'emerson.price@example.com', phone: '305-555-0161', phoneType: 'CELL' }],
+      },
+      'Coho Winery',
+      1600,
+      1150,
+    ),
     refreshFailure: { code: 108, afterSeconds: 86_400, message: 'Sign in to the institution website to review a notice, then reconnect.' },
   },
   {
     id: 'student',
     summary: 'A student with one credit card, paid from an account at another bank.',
-    owner: { name: 'Taylor Brooks', city: 'ANN ARBOR', state: 'MI' },
+    owner: {
+      name: 'Taylor Brooks',
+      city: 'ANN ARBOR',
+      state: 'MI',
+      street: '615 S Forest Ave',
+      unit: 'Apt 12',
+      postalCode: '48104',
+      holders: [{ first: 'Taylor', last: 'Brooks', relationship: 'PRIMARY', email: 'taylor.brooks@example.edu', phone: '734-555-0145', phoneType: 'CELL' }],
+    },
     accounts: [
       {
         key: 'card',
@@ -628,7 +799,23 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'small_business',
     summary: 'A small business (marketSegment business): operating account, reserve savings, business card, equipment loan.',
-    owner: { name: 'Harbor Street Cafe LLC', city: 'SEATTLE', state: 'WA' },
+    owner: {
+      name: 'Harbor Street Cafe LLC',
+      city: 'SEATTLE',
+      state: 'WA',
+      street: '1820 Harbor Ave SW',
+      postalCode: '98126',
+      holders: [
+        {
+          business: 'Harbor Street Cafe LLC',
+          relationship: 'BUSINESS',
+          email: 'accounts@harborstreetcafe.example',
+          phone: '206-555-0173',
+          phoneType: 'BUSINESS',
+        },
+        { first: 'Dana', last: 'Whitfield', relationship: 'AUTHORIZED_USER', email: 'dana@harborstreetcafe.example', phone: '206-555-0174', phoneType: 'CELL' },
+      ],
+    },
     accounts: [
       {
         key: 'ops',
@@ -702,7 +889,14 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'retiree',
     summary: 'A retiree living on Social Security and a pension, with a brokerage account and a Roth IRA.',
-    owner: { name: 'Pat Sullivan', city: 'TUCSON', state: 'AZ' },
+    owner: {
+      name: 'Pat Sullivan',
+      city: 'TUCSON',
+      state: 'AZ',
+      street: '4470 E Camino Real',
+      postalCode: '85718',
+      holders: [{ first: 'Pat', last: 'Sullivan', relationship: 'PRIMARY', email: 'pat.sullivan@example.net', phone: '520-555-0139', phoneType: 'HOME' }],
+    },
     accounts: [
       { key: 'chk', type: 'checking', name: 'Senior Checking', nickname: 'Checking', level: 4200, apy: 0.02, atm: 2, spend: { mix: 'retiree', typical: 1400 } },
       { key: 'sav', type: 'savings', name: 'Money Market Savings', nickname: 'Savings', level: 42000, apy: 3.6, cycleMonth: 2, sweepTo: 'chk' },
@@ -768,7 +962,14 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'many_accounts',
     summary: 'Twelve accounts at one login: three checking, three savings, three cards, brokerage, 401(k) and Roth IRA.',
-    owner: { name: 'Robin Alvarez', city: 'MINNEAPOLIS', state: 'MN' },
+    owner: {
+      name: 'Robin Alvarez',
+      city: 'MINNEAPOLIS',
+      state: 'MN',
+      street: '3015 Bryant Ave S',
+      postalCode: '55408',
+      holders: [{ first: 'Robin', last: 'Alvarez', relationship: 'PRIMARY', email: 'robin.alvarez@example.com', phone: '612-555-0114', phoneType: 'CELL' }],
+    },
     accounts: [
       { key: 'chk1', type: 'checking', name: 'Everyday Checking', nickname: 'Bills', level: 7500, apy: 0.01, atm: 1, spend: { mix: 'everyday', typical: 900 } },
       { key: 'chk2', type: 'checking', name: 'Spending Checking', nickname: 'Spending', level: 1800, atm: 2, spend: { mix: 'everyday', typical: 650 } },
@@ -894,7 +1095,14 @@ const PROFILES: ProfileSpec[] = [
   {
     id: 'no_accounts',
     summary: 'Signs in but has no accounts.',
-    owner: { name: 'Sky Turner', city: 'BOISE', state: 'ID' },
+    owner: {
+      name: 'Sky Turner',
+      city: 'BOISE',
+      state: 'ID',
+      street: '905 W Franklin St',
+      postalCode: '83702',
+      holders: [{ first: 'Sky', last: 'Turner', relationship: 'PRIMARY', email: 'sky.turner@example.com', phone: '208-555-0190', phoneType: 'CELL' }],
+    },
     accounts: [],
     income: [],
     bills: [],

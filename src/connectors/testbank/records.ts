@@ -36,11 +36,14 @@ import {
   type Ledger,
   LineOfCreditModel,
   LoanModel,
+  luhnDigit,
   paydays,
   postedAt,
   SavingsModel,
   transactionAt,
 } from './ledger.js';
+import { loanPaymentOf, ownershipOf } from './identity.js';
+import { testRoutingNumber } from './institutions.js';
 import { priceOn, type Security } from './securities.js';
 
 /** How far back the test bank serves transactions. */
@@ -359,6 +362,7 @@ export function accountRecord(ledger: Ledger, model: AccountModel, now: number):
   const base = {
     ref: identity.ref,
     number: identity.number,
+    ownership: ownershipOf(ledger.spec.owner),
     accountNumberDisplay: identity.last4,
     name: spec.name,
     accountNickname: spec.nickname,
@@ -371,10 +375,18 @@ export function accountRecord(ledger: Ledger, model: AccountModel, now: number):
     displayPosition: model.position,
   };
   if (model instanceof CheckingModel || model instanceof SavingsModel) {
-    return { ...base, realAccountNumberLast4: identity.last4, type: model.spec.type, detail: depositDetail(ledger, model, now) };
+    return {
+      ...base,
+      realAccountNumberLast4: identity.last4,
+      routingNumber: testRoutingNumber(ledger.institutionId),
+      type: model.spec.type,
+      detail: depositDetail(ledger, model, now),
+    };
   }
   if (model instanceof CardModel) return { ...base, type: 'creditCard' };
-  if (model instanceof LoanModel) return { ...base, type: model.spec.type, detail: loanDetail(model, now) };
+  if (model instanceof LoanModel) {
+    return { ...base, type: model.spec.type, detail: loanDetail(model, now), payment: loanPaymentOf(model.spec, identity.number, luhnDigit) };
+  }
   if (model instanceof LineOfCreditModel) return { ...base, type: 'lineOfCredit', detail: lineDetail(ledger, model, now) };
   if (model instanceof InvestmentModel) {
     const { balance, detail, position } = investmentRecord(ledger, model, now);

@@ -129,7 +129,7 @@ export const ErrorCatalogue = define({
     code: '14020',
     status: 400,
     message: 'Bad request.',
-    when: 'A request that is well-formed but cannot be carried out as asked; the message says why.',
+    when: 'A request that is well-formed but cannot be carried out as asked; the message says why. The payment operations (ACH details, available balance, loan payment details) answer it for an account of a type they do not serve (`Bad request. (Account type not supported).`, as the real-world service does) and for one whose source does not give what they need: a routing number or full account number (SimpleFIN, CSV files), payment instructions, a balance stated by a statement file, a live source (docs/payments.md).',
   },
   StartIndexTooSmall: { code: '41003', status: 400, message: 'Start index cannot be less than one.', when: '`start` is below 1.' },
   LimitTooSmall: {
@@ -160,6 +160,13 @@ export const ErrorCatalogue = define({
     status: 404,
     message: 'Resource not found.',
     when: "A customer, account, transaction or other record does not exist for the calling partner. Another partner's ids look exactly like unknown ids.",
+  },
+
+  AccountOwnerNotFound: {
+    code: '12017',
+    status: 404,
+    message: 'No Account Owners Details Found.',
+    when: "Get Account Owner (v1, v3) and Account Owner Match for an account whose source gives no owners: OFX, SimpleFIN and statement files do not; the test bank's profiles do (docs/payments.md).",
   },
 
   // Customers

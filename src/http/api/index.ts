@@ -31,6 +31,14 @@ import getCustomerAccountsSimple from './routes/accounts/getCustomerAccountsSimp
 import getCustomerAccount from './routes/accounts/getCustomerAccount.js';
 import getCustomerAccountSimple from './routes/accounts/getCustomerAccountSimple.js';
 import getAccountBalanceHistory from './routes/accounts/getAccountBalanceHistory.js';
+import getAccountAchDetails from './routes/payments/getAccountAchDetails.js';
+import getAccountPaymentInstructionDetails from './routes/payments/getAccountPaymentInstructionDetails.js';
+import getAvailableBalance from './routes/payments/getAvailableBalance.js';
+import getAvailableBalanceLive from './routes/payments/getAvailableBalanceLive.js';
+import getLoanPaymentDetails from './routes/payments/getLoanPaymentDetails.js';
+import getAccountOwner from './routes/identity/getAccountOwner.js';
+import getAccountOwnerDetails from './routes/identity/getAccountOwnerDetails.js';
+import accountMatchingScoreDetails from './routes/identity/accountMatchingScoreDetails.js';
 import getCustomerAccountsByInstitution from './routes/accounts/getCustomerAccountsByInstitution.js';
 import getCustomerAccountsByInstitutionSimple from './routes/accounts/getCustomerAccountsByInstitutionSimple.js';
 import getCustomerAccountsByInstitutionLogin from './routes/accounts/getCustomerAccountsByInstitutionLogin.js';
@@ -125,6 +133,14 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getCustomerAccount,
       getCustomerAccountSimple,
       getAccountBalanceHistory,
+      getAccountAchDetails,
+      getAccountPaymentInstructionDetails,
+      getAvailableBalance,
+      getAvailableBalanceLive,
+      getLoanPaymentDetails,
+      getAccountOwner,
+      getAccountOwnerDetails,
+      accountMatchingScoreDetails,
       getCustomerAccountsByInstitution,
       getCustomerAccountsByInstitutionSimple,
       getCustomerAccountsByInstitutionLogin,

@@ -10,6 +10,7 @@ import {
   headerLines,
   isHeaderMapName,
   isSecretField,
+  ACCOUNT_NUMBERS_NOT_STORED,
   NOT_STORED,
   STATEMENT_FILE_NOT_STORED,
   redactBody,
@@ -22,6 +23,13 @@ import { appKeyOf, appTokenOf } from './auth.js';
 import { responseSchemaFor } from './content.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's success answers give full account numbers (ACH and loan payment details): the request log keeps
+     * their size only, as it does of a statement file.
+     */
+    answerHoldsAccountNumbers?: boolean;
+  }
   interface FastifyReply {
     /** The catalogue code of the error this reply carries, for the request log. */
     errorCode: string | undefined;
@@ -272,6 +280,7 @@ function responseBody(request: FastifyRequest, reply: FastifyReply, payload: unk
     return { body: null, bytes: Number.isSafeInteger(declared) ? declared : null };
   }
   if (text === undefined || text === '') return { body: text === '' ? '' : null, bytes };
+  if (request.routeOptions.config.answerHoldsAccountNumbers && reply.statusCode < 300) return { body: ACCOUNT_NUMBERS_NOT_STORED, bytes };
   const fields = answerMayHoldSecretFields(request, reply);
   // A whole JSON answer that may name a secret: redacted by its members' names as parsed, as request bodies are.
   if (fields && !cut && JSON_TYPE.test(String(reply.getHeader('content-type') ?? ''))) {

@@ -73,6 +73,18 @@ function detailOf(a: ConnectorAccount): string | null {
   return a.institutionName ? JSON.stringify(named) : null;
 }
 
+/**
+ * What the payment and identity products read of an account (modules/payments), stored beside its record: not part
+ * of it, so a change is no modification of the account. A source that gives none keeps what another source gave.
+ */
+function productData(a: ConnectorAccount): { routing_number?: string; owners?: string; loan_payment?: string } {
+  return {
+    ...(a.routingNumber ? { routing_number: a.routingNumber } : {}),
+    ...(a.ownership ? { owners: JSON.stringify(a.ownership) } : {}),
+    ...('payment' in a && a.payment ? { loan_payment: JSON.stringify(a.payment) } : {}),
+  };
+}
+
 function positionsOf(a: ConnectorAccount): ConnectorPosition[] {
   return a.type === 'investment' || a.type === 'investmentTaxDeferred' || a.type === 'roth' ? a.position : [];
 }
@@ -129,6 +141,7 @@ export async function insertAccount(db: Executor, login: InstitutionLoginRow, a:
     institution_id: login.institution_id,
     ref: a.ref,
     ...accountData(a, now),
+    ...productData(a),
     balance_date: a.balanceDate,
     aggregation_status_code: 0,
     created_at: now,
@@ -149,7 +162,7 @@ export async function updateAccountData(db: Executor, row: AccountRow, a: Connec
   );
   const positionsChanged = await syncPositions(db, row.id, positionsOf(a));
   const changed = dataChanged || positionsChanged;
-  const updated = await repo.updateAccountRow(db, row.id, { ...data, balance_date: a.balanceDate, ...(changed ? { updated_at: now } : {}) });
+  const updated = await repo.updateAccountRow(db, row.id, { ...data, ...productData(a), balance_date: a.balanceDate, ...(changed ? { updated_at: now } : {}) });
   return { row: updated, changed };
 }
 
@@ -204,7 +217,7 @@ export async function listCustomerAccountsSimple(
 }
 
 /** Get Customer Account: one account of the partner's customer as a row (404 for unknown customers and accounts). */
-async function getCustomerAccountRow(
+export async function getCustomerAccountRow(
   runtime: Pick<Runtime, 'database'>,
   partnerId: string,
   customerId: string | number,

@@ -43,7 +43,13 @@ export function statementAccountRecord(a: StatementAccount, state: StatementAcco
     case 'savings': {
       const digits = /\d{4}$/.exec(a.number)?.[0];
       const detail = { availableBalanceAmount: available ?? balance, periodInterestRate: '' };
-      return digits ? { ...base, type: a.type, detail, realAccountNumberLast4: digits } : { ...base, type: a.type, detail };
+      return {
+        ...base,
+        type: a.type,
+        detail,
+        ...(digits ? { realAccountNumberLast4: digits } : {}),
+        ...(a.routingNumber ? { routingNumber: a.routingNumber } : {}),
+      };
     }
     case 'creditCard':
       return { ...base, type: 'creditCard' };

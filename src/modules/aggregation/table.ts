@@ -76,6 +76,12 @@ export interface AccountTable {
   authorization_end_at: Generated<number | null>;
   /** 1 from the time the partner is warned that the consent ends soon (docs/aggregation.md) until a new consent. */
   authorization_expiring: Generated<number>;
+  /** The ABA routing number the source states (ACH details); null where none has. */
+  routing_number: Generated<string | null>;
+  /** The account's owners (AccountOwnership as JSON) where a source gave them: the identity products read them. */
+  owners: Generated<string | null>;
+  /** A loan's manual payment instructions (LoanPaymentInstructions as JSON), where the source gives them. */
+  loan_payment: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }

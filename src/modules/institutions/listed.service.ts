@@ -31,11 +31,13 @@ function alpha3(country: string): string {
   return /^[A-Z]{2}$/.test(code) ? (getCountryData(code as TCountryCode)?.iso3 ?? code) : code;
 }
 
-function rowOf(entry: ListedInstitution, id: number, version: number): InstitutionTable {
-  return sourceInstitutionRow({ id, name: entry.name, homeUrl: entry.homeUrl, signInHelp: entry.signInHelp }, version, {
-    country: alpha3(entry.country),
-    currency: entry.currency,
-  });
+function rowOf(entry: ListedInstitution, id: number, version: number, products: ConnectorSource['products']): InstitutionTable {
+  return sourceInstitutionRow(
+    { id, name: entry.name, homeUrl: entry.homeUrl, signInHelp: entry.signInHelp },
+    version,
+    { country: alpha3(entry.country), currency: entry.currency },
+    products,
+  );
 }
 
 /** What of a catalogue row follows the source's entry. */
@@ -78,14 +80,14 @@ export async function syncListedInstitutions(
       const row = known.get(key);
       if (!row) {
         const id = nextId++;
-        await insertInstitutionRowIfAbsent(tx, rowOf(entry, id, await nextVersion()));
+        await insertInstitutionRowIfAbsent(tx, rowOf(entry, id, await nextVersion(), source.products));
         await insertListed(tx, { institution_id: id, source: source.name, key, connection, logo_url: logo, listed: 1, synced_at: now });
         result.added++;
         continue;
       }
       const id = Number(row.institution_id);
       const stored = await findInstitutionRow(tx, id);
-      const wanted = catalogueFields(rowOf(entry, id, 0));
+      const wanted = catalogueFields(rowOf(entry, id, 0, source.products));
       const rowChanged = !stored || (Object.keys(wanted) as (keyof typeof wanted)[]).some((k) => String(stored[k]) !== String(wanted[k]));
       if (rowChanged) await updateInstitutionRow(tx, id, wanted, await nextVersion());
       if (rowChanged || row.connection !== connection || row.logo_url !== logo || Number(row.listed) !== 1) {

@@ -7,12 +7,13 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ServiceError } from '../../contract/errors/service-error.js';
+import { ofx } from '../../connectors/ofx/index.js';
 import type { Database, Executor } from '../../platform/db/database.js';
 import { type PolicyMode, serverUrlProblem } from '../../platform/net/outbound.js';
 import { hasDirectoryServers, insertOfxServers, upsertOfxServer } from './ofx-directory.repository.js';
 import { bumpCatalogVersion, enableTransactionAggregation, insertInstitutionRows, listInstitutionNames, maxInstitutionIdFrom } from './repository.js';
 import { foldText } from './search-index.js';
-import { sourceInstitutionRow } from './sources.service.js';
+import { sourceInstitutionRow, sourceProductFlags } from './sources.service.js';
 import type { InstitutionTable, OfxServerTable } from './table.js';
 
 /** Directory institutions get this plus their directory number as id: stable across releases and installations. */
@@ -52,16 +53,21 @@ function homeOf(entry: DirectoryEntry): string {
 /** A catalogue row for an OFX institution the catalogue did not have yet. */
 export function ofxInstitutionRow(id: number, name: string, home: string, profile: Record<string, string | undefined>, version: number): InstitutionTable {
   const signInHelp = `Please enter the User ID and Password you use for ${name} in Quicken or another personal finance program (OFX Direct Connect).`;
-  return sourceInstitutionRow({ id, name, homeUrl: home, signInHelp }, version, {
-    phone: (profile.csphone ?? profile.tsphone ?? '').trim(),
-    email: (profile.email ?? '').trim(),
-    addressLine1: (profile.addr1 ?? '').trim(),
-    addressLine2: (profile.addr2 ?? '').trim(),
-    city: (profile.city ?? '').trim(),
-    state: (profile.state ?? '').trim(),
-    postalCode: (profile.postalcode ?? '').trim(),
-    country: countryOf(profile.country),
-  });
+  return sourceInstitutionRow(
+    { id, name, homeUrl: home, signInHelp },
+    version,
+    {
+      phone: (profile.csphone ?? profile.tsphone ?? '').trim(),
+      email: (profile.email ?? '').trim(),
+      addressLine1: (profile.addr1 ?? '').trim(),
+      addressLine2: (profile.addr2 ?? '').trim(),
+      city: (profile.city ?? '').trim(),
+      state: (profile.state ?? '').trim(),
+      postalCode: (profile.postalcode ?? '').trim(),
+      country: countryOf(profile.country),
+    },
+    ofx.products,
+  );
 }
 
 /** Ids of catalogue institutions by folded name, for merging an OFX institution into one already there. */
@@ -115,7 +121,7 @@ export async function ensureOfxDirectory(database: Database, entries: () => Dire
         });
       }
       await insertInstitutionRows(tx, rows);
-      await enableTransactionAggregation(tx, merged, version);
+      await enableTransactionAggregation(tx, merged, version, sourceProductFlags(ofx.products));
       await insertOfxServers(tx, servers);
     });
   } catch (e) {
@@ -174,7 +180,7 @@ export async function insertOfxInstitution(database: Database, mode: 'sandbox' |
       id = Math.max(OFX_OPERATOR_ID_BASE, ((await maxInstitutionIdFrom(tx, OFX_OPERATOR_ID_BASE)) ?? OFX_OPERATOR_ID_BASE - 1) + 1);
       await insertInstitutionRows(tx, [ofxInstitutionRow(id, name, `https://${new URL(input.url).hostname}`, {}, version)]);
     } else {
-      await enableTransactionAggregation(tx, [id], version);
+      await enableTransactionAggregation(tx, [id], version, sourceProductFlags(ofx.products));
     }
     const server: OfxServerTable = {
       institution_id: id,

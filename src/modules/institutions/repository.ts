@@ -128,12 +128,17 @@ export async function insertInstitutionRowIfAbsent(db: Executor, row: Institutio
     .execute();
 }
 
-/** Marks these institutions as offering transaction aggregation, changed in catalogue `version`. */
-export async function enableTransactionAggregation(db: Executor, ids: readonly number[], version: number): Promise<void> {
+/** Marks these institutions as offering transaction aggregation and the products `flags` set, changed in catalogue `version`. */
+export async function enableTransactionAggregation(
+  db: Executor,
+  ids: readonly number[],
+  version: number,
+  flags: Partial<Pick<InstitutionTable, 'ach' | 'aha' | 'avail_balance' | 'account_owner' | 'loan_payment_details' | 'ps_ach' | 'ps_aha'>> = {},
+): Promise<void> {
   for (let i = 0; i < ids.length; i += BATCH)
     await db
       .updateTable('institutions')
-      .set({ trans_agg: 1, changed_version: version })
+      .set({ ...flags, trans_agg: 1, changed_version: version })
       .where('id', 'in', ids.slice(i, i + BATCH))
       .execute();
 }

@@ -5,7 +5,7 @@
  */
 import type { OfxInstitutionConfig } from '../../connectors/ofx/index.js';
 import { SOURCES } from '../../connectors/registry.js';
-import type { ConnectorSource, SourceCatalogue, SourceInstitution } from '../../connectors/source.js';
+import { type ConnectorSource, DEFAULT_SOURCE_PRODUCTS, type SourceCatalogue, type SourceInstitution, type SourceProduct } from '../../connectors/source.js';
 import type { Database, Executor } from '../../platform/db/database.js';
 import { findListedConnection } from './listed.repository.js';
 import { findOfxServer } from './ofx-directory.repository.js';
@@ -27,8 +27,32 @@ export interface InstitutionContact {
   currency?: string;
 }
 
-/** The catalogue row of an institution a source serves: a bank offering transaction aggregation, online. */
-export function sourceInstitutionRow(entry: SourceInstitution, version: number, contact: InstitutionContact = {}): InstitutionTable {
+/**
+ * The product flags of an institution a source serves: exactly the source's products (SourceProduct) besides
+ * transaction aggregation; the products that need more than a source gives (reports, statements) stay off.
+ */
+export function sourceProductFlags(
+  products: readonly SourceProduct[] = DEFAULT_SOURCE_PRODUCTS,
+): Pick<InstitutionTable, 'ach' | 'aha' | 'avail_balance' | 'account_owner' | 'loan_payment_details' | 'ps_ach' | 'ps_aha'> {
+  const has = (p: SourceProduct) => (products.includes(p) ? 1 : 0);
+  return {
+    ach: has('ach'),
+    aha: has('aha'),
+    avail_balance: has('availBalance'),
+    account_owner: has('accountOwner'),
+    loan_payment_details: has('loanPaymentDetails'),
+    ps_ach: products.includes('ach') ? 'online' : 'unsupported',
+    ps_aha: products.includes('aha') ? 'online' : 'unsupported',
+  };
+}
+
+/** The catalogue row of an institution a source serves: a bank offering transaction aggregation and the source's products, online. */
+export function sourceInstitutionRow(
+  entry: SourceInstitution,
+  version: number,
+  contact: InstitutionContact = {},
+  products: readonly SourceProduct[] = DEFAULT_SOURCE_PRODUCTS,
+): InstitutionTable {
   const home = entry.homeUrl;
   const country = contact.country ?? 'USA';
   return {
@@ -59,11 +83,6 @@ export function sourceInstitutionRow(entry: SourceInstitution, version: number, 
     voa: 0,
     voi: 0,
     state_agg: 0,
-    ach: 0,
-    aha: 0,
-    avail_balance: 1,
-    account_owner: 0,
-    loan_payment_details: 0,
     student_loan_data: 0,
     liability_data: 0,
     bill_pay_data: 0,
@@ -79,8 +98,7 @@ export function sourceInstitutionRow(entry: SourceInstitution, version: number, 
     ps_voa: 'unsupported',
     ps_voi: 'unsupported',
     ps_state_agg: 'unsupported',
-    ps_ach: 'unsupported',
-    ps_aha: 'unsupported',
+    ...sourceProductFlags(products),
     search_rank: entry.searchRank ?? 0,
     changed_version: version,
   };
@@ -98,7 +116,7 @@ export async function ensureSourceInstitutions(database: Database, sources: read
     if (missing.length === 0) continue;
     await db.transaction().execute(async (tx) => {
       const version = await bumpCatalogVersion(tx);
-      for (const entry of missing) await insertInstitutionRowIfAbsent(tx, sourceInstitutionRow(entry, version));
+      for (const entry of missing) await insertInstitutionRowIfAbsent(tx, sourceInstitutionRow(entry, version, {}, source.products));
     });
   }
 }

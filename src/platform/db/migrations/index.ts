@@ -33,6 +33,7 @@ import * as m0032 from './0032_transfer_candidates.js';
 import * as m0033 from './0033_simplefin_server.js';
 import * as m0034 from './0034_listed_institutions.js';
 import * as m0035 from './0035_consumers.js';
+import * as m0036 from './0036_account_payment_identity.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0033_simplefin_server': m0033,
   '0034_listed_institutions': m0034,
   '0035_consumers': m0035,
+  '0036_account_payment_identity': m0036,
 };
