@@ -456,6 +456,10 @@ describe('payments and identity operations', () => {
     it("answers the server's BANKID and ACCTID as ACH details; cards and owners are not available", async () => {
       const checking = ofType(accounts, 'checking');
       expect(await ok<AchJson>(production, PATHS.ach(customerId, checking.id))).toEqual({ routingNumber: OFX_ROUTING, realAccountNumber: OFX_CHECKING });
+      expect(await ok(production, PATHS.instructions(customerId, checking.id))).toEqual({
+        paymentInstruction: [{ type: 'ach', accountNumber: OFX_CHECKING, tanEnabled: false, descriptors: [{ type: 'routingNumber', value: OFX_ROUTING }] }],
+      });
+      await refused(production, PATHS.loan(customerId, checking.id), 400, '14020');
       await refused(production, PATHS.ach(customerId, ofType(accounts, 'creditCard').id), 400, '14020');
       const error = await refused(production, PATHS.owner(customerId, checking.id), 404, '12017');
       expect(error.message).toBe('No Account Owners Details Found.');
@@ -535,6 +539,11 @@ describe('payments and identity operations', () => {
         availableBalance: 1490.75,
         clearedBalance: 1520.75,
       });
+      // Live: one read of the bridge.
+      const before = bridge.accountRequests().length;
+      const live = await ok<BalanceJson>(production, PATHS.live(customerId, checking.id, '?balance_cache_interval=0'));
+      expect(bridge.accountRequests().length).toBe(before + 1);
+      expect(live).toMatchObject({ availableBalance: 1490.75, clearedBalance: 1520.75, aggregationStatusCode: 0 });
     });
   });
 
