@@ -10,8 +10,24 @@ const SSN = '246-81-3579';
 const BIRTHDAY = { year: 1947, month: 11, dayOfMonth: 23 };
 const NEW_SSN = '975318642';
 
-/** Every form a consumer's SSN or birthday could take in a log: the full numbers, the last four as answered, the year. */
-const SECRETS = [SSN, SSN.replace(/-/g, ''), '"3579"', '>3579<', NEW_SSN, '"8642"', '>8642<', '1947', '"dayOfMonth"', '<dayOfMonth>'];
+/**
+ * Every form a consumer's SSN or birthday could take in a log: the full numbers, the last four as answered, the year
+ * as a field or a date. The year alone is not searched for: four digits turn up in times, durations and random ids.
+ */
+const SECRETS = [
+  SSN,
+  SSN.replace(/-/g, ''),
+  '"3579"',
+  '>3579<',
+  NEW_SSN,
+  '"8642"',
+  '>8642<',
+  '"year":1947',
+  '>1947<',
+  '1947-11-23',
+  '"dayOfMonth"',
+  '<dayOfMonth>',
+];
 
 describe('consumers in the logs', () => {
   let ctx: TestContext;
