@@ -56,11 +56,15 @@ const TIMING_INTEGRATION = [
 const STORE_NEUTRAL_INTEGRATION = ['test/integration/transport.test.ts', 'test/integration/log-redaction.test.ts'];
 // Integration files share their process's modules with the files run before them there (`isolate: false`): each
 // file importing the whole service again cost more than a third of the integration projects' time
-// (docs/benchmarks.md, "The suite's time"). Files that replace or watch a module's functions (vi.mock, vi.spyOn) get
-// modules of their own, in projects of their own.
-const MOCKING_INTEGRATION = fs
+// (docs/benchmarks.md, "The suite's time"). Files that replace or watch a module's functions (vi.mock, vi.spyOn), and
+// those that ask the query planner for its plan (explainPlan: a PostgreSQL schema another file used and emptied keeps
+// that file's statistics), get a process of their own, in projects of their own.
+const ISOLATED_INTEGRATION = fs
   .readdirSync('test/integration')
-  .filter((name) => name.endsWith('.test.ts') && /\bvi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\(/.test(fs.readFileSync(`test/integration/${name}`, 'utf8')))
+  .filter(
+    (name) =>
+      name.endsWith('.test.ts') && /\bvi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\(|\bexplainPlan\(/.test(fs.readFileSync(`test/integration/${name}`, 'utf8')),
+  )
   .map((name) => `test/integration/${name}`)
   .filter((file) => !TIMING_INTEGRATION.includes(file));
 // Restarts the PostgreSQL server every other test uses: last, alone.
@@ -104,7 +108,7 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['test/integration/**/*.test.ts'],
-          exclude: [...TIMING_INTEGRATION, ...MOCKING_INTEGRATION],
+          exclude: [...TIMING_INTEGRATION, ...ISOLATED_INTEGRATION],
           env: { LEDGERLINK_TEST_DIALECT: 'sqlite' },
           isolate: false,
           ...conformance,
@@ -113,14 +117,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'sqlite-mocks', include: MOCKING_INTEGRATION, env: { LEDGERLINK_TEST_DIALECT: 'sqlite' }, ...conformance, ...PARALLEL },
+        test: { name: 'sqlite-isolated', include: ISOLATED_INTEGRATION, env: { LEDGERLINK_TEST_DIALECT: 'sqlite' }, ...conformance, ...PARALLEL },
       },
       {
         extends: true,
         test: {
           name: 'postgres',
           include: ['test/integration/**/*.test.ts'],
-          exclude: [...TIMING_INTEGRATION, ...STORE_NEUTRAL_INTEGRATION, ...MOCKING_INTEGRATION],
+          exclude: [...TIMING_INTEGRATION, ...STORE_NEUTRAL_INTEGRATION, ...ISOLATED_INTEGRATION],
           isolate: false,
           ...postgresIntegration,
           ...PARALLEL,
@@ -129,8 +133,8 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'postgres-mocks',
-          include: MOCKING_INTEGRATION.filter((file) => !STORE_NEUTRAL_INTEGRATION.includes(file)),
+          name: 'postgres-isolated',
+          include: ISOLATED_INTEGRATION.filter((file) => !STORE_NEUTRAL_INTEGRATION.includes(file)),
           ...postgresIntegration,
           ...PARALLEL,
         },
