@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { advanceCustomerClock } from '../../src/modules/aggregation/clock.service.js';
 import { DAY, linkProfile, refresh, type AccountJson } from '../helpers/aggregation.js';
-import { ARTIFACTS, axeViolations, screenshots, signInToDashboard, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
+import { ARTIFACTS, axeViolations, screenshots, dashboardPage, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
 import { addCustomer } from '../helpers/customers.js';
 
 /**
@@ -38,12 +38,7 @@ describe('the balance history chart on the dashboard', () => {
     await world?.close();
   });
 
-  async function openPage(width: number): Promise<Page> {
-    const context = await world.browser.newContext({ viewport: { width, height: 900 } });
-    const page = await context.newPage();
-    await signInToDashboard(page, world);
-    return page;
-  }
+  const openPage = (width: number): Promise<Page> => dashboardPage(world, width);
 
   for (const width of [1280, 375]) {
     it(`shows the chosen account's daily balances at ${width} px, accessible and within the window`, async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axeViolations, screenshots, signInToDashboard, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
+import { axeViolations, screenshots, dashboardPage, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
 import { createConsumer } from '../helpers/consumers.js';
 import { addCustomer } from '../helpers/customers.js';
 
@@ -26,12 +26,7 @@ describe('the consumer on the dashboard', () => {
     await world?.close();
   });
 
-  async function openPage(width: number): Promise<Page> {
-    const context = await world.browser.newContext({ viewport: { width, height: 900 } });
-    const page = await context.newPage();
-    await signInToDashboard(page, world);
-    return page;
-  }
+  const openPage = (width: number): Promise<Page> => dashboardPage(world, width);
   const consumerSection = (page: Page) => page.locator('section').filter({ has: page.getByRole('heading', { name: 'Consumer', exact: true }) });
 
   for (const width of [1280, 375]) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { allTransactions, DAY, linkProfile, nowOf, refresh, type TransactionJson } from '../helpers/aggregation.js';
-import { axeViolations, screenshots, signInToDashboard, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
+import { axeViolations, screenshots, dashboardPage, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
 import { addCustomer } from '../helpers/customers.js';
 
 /**
@@ -31,12 +31,7 @@ describe('transaction rules on the dashboard', () => {
     await world?.close();
   });
 
-  async function openPage(width: number): Promise<Page> {
-    const context = await world.browser.newContext({ viewport: { width, height: 900 } });
-    const page = await context.newPage();
-    await signInToDashboard(page, world);
-    return page;
-  }
+  const openPage = (width: number): Promise<Page> => dashboardPage(world, width);
   const rules = async () =>
     (await world.ctx.app.inject({ url: '/aggregation/v1/partners/rules', headers: world.partner.headers })).json<{ rules: { id: number }[] }>().rules;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { type AccountJson, linkProfile, refresh } from '../helpers/aggregation.js';
-import { axeViolations, screenshots, signInToDashboard, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
+import { axeViolations, screenshots, dashboardPage, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
 import { addCustomer } from '../helpers/customers.js';
 import { readAccess } from '../helpers/simplefin-server.js';
 
@@ -26,12 +26,7 @@ describe('SimpleFIN on the dashboard', () => {
     await world?.close();
   });
 
-  async function openPage(width: number): Promise<Page> {
-    const context = await world.browser.newContext({ viewport: { width, height: 900 } });
-    const page = await context.newPage();
-    await signInToDashboard(page, world);
-    return page;
-  }
+  const openPage = (width: number): Promise<Page> => dashboardPage(world, width);
   /** The section alone, for docs/dashboard.md. */
   const sectionShot = (page: Page, name: string) =>
     page

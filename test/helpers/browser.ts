@@ -157,3 +157,11 @@ export async function signInToDashboard(page: Page, world: BrowserWorld): Promis
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Credentials' }).waitFor();
 }
+
+/** A new browser context of this width, the world's partner signed in to the dashboard in it. */
+export async function dashboardPage(world: BrowserWorld, width: number): Promise<Page> {
+  const context = await world.browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  await signInToDashboard(page, world);
+  return page;
+}
