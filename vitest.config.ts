@@ -59,14 +59,17 @@ const STORE_NEUTRAL_INTEGRATION = ['test/integration/transport.test.ts', 'test/i
 // (docs/benchmarks.md, "The suite's time"). Files that replace or watch a module's functions (vi.mock, vi.spyOn), and
 // those that ask the query planner for its plan (explainPlan: a PostgreSQL schema another file used and emptied keeps
 // that file's statistics), get a process of their own, in projects of their own.
-const ISOLATED_INTEGRATION = fs
-  .readdirSync('test/integration')
-  .filter(
-    (name) =>
-      name.endsWith('.test.ts') && /\bvi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\(|\bexplainPlan\(/.test(fs.readFileSync(`test/integration/${name}`, 'utf8')),
-  )
-  .map((name) => `test/integration/${name}`)
-  .filter((file) => !TIMING_INTEGRATION.includes(file));
+const needsIsolation = (dir: string, timing: readonly string[]) =>
+  fs
+    .readdirSync(dir)
+    .filter(
+      (name) => name.endsWith('.test.ts') && /\bvi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\(|\bexplainPlan\(/.test(fs.readFileSync(`${dir}/${name}`, 'utf8')),
+    )
+    .map((name) => `${dir}/${name}`)
+    .filter((file) => !timing.includes(file));
+const ISOLATED_INTEGRATION = needsIsolation('test/integration', TIMING_INTEGRATION);
+// The unit files the same way.
+const ISOLATED_UNIT = needsIsolation('test/unit', TIMING);
 // Restarts the PostgreSQL server every other test uses: last, alone.
 const SERVER_RESTART = ['test/system/faults.test.ts'];
 // Projects that run the build (processes from dist/, the browser apps from dist/web) build it first when stale.
@@ -102,7 +105,8 @@ export default defineConfig({
         extends: true,
         test: { name: 'timing-postgres', include: TIMING_INTEGRATION, ...postgresIntegration, ...ALONE(3) },
       },
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: TIMING, ...PARALLEL } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: [...TIMING, ...ISOLATED_UNIT], isolate: false, ...PARALLEL } },
+      { extends: true, test: { name: 'unit-isolated', include: ISOLATED_UNIT, ...PARALLEL } },
       {
         extends: true,
         test: {
