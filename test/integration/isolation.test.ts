@@ -7,6 +7,7 @@ import { createTestContext, partnerWithToken, type TestContext, type TestPartner
 import { databaseFingerprint } from '../helpers/fuzz.js';
 import { testDialect } from '../helpers/db.js';
 import { uploadStatementOk } from '../helpers/statement-uploads.js';
+import { ofxStatementFile } from '../helpers/statement-files.js';
 import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import type { Listener } from '../helpers/listener.js';
 import { startPushListener, subscribe } from '../helpers/txpush.js';
@@ -31,6 +32,8 @@ interface World {
   fingerprint?: string;
   /** A transaction rule's id (partner-wide): only the other partner's world has one. */
   ruleId?: string;
+  /** A routing number an account's source stated (partner-wide): only the other partner's world has one. */
+  routing_number?: string;
 }
 
 /** Path parameters that name public things, the same for everyone. */
@@ -82,6 +85,11 @@ beforeAll(async () => {
     query: { mapping },
   });
   b1.fingerprint = saved.mapping.fingerprint;
+  // B's OFX file states its bank's routing number (the file's BANKID); A's customers have no account stating it.
+  await uploadStatementOk(ctx, b, b1.customerId, ofxStatementFile([{ acctId: '9876543210123', balance: 10, transactions: [] }]), {
+    type: 'application/x-ofx',
+  });
+  b1.routing_number = '121000248';
   const rule = await ctx.app.inject({
     method: 'POST',
     url: '/aggregation/v1/partners/rules',

@@ -15,7 +15,6 @@ const COMPAT_DOC = fs.readFileSync(new URL('../../docs/compatibility.md', import
  */
 const INTENDED_DIFFERENCES: Record<string, string> = {
   GetCertifiedInstitutionsWithRSSD: 'not offered',
-  GetInstitutionsByRoutingNumber: 'not offered',
   GetAllExperience: 'not offered',
 };
 

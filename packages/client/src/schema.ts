@@ -406,6 +406,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/institution/v1/institutions/routingNumber/{routing_number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get institutions by routing number
+         * @description The institutions with this ABA routing number: the test institutions (each has its own, docs/test-profiles.md) and the institutions where the partner's customers hold accounts whose source stated it (an OFX BANKID). The catalogue states no routing numbers of its own. 400 (10010) when the number is not nine digits with a valid check digit; 404 (14007) when no institution has it. See docs/payments.md.
+         */
+        get: operations["GetInstitutionsByRoutingNumber"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v1/customers/{customerId}/accounts": {
         parameters: {
             query?: never;
@@ -6132,6 +6152,309 @@ export interface operations {
             };
             /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetInstitutionsByRoutingNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An ABA routing number: nine digits whose check digit holds (leading zeros may be left out)
+                 * @example 124017322
+                 */
+                routing_number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many records match in all */
+                        found: number;
+                        /** @description How many records this response has */
+                        displaying: number;
+                        /** @description true when more records follow: ask again with start increased by limit */
+                        moreAvailable: boolean;
+                        /** @description When the response was made, epoch seconds */
+                        createdDate: number;
+                        institutions: {
+                            /** @example 101732 */
+                            id: number;
+                            /** @example FinBank */
+                            name: string;
+                            /** @description true when the institution is certified for Transaction Aggregation */
+                            transAgg: boolean;
+                            /** @description true when the institution is certified for ACH account verification */
+                            ach: boolean;
+                            /** @description true when the institution is certified for Statement Aggregation */
+                            stateAgg: boolean;
+                            /** @description true when the institution is certified for Verification of Income */
+                            voi: boolean;
+                            /** @description true when the institution is certified for Verification of Assets */
+                            voa: boolean;
+                            /** @description true when the institution is certified for Account History Aggregation */
+                            aha: boolean;
+                            /** @description true when the institution is certified for Account Balance Check */
+                            availBalance: boolean;
+                            /** @description true when the institution is certified for Account Owner */
+                            accountOwner: boolean;
+                            /** @description true when the institution is certified for Student Loan Data */
+                            studentLoanData: boolean;
+                            /** @description true when the institution is certified for Loan Payment Details */
+                            loanPaymentDetails: boolean;
+                            /** @description true when the institution is certified for Liability Data */
+                            liabilityData: boolean;
+                            /** @description true when the institution is certified for Bill Pay Data */
+                            billPayData: boolean;
+                            /** @description Banking, Investments, Credit Cards/Accounts, Workplace Retirement, Mortgages and Loans, Insurance, or TestFI for test institutions */
+                            accountTypeDescription: string;
+                            /** @example 1-801-555-0100 */
+                            phone: string;
+                            /** @description Home page */
+                            urlHomeApp: string;
+                            /** @description Login page */
+                            urlLogonApp: string;
+                            urlProductApp: string;
+                            /** @description true when customers sign in at the institution through OAuth */
+                            oauthEnabled: boolean;
+                            urlForgotPassword: string;
+                            urlOnlineRegistration: string;
+                            /** @description banking, creditCards, wealth, retirement, loans, insurance or testfi */
+                            class: string;
+                            /** @description Text shown to customers before they sign in */
+                            specialText: string;
+                            specialInstructions: string | null;
+                            specialInstructionsTitle: string | null;
+                            timeZone: string | null;
+                            /** @description Headquarters */
+                            address: {
+                                addressLine1: string;
+                                addressLine2: string;
+                                city: string;
+                                /** @description Two-letter state or province code */
+                                state: string;
+                                postalCode: string;
+                                /** @description USA or CAN */
+                                country: string;
+                            };
+                            /** @example USD */
+                            currency: string;
+                            email: string;
+                            /** @example online */
+                            status: string;
+                            newInstitutionId: number | null;
+                            oauthInstitutionId: number | null;
+                            requiresServiceCallout: boolean;
+                            externalData: {
+                                [key: string]: unknown;
+                            } | null;
+                            displayName: string;
+                            /** @description Branding images (SVG) and colour */
+                            branding: {
+                                /**
+                                 * @description Logo for white backgrounds, 375 x 72 SVG served by Ledgerlink
+                                 * @example http://127.0.0.1:8080/institution/assets/101732/logo.svg
+                                 */
+                                logo: string;
+                                /** @description Logo for coloured backgrounds, 375 x 72 SVG */
+                                alternateLogo: string;
+                                /** @description Square icon, SVG */
+                                icon: string;
+                                /**
+                                 * @description Primary brand colour, hex
+                                 * @example #0167AE
+                                 */
+                                primaryColor: string;
+                                /** @description Name tile, 160 x 72 SVG */
+                                tile: string;
+                            };
+                            /** @description Status of each product at the institution: online or investigating */
+                            productionStatus: {
+                                /** @example online */
+                                overallStatus: string;
+                                /** @example online */
+                                transAgg: string;
+                                /** @example online */
+                                voa: string;
+                                /** @example online */
+                                voi: string;
+                                /** @example online */
+                                stateAgg: string;
+                                /** @example online */
+                                ach: string;
+                                /** @example investigating */
+                                aha: string;
+                            };
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description How many records match in all */
+                        found: number;
+                        /** @description How many records this response has */
+                        displaying: number;
+                        /** @description true when more records follow: ask again with start increased by limit */
+                        moreAvailable: boolean;
+                        /** @description When the response was made, epoch seconds */
+                        createdDate: number;
+                        institutions: {
+                            /** @example 101732 */
+                            id: number;
+                            /** @example FinBank */
+                            name: string;
+                            /** @description true when the institution is certified for Transaction Aggregation */
+                            transAgg: boolean;
+                            /** @description true when the institution is certified for ACH account verification */
+                            ach: boolean;
+                            /** @description true when the institution is certified for Statement Aggregation */
+                            stateAgg: boolean;
+                            /** @description true when the institution is certified for Verification of Income */
+                            voi: boolean;
+                            /** @description true when the institution is certified for Verification of Assets */
+                            voa: boolean;
+                            /** @description true when the institution is certified for Account History Aggregation */
+                            aha: boolean;
+                            /** @description true when the institution is certified for Account Balance Check */
+                            availBalance: boolean;
+                            /** @description true when the institution is certified for Account Owner */
+                            accountOwner: boolean;
+                            /** @description true when the institution is certified for Student Loan Data */
+                            studentLoanData: boolean;
+                            /** @description true when the institution is certified for Loan Payment Details */
+                            loanPaymentDetails: boolean;
+                            /** @description true when the institution is certified for Liability Data */
+                            liabilityData: boolean;
+                            /** @description true when the institution is certified for Bill Pay Data */
+                            billPayData: boolean;
+                            /** @description Banking, Investments, Credit Cards/Accounts, Workplace Retirement, Mortgages and Loans, Insurance, or TestFI for test institutions */
+                            accountTypeDescription: string;
+                            /** @example 1-801-555-0100 */
+                            phone: string;
+                            /** @description Home page */
+                            urlHomeApp: string;
+                            /** @description Login page */
+                            urlLogonApp: string;
+                            urlProductApp: string;
+                            /** @description true when customers sign in at the institution through OAuth */
+                            oauthEnabled: boolean;
+                            urlForgotPassword: string;
+                            urlOnlineRegistration: string;
+                            /** @description banking, creditCards, wealth, retirement, loans, insurance or testfi */
+                            class: string;
+                            /** @description Text shown to customers before they sign in */
+                            specialText: string;
+                            specialInstructions: string | null;
+                            specialInstructionsTitle: string | null;
+                            timeZone: string | null;
+                            /** @description Headquarters */
+                            address: {
+                                addressLine1: string;
+                                addressLine2: string;
+                                city: string;
+                                /** @description Two-letter state or province code */
+                                state: string;
+                                postalCode: string;
+                                /** @description USA or CAN */
+                                country: string;
+                            };
+                            /** @example USD */
+                            currency: string;
+                            email: string;
+                            /** @example online */
+                            status: string;
+                            newInstitutionId: number | null;
+                            oauthInstitutionId: number | null;
+                            requiresServiceCallout: boolean;
+                            externalData: {
+                                [key: string]: unknown;
+                            } | null;
+                            displayName: string;
+                            /** @description Branding images (SVG) and colour */
+                            branding: {
+                                /**
+                                 * @description Logo for white backgrounds, 375 x 72 SVG served by Ledgerlink
+                                 * @example http://127.0.0.1:8080/institution/assets/101732/logo.svg
+                                 */
+                                logo: string;
+                                /** @description Logo for coloured backgrounds, 375 x 72 SVG */
+                                alternateLogo: string;
+                                /** @description Square icon, SVG */
+                                icon: string;
+                                /**
+                                 * @description Primary brand colour, hex
+                                 * @example #0167AE
+                                 */
+                                primaryColor: string;
+                                /** @description Name tile, 160 x 72 SVG */
+                                tile: string;
+                            };
+                            /** @description Status of each product at the institution: online or investigating */
+                            productionStatus: {
+                                /** @example online */
+                                overallStatus: string;
+                                /** @example online */
+                                transAgg: string;
+                                /** @example online */
+                                voa: string;
+                                /** @example online */
+                                voi: string;
+                                /** @example online */
+                                stateAgg: string;
+                                /** @example online */
+                                ach: string;
+                                /** @example investigating */
+                                aha: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -223,6 +223,12 @@ export const ErrorCatalogue = define({
 
   // Institutions
   InstitutionNotFound: { code: '14006', status: 404, message: 'Institution not found.', when: 'No institution has this id.' },
+  RoutingNumberNotFound: {
+    code: '14007',
+    status: 404,
+    message: 'No institution found for this routing number.',
+    when: "Get Institutions by Routing Number with a valid routing number that no test institution has and no account of the partner's customers stated (docs/payments.md).",
+  },
 
   // Aggregation
   InstitutionNotSupported: {

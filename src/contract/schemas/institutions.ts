@@ -152,3 +152,11 @@ export const InstitutionQuery = Type.Object({
 });
 
 export const InstitutionIdParams = Type.Object({ institutionId: Type.Integer({ description: 'Institution id', examples: [101732] }) });
+
+/** The reference types the routing number as an integer; a string keeps a number's leading zeros. */
+export const RoutingNumberParams = Type.Object({
+  routing_number: Type.String({
+    description: 'An ABA routing number: nine digits whose check digit holds (leading zeros may be left out)',
+    examples: ['124017322'],
+  }),
+});

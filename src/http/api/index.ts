@@ -25,6 +25,7 @@ import getConsumer from './routes/consumers/getConsumer.js';
 import modifyConsumer from './routes/consumers/modifyConsumer.js';
 import getCertifiedInstitutions from './routes/institutions/getCertifiedInstitutions.js';
 import getInstitution from './routes/institutions/getInstitution.js';
+import getInstitutionsByRoutingNumber from './routes/institutions/getInstitutionsByRoutingNumber.js';
 import getInstitutions from './routes/institutions/getInstitutions.js';
 import getCustomerAccounts from './routes/accounts/getCustomerAccounts.js';
 import getCustomerAccountsSimple from './routes/accounts/getCustomerAccountsSimple.js';
@@ -128,6 +129,7 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getInstitutions,
       getInstitution,
       getCertifiedInstitutions,
+      getInstitutionsByRoutingNumber,
       getCustomerAccounts,
       getCustomerAccountsSimple,
       getCustomerAccount,

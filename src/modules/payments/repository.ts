@@ -6,3 +6,16 @@ export async function hasStatedBalance(db: Executor, accountId: number): Promise
   const row = await db.selectFrom('account_balances').select('day').where('account_id', '=', accountId).where('source', '=', 'statement').executeTakeFirst();
   return row !== undefined;
 }
+
+/** The institutions where the partner's customers hold accounts whose source stated this routing number. */
+export async function institutionIdsWithRoutingNumber(db: Executor, partnerId: string, routingNumber: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('accounts')
+    .innerJoin('customers', 'customers.id', 'accounts.customer_id')
+    .select('accounts.institution_id')
+    .distinct()
+    .where('customers.partner_id', '=', partnerId)
+    .where('accounts.routing_number', '=', routingNumber)
+    .execute();
+  return rows.map((r) => Number(r.institution_id));
+}
