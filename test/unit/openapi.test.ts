@@ -14,7 +14,6 @@ const COMPAT_DOC = fs.readFileSync(new URL('../../docs/compatibility.md', import
  * its justification in docs/compatibility.md (the test checks the doc names the operationId).
  */
 const INTENDED_DIFFERENCES: Record<string, string> = {
-  GetCertifiedInstitutionsWithRSSD: 'not offered',
   GetAllExperience: 'not offered',
 };
 

@@ -426,6 +426,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/institution/v2/certifiedInstitutions/rssd": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get certified institutions with RSSD
+         * @description Certified institutions with their Federal Reserve RSSD id. Neither the catalogue nor any source states an RSSD id, and none is made up, so the list is empty (200, as the reference answers when nothing matches). The query is read and refused as Get Certified Institutions reads it. See docs/institutions.md.
+         */
+        get: operations["GetCertifiedInstitutionsWithRSSD"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v1/customers/{customerId}/accounts": {
         parameters: {
             query?: never;
@@ -6455,6 +6475,173 @@ export interface operations {
             };
             /** @description Not found (another partner's ids look exactly like unknown ids) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetCertifiedInstitutionsWithRSSD: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Text found in the name, home page or login page (case and accents ignored). Omit to list all; blank is an error.
+                 * @example finbank
+                 */
+                search?: string;
+                /** @description Index of the first record of the page, from 1 */
+                start?: number;
+                /** @description Largest number of records in the page (1 to 1000) */
+                limit?: number;
+                /** @description Only institutions certified for these products, comma separated: voa, voi, state_agg, ach, aha, trans_agg, avail_balance, account_owner */
+                type?: string;
+                /** @description Two-letter country codes, comma separated (us, ca), or * for all */
+                supportedCountries?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many records match in all */
+                        found: number;
+                        /** @description How many records this response has */
+                        displaying: number;
+                        /** @description true when more records follow: ask again with start increased by limit */
+                        moreAvailable: boolean;
+                        /** @description When the response was made, epoch seconds */
+                        requestedDate: number;
+                        /** @description The certified institutions with a known RSSD id: none, as no source states one (docs/institutions.md) */
+                        institutions: {
+                            /** @example FinBank */
+                            name: string;
+                            /** @example 101732 */
+                            id: number;
+                            trans_agg: boolean;
+                            voa: boolean;
+                            voi: boolean;
+                            state_agg: boolean;
+                            ach: boolean;
+                            aha: boolean;
+                            /** @description true when customers sign in at the institution through OAuth */
+                            oauthEnabled: boolean;
+                            /** @description Status of each product at the institution: online or investigating */
+                            productionStatus: {
+                                /** @example online */
+                                overallStatus: string;
+                                /** @example online */
+                                transAgg: string;
+                                /** @example online */
+                                voa: string;
+                                /** @example online */
+                                voi: string;
+                                /** @example online */
+                                stateAgg: string;
+                                /** @example online */
+                                ach: string;
+                                /** @example investigating */
+                                aha: string;
+                            };
+                            /** @description The Federal Reserve's RSSD id of the institution */
+                            rssd: number;
+                            childInstitutions: {
+                                /** @description The child institution's RSSD id */
+                                rssd: number;
+                                /** @description The parent institution's RSSD id */
+                                parentRSSD: number;
+                                name: string;
+                                institutionId: number;
+                            }[];
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description How many records match in all */
+                        found: number;
+                        /** @description How many records this response has */
+                        displaying: number;
+                        /** @description true when more records follow: ask again with start increased by limit */
+                        moreAvailable: boolean;
+                        /** @description When the response was made, epoch seconds */
+                        requestedDate: number;
+                        /** @description The certified institutions with a known RSSD id: none, as no source states one (docs/institutions.md) */
+                        institutions: {
+                            /** @example FinBank */
+                            name: string;
+                            /** @example 101732 */
+                            id: number;
+                            trans_agg: boolean;
+                            voa: boolean;
+                            voi: boolean;
+                            state_agg: boolean;
+                            ach: boolean;
+                            aha: boolean;
+                            /** @description true when customers sign in at the institution through OAuth */
+                            oauthEnabled: boolean;
+                            /** @description Status of each product at the institution: online or investigating */
+                            productionStatus: {
+                                /** @example online */
+                                overallStatus: string;
+                                /** @example online */
+                                transAgg: string;
+                                /** @example online */
+                                voa: string;
+                                /** @example online */
+                                voi: string;
+                                /** @example online */
+                                stateAgg: string;
+                                /** @example online */
+                                ach: string;
+                                /** @example investigating */
+                                aha: string;
+                            };
+                            /** @description The Federal Reserve's RSSD id of the institution */
+                            rssd: number;
+                            childInstitutions: {
+                                /** @description The child institution's RSSD id */
+                                rssd: number;
+                                /** @description The parent institution's RSSD id */
+                                parentRSSD: number;
+                                name: string;
+                                institutionId: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -126,6 +126,30 @@ export const CertifiedInstitutionList = Type.Object(
   { xml: { name: 'root' } },
 );
 
+const ChildInstitution = Type.Object({
+  rssd: Type.Integer({ description: "The child institution's RSSD id" }),
+  parentRSSD: Type.Integer({ description: "The parent institution's RSSD id" }),
+  name: Type.String(),
+  institutionId: Type.Integer(),
+});
+
+export const CertifiedInstitutionWithRssd = Type.Object({
+  ...CertifiedInstitution.properties,
+  rssd: Type.Integer({ description: "The Federal Reserve's RSSD id of the institution" }),
+  childInstitutions: Type.Array(ChildInstitution),
+});
+
+export const CertifiedInstitutionWithRssdList = Type.Object(
+  {
+    ...paging,
+    requestedDate: Type.Integer({ description: 'When the response was made, epoch seconds' }),
+    institutions: Type.Array(CertifiedInstitutionWithRssd, {
+      description: 'The certified institutions with a known RSSD id: none, as no source states one (docs/institutions.md)',
+    }),
+  },
+  { xml: { name: 'root' } },
+);
+
 export const PagingQuery = {
   start: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Index of the first record of the page, from 1' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'Largest number of records in the page (1 to 1000)' })),

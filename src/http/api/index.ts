@@ -26,6 +26,7 @@ import modifyConsumer from './routes/consumers/modifyConsumer.js';
 import getCertifiedInstitutions from './routes/institutions/getCertifiedInstitutions.js';
 import getInstitution from './routes/institutions/getInstitution.js';
 import getInstitutionsByRoutingNumber from './routes/institutions/getInstitutionsByRoutingNumber.js';
+import getCertifiedInstitutionsWithRssd from './routes/institutions/getCertifiedInstitutionsWithRssd.js';
 import getInstitutions from './routes/institutions/getInstitutions.js';
 import getCustomerAccounts from './routes/accounts/getCustomerAccounts.js';
 import getCustomerAccountsSimple from './routes/accounts/getCustomerAccountsSimple.js';
@@ -130,6 +131,7 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getInstitution,
       getCertifiedInstitutions,
       getInstitutionsByRoutingNumber,
+      getCertifiedInstitutionsWithRssd,
       getCustomerAccounts,
       getCustomerAccountsSimple,
       getCustomerAccount,

@@ -153,6 +153,19 @@ export async function searchCertifiedInstitutions(database: Database, query: Ins
   );
 }
 
+/**
+ * Get Certified Institutions With RSSD: the certified institutions the query matches whose RSSD id (the Federal
+ * Reserve's identifier of a bank) is known. Neither the catalogue nor any source states one, and an RSSD id is never
+ * made up, so none is known and the answer is empty, as the reference answers when nothing matches. The query is
+ * read as Get Certified Institutions reads it, so a bad one is refused the same way.
+ */
+export function searchCertifiedInstitutionsWithRssd(query: InstitutionSearch): { found: number; displaying: number; moreAvailable: boolean } {
+  assertSearchNotBlank(query.search);
+  parseProductTypes(query.type);
+  parseCountries(query.supportedCountries);
+  return { found: 0, displaying: 0, moreAvailable: false };
+}
+
 /** The institution with this id, or undefined. */
 export async function findInstitution(database: Database, id: number): Promise<InstitutionRow | undefined> {
   return (await catalogOf(database)).byId(id);
