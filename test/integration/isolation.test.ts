@@ -23,6 +23,8 @@ interface World {
   accountId: string;
   institutionLoginId: string;
   transactionId: string;
+  /** The same transaction as the reference's unique id names it: accountId-transactionId. */
+  uniqueTransactionId: string;
   subscriptionId: string;
   /** A SimpleFIN access claimed from a setup token of the customer. */
   accessId: string;
@@ -63,6 +65,7 @@ async function world(partner: TestPartner): Promise<World> {
     accountId: accounts[0]!.id,
     institutionLoginId: String(accounts[0]!.institutionLoginId),
     transactionId: String(tx!.id),
+    uniqueTransactionId: `${tx!.accountId}-${tx!.id}`,
     subscriptionId: String(subscriptions.account.id),
     accessId: accesses.json().accesses[0].id,
     consumerId: await createConsumer(ctx, partner, customerId),

@@ -104,7 +104,6 @@ const PENDING = new Set<string>([
   'GetReportsByConsumerId',
   'GetReportsByCustomerId',
   'getResellerBillingReport',
-  'GetTransactionByUniqueTransactionId',
   'getTransactionRefreshStatus',
   'getWebhookSubscriptionById',
   'InitiateMicroAmountDeposits',

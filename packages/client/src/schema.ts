@@ -1209,6 +1209,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aggregation/customers/{customerId}/transactions/{uniqueTransactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get transaction by unique transaction id
+         * @description One transaction of the customer, named by its account's id and its own joined by a hyphen (`accountId-transactionId`), the same record as Get Customer Transaction. 404 when the customer has no such transaction in that account (another customer's, a deleted one); 400 (10010) when the id is not two ids joined by a hyphen. See docs/aggregation.md.
+         */
+        get: operations["GetTransactionByUniqueTransactionId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v1/customers/{customerId}/export": {
         parameters: {
             query?: never;
@@ -15899,6 +15919,175 @@ export interface operations {
                          */
                         source?: string;
                     };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetTransactionByUniqueTransactionId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Customer id */
+                customerId: string;
+                /**
+                 * @description The account's id and the transaction's, joined by a hyphen: accountId-transactionId
+                 * @example 5011648377-20000012345
+                 */
+                uniqueTransactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 20000012345 */
+                        id: number;
+                        /** @description Debits negative, credits positive */
+                        amount: number;
+                        accountId: number;
+                        customerId: number;
+                        /** @description active (posted) or pending */
+                        status: string;
+                        description: string;
+                        memo?: string;
+                        /** @example pointOfSale */
+                        type?: string;
+                        /** @description Epoch seconds */
+                        transactionDate?: number;
+                        /** @description When the transaction posted; while it is pending, its transaction date (it moves to the posting date when the institution posts it) */
+                        postedDate: number;
+                        /** @description When the service stored it */
+                        createdDate: number;
+                        checkNum?: string;
+                        categorization?: {
+                            /** @example Starbucks */
+                            normalizedPayeeName: string;
+                            /** @example Coffee Shops */
+                            category: string;
+                            bestRepresentation: string;
+                            /**
+                             * @description ISO 3166-1 alpha-3
+                             * @example USA
+                             */
+                            country: string;
+                        };
+                        investmentTransactionType?: string;
+                        ticker?: string;
+                        securityId?: string;
+                        /**
+                         * @description Ledgerlink extension: on a posted transaction that replaced a pending one of the same account under another id, the id of that pending transaction (deleted when this one arrived; docs/aggregation.md, "Pending to posted")
+                         * @example 20000012340
+                         */
+                        pendingTransactionId?: number;
+                        /**
+                         * @description Ledgerlink extension: the other side of a transfer between two of the customer's own accounts (the opposite amount, a few days apart); both sides carry the category Transfer, or Credit Card Payment for a card's payment (docs/aggregation.md, "Transfers")
+                         * @example 20000012346
+                         */
+                        transferTransactionId?: number;
+                        /**
+                         * @description Ledgerlink extension: where the transaction came from: `testbank`, `simplefin`, `ofx` (a live connection) or `statement` (an uploaded file). Absent for transactions stored before sources were kept. A transaction another source sends again is not stored twice (docs/aggregation.md, "One account, several sources")
+                         * @example ofx
+                         */
+                        source?: string;
+                    };
+                    "application/xml": {
+                        /** @example 20000012345 */
+                        id: number;
+                        /** @description Debits negative, credits positive */
+                        amount: number;
+                        accountId: number;
+                        customerId: number;
+                        /** @description active (posted) or pending */
+                        status: string;
+                        description: string;
+                        memo?: string;
+                        /** @example pointOfSale */
+                        type?: string;
+                        /** @description Epoch seconds */
+                        transactionDate?: number;
+                        /** @description When the transaction posted; while it is pending, its transaction date (it moves to the posting date when the institution posts it) */
+                        postedDate: number;
+                        /** @description When the service stored it */
+                        createdDate: number;
+                        checkNum?: string;
+                        categorization?: {
+                            /** @example Starbucks */
+                            normalizedPayeeName: string;
+                            /** @example Coffee Shops */
+                            category: string;
+                            bestRepresentation: string;
+                            /**
+                             * @description ISO 3166-1 alpha-3
+                             * @example USA
+                             */
+                            country: string;
+                        };
+                        investmentTransactionType?: string;
+                        ticker?: string;
+                        securityId?: string;
+                        /**
+                         * @description Ledgerlink extension: on a posted transaction that replaced a pending one of the same account under another id, the id of that pending transaction (deleted when this one arrived; docs/aggregation.md, "Pending to posted")
+                         * @example 20000012340
+                         */
+                        pendingTransactionId?: number;
+                        /**
+                         * @description Ledgerlink extension: the other side of a transfer between two of the customer's own accounts (the opposite amount, a few days apart); both sides carry the category Transfer, or Credit Card Payment for a card's payment (docs/aggregation.md, "Transfers")
+                         * @example 20000012346
+                         */
+                        transferTransactionId?: number;
+                        /**
+                         * @description Ledgerlink extension: where the transaction came from: `testbank`, `simplefin`, `ofx` (a live connection) or `statement` (an uploaded file). Absent for transactions stored before sources were kept. A transaction another source sends again is not stored twice (docs/aggregation.md, "One account, several sources")
+                         * @example ofx
+                         */
+                        source?: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */

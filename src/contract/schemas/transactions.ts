@@ -83,6 +83,14 @@ export const TransactionQuery = {
   includePending: O(Type.Boolean({ default: false, description: 'Include pending transactions' })),
 };
 
+export const UniqueTransactionIdParams = Type.Object({
+  customerId: Type.String({ description: 'Customer id' }),
+  uniqueTransactionId: Type.String({
+    description: "The account's id and the transaction's, joined by a hyphen: accountId-transactionId",
+    examples: ['5011648377-20000012345'],
+  }),
+});
+
 export const TransactionIdParams = Type.Object({
   customerId: Type.String({ description: 'Customer id' }),
   transactionId: Type.String({ description: 'Transaction id', examples: ['20000012345'] }),

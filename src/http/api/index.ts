@@ -71,6 +71,7 @@ import revokeSimplefinAccess from './routes/simplefin/revokeSimplefinAccess.js';
 import getAllCustomerTransactions from './routes/transactions/getAllCustomerTransactions.js';
 import getCustomerAccountTransactions from './routes/transactions/getCustomerAccountTransactions.js';
 import getCustomerTransaction from './routes/transactions/getCustomerTransaction.js';
+import getTransactionByUniqueTransactionId from './routes/transactions/getTransactionByUniqueTransactionId.js';
 import loadHistoricTransactions from './routes/transactions/loadHistoricTransactions.js';
 import loadHistoricTransactionsMfa from './routes/transactions/loadHistoricTransactionsMfa.js';
 import subscribeToTxPushNotifications from './routes/txpush/subscribeToTxPushNotifications.js';
@@ -173,6 +174,7 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getAllCustomerTransactions,
       getCustomerAccountTransactions,
       getCustomerTransaction,
+      getTransactionByUniqueTransactionId,
       exportCustomerTransactions,
       exportAccountTransactions,
       loadHistoricTransactions,

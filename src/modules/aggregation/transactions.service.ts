@@ -284,3 +284,28 @@ export async function getCustomerTransaction(
   if (!row) throw new ServiceError('ResourceNotFound', 'Transaction not found.');
   return toTransactionRecord(row);
 }
+
+/**
+ * Get Transaction by UniqueTransactionId: the reference's "globally unique" id is `accountId-transactionId`, the
+ * account's id and the transaction's. The customer's transaction with that id, when it is of that account; 404 like
+ * any unknown id otherwise, and 400 (10010) when the text is not two ids joined by a hyphen.
+ */
+export async function getCustomerTransactionByUniqueId(
+  runtime: Pick<Runtime, 'database'>,
+  partnerId: string,
+  customerId: string | number,
+  uniqueTransactionId: string,
+): Promise<TransactionRecord> {
+  const db = runtime.database.kysely;
+  const customer = await getCustomerForPartner(db, partnerId, customerId);
+  const parts = /^(\d+)-(\d+)$/.exec(uniqueTransactionId);
+  if (!parts)
+    throw new ServiceError(
+      'InvalidParameter',
+      'Invalid parameter (uniqueTransactionId): an account id and a transaction id joined by a hyphen, e.g. 5011648377-20000012345.',
+    );
+  const [accountId, id] = [parseId(parts[1]!), parseId(parts[2]!)];
+  const row = accountId === undefined || id === undefined ? undefined : await repo.findCustomerTransaction(db, customer, id);
+  if (!row || Number(row.account_id) !== accountId) throw new ServiceError('ResourceNotFound', 'Transaction not found.');
+  return toTransactionRecord(row);
+}
