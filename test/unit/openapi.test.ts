@@ -39,7 +39,6 @@ const PENDING = new Set<string>([
   'delete-configurations-configurationId',
   'deleteWebhookSubscription',
   'deleteWebhookSubscriptionEvent',
-  'enrichTransactions',
   'GenerateBalanceAnalyticsReport',
   'GenerateCashflowAnalyticsReport',
   'GenerateCashFlowBusinessReport',

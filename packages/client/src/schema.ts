@@ -736,6 +736,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/data-enrichment/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrich transactions
+         * @description The transactions given (1 to 1000), passed back with the category and payee that stored transactions get from the same description and memo. Nothing is stored. 400 (10005, 10010) for a missing or malformed field or more than 1000 transactions. See docs/enrichment.md.
+         */
+        post: operations["EnrichTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v1/customers/{customerId}/institutions/{institutionId}/accounts": {
         parameters: {
             query?: never;
@@ -10626,6 +10646,368 @@ export interface operations {
             };
             /** @description Not acceptable: Accept allows neither JSON nor XML */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    EnrichTransactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "transactions": [
+                 *         {
+                 *           "externalCustomerId": "c8a1f3",
+                 *           "externalAccountId": "9b2e77",
+                 *           "accountType": "checking",
+                 *           "externalTransactionId": "T1",
+                 *           "transactionTimestamp": "2026-01-12T11:00:00Z",
+                 *           "description": "STARBUCKS STORE 06565 LITTLETON CO 01/12",
+                 *           "amount": -13.26,
+                 *           "type": "debit"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The transactions to enrich: 1 to 1000 */
+                    transactions: {
+                        /** @description The partner's own (hashed) customer id, passed back */
+                        externalCustomerId: string;
+                        /** @description The partner's own (hashed) account id, passed back */
+                        externalAccountId: string;
+                        /** @description checking, savings, creditCard, brokerageAccount, healthSavingsAccount or unknown */
+                        accountType: string;
+                        /** @description The partner's own transaction id, passed back */
+                        externalTransactionId: string;
+                        /** @description When the transaction posted (ISO 8601), passed back */
+                        postedTimestamp?: string;
+                        /** @description When the transaction happened (ISO 8601), passed back */
+                        transactionTimestamp: string;
+                        /** @description The institution's description of the transaction */
+                        description: string;
+                        /** @description The memo, read with the description */
+                        memo?: string;
+                        /** @description Negative for money out, positive for money in */
+                        amount: number;
+                        /** @description A fee, passed back */
+                        transactionFee?: number;
+                        /** @description The transaction type (debit, credit, atm, check, pointOfSale, ...; any case) */
+                        type?: string;
+                        /** @description Debit or Credit, passed back */
+                        directionIndicator?: string;
+                        /** @description Key and value pairs, passed back */
+                        additionalDetails?: {
+                            [key: string]: string;
+                        };
+                        /** @description The card acceptor id, passed back */
+                        cardAcceptorId?: string;
+                        /** @description Passed back */
+                        inputIsRecurringTransaction?: boolean;
+                        /** @description Merchant details the partner knows; passed back as given */
+                        inputMerchantInformation?: {
+                            /** @description The card network merchant name, city and state, run together */
+                            merchantDescriptor?: string;
+                            /** @description The merchant's name */
+                            name?: string;
+                            /** @description Line 1 of the address */
+                            line1?: string;
+                            /** @description City */
+                            city?: string;
+                            /** @description State */
+                            state?: string;
+                            /** @description Postal code */
+                            postalCode?: string;
+                            /** @description Country */
+                            country?: string;
+                            /** @description Phone number */
+                            phoneNumber?: string;
+                            /** @description Website */
+                            website?: string;
+                            /** @description Merchant category code */
+                            merchantCategoryCode?: string;
+                            /** @description Merchant category name */
+                            merchantCategoryName?: string;
+                        };
+                    }[];
+                };
+                "application/xml": {
+                    /** @description The transactions to enrich: 1 to 1000 */
+                    transactions: {
+                        /** @description The partner's own (hashed) customer id, passed back */
+                        externalCustomerId: string;
+                        /** @description The partner's own (hashed) account id, passed back */
+                        externalAccountId: string;
+                        /** @description checking, savings, creditCard, brokerageAccount, healthSavingsAccount or unknown */
+                        accountType: string;
+                        /** @description The partner's own transaction id, passed back */
+                        externalTransactionId: string;
+                        /** @description When the transaction posted (ISO 8601), passed back */
+                        postedTimestamp?: string;
+                        /** @description When the transaction happened (ISO 8601), passed back */
+                        transactionTimestamp: string;
+                        /** @description The institution's description of the transaction */
+                        description: string;
+                        /** @description The memo, read with the description */
+                        memo?: string;
+                        /** @description Negative for money out, positive for money in */
+                        amount: number;
+                        /** @description A fee, passed back */
+                        transactionFee?: number;
+                        /** @description The transaction type (debit, credit, atm, check, pointOfSale, ...; any case) */
+                        type?: string;
+                        /** @description Debit or Credit, passed back */
+                        directionIndicator?: string;
+                        /** @description Key and value pairs, passed back */
+                        additionalDetails?: {
+                            [key: string]: string;
+                        };
+                        /** @description The card acceptor id, passed back */
+                        cardAcceptorId?: string;
+                        /** @description Passed back */
+                        inputIsRecurringTransaction?: boolean;
+                        /** @description Merchant details the partner knows; passed back as given */
+                        inputMerchantInformation?: {
+                            /** @description The card network merchant name, city and state, run together */
+                            merchantDescriptor?: string;
+                            /** @description The merchant's name */
+                            name?: string;
+                            /** @description Line 1 of the address */
+                            line1?: string;
+                            /** @description City */
+                            city?: string;
+                            /** @description State */
+                            state?: string;
+                            /** @description Postal code */
+                            postalCode?: string;
+                            /** @description Country */
+                            country?: string;
+                            /** @description Phone number */
+                            phoneNumber?: string;
+                            /** @description Website */
+                            website?: string;
+                            /** @description Merchant category code */
+                            merchantCategoryCode?: string;
+                            /** @description Merchant category name */
+                            merchantCategoryName?: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The transactions, in the order given, enriched */
+                        transactions: {
+                            /** @description The partner's own (hashed) customer id, passed back */
+                            externalCustomerId: string;
+                            /** @description The partner's own (hashed) account id, passed back */
+                            externalAccountId: string;
+                            /** @description checking, savings, creditCard, brokerageAccount, healthSavingsAccount or unknown */
+                            accountType: string;
+                            /** @description The partner's own transaction id, passed back */
+                            externalTransactionId: string;
+                            /** @description When the transaction posted (ISO 8601), passed back */
+                            postedTimestamp?: string;
+                            /** @description When the transaction happened (ISO 8601), passed back */
+                            transactionTimestamp: string;
+                            /** @description The institution's description of the transaction */
+                            description: string;
+                            /** @description The memo, read with the description */
+                            memo?: string;
+                            /** @description Negative for money out, positive for money in */
+                            amount: number;
+                            /** @description A fee, passed back */
+                            transactionFee?: number;
+                            /** @description The transaction type (debit, credit, atm, check, pointOfSale, ...; any case) */
+                            type?: string;
+                            /** @description Debit or Credit, passed back */
+                            directionIndicator?: string;
+                            /** @description Key and value pairs, passed back */
+                            additionalDetails?: {
+                                [key: string]: string;
+                            };
+                            /** @description The card acceptor id, passed back */
+                            cardAcceptorId?: string;
+                            /** @description Passed back */
+                            inputIsRecurringTransaction?: boolean;
+                            /** @description Merchant details the partner knows; passed back as given */
+                            inputMerchantInformation?: {
+                                /** @description The card network merchant name, city and state, run together */
+                                merchantDescriptor?: string;
+                                /** @description The merchant's name */
+                                name?: string;
+                                /** @description Line 1 of the address */
+                                line1?: string;
+                                /** @description City */
+                                city?: string;
+                                /** @description State */
+                                state?: string;
+                                /** @description Postal code */
+                                postalCode?: string;
+                                /** @description Country */
+                                country?: string;
+                                /** @description Phone number */
+                                phoneNumber?: string;
+                                /** @description Website */
+                                website?: string;
+                                /** @description Merchant category code */
+                                merchantCategoryCode?: string;
+                                /** @description Merchant category name */
+                                merchantCategoryName?: string;
+                            };
+                            /**
+                             * @description The category, as stored transactions get it (categorization.category)
+                             * @example Coffee Shops
+                             */
+                            transactionCategory: string;
+                            /** @description The payee, when the description names one */
+                            entities: {
+                                /**
+                                 * @description The payee as people read it, as Ledgerlink names the payees of stored transactions
+                                 * @example Starbucks
+                                 */
+                                name: string;
+                                /**
+                                 * @description The payee's category
+                                 * @example Coffee Shops
+                                 */
+                                category: string;
+                            }[];
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description The transactions, in the order given, enriched */
+                        transactions: {
+                            /** @description The partner's own (hashed) customer id, passed back */
+                            externalCustomerId: string;
+                            /** @description The partner's own (hashed) account id, passed back */
+                            externalAccountId: string;
+                            /** @description checking, savings, creditCard, brokerageAccount, healthSavingsAccount or unknown */
+                            accountType: string;
+                            /** @description The partner's own transaction id, passed back */
+                            externalTransactionId: string;
+                            /** @description When the transaction posted (ISO 8601), passed back */
+                            postedTimestamp?: string;
+                            /** @description When the transaction happened (ISO 8601), passed back */
+                            transactionTimestamp: string;
+                            /** @description The institution's description of the transaction */
+                            description: string;
+                            /** @description The memo, read with the description */
+                            memo?: string;
+                            /** @description Negative for money out, positive for money in */
+                            amount: number;
+                            /** @description A fee, passed back */
+                            transactionFee?: number;
+                            /** @description The transaction type (debit, credit, atm, check, pointOfSale, ...; any case) */
+                            type?: string;
+                            /** @description Debit or Credit, passed back */
+                            directionIndicator?: string;
+                            /** @description Key and value pairs, passed back */
+                            additionalDetails?: {
+                                [key: string]: string;
+                            };
+                            /** @description The card acceptor id, passed back */
+                            cardAcceptorId?: string;
+                            /** @description Passed back */
+                            inputIsRecurringTransaction?: boolean;
+                            /** @description Merchant details the partner knows; passed back as given */
+                            inputMerchantInformation?: {
+                                /** @description The card network merchant name, city and state, run together */
+                                merchantDescriptor?: string;
+                                /** @description The merchant's name */
+                                name?: string;
+                                /** @description Line 1 of the address */
+                                line1?: string;
+                                /** @description City */
+                                city?: string;
+                                /** @description State */
+                                state?: string;
+                                /** @description Postal code */
+                                postalCode?: string;
+                                /** @description Country */
+                                country?: string;
+                                /** @description Phone number */
+                                phoneNumber?: string;
+                                /** @description Website */
+                                website?: string;
+                                /** @description Merchant category code */
+                                merchantCategoryCode?: string;
+                                /** @description Merchant category name */
+                                merchantCategoryName?: string;
+                            };
+                            /**
+                             * @description The category, as stored transactions get it (categorization.category)
+                             * @example Coffee Shops
+                             */
+                            transactionCategory: string;
+                            /** @description The payee, when the description names one */
+                            entities: {
+                                /**
+                                 * @description The payee as people read it, as Ledgerlink names the payees of stored transactions
+                                 * @example Starbucks
+                                 */
+                                name: string;
+                                /**
+                                 * @description The payee's category
+                                 * @example Coffee Shops
+                                 */
+                                category: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -41,6 +41,7 @@ import getLoanPaymentDetails from './routes/payments/getLoanPaymentDetails.js';
 import getAccountOwner from './routes/identity/getAccountOwner.js';
 import getAccountOwnerDetails from './routes/identity/getAccountOwnerDetails.js';
 import accountMatchingScoreDetails from './routes/identity/accountMatchingScoreDetails.js';
+import enrichTransactions from './routes/enrichment/enrichTransactions.js';
 import getCustomerAccountsByInstitution from './routes/accounts/getCustomerAccountsByInstitution.js';
 import getCustomerAccountsByInstitutionSimple from './routes/accounts/getCustomerAccountsByInstitutionSimple.js';
 import getCustomerAccountsByInstitutionLogin from './routes/accounts/getCustomerAccountsByInstitutionLogin.js';
@@ -146,6 +147,7 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getAccountOwner,
       getAccountOwnerDetails,
       accountMatchingScoreDetails,
+      enrichTransactions,
       getCustomerAccountsByInstitution,
       getCustomerAccountsByInstitutionSimple,
       getCustomerAccountsByInstitutionLogin,
