@@ -348,24 +348,27 @@ export type ConnectorAccount = DepositAccount | CardAccount | LoanAccount | Line
 export type AccountOfType<T extends AccountType> = ConnectorAccount extends infer A ? (A extends { type: infer U } ? (T extends U ? A : never) : never) : never;
 
 /** Transaction types, as the real-world service names them. */
-export type TransactionType =
-  | 'atm'
-  | 'cash'
-  | 'check'
-  | 'credit'
-  | 'debit'
-  | 'deposit'
-  | 'directDebit'
-  | 'directDeposit'
-  | 'dividend'
-  | 'fee'
-  | 'interest'
-  | 'other'
-  | 'payment'
-  | 'pointOfSale'
-  | 'repeatPayment'
-  | 'serviceCharge'
-  | 'transfer';
+export const TRANSACTION_TYPES = [
+  'atm',
+  'cash',
+  'check',
+  'credit',
+  'debit',
+  'deposit',
+  'directDebit',
+  'directDeposit',
+  'dividend',
+  'fee',
+  'interest',
+  'other',
+  'payment',
+  'pointOfSale',
+  'repeatPayment',
+  'serviceCharge',
+  'transfer',
+] as const;
+
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 export type InvestmentTransactionType = 'contribution' | 'purchased' | 'sold' | 'dividend' | 'dividendReinvest' | 'interest' | 'fee' | 'transfer';
 

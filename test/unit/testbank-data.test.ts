@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TRANSACTION_CATEGORIES } from '../../src/connectors/categories.js';
-import type { AccountOfType, AccountType, ConnectorAccount, ConnectorTransaction } from '../../src/connectors/connector.js';
+import { type AccountOfType, type AccountType, type ConnectorAccount, type ConnectorTransaction, TRANSACTION_TYPES } from '../../src/connectors/connector.js';
 import { monthIndex } from '../../src/connectors/testbank/calendar.js';
 import { sumCents } from '../../src/connectors/testbank/entries.js';
 import { Ledger } from '../../src/connectors/testbank/ledger.js';
@@ -362,25 +362,7 @@ describe('test bank transactions', () => {
   });
 
   it('gives transactions stable unique refs, types, money amounts and consistent dates and status, oldest first', async () => {
-    const types = new Set([
-      'atm',
-      'cash',
-      'check',
-      'credit',
-      'debit',
-      'deposit',
-      'directDebit',
-      'directDeposit',
-      'dividend',
-      'fee',
-      'interest',
-      'other',
-      'payment',
-      'pointOfSale',
-      'repeatPayment',
-      'serviceCharge',
-      'transfer',
-    ]);
+    const types = new Set<string>(TRANSACTION_TYPES);
     const { txs } = await everything('profile_02');
     for (const [ref, list] of txs) {
       expect(new Set(list.map((t) => t.ref)).size).toBe(list.length);

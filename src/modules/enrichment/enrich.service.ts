@@ -1,34 +1,12 @@
 import type { Static } from 'typebox';
 import { categorize } from '../../connectors/categorize.js';
-import type { TransactionType } from '../../connectors/connector.js';
+import { TRANSACTION_TYPES, type TransactionType } from '../../connectors/connector.js';
 import type { EnrichedTransactions, EnrichTransactionPayload } from '../../contract/schemas/enrichment.js';
 
 type Payload = Static<typeof EnrichTransactionPayload>;
 type Enriched = Static<typeof EnrichedTransactions>['transactions'][number];
 
-const TYPES: ReadonlyMap<string, TransactionType> = new Map(
-  (
-    [
-      'atm',
-      'cash',
-      'check',
-      'credit',
-      'debit',
-      'deposit',
-      'directDebit',
-      'directDeposit',
-      'dividend',
-      'fee',
-      'interest',
-      'other',
-      'payment',
-      'pointOfSale',
-      'repeatPayment',
-      'serviceCharge',
-      'transfer',
-    ] as const
-  ).map((t) => [t.toLowerCase(), t]),
-);
+const TYPES: ReadonlyMap<string, TransactionType> = new Map(TRANSACTION_TYPES.map((t) => [t.toLowerCase(), t]));
 
 /**
  * The transaction type categorisation reads: the one named (any case; `POS` is a point of sale), else what the
