@@ -205,6 +205,16 @@ describe('Enable Banking', () => {
     for (const t of transactionsBefore) expect(transactionsAfter.map((x) => x.id)).toContain(t.id);
   });
 
+  it('fails the sign-in with its code when Enable Banking refuses to start it', async () => {
+    const customerId = await addCustomer(ctx, partner, { type: 'active' });
+    const link = await linkFor(ctx, partner, 'full', { customerId });
+    await appOk(ctx, link, 'POST', '/session');
+    fake.fault(enableBankingError('REDIRECT_URI_NOT_ALLOWED'), { path: '/auth', method: 'POST' });
+    const step = await appOk(ctx, link, 'POST', '/signin', { institutionId: aurora, credentials: [] });
+    expect(step).toMatchObject({ step: 'failed', code: 102, message: expect.stringContaining('REDIRECT_URI_NOT_ALLOWED') });
+    expect(await appOk(ctx, link, 'GET', `/signin/${step.sessionId}`)).toMatchObject({ step: 'failed', code: 102 });
+  });
+
   it('ends a refused consent like a cancelled sign-in, with its webhook', async () => {
     const customerId = await addCustomer(ctx, partner, { type: 'active' });
     const link = await linkFor(ctx, partner, 'full', { customerId, webhook: listener.url });

@@ -118,8 +118,9 @@ export async function startLink(engine: Engine, input: StartLinkInput): Promise<
     }
     const started = await connector.startOAuth(ctx, { redirectUri: input.redirectUri, state: session.id });
     if ('ok' in started) {
-      await sessions.insertLinkSession(db, session);
-      return failSession(engine, session, started.code, started.message);
+      // The session row starts at the failed step: stored once, with why.
+      await sessions.insertLinkSession(db, { ...session, failure_code: started.code, failure_message: started.message });
+      return { step: 'failed', sessionId: session.id, code: started.code, message: started.message };
     }
     const state: LinkState = {
       kind: 'oauth',

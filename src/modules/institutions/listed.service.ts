@@ -5,10 +5,10 @@
  * and clients' saved ids stay valid), its row follows what the source says; a key no longer listed is retired: it
  * stays in the catalogue, searchable, but offers no connection (Connect shows it unavailable) until it is listed again.
  */
-import { getCountryData, type TCountryCode } from 'countries-list';
 import type { Logger } from 'pino';
 import type { ConnectorRegistry } from '../../connectors/registry.js';
 import type { ConnectorSource, ListedInstitution } from '../../connectors/source.js';
+import { countryOf } from '../../platform/countries.js';
 import type { Database } from '../../platform/db/database.js';
 import { catalogChanged, catalogOf } from './catalog.service.js';
 import { findListedLogo, insertListed, maxListedId, selectListedOfSource, updateListed } from './listed.repository.js';
@@ -27,8 +27,7 @@ export interface ListedSyncResult {
 
 /** ISO 3166-1 alpha-3 of an alpha-2 code; the code itself, upper case, when unknown. */
 function alpha3(country: string): string {
-  const code = country.trim().toUpperCase();
-  return /^[A-Z]{2}$/.test(code) ? (getCountryData(code as TCountryCode)?.iso3 ?? code) : code;
+  return countryOf(country)?.alpha3 ?? country.trim().toUpperCase();
 }
 
 function rowOf(entry: ListedInstitution, id: number, version: number, products: ConnectorSource['products']): InstitutionTable {
