@@ -17,6 +17,7 @@ import type { CustomerTable } from '../../modules/customers/table.js';
 import type { InstitutionCatalogTable, InstitutionTable, ListedInstitutionTable, OfxServerTable } from '../../modules/institutions/table.js';
 import type { PartnerTable, PartnerTokenTable, SignInThrottleTable } from '../../modules/partners/table.js';
 import type { RequestLogTable } from '../../modules/requestlog/table.js';
+import type { ReportTable } from '../../modules/reports/table.js';
 import type { RuleTable, TransactionRuleSourceTable } from '../../modules/rules/table.js';
 import type { SimplefinAccessTable, SimplefinSetupTokenTable } from '../../modules/simplefin/table.js';
 
@@ -31,6 +32,7 @@ export interface DB {
   mailbox: MailboxTable;
   customers: CustomerTable;
   consumers: ConsumerTable;
+  reports: ReportTable;
   institutions: InstitutionTable;
   institution_catalog: InstitutionCatalogTable;
   ofx_servers: OfxServerTable;

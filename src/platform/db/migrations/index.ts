@@ -34,6 +34,7 @@ import * as m0033 from './0033_simplefin_server.js';
 import * as m0034 from './0034_listed_institutions.js';
 import * as m0035 from './0035_consumers.js';
 import * as m0036 from './0036_account_payment_identity.js';
+import * as m0037 from './0037_reports.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '0034_listed_institutions': m0034,
   '0035_consumers': m0035,
   '0036_account_payment_identity': m0036,
+  '0037_reports': m0037,
 };

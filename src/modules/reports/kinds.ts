@@ -1,0 +1,127 @@
+/**
+ * The report kinds: one row per report type, saying which accounts it covers, what period it reads and how its body
+ * is computed from a ReportInput. The lifecycle (service.ts), the routes, the PDF and the lists are the same for
+ * every kind, so a new report is a row here, its compute function, its type in REPORT_TYPES
+ * (contract/schemas/reports.ts) and its Generate route.
+ */
+import type { Static } from 'typebox';
+import type { FindTransaction, Report, ReportConstraints, ReportCustomField, ReportType } from '../../contract/schemas/reports.js';
+import { assetSummaryReport, prequalificationReport, voaReport, voaWithIncomeReport } from './assets.js';
+import type { ReportInput, ReportPeriod } from './input.js';
+import { transactionsReport, transactionsReportPeriod } from './transactions-report.js';
+
+export const DAY = 86_400;
+
+/** What the partner asked for, as stored with the report: the request body and query, account ids split. */
+export interface ReportOptions {
+  accountIds?: string[];
+  fromDate?: number;
+  toDate?: number;
+  showNsf?: boolean;
+  reportCustomFields?: Static<typeof ReportCustomField>[];
+  includePending?: boolean;
+  incomeFromDate?: number;
+  incomeStreamConfidenceMinimum?: number;
+  findTransaction?: Static<typeof FindTransaction>;
+}
+
+export type ReportRecord = Static<typeof Report>;
+export type ReportConstraintsRecord = Static<typeof ReportConstraints>;
+
+/** What a kind computes: the fields of the report beyond its header (ids, consumer, status, constraints). */
+export type ReportBody = Pick<
+  ReportRecord,
+  'startDate' | 'endDate' | 'days' | 'seasoned' | 'consolidatedAvailableBalance' | 'institutions' | 'assets' | 'income'
+>;
+
+export interface ReportKind {
+  type: ReportType;
+  /** The report's title, in answers and on the PDF. */
+  title: string;
+  /** The account types it covers ('all': any); a customer with none of them (among the accounts asked for) gets 400. */
+  accepts: ReadonlySet<string> | 'all';
+  /** What `accepts` says, for error messages. */
+  acceptsText: string;
+  /** The period it reads, from the options and the customer's clock (validated before: see service.ts). */
+  period(options: ReportOptions, asOf: number): ReportPeriod;
+  /** Its body: a pure function of the input and the options. */
+  compute(input: ReportInput, options: ReportOptions): ReportBody;
+}
+
+/**
+ * Checking, savings, money market and investment accounts, with the reference's names of the kinds of each (a source
+ * may store any of them): what asset reports cover.
+ */
+export const ASSET_ACCOUNT_TYPES: ReadonlySet<string> = new Set([
+  'checking',
+  'savings',
+  'moneyMarket',
+  'cd',
+  'investment',
+  'investmentTaxDeferred',
+  'employeeStockPurchasePlan',
+  'ira',
+  '401k',
+  'roth',
+  '403b',
+  '529',
+  'rollover',
+  'ugma',
+  'utma',
+  'keogh',
+  '457',
+  '401a',
+]);
+const ASSET_TEXT = 'checking, savings, money market or investment';
+
+/** How far back an asset report reads by default, and at most, in days. */
+const history =
+  (defaultDays: number, maxDays: number, balanceDays = 182) =>
+  (options: ReportOptions, asOf: number): ReportPeriod => {
+    const earliest = asOf - maxDays * DAY;
+    const from = Math.max(options.fromDate ?? asOf - defaultDays * DAY, earliest);
+    return { from, to: asOf, balancesFrom: Math.min(from, asOf - balanceDays * DAY) };
+  };
+
+export const REPORT_KINDS: Record<ReportType, ReportKind> = {
+  voa: {
+    type: 'voa',
+    title: 'Verification of Assets',
+    accepts: ASSET_ACCOUNT_TYPES,
+    acceptsText: ASSET_TEXT,
+    period: history(365, 365),
+    compute: voaReport,
+  },
+  voaHistory: {
+    type: 'voaHistory',
+    title: 'Verification of Assets with Income',
+    accepts: ASSET_ACCOUNT_TYPES,
+    acceptsText: ASSET_TEXT,
+    period: history(61, 730),
+    compute: voaWithIncomeReport,
+  },
+  preQualVoa: {
+    type: 'preQualVoa',
+    title: 'Prequalification Report (CRA)',
+    accepts: ASSET_ACCOUNT_TYPES,
+    acceptsText: ASSET_TEXT,
+    period: history(182, 365),
+    compute: prequalificationReport,
+  },
+  assetSummary: {
+    type: 'assetSummary',
+    title: 'Asset Summary Report (non-CRA)',
+    accepts: ASSET_ACCOUNT_TYPES,
+    acceptsText: ASSET_TEXT,
+    period: history(182, 365),
+    compute: assetSummaryReport,
+  },
+  transactions: {
+    type: 'transactions',
+    title: 'Transactions Report',
+    accepts: 'all',
+    acceptsText: 'any',
+    period: transactionsReportPeriod,
+    compute: transactionsReport,
+  },
+};
