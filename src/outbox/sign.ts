@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import type { Keys } from '../platform/keys.js';
 import { randomString } from '../platform/secrets.js';
 
 /**
@@ -19,6 +20,14 @@ export function isSigningSecret(value: string): boolean {
   if (!value.startsWith(PREFIX)) return false;
   const b64 = value.slice(PREFIX.length);
   return /^[A-Za-z0-9+/]+={0,2}$/.test(b64) && Buffer.from(b64, 'base64').length >= 24;
+}
+
+/**
+ * The partner's webhook signing key (`whsec_...`) for Connect and report webhooks, derived from the master key and
+ * the partner id, so it needs no storage and every process sharing the master key signs alike.
+ */
+export function partnerWebhookSecret(keys: Keys, partnerId: string): string {
+  return PREFIX + createHmac('sha256', keys.derive('connect-webhook-signing')).update(partnerId).digest('base64');
 }
 
 /** A new event id: `evt_` + 27 letters and digits. Stays the same across retries and redeliveries. */

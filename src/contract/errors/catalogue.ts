@@ -600,6 +600,37 @@ export const ErrorCatalogue = define({
     message: 'This partner already runs as many uploads or refreshes at once as it may.',
     when: 'Upload Statement File (API or Connect) while the partner already runs two uploads in this process (LEDGERLINK_PARTNER_CONCURRENT_UPLOADS), or a refresh or historic load while it already asked for eight (LEDGERLINK_PARTNER_CONCURRENT_REFRESHES). Nothing was started and the body was not read; Retry-After says when to try again.',
   },
+  // Reports (docs/reports.md)
+  ReportConsumerRequired: {
+    code: '16000',
+    status: 400,
+    message: 'A consumer is required for this customer before reports can be generated.',
+    when: 'A Generate Report call for a customer without a consumer (create one with Create Consumer first).',
+  },
+  ReportNoEligibleAccounts: {
+    code: '16001',
+    status: 400,
+    message: 'No account of a type this report covers.',
+    when: 'A Generate Report call for a customer with no account of the types the report covers (among `accountIds` when given). Also the error of a report that failed because those accounts were gone when it was computed.',
+  },
+  ReportDatesInvalid: {
+    code: '16002',
+    status: 400,
+    message: 'Invalid report dates.',
+    when: 'A Generate Report call whose fromDate is after the customer’s today, whose toDate is not after fromDate, or (transactions report) whose dates are more than 24 months apart. The message names the date.',
+  },
+  ReportPurposeInvalid: {
+    code: '16003',
+    status: 400,
+    message: 'The permissible purpose code must be two digits.',
+    when: 'Get Report or Report Reissue with a `purpose` that is not a two-digit code.',
+  },
+  ReportComputationFailed: {
+    code: '16004',
+    status: 500,
+    message: 'The report could not be computed.',
+    when: 'Never an answer: the error of a report that failed after three attempts of the worker (details are logged).',
+  },
   RateLimited: { code: '10429', status: 429, message: 'Too many requests', when: 'A rate limit was exceeded; Retry-After says when to try again.' },
   InternalError: { code: '10500', status: 500, message: 'Internal server error', when: 'A fault inside Ledgerlink. Details are logged, never sent.' },
   ServiceUnavailable: {

@@ -23,6 +23,17 @@ import createConsumer from './routes/consumers/createConsumer.js';
 import getConsumerForCustomer from './routes/consumers/getConsumerForCustomer.js';
 import getConsumer from './routes/consumers/getConsumer.js';
 import modifyConsumer from './routes/consumers/modifyConsumer.js';
+import generateVoaReport from './routes/reports/generateVoaReport.js';
+import generateVoaWithIncomeReport from './routes/reports/generateVoaWithIncomeReport.js';
+import generatePrequalificationCraReport from './routes/reports/generatePrequalificationCraReport.js';
+import generatePrequalificationNonCraReport from './routes/reports/generatePrequalificationNonCraReport.js';
+import generateTransactionsReport from './routes/reports/generateTransactionsReport.js';
+import getReportByCustomer from './routes/reports/getReportByCustomer.js';
+import getReportByConsumer from './routes/reports/getReportByConsumer.js';
+import getReportById from './routes/reports/getReportById.js';
+import getReportsByCustomer from './routes/reports/getReportsByCustomer.js';
+import getReportsByConsumer from './routes/reports/getReportsByConsumer.js';
+import reportReissue from './routes/reports/reportReissue.js';
 import getCertifiedInstitutions from './routes/institutions/getCertifiedInstitutions.js';
 import getInstitution from './routes/institutions/getInstitution.js';
 import getInstitutionsByRoutingNumber from './routes/institutions/getInstitutionsByRoutingNumber.js';
@@ -129,6 +140,17 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getConsumerForCustomer,
       getConsumer,
       modifyConsumer,
+      generateVoaReport,
+      generateVoaWithIncomeReport,
+      generatePrequalificationCraReport,
+      generatePrequalificationNonCraReport,
+      generateTransactionsReport,
+      getReportByCustomer,
+      getReportByConsumer,
+      getReportById,
+      getReportsByCustomer,
+      getReportsByConsumer,
+      reportReissue,
       getInstitutions,
       getInstitution,
       getCertifiedInstitutions,

@@ -4,11 +4,10 @@
  * in JSON or XML (root `webhook`) per the link's webhookContentType, with the link's webhookHeaders, signed with
  * the partner's Connect webhook signing key (Standard Webhooks; `webhook-id` equals the body's eventId).
  */
-import { createHmac } from 'node:crypto';
 import Type from 'typebox';
 import type { Executor } from '../../platform/db/database.js';
 import { enqueueDelivery } from '../../outbox/enqueue.js';
-import { newEventId } from '../../outbox/sign.js';
+import { newEventId, partnerWebhookSecret } from '../../outbox/sign.js';
 import type { XmlSchema } from '../../contract/xml/schema-walk.js';
 import { xmlWriter } from '../../contract/xml/serialize.js';
 import type { Runtime } from '../../platform/dependencies.js';
@@ -31,12 +30,9 @@ export const ConnectWebhookBody = Type.Object(
   { xml: { name: 'webhook' } },
 );
 
-/**
- * The partner's Connect webhook signing key (`whsec_...`), derived from the master key and the partner id, so it
- * needs no storage and every process sharing the master key signs alike.
- */
+/** The partner's Connect webhook signing key (`whsec_...`); report webhooks are signed with it too (outbox/sign.ts). */
 export function connectWebhookSecret(runtime: Pick<Runtime, 'keys'>, partnerId: string): string {
-  return 'whsec_' + createHmac('sha256', runtime.keys.derive('connect-webhook-signing')).update(partnerId).digest('base64');
+  return partnerWebhookSecret(runtime.keys, partnerId);
 }
 
 /** Where a Connect webhook goes and how it looks: a link's webhook settings (or a sandbox trigger's). */

@@ -26,7 +26,7 @@ export interface ReportAccountInput {
   institutionName: string;
   /** The institution's home page (urlHomeApp). */
   institutionUrl: string;
-  /** Dated (posted, or transaction date while pending) within the period, oldest first; categorised ones carry categorization. */
+  /** Dated within the period, in postedDate order (then id); categorised ones carry categorization. */
   transactions: TransactionRecord[];
   /** The days of the balance window that have a stored balance, oldest first (days with none are left out). */
   balances: DailyBalance[];
@@ -98,7 +98,7 @@ export async function loadReportInput(
       account: toAccountRecord(row, positions.get(row.id) ?? []),
       institutionName: institution?.name ?? `Institution ${row.institution_id}`,
       institutionUrl: institution?.url ?? '',
-      transactions: transactions.map(toTransactionRecord),
+      transactions: transactions.map(toTransactionRecord).sort((a, b) => a.postedDate - b.postedDate || a.id - b.id),
       balances: balances.map((b) => ({ day: b.day, balance: b.balance, availableBalance: b.available_balance })),
     });
   }
