@@ -30,6 +30,8 @@ interface World {
   accessId: string;
   /** The customer's consumer. */
   consumerId: string;
+  /** A report about the customer (a VOA, left in progress). */
+  reportId: string;
   /** A saved CSV column mapping's fingerprint (partner-wide): only the other partner's world has one. */
   fingerprint?: string;
   /** A transaction rule's id (partner-wide): only the other partner's world has one. */
@@ -69,7 +71,15 @@ async function world(partner: TestPartner): Promise<World> {
     subscriptionId: String(subscriptions.account.id),
     accessId: accesses.json().accesses[0].id,
     consumerId: await createConsumer(ctx, partner, customerId),
+    reportId: await generateReport(partner, customerId),
   };
+}
+
+/** Asks for a VOA of the customer (after its consumer exists) and returns the report's id. */
+async function generateReport(partner: TestPartner, customerId: string): Promise<string> {
+  const res = await ctx.app.inject({ method: 'POST', url: `/decisioning/v2/customers/${customerId}/voa`, headers: partner.headers, payload: {} });
+  expect(res.statusCode, res.body).toBe(202);
+  return res.json().id;
 }
 
 beforeAll(async () => {
@@ -236,7 +246,7 @@ describe('isolation on every route with ids', () => {
     for (const route of routesWithIds()) {
       const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!).filter((n) => !(n in PUBLIC_PARAMS));
       if (names.length < 2) continue; // only a customer id: nothing of another customer's to borrow
-      await expectNotFoundAndNoChange(route, a, { ...a1, customerId: a2.customerId });
+      await expectNotFoundAndNoChange(route, a, { ...a1, customerId: a2.customerId, consumerId: a2.consumerId });
       probes.otherCustomer++;
     }
   });

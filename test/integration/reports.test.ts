@@ -5,6 +5,7 @@ import { drainDeliveries } from '../../src/outbox/worker.js';
 import { DAY, linkProfile, nowOf, refresh, type AccountJson } from '../helpers/aggregation.js';
 import { createConsumer } from '../helpers/consumers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
+import { dashboardSignIn } from '../helpers/dashboard.js';
 import { addCustomer } from '../helpers/customers.js';
 import { startListener, type Listener } from '../helpers/listener.js';
 import { pdfText } from '../helpers/pdf-text.js';
@@ -311,5 +312,24 @@ describe('reports', () => {
     expect(text).toContain(checking.transactions.at(-1)!.description);
     // Neither PDF, JSON nor XML: 406.
     await refused(await call(partner, 'GET', BY_CUSTOMER(customerId, ack.id), { accept: 'text/csv' }), 406, '10043');
+  });
+
+  it("lists the customer's reports on the dashboard, with the PDF and JSON of each", async () => {
+    const browser = await dashboardSignIn(ctx, partner.partnerId, partner.partnerSecret);
+    const list = await browser.call('GET', `/dashboard/api/customers/${customerId}/reports`);
+    expect(list.statusCode, list.body).toBe(200);
+    const { reports } = list.json<{ reports: { id: string; status: string; type: string }[] }>();
+    const api = (await call(partner, 'GET', `/decisioning/v1/customers/${customerId}/reports`)).json<{ reports: { id: string }[] }>().reports;
+    expect(reports.map((r) => r.id)).toEqual(api.map((r) => r.id));
+    const done = reports.find((r) => r.status === 'success')!;
+    const json = await browser.call('GET', `/dashboard/api/customers/${customerId}/reports/${done.id}?format=json`);
+    expect(json.json<ReportJson>()).toMatchObject({ id: done.id, status: 'success' });
+    const pdf = await browser.call('GET', `/dashboard/api/customers/${customerId}/reports/${done.id}?format=pdf`);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(await pdfText(pdf.rawPayload)).toContain(done.id);
+    // Another partner's dashboard does not find them.
+    const other = await dashboardSignIn(ctx, stranger.partnerId, stranger.partnerSecret);
+    expect((await other.call('GET', `/dashboard/api/customers/${customerId}/reports`)).statusCode).toBe(404);
+    expect((await other.call('GET', `/dashboard/api/customers/${customerId}/reports/${done.id}?format=pdf`)).statusCode).toBe(404);
   });
 });

@@ -6,6 +6,7 @@ import type { CustomerOverview, CustomerPage, CustomerSummary, DashboardCustomer
 import { money } from '../shared/dom.js';
 import { api } from './api.js';
 import { consumerSection } from './customer-consumer.js';
+import { reportsSection } from './customer-reports.js';
 import { connectLinksSection } from './customer-links.js';
 import { loginRefreshPanel } from './customer-refresh.js';
 import { statementsSection } from './customer-statements.js';
@@ -205,12 +206,13 @@ export async function customerPage(
     await customerPage(main, customerId, new URLSearchParams(location.hash.split('?')[1] ?? ''), extra);
     if (focusId) document.getElementById(focusId)?.focus();
   };
-  const [transactions, txpush, statements, simplefin, consumer] = await Promise.all([
+  const [transactions, txpush, statements, simplefin, consumer, reports] = await Promise.all([
     transactionsSection(customerId, accounts, params),
     txpushSection(customerId, accounts),
     statementsSection(customerId, overview, reload),
     simplefinSection(customerId, accounts),
     consumerSection(customerId),
+    reportsSection(customerId),
   ]);
   const controls = extra(overview, reload);
   main.replaceChildren(
@@ -245,6 +247,7 @@ export async function customerPage(
       ),
     ),
     consumer,
+    reports,
     connectLinksSection(customerId, institutionLogins),
     statements,
     ...(controls ? [controls] : []),

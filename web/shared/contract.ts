@@ -730,6 +730,10 @@ export interface components {
         DashboardCustomerConsumer: {
             consumer?: components["schemas"]["DashboardConsumer"];
         };
+        DashboardCustomerReports: {
+            /** @description Newest first */
+            reports: components["schemas"]["DashboardReportSummary"][];
+        };
         DashboardInstitutionLogin: {
             institutionLoginId: number;
             institution: components["schemas"]["InstitutionRef"];
@@ -785,6 +789,45 @@ export interface components {
             failedAuthentications: number;
             /** @description Epoch seconds */
             createdDate: number;
+        };
+        DashboardReportSummary: {
+            /**
+             * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+             * @example u4hstnnak45g-voa
+             */
+            id: string;
+            /**
+             * @description The generation request, 10 letters and digits
+             * @example cjqm4wtdcn
+             */
+            requestId: string;
+            /**
+             * @description The partner that asked for the report
+             * @example Acme Lending
+             */
+            requesterName: string;
+            /**
+             * @description When the report was asked for (epoch seconds)
+             * @example 1607450357
+             */
+            createdDate: number;
+            /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+            consumerId?: string;
+            /**
+             * @description Last four digits of the consumer’s SSN; empty when not given
+             * @example 9999
+             */
+            consumerSsn?: string;
+            /**
+             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+             * @example voa
+             */
+            type: string;
+            /**
+             * @description inProgress, success or failure
+             * @example inProgress
+             */
+            status: string;
         };
         DashboardRule: {
             /**
@@ -1425,10 +1468,12 @@ export type DashboardConnectLinkBody = components['schemas']['DashboardConnectLi
 export type DashboardConsumer = components['schemas']['DashboardConsumer'];
 export type DashboardCustomerBody = components['schemas']['DashboardCustomerBody'];
 export type DashboardCustomerConsumer = components['schemas']['DashboardCustomerConsumer'];
+export type DashboardCustomerReports = components['schemas']['DashboardCustomerReports'];
 export type DashboardInstitutionLogin = components['schemas']['DashboardInstitutionLogin'];
 export type DashboardInstitutionPage = components['schemas']['DashboardInstitutionPage'];
 export type DashboardLoginStatus = components['schemas']['DashboardLoginStatus'];
 export type DashboardPartner = components['schemas']['DashboardPartner'];
+export type DashboardReportSummary = components['schemas']['DashboardReportSummary'];
 export type DashboardRule = components['schemas']['DashboardRule'];
 export type DashboardRuleAction = components['schemas']['DashboardRuleAction'];
 export type DashboardRuleBody = components['schemas']['DashboardRuleBody'];

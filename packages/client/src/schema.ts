@@ -266,6 +266,226 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decisioning/v2/customers/{customerId}/voa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate VOA Report for the Customer
+         * @description Verification of Assets over the customer's checking, savings, money market and investment accounts (400, code 16001, when it has none): balances, available balances, the average daily balance over the last two and six months, the beginning balance, transactions (12 months by default, fromDate to go less far back) and positions, insufficient funds fees when showNsf. Answers 202 with the report `inProgress`; a worker computes it and it becomes `success` (or `failure` with `errors`): read it with Get Report (JSON, XML or PDF), or give `callbackUrl` to get a webhook when it finishes (`eventType` done or failed, signed with the partner’s webhook signing key). The customer must have a consumer (400, code 16000). `accountIds` narrows the accounts (an id the customer lacks: 400, code 10010). docs/reports.md says how every figure is computed.
+         */
+        post: operations["GenerateVOAReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v2/customers/{customerId}/voaHistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate VOA With Income Report for the Customer
+         * @description The VOA of the same accounts over 61 days by default (fromDate up to 24 months back), with the income fields (incomeStreams, income) present and empty: income estimation comes with the VOI report. Answers 202 with the report `inProgress`; a worker computes it and it becomes `success` (or `failure` with `errors`): read it with Get Report (JSON, XML or PDF), or give `callbackUrl` to get a webhook when it finishes (`eventType` done or failed, signed with the partner’s webhook signing key). The customer must have a consumer (400, code 16000). `accountIds` narrows the accounts (an id the customer lacks: 400, code 10010). docs/reports.md says how every figure is computed.
+         */
+        post: operations["GenerateVOAWithIncomeReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v2/customers/{customerId}/preQualVoa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Prequalification (CRA) Report for the Customer
+         * @description The customer's checking, savings, money market and investment accounts (400, code 16001, when it has none) with their owner, balances and averages, and the insufficient funds fees of checking accounts (in 6 months too); no transactions. Answers 202 with the report `inProgress`; a worker computes it and it becomes `success` (or `failure` with `errors`): read it with Get Report (JSON, XML or PDF), or give `callbackUrl` to get a webhook when it finishes (`eventType` done or failed, signed with the partner’s webhook signing key). The customer must have a consumer (400, code 16000). `accountIds` narrows the accounts (an id the customer lacks: 400, code 10010). docs/reports.md says how every figure is computed.
+         */
+        post: operations["GeneratePrequalificationCRAReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v2/customers/{customerId}/assetSummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Prequalification (Non-CRA) Report
+         * @description What the prequalification report shows, as a non-CRA asset summary. Answers 202 with the report `inProgress`; a worker computes it and it becomes `success` (or `failure` with `errors`): read it with Get Report (JSON, XML or PDF), or give `callbackUrl` to get a webhook when it finishes (`eventType` done or failed, signed with the partner’s webhook signing key). The customer must have a consumer (400, code 16000). `accountIds` narrows the accounts (an id the customer lacks: 400, code 10010). docs/reports.md says how every figure is computed.
+         */
+        post: operations["GeneratePrequalificationNonCRAReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v2/customers/{customerId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Transactions Report for the Customer
+         * @description Every account asked for (any type) with its transactions from fromDate (required, query or body) to toDate (the customer's today by default; after fromDate and at most 24 months later, else 400 with code 16002), newest first, pending ones with includePending, narrowed by findTransaction. Answers 202 with the report `inProgress`; a worker computes it and it becomes `success` (or `failure` with `errors`): read it with Get Report (JSON, XML or PDF), or give `callbackUrl` to get a webhook when it finishes (`eventType` done or failed, signed with the partner’s webhook signing key). The customer must have a consumer (400, code 16000). `accountIds` narrows the accounts (an id the customer lacks: 400, code 10010). docs/reports.md says how every figure is computed.
+         */
+        post: operations["GenerateTransactionsReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v3/customers/{customerId}/reports/{reportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Report by Customer
+         * @description A report of one of the partner's customers: `inProgress`, `success` (with what its kind computed) or `failure` (with `errors`). A report of another customer, or of another partner, answers 404. JSON, XML, or a PDF of the same report with `Accept: application/pdf`; a report in progress or failed is answered too (its PDF says so). `purpose`, when given, must be a two-digit permissible purpose code (400, code 16003).
+         */
+        get: operations["GetReportByCustomer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v3/consumers/{consumerId}/reports/{reportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Report by Consumer
+         * @description A report about one of the partner's consumers, as Get Report by Customer answers it. A report of another consumer, or of another partner, answers 404. JSON, XML, or a PDF of the same report with `Accept: application/pdf`; a report in progress or failed is answered too (its PDF says so). `purpose`, when given, must be a two-digit permissible purpose code (400, code 16003).
+         */
+        get: operations["GetReportByConsumer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v3/reports/{reportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Report by Report ID
+         * @description One of the partner's reports by its id alone; another partner's answers 404. The purpose may come in the query or the body (the query wins). JSON, XML, or a PDF of the same report with `Accept: application/pdf`; a report in progress or failed is answered too (its PDF says so). `purpose`, when given, must be a two-digit permissible purpose code (400, code 16003).
+         */
+        post: operations["GetReportById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v1/customers/{customerId}/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get List of Reports by Customer
+         * @description Every report of one of the partner's customers, newest first, with its status. Another partner's customer answers 404.
+         */
+        get: operations["GetReportsByCustomerId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v1/consumers/{consumerId}/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get List of Reports by Consumer
+         * @description Every report about one of the partner's consumers, newest first, with its status. Another partner's consumer answers 404.
+         */
+        get: operations["GetReportsByConsumerId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v1/reports/{reportId}/partners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report Reissue
+         * @description Issues an existing report again, as it was generated, for the partner that generated it. Ledgerlink keeps every report to the partner that asked for it: another partner's report id answers 404, as an unknown one (docs/reports.md, "Report Reissue"). JSON, XML, or a PDF of the same report with `Accept: application/pdf`; a report in progress or failed is answered too (its PDF says so). `purpose`, when given, must be a two-digit permissible purpose code (400, code 16003).
+         */
+        post: operations["ReportReissue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/institution/v2/institutions": {
         parameters: {
             query?: never;
@@ -4640,6 +4860,6017 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateVOAReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the report-finished webhook goes (http or https)
+                 * @example https://example.com/reports
+                 */
+                callbackUrl?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Include the insufficient funds (NSF) counts of each account
+                     * @example false
+                     */
+                    showNsf?: boolean;
+                    /**
+                     * @description Start of the history the report reads; by default as far back as the report reaches (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                };
+                "application/xml": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Include the insufficient funds (NSF) counts of each account
+                     * @example false
+                     */
+                    showNsf?: boolean;
+                    /**
+                     * @description Start of the history the report reads; by default as far back as the report reaches (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateVOAWithIncomeReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the report-finished webhook goes (http or https)
+                 * @example https://example.com/reports
+                 */
+                callbackUrl?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Include the insufficient funds (NSF) counts of each account
+                     * @example false
+                     */
+                    showNsf?: boolean;
+                    /**
+                     * @description Start of the history the report reads; by default as far back as the report reaches (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                    /**
+                     * @description Start of the income history (24 months by default) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    incomeFromDate?: number;
+                    /**
+                     * @description Only income streams with at least this confidence
+                     * @example 50
+                     */
+                    incomeStreamConfidenceMinimum?: number;
+                };
+                "application/xml": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Include the insufficient funds (NSF) counts of each account
+                     * @example false
+                     */
+                    showNsf?: boolean;
+                    /**
+                     * @description Start of the history the report reads; by default as far back as the report reaches (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                    /**
+                     * @description Start of the income history (24 months by default) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    incomeFromDate?: number;
+                    /**
+                     * @description Only income streams with at least this confidence
+                     * @example 50
+                     */
+                    incomeStreamConfidenceMinimum?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GeneratePrequalificationCRAReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the report-finished webhook goes (http or https)
+                 * @example https://example.com/reports
+                 */
+                callbackUrl?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Include the insufficient funds (NSF) counts of each account
+                     * @example false
+                     */
+                    showNsf?: boolean;
+                    /**
+                     * @description Start of the history the report reads; by default as far back as the report reaches (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                };
+                "application/xml": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Include the insufficient funds (NSF) counts of each account
+                     * @example false
+                     */
+                    showNsf?: boolean;
+                    /**
+                     * @description Start of the history the report reads; by default as far back as the report reaches (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GeneratePrequalificationNonCRAReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the report-finished webhook goes (http or https)
+                 * @example https://example.com/reports
+                 */
+                callbackUrl?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Include the insufficient funds (NSF) counts of each account
+                     * @example false
+                     */
+                    showNsf?: boolean;
+                    /**
+                     * @description Start of the history the report reads; by default as far back as the report reaches (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                };
+                "application/xml": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Include the insufficient funds (NSF) counts of each account
+                     * @example false
+                     */
+                    showNsf?: boolean;
+                    /**
+                     * @description Start of the history the report reads; by default as far back as the report reaches (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateTransactionsReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the report-finished webhook goes (http or https)
+                 * @example https://example.com/reports
+                 */
+                callbackUrl?: string;
+                /**
+                 * @description First day of transactions (epoch seconds)
+                 * @example 1607450357
+                 */
+                fromDate?: number;
+                /**
+                 * @description Last day of transactions, after fromDate, at most 24 months later (epoch seconds)
+                 * @example 1607450357
+                 */
+                toDate?: number;
+                /** @description Include pending transactions (false by default) */
+                includePending?: boolean;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /**
+                     * @description First day of transactions (the query parameter wins when both are given) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                    /**
+                     * @description Last day of transactions (the query parameter wins when both are given) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    toDate?: number;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /** @description Keeps only the transactions matching every criterion given */
+                    findTransaction?: {
+                        /** @description Text the description or memo contains (case-insensitive) */
+                        findTransactionDescriptionMemo?: string;
+                        /** @description Smallest absolute amount */
+                        findTransactionAmountFrom?: number;
+                        /** @description Largest absolute amount */
+                        findTransactionAmountTo?: number;
+                        /** @description Categories (any of them) */
+                        findTransactionCategory?: string[];
+                    };
+                };
+                "application/xml": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /**
+                     * @description First day of transactions (the query parameter wins when both are given) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                    /**
+                     * @description Last day of transactions (the query parameter wins when both are given) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    toDate?: number;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /** @description Keeps only the transactions matching every criterion given */
+                    findTransaction?: {
+                        /** @description Text the description or memo contains (case-insensitive) */
+                        findTransactionDescriptionMemo?: string;
+                        /** @description Smallest absolute amount */
+                        findTransactionAmountFrom?: number;
+                        /** @description Largest absolute amount */
+                        findTransactionAmountTo?: number;
+                        /** @description Categories (any of them) */
+                        findTransactionCategory?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetReportByCustomer: {
+        parameters: {
+            query?: {
+                /**
+                 * @description FCRA permissible purpose code, two digits
+                 * @example 31
+                 */
+                purpose?: string;
+                /**
+                 * @description Whom the report is read for
+                 * @example Acme Lending
+                 */
+                onBehalfOf?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 1005061234 */
+                customerId: string;
+                /**
+                 * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                 * @example u4hstnnak45g-voa
+                 */
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints?: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                        /**
+                         * @description The postedDate of the earliest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        startDate?: number;
+                        /**
+                         * @description The postedDate of the latest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        endDate?: number;
+                        /** @description Days from startDate to endDate */
+                        days?: number;
+                        /** @description Whether the report covers more than 180 days (365 for a transactions report) */
+                        seasoned?: boolean;
+                        /**
+                         * @description The sum of the available balances of the accounts
+                         * @example 1929.57
+                         */
+                        consolidatedAvailableBalance?: number;
+                        institutions?: {
+                            /** @example 101732 */
+                            id: number;
+                            /** @example FinBank */
+                            name: string;
+                            /** @example https://www.finbank.example */
+                            urlHomeApp: string;
+                            accounts: {
+                                /** @example 5011648377 */
+                                id: number;
+                                /**
+                                 * @description Masked account number
+                                 * @example xxxx1111
+                                 */
+                                number: string;
+                                /**
+                                 * @description The consumer’s name
+                                 * @example JOHN DOE
+                                 */
+                                ownerName?: string;
+                                ownerAddress?: string;
+                                /** @example Checking */
+                                name: string;
+                                /** @example checking */
+                                type: string;
+                                /** @example USD */
+                                currency: string;
+                                /** @example 0 */
+                                aggregationStatusCode: number;
+                                /**
+                                 * @description The balance as of balanceDate
+                                 * @example 1929.57
+                                 */
+                                balance: number;
+                                /**
+                                 * @description When the balance was read (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                balanceDate: number;
+                                /**
+                                 * @description Available balance
+                                 * @example 1929.57
+                                 */
+                                availableBalance?: number;
+                                /**
+                                 * @description Average of the month-end balances of the report’s months
+                                 * @example 1929.57
+                                 */
+                                averageMonthlyBalance?: number;
+                                /** @description Insufficient funds fees in the report’s history */
+                                totNumberInsufficientFundsFeeDebitTxAccount?: number;
+                                /** @description Insufficient funds fees in the last 2 months */
+                                totNumberInsufficientFundsFeeDebitTxOver2MonthsAccount?: number;
+                                /** @description Insufficient funds fees in the last 6 months */
+                                totNumberInsufficientFundsFeeDebitTxOver6MonthsAccount?: number;
+                                /** @description Days since the latest insufficient funds fee */
+                                totNumberDaysSinceMostRecentInsufficientFundsFeeDebitTxAccount?: number;
+                                /**
+                                 * @description The oldest transaction of the account in the report (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                oldestTransactionDate?: number;
+                                transactionsCount?: number;
+                                transactions?: {
+                                    /** @example 100000527471 */
+                                    id: number;
+                                    /**
+                                     * @description Negative for money out
+                                     * @example -45.1
+                                     */
+                                    amount: number;
+                                    /**
+                                     * @description When it posted (its date while pending) (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    postedDate: number;
+                                    description: string;
+                                    memo?: string;
+                                    normalizedPayee?: string;
+                                    institutionTransactionId?: string;
+                                    category?: string;
+                                    type?: string;
+                                    investmentTransactionType?: string;
+                                    symbol?: string;
+                                }[];
+                                position?: {
+                                    id?: number;
+                                    currency?: string;
+                                    symbol?: string;
+                                    securityName?: string;
+                                    units?: number;
+                                    marketValue?: number;
+                                    currentPrice?: number;
+                                }[];
+                                /** @description Asset summary: balances and their averages */
+                                asset?: {
+                                    /**
+                                     * @description The account type, or "all" for the customer’s total
+                                     * @example checking
+                                     */
+                                    type?: string;
+                                    /**
+                                     * @description Available balance
+                                     * @example 1929.57
+                                     */
+                                    availableBalance?: number;
+                                    /**
+                                     * @description Current balance
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Average daily balance over the last 61 days
+                                     * @example 1929.57
+                                     */
+                                    twoMonthAverage: number;
+                                    /**
+                                     * @description Average daily balance over the last 182 days
+                                     * @example 1929.57
+                                     */
+                                    sixMonthAverage?: number;
+                                    /**
+                                     * @description The balance on the first day of the report
+                                     * @example 1929.57
+                                     */
+                                    beginningBalance: number;
+                                };
+                                /** @description Income streams (empty until income estimation lands) */
+                                incomeStreams?: unknown[];
+                            }[];
+                        }[];
+                        /** @description Asset summary: balances and their averages */
+                        assets?: {
+                            /**
+                             * @description The account type, or "all" for the customer’s total
+                             * @example checking
+                             */
+                            type?: string;
+                            /**
+                             * @description Available balance
+                             * @example 1929.57
+                             */
+                            availableBalance?: number;
+                            /**
+                             * @description Current balance
+                             * @example 1929.57
+                             */
+                            currentBalance: number;
+                            /**
+                             * @description Average daily balance over the last 61 days
+                             * @example 1929.57
+                             */
+                            twoMonthAverage: number;
+                            /**
+                             * @description Average daily balance over the last 182 days
+                             * @example 1929.57
+                             */
+                            sixMonthAverage?: number;
+                            /**
+                             * @description The balance on the first day of the report
+                             * @example 1929.57
+                             */
+                            beginningBalance: number;
+                        };
+                        /** @description Income stream summaries (empty until income estimation lands) */
+                        income?: unknown[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints?: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                        /**
+                         * @description The postedDate of the earliest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        startDate?: number;
+                        /**
+                         * @description The postedDate of the latest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        endDate?: number;
+                        /** @description Days from startDate to endDate */
+                        days?: number;
+                        /** @description Whether the report covers more than 180 days (365 for a transactions report) */
+                        seasoned?: boolean;
+                        /**
+                         * @description The sum of the available balances of the accounts
+                         * @example 1929.57
+                         */
+                        consolidatedAvailableBalance?: number;
+                        institutions?: {
+                            /** @example 101732 */
+                            id: number;
+                            /** @example FinBank */
+                            name: string;
+                            /** @example https://www.finbank.example */
+                            urlHomeApp: string;
+                            accounts: {
+                                /** @example 5011648377 */
+                                id: number;
+                                /**
+                                 * @description Masked account number
+                                 * @example xxxx1111
+                                 */
+                                number: string;
+                                /**
+                                 * @description The consumer’s name
+                                 * @example JOHN DOE
+                                 */
+                                ownerName?: string;
+                                ownerAddress?: string;
+                                /** @example Checking */
+                                name: string;
+                                /** @example checking */
+                                type: string;
+                                /** @example USD */
+                                currency: string;
+                                /** @example 0 */
+                                aggregationStatusCode: number;
+                                /**
+                                 * @description The balance as of balanceDate
+                                 * @example 1929.57
+                                 */
+                                balance: number;
+                                /**
+                                 * @description When the balance was read (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                balanceDate: number;
+                                /**
+                                 * @description Available balance
+                                 * @example 1929.57
+                                 */
+                                availableBalance?: number;
+                                /**
+                                 * @description Average of the month-end balances of the report’s months
+                                 * @example 1929.57
+                                 */
+                                averageMonthlyBalance?: number;
+                                /** @description Insufficient funds fees in the report’s history */
+                                totNumberInsufficientFundsFeeDebitTxAccount?: number;
+                                /** @description Insufficient funds fees in the last 2 months */
+                                totNumberInsufficientFundsFeeDebitTxOver2MonthsAccount?: number;
+                                /** @description Insufficient funds fees in the last 6 months */
+                                totNumberInsufficientFundsFeeDebitTxOver6MonthsAccount?: number;
+                                /** @description Days since the latest insufficient funds fee */
+                                totNumberDaysSinceMostRecentInsufficientFundsFeeDebitTxAccount?: number;
+                                /**
+                                 * @description The oldest transaction of the account in the report (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                oldestTransactionDate?: number;
+                                transactionsCount?: number;
+                                transactions?: {
+                                    /** @example 100000527471 */
+                                    id: number;
+                                    /**
+                                     * @description Negative for money out
+                                     * @example -45.1
+                                     */
+                                    amount: number;
+                                    /**
+                                     * @description When it posted (its date while pending) (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    postedDate: number;
+                                    description: string;
+                                    memo?: string;
+                                    normalizedPayee?: string;
+                                    institutionTransactionId?: string;
+                                    category?: string;
+                                    type?: string;
+                                    investmentTransactionType?: string;
+                                    symbol?: string;
+                                }[];
+                                position?: {
+                                    id?: number;
+                                    currency?: string;
+                                    symbol?: string;
+                                    securityName?: string;
+                                    units?: number;
+                                    marketValue?: number;
+                                    currentPrice?: number;
+                                }[];
+                                /** @description Asset summary: balances and their averages */
+                                asset?: {
+                                    /**
+                                     * @description The account type, or "all" for the customer’s total
+                                     * @example checking
+                                     */
+                                    type?: string;
+                                    /**
+                                     * @description Available balance
+                                     * @example 1929.57
+                                     */
+                                    availableBalance?: number;
+                                    /**
+                                     * @description Current balance
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Average daily balance over the last 61 days
+                                     * @example 1929.57
+                                     */
+                                    twoMonthAverage: number;
+                                    /**
+                                     * @description Average daily balance over the last 182 days
+                                     * @example 1929.57
+                                     */
+                                    sixMonthAverage?: number;
+                                    /**
+                                     * @description The balance on the first day of the report
+                                     * @example 1929.57
+                                     */
+                                    beginningBalance: number;
+                                };
+                                /** @description Income streams (empty until income estimation lands) */
+                                incomeStreams?: unknown[];
+                            }[];
+                        }[];
+                        /** @description Asset summary: balances and their averages */
+                        assets?: {
+                            /**
+                             * @description The account type, or "all" for the customer’s total
+                             * @example checking
+                             */
+                            type?: string;
+                            /**
+                             * @description Available balance
+                             * @example 1929.57
+                             */
+                            availableBalance?: number;
+                            /**
+                             * @description Current balance
+                             * @example 1929.57
+                             */
+                            currentBalance: number;
+                            /**
+                             * @description Average daily balance over the last 61 days
+                             * @example 1929.57
+                             */
+                            twoMonthAverage: number;
+                            /**
+                             * @description Average daily balance over the last 182 days
+                             * @example 1929.57
+                             */
+                            sixMonthAverage?: number;
+                            /**
+                             * @description The balance on the first day of the report
+                             * @example 1929.57
+                             */
+                            beginningBalance: number;
+                        };
+                        /** @description Income stream summaries (empty until income estimation lands) */
+                        income?: unknown[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetReportByConsumer: {
+        parameters: {
+            query?: {
+                /**
+                 * @description FCRA permissible purpose code, two digits
+                 * @example 31
+                 */
+                purpose?: string;
+                /**
+                 * @description Whom the report is read for
+                 * @example Acme Lending
+                 */
+                onBehalfOf?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                consumerId: string;
+                /**
+                 * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                 * @example u4hstnnak45g-voa
+                 */
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints?: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                        /**
+                         * @description The postedDate of the earliest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        startDate?: number;
+                        /**
+                         * @description The postedDate of the latest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        endDate?: number;
+                        /** @description Days from startDate to endDate */
+                        days?: number;
+                        /** @description Whether the report covers more than 180 days (365 for a transactions report) */
+                        seasoned?: boolean;
+                        /**
+                         * @description The sum of the available balances of the accounts
+                         * @example 1929.57
+                         */
+                        consolidatedAvailableBalance?: number;
+                        institutions?: {
+                            /** @example 101732 */
+                            id: number;
+                            /** @example FinBank */
+                            name: string;
+                            /** @example https://www.finbank.example */
+                            urlHomeApp: string;
+                            accounts: {
+                                /** @example 5011648377 */
+                                id: number;
+                                /**
+                                 * @description Masked account number
+                                 * @example xxxx1111
+                                 */
+                                number: string;
+                                /**
+                                 * @description The consumer’s name
+                                 * @example JOHN DOE
+                                 */
+                                ownerName?: string;
+                                ownerAddress?: string;
+                                /** @example Checking */
+                                name: string;
+                                /** @example checking */
+                                type: string;
+                                /** @example USD */
+                                currency: string;
+                                /** @example 0 */
+                                aggregationStatusCode: number;
+                                /**
+                                 * @description The balance as of balanceDate
+                                 * @example 1929.57
+                                 */
+                                balance: number;
+                                /**
+                                 * @description When the balance was read (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                balanceDate: number;
+                                /**
+                                 * @description Available balance
+                                 * @example 1929.57
+                                 */
+                                availableBalance?: number;
+                                /**
+                                 * @description Average of the month-end balances of the report’s months
+                                 * @example 1929.57
+                                 */
+                                averageMonthlyBalance?: number;
+                                /** @description Insufficient funds fees in the report’s history */
+                                totNumberInsufficientFundsFeeDebitTxAccount?: number;
+                                /** @description Insufficient funds fees in the last 2 months */
+                                totNumberInsufficientFundsFeeDebitTxOver2MonthsAccount?: number;
+                                /** @description Insufficient funds fees in the last 6 months */
+                                totNumberInsufficientFundsFeeDebitTxOver6MonthsAccount?: number;
+                                /** @description Days since the latest insufficient funds fee */
+                                totNumberDaysSinceMostRecentInsufficientFundsFeeDebitTxAccount?: number;
+                                /**
+                                 * @description The oldest transaction of the account in the report (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                oldestTransactionDate?: number;
+                                transactionsCount?: number;
+                                transactions?: {
+                                    /** @example 100000527471 */
+                                    id: number;
+                                    /**
+                                     * @description Negative for money out
+                                     * @example -45.1
+                                     */
+                                    amount: number;
+                                    /**
+                                     * @description When it posted (its date while pending) (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    postedDate: number;
+                                    description: string;
+                                    memo?: string;
+                                    normalizedPayee?: string;
+                                    institutionTransactionId?: string;
+                                    category?: string;
+                                    type?: string;
+                                    investmentTransactionType?: string;
+                                    symbol?: string;
+                                }[];
+                                position?: {
+                                    id?: number;
+                                    currency?: string;
+                                    symbol?: string;
+                                    securityName?: string;
+                                    units?: number;
+                                    marketValue?: number;
+                                    currentPrice?: number;
+                                }[];
+                                /** @description Asset summary: balances and their averages */
+                                asset?: {
+                                    /**
+                                     * @description The account type, or "all" for the customer’s total
+                                     * @example checking
+                                     */
+                                    type?: string;
+                                    /**
+                                     * @description Available balance
+                                     * @example 1929.57
+                                     */
+                                    availableBalance?: number;
+                                    /**
+                                     * @description Current balance
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Average daily balance over the last 61 days
+                                     * @example 1929.57
+                                     */
+                                    twoMonthAverage: number;
+                                    /**
+                                     * @description Average daily balance over the last 182 days
+                                     * @example 1929.57
+                                     */
+                                    sixMonthAverage?: number;
+                                    /**
+                                     * @description The balance on the first day of the report
+                                     * @example 1929.57
+                                     */
+                                    beginningBalance: number;
+                                };
+                                /** @description Income streams (empty until income estimation lands) */
+                                incomeStreams?: unknown[];
+                            }[];
+                        }[];
+                        /** @description Asset summary: balances and their averages */
+                        assets?: {
+                            /**
+                             * @description The account type, or "all" for the customer’s total
+                             * @example checking
+                             */
+                            type?: string;
+                            /**
+                             * @description Available balance
+                             * @example 1929.57
+                             */
+                            availableBalance?: number;
+                            /**
+                             * @description Current balance
+                             * @example 1929.57
+                             */
+                            currentBalance: number;
+                            /**
+                             * @description Average daily balance over the last 61 days
+                             * @example 1929.57
+                             */
+                            twoMonthAverage: number;
+                            /**
+                             * @description Average daily balance over the last 182 days
+                             * @example 1929.57
+                             */
+                            sixMonthAverage?: number;
+                            /**
+                             * @description The balance on the first day of the report
+                             * @example 1929.57
+                             */
+                            beginningBalance: number;
+                        };
+                        /** @description Income stream summaries (empty until income estimation lands) */
+                        income?: unknown[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints?: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                        /**
+                         * @description The postedDate of the earliest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        startDate?: number;
+                        /**
+                         * @description The postedDate of the latest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        endDate?: number;
+                        /** @description Days from startDate to endDate */
+                        days?: number;
+                        /** @description Whether the report covers more than 180 days (365 for a transactions report) */
+                        seasoned?: boolean;
+                        /**
+                         * @description The sum of the available balances of the accounts
+                         * @example 1929.57
+                         */
+                        consolidatedAvailableBalance?: number;
+                        institutions?: {
+                            /** @example 101732 */
+                            id: number;
+                            /** @example FinBank */
+                            name: string;
+                            /** @example https://www.finbank.example */
+                            urlHomeApp: string;
+                            accounts: {
+                                /** @example 5011648377 */
+                                id: number;
+                                /**
+                                 * @description Masked account number
+                                 * @example xxxx1111
+                                 */
+                                number: string;
+                                /**
+                                 * @description The consumer’s name
+                                 * @example JOHN DOE
+                                 */
+                                ownerName?: string;
+                                ownerAddress?: string;
+                                /** @example Checking */
+                                name: string;
+                                /** @example checking */
+                                type: string;
+                                /** @example USD */
+                                currency: string;
+                                /** @example 0 */
+                                aggregationStatusCode: number;
+                                /**
+                                 * @description The balance as of balanceDate
+                                 * @example 1929.57
+                                 */
+                                balance: number;
+                                /**
+                                 * @description When the balance was read (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                balanceDate: number;
+                                /**
+                                 * @description Available balance
+                                 * @example 1929.57
+                                 */
+                                availableBalance?: number;
+                                /**
+                                 * @description Average of the month-end balances of the report’s months
+                                 * @example 1929.57
+                                 */
+                                averageMonthlyBalance?: number;
+                                /** @description Insufficient funds fees in the report’s history */
+                                totNumberInsufficientFundsFeeDebitTxAccount?: number;
+                                /** @description Insufficient funds fees in the last 2 months */
+                                totNumberInsufficientFundsFeeDebitTxOver2MonthsAccount?: number;
+                                /** @description Insufficient funds fees in the last 6 months */
+                                totNumberInsufficientFundsFeeDebitTxOver6MonthsAccount?: number;
+                                /** @description Days since the latest insufficient funds fee */
+                                totNumberDaysSinceMostRecentInsufficientFundsFeeDebitTxAccount?: number;
+                                /**
+                                 * @description The oldest transaction of the account in the report (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                oldestTransactionDate?: number;
+                                transactionsCount?: number;
+                                transactions?: {
+                                    /** @example 100000527471 */
+                                    id: number;
+                                    /**
+                                     * @description Negative for money out
+                                     * @example -45.1
+                                     */
+                                    amount: number;
+                                    /**
+                                     * @description When it posted (its date while pending) (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    postedDate: number;
+                                    description: string;
+                                    memo?: string;
+                                    normalizedPayee?: string;
+                                    institutionTransactionId?: string;
+                                    category?: string;
+                                    type?: string;
+                                    investmentTransactionType?: string;
+                                    symbol?: string;
+                                }[];
+                                position?: {
+                                    id?: number;
+                                    currency?: string;
+                                    symbol?: string;
+                                    securityName?: string;
+                                    units?: number;
+                                    marketValue?: number;
+                                    currentPrice?: number;
+                                }[];
+                                /** @description Asset summary: balances and their averages */
+                                asset?: {
+                                    /**
+                                     * @description The account type, or "all" for the customer’s total
+                                     * @example checking
+                                     */
+                                    type?: string;
+                                    /**
+                                     * @description Available balance
+                                     * @example 1929.57
+                                     */
+                                    availableBalance?: number;
+                                    /**
+                                     * @description Current balance
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Average daily balance over the last 61 days
+                                     * @example 1929.57
+                                     */
+                                    twoMonthAverage: number;
+                                    /**
+                                     * @description Average daily balance over the last 182 days
+                                     * @example 1929.57
+                                     */
+                                    sixMonthAverage?: number;
+                                    /**
+                                     * @description The balance on the first day of the report
+                                     * @example 1929.57
+                                     */
+                                    beginningBalance: number;
+                                };
+                                /** @description Income streams (empty until income estimation lands) */
+                                incomeStreams?: unknown[];
+                            }[];
+                        }[];
+                        /** @description Asset summary: balances and their averages */
+                        assets?: {
+                            /**
+                             * @description The account type, or "all" for the customer’s total
+                             * @example checking
+                             */
+                            type?: string;
+                            /**
+                             * @description Available balance
+                             * @example 1929.57
+                             */
+                            availableBalance?: number;
+                            /**
+                             * @description Current balance
+                             * @example 1929.57
+                             */
+                            currentBalance: number;
+                            /**
+                             * @description Average daily balance over the last 61 days
+                             * @example 1929.57
+                             */
+                            twoMonthAverage: number;
+                            /**
+                             * @description Average daily balance over the last 182 days
+                             * @example 1929.57
+                             */
+                            sixMonthAverage?: number;
+                            /**
+                             * @description The balance on the first day of the report
+                             * @example 1929.57
+                             */
+                            beginningBalance: number;
+                        };
+                        /** @description Income stream summaries (empty until income estimation lands) */
+                        income?: unknown[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetReportById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description FCRA permissible purpose code, two digits
+                 * @example 31
+                 */
+                purpose?: string;
+                /**
+                 * @description Whom the report is read for
+                 * @example Acme Lending
+                 */
+                onBehalfOf?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                 * @example u4hstnnak45g-voa
+                 */
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description FCRA permissible purpose code, two digits
+                     * @example 31
+                     */
+                    purpose?: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description FCRA permissible purpose code, two digits
+                     * @example 31
+                     */
+                    purpose?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints?: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                        /**
+                         * @description The postedDate of the earliest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        startDate?: number;
+                        /**
+                         * @description The postedDate of the latest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        endDate?: number;
+                        /** @description Days from startDate to endDate */
+                        days?: number;
+                        /** @description Whether the report covers more than 180 days (365 for a transactions report) */
+                        seasoned?: boolean;
+                        /**
+                         * @description The sum of the available balances of the accounts
+                         * @example 1929.57
+                         */
+                        consolidatedAvailableBalance?: number;
+                        institutions?: {
+                            /** @example 101732 */
+                            id: number;
+                            /** @example FinBank */
+                            name: string;
+                            /** @example https://www.finbank.example */
+                            urlHomeApp: string;
+                            accounts: {
+                                /** @example 5011648377 */
+                                id: number;
+                                /**
+                                 * @description Masked account number
+                                 * @example xxxx1111
+                                 */
+                                number: string;
+                                /**
+                                 * @description The consumer’s name
+                                 * @example JOHN DOE
+                                 */
+                                ownerName?: string;
+                                ownerAddress?: string;
+                                /** @example Checking */
+                                name: string;
+                                /** @example checking */
+                                type: string;
+                                /** @example USD */
+                                currency: string;
+                                /** @example 0 */
+                                aggregationStatusCode: number;
+                                /**
+                                 * @description The balance as of balanceDate
+                                 * @example 1929.57
+                                 */
+                                balance: number;
+                                /**
+                                 * @description When the balance was read (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                balanceDate: number;
+                                /**
+                                 * @description Available balance
+                                 * @example 1929.57
+                                 */
+                                availableBalance?: number;
+                                /**
+                                 * @description Average of the month-end balances of the report’s months
+                                 * @example 1929.57
+                                 */
+                                averageMonthlyBalance?: number;
+                                /** @description Insufficient funds fees in the report’s history */
+                                totNumberInsufficientFundsFeeDebitTxAccount?: number;
+                                /** @description Insufficient funds fees in the last 2 months */
+                                totNumberInsufficientFundsFeeDebitTxOver2MonthsAccount?: number;
+                                /** @description Insufficient funds fees in the last 6 months */
+                                totNumberInsufficientFundsFeeDebitTxOver6MonthsAccount?: number;
+                                /** @description Days since the latest insufficient funds fee */
+                                totNumberDaysSinceMostRecentInsufficientFundsFeeDebitTxAccount?: number;
+                                /**
+                                 * @description The oldest transaction of the account in the report (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                oldestTransactionDate?: number;
+                                transactionsCount?: number;
+                                transactions?: {
+                                    /** @example 100000527471 */
+                                    id: number;
+                                    /**
+                                     * @description Negative for money out
+                                     * @example -45.1
+                                     */
+                                    amount: number;
+                                    /**
+                                     * @description When it posted (its date while pending) (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    postedDate: number;
+                                    description: string;
+                                    memo?: string;
+                                    normalizedPayee?: string;
+                                    institutionTransactionId?: string;
+                                    category?: string;
+                                    type?: string;
+                                    investmentTransactionType?: string;
+                                    symbol?: string;
+                                }[];
+                                position?: {
+                                    id?: number;
+                                    currency?: string;
+                                    symbol?: string;
+                                    securityName?: string;
+                                    units?: number;
+                                    marketValue?: number;
+                                    currentPrice?: number;
+                                }[];
+                                /** @description Asset summary: balances and their averages */
+                                asset?: {
+                                    /**
+                                     * @description The account type, or "all" for the customer’s total
+                                     * @example checking
+                                     */
+                                    type?: string;
+                                    /**
+                                     * @description Available balance
+                                     * @example 1929.57
+                                     */
+                                    availableBalance?: number;
+                                    /**
+                                     * @description Current balance
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Average daily balance over the last 61 days
+                                     * @example 1929.57
+                                     */
+                                    twoMonthAverage: number;
+                                    /**
+                                     * @description Average daily balance over the last 182 days
+                                     * @example 1929.57
+                                     */
+                                    sixMonthAverage?: number;
+                                    /**
+                                     * @description The balance on the first day of the report
+                                     * @example 1929.57
+                                     */
+                                    beginningBalance: number;
+                                };
+                                /** @description Income streams (empty until income estimation lands) */
+                                incomeStreams?: unknown[];
+                            }[];
+                        }[];
+                        /** @description Asset summary: balances and their averages */
+                        assets?: {
+                            /**
+                             * @description The account type, or "all" for the customer’s total
+                             * @example checking
+                             */
+                            type?: string;
+                            /**
+                             * @description Available balance
+                             * @example 1929.57
+                             */
+                            availableBalance?: number;
+                            /**
+                             * @description Current balance
+                             * @example 1929.57
+                             */
+                            currentBalance: number;
+                            /**
+                             * @description Average daily balance over the last 61 days
+                             * @example 1929.57
+                             */
+                            twoMonthAverage: number;
+                            /**
+                             * @description Average daily balance over the last 182 days
+                             * @example 1929.57
+                             */
+                            sixMonthAverage?: number;
+                            /**
+                             * @description The balance on the first day of the report
+                             * @example 1929.57
+                             */
+                            beginningBalance: number;
+                        };
+                        /** @description Income stream summaries (empty until income estimation lands) */
+                        income?: unknown[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints?: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                        /**
+                         * @description The postedDate of the earliest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        startDate?: number;
+                        /**
+                         * @description The postedDate of the latest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        endDate?: number;
+                        /** @description Days from startDate to endDate */
+                        days?: number;
+                        /** @description Whether the report covers more than 180 days (365 for a transactions report) */
+                        seasoned?: boolean;
+                        /**
+                         * @description The sum of the available balances of the accounts
+                         * @example 1929.57
+                         */
+                        consolidatedAvailableBalance?: number;
+                        institutions?: {
+                            /** @example 101732 */
+                            id: number;
+                            /** @example FinBank */
+                            name: string;
+                            /** @example https://www.finbank.example */
+                            urlHomeApp: string;
+                            accounts: {
+                                /** @example 5011648377 */
+                                id: number;
+                                /**
+                                 * @description Masked account number
+                                 * @example xxxx1111
+                                 */
+                                number: string;
+                                /**
+                                 * @description The consumer’s name
+                                 * @example JOHN DOE
+                                 */
+                                ownerName?: string;
+                                ownerAddress?: string;
+                                /** @example Checking */
+                                name: string;
+                                /** @example checking */
+                                type: string;
+                                /** @example USD */
+                                currency: string;
+                                /** @example 0 */
+                                aggregationStatusCode: number;
+                                /**
+                                 * @description The balance as of balanceDate
+                                 * @example 1929.57
+                                 */
+                                balance: number;
+                                /**
+                                 * @description When the balance was read (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                balanceDate: number;
+                                /**
+                                 * @description Available balance
+                                 * @example 1929.57
+                                 */
+                                availableBalance?: number;
+                                /**
+                                 * @description Average of the month-end balances of the report’s months
+                                 * @example 1929.57
+                                 */
+                                averageMonthlyBalance?: number;
+                                /** @description Insufficient funds fees in the report’s history */
+                                totNumberInsufficientFundsFeeDebitTxAccount?: number;
+                                /** @description Insufficient funds fees in the last 2 months */
+                                totNumberInsufficientFundsFeeDebitTxOver2MonthsAccount?: number;
+                                /** @description Insufficient funds fees in the last 6 months */
+                                totNumberInsufficientFundsFeeDebitTxOver6MonthsAccount?: number;
+                                /** @description Days since the latest insufficient funds fee */
+                                totNumberDaysSinceMostRecentInsufficientFundsFeeDebitTxAccount?: number;
+                                /**
+                                 * @description The oldest transaction of the account in the report (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                oldestTransactionDate?: number;
+                                transactionsCount?: number;
+                                transactions?: {
+                                    /** @example 100000527471 */
+                                    id: number;
+                                    /**
+                                     * @description Negative for money out
+                                     * @example -45.1
+                                     */
+                                    amount: number;
+                                    /**
+                                     * @description When it posted (its date while pending) (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    postedDate: number;
+                                    description: string;
+                                    memo?: string;
+                                    normalizedPayee?: string;
+                                    institutionTransactionId?: string;
+                                    category?: string;
+                                    type?: string;
+                                    investmentTransactionType?: string;
+                                    symbol?: string;
+                                }[];
+                                position?: {
+                                    id?: number;
+                                    currency?: string;
+                                    symbol?: string;
+                                    securityName?: string;
+                                    units?: number;
+                                    marketValue?: number;
+                                    currentPrice?: number;
+                                }[];
+                                /** @description Asset summary: balances and their averages */
+                                asset?: {
+                                    /**
+                                     * @description The account type, or "all" for the customer’s total
+                                     * @example checking
+                                     */
+                                    type?: string;
+                                    /**
+                                     * @description Available balance
+                                     * @example 1929.57
+                                     */
+                                    availableBalance?: number;
+                                    /**
+                                     * @description Current balance
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Average daily balance over the last 61 days
+                                     * @example 1929.57
+                                     */
+                                    twoMonthAverage: number;
+                                    /**
+                                     * @description Average daily balance over the last 182 days
+                                     * @example 1929.57
+                                     */
+                                    sixMonthAverage?: number;
+                                    /**
+                                     * @description The balance on the first day of the report
+                                     * @example 1929.57
+                                     */
+                                    beginningBalance: number;
+                                };
+                                /** @description Income streams (empty until income estimation lands) */
+                                incomeStreams?: unknown[];
+                            }[];
+                        }[];
+                        /** @description Asset summary: balances and their averages */
+                        assets?: {
+                            /**
+                             * @description The account type, or "all" for the customer’s total
+                             * @example checking
+                             */
+                            type?: string;
+                            /**
+                             * @description Available balance
+                             * @example 1929.57
+                             */
+                            availableBalance?: number;
+                            /**
+                             * @description Current balance
+                             * @example 1929.57
+                             */
+                            currentBalance: number;
+                            /**
+                             * @description Average daily balance over the last 61 days
+                             * @example 1929.57
+                             */
+                            twoMonthAverage: number;
+                            /**
+                             * @description Average daily balance over the last 182 days
+                             * @example 1929.57
+                             */
+                            sixMonthAverage?: number;
+                            /**
+                             * @description The balance on the first day of the report
+                             * @example 1929.57
+                             */
+                            beginningBalance: number;
+                        };
+                        /** @description Income stream summaries (empty until income estimation lands) */
+                        income?: unknown[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetReportsByCustomerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first */
+                        reports: {
+                            /**
+                             * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                             * @example u4hstnnak45g-voa
+                             */
+                            id: string;
+                            /**
+                             * @description The generation request, 10 letters and digits
+                             * @example cjqm4wtdcn
+                             */
+                            requestId: string;
+                            /**
+                             * @description The partner that asked for the report
+                             * @example Acme Lending
+                             */
+                            requesterName: string;
+                            /**
+                             * @description When the report was asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            createdDate: number;
+                            /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                            consumerId?: string;
+                            /**
+                             * @description Last four digits of the consumer’s SSN; empty when not given
+                             * @example 9999
+                             */
+                            consumerSsn?: string;
+                            /**
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                             * @example voa
+                             */
+                            type: string;
+                            /**
+                             * @description inProgress, success or failure
+                             * @example inProgress
+                             */
+                            status: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description Newest first */
+                        reports: {
+                            /**
+                             * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                             * @example u4hstnnak45g-voa
+                             */
+                            id: string;
+                            /**
+                             * @description The generation request, 10 letters and digits
+                             * @example cjqm4wtdcn
+                             */
+                            requestId: string;
+                            /**
+                             * @description The partner that asked for the report
+                             * @example Acme Lending
+                             */
+                            requesterName: string;
+                            /**
+                             * @description When the report was asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            createdDate: number;
+                            /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                            consumerId?: string;
+                            /**
+                             * @description Last four digits of the consumer’s SSN; empty when not given
+                             * @example 9999
+                             */
+                            consumerSsn?: string;
+                            /**
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                             * @example voa
+                             */
+                            type: string;
+                            /**
+                             * @description inProgress, success or failure
+                             * @example inProgress
+                             */
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetReportsByConsumerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Consumer id: 32 hexadecimal digits
+                 * @example 0bf46322c167b562e6cbed9d40e19a4c
+                 */
+                consumerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first */
+                        reports: {
+                            /**
+                             * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                             * @example u4hstnnak45g-voa
+                             */
+                            id: string;
+                            /**
+                             * @description The generation request, 10 letters and digits
+                             * @example cjqm4wtdcn
+                             */
+                            requestId: string;
+                            /**
+                             * @description The partner that asked for the report
+                             * @example Acme Lending
+                             */
+                            requesterName: string;
+                            /**
+                             * @description When the report was asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            createdDate: number;
+                            /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                            consumerId?: string;
+                            /**
+                             * @description Last four digits of the consumer’s SSN; empty when not given
+                             * @example 9999
+                             */
+                            consumerSsn?: string;
+                            /**
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                             * @example voa
+                             */
+                            type: string;
+                            /**
+                             * @description inProgress, success or failure
+                             * @example inProgress
+                             */
+                            status: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description Newest first */
+                        reports: {
+                            /**
+                             * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                             * @example u4hstnnak45g-voa
+                             */
+                            id: string;
+                            /**
+                             * @description The generation request, 10 letters and digits
+                             * @example cjqm4wtdcn
+                             */
+                            requestId: string;
+                            /**
+                             * @description The partner that asked for the report
+                             * @example Acme Lending
+                             */
+                            requesterName: string;
+                            /**
+                             * @description When the report was asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            createdDate: number;
+                            /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                            consumerId?: string;
+                            /**
+                             * @description Last four digits of the consumer’s SSN; empty when not given
+                             * @example 9999
+                             */
+                            consumerSsn?: string;
+                            /**
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                             * @example voa
+                             */
+                            type: string;
+                            /**
+                             * @description inProgress, success or failure
+                             * @example inProgress
+                             */
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ReportReissue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                 * @example u4hstnnak45g-voa
+                 */
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description FCRA permissible purpose code, two digits
+                     * @example 31
+                     */
+                    purpose?: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description FCRA permissible purpose code, two digits
+                     * @example 31
+                     */
+                    purpose?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints?: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                        /**
+                         * @description The postedDate of the earliest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        startDate?: number;
+                        /**
+                         * @description The postedDate of the latest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        endDate?: number;
+                        /** @description Days from startDate to endDate */
+                        days?: number;
+                        /** @description Whether the report covers more than 180 days (365 for a transactions report) */
+                        seasoned?: boolean;
+                        /**
+                         * @description The sum of the available balances of the accounts
+                         * @example 1929.57
+                         */
+                        consolidatedAvailableBalance?: number;
+                        institutions?: {
+                            /** @example 101732 */
+                            id: number;
+                            /** @example FinBank */
+                            name: string;
+                            /** @example https://www.finbank.example */
+                            urlHomeApp: string;
+                            accounts: {
+                                /** @example 5011648377 */
+                                id: number;
+                                /**
+                                 * @description Masked account number
+                                 * @example xxxx1111
+                                 */
+                                number: string;
+                                /**
+                                 * @description The consumer’s name
+                                 * @example JOHN DOE
+                                 */
+                                ownerName?: string;
+                                ownerAddress?: string;
+                                /** @example Checking */
+                                name: string;
+                                /** @example checking */
+                                type: string;
+                                /** @example USD */
+                                currency: string;
+                                /** @example 0 */
+                                aggregationStatusCode: number;
+                                /**
+                                 * @description The balance as of balanceDate
+                                 * @example 1929.57
+                                 */
+                                balance: number;
+                                /**
+                                 * @description When the balance was read (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                balanceDate: number;
+                                /**
+                                 * @description Available balance
+                                 * @example 1929.57
+                                 */
+                                availableBalance?: number;
+                                /**
+                                 * @description Average of the month-end balances of the report’s months
+                                 * @example 1929.57
+                                 */
+                                averageMonthlyBalance?: number;
+                                /** @description Insufficient funds fees in the report’s history */
+                                totNumberInsufficientFundsFeeDebitTxAccount?: number;
+                                /** @description Insufficient funds fees in the last 2 months */
+                                totNumberInsufficientFundsFeeDebitTxOver2MonthsAccount?: number;
+                                /** @description Insufficient funds fees in the last 6 months */
+                                totNumberInsufficientFundsFeeDebitTxOver6MonthsAccount?: number;
+                                /** @description Days since the latest insufficient funds fee */
+                                totNumberDaysSinceMostRecentInsufficientFundsFeeDebitTxAccount?: number;
+                                /**
+                                 * @description The oldest transaction of the account in the report (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                oldestTransactionDate?: number;
+                                transactionsCount?: number;
+                                transactions?: {
+                                    /** @example 100000527471 */
+                                    id: number;
+                                    /**
+                                     * @description Negative for money out
+                                     * @example -45.1
+                                     */
+                                    amount: number;
+                                    /**
+                                     * @description When it posted (its date while pending) (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    postedDate: number;
+                                    description: string;
+                                    memo?: string;
+                                    normalizedPayee?: string;
+                                    institutionTransactionId?: string;
+                                    category?: string;
+                                    type?: string;
+                                    investmentTransactionType?: string;
+                                    symbol?: string;
+                                }[];
+                                position?: {
+                                    id?: number;
+                                    currency?: string;
+                                    symbol?: string;
+                                    securityName?: string;
+                                    units?: number;
+                                    marketValue?: number;
+                                    currentPrice?: number;
+                                }[];
+                                /** @description Asset summary: balances and their averages */
+                                asset?: {
+                                    /**
+                                     * @description The account type, or "all" for the customer’s total
+                                     * @example checking
+                                     */
+                                    type?: string;
+                                    /**
+                                     * @description Available balance
+                                     * @example 1929.57
+                                     */
+                                    availableBalance?: number;
+                                    /**
+                                     * @description Current balance
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Average daily balance over the last 61 days
+                                     * @example 1929.57
+                                     */
+                                    twoMonthAverage: number;
+                                    /**
+                                     * @description Average daily balance over the last 182 days
+                                     * @example 1929.57
+                                     */
+                                    sixMonthAverage?: number;
+                                    /**
+                                     * @description The balance on the first day of the report
+                                     * @example 1929.57
+                                     */
+                                    beginningBalance: number;
+                                };
+                                /** @description Income streams (empty until income estimation lands) */
+                                incomeStreams?: unknown[];
+                            }[];
+                        }[];
+                        /** @description Asset summary: balances and their averages */
+                        assets?: {
+                            /**
+                             * @description The account type, or "all" for the customer’s total
+                             * @example checking
+                             */
+                            type?: string;
+                            /**
+                             * @description Available balance
+                             * @example 1929.57
+                             */
+                            availableBalance?: number;
+                            /**
+                             * @description Current balance
+                             * @example 1929.57
+                             */
+                            currentBalance: number;
+                            /**
+                             * @description Average daily balance over the last 61 days
+                             * @example 1929.57
+                             */
+                            twoMonthAverage: number;
+                            /**
+                             * @description Average daily balance over the last 182 days
+                             * @example 1929.57
+                             */
+                            sixMonthAverage?: number;
+                            /**
+                             * @description The balance on the first day of the report
+                             * @example 1929.57
+                             */
+                            beginningBalance: number;
+                        };
+                        /** @description Income stream summaries (empty until income estimation lands) */
+                        income?: unknown[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints?: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                        /**
+                         * @description The postedDate of the earliest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        startDate?: number;
+                        /**
+                         * @description The postedDate of the latest transaction analysed (epoch seconds)
+                         * @example 1607450357
+                         */
+                        endDate?: number;
+                        /** @description Days from startDate to endDate */
+                        days?: number;
+                        /** @description Whether the report covers more than 180 days (365 for a transactions report) */
+                        seasoned?: boolean;
+                        /**
+                         * @description The sum of the available balances of the accounts
+                         * @example 1929.57
+                         */
+                        consolidatedAvailableBalance?: number;
+                        institutions?: {
+                            /** @example 101732 */
+                            id: number;
+                            /** @example FinBank */
+                            name: string;
+                            /** @example https://www.finbank.example */
+                            urlHomeApp: string;
+                            accounts: {
+                                /** @example 5011648377 */
+                                id: number;
+                                /**
+                                 * @description Masked account number
+                                 * @example xxxx1111
+                                 */
+                                number: string;
+                                /**
+                                 * @description The consumer’s name
+                                 * @example JOHN DOE
+                                 */
+                                ownerName?: string;
+                                ownerAddress?: string;
+                                /** @example Checking */
+                                name: string;
+                                /** @example checking */
+                                type: string;
+                                /** @example USD */
+                                currency: string;
+                                /** @example 0 */
+                                aggregationStatusCode: number;
+                                /**
+                                 * @description The balance as of balanceDate
+                                 * @example 1929.57
+                                 */
+                                balance: number;
+                                /**
+                                 * @description When the balance was read (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                balanceDate: number;
+                                /**
+                                 * @description Available balance
+                                 * @example 1929.57
+                                 */
+                                availableBalance?: number;
+                                /**
+                                 * @description Average of the month-end balances of the report’s months
+                                 * @example 1929.57
+                                 */
+                                averageMonthlyBalance?: number;
+                                /** @description Insufficient funds fees in the report’s history */
+                                totNumberInsufficientFundsFeeDebitTxAccount?: number;
+                                /** @description Insufficient funds fees in the last 2 months */
+                                totNumberInsufficientFundsFeeDebitTxOver2MonthsAccount?: number;
+                                /** @description Insufficient funds fees in the last 6 months */
+                                totNumberInsufficientFundsFeeDebitTxOver6MonthsAccount?: number;
+                                /** @description Days since the latest insufficient funds fee */
+                                totNumberDaysSinceMostRecentInsufficientFundsFeeDebitTxAccount?: number;
+                                /**
+                                 * @description The oldest transaction of the account in the report (epoch seconds)
+                                 * @example 1607450357
+                                 */
+                                oldestTransactionDate?: number;
+                                transactionsCount?: number;
+                                transactions?: {
+                                    /** @example 100000527471 */
+                                    id: number;
+                                    /**
+                                     * @description Negative for money out
+                                     * @example -45.1
+                                     */
+                                    amount: number;
+                                    /**
+                                     * @description When it posted (its date while pending) (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    postedDate: number;
+                                    description: string;
+                                    memo?: string;
+                                    normalizedPayee?: string;
+                                    institutionTransactionId?: string;
+                                    category?: string;
+                                    type?: string;
+                                    investmentTransactionType?: string;
+                                    symbol?: string;
+                                }[];
+                                position?: {
+                                    id?: number;
+                                    currency?: string;
+                                    symbol?: string;
+                                    securityName?: string;
+                                    units?: number;
+                                    marketValue?: number;
+                                    currentPrice?: number;
+                                }[];
+                                /** @description Asset summary: balances and their averages */
+                                asset?: {
+                                    /**
+                                     * @description The account type, or "all" for the customer’s total
+                                     * @example checking
+                                     */
+                                    type?: string;
+                                    /**
+                                     * @description Available balance
+                                     * @example 1929.57
+                                     */
+                                    availableBalance?: number;
+                                    /**
+                                     * @description Current balance
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Average daily balance over the last 61 days
+                                     * @example 1929.57
+                                     */
+                                    twoMonthAverage: number;
+                                    /**
+                                     * @description Average daily balance over the last 182 days
+                                     * @example 1929.57
+                                     */
+                                    sixMonthAverage?: number;
+                                    /**
+                                     * @description The balance on the first day of the report
+                                     * @example 1929.57
+                                     */
+                                    beginningBalance: number;
+                                };
+                                /** @description Income streams (empty until income estimation lands) */
+                                incomeStreams?: unknown[];
+                            }[];
+                        }[];
+                        /** @description Asset summary: balances and their averages */
+                        assets?: {
+                            /**
+                             * @description The account type, or "all" for the customer’s total
+                             * @example checking
+                             */
+                            type?: string;
+                            /**
+                             * @description Available balance
+                             * @example 1929.57
+                             */
+                            availableBalance?: number;
+                            /**
+                             * @description Current balance
+                             * @example 1929.57
+                             */
+                            currentBalance: number;
+                            /**
+                             * @description Average daily balance over the last 61 days
+                             * @example 1929.57
+                             */
+                            twoMonthAverage: number;
+                            /**
+                             * @description Average daily balance over the last 182 days
+                             * @example 1929.57
+                             */
+                            sixMonthAverage?: number;
+                            /**
+                             * @description The balance on the first day of the report
+                             * @example 1929.57
+                             */
+                            beginningBalance: number;
+                        };
+                        /** @description Income stream summaries (empty until income estimation lands) */
+                        income?: unknown[];
+                    };
+                };
             };
             /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
             400: {

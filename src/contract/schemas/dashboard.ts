@@ -5,6 +5,7 @@
 import Type from 'typebox';
 import { RequiredString } from './common.js';
 import { Consumer } from './consumers.js';
+import { ReportSummaries } from './reports.js';
 import { ConnectAccount, Experience, InstitutionRef } from './connect-app.js';
 import { DELIVERY_STATES } from './deliveries.js';
 import { EXPORT_FORMAT_NAMES, EXPORT_FORMATS } from './exports.js';
@@ -402,3 +403,7 @@ export {
 /** The customer page's consumer section (docs/consumers.md): the API's record, absent when the customer has none. */
 export const DashboardCustomerConsumer = Type.Object({ consumer: Type.Optional(Consumer) });
 export { Consumer as DashboardConsumer } from './consumers.js';
+
+/** The customer page's reports section (docs/reports.md): the customer's reports, newest first, with their status. */
+export const DashboardCustomerReports = Type.Object({ reports: ReportSummaries.properties.reports });
+export { ReportSummary as DashboardReportSummary } from './reports.js';

@@ -44,6 +44,7 @@ import { addTxPushSubscription, deleteTxPushSubscription, getTxPushSubscriptions
 import { addRule, applyDashboardRules, getRules, previewDashboardRule, putRule, removeRule } from './routes/rules.js';
 import { createSimplefinToken, getSimplefinAccesses, revokeSimplefinAccess } from './routes/simplefin.js';
 import { getCustomerConsumer } from './routes/consumers.js';
+import { getCustomerReportFile, getCustomerReports } from './routes/reports.js';
 
 export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Runtime; authenticationLimits: AuthenticationLimits }): Promise<void> {
   const { runtime } = opts;
@@ -95,6 +96,8 @@ export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Ru
       createSimplefinToken,
       revokeSimplefinAccess,
       getCustomerConsumer,
+      getCustomerReports,
+      getCustomerReportFile,
       getRules,
       addRule,
       previewDashboardRule,

@@ -6,15 +6,14 @@
 import type { Static } from 'typebox';
 import type { ReportAccount, ReportAsset, ReportTransaction } from '../../contract/schemas/reports.js';
 import type { TransactionRecord } from '../aggregation/records.js';
-import { averageDailyBalance, balanceOn, cents, dayOf } from './balances.js';
-import type { ReportAccountInput, ReportInput } from './input.js';
-import type { ReportBody, ReportOptions } from './kinds.js';
+import { averageDailyBalance, balanceOn, cents, DAY, dayOf } from './balances.js';
+import type { ReportAccountInput, ReportInput, ReportOptions } from './input.js';
+import type { ReportBody } from './records.js';
 
 type AccountOut = Static<typeof ReportAccount>;
 type AssetOut = Static<typeof ReportAsset>;
 type TransactionOut = Static<typeof ReportTransaction>;
 
-const DAY = 86_400;
 /** The windows of the asset summary's averages and of the recent fee counts: two months and six months, in days. */
 export const TWO_MONTHS_DAYS = 61;
 export const SIX_MONTHS_DAYS = 182;

@@ -1,7 +1,9 @@
 /** Daily balance arithmetic the reports share: the balance on a day, and the average daily balance over days. */
 import type { DailyBalance } from './input.js';
 
-const DAY_MS = 86_400_000;
+/** Seconds in a day. */
+export const DAY = 86_400;
+const DAY_MS = DAY * 1000;
 
 /** Rounds to cents, as every amount a report shows. */
 export function cents(value: number): number {

@@ -1,8 +1,11 @@
 /**
  * What a report kind computes from (ReportInput): the customer, its consumer, the as-of time from the customer's
  * clock, and the accounts the report covers with their transactions and daily balances over the report's period.
- * Read once per report by the worker, in one place, so kinds are pure functions of it and tests can build it by hand.
+ * Read once per report by the worker, in one place, so kinds are pure functions of it and of the options asked for
+ * (ReportOptions), and tests can build both by hand.
  */
+import type { Static } from 'typebox';
+import type { FindTransaction, ReportCustomField } from '../../contract/schemas/reports.js';
 import type { Executor } from '../../platform/db/database.js';
 import { positionsOfAccounts, selectCustomerAccounts } from '../aggregation/accounts.repository.js';
 import { selectBalances } from '../aggregation/balances.repository.js';
@@ -57,6 +60,19 @@ export interface ReportInput {
   period: ReportPeriod;
   /** The accounts asked for (or all) whose type the kind accepts, in the customer's account order. */
   accounts: ReportAccountInput[];
+}
+
+/** What the partner asked for, as stored with the report: the request body and query, account ids split. */
+export interface ReportOptions {
+  accountIds?: string[];
+  fromDate?: number;
+  toDate?: number;
+  showNsf?: boolean;
+  reportCustomFields?: Static<typeof ReportCustomField>[];
+  includePending?: boolean;
+  incomeFromDate?: number;
+  incomeStreamConfidenceMinimum?: number;
+  findTransaction?: Static<typeof FindTransaction>;
 }
 
 /** Which accounts and transactions to read. */

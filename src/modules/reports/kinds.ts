@@ -4,35 +4,12 @@
  * every kind, so a new report is a row here, its compute function, its type in REPORT_TYPES
  * (contract/schemas/reports.ts) and its Generate route.
  */
-import type { Static } from 'typebox';
-import type { FindTransaction, Report, ReportConstraints, ReportCustomField, ReportType } from '../../contract/schemas/reports.js';
+import type { ReportType } from '../../contract/schemas/reports.js';
 import { assetSummaryReport, prequalificationReport, voaReport, voaWithIncomeReport } from './assets.js';
-import type { ReportInput, ReportPeriod } from './input.js';
+import { DAY } from './balances.js';
+import type { ReportInput, ReportOptions, ReportPeriod } from './input.js';
+import type { ReportBody } from './records.js';
 import { transactionsReport, transactionsReportPeriod } from './transactions-report.js';
-
-export const DAY = 86_400;
-
-/** What the partner asked for, as stored with the report: the request body and query, account ids split. */
-export interface ReportOptions {
-  accountIds?: string[];
-  fromDate?: number;
-  toDate?: number;
-  showNsf?: boolean;
-  reportCustomFields?: Static<typeof ReportCustomField>[];
-  includePending?: boolean;
-  incomeFromDate?: number;
-  incomeStreamConfidenceMinimum?: number;
-  findTransaction?: Static<typeof FindTransaction>;
-}
-
-export type ReportRecord = Static<typeof Report>;
-export type ReportConstraintsRecord = Static<typeof ReportConstraints>;
-
-/** What a kind computes: the fields of the report beyond its header (ids, consumer, status, constraints). */
-export type ReportBody = Pick<
-  ReportRecord,
-  'startDate' | 'endDate' | 'days' | 'seasoned' | 'consolidatedAvailableBalance' | 'institutions' | 'assets' | 'income'
->;
 
 export interface ReportKind {
   type: ReportType;

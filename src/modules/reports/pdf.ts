@@ -4,7 +4,7 @@
  * account with its balances and transactions. A report in progress or failed gets a one-page PDF saying so.
  */
 import PDFDocument from 'pdfkit';
-import type { ReportRecord } from './kinds.js';
+import type { ReportRecord } from './records.js';
 
 type Account = NonNullable<ReportRecord['institutions']>[number]['accounts'][number];
 

@@ -5,9 +5,10 @@
 import type { Static } from 'typebox';
 import type { FindTransaction } from '../../contract/schemas/reports.js';
 import type { TransactionRecord } from '../aggregation/records.js';
+import { DAY } from './balances.js';
 import { byInstitution, coverage, reportAccountBase, reportTransaction } from './assets.js';
-import type { ReportInput, ReportPeriod } from './input.js';
-import type { ReportBody, ReportOptions } from './kinds.js';
+import type { ReportInput, ReportOptions, ReportPeriod } from './input.js';
+import type { ReportBody } from './records.js';
 
 /** The most a transactions report covers: 24 months, from fromDate to toDate. */
 export const TRANSACTIONS_REPORT_MAX_DAYS = 731;
@@ -15,7 +16,7 @@ export const TRANSACTIONS_REPORT_MAX_DAYS = 731;
 /** fromDate to toDate (the customer's now when absent); the service has checked both. */
 export function transactionsReportPeriod(options: ReportOptions, asOf: number): ReportPeriod {
   const to = options.toDate ?? asOf;
-  const from = options.fromDate ?? to - TRANSACTIONS_REPORT_MAX_DAYS * 86_400;
+  const from = options.fromDate ?? to - TRANSACTIONS_REPORT_MAX_DAYS * DAY;
   return { from, to, balancesFrom: from };
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../../contract/errors/service-error.js';
-import type { ReportRecord } from '../../../../modules/reports/kinds.js';
+import type { ReportRecord } from '../../../../modules/reports/records.js';
 import { reportPdf } from '../../../../modules/reports/pdf.js';
 import type { SerialisedAnswer } from '../../../app-types.js';
 import { negotiateFormat } from '../../../negotiate.js';
