@@ -593,6 +593,68 @@ export const ErrorCatalogue = define({
     when: 'Dashboard sign-up while it is turned off: by default in production mode, or with LEDGERLINK_DASHBOARD_SIGNUP=off (--dashboard-signup off). Operators create partners with `ledgerlink partner create`.',
   },
 
+  // Webhook subscriptions (docs/webhook-subscriptions.md)
+  WebhookUrlInvalid: {
+    code: '16300',
+    status: 400,
+    message: 'The url is not an acceptable webhook URL.',
+    when: 'Create or Update Webhook Subscription (or Update Webhook Subscription Event) with a url that is not an http(s) URL or carries credentials (user:password@).',
+  },
+  WebhookHttpsRequired: {
+    code: '16301',
+    status: 400,
+    message: 'The webhook URL must use https.',
+    when: 'A webhook subscription url that uses plain http, from a partner not on the Test Drive plan.',
+  },
+  WebhookPortNotAllowed: {
+    code: '16302',
+    status: 400,
+    message: 'Only ports 80 (http) and 443 (https) are allowed for webhook URLs.',
+    when: 'A webhook subscription url on another port (in sandbox mode, ports listed in LEDGERLINK_PUSH_EXTRA_PORTS are allowed too).',
+  },
+  WebhookAddressRefused: {
+    code: '16303',
+    status: 400,
+    message: 'The webhook URL names an address Ledgerlink does not send to.',
+    when: 'A webhook subscription url whose host is an IP address the outbound target policy refuses in this mode (link-local, cloud metadata, reserved; loopback and private ones in production mode).',
+  },
+  WebhookUrlMissing: {
+    code: '16304',
+    status: 400,
+    message: 'An event has no URL to go to.',
+    when: "A webhook subscription without a url has an event without a url of its own, or an event's own url is removed while the subscription has none.",
+  },
+  WebhookEventUnknown: {
+    code: '16305',
+    status: 400,
+    message: 'Ledgerlink sends no event of this name.',
+    when: 'A webhook subscription event named something other than one of List Available Webhook Subscription Events.',
+  },
+  WebhookEventRepeated: {
+    code: '16306',
+    status: 400,
+    message: 'A subscription names each event once.',
+    when: 'Create or Update Webhook Subscription naming an event twice, or Update Webhook Subscription Event renaming an event to one the subscription already has.',
+  },
+  WebhookConditionInvalid: {
+    code: '16307',
+    status: 400,
+    message: 'The condition does not apply to this event.',
+    when: "A webhook subscription event's condition names a subscribeFor field the event cannot be filtered on (List Available Webhook Subscription Events lists each event's fields), or gives neither includes nor excludes.",
+  },
+  WebhookStatusInvalid: {
+    code: '16308',
+    status: 400,
+    message: 'The status must be active or inactive.',
+    when: "Enable or Disable a Webhook Subscription or one of its events with another status (pending and removed are the reference's, set by the service alone).",
+  },
+  TooManyWebhookSubscriptions: {
+    code: '16309',
+    status: 409,
+    message: 'The partner already has as many webhook subscriptions as it may.',
+    when: 'Create Webhook Subscription when the partner has 100 subscriptions. Delete one first. Two calls racing at the very limit may both pass.',
+  },
+
   // Service
   PartnerBusy: {
     code: '10432',

@@ -103,6 +103,18 @@ import clearSandboxLoginError from './routes/sandbox/clearSandboxLoginError.js';
 import resetSandboxCustomer from './routes/sandbox/resetSandboxCustomer.js';
 import fireSandboxConnectWebhook from './routes/sandbox/fireSandboxConnectWebhook.js';
 import fireSandboxTxPushEvent from './routes/sandbox/fireSandboxTxPushEvent.js';
+import createWebhookSubscription from './routes/webhookSubscriptions/createWebhookSubscription.js';
+import listWebhookSubscriptions from './routes/webhookSubscriptions/listWebhookSubscriptions.js';
+import listAvailableWebhookSubscriptionEvents from './routes/webhookSubscriptions/listAvailableWebhookSubscriptionEvents.js';
+import getWebhookSubscriptionById from './routes/webhookSubscriptions/getWebhookSubscriptionById.js';
+import updateWebhookSubscription from './routes/webhookSubscriptions/updateWebhookSubscription.js';
+import deleteWebhookSubscription from './routes/webhookSubscriptions/deleteWebhookSubscription.js';
+import changeWebhookSubscriptionStatus from './routes/webhookSubscriptions/changeWebhookSubscriptionStatus.js';
+import updateWebhookSubscriptionEvent from './routes/webhookSubscriptions/updateWebhookSubscriptionEvent.js';
+import deleteWebhookSubscriptionEvent from './routes/webhookSubscriptions/deleteWebhookSubscriptionEvent.js';
+import changeWebhookSubscriptionEventStatus from './routes/webhookSubscriptions/changeWebhookSubscriptionEventStatus.js';
+import testWebhookSubscription from './routes/webhookSubscriptions/testWebhookSubscription.js';
+import testWebhookSubscriptionBasedOnEventId from './routes/webhookSubscriptions/testWebhookSubscriptionBasedOnEventId.js';
 import createToken from './routes/partners/createToken.js';
 import modifyPartnerSecret from './routes/partners/modifyPartnerSecret.js';
 
@@ -213,6 +225,18 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       sendConnectEmail,
       connectV1,
       getConnectWebhookSigningKey,
+      createWebhookSubscription,
+      listWebhookSubscriptions,
+      listAvailableWebhookSubscriptionEvents,
+      getWebhookSubscriptionById,
+      updateWebhookSubscription,
+      deleteWebhookSubscription,
+      changeWebhookSubscriptionStatus,
+      updateWebhookSubscriptionEvent,
+      deleteWebhookSubscriptionEvent,
+      changeWebhookSubscriptionEventStatus,
+      testWebhookSubscription,
+      testWebhookSubscriptionBasedOnEventId,
       getMailbox,
       advanceSandboxClock,
       setSandboxLoginError,

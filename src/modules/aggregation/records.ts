@@ -24,7 +24,16 @@ export type TransactionEventRecord = Static<typeof PushTransaction>;
 export type AccountSummary = Static<typeof ConnectAccount>;
 
 export type AggregationEvent =
-  | { class: 'account'; type: EventType; partnerId: string; customerId: number; accountId: number; record: AccountRecord }
+  | {
+      class: 'account';
+      type: EventType;
+      partnerId: string;
+      customerId: number;
+      accountId: number;
+      record: AccountRecord;
+      /** Set when this change began the consent's last seven days (authorizationExpiring turned true): a warning to send. */
+      consentExpiring?: true;
+    }
   | { class: 'transaction'; type: EventType; partnerId: string; customerId: number; accountId: number; record: TransactionEventRecord };
 
 const INVESTMENT_TYPES = new Set(['investment', 'investmentTaxDeferred', 'roth']);

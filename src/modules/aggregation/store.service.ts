@@ -105,7 +105,8 @@ export async function storeFetchedAccount(
   const events: AggregationEvent[] = [];
   if (change) {
     const scope = { partnerId: login.partner_id, customerId: Number(login.customer_id), accountId: row.id };
-    events.push({ class: 'account', type: change, ...scope, record: await accountRecord(tx, row) });
+    const expiring = Number(row.authorization_expiring) === 1 && Number(stored?.authorization_expiring ?? 0) === 0;
+    events.push({ class: 'account', type: change, ...scope, record: await accountRecord(tx, row), ...(expiring ? { consentExpiring: true as const } : {}) });
   }
   if (sync) events.push(...sync.events);
   return { row, events, created: sync?.created ?? 0, duplicates: sync?.duplicates ?? 0 };

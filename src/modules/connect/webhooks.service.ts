@@ -11,6 +11,8 @@ import { newEventId, partnerWebhookSecret } from '../../outbox/sign.js';
 import type { XmlSchema } from '../../contract/xml/schema-walk.js';
 import { xmlWriter } from '../../contract/xml/serialize.js';
 import type { Runtime } from '../../platform/dependencies.js';
+import { emitWebhookEvent } from '../webhooks/deliver.service.js';
+
 import { webhookHeadersOf } from './links.service.js';
 import type { ConnectLinkRow } from './table.js';
 
@@ -90,7 +92,10 @@ export async function enqueueConnectWebhook(
   return eventId;
 }
 
-/** Queues one Connect webhook for the link (nothing when the link has no webhook URL). Returns the event id. */
+/**
+ * Queues one Connect webhook for the link (nothing when the link has no webhook URL), and the notifications of the
+ * partner's webhook subscriptions to the event. Returns the Connect webhook's event id.
+ */
 export async function emitConnectEvent(
   db: Executor,
   runtime: Runtime,
@@ -98,6 +103,14 @@ export async function emitConnectEvent(
   eventType: ConnectEventType,
   payload: Record<string, unknown> = {},
 ): Promise<string | undefined> {
+  // The partner's webhook subscriptions hear of every Connect step, whether or not the link has a webhook URL.
+  await emitWebhookEvent(db, runtime, {
+    partnerId: link.partner_id,
+    name: `connect.${eventType}`,
+    customerId: Number(link.customer_id),
+    fields: { customerId: String(link.customer_id) },
+    payload,
+  });
   const target = connectWebhookTarget(runtime, link);
   return target ? enqueueConnectWebhook(db, runtime, target, eventType, payload) : undefined;
 }

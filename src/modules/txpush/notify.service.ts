@@ -1,6 +1,7 @@
 /**
  * Turns recorded aggregation events into push notifications: for every subscription of the account and the event's
- * class, one outbox delivery per (class, type) of a change, written in the transaction of the change itself.
+ * class, one outbox delivery per (class, type) of a change, written in the transaction of the change itself. The
+ * partner's webhook subscriptions hear of the same events here (webhooks/deliver.service.ts).
  */
 import type { Executor } from '../../platform/db/database.js';
 import { enqueueDelivery } from '../../outbox/enqueue.js';
@@ -10,6 +11,7 @@ import { AccountEvent, TransactionEvent } from '../../contract/schemas/txpush.js
 import type { Runtime } from '../../platform/dependencies.js';
 import type { AggregationEvent } from '../aggregation/records.js';
 import type { EventClass, EventType } from '../aggregation/table.js';
+import { emitAggregationWebhookEvents } from '../webhooks/deliver.service.js';
 import { openSigningKey } from './keys.js';
 import { subscriptionsOfAccounts, deleteSubscriptionsOfAccounts } from './repository.js';
 import type { NotificationFormat, TxPushSubscriptionRow } from './table.js';
@@ -56,6 +58,7 @@ export async function enqueuePushNotifications(
   options: { keepSubscriptions?: boolean } = {},
 ): Promise<void> {
   if (events.length === 0) return;
+  await emitAggregationWebhookEvents(db, runtime, events);
   const accountIds = [...new Set(events.map((e) => e.accountId))];
   const subscriptions = await subscriptionsOfAccounts(db, accountIds);
   if (subscriptions.length === 0) return;

@@ -22,6 +22,7 @@ import type { RuleTable, TransactionRuleSourceTable } from '../../modules/rules/
 import type { SimplefinAccessTable, SimplefinSetupTokenTable } from '../../modules/simplefin/table.js';
 
 import type { TxPushSubscriptionTable } from '../../modules/txpush/table.js';
+import type { WebhookSubscriptionEventTable, WebhookSubscriptionTable } from '../../modules/webhooks/table.js';
 
 /** Every table of the database, as Kysely sees it. Each feature owns its table types in domain/<feature>/table.ts. */
 export interface DB {
@@ -54,6 +55,8 @@ export interface DB {
   simplefin_accesses: SimplefinAccessTable;
   account_balances: AccountBalanceTable;
   txpush_subscriptions: TxPushSubscriptionTable;
+  webhook_subscriptions: WebhookSubscriptionTable;
+  webhook_subscription_events: WebhookSubscriptionEventTable;
   connect_links: ConnectLinkTable;
   connect_experiences: ConnectExperienceTable;
   sandbox_listeners: SandboxListenerTable;
