@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
 
 /**
@@ -12,5 +13,26 @@ export async function cancelSubscriptionDeliveries(db: Executor, subscriptionIds
     .where('subscription_id', 'in', [...subscriptionIds])
     .where('status', 'in', ['pending', 'delivering'])
     .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Cancels the open deliveries queued for a webhook subscription (deleted or disabled), or for those of its events
+ * (by their names, unique within it), as cancelSubscriptionDeliveries does. Returns how many were cancelled.
+ */
+export async function cancelWebhookSubscriptionDeliveries(
+  db: Executor,
+  subscriptionId: string,
+  input: { now: number; reason: string; eventTypes?: readonly string[] },
+): Promise<number> {
+  if (input.eventTypes?.length === 0) return 0;
+  let query = db
+    .updateTable('deliveries')
+    .set({ status: 'cancelled', cancelled_at: input.now, locked_by: null, locked_until: null, last_error: input.reason })
+    .where('webhook_subscription_id', '=', subscriptionId)
+    // A literal, as in the partial index deliveries_open_webhook_subscription, so both databases use it.
+    .where(sql<boolean>`status in ('pending', 'delivering')`);
+  if (input.eventTypes) query = query.where('event_type', 'in', [...input.eventTypes]);
+  const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

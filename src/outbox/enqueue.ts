@@ -14,6 +14,8 @@ export interface DeliveryReferences {
   customerId?: number | null;
   subscriptionId?: number | null;
   connectSession?: string | null;
+  /** The webhook subscription it is queued for. */
+  webhookSubscriptionId?: string | null;
   /** What the delivery carries, as lists show and filter it: `transaction.created`, `connect.added`, `connect.email`. */
   eventType?: string | null;
 }
@@ -168,6 +170,7 @@ function rowFor(ctx: EnqueueContext, input: EnqueueInput, now: number): NewDeliv
     customer_id: input.customerId ?? null,
     subscription_id: input.subscriptionId ?? null,
     connect_session: input.connectSession ?? null,
+    webhook_subscription_id: input.webhookSubscriptionId ?? null,
     event_type: input.eventType ?? null,
   };
   if (input.kind === 'email') {

@@ -53,6 +53,8 @@ export interface DeliveryTable {
   customer_id: number | null;
   subscription_id: number | null;
   connect_session: string | null;
+  /** The webhook subscription a notification was queued for (its UUID): deleting or disabling it cancels the open ones. */
+  webhook_subscription_id: string | null;
   /** What it carries: `transaction.created`, `connect.added`, `connect.email`, ...; null when the producer did not say. */
   event_type: string | null;
   /** For a copy to a `ledgerlink listen --partner` listener: the delivery it copies. */

@@ -480,6 +480,38 @@ describe('delivering events', () => {
     expect(await deliveredNow()).toBe(0);
   });
 
+  it('cancels what is still queued for a subscription or an event when it is disabled, removed or deleted', async () => {
+    const sub = await create({ url: elsewhere.url, events: [{ name: 'connect.done' }, { name: 'connect.added' }, { name: 'connect.cancelled' }] });
+    const [done, added] = sub.events;
+    const open = async () =>
+      (
+        await db()
+          .selectFrom('deliveries')
+          .select(['event_type', 'status', 'last_error'])
+          .where('webhook_subscription_id', '=', sub.subscriptionId)
+          .orderBy('id')
+          .execute()
+      ).map((d) => [d.event_type, d.status, d.last_error]);
+    // The receiver fails, so the test notifications stay queued for a retry.
+    elsewhere.setBehaviour(() => ({ status: 500 }));
+    try {
+      await get(`${BASE}/${sub.subscriptionId}/test-subscriptions`);
+      await drain();
+      expect((await open()).map(([, status]) => status)).toEqual(['pending', 'pending', 'pending']);
+      await send('PUT', `${BASE}/${sub.subscriptionId}/events/${done!.webhookEventId}/status`, { status: 'inactive' });
+      await del(`${BASE}/${sub.subscriptionId}/events/${added!.webhookEventId}`);
+      expect(await open()).toEqual([
+        ['connect.done', 'cancelled', 'the event of the webhook subscription was disabled'],
+        ['connect.added', 'cancelled', 'the event was removed from its webhook subscription'],
+        ['connect.cancelled', 'pending', expect.stringContaining('500')],
+      ]);
+      await del(`${BASE}/${sub.subscriptionId}`);
+      expect((await open())[2]).toEqual(['connect.cancelled', 'cancelled', 'the webhook subscription was deleted']);
+    } finally {
+      elsewhere.setBehaviour(() => ({ status: 200 }));
+    }
+  });
+
   it("sends only the events a condition lets through, to the event's own URL when it has one", async () => {
     const only = await create({
       url: hooks.url,

@@ -73,6 +73,7 @@ export async function enqueueNotification(
     signingSecret: options.secret ?? partnerWebhookSecret(runtime.keys, row.partner_id),
     eventId,
     customerId: event.customerId ?? null,
+    webhookSubscriptionId: row.subscription_id,
     eventType: event.name,
   });
   return eventId;

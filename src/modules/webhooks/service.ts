@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
+import { cancelWebhookSubscriptionDeliveries } from '../../outbox/cancel.js';
 import { listenerUrlProblem, literalHostRefusal, type ListenerRule } from '../../outbox/policy.js';
 import type { ErrorName } from '../../contract/errors/catalogue.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
@@ -189,7 +190,7 @@ export async function getSubscription(db: Executor, partnerId: string, id: strin
 
 /**
  * Update Webhook Subscription: the URL and the events become those given. An event named before keeps its id and
- * status; a new one is active; one no longer named is removed.
+ * status; a new one is active; one no longer named is removed, and what is still queued of it cancelled.
  */
 export async function updateSubscription(runtime: Runtime, caller: Caller, id: string, input: SubscriptionInput): Promise<WebhookSubscriptionRecord> {
   const url = input.url?.trim() ? checkedUrl(runtime, caller, input.url, 'url') : null;
@@ -200,10 +201,16 @@ export async function updateSubscription(runtime: Runtime, caller: Caller, id: s
     const existing = await repo.eventsOfSubscriptions(tx, [row.id]);
     const byName = new Map(existing.map((e) => [e.name, e]));
     const named = new Set(events.map((e) => e.name));
+    const removed = existing.filter((e) => !named.has(e.name));
     await repo.deleteEvents(
       tx,
-      existing.filter((e) => !named.has(e.name)).map((e) => e.id),
+      removed.map((e) => e.id),
     );
+    await cancelWebhookSubscriptionDeliveries(tx, row.id, {
+      now,
+      reason: 'the event was removed from its webhook subscription',
+      eventTypes: removed.map((e) => e.name),
+    });
     const added: WebhookSubscriptionEventTable[] = [];
     for (const [position, e] of events.entries()) {
       const before = byName.get(e.name);
@@ -216,8 +223,12 @@ export async function updateSubscription(runtime: Runtime, caller: Caller, id: s
   });
 }
 
-export async function deleteSubscription(db: Executor, partnerId: string, id: string): Promise<void> {
-  if (!(await repo.deleteSubscription(db, partnerId, id))) throw notFound();
+/** Delete Webhook Subscription: with its events; what is still queued for it is cancelled. */
+export async function deleteSubscription(runtime: Pick<Runtime, 'database' | 'clock'>, partnerId: string, id: string): Promise<void> {
+  await runtime.database.kysely.transaction().execute(async (tx) => {
+    if (!(await repo.deleteSubscription(tx, partnerId, id))) throw notFound();
+    await cancelWebhookSubscriptionDeliveries(tx, id, { now: epochSeconds(runtime.clock), reason: 'the webhook subscription was deleted' });
+  });
 }
 
 /** Update Webhook Subscription Event: its name, URL and condition become those given; its id and status stay. */
@@ -249,10 +260,15 @@ export async function deleteSubscriptionEvent(runtime: Pick<Runtime, 'database' 
   await runtime.database.kysely.transaction().execute(async (tx) => {
     const event = await eventRow(tx, await touched(tx, runtime, partnerId, id), eventId);
     await repo.deleteEvents(tx, [event.id]);
+    await cancelWebhookSubscriptionDeliveries(tx, event.subscription_id, {
+      now: epochSeconds(runtime.clock),
+      reason: 'the event was removed from its webhook subscription',
+      eventTypes: [event.name],
+    });
   });
 }
 
-/** Enable or Disable Webhook Subscription Event: an inactive event is not sent. */
+/** Enable or Disable Webhook Subscription Event: an inactive event is not sent, and what is still queued of it is cancelled. */
 export async function changeEventStatus(
   runtime: Pick<Runtime, 'database' | 'clock'>,
   partnerId: string,
@@ -264,11 +280,20 @@ export async function changeEventStatus(
   await runtime.database.kysely.transaction().execute(async (tx) => {
     const event = await eventRow(tx, await touched(tx, runtime, partnerId, id), eventId);
     await repo.updateEvent(tx, event.id, { status });
+    if (status === 'inactive')
+      await cancelWebhookSubscriptionDeliveries(tx, event.subscription_id, {
+        now: epochSeconds(runtime.clock),
+        reason: 'the event of the webhook subscription was disabled',
+        eventTypes: [event.name],
+      });
   });
   return { status };
 }
 
-/** Enable or Disable All Webhook Events Under a Given Webhook Subscription: the subscription and each of its events. */
+/**
+ * Enable or Disable All Webhook Events Under a Given Webhook Subscription: the subscription and each of its events;
+ * disabling cancels what is still queued for it.
+ */
 export async function changeSubscriptionStatus(
   runtime: Pick<Runtime, 'database' | 'clock'>,
   partnerId: string,
@@ -280,6 +305,8 @@ export async function changeSubscriptionStatus(
     const row = await touched(tx, runtime, partnerId, id);
     await repo.updateSubscription(tx, row.id, { status });
     await repo.setEventStatuses(tx, row.id, status);
+    if (status === 'inactive')
+      await cancelWebhookSubscriptionDeliveries(tx, row.id, { now: epochSeconds(runtime.clock), reason: 'the webhook subscription was disabled' });
   });
   return { status };
 }

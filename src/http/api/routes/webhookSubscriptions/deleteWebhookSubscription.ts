@@ -12,12 +12,12 @@ export default function deleteWebhookSubscription(app: App, runtime: Runtime): v
       tags: ['Webhook Subscription'],
       summary: 'Delete Webhook Subscription',
       description:
-        "Deletes the subscription and its events (204); no notification is queued for it afterwards. 404 for an unknown subscription or another partner's.",
+        "Deletes the subscription and its events (204); notifications still queued for it are cancelled. 404 for an unknown subscription or another partner's.",
       params: SubscriptionIdParams,
       response: { 204: NoContent, ...errorResponses(401, 404, 406) },
     },
     handler: async (request, reply) => {
-      await deleteSubscription(runtime.database.kysely, request.caller.partnerId, request.params.subscription_id);
+      await deleteSubscription(runtime, request.caller.partnerId, request.params.subscription_id);
       return reply.code(204).send(null);
     },
   });
