@@ -183,16 +183,39 @@ describe('Enable Banking', () => {
         .where('type', '=', 'modified')
         .execute();
     const modifiedBefore = (await modifiedEvents()).length;
+    // A webhook subscription to the consent's expiry hears of it once, when the warning begins.
+    const subscribed = await ctx.app.inject({
+      method: 'POST',
+      url: '/notification-subscriptions/webhooks',
+      headers: partner.headers,
+      payload: {
+        url: 'https://hooks.example.com/expiry',
+        events: [{ name: 'authorization.accesstoken.expiry', condition: { subscribeFor: 'institutionId', includes: [String(fjall)] } }],
+      },
+    });
+    expect(subscribed.statusCode, subscribed.body).toBe(201);
+    const expiryNotifications = async () =>
+      (await ctx.runtime.database.kysely.selectFrom('deliveries').select('body').where('event_type', '=', 'authorization.accesstoken.expiry').execute()).map(
+        (d) => JSON.parse(d.body).payload,
+      );
     const warned = await refresh(ctx, partner, customerId);
     expect(warned[0]).toMatchObject({ aggregationStatusCode: 0, authorizationExpiring: true });
     // The warning is an account modification, which subscribers are notified of.
     const modified = await modifiedEvents();
     expect(modified.length).toBe(modifiedBefore + 1);
     expect(JSON.parse(modified.at(-1)!.record)).toMatchObject({ id: before[0]!.id, authorizationExpiring: true });
+    const expiry = {
+      accountId: before[0]!.id,
+      institutionId: String(fjall),
+      institutionLoginId: String(added.institutionLoginId),
+      authorizationEndDate: expect.any(Number),
+    };
+    expect(await expiryNotifications()).toEqual([expiry]);
     advance(7 * DAY);
     partner = await fresh();
     const expired = await refresh(ctx, partner, customerId);
     expect(expired.map((a) => a.aggregationStatusCode)).toEqual([945]);
+    expect(await expiryNotifications()).toEqual([expiry]);
 
     const fix = await linkThroughConnect(customerId, fjall, 'fix', added.institutionLoginId);
     expect(fix.accounts.accounts.every((a: { alreadyLinked: boolean }) => a.alreadyLinked)).toBe(true);
