@@ -38,6 +38,9 @@ interface World {
   ruleId?: string;
   /** A routing number an account's source stated (partner-wide): only the other partner's world has one. */
   routing_number?: string;
+  /** A webhook subscription and one of its events (partner-wide): only the other partner's world has them. */
+  subscription_id?: string;
+  webhook_event_id?: string;
 }
 
 /** Path parameters that name public things, the same for everyone. */
@@ -111,6 +114,15 @@ beforeAll(async () => {
   });
   expect(rule.statusCode, rule.body).toBe(201);
   b1.ruleId = String(rule.json().id);
+  const webhooks = await ctx.app.inject({
+    method: 'POST',
+    url: '/notification-subscriptions/webhooks',
+    headers: { ...b.headers, 'content-type': 'application/json' },
+    payload: { url: 'https://hooks.example.com/isolation', events: [{ name: 'connect.done' }] },
+  });
+  expect(webhooks.statusCode, webhooks.body).toBe(201);
+  b1.subscription_id = webhooks.json().subscriptionId;
+  b1.webhook_event_id = webhooks.json().events[0].webhookEventId;
 }, 120_000);
 /** Probes made, per kind, written to test-artifacts for the security report. */
 const probes = { routes: 0, otherPartner: 0, otherCustomer: 0 };
@@ -245,7 +257,8 @@ describe('isolation on every route with ids', () => {
   it("answers 404 to another customer's ids under the same partner, changing nothing", { timeout: 300_000 }, async () => {
     for (const route of routesWithIds()) {
       const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!).filter((n) => !(n in PUBLIC_PARAMS));
-      if (names.length < 2) continue; // only a customer id: nothing of another customer's to borrow
+      // Only a customer id, or none (partner-wide records): nothing of another customer's to borrow.
+      if (names.length < 2 || !(names.includes('customerId') || names.includes('consumerId'))) continue;
       await expectNotFoundAndNoChange(route, a, { ...a1, customerId: a2.customerId, consumerId: a2.consumerId });
       probes.otherCustomer++;
     }

@@ -12,11 +12,8 @@ import { createTestTransaction } from '../helpers/txpush.js';
 
 const BASE = '/notification-subscriptions/webhooks';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-// Lists answer as repeated elements named after their items: event, subscription (in a list), includes, excludes.
-const xml = new XMLParser({
-  parseTagValue: false,
-  isArray: (name, jpath) => ['event', 'includes', 'excludes'].includes(name) || jpath === 'root.subscription',
-});
+// Lists are repeated elements named after their field.
+const xml = new XMLParser({ parseTagValue: false, isArray: (name) => ['events', 'subscriptions', 'includes', 'excludes'].includes(name) });
 
 interface EventJson {
   webhookEventId: string;
@@ -137,7 +134,7 @@ describe('available events', () => {
 
     const inXml = await get(`${BASE}/events`, partner, 'application/xml');
     expect(inXml.statusCode).toBe(200);
-    expect(xml.parse(inXml.body).root.event).toHaveLength(events.length);
+    expect(xml.parse(inXml.body).root.events).toHaveLength(events.length);
   });
 });
 
@@ -304,11 +301,11 @@ describe('the lifecycle of a subscription', () => {
     expect(res.statusCode, res.body).toBe(201);
     const created = xml.parse(res.body).subscription;
     expect(created.subscriptionId).toMatch(UUID);
-    expect(created.event.map((e: { name: string }) => e.name)).toEqual(['manage.txpush.account.modified', 'connect.done']);
-    expect(created.event[0].condition).toEqual({ subscribeFor: 'accountId', includes: [checking().id, savings().id] });
+    expect(created.events.map((e: { name: string }) => e.name)).toEqual(['manage.txpush.account.modified', 'connect.done']);
+    expect(created.events[0].condition).toEqual({ subscribeFor: 'accountId', includes: [checking().id, savings().id] });
     const list = await get(BASE, partner, 'application/xml');
     expect(list.statusCode).toBe(200);
-    expect(xml.parse(list.body).root).toMatchObject({ count: '1', total: '1', subscription: [{ subscriptionId: created.subscriptionId }] });
+    expect(xml.parse(list.body).root).toMatchObject({ count: '1', total: '1', subscriptions: [{ subscriptionId: created.subscriptionId }] });
     const status = await ctx.app.inject({
       method: 'PUT',
       url: `${BASE}/${created.subscriptionId}/status`,

@@ -32,13 +32,8 @@ const SUCCESS_DIFFERENCES: Record<string, string[]> = {
  */
 const PENDING = new Set<string>([
   'AddBusinessDetails',
-  'changeWebhookSubscriptionEventStatus',
-  'changeWebhookSubscriptionStatus',
   'CreateConnectExperience',
-  'createWebhookSubscription',
   'delete-configurations-configurationId',
-  'deleteWebhookSubscription',
-  'deleteWebhookSubscriptionEvent',
   'GenerateBalanceAnalyticsReport',
   'GenerateCashflowAnalyticsReport',
   'GenerateCashFlowBusinessReport',
@@ -94,10 +89,7 @@ const PENDING = new Set<string>([
   'getRegisteredInstitutions',
   'getResellerBillingReport',
   'getTransactionRefreshStatus',
-  'getWebhookSubscriptionById',
   'InitiateMicroAmountDeposits',
-  'listAvailableWebhookSubscriptionEvents',
-  'listWebhookSubscriptions',
   'MigrateInstitutionLoginAccounts',
   'ModifyAppRegistration',
   'post-configurations',
@@ -113,12 +105,8 @@ const PENDING = new Set<string>([
   'SendJointBorrowerConnectEmail',
   'SetCustomerAppID',
   'StoreCustomerPayStatement',
-  'testWebhookSubscription',
-  'testWebhookSubscriptionBasedOnEventId',
   'UpdateBusiness',
   'UpdateThirdPartyAccessKey',
-  'updateWebhookSubscription',
-  'updateWebhookSubscriptionEvent',
   'VerifyMicroAmountDeposits',
   'VerifyMicroEntryMicrodeposit',
   '× delete-configurations-configurationId has the same method, path, parameters and success status, or a documented difference 0ms',
@@ -184,6 +172,11 @@ describe('the OpenAPI description', () => {
       if (op.requestBody) expect(hasExample(op.requestBody, doc), `${where} request body example`).toBe(true);
       for (const [status, res] of Object.entries(op.responses as Json)) {
         if (status === '204') continue;
+        // The test operations of webhook subscriptions answer 200 with no body, as the reference declares them.
+        if (status === '200' && op.operationId?.startsWith('TestWebhookSubscription')) {
+          expect(res.content, where).toBeUndefined();
+          continue;
+        }
         if (status.startsWith('2')) expect(hasExample(res, doc), `${where} ${status} example`).toBe(true);
         if (status === '200' && op.operationId === 'GetInstitutionAsset') {
           expect(Object.keys(res.content), where).toEqual(['image/svg+xml']);

@@ -1755,6 +1755,182 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notification-subscriptions/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Webhook Subscriptions
+         * @description The calling partner's webhook subscriptions, active and inactive, oldest first, with their events. offset is the page (from 1, default 1), limit the page's size (1 to 100, default 10); count is the subscriptions in the page, total all of them.
+         */
+        get: operations["ListWebhookSubscriptions"];
+        put?: never;
+        /**
+         * Create Webhook Subscription
+         * @description Subscribes the partner to events by name (GET /notification-subscriptions/webhooks/events lists them) at the url, or at an event's own url; a condition sends only the events whose subscribeFor field (accountId, customerId, institutionId, as the event allows) is among includes and not among excludes. The subscription and its events are active at once (201). Each name once (16306); https on port 443, http for Test Drive partners (16300 to 16303); at most 100 subscriptions (409, 16309). Notifications are signed with the partner's webhook signing key (docs/webhook-subscriptions.md).
+         */
+        post: operations["CreateWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-subscriptions/webhooks/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Available Webhook Subscription Events
+         * @description Every event Ledgerlink sends to webhook subscriptions: account and transaction changes (manage.txpush.*), a consent ending within seven days (authorization.accesstoken.expiry) and the steps of Connect sessions (connect.*), with the fields a condition may filter each on.
+         */
+        get: operations["ListAvailableWebhookSubscriptionEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-subscriptions/webhooks/{subscription_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Webhook Subscription Details
+         * @description One of the calling partner's webhook subscriptions with its events, conditions and statuses. Unknown ids and other partners' ids answer 404 (14001).
+         */
+        get: operations["GetWebhookSubscriptionById"];
+        /**
+         * Update Webhook Subscription
+         * @description The url and the events become those given (the same rules as Create). An event named before keeps its webhookEventId and status; a new name is a new active event; an event no longer named is removed. 404 for an unknown subscription or another partner's.
+         */
+        put: operations["UpdateWebhookSubscription"];
+        post?: never;
+        /**
+         * Delete Webhook Subscription
+         * @description Deletes the subscription and its events (204); notifications still queued for it are cancelled. 404 for an unknown subscription or another partner's.
+         */
+        delete: operations["DeleteWebhookSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-subscriptions/webhooks/{subscription_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enable or Disable All Webhook Events Under a Given Webhook Subscription
+         * @description Sets the subscription and every one of its events active or inactive (any other status is 400, 16308); nothing of an inactive subscription is sent. Answers the status set.
+         */
+        put: operations["ChangeWebhookSubscriptionStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-subscriptions/webhooks/{subscription_id}/events/{webhook_event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Webhook Subscription Event
+         * @description One event of a subscription: its name, url and condition become those given (an absent url sends it to the subscription's); its id and status stay. A name the subscription already has for another event is 400 (16306). 404 for an unknown subscription or event.
+         */
+        put: operations["UpdateWebhookSubscriptionEvent"];
+        post?: never;
+        /**
+         * Delete Webhook Subscription Event
+         * @description Removes one event from a subscription (204); the subscription stays, even with no events left. 404 for an unknown subscription or event.
+         */
+        delete: operations["DeleteWebhookSubscriptionEvent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-subscriptions/webhooks/{subscription_id}/events/{webhook_event_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enable or Disable Webhook Subscription Event
+         * @description Sets one event of a subscription active or inactive (any other status is 400, 16308); an inactive event is not sent. Answers the status set.
+         */
+        put: operations["ChangeWebhookSubscriptionEventStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-subscriptions/webhooks/{subscription_id}/test-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Test Webhook Subscription Based on Subscription ID
+         * @description Queues a test notification (test: true) to each event of the subscription, whatever its status, through the outbox like any other (200, no body); the Deliveries page shows how each went. 404 for an unknown subscription or another partner's.
+         */
+        get: operations["TestWebhookSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notification-subscriptions/webhooks/{subscription_id}/events/{webhook_event_id}/test-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Test Webhook Subscription Based on Event ID
+         * @description Queues a test notification (test: true) to one event of the subscription, whatever its status (200, no body). 404 for an unknown subscription or event.
+         */
+        get: operations["TestWebhookSubscriptionBasedOnEventId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/connect/v2/mailbox": {
         parameters: {
             query?: never;
@@ -24957,6 +25133,1845 @@ export interface operations {
             };
             /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ListWebhookSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description The page to answer, from 1 (default 1) */
+                offset?: number;
+                /** @description Subscriptions per page, 1 to 100 (default 10) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Subscriptions in this page
+                         * @example 1
+                         */
+                        count: number;
+                        /**
+                         * @description The page (from 1)
+                         * @example 1
+                         */
+                        offset: number;
+                        /**
+                         * @description Subscriptions per page
+                         * @example 10
+                         */
+                        limit: number;
+                        /**
+                         * @description All the partner's subscriptions
+                         * @example 1
+                         */
+                        total: number;
+                        /** @description Oldest first */
+                        subscriptions: {
+                            /**
+                             * @description The subscription id (a UUID)
+                             * @example 661f3c48-f596-423b-81f5-d275d4dd1345
+                             */
+                            subscriptionId: string;
+                            /**
+                             * @description Where notifications go (events may name their own URL)
+                             * @example https://example.com/webhooks
+                             */
+                            url?: string;
+                            /** @description The events of the subscription */
+                            events: {
+                                /**
+                                 * @description The id of an event of a subscription (a UUID)
+                                 * @example 661f3c48-f596-423b-81f5-d275d4dd1346
+                                 */
+                                webhookEventId: string;
+                                /**
+                                 * @description The event type
+                                 * @example manage.txpush.account.created
+                                 */
+                                name: string;
+                                /**
+                                 * @description Where this event goes instead of the subscription's URL
+                                 * @example https://example.com/accounts
+                                 */
+                                url?: string;
+                                /**
+                                 * @description active or inactive
+                                 * @example active
+                                 */
+                                status: string;
+                                /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                                condition?: {
+                                    /**
+                                     * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                                     * @example accountId
+                                     */
+                                    subscribeFor: string;
+                                    /**
+                                     * @description Only these values (ids) are sent
+                                     * @example [
+                                     *       "5011648377"
+                                     *     ]
+                                     */
+                                    includes?: string[];
+                                    /**
+                                     * @description These values (ids) are not sent
+                                     * @example [
+                                     *       "5011648378"
+                                     *     ]
+                                     */
+                                    excludes?: string[];
+                                };
+                            }[];
+                            /**
+                             * @description active or inactive
+                             * @example active
+                             */
+                            status: string;
+                            /**
+                             * Format: date-time
+                             * @description When the subscription was created
+                             * @example 2026-03-16T06:06:20Z
+                             */
+                            createdDate: string;
+                            /**
+                             * Format: date-time
+                             * @description When the subscription or one of its events last changed
+                             * @example 2026-03-16T06:06:20Z
+                             */
+                            lastUpdatedDate: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Subscriptions in this page
+                         * @example 1
+                         */
+                        count: number;
+                        /**
+                         * @description The page (from 1)
+                         * @example 1
+                         */
+                        offset: number;
+                        /**
+                         * @description Subscriptions per page
+                         * @example 10
+                         */
+                        limit: number;
+                        /**
+                         * @description All the partner's subscriptions
+                         * @example 1
+                         */
+                        total: number;
+                        /** @description Oldest first */
+                        subscriptions: {
+                            /**
+                             * @description The subscription id (a UUID)
+                             * @example 661f3c48-f596-423b-81f5-d275d4dd1345
+                             */
+                            subscriptionId: string;
+                            /**
+                             * @description Where notifications go (events may name their own URL)
+                             * @example https://example.com/webhooks
+                             */
+                            url?: string;
+                            /** @description The events of the subscription */
+                            events: {
+                                /**
+                                 * @description The id of an event of a subscription (a UUID)
+                                 * @example 661f3c48-f596-423b-81f5-d275d4dd1346
+                                 */
+                                webhookEventId: string;
+                                /**
+                                 * @description The event type
+                                 * @example manage.txpush.account.created
+                                 */
+                                name: string;
+                                /**
+                                 * @description Where this event goes instead of the subscription's URL
+                                 * @example https://example.com/accounts
+                                 */
+                                url?: string;
+                                /**
+                                 * @description active or inactive
+                                 * @example active
+                                 */
+                                status: string;
+                                /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                                condition?: {
+                                    /**
+                                     * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                                     * @example accountId
+                                     */
+                                    subscribeFor: string;
+                                    /**
+                                     * @description Only these values (ids) are sent
+                                     * @example [
+                                     *       "5011648377"
+                                     *     ]
+                                     */
+                                    includes?: string[];
+                                    /**
+                                     * @description These values (ids) are not sent
+                                     * @example [
+                                     *       "5011648378"
+                                     *     ]
+                                     */
+                                    excludes?: string[];
+                                };
+                            }[];
+                            /**
+                             * @description active or inactive
+                             * @example active
+                             */
+                            status: string;
+                            /**
+                             * Format: date-time
+                             * @description When the subscription was created
+                             * @example 2026-03-16T06:06:20Z
+                             */
+                            createdDate: string;
+                            /**
+                             * Format: date-time
+                             * @description When the subscription or one of its events last changed
+                             * @example 2026-03-16T06:06:20Z
+                             */
+                            lastUpdatedDate: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    CreateWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/webhooks",
+                 *       "events": [
+                 *         {
+                 *           "name": "manage.txpush.account.created",
+                 *           "condition": {
+                 *             "subscribeFor": "accountId",
+                 *             "includes": [
+                 *               "5011648377"
+                 *             ]
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Where notifications go: https on port 443 (plain http on port 80 for Test Drive partners)
+                     * @example https://example.com/webhooks
+                     */
+                    url?: string;
+                    /** @description The events to send; each name once */
+                    events: {
+                        /**
+                         * @description The event type, one of List Available Webhook Subscription Events
+                         * @example manage.txpush.account.created
+                         */
+                        name: string;
+                        /**
+                         * @description Where this event goes instead of the subscription's URL
+                         * @example https://example.com/webhooks
+                         */
+                        url?: string;
+                        /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                        condition?: {
+                            /**
+                             * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                             * @example accountId
+                             */
+                            subscribeFor: string;
+                            /**
+                             * @description Only these values (ids) are sent
+                             * @example [
+                             *       "5011648377"
+                             *     ]
+                             */
+                            includes?: string[];
+                            /**
+                             * @description These values (ids) are not sent
+                             * @example [
+                             *       "5011648378"
+                             *     ]
+                             */
+                            excludes?: string[];
+                        };
+                    }[];
+                };
+                "application/xml": {
+                    /**
+                     * @description Where notifications go: https on port 443 (plain http on port 80 for Test Drive partners)
+                     * @example https://example.com/webhooks
+                     */
+                    url?: string;
+                    /** @description The events to send; each name once */
+                    events: {
+                        /**
+                         * @description The event type, one of List Available Webhook Subscription Events
+                         * @example manage.txpush.account.created
+                         */
+                        name: string;
+                        /**
+                         * @description Where this event goes instead of the subscription's URL
+                         * @example https://example.com/webhooks
+                         */
+                        url?: string;
+                        /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                        condition?: {
+                            /**
+                             * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                             * @example accountId
+                             */
+                            subscribeFor: string;
+                            /**
+                             * @description Only these values (ids) are sent
+                             * @example [
+                             *       "5011648377"
+                             *     ]
+                             */
+                            includes?: string[];
+                            /**
+                             * @description These values (ids) are not sent
+                             * @example [
+                             *       "5011648378"
+                             *     ]
+                             */
+                            excludes?: string[];
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The subscription id (a UUID)
+                         * @example 661f3c48-f596-423b-81f5-d275d4dd1345
+                         */
+                        subscriptionId: string;
+                        /**
+                         * @description Where notifications go (events may name their own URL)
+                         * @example https://example.com/webhooks
+                         */
+                        url?: string;
+                        /** @description The events of the subscription */
+                        events: {
+                            /**
+                             * @description The id of an event of a subscription (a UUID)
+                             * @example 661f3c48-f596-423b-81f5-d275d4dd1346
+                             */
+                            webhookEventId: string;
+                            /**
+                             * @description The event type
+                             * @example manage.txpush.account.created
+                             */
+                            name: string;
+                            /**
+                             * @description Where this event goes instead of the subscription's URL
+                             * @example https://example.com/accounts
+                             */
+                            url?: string;
+                            /**
+                             * @description active or inactive
+                             * @example active
+                             */
+                            status: string;
+                            /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                            condition?: {
+                                /**
+                                 * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                                 * @example accountId
+                                 */
+                                subscribeFor: string;
+                                /**
+                                 * @description Only these values (ids) are sent
+                                 * @example [
+                                 *       "5011648377"
+                                 *     ]
+                                 */
+                                includes?: string[];
+                                /**
+                                 * @description These values (ids) are not sent
+                                 * @example [
+                                 *       "5011648378"
+                                 *     ]
+                                 */
+                                excludes?: string[];
+                            };
+                        }[];
+                        /**
+                         * @description active or inactive
+                         * @example active
+                         */
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @description When the subscription was created
+                         * @example 2026-03-16T06:06:20Z
+                         */
+                        createdDate: string;
+                        /**
+                         * Format: date-time
+                         * @description When the subscription or one of its events last changed
+                         * @example 2026-03-16T06:06:20Z
+                         */
+                        lastUpdatedDate: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The subscription id (a UUID)
+                         * @example 661f3c48-f596-423b-81f5-d275d4dd1345
+                         */
+                        subscriptionId: string;
+                        /**
+                         * @description Where notifications go (events may name their own URL)
+                         * @example https://example.com/webhooks
+                         */
+                        url?: string;
+                        /** @description The events of the subscription */
+                        events: {
+                            /**
+                             * @description The id of an event of a subscription (a UUID)
+                             * @example 661f3c48-f596-423b-81f5-d275d4dd1346
+                             */
+                            webhookEventId: string;
+                            /**
+                             * @description The event type
+                             * @example manage.txpush.account.created
+                             */
+                            name: string;
+                            /**
+                             * @description Where this event goes instead of the subscription's URL
+                             * @example https://example.com/accounts
+                             */
+                            url?: string;
+                            /**
+                             * @description active or inactive
+                             * @example active
+                             */
+                            status: string;
+                            /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                            condition?: {
+                                /**
+                                 * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                                 * @example accountId
+                                 */
+                                subscribeFor: string;
+                                /**
+                                 * @description Only these values (ids) are sent
+                                 * @example [
+                                 *       "5011648377"
+                                 *     ]
+                                 */
+                                includes?: string[];
+                                /**
+                                 * @description These values (ids) are not sent
+                                 * @example [
+                                 *       "5011648378"
+                                 *     ]
+                                 */
+                                excludes?: string[];
+                            };
+                        }[];
+                        /**
+                         * @description active or inactive
+                         * @example active
+                         */
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @description When the subscription was created
+                         * @example 2026-03-16T06:06:20Z
+                         */
+                        createdDate: string;
+                        /**
+                         * Format: date-time
+                         * @description When the subscription or one of its events last changed
+                         * @example 2026-03-16T06:06:20Z
+                         */
+                        lastUpdatedDate: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ListAvailableWebhookSubscriptionEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            /**
+                             * @description The event type
+                             * @example manage.txpush.account.created
+                             */
+                            name: string;
+                            /**
+                             * @description What it reports
+                             * @example An account was added for a customer
+                             */
+                            description: string;
+                            /**
+                             * @description active: Ledgerlink sends it
+                             * @example active
+                             */
+                            status: string;
+                            conditionalSubscription: {
+                                /** @description Whether a condition may filter it */
+                                applicable: boolean;
+                                /**
+                                 * @description The fields a condition may name, comma separated
+                                 * @example accountId,customerId,institutionId
+                                 */
+                                fields?: string;
+                                /** @description Whether a condition is required (never) */
+                                mandatory: boolean;
+                            };
+                        }[];
+                    };
+                    "application/xml": {
+                        events: {
+                            /**
+                             * @description The event type
+                             * @example manage.txpush.account.created
+                             */
+                            name: string;
+                            /**
+                             * @description What it reports
+                             * @example An account was added for a customer
+                             */
+                            description: string;
+                            /**
+                             * @description active: Ledgerlink sends it
+                             * @example active
+                             */
+                            status: string;
+                            conditionalSubscription: {
+                                /** @description Whether a condition may filter it */
+                                applicable: boolean;
+                                /**
+                                 * @description The fields a condition may name, comma separated
+                                 * @example accountId,customerId,institutionId
+                                 */
+                                fields?: string;
+                                /** @description Whether a condition is required (never) */
+                                mandatory: boolean;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetWebhookSubscriptionById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id */
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The subscription id (a UUID)
+                         * @example 661f3c48-f596-423b-81f5-d275d4dd1345
+                         */
+                        subscriptionId: string;
+                        /**
+                         * @description Where notifications go (events may name their own URL)
+                         * @example https://example.com/webhooks
+                         */
+                        url?: string;
+                        /** @description The events of the subscription */
+                        events: {
+                            /**
+                             * @description The id of an event of a subscription (a UUID)
+                             * @example 661f3c48-f596-423b-81f5-d275d4dd1346
+                             */
+                            webhookEventId: string;
+                            /**
+                             * @description The event type
+                             * @example manage.txpush.account.created
+                             */
+                            name: string;
+                            /**
+                             * @description Where this event goes instead of the subscription's URL
+                             * @example https://example.com/accounts
+                             */
+                            url?: string;
+                            /**
+                             * @description active or inactive
+                             * @example active
+                             */
+                            status: string;
+                            /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                            condition?: {
+                                /**
+                                 * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                                 * @example accountId
+                                 */
+                                subscribeFor: string;
+                                /**
+                                 * @description Only these values (ids) are sent
+                                 * @example [
+                                 *       "5011648377"
+                                 *     ]
+                                 */
+                                includes?: string[];
+                                /**
+                                 * @description These values (ids) are not sent
+                                 * @example [
+                                 *       "5011648378"
+                                 *     ]
+                                 */
+                                excludes?: string[];
+                            };
+                        }[];
+                        /**
+                         * @description active or inactive
+                         * @example active
+                         */
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @description When the subscription was created
+                         * @example 2026-03-16T06:06:20Z
+                         */
+                        createdDate: string;
+                        /**
+                         * Format: date-time
+                         * @description When the subscription or one of its events last changed
+                         * @example 2026-03-16T06:06:20Z
+                         */
+                        lastUpdatedDate: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The subscription id (a UUID)
+                         * @example 661f3c48-f596-423b-81f5-d275d4dd1345
+                         */
+                        subscriptionId: string;
+                        /**
+                         * @description Where notifications go (events may name their own URL)
+                         * @example https://example.com/webhooks
+                         */
+                        url?: string;
+                        /** @description The events of the subscription */
+                        events: {
+                            /**
+                             * @description The id of an event of a subscription (a UUID)
+                             * @example 661f3c48-f596-423b-81f5-d275d4dd1346
+                             */
+                            webhookEventId: string;
+                            /**
+                             * @description The event type
+                             * @example manage.txpush.account.created
+                             */
+                            name: string;
+                            /**
+                             * @description Where this event goes instead of the subscription's URL
+                             * @example https://example.com/accounts
+                             */
+                            url?: string;
+                            /**
+                             * @description active or inactive
+                             * @example active
+                             */
+                            status: string;
+                            /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                            condition?: {
+                                /**
+                                 * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                                 * @example accountId
+                                 */
+                                subscribeFor: string;
+                                /**
+                                 * @description Only these values (ids) are sent
+                                 * @example [
+                                 *       "5011648377"
+                                 *     ]
+                                 */
+                                includes?: string[];
+                                /**
+                                 * @description These values (ids) are not sent
+                                 * @example [
+                                 *       "5011648378"
+                                 *     ]
+                                 */
+                                excludes?: string[];
+                            };
+                        }[];
+                        /**
+                         * @description active or inactive
+                         * @example active
+                         */
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @description When the subscription was created
+                         * @example 2026-03-16T06:06:20Z
+                         */
+                        createdDate: string;
+                        /**
+                         * Format: date-time
+                         * @description When the subscription or one of its events last changed
+                         * @example 2026-03-16T06:06:20Z
+                         */
+                        lastUpdatedDate: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    UpdateWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id */
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/webhooks",
+                 *       "events": [
+                 *         {
+                 *           "name": "manage.txpush.account.created",
+                 *           "condition": {
+                 *             "subscribeFor": "accountId",
+                 *             "includes": [
+                 *               "5011648377"
+                 *             ]
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Where notifications go: https on port 443 (plain http on port 80 for Test Drive partners)
+                     * @example https://example.com/webhooks
+                     */
+                    url?: string;
+                    /** @description The events to send; each name once */
+                    events: {
+                        /**
+                         * @description The event type, one of List Available Webhook Subscription Events
+                         * @example manage.txpush.account.created
+                         */
+                        name: string;
+                        /**
+                         * @description Where this event goes instead of the subscription's URL
+                         * @example https://example.com/webhooks
+                         */
+                        url?: string;
+                        /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                        condition?: {
+                            /**
+                             * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                             * @example accountId
+                             */
+                            subscribeFor: string;
+                            /**
+                             * @description Only these values (ids) are sent
+                             * @example [
+                             *       "5011648377"
+                             *     ]
+                             */
+                            includes?: string[];
+                            /**
+                             * @description These values (ids) are not sent
+                             * @example [
+                             *       "5011648378"
+                             *     ]
+                             */
+                            excludes?: string[];
+                        };
+                    }[];
+                };
+                "application/xml": {
+                    /**
+                     * @description Where notifications go: https on port 443 (plain http on port 80 for Test Drive partners)
+                     * @example https://example.com/webhooks
+                     */
+                    url?: string;
+                    /** @description The events to send; each name once */
+                    events: {
+                        /**
+                         * @description The event type, one of List Available Webhook Subscription Events
+                         * @example manage.txpush.account.created
+                         */
+                        name: string;
+                        /**
+                         * @description Where this event goes instead of the subscription's URL
+                         * @example https://example.com/webhooks
+                         */
+                        url?: string;
+                        /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                        condition?: {
+                            /**
+                             * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                             * @example accountId
+                             */
+                            subscribeFor: string;
+                            /**
+                             * @description Only these values (ids) are sent
+                             * @example [
+                             *       "5011648377"
+                             *     ]
+                             */
+                            includes?: string[];
+                            /**
+                             * @description These values (ids) are not sent
+                             * @example [
+                             *       "5011648378"
+                             *     ]
+                             */
+                            excludes?: string[];
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The subscription id (a UUID)
+                         * @example 661f3c48-f596-423b-81f5-d275d4dd1345
+                         */
+                        subscriptionId: string;
+                        /**
+                         * @description Where notifications go (events may name their own URL)
+                         * @example https://example.com/webhooks
+                         */
+                        url?: string;
+                        /** @description The events of the subscription */
+                        events: {
+                            /**
+                             * @description The id of an event of a subscription (a UUID)
+                             * @example 661f3c48-f596-423b-81f5-d275d4dd1346
+                             */
+                            webhookEventId: string;
+                            /**
+                             * @description The event type
+                             * @example manage.txpush.account.created
+                             */
+                            name: string;
+                            /**
+                             * @description Where this event goes instead of the subscription's URL
+                             * @example https://example.com/accounts
+                             */
+                            url?: string;
+                            /**
+                             * @description active or inactive
+                             * @example active
+                             */
+                            status: string;
+                            /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                            condition?: {
+                                /**
+                                 * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                                 * @example accountId
+                                 */
+                                subscribeFor: string;
+                                /**
+                                 * @description Only these values (ids) are sent
+                                 * @example [
+                                 *       "5011648377"
+                                 *     ]
+                                 */
+                                includes?: string[];
+                                /**
+                                 * @description These values (ids) are not sent
+                                 * @example [
+                                 *       "5011648378"
+                                 *     ]
+                                 */
+                                excludes?: string[];
+                            };
+                        }[];
+                        /**
+                         * @description active or inactive
+                         * @example active
+                         */
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @description When the subscription was created
+                         * @example 2026-03-16T06:06:20Z
+                         */
+                        createdDate: string;
+                        /**
+                         * Format: date-time
+                         * @description When the subscription or one of its events last changed
+                         * @example 2026-03-16T06:06:20Z
+                         */
+                        lastUpdatedDate: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The subscription id (a UUID)
+                         * @example 661f3c48-f596-423b-81f5-d275d4dd1345
+                         */
+                        subscriptionId: string;
+                        /**
+                         * @description Where notifications go (events may name their own URL)
+                         * @example https://example.com/webhooks
+                         */
+                        url?: string;
+                        /** @description The events of the subscription */
+                        events: {
+                            /**
+                             * @description The id of an event of a subscription (a UUID)
+                             * @example 661f3c48-f596-423b-81f5-d275d4dd1346
+                             */
+                            webhookEventId: string;
+                            /**
+                             * @description The event type
+                             * @example manage.txpush.account.created
+                             */
+                            name: string;
+                            /**
+                             * @description Where this event goes instead of the subscription's URL
+                             * @example https://example.com/accounts
+                             */
+                            url?: string;
+                            /**
+                             * @description active or inactive
+                             * @example active
+                             */
+                            status: string;
+                            /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                            condition?: {
+                                /**
+                                 * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                                 * @example accountId
+                                 */
+                                subscribeFor: string;
+                                /**
+                                 * @description Only these values (ids) are sent
+                                 * @example [
+                                 *       "5011648377"
+                                 *     ]
+                                 */
+                                includes?: string[];
+                                /**
+                                 * @description These values (ids) are not sent
+                                 * @example [
+                                 *       "5011648378"
+                                 *     ]
+                                 */
+                                excludes?: string[];
+                            };
+                        }[];
+                        /**
+                         * @description active or inactive
+                         * @example active
+                         */
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @description When the subscription was created
+                         * @example 2026-03-16T06:06:20Z
+                         */
+                        createdDate: string;
+                        /**
+                         * Format: date-time
+                         * @description When the subscription or one of its events last changed
+                         * @example 2026-03-16T06:06:20Z
+                         */
+                        lastUpdatedDate: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DeleteWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id */
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ChangeWebhookSubscriptionStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id */
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description active or inactive (any letter case)
+                     * @example inactive
+                     */
+                    status: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description active or inactive (any letter case)
+                     * @example inactive
+                     */
+                    status: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description active or inactive (any letter case)
+                         * @example inactive
+                         */
+                        status: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description active or inactive (any letter case)
+                         * @example inactive
+                         */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    UpdateWebhookSubscriptionEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id */
+                subscription_id: string;
+                /** @description The id of an event of the subscription */
+                webhook_event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event type, one of List Available Webhook Subscription Events
+                     * @example manage.txpush.account.created
+                     */
+                    name: string;
+                    /**
+                     * @description Where this event goes instead of the subscription's URL
+                     * @example https://example.com/webhooks
+                     */
+                    url?: string;
+                    /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                    condition?: {
+                        /**
+                         * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                         * @example accountId
+                         */
+                        subscribeFor: string;
+                        /**
+                         * @description Only these values (ids) are sent
+                         * @example [
+                         *       "5011648377"
+                         *     ]
+                         */
+                        includes?: string[];
+                        /**
+                         * @description These values (ids) are not sent
+                         * @example [
+                         *       "5011648378"
+                         *     ]
+                         */
+                        excludes?: string[];
+                    };
+                };
+                "application/xml": {
+                    /**
+                     * @description The event type, one of List Available Webhook Subscription Events
+                     * @example manage.txpush.account.created
+                     */
+                    name: string;
+                    /**
+                     * @description Where this event goes instead of the subscription's URL
+                     * @example https://example.com/webhooks
+                     */
+                    url?: string;
+                    /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                    condition?: {
+                        /**
+                         * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                         * @example accountId
+                         */
+                        subscribeFor: string;
+                        /**
+                         * @description Only these values (ids) are sent
+                         * @example [
+                         *       "5011648377"
+                         *     ]
+                         */
+                        includes?: string[];
+                        /**
+                         * @description These values (ids) are not sent
+                         * @example [
+                         *       "5011648378"
+                         *     ]
+                         */
+                        excludes?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The id of an event of a subscription (a UUID)
+                         * @example 661f3c48-f596-423b-81f5-d275d4dd1346
+                         */
+                        webhookEventId: string;
+                        /**
+                         * @description The event type
+                         * @example manage.txpush.account.created
+                         */
+                        name: string;
+                        /**
+                         * @description Where this event goes instead of the subscription's URL
+                         * @example https://example.com/accounts
+                         */
+                        url?: string;
+                        /**
+                         * @description active or inactive
+                         * @example active
+                         */
+                        status: string;
+                        /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                        condition?: {
+                            /**
+                             * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                             * @example accountId
+                             */
+                            subscribeFor: string;
+                            /**
+                             * @description Only these values (ids) are sent
+                             * @example [
+                             *       "5011648377"
+                             *     ]
+                             */
+                            includes?: string[];
+                            /**
+                             * @description These values (ids) are not sent
+                             * @example [
+                             *       "5011648378"
+                             *     ]
+                             */
+                            excludes?: string[];
+                        };
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The id of an event of a subscription (a UUID)
+                         * @example 661f3c48-f596-423b-81f5-d275d4dd1346
+                         */
+                        webhookEventId: string;
+                        /**
+                         * @description The event type
+                         * @example manage.txpush.account.created
+                         */
+                        name: string;
+                        /**
+                         * @description Where this event goes instead of the subscription's URL
+                         * @example https://example.com/accounts
+                         */
+                        url?: string;
+                        /**
+                         * @description active or inactive
+                         * @example active
+                         */
+                        status: string;
+                        /** @description Which of the events are sent: those whose subscribeFor field is among includes (when given) and not among excludes */
+                        condition?: {
+                            /**
+                             * @description The field the event is filtered on: accountId, customerId, institutionId, as the event allows
+                             * @example accountId
+                             */
+                            subscribeFor: string;
+                            /**
+                             * @description Only these values (ids) are sent
+                             * @example [
+                             *       "5011648377"
+                             *     ]
+                             */
+                            includes?: string[];
+                            /**
+                             * @description These values (ids) are not sent
+                             * @example [
+                             *       "5011648378"
+                             *     ]
+                             */
+                            excludes?: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DeleteWebhookSubscriptionEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id */
+                subscription_id: string;
+                /** @description The id of an event of the subscription */
+                webhook_event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ChangeWebhookSubscriptionEventStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id */
+                subscription_id: string;
+                /** @description The id of an event of the subscription */
+                webhook_event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description active or inactive (any letter case)
+                     * @example inactive
+                     */
+                    status: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description active or inactive (any letter case)
+                     * @example inactive
+                     */
+                    status: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description active or inactive (any letter case)
+                         * @example inactive
+                         */
+                        status: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description active or inactive (any letter case)
+                         * @example inactive
+                         */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    TestWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id */
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    TestWebhookSubscriptionBasedOnEventId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id */
+                subscription_id: string;
+                /** @description The id of an event of the subscription */
+                webhook_event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

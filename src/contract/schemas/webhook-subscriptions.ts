@@ -110,7 +110,7 @@ export const WebhookEventInput = Type.Object(
 export const WebhookSubscriptionInput = Type.Object(
   {
     url: Type.Optional(Url),
-    events: Type.Array(WebhookEventInput, { maxItems: 100, description: 'The events to send; each name once' }),
+    events: Type.Array(Type.Object(WebhookEventInput.properties), { maxItems: 100, description: 'The events to send; each name once' }),
   },
   {
     xml: { name: 'subscription' },
@@ -124,28 +124,28 @@ export const WebhookSubscriptionInput = Type.Object(
 );
 
 /** An event of a subscription, as answered. */
-export const WebhookSubscriptionEvent = Type.Object(
-  {
-    webhookEventId: WebhookEventId,
-    name: Type.String({ description: 'The event type', examples: ['manage.txpush.account.created'] }),
-    url: Type.Optional(Type.String({ description: "Where this event goes instead of the subscription's URL", examples: ['https://example.com/accounts'] })),
-    status: Status,
-    condition: Type.Optional(WebhookCondition),
-  },
-  { xml: { name: 'event' } },
-);
+const eventFields = {
+  webhookEventId: WebhookEventId,
+  name: Type.String({ description: 'The event type', examples: ['manage.txpush.account.created'] }),
+  url: Type.Optional(Type.String({ description: "Where this event goes instead of the subscription's URL", examples: ['https://example.com/accounts'] })),
+  status: Status,
+  condition: Type.Optional(WebhookCondition),
+};
 
-export const WebhookSubscription = Type.Object(
-  {
-    subscriptionId: SubscriptionId,
-    url: Type.Optional(Type.String({ description: 'Where notifications go (events may name their own URL)', examples: ['https://example.com/webhooks'] })),
-    events: Type.Array(WebhookSubscriptionEvent, { description: 'The events of the subscription' }),
-    status: Status,
-    createdDate: DateTime('When the subscription was created'),
-    lastUpdatedDate: DateTime('When the subscription or one of its events last changed'),
-  },
-  { xml: { name: 'subscription' } },
-);
+export const WebhookSubscriptionEvent = Type.Object(eventFields, { xml: { name: 'event' } });
+
+// Lists in XML are repeated elements named after their field (events, subscriptions), in answers as in requests: the
+// items of a list carry no element name of their own.
+const subscriptionFields = {
+  subscriptionId: SubscriptionId,
+  url: Type.Optional(Type.String({ description: 'Where notifications go (events may name their own URL)', examples: ['https://example.com/webhooks'] })),
+  events: Type.Array(Type.Object(eventFields), { description: 'The events of the subscription' }),
+  status: Status,
+  createdDate: DateTime('When the subscription was created'),
+  lastUpdatedDate: DateTime('When the subscription or one of its events last changed'),
+};
+
+export const WebhookSubscription = Type.Object(subscriptionFields, { xml: { name: 'subscription' } });
 
 export const WebhookSubscriptionList = Type.Object(
   {
@@ -153,7 +153,7 @@ export const WebhookSubscriptionList = Type.Object(
     offset: Type.Integer({ description: 'The page (from 1)', examples: [1] }),
     limit: Type.Integer({ description: 'Subscriptions per page', examples: [10] }),
     total: Type.Integer({ description: "All the partner's subscriptions", examples: [1] }),
-    subscriptions: Type.Array(WebhookSubscription, { description: 'Oldest first' }),
+    subscriptions: Type.Array(Type.Object(subscriptionFields), { description: 'Oldest first' }),
   },
   { xml: { name: 'root' } },
 );
@@ -163,24 +163,22 @@ export const WebhookSubscriptionListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Subscriptions per page, 1 to 100 (default 10)' })),
 });
 
+// Any short text is read, so that an unknown subscription answers 404 before its status is judged (16308).
 export const WebhookStatusUpdate = Type.Object(
-  { status: RequiredString({ maxLength: 10, description: 'active or inactive', examples: ['inactive'] }) },
+  { status: RequiredString({ maxLength: 64, description: 'active or inactive (any letter case)', examples: ['inactive'] }) },
   { xml: { name: 'status' } },
 );
 
-export const AvailableWebhookEvent = Type.Object(
-  {
-    name: Type.String({ description: 'The event type', examples: ['manage.txpush.account.created'] }),
-    description: Type.String({ description: 'What it reports', examples: ['An account was added for a customer'] }),
-    status: Type.String({ description: 'active: Ledgerlink sends it', examples: ['active'] }),
-    conditionalSubscription: Type.Object({
-      applicable: Type.Boolean({ description: 'Whether a condition may filter it' }),
-      fields: Type.Optional(Type.String({ description: 'The fields a condition may name, comma separated', examples: ['accountId,customerId,institutionId'] })),
-      mandatory: Type.Boolean({ description: 'Whether a condition is required (never)' }),
-    }),
-  },
-  { xml: { name: 'event' } },
-);
+export const AvailableWebhookEvent = Type.Object({
+  name: Type.String({ description: 'The event type', examples: ['manage.txpush.account.created'] }),
+  description: Type.String({ description: 'What it reports', examples: ['An account was added for a customer'] }),
+  status: Type.String({ description: 'active: Ledgerlink sends it', examples: ['active'] }),
+  conditionalSubscription: Type.Object({
+    applicable: Type.Boolean({ description: 'Whether a condition may filter it' }),
+    fields: Type.Optional(Type.String({ description: 'The fields a condition may name, comma separated', examples: ['accountId,customerId,institutionId'] })),
+    mandatory: Type.Boolean({ description: 'Whether a condition is required (never)' }),
+  }),
+});
 
 export const AvailableWebhookEvents = Type.Object({ events: Type.Array(AvailableWebhookEvent) }, { xml: { name: 'root' } });
 
@@ -189,6 +187,9 @@ export const SubscriptionEventParams = Type.Object({
   subscription_id: Type.String({ maxLength: 64, description: 'The subscription id' }),
   webhook_event_id: Type.String({ maxLength: 64, description: 'The id of an event of the subscription' }),
 });
+
+/** The answer of the test operations: no body at all, as the reference's. */
+export const TestQueued = Type.Null({ description: 'No body: the test notifications are queued', examples: [null] });
 
 /** The body Ledgerlink POSTs to a subscription's URL (JSON). */
 export const WebhookNotification = Type.Object({

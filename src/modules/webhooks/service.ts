@@ -193,11 +193,12 @@ export async function getSubscription(db: Executor, partnerId: string, id: strin
  * status; a new one is active; one no longer named is removed, and what is still queued of it cancelled.
  */
 export async function updateSubscription(runtime: Runtime, caller: Caller, id: string, input: SubscriptionInput): Promise<WebhookSubscriptionRecord> {
-  const url = input.url?.trim() ? checkedUrl(runtime, caller, input.url, 'url') : null;
-  const events = eventsOf(runtime, caller, input, url);
   const now = epochSeconds(runtime.clock);
   return runtime.database.kysely.transaction().execute(async (tx) => {
+    // Found first: an unknown (or another partner's) subscription is 404 whatever the body.
     const row = await touched(tx, runtime, caller.partnerId, id);
+    const url = input.url?.trim() ? checkedUrl(runtime, caller, input.url, 'url') : null;
+    const events = eventsOf(runtime, caller, input, url);
     const existing = await repo.eventsOfSubscriptions(tx, [row.id]);
     const byName = new Map(existing.map((e) => [e.name, e]));
     const named = new Set(events.map((e) => e.name));
@@ -239,10 +240,10 @@ export async function updateSubscriptionEvent(
   eventId: string,
   input: EventInput,
 ): Promise<WebhookSubscriptionEventRecord> {
-  const columns = eventColumns(runtime, caller, input, 'the event');
   return runtime.database.kysely.transaction().execute(async (tx) => {
     const subscription = await touched(tx, runtime, caller.partnerId, id);
     const event = await eventRow(tx, subscription, eventId);
+    const columns = eventColumns(runtime, caller, input, 'the event');
     const others = (await repo.eventsOfSubscriptions(tx, [subscription.id])).filter((e) => e.id !== event.id);
     if (others.some((e) => e.name === columns.name))
       throw new ServiceError(
@@ -276,9 +277,9 @@ export async function changeEventStatus(
   eventId: string,
   value: string,
 ): Promise<{ status: WebhookStatus }> {
-  const status = statusOf(value);
-  await runtime.database.kysely.transaction().execute(async (tx) => {
+  return runtime.database.kysely.transaction().execute(async (tx) => {
     const event = await eventRow(tx, await touched(tx, runtime, partnerId, id), eventId);
+    const status = statusOf(value);
     await repo.updateEvent(tx, event.id, { status });
     if (status === 'inactive')
       await cancelWebhookSubscriptionDeliveries(tx, event.subscription_id, {
@@ -286,8 +287,8 @@ export async function changeEventStatus(
         reason: 'the event of the webhook subscription was disabled',
         eventTypes: [event.name],
       });
+    return { status };
   });
-  return { status };
 }
 
 /**
@@ -300,15 +301,15 @@ export async function changeSubscriptionStatus(
   id: string,
   value: string,
 ): Promise<{ status: WebhookStatus }> {
-  const status = statusOf(value);
-  await runtime.database.kysely.transaction().execute(async (tx) => {
+  return runtime.database.kysely.transaction().execute(async (tx) => {
     const row = await touched(tx, runtime, partnerId, id);
+    const status = statusOf(value);
     await repo.updateSubscription(tx, row.id, { status });
     await repo.setEventStatuses(tx, row.id, status);
     if (status === 'inactive')
       await cancelWebhookSubscriptionDeliveries(tx, row.id, { now: epochSeconds(runtime.clock), reason: 'the webhook subscription was disabled' });
+    return { status };
   });
-  return { status };
 }
 
 /**

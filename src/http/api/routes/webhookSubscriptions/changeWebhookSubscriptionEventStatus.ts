@@ -8,7 +8,7 @@ import type { App } from '../../../app-types.js';
 export default function changeWebhookSubscriptionEventStatus(app: App, runtime: Runtime): void {
   app.put('/notification-subscriptions/webhooks/:subscription_id/events/:webhook_event_id/status', {
     schema: {
-      operationId: 'changeWebhookSubscriptionEventStatus',
+      operationId: 'ChangeWebhookSubscriptionEventStatus',
       tags: ['Webhook Subscription'],
       summary: 'Enable or Disable Webhook Subscription Event',
       description:

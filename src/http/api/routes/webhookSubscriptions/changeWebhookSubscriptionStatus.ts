@@ -8,7 +8,7 @@ import type { App } from '../../../app-types.js';
 export default function changeWebhookSubscriptionStatus(app: App, runtime: Runtime): void {
   app.put('/notification-subscriptions/webhooks/:subscription_id/status', {
     schema: {
-      operationId: 'changeWebhookSubscriptionStatus',
+      operationId: 'ChangeWebhookSubscriptionStatus',
       tags: ['Webhook Subscription'],
       summary: 'Enable or Disable All Webhook Events Under a Given Webhook Subscription',
       description:

@@ -8,7 +8,7 @@ import type { App } from '../../../app-types.js';
 export default function createWebhookSubscription(app: App, runtime: Runtime): void {
   app.post('/notification-subscriptions/webhooks', {
     schema: {
-      operationId: 'createWebhookSubscription',
+      operationId: 'CreateWebhookSubscription',
       tags: ['Webhook Subscription'],
       summary: 'Create Webhook Subscription',
       description:

@@ -8,7 +8,7 @@ import type { App } from '../../../app-types.js';
 export default function deleteWebhookSubscription(app: App, runtime: Runtime): void {
   app.delete('/notification-subscriptions/webhooks/:subscription_id', {
     schema: {
-      operationId: 'deleteWebhookSubscription',
+      operationId: 'DeleteWebhookSubscription',
       tags: ['Webhook Subscription'],
       summary: 'Delete Webhook Subscription',
       description:

@@ -8,7 +8,7 @@ import type { App } from '../../../app-types.js';
 export default function deleteWebhookSubscriptionEvent(app: App, runtime: Runtime): void {
   app.delete('/notification-subscriptions/webhooks/:subscription_id/events/:webhook_event_id', {
     schema: {
-      operationId: 'deleteWebhookSubscriptionEvent',
+      operationId: 'DeleteWebhookSubscriptionEvent',
       tags: ['Webhook Subscription'],
       summary: 'Delete Webhook Subscription Event',
       description: 'Removes one event from a subscription (204); the subscription stays, even with no events left. 404 for an unknown subscription or event.',

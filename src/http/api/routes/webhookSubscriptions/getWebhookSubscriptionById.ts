@@ -8,7 +8,7 @@ import type { App } from '../../../app-types.js';
 export default function getWebhookSubscriptionById(app: App, runtime: Runtime): void {
   app.get('/notification-subscriptions/webhooks/:subscription_id', {
     schema: {
-      operationId: 'getWebhookSubscriptionById',
+      operationId: 'GetWebhookSubscriptionById',
       tags: ['Webhook Subscription'],
       summary: 'Get Webhook Subscription Details',
       description:

@@ -8,7 +8,7 @@ import type { App } from '../../../app-types.js';
 export default function listAvailableWebhookSubscriptionEvents(app: App, _runtime: Runtime): void {
   app.get('/notification-subscriptions/webhooks/events', {
     schema: {
-      operationId: 'listAvailableWebhookSubscriptionEvents',
+      operationId: 'ListAvailableWebhookSubscriptionEvents',
       tags: ['Webhook Subscription'],
       summary: 'List Available Webhook Subscription Events',
       description:

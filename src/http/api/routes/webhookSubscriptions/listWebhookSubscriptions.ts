@@ -8,7 +8,7 @@ import type { App } from '../../../app-types.js';
 export default function listWebhookSubscriptions(app: App, runtime: Runtime): void {
   app.get('/notification-subscriptions/webhooks', {
     schema: {
-      operationId: 'listWebhookSubscriptions',
+      operationId: 'ListWebhookSubscriptions',
       tags: ['Webhook Subscription'],
       summary: 'List Webhook Subscriptions',
       description:

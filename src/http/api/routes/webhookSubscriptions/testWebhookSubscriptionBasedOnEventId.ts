@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { errorResponses, NoContent } from '../../../../contract/schemas/common.js';
-import { SubscriptionEventParams } from '../../../../contract/schemas/webhook-subscriptions.js';
+import { errorResponses } from '../../../../contract/schemas/common.js';
+import { SubscriptionEventParams, TestQueued } from '../../../../contract/schemas/webhook-subscriptions.js';
 import { testSubscription } from '../../../../modules/webhooks/service.js';
 import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
@@ -9,13 +9,13 @@ import type { App } from '../../../app-types.js';
 export default function testWebhookSubscriptionBasedOnEventId(app: App, runtime: Runtime): void {
   app.get('/notification-subscriptions/webhooks/:subscription_id/events/:webhook_event_id/test-subscriptions', {
     schema: {
-      operationId: 'testWebhookSubscriptionBasedOnEventId',
+      operationId: 'TestWebhookSubscriptionBasedOnEventId',
       tags: ['Webhook Subscription'],
       summary: 'Test Webhook Subscription Based on Event ID',
       description:
         'Queues a test notification (test: true) to one event of the subscription, whatever its status (200, no body). 404 for an unknown subscription or event.',
       params: SubscriptionEventParams,
-      response: { 200: NoContent, ...errorResponses(401, 404, 406) },
+      response: { 200: TestQueued, ...errorResponses(401, 404, 406) },
     },
     handler: async (request, reply) => {
       await testSubscription(runtime, request.caller.partnerId, request.params.subscription_id, request.params.webhook_event_id);

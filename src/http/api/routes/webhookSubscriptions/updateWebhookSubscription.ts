@@ -8,7 +8,7 @@ import type { App } from '../../../app-types.js';
 export default function updateWebhookSubscription(app: App, runtime: Runtime): void {
   app.put('/notification-subscriptions/webhooks/:subscription_id', {
     schema: {
-      operationId: 'updateWebhookSubscription',
+      operationId: 'UpdateWebhookSubscription',
       tags: ['Webhook Subscription'],
       summary: 'Update Webhook Subscription',
       description:

@@ -8,7 +8,7 @@ import type { App } from '../../../app-types.js';
 export default function updateWebhookSubscriptionEvent(app: App, runtime: Runtime): void {
   app.put('/notification-subscriptions/webhooks/:subscription_id/events/:webhook_event_id', {
     schema: {
-      operationId: 'updateWebhookSubscriptionEvent',
+      operationId: 'UpdateWebhookSubscriptionEvent',
       tags: ['Webhook Subscription'],
       summary: 'Update Webhook Subscription Event',
       description:
