@@ -18,7 +18,7 @@ function line(doc: PDFKit.PDFDocument, label: string, value: string | number | u
 }
 
 function accountSection(doc: PDFKit.PDFDocument, a: Account): void {
-  doc.moveDown(0.5).font('Helvetica-Bold').fontSize(11).text(`${a.name} (${a.type}) ${a.number}`).fontSize(9);
+  doc.moveDown(0.5).font('Helvetica-Bold').fontSize(11).text(`${a.name} (${a.type}) ${a.number}`).fontSize(9).font('Helvetica');
   line(doc, 'Owner', a.ownerName);
   line(doc, 'Balance', `${amount(a.balance)} ${a.currency} on ${date(a.balanceDate)}`);
   line(doc, 'Available balance', amount(a.availableBalance));
