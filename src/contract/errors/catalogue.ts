@@ -162,6 +162,19 @@ export const ErrorCatalogue = define({
     when: "A customer, account, transaction or other record does not exist for the calling partner. Another partner's ids look exactly like unknown ids.",
   },
 
+  StatementNotFound: {
+    code: '16201',
+    status: 404,
+    message: 'Statement not found.',
+    when: 'Get Customer Account Statement for an index at which the account has no statement with transactions: past its oldest statement, or a month in which nothing posted (docs/statements.md). Get Customer Account Multiple Statement Details names it, with the message `statement not found.`, in the entry of such an index instead of answering it.',
+  },
+  AssetNotFound: {
+    code: '16202',
+    status: 404,
+    message: 'Asset not found.',
+    when: "Get Asset by Customer and ID with an id that names no statement or kept statement file of the customer: unknown, another customer's or partner's, or a statement of a period the account no longer lists (docs/statements.md).",
+  },
+
   AccountOwnerNotFound: {
     code: '12017',
     status: 404,

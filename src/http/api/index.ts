@@ -77,6 +77,9 @@ import applyRules from './routes/rules/applyRules.js';
 import previewRule from './routes/rules/previewRule.js';
 import exportCustomerTransactions from './routes/exports/exportCustomerTransactions.js';
 import exportAccountTransactions from './routes/exports/exportAccountTransactions.js';
+import getCustomerAccountStatement from './routes/bankStatements/getCustomerAccountStatement.js';
+import getCustomerAccountMultipleStatement from './routes/bankStatements/getCustomerAccountMultipleStatement.js';
+import getAssetByCustomerID from './routes/bankStatements/getAssetByCustomerID.js';
 import createSimplefinToken from './routes/simplefin/createSimplefinToken.js';
 import getSimplefinAccesses from './routes/simplefin/getSimplefinAccesses.js';
 import revokeSimplefinAccess from './routes/simplefin/revokeSimplefinAccess.js';
@@ -213,6 +216,9 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getTransactionByUniqueTransactionId,
       exportCustomerTransactions,
       exportAccountTransactions,
+      getCustomerAccountStatement,
+      getCustomerAccountMultipleStatement,
+      getAssetByCustomerID,
       loadHistoricTransactions,
       loadHistoricTransactionsMfa,
       subscribeToTxPushNotifications,

@@ -39,6 +39,7 @@ import type { AccountRecord } from './records.js';
 import { waitForLease } from './refresh.service.js';
 import { rememberStatementMapping, type SavedStatementMapping, savedStatementMappings } from './statement-mappings.service.js';
 import { statementAccountRecord } from './statements.rules.js';
+import { type KeptStatementFile, keepStatementFile } from './statement-files.service.js';
 import { storeAccountTransactions, storeFetchedAccount } from './store.service.js';
 import { placeStatementAccounts, statementFeed } from './statement-placement.service.js';
 import type { MatchReason } from './account-match.rules.js';
@@ -193,6 +194,8 @@ export async function uploadStatementFile(
   within?: (tx: Executor, result: StatementUploadResult) => Promise<void>,
 ): Promise<StatementUploadResult> {
   const db = engine.database.kysely;
+  // A copy to keep (statement-files.service.ts): the reader's thread takes the upload's own buffer.
+  const original = input.file === undefined ? undefined : Buffer.from(input.file);
   const { customer, saved, read } = await readStatementUpload(engine, input);
   // Where each account goes is decided (or asked) before anything is stored or leased.
   const placed = await placeStatementAccounts(engine, customer, input.institutionId, read, input.sameAs);
@@ -215,6 +218,7 @@ export async function uploadStatementFile(
     let nextPosition = Math.max(0, ...stored.map((a) => a.display_position)) + 1;
     const rows: AccountRow[] = [];
     const accountMatches: StatementUploadResult['accountMatches'] = [];
+    const periods: KeptStatementFile['periods'] = [];
     let added = 0;
     let matched = 0;
     let incoming = 0;
@@ -244,6 +248,7 @@ export async function uploadStatementFile(
       matched += result.duplicates;
       await recordStatementBalance(engine, row, a, dates, now);
       incoming += dates.distinct;
+      if (dates.count > 0) periods.push({ accountId: row.id, first: dates.first, latest: dates.latest });
       rows.push(await settleDates(engine, row));
     }
 
@@ -251,6 +256,7 @@ export async function uploadStatementFile(
       for (const id of leased) await renewLease(engine, tx, id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
       const accounts = await accountRecords(tx, rows);
       const mapping = await rememberStatementMapping(tx, input.partnerId, read.layout, saved, serviceNow(engine));
+      if (original) await keepStatementFile(tx, { partnerId: input.partnerId, customerId: customer.id, format: read.format, content: original, periods, now });
       const loginId = own?.login.id ?? Number(rows[0]!.institution_login_id);
       const result: StatementUploadResult = {
         institutionLoginId: loginId,

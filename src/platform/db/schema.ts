@@ -9,6 +9,7 @@ import type {
   TransactionTable,
 } from '../../modules/aggregation/table.js';
 import type { AccountBalanceTable } from '../../modules/aggregation/balances.table.js';
+import type { StatementFileTable, StatementPeriodTable } from '../../modules/aggregation/statement-files.table.js';
 import type { DashboardSessionTable } from '../../modules/dashboard/table.js';
 import type { DeliveryAttemptTable, DeliveryTable, MailboxTable, SandboxListenerTable } from '../../outbox/table.js';
 import type { ConnectExperienceTable, ConnectLinkTable } from '../../modules/connect/table.js';
@@ -54,6 +55,8 @@ export interface DB {
   simplefin_setup_tokens: SimplefinSetupTokenTable;
   simplefin_accesses: SimplefinAccessTable;
   account_balances: AccountBalanceTable;
+  statement_files: StatementFileTable;
+  statement_periods: StatementPeriodTable;
   txpush_subscriptions: TxPushSubscriptionTable;
   webhook_subscriptions: WebhookSubscriptionTable;
   webhook_subscription_events: WebhookSubscriptionEventTable;

@@ -35,6 +35,7 @@ import * as m0034 from './0034_listed_institutions.js';
 import * as m0035 from './0035_consumers.js';
 import * as m0036 from './0036_account_payment_identity.js';
 import * as m0037 from './0037_reports.js';
+import * as m0039 from './0039_statement_files.js';
 import * as m0040 from './0040_webhook_subscriptions.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
@@ -75,5 +76,6 @@ export const migrations: Record<string, Migration> = {
   '0035_consumers': m0035,
   '0036_account_payment_identity': m0036,
   '0037_reports': m0037,
+  '0039_statement_files': m0039,
   '0040_webhook_subscriptions': m0040,
 };

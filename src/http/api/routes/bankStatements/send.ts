@@ -1,0 +1,19 @@
+import type { FastifyReply } from 'fastify';
+import Type from 'typebox';
+import type { StatementFile } from '../../../../modules/statements/service.js';
+
+/** The 200 answer of a statement or asset: the file, as the reference declares it (application/octet-stream). */
+export const STATEMENT_FILE_RESPONSE = (description: string) => ({
+  description,
+  content: { 'application/octet-stream': { schema: Type.String({ format: 'binary', description }) } },
+});
+
+/** Sends a statement or asset file as an attachment named after it. */
+export function sendStatementFile(reply: FastifyReply, file: StatementFile): FastifyReply {
+  return reply
+    .type('application/octet-stream')
+    .header('content-disposition', `attachment; filename="${file.filename}"`)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'no-store')
+    .send(file.content);
+}
