@@ -328,6 +328,13 @@ export const StatementUpload = Type.Object(
     format: FormatName('How the file was read', ['csv']),
     accounts: Type.Array(Account, { description: 'The accounts the file holds, as stored after the upload', xml: { wrapped: true } }),
     transactionsAdded: Type.Integer({ minimum: 0, description: 'Transactions not seen before, now stored (each raised a TxPUSH event)', examples: [12] }),
+    fileAssetId: Type.Optional(
+      Type.String({
+        description:
+          'The file as uploaded, kept as an asset of the customer: Get Asset by Customer and ID answers it again (the same file uploaded again is the same asset; docs/statements.md)',
+        examples: ['file-8d5c3a8e-6f7b-4b53-9d0e-2f1a7c4e9b10'],
+      }),
+    ),
     transactionsAlreadyPresent: Type.Integer({
       minimum: 0,
       description:

@@ -79,6 +79,8 @@ export interface StatementUploadResult {
   /** The file's accounts as stored after the upload. */
   accounts: AccountRecord[];
   transactionsAdded: number;
+  /** The file as uploaded, kept as an asset (statement-files.service.ts). */
+  fileAssetId?: string | undefined;
   transactionsAlreadyPresent: number;
   /** Transactions another source of the same account (a live connection, another file) had stored: not stored twice. */
   transactionsMatched: number;
@@ -256,7 +258,9 @@ export async function uploadStatementFile(
       for (const id of leased) await renewLease(engine, tx, id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
       const accounts = await accountRecords(tx, rows);
       const mapping = await rememberStatementMapping(tx, input.partnerId, read.layout, saved, serviceNow(engine));
-      if (original) await keepStatementFile(tx, { partnerId: input.partnerId, customerId: customer.id, format: read.format, content: original, periods, now });
+      const fileAssetId = original
+        ? await keepStatementFile(tx, { partnerId: input.partnerId, customerId: customer.id, format: read.format, content: original, periods, now })
+        : undefined;
       const loginId = own?.login.id ?? Number(rows[0]!.institution_login_id);
       const result: StatementUploadResult = {
         institutionLoginId: loginId,
@@ -265,6 +269,7 @@ export async function uploadStatementFile(
         format: read.format,
         accounts,
         transactionsAdded: added,
+        ...(fileAssetId ? { fileAssetId } : {}),
         transactionsAlreadyPresent: incoming - added - matched,
         transactionsMatched: matched,
         accountMatches,

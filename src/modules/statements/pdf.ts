@@ -117,18 +117,18 @@ function heading(doc: PDFKit.PDFDocument, s: StatementDocument): number {
     cell(doc, value, PAGE.margin + 120, y, 392);
     y += ROW;
   }
-  doc.fontSize(8);
-  cell(doc, s.periodSource, PAGE.margin, y + 2, 512);
-  return y + 24;
+  // The one paragraph that may take more than a line.
+  doc.fontSize(8).text(pdfText(s.periodSource), PAGE.margin, y + 2, { width: 512 });
+  return doc.y + 14;
 }
 
 function summary(doc: PDFKit.PDFDocument, s: StatementDocument, top: number): number {
-  const known = (value: number | undefined) => (value === undefined ? 'not known' : money(value));
+  const known = (value: number | undefined) => (value === undefined ? 'not known' : `${money(value)} ${s.currency}`);
   const rows: [string, string][] = [
     ['Opening balance', known(s.opening)],
-    [`Credits (${s.credits.count})`, money(s.credits.total)],
-    [`Debits (${s.debits.count})`, money(s.debits.total)],
-    ...(s.otherChanges !== undefined ? ([['Other changes in value', money(s.otherChanges)]] as [string, string][]) : []),
+    [`Credits (${s.credits.count})`, known(s.credits.total)],
+    [`Debits (${s.debits.count})`, known(s.debits.total)],
+    ...(s.otherChanges !== undefined ? ([['Other changes in value', known(s.otherChanges)]] as [string, string][]) : []),
     ['Closing balance', known(s.closing)],
   ];
   doc.font('Helvetica-Bold').fontSize(11);
@@ -137,7 +137,7 @@ function summary(doc: PDFKit.PDFDocument, s: StatementDocument, top: number): nu
   doc.font('Helvetica').fontSize(10);
   for (const [label, value] of rows) {
     cell(doc, label, PAGE.margin, y, 200);
-    cell(doc, `${value} ${s.currency}`, PAGE.margin + 200, y, 150, 'right');
+    cell(doc, value, PAGE.margin + 200, y, 150, 'right');
     y += ROW;
   }
   if (s.total > s.lines.length) {

@@ -94,7 +94,7 @@ async function statementPdf(runtime: Ctx, account: AccountRow, period: Statement
   const lines: StatementLine[] = rows.map((t) => {
     if (running !== undefined) running += cents(t.amount);
     const description = t.memo && t.memo !== t.description ? `${t.description} ${t.memo}` : t.description;
-    return { date: Number(t.effective_date), description, amount: Number(t.amount), balance: running === undefined ? undefined : running / 100 };
+    return { date: Number(t.posted), description, amount: Number(t.amount), balance: running === undefined ? undefined : running / 100 };
   });
   const other = opening !== undefined && closing !== undefined ? closing - opening - moved : 0;
   const institution = (await findInstitution(runtime.database, account.institution_id))?.name ?? `Institution ${account.institution_id}`;
@@ -107,7 +107,7 @@ async function statementPdf(runtime: Ctx, account: AccountRow, period: Statement
     currency: account.currency,
     period,
     periodSource: period.fileId
-      ? 'The period of an uploaded statement file. Made from the transactions and balances Ledgerlink stored for the account.'
+      ? `The period of the uploaded statement file ${period.fileId} (Get Asset by Customer and ID answers the file itself). Made from the transactions and balances Ledgerlink stored for the account.`
       : 'A calendar month. Made from the transactions and balances Ledgerlink stored for the account.',
     ...(opening === undefined ? {} : { opening: opening / 100 }),
     ...(closing === undefined ? {} : { closing: closing / 100 }),

@@ -1,0 +1,234 @@
+import { XMLParser } from 'fast-xml-parser';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { describe, expect, it } from 'vitest';
+import { type AccountJson, allTransactions, DAY, linkProfile, nowOf, refresh } from '../helpers/aggregation.js';
+import { partnerWithToken, type TestPartner } from '../helpers/context.js';
+import { ofxStatementFile } from '../helpers/statement-files.js';
+import { statementUploads } from '../helpers/statement-uploads.js';
+
+const xml = new XMLParser({ parseTagValue: false, isArray: (name) => name === 'statement' });
+
+const paths = {
+  statement: (c: string, a: string | number, query = '') => `/aggregation/v1/customers/${c}/accounts/${a}/statement${query}`,
+  statements: (c: string, a: string | number, query = '') => `/aggregation/v3/customers/${c}/accounts/${a}/statement${query}`,
+  asset: (c: string, id: string) => `/aggregation/v1/customers/${c}/assets/${encodeURIComponent(id)}`,
+};
+
+interface StatementEntry {
+  index: string;
+  id?: string;
+  asOfDate: number;
+  description?: string;
+  documentDate?: string;
+  code?: string;
+  message?: string;
+}
+
+/** The text of a PDF file, its pages one after another. */
+async function pdfTextOf(body: Buffer): Promise<string> {
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(body)), { mergePages: true });
+  return text;
+}
+
+const money = (amount: number) => amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+describe('bank statements', () => {
+  // Mid-April 2026: March is the latest month that has ended.
+  const t = statementUploads('2026-04-15T12:00:00Z');
+  const get = (url: string, who: TestPartner = t.partner, accept = 'application/json') =>
+    t.ctx.app.inject({ method: 'GET', url, headers: { ...who.headers, accept } });
+
+  describe('an account linked at the test bank', () => {
+    let customerId: string;
+    let checking: AccountJson;
+    const linked = async () => {
+      if (customerId) return;
+      customerId = await t.customer();
+      await linkProfile(t.ctx, t.partner, customerId, 'profile_02');
+      // The first aggregation brings the transactions and the balance history.
+      checking = (await refresh(t.ctx, t.partner, customerId)).find((a) => a.type === 'checking')!;
+    };
+
+    it("answers the latest ended month's statement as a PDF file: the account, the period, every transaction with its running balance", async () => {
+      await linked();
+      const res = await get(paths.statement(customerId, checking.id));
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('application/octet-stream');
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="statement-${checking.id}-20260301-20260331.pdf"`);
+      expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+      const text = await pdfTextOf(res.rawPayload);
+      expect(text).toContain('FinBank');
+      expect(text).toContain(`Account number ${checking.accountNumberDisplay}`);
+      expect(text).toContain('Statement period 03/01/2026 - 03/31/2026');
+      expect(text).toContain('Currency USD');
+
+      const from = Date.UTC(2026, 2, 1) / 1000;
+      // What posted in March: a statement goes by the posting day, as the balance history does.
+      const to = from + 31 * DAY - 1;
+      const march = (await allTransactions(t.ctx, t.partner, customerId, { fromDate: from - 31 * DAY, toDate: to, includePending: false })).filter(
+        (x) => String(x.accountId) === String(checking.id) && (x.postedDate ?? x.transactionDate) >= from && (x.postedDate ?? x.transactionDate) <= to,
+      );
+      expect(march.length).toBeGreaterThan(0);
+      // One line per transaction, each starting with its date.
+      expect(text.match(/^03\/\d\d\/2026 /gm)?.length).toBe(march.length);
+      const balances = t.ctx.runtime.database.kysely.selectFrom('account_balances').select(['day', 'balance']).where('account_id', '=', Number(checking.id));
+      const opening = await balances.where('day', '=', '2026-02-28').executeTakeFirstOrThrow();
+      const closing = await balances.where('day', '=', '2026-03-31').executeTakeFirstOrThrow();
+      expect(text).toContain(`Opening balance ${money(Number(opening.balance))} USD`);
+      expect(text).toContain(`Closing balance ${money(Number(closing.balance))} USD`);
+      // A checking account's balance moves by its transactions alone.
+      expect(text).not.toContain('Other changes in value');
+      // The last line's running balance is the closing balance.
+      const last = text
+        .split('\n')
+        .filter((l) => /^03\/\d\d\/2026 /.test(l))
+        .at(-1)!;
+      expect(last.endsWith(` ${money(Number(closing.balance))}`)).toBe(true);
+    });
+
+    it('answers the details of several statements by index, and each statement again as an asset', async () => {
+      await linked();
+      const res = await get(paths.statements(customerId, checking.id, '?index=1,2,24'));
+      expect(res.statusCode, res.body).toBe(200);
+      const { statements } = res.json<{ statements: StatementEntry[] }>();
+      const now = nowOf(t.ctx);
+      expect(statements[0]).toEqual({
+        index: '1',
+        id: `statement-${checking.id}-20260301-20260331`,
+        asOfDate: now,
+        description: '03/01/2026 - 03/31/2026',
+        documentDate: '2026-03-31',
+      });
+      expect(statements[1]).toMatchObject({ index: '2', id: `statement-${checking.id}-20260201-20260228`, description: '02/01/2026 - 02/28/2026' });
+      // The test bank keeps months, not two years: nothing at 24.
+      expect(statements[2]).toEqual({ index: '24', asOfDate: now, code: '16201', message: 'statement not found.' });
+      // Without index: the latest.
+      expect((await get(paths.statements(customerId, checking.id))).json<{ statements: StatementEntry[] }>().statements.map((s) => s.index)).toEqual(['1']);
+
+      const asset = await get(paths.asset(customerId, statements[0]!.id!));
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['content-type']).toBe('application/octet-stream');
+      expect(asset.rawPayload.equals((await get(paths.statement(customerId, checking.id, '?index=1'))).rawPayload)).toBe(true);
+      const second = await pdfTextOf((await get(paths.asset(customerId, statements[1]!.id!))).rawPayload);
+      expect(second).toContain('Statement period 02/01/2026 - 02/28/2026');
+
+      // XML: the same entries.
+      const inXml = xml.parse((await get(paths.statements(customerId, checking.id, '?index=1,24'), t.partner, 'application/xml')).body);
+      expect(inXml.statements.statement).toEqual([
+        { index: '1', id: statements[0]!.id, asOfDate: String(now), description: '03/01/2026 - 03/31/2026', documentDate: '2026-03-31' },
+        { index: '24', asOfDate: String(now), code: '16201', message: 'statement not found.' },
+      ]);
+    });
+
+    it('gives every account type statements: loans and investments too, as the reference lists them', async () => {
+      await linked();
+      const accounts = await refresh(t.ctx, t.partner, customerId);
+      const types = new Set<string>();
+      for (const account of accounts) {
+        const res = await get(paths.statement(customerId, account.id));
+        expect(res.statusCode, `${account.type}: ${res.body}`).toBe(200);
+        const text = await pdfTextOf(res.rawPayload);
+        expect(text).toContain(`Account type ${account.type}`);
+        expect(text).toContain('Statement period 03/01/2026 - 03/31/2026');
+        types.add(account.type);
+        // A mortgage's and an investment's history holds the balances a refresh read, none at the end of March.
+        if (account.type === 'investment' || account.type === 'mortgage') expect(text).toContain('Opening balance not known');
+      }
+      expect([...types].sort()).toEqual(expect.arrayContaining(['creditCard', 'investment', 'loan', 'mortgage', 'savings']));
+    });
+
+    it('refuses an index out of 1 to 24 (400) and answers 404 (16201) where there is no statement, in JSON and XML', async () => {
+      await linked();
+      for (const query of ['?index=0', '?index=25', '?index=x']) {
+        const res = await get(paths.statement(customerId, checking.id, query));
+        expect([res.statusCode, res.json().code], query).toEqual([400, '10010']);
+      }
+      for (const query of ['?index=25', '?index=1,25', '?index=', '?index=1;2', '?index=-1']) {
+        const res = await get(paths.statements(customerId, checking.id, query));
+        expect([res.statusCode, res.json().code], query).toEqual([400, '10010']);
+      }
+      const missing = await get(paths.statement(customerId, checking.id, '?index=24'));
+      expect([missing.statusCode, missing.json().code]).toEqual([404, '16201']);
+      // A PDF asked for with Accept: application/xml: its errors in XML.
+      const inXml = await get(paths.statement(customerId, checking.id, '?index=24'), t.partner, 'application/xml');
+      expect(inXml.statusCode).toBe(404);
+      expect(inXml.headers['content-type']).toMatch(/^application\/xml/);
+      expect(inXml.body).toContain('<code>16201</code>');
+      // The statement itself whatever Accept asks.
+      const pdf = await get(paths.statement(customerId, checking.id), t.partner, 'application/xml');
+      expect([pdf.statusCode, pdf.headers['content-type']]).toEqual([200, 'application/octet-stream']);
+      const asset = await get(paths.asset(customerId, `statement-${checking.id}-20250101-20250131`), t.partner, 'application/xml');
+      expect(asset.statusCode).toBe(404);
+      expect(asset.body).toContain('<code>16202</code>');
+    });
+
+    it("answers 404 to another partner, for the account's statements and the customer's assets", async () => {
+      await linked();
+      const stranger = await partnerWithToken(t.ctx);
+      const id = `statement-${checking.id}-20260301-20260331`;
+      for (const url of [paths.statement(customerId, checking.id), paths.statements(customerId, checking.id), paths.asset(customerId, id)]) {
+        const res = await get(url, stranger);
+        expect(res.statusCode, url).toBe(404);
+      }
+      // Another customer of the same partner does not have the account's statement as an asset either.
+      const other = await t.customer();
+      const res = await get(paths.asset(other, id));
+      expect([res.statusCode, res.json().code]).toEqual([404, '16202']);
+      for (const bad of ['nothing', 'statement-1-2-3', `file-${crypto.randomUUID()}`]) {
+        expect((await get(paths.asset(customerId, bad))).statusCode, bad).toBe(404);
+      }
+    });
+  });
+
+  describe('an account of an uploaded statement file', () => {
+    const file = ofxStatementFile(
+      [
+        {
+          acctId: '555000111222',
+          balance: 500,
+          transactions: [
+            { fitId: 'G1', date: '20260203', amount: -4.5, name: 'Καφές στο κέντρο' },
+            { fitId: 'G2', date: '20260210', amount: 1200, name: 'PAYROLL 🎉 ACME' },
+            { fitId: 'G3', date: '20260220', amount: -95.5, name: 'Москва Store' },
+          ],
+        },
+      ],
+      '20260220',
+    );
+
+    it("lists the file's period as a statement, writes text the standard fonts lack as Latin letters or ?, and keeps the file as an asset", async () => {
+      const customerId = await t.customer();
+      const upload = await t.uploadOk(customerId, file, { type: 'application/x-ofx' });
+      const accountId = String(upload.accounts[0].id);
+      expect(upload.fileAssetId).toMatch(/^file-[0-9a-f-]{36}$/);
+
+      const { statements } = (await get(paths.statements(customerId, accountId, '?index=1,2'))).json<{ statements: StatementEntry[] }>();
+      expect(statements[0]).toMatchObject({ index: '1', id: `statement-${accountId}-20260203-20260220`, description: '02/03/2026 - 02/20/2026' });
+      // The months around it have no transactions of the account.
+      expect(statements[1]).toMatchObject({ index: '2', code: '16201' });
+
+      const res = await get(paths.statement(customerId, accountId));
+      expect(res.statusCode, res.body).toBe(200);
+      const text = await pdfTextOf(res.rawPayload);
+      expect(text).toContain('Statement period 02/03/2026 - 02/20/2026');
+      expect(text).toContain('Kafes sto kentro');
+      expect(text).toContain('PAYROLL ? ACME');
+      expect(text).toContain('Moskva Store');
+      expect(text).toContain(upload.fileAssetId);
+      // The file states the closing balance: the opening one is it less the period's transactions (1,100.00).
+      expect(text).toContain('Opening balance -600.00 USD');
+      expect(text).toContain('Closing balance 500.00 USD');
+
+      const original = await get(paths.asset(customerId, upload.fileAssetId));
+      expect(original.statusCode).toBe(200);
+      expect(original.headers['content-disposition']).toBe(`attachment; filename="${upload.fileAssetId}.ofx"`);
+      expect(original.body).toBe(file);
+
+      // The same file again is the same asset; another customer's id names nothing here.
+      expect((await t.uploadOk(customerId, file, { type: 'application/x-ofx' })).fileAssetId).toBe(upload.fileAssetId);
+      const other = await t.customer();
+      expect((await get(paths.asset(other, upload.fileAssetId))).statusCode).toBe(404);
+      expect((await get(paths.asset(customerId, upload.fileAssetId), await partnerWithToken(t.ctx))).statusCode).toBe(404);
+    });
+  });
+});
