@@ -44,6 +44,7 @@ const TIMING = [
   'test/unit/statement-qif-cost.test.ts',
   'test/unit/rules-pattern-cost.test.ts',
   'test/unit/enrichment-cost.test.ts',
+  'test/unit/statement-pdf-cost.test.ts',
 ];
 const TIMING_INTEGRATION = [
   'test/integration/xml-cost.test.ts',

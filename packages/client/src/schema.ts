@@ -1509,6 +1509,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aggregation/v1/customers/{customerId}/accounts/{accountId}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Customer Account Statement
+         * @description The account's statement at `index` (1 the most recent, up to 24) as a PDF file, made from the transactions and daily balances Ledgerlink stored: the institution, the masked account number, the owner where the source named one, the period, the opening and closing balances and every posted transaction of the period with its running balance (at most 5,000; the summary counts them all). A statement is a calendar month that has ended, or the period an uploaded statement file gave the account (its first to its last transaction day); every account type has statements. An index with no statement, or whose period has no transactions, answers 404 (16201). The file is sent as application/octet-stream whatever Accept asks; errors come in JSON, or XML when Accept asks for it. See docs/statements.md.
+         */
+        get: operations["GetCustomerAccountStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v3/customers/{customerId}/accounts/{accountId}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Customer Account Multiple Statement Details
+         * @description Details of the statements at the comma-separated `index`es (default 1, each 1 to 24), one entry per index in the order asked: the asset id to fetch the statement with (Get Asset by Customer and ID), its period (`description`) and date (`documentDate`, the last day of the period); for an index without a statement with transactions, `code` 16201 and `message` instead. `asOfDate` is when it was asked (the customer clock). A malformed list answers 400 (10010). See docs/statements.md.
+         */
+        get: operations["GetCustomerAccountMultipleStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/customers/{customerId}/assets/{assetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Asset by Customer and ID
+         * @description A stored asset of the customer as a file: a statement (`statement-…` ids, from Get Customer Account Multiple Statement Details), a PDF made from the account's stored data as it is now, or a statement file as it was uploaded (`file-…` ids), in its own format. An id that names neither for this customer answers 404 (16202). Sent as application/octet-stream whatever Accept asks; errors come in JSON, or XML when Accept asks for it. See docs/statements.md.
+         */
+        get: operations["GetAssetByCustomerID"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v1/customers/{customerId}/accounts/{accountId}/transactions/historic": {
         parameters: {
             query?: never;
@@ -2478,6 +2538,11 @@ export interface components {
              * @example 12
              */
             transactionsAdded: number;
+            /**
+             * @description The file as uploaded, kept as an asset of the customer: Get Asset by Customer and ID answers it again (the same file uploaded again is the same asset; docs/statements.md)
+             * @example file-8d5c3a8e-6f7b-4b53-9d0e-2f1a7c4e9b10
+             */
+            fileAssetId?: string;
             /**
              * @description Transactions an earlier upload already brought, not stored twice: recognised as their format recognises them (the FITID for OFX; the bank's reference, or date, amount and description, for the others; docs/connectors.md, "Statement formats")
              * @example 30
@@ -23054,6 +23119,290 @@ export interface operations {
                      *     2026-10-05,2026-10-05,"Everyday Checking",5011000001,"XXXXXX4321",checking,USD,-45.10,"Corner Grocer, Main St","","",pointOfSale,20000000002
                      */
                     "application/qif": string;
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetCustomerAccountStatement: {
+        parameters: {
+            query: {
+                /**
+                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24)
+                 * @example 1
+                 */
+                index: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetCustomerAccountMultipleStatement: {
+        parameters: {
+            query: {
+                /**
+                 * @description Comma-separated indexes of statements, each 1 to 24 (1 is the most recent)
+                 * @example 1,2
+                 */
+                index: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description Account id
+                 * @example 5011648377
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One entry per index asked for, in the order asked */
+                        statements: {
+                            /**
+                             * @description The asset id of the statement, for Get Asset by Customer and ID
+                             * @example statement-5011648377-20261001-20261031
+                             */
+                            id?: string;
+                            /**
+                             * @description The period the statement covers, MM/DD/YYYY - MM/DD/YYYY
+                             * @example 10/01/2026 - 10/31/2026
+                             */
+                            description?: string;
+                            /**
+                             * @description When the statement was asked for (the customer clock), epoch seconds
+                             * @example 1764460800
+                             */
+                            asOfDate: number;
+                            /**
+                             * @description The statement's date, the last day of its period (YYYY-MM-DD)
+                             * @example 2026-10-31
+                             */
+                            documentDate?: string;
+                            /**
+                             * @description The index asked for (1 to 24)
+                             * @example 1
+                             */
+                            index: string;
+                            /**
+                             * @description Why there is no statement at this index: the code of the error Get Customer Account Statement answers
+                             * @example 16201
+                             */
+                            code?: string;
+                            /**
+                             * @description Why there is no statement at this index
+                             * @example statement not found.
+                             */
+                            message?: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description One entry per index asked for, in the order asked */
+                        statements: {
+                            /**
+                             * @description The asset id of the statement, for Get Asset by Customer and ID
+                             * @example statement-5011648377-20261001-20261031
+                             */
+                            id?: string;
+                            /**
+                             * @description The period the statement covers, MM/DD/YYYY - MM/DD/YYYY
+                             * @example 10/01/2026 - 10/31/2026
+                             */
+                            description?: string;
+                            /**
+                             * @description When the statement was asked for (the customer clock), epoch seconds
+                             * @example 1764460800
+                             */
+                            asOfDate: number;
+                            /**
+                             * @description The statement's date, the last day of its period (YYYY-MM-DD)
+                             * @example 2026-10-31
+                             */
+                            documentDate?: string;
+                            /**
+                             * @description The index asked for (1 to 24)
+                             * @example 1
+                             */
+                            index: string;
+                            /**
+                             * @description Why there is no statement at this index: the code of the error Get Customer Account Statement answers
+                             * @example 16201
+                             */
+                            code?: string;
+                            /**
+                             * @description Why there is no statement at this index
+                             * @example statement not found.
+                             */
+                            message?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetAssetByCustomerID: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description An asset id, from Get Customer Account Multiple Statement Details
+                 * @example statement-5011648377-20261001-20261031
+                 */
+                assetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
                 };
             };
             /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */

@@ -1,7 +1,7 @@
 /**
  * The statement as a PDF file (pdfkit): a letter-size document in the standard Helvetica fonts (no font files, so
  * text goes through pdfText first), with the account, the period, a summary of the balances and every transaction of
- * the period with its running balance. Written a page at a time, giving other requests their turn between pages, and
+ * the period with its running balance. Written a few lines at a time, giving other requests their turn between them, and
  * deterministic: the same statement gives the same bytes (the document's dates are the statement's, its id made from
  * its content).
  */
@@ -50,6 +50,8 @@ export interface StatementDocument {
 const PAGE = { width: 612, height: 792, margin: 50 };
 const COLUMNS = { date: 50, description: 120, amount: 400, balance: 480, end: 562 };
 const ROW = 14;
+/** Lines written per turn of the event loop: a third of a page or so. */
+const LINES_PER_TURN = 16;
 
 /** MM/DD/YYYY of an epoch second (UTC), as the reference writes a statement's period. */
 export function usDate(epochSeconds: number): string {
@@ -61,12 +63,17 @@ function money(amount: number): string {
   return amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
-/** The text cut with an ellipsis to fit the width in the current font. */
+/** The text cut with an ellipsis to fit the width in the current font (the longest start that fits, by halving). */
 function fitted(doc: PDFKit.PDFDocument, text: string, width: number): string {
   if (doc.widthOfString(text) <= width) return text;
-  let cut = Math.min(text.length, Math.floor(width / 3));
-  while (cut > 0 && doc.widthOfString(`${text.slice(0, cut)}…`) > width) cut--;
-  return `${text.slice(0, cut).trimEnd()}…`;
+  let fits = 0;
+  let over = text.length;
+  while (over - fits > 1) {
+    const mid = (fits + over) >> 1;
+    if (doc.widthOfString(`${text.slice(0, mid)}…`) <= width) fits = mid;
+    else over = mid;
+  }
+  return `${text.slice(0, fits).trimEnd()}…`;
 }
 
 function cell(doc: PDFKit.PDFDocument, text: string, x: number, y: number, width: number, align: 'left' | 'right' = 'left'): void {
@@ -182,11 +189,11 @@ export async function writeStatementPdf(s: StatementDocument): Promise<Buffer> {
   y = tableHeader(doc, y, s.currency);
   const bottom = PAGE.height - PAGE.margin - 20;
   if (s.lines.length === 0) cell(doc, 'No transactions in this period.', COLUMNS.description, y, 280);
-  for (const line of s.lines) {
+  for (const [i, line] of s.lines.entries()) {
+    // Other requests go between slices of lines.
+    if (i > 0 && i % LINES_PER_TURN === 0) await nextTurn();
     if (y + ROW > bottom) {
       footer(doc, page, s);
-      // The page is written: other requests go before the next one.
-      await nextTurn();
       doc.addPage();
       page++;
       y = tableHeader(doc, PAGE.margin, s.currency);

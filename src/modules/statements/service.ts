@@ -46,7 +46,7 @@ async function accountOf(runtime: Ctx, partnerId: string, customerId: string | n
 }
 
 /** The account's statements, latest first. */
-async function periodsOf(db: Executor, customer: CustomerRow, account: AccountRow, now: number): Promise<StatementPeriod[]> {
+async function periodsOf(db: Executor, account: AccountRow, now: number): Promise<StatementPeriod[]> {
   const files = await selectStatementPeriods(db, account.id);
   const stored = (value: number | null) => (value === null ? null : Number(value));
   return statementPeriods(
@@ -132,7 +132,7 @@ export async function getAccountStatement(
   const { customer, account } = await accountOf(runtime, partnerId, customerId, accountId);
   const now = customerNow(runtime, customer);
   const db = runtime.database.kysely;
-  const period = await periodAt(db, account, await periodsOf(db, customer, account, now), index);
+  const period = await periodAt(db, account, await periodsOf(db, account, now), index);
   return statementPdf(runtime, account, period, now);
 }
 
@@ -153,7 +153,7 @@ export async function listAccountStatements(
   const { customer, account } = await accountOf(runtime, partnerId, customerId, accountId);
   const now = customerNow(runtime, customer);
   const db = runtime.database.kysely;
-  const periods = await periodsOf(db, customer, account, now);
+  const periods = await periodsOf(db, account, now);
   const statements: MultipleStatements['statements'] = [];
   for (const index of indexes) {
     try {
@@ -193,7 +193,7 @@ export async function getAsset(runtime: Ctx, partnerId: string, customerId: stri
     throw notFound();
   });
   const now = customerNow(runtime, customer);
-  const period = (await periodsOf(db, customer, account, now)).find((p) => statementAssetId(account.id, p) === assetId);
+  const period = (await periodsOf(db, account, now)).find((p) => statementAssetId(account.id, p) === assetId);
   if (!period) throw notFound();
   return statementPdf(runtime, account, period, now);
 }
