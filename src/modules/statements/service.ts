@@ -17,7 +17,6 @@ import { customerNow } from '../aggregation/engine.js';
 import { findStatementFile, selectStatementPeriods } from '../aggregation/statement-files.repository.js';
 import type { AccountRow } from '../aggregation/table.js';
 import { getCustomerForPartner } from '../customers/service.js';
-import type { CustomerRow } from '../customers/table.js';
 import { findInstitution } from '../institutions/service.js';
 import { parseStatementAssetId, parseStatementIndexes, type StatementPeriod, statementAssetId, statementPeriods } from './periods.rules.js';
 import { type StatementLine, usDate, writeStatementPdf } from './pdf.js';
