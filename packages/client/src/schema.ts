@@ -23185,6 +23185,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example %PDF-1.3
+                     *     %ÿÿÿÿ
+                     *     …
+                     */
                     "application/octet-stream": string;
                 };
             };
@@ -23402,6 +23407,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example %PDF-1.3
+                     *     %ÿÿÿÿ
+                     *     …
+                     */
                     "application/octet-stream": string;
                 };
             };

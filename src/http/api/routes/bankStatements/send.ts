@@ -5,7 +5,7 @@ import type { StatementFile } from '../../../../modules/statements/service.js';
 /** The 200 answer of a statement or asset: the file, as the reference declares it (application/octet-stream). */
 export const STATEMENT_FILE_RESPONSE = (description: string) => ({
   description,
-  content: { 'application/octet-stream': { schema: Type.String({ format: 'binary', description }) } },
+  content: { 'application/octet-stream': { schema: Type.String({ format: 'binary', description, examples: ['%PDF-1.3\n%ÿÿÿÿ\n…'] }) } },
 });
 
 /** Sends a statement or asset file as an attachment named after it. */
