@@ -32,6 +32,8 @@ interface World {
   consumerId: string;
   /** A report about the customer (a VOA, left in progress). */
   reportId: string;
+  /** The latest statement of the customer's first account, as an asset. */
+  assetId: string;
   /** A saved CSV column mapping's fingerprint (partner-wide): only the other partner's world has one. */
   fingerprint?: string;
   /** A transaction rule's id (partner-wide): only the other partner's world has one. */
@@ -65,6 +67,13 @@ async function world(partner: TestPartner): Promise<World> {
   const subscriptions = await subscribe(ctx, partner, customerId, accounts[0]!.id, listener.url);
   await accessFor(ctx, partner, customerId);
   const accesses = await ctx.app.inject({ method: 'GET', url: `/aggregation/v1/customers/${customerId}/simplefin/accesses`, headers: partner.headers });
+  const statements = await ctx.app.inject({
+    method: 'GET',
+    url: `/aggregation/v3/customers/${customerId}/accounts/${accounts[0]!.id}/statement?index=1`,
+    headers: partner.headers,
+  });
+  const assetId = statements.json().statements[0].id;
+  expect(assetId, statements.body).toBeDefined();
   return {
     customerId,
     accountId: accounts[0]!.id,
@@ -75,6 +84,7 @@ async function world(partner: TestPartner): Promise<World> {
     accessId: accesses.json().accesses[0].id,
     consumerId: await createConsumer(ctx, partner, customerId),
     reportId: await generateReport(partner, customerId),
+    assetId,
   };
 }
 
@@ -269,6 +279,8 @@ describe('isolation on every route with ids', () => {
     expect(res.statusCode).toBe(200);
     const tx = await ctx.app.inject({ method: 'GET', url: `/aggregation/v2/customers/${a1.customerId}/transactions/${a1.transactionId}`, headers: a.headers });
     expect(tx.statusCode).toBe(200);
+    const asset = await ctx.app.inject({ method: 'GET', url: `/aggregation/v1/customers/${b1.customerId}/assets/${b1.assetId}`, headers: b.headers });
+    expect(asset.statusCode).toBe(200);
   });
 });
 

@@ -145,11 +145,12 @@ export async function listAccountStatements(
   accountId: string | number,
   indexList: string,
 ): Promise<MultipleStatements> {
+  // Another partner's or customer's account is 404 whatever the indexes.
+  const { customer, account } = await accountOf(runtime, partnerId, customerId, accountId);
   const indexes = parseStatementIndexes(indexList);
   if (indexes === undefined) {
     throw new ServiceError('InvalidParameter', `Invalid parameter (index): "${indexList}" is not a comma-separated list of indexes from 1 to 24.`);
   }
-  const { customer, account } = await accountOf(runtime, partnerId, customerId, accountId);
   const now = customerNow(runtime, customer);
   const db = runtime.database.kysely;
   const periods = await periodsOf(db, account, now);
