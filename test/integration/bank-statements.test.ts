@@ -3,6 +3,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { type AccountJson, allTransactions, DAY, linkProfile, nowOf, refresh } from '../helpers/aggregation.js';
 import { partnerWithToken, type TestPartner } from '../helpers/context.js';
+import { dashboardSignIn } from '../helpers/dashboard.js';
 import { ofxStatementFile } from '../helpers/statement-files.js';
 import { statementUploads } from '../helpers/statement-uploads.js';
 
@@ -160,6 +161,19 @@ describe('bank statements', () => {
       const asset = await get(paths.asset(customerId, `statement-${checking.id}-20250101-20250131`), t.partner, 'application/xml');
       expect(asset.statusCode).toBe(404);
       expect(asset.body).toContain('<code>16202</code>');
+    });
+
+    it("downloads the latest statement from the dashboard's customer page, for the signed-in partner only", async () => {
+      await linked();
+      const url = `/dashboard/api/customers/${customerId}/accounts/${checking.id}/statement`;
+      const mine = await (await dashboardSignIn(t.ctx, t.partner.partnerId, t.partner.partnerSecret)).call('GET', url);
+      expect(mine.statusCode, mine.body).toBe(200);
+      expect(mine.headers['content-type']).toBe('application/pdf');
+      expect(mine.headers['content-disposition']).toBe(`attachment; filename="statement-${checking.id}-20260301-20260331.pdf"`);
+      expect(mine.rawPayload.equals((await get(paths.statement(customerId, checking.id))).rawPayload)).toBe(true);
+      const stranger = await partnerWithToken(t.ctx);
+      const theirs = await (await dashboardSignIn(t.ctx, stranger.partnerId, stranger.partnerSecret)).call('GET', url);
+      expect(theirs.statusCode).toBe(404);
     });
 
     it("answers 404 to another partner, for the account's statements and the customer's assets", async () => {

@@ -171,7 +171,7 @@ function loginsSection(overview: CustomerOverview, reload: Reload): HTMLElement 
               loginRefreshPanel(overview.customer.id, l, reload),
               table(
                 `Accounts at ${l.institution.name}`,
-                ['Account', 'Type', 'Number', 'Balance', 'Status', 'Last aggregated'],
+                ['Account', 'Type', 'Number', 'Balance', 'Status', 'Last aggregated', 'Statement'],
                 l.accounts.map((a) => [
                   h('span', {}, a.name, h('span', { class: 'sub' }, `ID ${a.id}`)),
                   a.type,
@@ -179,12 +179,27 @@ function loginsSection(overview: CustomerOverview, reload: Reload): HTMLElement 
                   h('span', { class: 'num' }, money(a.balance, a.currency)),
                   statusText(a.aggregationStatusCode),
                   dateTime(a.aggregationSuccessDate),
+                  statementLink(overview.customer.id, a),
                 ]),
                 { hideCaption: true },
               ),
             ),
           ),
         ),
+  );
+}
+
+/** A download of the account's latest statement (docs/statements.md): the last month that has ended, as a PDF file. */
+function statementLink(customerId: string, account: { id: string; name: string }): HTMLElement {
+  return h(
+    'a',
+    {
+      class: 'button secondary small',
+      href: `/dashboard/api/customers/${encodeURIComponent(customerId)}/accounts/${encodeURIComponent(account.id)}/statement`,
+      download: true,
+      'aria-label': `Latest statement of ${account.name} (${account.id}), PDF`,
+    },
+    'PDF',
   );
 }
 

@@ -23,6 +23,7 @@ import {
 } from './routes/customers.js';
 import { getExperiences, putExperience } from './routes/experiences.js';
 import { exportAccount, exportCustomer } from './routes/exports.js';
+import { accountStatement } from './routes/bankStatements.js';
 import { refreshInstitutionLogin } from './routes/institutionLogins.js';
 import { createOwnBankCustomer, getOwnBank } from './routes/ownBank.js';
 import getDashboardSession from './routes/getSession.js';
@@ -83,6 +84,7 @@ export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Ru
       getAccountBalances,
       exportCustomer,
       exportAccount,
+      accountStatement,
       refreshInstitutionLogin,
       getOwnBank,
       createOwnBankCustomer,

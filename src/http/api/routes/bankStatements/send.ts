@@ -8,10 +8,10 @@ export const STATEMENT_FILE_RESPONSE = (description: string) => ({
   content: { 'application/octet-stream': { schema: Type.String({ format: 'binary', description, examples: ['%PDF-1.3\n%ÿÿÿÿ\n…'] }) } },
 });
 
-/** Sends a statement or asset file as an attachment named after it. */
-export function sendStatementFile(reply: FastifyReply, file: StatementFile): FastifyReply {
+/** Sends a statement or asset file as an attachment named after it, in the reference's media type unless told another. */
+export function sendStatementFile(reply: FastifyReply, file: StatementFile, mediaType = 'application/octet-stream'): FastifyReply {
   return reply
-    .type('application/octet-stream')
+    .type(mediaType)
     .header('content-disposition', `attachment; filename="${file.filename}"`)
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'no-store')
