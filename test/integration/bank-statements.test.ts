@@ -1,11 +1,11 @@
 import { XMLParser } from 'fast-xml-parser';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { type AccountJson, allTransactions, DAY, linkProfile, nowOf, refresh } from '../helpers/aggregation.js';
 import { partnerWithToken, type TestPartner } from '../helpers/context.js';
 import { dashboardSignIn } from '../helpers/dashboard.js';
 import { ofxStatementFile } from '../helpers/statement-files.js';
 import { statementUploads } from '../helpers/statement-uploads.js';
+import { pdfText } from '../helpers/pdf-text.js';
 
 const xml = new XMLParser({ parseTagValue: false, isArray: (name) => name === 'statement' });
 
@@ -26,11 +26,6 @@ interface StatementEntry {
 }
 
 /** The text of a PDF file, its pages one after another. */
-async function pdfTextOf(body: Buffer): Promise<string> {
-  const { text } = await extractText(await getDocumentProxy(new Uint8Array(body)), { mergePages: true });
-  return text;
-}
-
 const money = (amount: number) => amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 describe('bank statements', () => {
@@ -57,7 +52,7 @@ describe('bank statements', () => {
       expect(res.headers['content-type']).toBe('application/octet-stream');
       expect(res.headers['content-disposition']).toBe(`attachment; filename="statement-${checking.id}-20260301-20260331.pdf"`);
       expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-      const text = await pdfTextOf(res.rawPayload);
+      const text = await pdfText(res.rawPayload);
       expect(text).toContain('FinBank');
       expect(text).toContain(`Account number ${checking.accountNumberDisplay}`);
       expect(text).toContain('Statement period 03/01/2026 - 03/31/2026');
@@ -110,7 +105,7 @@ describe('bank statements', () => {
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['content-type']).toBe('application/octet-stream');
       expect(asset.rawPayload.equals((await get(paths.statement(customerId, checking.id, '?index=1'))).rawPayload)).toBe(true);
-      const second = await pdfTextOf((await get(paths.asset(customerId, statements[1]!.id!))).rawPayload);
+      const second = await pdfText((await get(paths.asset(customerId, statements[1]!.id!))).rawPayload);
       expect(second).toContain('Statement period 02/01/2026 - 02/28/2026');
 
       // XML: the same entries.
@@ -128,7 +123,7 @@ describe('bank statements', () => {
       for (const account of accounts) {
         const res = await get(paths.statement(customerId, account.id));
         expect(res.statusCode, `${account.type}: ${res.body}`).toBe(200);
-        const text = await pdfTextOf(res.rawPayload);
+        const text = await pdfText(res.rawPayload);
         expect(text).toContain(`Account type ${account.type}`);
         expect(text).toContain('Statement period 03/01/2026 - 03/31/2026');
         types.add(account.type);
@@ -223,7 +218,7 @@ describe('bank statements', () => {
 
       const res = await get(paths.statement(customerId, accountId));
       expect(res.statusCode, res.body).toBe(200);
-      const text = await pdfTextOf(res.rawPayload);
+      const text = await pdfText(res.rawPayload);
       expect(text).toContain('Statement period 02/03/2026 - 02/20/2026');
       expect(text).toContain('Kafes sto kentro');
       expect(text).toContain('PAYROLL ? ACME');
