@@ -23,7 +23,8 @@ export function isSigningSecret(value: string): boolean {
 }
 
 /**
- * The partner's webhook signing key (`whsec_...`) for Connect and report webhooks, derived from the master key and
+ * The partner's webhook signing key (`whsec_...`) for Connect webhooks, webhook subscriptions, report and micro entry
+ * callbacks, derived from the master key and
  * the partner id, so it needs no storage and every process sharing the master key signs alike.
  */
 export function partnerWebhookSecret(keys: Keys, partnerId: string): string {

@@ -706,6 +706,68 @@ export const ErrorCatalogue = define({
     message: 'The report could not be computed.',
     when: 'Never an answer: the error of a report that failed after three attempts of the worker (details are logged).',
   },
+  // Micro entries (docs/micro-entries.md), transaction refreshes and recurring transactions (docs/aggregation.md)
+  MicroEntryRoutingNumberInvalid: {
+    code: '16400',
+    status: 400,
+    message: 'Invalid routing number',
+    when: "Initiate Micro Entries with a receiver routing number that is not nine digits with a valid ABA check digit (the reference's 20024).",
+  },
+  MicroEntryAccountNumberInvalid: {
+    code: '16401',
+    status: 400,
+    message: 'Invalid account number',
+    when: "Initiate Micro Entries with a receiver account number that is not 4 to 17 digits once spaces and hyphens are taken out (the reference's 3000001).",
+  },
+  MicroEntryAccountExists: {
+    code: '16402',
+    status: 409,
+    message: 'Account already exist',
+    when: "Initiate Micro Entries for numbers whose entries for this customer are pending, deposited or verified (the reference's 3100001); of many simultaneous initiations of the same numbers, one is taken and the others get this. Failed and expired ones may be initiated again.",
+  },
+  MicroEntryStatusInvalid: {
+    code: '16403',
+    status: 400,
+    message: 'Microdeposit is in a status that cannot be verified',
+    when: "Verify Micro Entries while the deposits have not landed (Pending) or after the entries were verified or expired; the message names the status (the reference's 3200002).",
+  },
+  MicroEntryAttemptsExceeded: {
+    code: '16404',
+    status: 400,
+    message: 'Microdeposit verification attempts exceeded',
+    when: "Verify Micro Entries after three wrong answers failed them (the reference's 3200003). Initiate again for new amounts.",
+  },
+  MicroEntryAmountsMismatch: {
+    code: '16405',
+    status: 400,
+    message: "Microdeposit amounts didn't match",
+    when: "Verify Micro Entries with amounts other than those deposited; the message says how many attempts are left, and the third wrong answer fails the entries (the reference's 3200004).",
+  },
+  MicroEntryAmountFormat: {
+    code: '16406',
+    status: 400,
+    message: 'Invalid amount format',
+    when: "Verify Micro Entries without exactly two amounts, each 0.01 to 0.99 dollars with at most two decimals (the reference's 3000003). Does not count as an attempt.",
+  },
+  NoAccountsForInstitutionLogin: {
+    code: '16410',
+    status: 404,
+    message: 'Customer does not have any accounts associated with institutionLoginId.',
+    when: "Initiate Micro Entries or Refresh Transactions naming an institution login of the customer that holds no accounts (the reference's 38007).",
+  },
+  TransactionRefreshDateRangeInvalid: {
+    code: '16411',
+    status: 400,
+    message: 'Invalid date range',
+    when: "Refresh Transactions in custom mode without fromDate, with toDate before fromDate, with toDate in the future or with fromDate more than two years back (the reference's 41002); the message says which.",
+  },
+  NoAccountsForCustomer: {
+    code: '16412',
+    status: 404,
+    message: 'Customer does not have any accounts',
+    when: "Get Recurring Transactions or Refresh Transactions for a customer without aggregated accounts (the reference's 38003).",
+  },
+
   RateLimited: { code: '10429', status: 429, message: 'Too many requests', when: 'A rate limit was exceeded; Retry-After says when to try again.' },
   InternalError: { code: '10500', status: 500, message: 'Internal server error', when: 'A fault inside Ledgerlink. Details are logged, never sent.' },
   ServiceUnavailable: {

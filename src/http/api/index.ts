@@ -49,6 +49,9 @@ import getAccountPaymentInstructionDetails from './routes/payments/getAccountPay
 import getAvailableBalance from './routes/payments/getAvailableBalance.js';
 import getAvailableBalanceLive from './routes/payments/getAvailableBalanceLive.js';
 import getLoanPaymentDetails from './routes/payments/getLoanPaymentDetails.js';
+import getMicroDepositsDetails from './routes/microentries/getMicroDepositsDetails.js';
+import initiateMicroAmountDeposits from './routes/microentries/initiateMicroAmountDeposits.js';
+import verifyMicroAmountDeposits from './routes/microentries/verifyMicroAmountDeposits.js';
 import getAccountOwner from './routes/identity/getAccountOwner.js';
 import getAccountOwnerDetails from './routes/identity/getAccountOwnerDetails.js';
 import accountMatchingScoreDetails from './routes/identity/accountMatchingScoreDetails.js';
@@ -181,6 +184,9 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getAvailableBalance,
       getAvailableBalanceLive,
       getLoanPaymentDetails,
+      initiateMicroAmountDeposits,
+      verifyMicroAmountDeposits,
+      getMicroDepositsDetails,
       getAccountOwner,
       getAccountOwnerDetails,
       accountMatchingScoreDetails,

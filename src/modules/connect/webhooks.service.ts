@@ -32,7 +32,7 @@ export const ConnectWebhookBody = Type.Object(
   { xml: { name: 'webhook' } },
 );
 
-/** The partner's Connect webhook signing key (`whsec_...`); report webhooks are signed with it too (outbox/sign.ts). */
+/** The partner's Connect webhook signing key (`whsec_...`); report and micro entry callbacks are signed with it too (outbox/sign.ts). */
 export function connectWebhookSecret(runtime: Pick<Runtime, 'keys'>, partnerId: string): string {
   return partnerWebhookSecret(runtime.keys, partnerId);
 }

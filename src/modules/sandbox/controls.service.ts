@@ -1,4 +1,5 @@
 import { cancelSubscriptionDeliveries } from '../../outbox/cancel.js';
+import { settleCustomerMicroEntries } from '../microentries/service.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { MAX_ADVANCE_DAYS, SANDBOX_ERROR_CODES, TXPUSH_EVENT_TYPES, type SandboxErrorCode, type TxPushEventType } from '../../contract/schemas/sandbox.js';
 import { epochSeconds } from '../../platform/clock.js';
@@ -77,6 +78,8 @@ export async function advanceClock(engine: Engine, caller: Caller, customerId: s
     const code = outcome.ran ? outcome.code : Number((await getLoginRow(db(engine), customer, login.id)).aggregation_status_code);
     outcomes.push({ institutionLoginId: String(login.id), aggregationStatusCode: code });
   }
+  // After the refreshes, so deposits that land now find the accounts as they are at the new time.
+  await settleCustomerMicroEntries(engine, customer);
   return { customerId: String(customer.id), days, customerDate, institutionLogins: outcomes };
 }
 

@@ -4,12 +4,9 @@
  */
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { randomString } from '../../platform/secrets.js';
-import { accountRecord, getAccountRow } from '../aggregation/accounts.service.js';
+import { getAccountRow } from '../aggregation/accounts.service.js';
 import { customerNow, type Engine } from '../aggregation/engine.js';
-import { recordEvents } from '../aggregation/events.service.js';
-import { toTransactionEventRecord } from '../aggregation/records.js';
-import { updateAccountRow } from '../aggregation/accounts.repository.js';
-import { insertTransactionRow, transactionDateRange } from '../aggregation/transactions.repository.js';
+import { injectTransaction } from '../aggregation/injected.service.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import { isTestInstitution } from '../../connectors/testbank/institutions.js';
 
@@ -56,50 +53,16 @@ export async function createTestTransaction(
       );
     }
     const now = customerNow(engine, customer);
-    const description = input.description.trim();
-    const row = await insertTransactionRow(tx, {
-      partner_id: partnerId,
-      customer_id: customer.id,
-      account_id: account.id,
+    const row = await injectTransaction(engine, tx, customer, account, {
       ref: TEST_REF_PREFIX + randomString(24),
-      effective_date: input.transactionDate,
-      status,
       amount: input.amount,
-      description,
-      memo: null,
-      type: null,
-      transaction_date: input.transactionDate,
-      posted_date: status === 'active' ? (input.postedDate ?? input.transactionDate) : (input.postedDate ?? null),
-      check_num: null,
-      normalized_payee_name: description,
+      description: input.description.trim(),
       category: 'Uncategorized',
-      best_representation: description,
-      country: 'USA',
-      bonus_amount: null,
-      escrow_amount: null,
-      fee_amount: null,
-      interest_amount: null,
-      principal_amount: null,
-      unit_quantity: null,
-      unit_value: null,
-      investment_transaction_type: null,
-      ticker: null,
-      security_id: null,
-      created_at: now,
-      updated_at: now,
+      status,
+      transactionDate: input.transactionDate,
+      postedDate: status === 'active' ? (input.postedDate ?? input.transactionDate) : (input.postedDate ?? null),
+      now,
     });
-    const range = await transactionDateRange(tx, account.id);
-    const updated = await updateAccountRow(tx, account.id, {
-      ...(status === 'active' ? { balance: Math.round((account.balance + input.amount) * 100) / 100 } : {}),
-      oldest_transaction_at: range.oldest,
-      last_transaction_at: range.last,
-      updated_at: now,
-    });
-    const scope = { partnerId, customerId: customer.id, accountId: account.id };
-    await recordEvents(engine, tx, [
-      { class: 'transaction', type: 'created', ...scope, record: toTransactionEventRecord(row) },
-      { class: 'account', type: 'modified', ...scope, record: await accountRecord(tx, updated) },
-    ]);
     return { id: Number(row.id), createdDate: Number(row.created_at) };
   });
 }

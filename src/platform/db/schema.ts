@@ -10,11 +10,13 @@ import type {
 } from '../../modules/aggregation/table.js';
 import type { AccountBalanceTable } from '../../modules/aggregation/balances.table.js';
 import type { StatementFileTable, StatementPeriodTable } from '../../modules/aggregation/statement-files.table.js';
+import type { TransactionRefreshTable } from '../../modules/aggregation/refreshes.table.js';
 import type { DashboardSessionTable } from '../../modules/dashboard/table.js';
 import type { DeliveryAttemptTable, DeliveryTable, MailboxTable, SandboxListenerTable } from '../../outbox/table.js';
 import type { ConnectExperienceTable, ConnectLinkTable } from '../../modules/connect/table.js';
 import type { ConsumerTable } from '../../modules/consumers/table.js';
 import type { CustomerTable } from '../../modules/customers/table.js';
+import type { MicroEntryTable } from '../../modules/microentries/table.js';
 import type { InstitutionCatalogTable, InstitutionTable, ListedInstitutionTable, OfxServerTable } from '../../modules/institutions/table.js';
 import type { PartnerTable, PartnerTokenTable, SignInThrottleTable } from '../../modules/partners/table.js';
 import type { RequestLogTable } from '../../modules/requestlog/table.js';
@@ -63,4 +65,6 @@ export interface DB {
   connect_links: ConnectLinkTable;
   connect_experiences: ConnectExperienceTable;
   sandbox_listeners: SandboxListenerTable;
+  micro_entries: MicroEntryTable;
+  transaction_refreshes: TransactionRefreshTable;
 }

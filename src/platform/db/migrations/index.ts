@@ -37,6 +37,7 @@ import * as m0036 from './0036_account_payment_identity.js';
 import * as m0037 from './0037_reports.js';
 import * as m0039 from './0039_statement_files.js';
 import * as m0040 from './0040_webhook_subscriptions.js';
+import * as m0041 from './0041_micro_entries.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '0037_reports': m0037,
   '0039_statement_files': m0039,
   '0040_webhook_subscriptions': m0040,
+  '0041_micro_entries': m0041,
 };
