@@ -49,6 +49,7 @@ import getAccountPaymentInstructionDetails from './routes/payments/getAccountPay
 import getAvailableBalance from './routes/payments/getAvailableBalance.js';
 import getAvailableBalanceLive from './routes/payments/getAvailableBalanceLive.js';
 import getLoanPaymentDetails from './routes/payments/getLoanPaymentDetails.js';
+import getRecurringTransactions from './routes/transactions/getRecurringTransactions.js';
 import getMicroDepositsDetails from './routes/microentries/getMicroDepositsDetails.js';
 import initiateMicroAmountDeposits from './routes/microentries/initiateMicroAmountDeposits.js';
 import verifyMicroAmountDeposits from './routes/microentries/verifyMicroAmountDeposits.js';
@@ -219,6 +220,7 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getAllCustomerTransactions,
       getCustomerAccountTransactions,
       getCustomerTransaction,
+      getRecurringTransactions,
       getTransactionByUniqueTransactionId,
       exportCustomerTransactions,
       exportAccountTransactions,

@@ -189,3 +189,15 @@ function preparedCountedPage(column: TransactionScope['column'], includePending:
   }
   return query;
 }
+
+/** The posted transactions of these accounts dated up to `until`, with what recurring detection reads. */
+export async function selectPostedForAnalysis(db: Executor, accountIds: readonly number[], until: number) {
+  if (accountIds.length === 0) return [];
+  return db
+    .selectFrom('transactions')
+    .select(['id', 'account_id', 'amount', 'posted_date', 'transaction_date', 'description', 'normalized_payee_name', 'category'])
+    .where('account_id', 'in', accountIds)
+    .where('status', '=', 'active')
+    .where('transaction_date', '<=', until)
+    .execute();
+}
