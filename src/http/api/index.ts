@@ -49,6 +49,8 @@ import getAccountPaymentInstructionDetails from './routes/payments/getAccountPay
 import getAvailableBalance from './routes/payments/getAvailableBalance.js';
 import getAvailableBalanceLive from './routes/payments/getAvailableBalanceLive.js';
 import getLoanPaymentDetails from './routes/payments/getLoanPaymentDetails.js';
+import getTransactionRefreshStatus from './routes/transactions/getTransactionRefreshStatus.js';
+import refreshTransactions from './routes/transactions/refreshTransactions.js';
 import getRecurringTransactions from './routes/transactions/getRecurringTransactions.js';
 import getMicroDepositsDetails from './routes/microentries/getMicroDepositsDetails.js';
 import initiateMicroAmountDeposits from './routes/microentries/initiateMicroAmountDeposits.js';
@@ -221,6 +223,8 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getCustomerAccountTransactions,
       getCustomerTransaction,
       getRecurringTransactions,
+      refreshTransactions,
+      getTransactionRefreshStatus,
       getTransactionByUniqueTransactionId,
       exportCustomerTransactions,
       exportAccountTransactions,
