@@ -96,7 +96,7 @@ export async function startBrowserWorld(env: Record<string, string> = {}): Promi
 /** Generates a link through the API. */
 export async function generateLink(
   world: BrowserWorld,
-  variant: 'generate' | 'generate/lite' | 'generate/fix',
+  variant: 'generate' | 'generate/lite' | 'generate/fix' | 'generate/microentry/verify',
   body: Record<string, unknown>,
 ): Promise<string> {
   const res = await world.ctx.app.inject({

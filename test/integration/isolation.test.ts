@@ -34,6 +34,8 @@ interface World {
   reportId: string;
   /** The latest statement of the customer's first account, as an asset. */
   assetId: string;
+  /** A transaction refresh of the customer's login. */
+  refreshId: string;
   /** A saved CSV column mapping's fingerprint (partner-wide): only the other partner's world has one. */
   fingerprint?: string;
   /** A transaction rule's id (partner-wide): only the other partner's world has one. */
@@ -74,6 +76,13 @@ async function world(partner: TestPartner): Promise<World> {
   });
   const assetId = statements.json().statements[0].id;
   expect(assetId, statements.body).toBeDefined();
+  const transactionRefresh = await ctx.app.inject({
+    method: 'POST',
+    url: `/aggregation/customers/${customerId}/transactions/refreshes`,
+    headers: partner.headers,
+    payload: { institutionLoginId: String(accounts[0]!.institutionLoginId) },
+  });
+  await ctx.app.engine.idle();
   return {
     customerId,
     accountId: accounts[0]!.id,
@@ -85,6 +94,7 @@ async function world(partner: TestPartner): Promise<World> {
     consumerId: await createConsumer(ctx, partner, customerId),
     reportId: await generateReport(partner, customerId),
     assetId,
+    refreshId: transactionRefresh.json<{ refreshId: string }>().refreshId,
   };
 }
 

@@ -195,6 +195,23 @@ describe('account validation assistance (micro entries)', () => {
     expect(JSON.stringify(rows)).not.toContain('3141592653');
   });
 
+  it('generates a Connect link to verify the amounts of an existing entry only (VerifyMicroEntryMicrodeposit)', async () => {
+    partner = await renewToken(ctx, partner);
+    stranger = await renewToken(ctx, stranger);
+    const customerId = await addCustomer(ctx, partner);
+    const { accountId } = (await initiate(partner, customerId, { receiver: receiver('6660007777') })).json<{ accountId: string }>();
+    const generate = (who: TestPartner, body: object, accept = 'application/json') =>
+      call(who, 'POST', '/connect/v2/generate/microentry/verify', { partnerId: who.partnerId, customerId, ...body }, accept);
+    const ok = await generate(partner, { accountId });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const link = new URL(ok.json<{ link: string }>().link);
+    expect([link.searchParams.get('type'), link.searchParams.get('accountId')]).toEqual(['microentry', accountId]);
+    expect((await generate(partner, { accountId }, 'application/xml')).body).toContain('<link>');
+    expect(codeOf(await generate(partner, { accountId: '5011999999' }))).toEqual([404, '14001']);
+    expect(codeOf(await generate(stranger, { accountId }))).toEqual([404, '14001']);
+    expect(codeOf(await generate(partner, {}))).toEqual([400, '10005']);
+  });
+
   it('posts status changes to the callback URL through the outbox', async () => {
     const customerId = await addCustomer(ctx, partner);
     const started = await initiate(partner, customerId, { receiver: receiver('2220005555'), callbackUrl: 'https://partner.example/micro' });

@@ -1,6 +1,7 @@
 /**
  * The hosted Connect app. One screen at a time in <main>: institution search, sign-in (form or OAuth window),
- * MFA, account choice, statement file upload (statements.ts), success, and in Full mode account management. Every step is a call to /connect/api
+ * MFA, account choice, statement file upload (statements.ts), success, in Full mode account management, and the
+ * micro entry verification (micro-entries.ts). Every step is a call to /connect/api
  * with the link; every screen change is reported to the SDK as a `route` event.
  */
 import { ApiError } from '../shared/api.js';
@@ -28,6 +29,7 @@ import type {
 import { alertBox, busy, h, money } from '../shared/dom.js';
 import { api } from './api.js';
 import { emit, hasSdk, inIframe, onSdkMessage } from './sdk-bridge.js';
+import { microEntryScreen } from './micro-entries.js';
 import { sameAccountForm } from './same-account.js';
 import { type StatementUi, uploadScreen } from './statements.js';
 
@@ -676,6 +678,7 @@ async function start(): Promise<void> {
   }
   applyBranding(session.experience);
   if (session.mode === 'full') return searchScreen();
+  if (session.mode === 'microentry' && session.microEntry) return microEntryScreen({ show, finish, fatal }, session.microEntry);
   const inst = session.institution;
   if (!inst) return fatal(new ApiError(400, 'institution', 'This link names no institution.'));
   await selectInstitution(inst);

@@ -80,6 +80,16 @@ export interface components {
                 value: string;
             }[];
         };
+        ConnectMicroEntry: {
+            accountId: string;
+            accountNumberLast4: string;
+            /** @description Pending, Completed (waiting for the amounts), Verified, Failed, Expired */
+            status: string;
+            attemptsLeft: number;
+        };
+        ConnectMicroEntryAmounts: {
+            amounts: number[];
+        };
         ConnectRedirect: {
             redirectUri: string | null;
         };
@@ -94,7 +104,7 @@ export interface components {
             params: unknown;
         };
         ConnectSession: {
-            mode: "full" | "lite" | "fix";
+            mode: "full" | "lite" | "fix" | "microentry";
             customerId: string;
             experience: components["schemas"]["Experience"];
             language: string;
@@ -102,6 +112,8 @@ export interface components {
             /** @description The institution a Lite or Fix link signs in at; null for Full */
             institution: components["schemas"]["ConnectInstitution"] | null;
             institutionLoginId: string | null;
+            /** @description The micro entries a verification link asks the amounts of; null for other links */
+            microEntry: components["schemas"]["ConnectMicroEntry"] | null;
         };
         ConnectSignInBody: {
             institutionId: number;
@@ -1437,6 +1449,8 @@ export type ConnectLogin = components['schemas']['ConnectLogin'];
 export type ConnectLoginField = components['schemas']['ConnectLoginField'];
 export type ConnectLogins = components['schemas']['ConnectLogins'];
 export type ConnectMfaBody = components['schemas']['ConnectMfaBody'];
+export type ConnectMicroEntry = components['schemas']['ConnectMicroEntry'];
+export type ConnectMicroEntryAmounts = components['schemas']['ConnectMicroEntryAmounts'];
 export type ConnectRedirect = components['schemas']['ConnectRedirect'];
 export type ConnectSdkEvent = components['schemas']['ConnectSdkEvent'];
 export type ConnectSdkRouteEvent = components['schemas']['ConnectSdkRouteEvent'];

@@ -896,6 +896,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/microentry/v1/customers/{customerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Initiate Micro Entries
+         * @description Deposits two random amounts under a dollar to the receiver's account; they land one day later on the customer's clock (status Pending, then Completed). At a test institution's routing number the amounts follow from the account number (docs/test-profiles.md). Where the customer has the account aggregated here, the deposits appear on it as transactions, and verify the entries by themselves when `institutionLoginId` names its login. 400 for a bad routing number (16400) or account number (16401); 409 (16402) while entries for the same numbers are under way or verified. Status changes are posted to `callbackUrl`.
+         */
+        post: operations["InitiateMicroAmountDeposits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/microentry/v1/customers/{customerId}/accounts/{accountId}/amounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify Micro Entries
+         * @description Checks the two amounts (dollars, any order) against the deposits once they landed (status Completed): Verified when they match. A wrong answer is 400 (16405) and counts; the third fails the entries (Failed, then 16404). 400 (16403) while Pending or once settled otherwise, 400 (16406) for anything but two amounts of 0.01 to 0.99.
+         */
+        post: operations["VerifyMicroAmountDeposits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/microentry/v1/customers/{customerId}/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Micro Entries Details
+         * @description The status of the customer's micro entries to the account as of now on the customer's clock (landing and expiry happen as time passes), with the routing number and the account number's last four digits. `autoVerifiedAccount` names the aggregated account whose transactions verified them.
+         */
+        get: operations["GetMicroDepositsDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/v1/customers/{customerId}/accounts/{accountId}/owner": {
         parameters: {
             query?: never;
@@ -1449,6 +1509,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/aggregation/customers/{customerId}/recurring-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Recurring Transactions for Customer
+         * @description Recurring debit and credit streams among the posted transactions of the given accounts (all of the customer's when `accountIds` is absent or empty): the same payee, amounts within a quarter of their median, at least three at a steady cadence from weekly to annually (docs/aggregation.md). Amounts are magnitudes. 404 for an unknown customer or account (14001) or a customer without accounts (16412).
+         */
+        post: operations["GetRecurringTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/customers/{customerId}/transactions/refreshes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trigger Customer Account Refresh
+         * @description Starts a refresh of the given accounts (or of every account of `institutionLoginId`; `accountIds` wins when both are given) and answers 202 at once with its id; read its status with Get Transaction Refresh Status. Modes: standard (a refresh), historic (the whole served history, two years at the test bank), custom (fromDate to toDate, at most two years back). 400 for a bad mode (10010) or date range (16411), 404 for unknown customers, accounts or logins (14001) or a login without accounts (16410); 429 while the partner runs as many refreshes as it may at once.
+         */
+        post: operations["RefreshTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/customers/{customerId}/transactions/refreshes/{refreshId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Customer Account Refresh Status
+         * @description The refresh's status (NEW, IN_PROGRESS, COMPLETED when at least one account was refreshed, FAILED when none was) and each account's outcome: aggregationStatusCode 0 with aggregationSuccessDate, or the failure's code and message; an account still waiting has neither. 404 for an unknown customer or refresh id.
+         */
+        get: operations["GetTransactionRefreshStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/aggregation/customers/{customerId}/transactions/{uniqueTransactionId}": {
         parameters: {
             query?: never;
@@ -1727,6 +1847,26 @@ export interface paths {
          * @description A link to Connect Fix: goes straight to signing in again at the institution of the given login, and on success replaces the login's saved sign-in and clears its error status (aggregationStatusCode 0). 404 when the customer has no such institution login. The link's query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).
          */
         post: operations["GenerateFixConnectUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/v2/generate/microentry/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Account Validation Assistant User Verification of Microdeposits
+         * @description A Connect link to a page where the customer enters the two micro entry amounts found on the account `accountId` (see Initiate Micro Entries); the page says while they have not landed, counts wrong answers as Verify Micro Entries does and ends with `done` once verified. 404 when the customer has no micro entries to that account. The link's query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).
+         */
+        post: operations["VerifyMicroEntryMicrodeposit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -16064,6 +16204,477 @@ export interface operations {
             };
         };
     };
+    InitiateMicroAmountDeposits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description An institution login of the customer holding the receiving account: when the deposits show up on one of its aggregated accounts, the entries verify themselves
+                     * @example 6000000001
+                     */
+                    institutionLoginId?: string;
+                    /** @description The account receiving the micro entries */
+                    receiver: {
+                        /**
+                         * @description ABA routing number of the receiving bank: nine digits with a valid check digit
+                         * @example 124017322
+                         */
+                        routingNumber: string;
+                        /**
+                         * @description The receiving account number: 4 to 17 digits (spaces and hyphens ignored)
+                         * @example 6894636820
+                         */
+                        accountNumber: string;
+                        /**
+                         * @description One of personalChecking, businessChecking, personalSavings, businessSavings, checking, savings
+                         * @example personalChecking
+                         */
+                        accountType: string;
+                        /**
+                         * @description Name of the customer (the account holder), at most 255 characters
+                         * @example Jane Smith
+                         */
+                        name: string;
+                        /**
+                         * @description Memo of the deposit transactions, at most 80 characters
+                         * @example Acme account check
+                         */
+                        memo?: string;
+                    };
+                    /**
+                     * @description Where status changes are posted (through the outbox)
+                     * @example https://partner.example/micro
+                     */
+                    callbackUrl?: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description An institution login of the customer holding the receiving account: when the deposits show up on one of its aggregated accounts, the entries verify themselves
+                     * @example 6000000001
+                     */
+                    institutionLoginId?: string;
+                    /** @description The account receiving the micro entries */
+                    receiver: {
+                        /**
+                         * @description ABA routing number of the receiving bank: nine digits with a valid check digit
+                         * @example 124017322
+                         */
+                        routingNumber: string;
+                        /**
+                         * @description The receiving account number: 4 to 17 digits (spaces and hyphens ignored)
+                         * @example 6894636820
+                         */
+                        accountNumber: string;
+                        /**
+                         * @description One of personalChecking, businessChecking, personalSavings, businessSavings, checking, savings
+                         * @example personalChecking
+                         */
+                        accountType: string;
+                        /**
+                         * @description Name of the customer (the account holder), at most 255 characters
+                         * @example Jane Smith
+                         */
+                        name: string;
+                        /**
+                         * @description Memo of the deposit transactions, at most 80 characters
+                         * @example Acme account check
+                         */
+                        memo?: string;
+                    };
+                    /**
+                     * @description Where status changes are posted (through the outbox)
+                     * @example https://partner.example/micro
+                     */
+                    callbackUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The receiving account: use it to verify and to read the status
+                         * @example 5090000001
+                         */
+                        accountId: string;
+                        /**
+                         * @description Pending: not deposited yet; Completed: deposited, waiting for the amounts; Verified: the amounts matched; Failed: too many wrong attempts; Expired: not verified in time; Rejected, Returned: refused by the receiving bank (never in the sandbox)
+                         * @example Pending
+                         */
+                        status: string;
+                        /**
+                         * @description Number of micro entries: 2
+                         * @example 2
+                         */
+                        depositCount: number;
+                        /**
+                         * @description The status in words
+                         * @example Micro entries initiated; they arrive within one day.
+                         */
+                        statusDescription: string;
+                        /**
+                         * @description The rail the deposits go by: ach
+                         * @example ach
+                         */
+                        railType: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The receiving account: use it to verify and to read the status
+                         * @example 5090000001
+                         */
+                        accountId: string;
+                        /**
+                         * @description Pending: not deposited yet; Completed: deposited, waiting for the amounts; Verified: the amounts matched; Failed: too many wrong attempts; Expired: not verified in time; Rejected, Returned: refused by the receiving bank (never in the sandbox)
+                         * @example Pending
+                         */
+                        status: string;
+                        /**
+                         * @description Number of micro entries: 2
+                         * @example 2
+                         */
+                        depositCount: number;
+                        /**
+                         * @description The status in words
+                         * @example Micro entries initiated; they arrive within one day.
+                         */
+                        statusDescription: string;
+                        /**
+                         * @description The rail the deposits go by: ach
+                         * @example ach
+                         */
+                        railType: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    VerifyMicroAmountDeposits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description The receiving account id given by the initiation
+                 * @example 5090000001
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The two amounts received, in any order */
+                    amounts: number[];
+                };
+                "application/xml": {
+                    /** @description The two amounts received, in any order */
+                    amounts: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Pending: not deposited yet; Completed: deposited, waiting for the amounts; Verified: the amounts matched; Failed: too many wrong attempts; Expired: not verified in time; Rejected, Returned: refused by the receiving bank (never in the sandbox)
+                         * @example Pending
+                         */
+                        status: string;
+                        /**
+                         * @description The status in words
+                         * @example Micro entries initiated; they arrive within one day.
+                         */
+                        statusDescription: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Pending: not deposited yet; Completed: deposited, waiting for the amounts; Verified: the amounts matched; Failed: too many wrong attempts; Expired: not verified in time; Rejected, Returned: refused by the receiving bank (never in the sandbox)
+                         * @example Pending
+                         */
+                        status: string;
+                        /**
+                         * @description The status in words
+                         * @example Micro entries initiated; they arrive within one day.
+                         */
+                        statusDescription: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetMicroDepositsDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description The receiving account id given by the initiation
+                 * @example 5090000001
+                 */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Pending: not deposited yet; Completed: deposited, waiting for the amounts; Verified: the amounts matched; Failed: too many wrong attempts; Expired: not verified in time; Rejected, Returned: refused by the receiving bank (never in the sandbox)
+                         * @example Pending
+                         */
+                        status: string;
+                        /**
+                         * @description The status in words
+                         * @example Micro entries initiated; they arrive within one day.
+                         */
+                        statusDescription: string;
+                        /**
+                         * @description When the entries were initiated, customer clock, UTC without a zone
+                         * @example 2026-01-15T12:00:00
+                         */
+                        creationDate: string;
+                        /**
+                         * @description Routing number of the receiving bank
+                         * @example 124017322
+                         */
+                        routingNumber: string;
+                        /**
+                         * @description The last four digits of the receiving account number
+                         * @example 6820
+                         */
+                        accountNumberLast4: string;
+                        /**
+                         * @description The aggregated account the deposits were seen on, when that verified them
+                         * @example 5011000001
+                         */
+                        autoVerifiedAccount?: number;
+                        /**
+                         * @description The rail the deposits go by: ach
+                         * @example ach
+                         */
+                        railType: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Pending: not deposited yet; Completed: deposited, waiting for the amounts; Verified: the amounts matched; Failed: too many wrong attempts; Expired: not verified in time; Rejected, Returned: refused by the receiving bank (never in the sandbox)
+                         * @example Pending
+                         */
+                        status: string;
+                        /**
+                         * @description The status in words
+                         * @example Micro entries initiated; they arrive within one day.
+                         */
+                        statusDescription: string;
+                        /**
+                         * @description When the entries were initiated, customer clock, UTC without a zone
+                         * @example 2026-01-15T12:00:00
+                         */
+                        creationDate: string;
+                        /**
+                         * @description Routing number of the receiving bank
+                         * @example 124017322
+                         */
+                        routingNumber: string;
+                        /**
+                         * @description The last four digits of the receiving account number
+                         * @example 6820
+                         */
+                        accountNumberLast4: string;
+                        /**
+                         * @description The aggregated account the deposits were seen on, when that verified them
+                         * @example 5011000001
+                         */
+                        autoVerifiedAccount?: number;
+                        /**
+                         * @description The rail the deposits go by: ach
+                         * @example ach
+                         */
+                        railType: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     GetAccountOwner: {
         parameters: {
             query?: never;
@@ -22807,6 +23418,722 @@ export interface operations {
             };
         };
     };
+    GetRecurringTransactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The accounts to look at (at most 1000); all of the customer’s accounts when absent or empty */
+                    accountIds?: string[];
+                };
+                "application/xml": {
+                    /** @description The accounts to look at (at most 1000); all of the customer’s accounts when absent or empty */
+                    accountIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        customerRecurringTransactions: {
+                            recurringOutflows: {
+                                /**
+                                 * @description The payee, as the newest transaction of the stream names it
+                                 * @example Netflix
+                                 */
+                                normalizedPayeeName: string;
+                                /** @description The categories of its transactions */
+                                transactionCategories: string[];
+                                /** @description The debit transactions of the stream, oldest first */
+                                transactionIds: string[];
+                                /**
+                                 * @description Mean number of days between its transactions
+                                 * @example 30
+                                 */
+                                cadence: number;
+                                /**
+                                 * @description active, or inactive when the next transaction is overdue by more than half a cadence
+                                 * @example active
+                                 */
+                                status: string;
+                                /**
+                                 * Format: date
+                                 * @description The last date plus the cadence
+                                 * @example 2026-02-14
+                                 */
+                                expectedNextTransactionDate: string;
+                                /**
+                                 * @description The median of the last three amounts, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                expectedNextTransactionAmount: number;
+                                /**
+                                 * @description The smallest amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                minimumHistoricalAmount: number;
+                                /**
+                                 * @description The largest amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                maximumHistoricalAmount: number;
+                                /**
+                                 * @description The mean amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                meanHistoricalAmount: number;
+                                /**
+                                 * @description The median amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                medianHistoricalAmount: number;
+                                /**
+                                 * @description Number of transactions in the stream
+                                 * @example 6
+                                 */
+                                countOfTransactions: number;
+                            }[];
+                            recurringInflows: {
+                                /**
+                                 * @description The payee, as the newest transaction of the stream names it
+                                 * @example Netflix
+                                 */
+                                normalizedPayeeName: string;
+                                /** @description The categories of its transactions */
+                                transactionCategories: string[];
+                                /** @description The credit transactions of the stream, oldest first */
+                                transactionIds: string[];
+                                /**
+                                 * @description Mean number of days between its transactions
+                                 * @example 30
+                                 */
+                                cadence: number;
+                                /**
+                                 * @description active, or inactive when the next transaction is overdue by more than half a cadence
+                                 * @example active
+                                 */
+                                status: string;
+                                /**
+                                 * Format: date
+                                 * @description The last date plus the cadence
+                                 * @example 2026-02-14
+                                 */
+                                expectedNextTransactionDate: string;
+                                /**
+                                 * @description The median of the last three amounts, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                expectedNextTransactionAmount: number;
+                                /**
+                                 * @description The smallest amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                minimumHistoricalAmount: number;
+                                /**
+                                 * @description The largest amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                maximumHistoricalAmount: number;
+                                /**
+                                 * @description The mean amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                meanHistoricalAmount: number;
+                                /**
+                                 * @description The median amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                medianHistoricalAmount: number;
+                                /**
+                                 * @description Number of transactions in the stream
+                                 * @example 6
+                                 */
+                                countOfTransactions: number;
+                            }[];
+                        };
+                    };
+                    "application/xml": {
+                        customerRecurringTransactions: {
+                            recurringOutflows: {
+                                /**
+                                 * @description The payee, as the newest transaction of the stream names it
+                                 * @example Netflix
+                                 */
+                                normalizedPayeeName: string;
+                                /** @description The categories of its transactions */
+                                transactionCategories: string[];
+                                /** @description The debit transactions of the stream, oldest first */
+                                transactionIds: string[];
+                                /**
+                                 * @description Mean number of days between its transactions
+                                 * @example 30
+                                 */
+                                cadence: number;
+                                /**
+                                 * @description active, or inactive when the next transaction is overdue by more than half a cadence
+                                 * @example active
+                                 */
+                                status: string;
+                                /**
+                                 * Format: date
+                                 * @description The last date plus the cadence
+                                 * @example 2026-02-14
+                                 */
+                                expectedNextTransactionDate: string;
+                                /**
+                                 * @description The median of the last three amounts, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                expectedNextTransactionAmount: number;
+                                /**
+                                 * @description The smallest amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                minimumHistoricalAmount: number;
+                                /**
+                                 * @description The largest amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                maximumHistoricalAmount: number;
+                                /**
+                                 * @description The mean amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                meanHistoricalAmount: number;
+                                /**
+                                 * @description The median amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                medianHistoricalAmount: number;
+                                /**
+                                 * @description Number of transactions in the stream
+                                 * @example 6
+                                 */
+                                countOfTransactions: number;
+                            }[];
+                            recurringInflows: {
+                                /**
+                                 * @description The payee, as the newest transaction of the stream names it
+                                 * @example Netflix
+                                 */
+                                normalizedPayeeName: string;
+                                /** @description The categories of its transactions */
+                                transactionCategories: string[];
+                                /** @description The credit transactions of the stream, oldest first */
+                                transactionIds: string[];
+                                /**
+                                 * @description Mean number of days between its transactions
+                                 * @example 30
+                                 */
+                                cadence: number;
+                                /**
+                                 * @description active, or inactive when the next transaction is overdue by more than half a cadence
+                                 * @example active
+                                 */
+                                status: string;
+                                /**
+                                 * Format: date
+                                 * @description The last date plus the cadence
+                                 * @example 2026-02-14
+                                 */
+                                expectedNextTransactionDate: string;
+                                /**
+                                 * @description The median of the last three amounts, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                expectedNextTransactionAmount: number;
+                                /**
+                                 * @description The smallest amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                minimumHistoricalAmount: number;
+                                /**
+                                 * @description The largest amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                maximumHistoricalAmount: number;
+                                /**
+                                 * @description The mean amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                meanHistoricalAmount: number;
+                                /**
+                                 * @description The median amount, in dollars (a magnitude: the list says the direction)
+                                 * @example 15.99
+                                 */
+                                medianHistoricalAmount: number;
+                                /**
+                                 * @description Number of transactions in the stream
+                                 * @example 6
+                                 */
+                                countOfTransactions: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RefreshTransactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Refresh every account of this institution login
+                     * @example 6000000001
+                     */
+                    institutionLoginId?: string;
+                    /** @description Refresh these accounts (preferred over institutionLoginId); at most 100 */
+                    accountIds?: string[];
+                    /**
+                     * @description standard (the last 6 months), historic (2 years) or custom (fromDate to toDate); standard when absent
+                     * @example standard
+                     */
+                    mode?: string;
+                    /**
+                     * Format: date-time
+                     * @description custom mode: the first day to load (at most 2 years back)
+                     * @example 2026-01-15T12:00:00.000Z
+                     */
+                    fromDate?: string;
+                    /**
+                     * Format: date-time
+                     * @description custom mode: the last day to load; now when absent
+                     * @example 2026-01-15T12:00:00.000Z
+                     */
+                    toDate?: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description Refresh every account of this institution login
+                     * @example 6000000001
+                     */
+                    institutionLoginId?: string;
+                    /** @description Refresh these accounts (preferred over institutionLoginId); at most 100 */
+                    accountIds?: string[];
+                    /**
+                     * @description standard (the last 6 months), historic (2 years) or custom (fromDate to toDate); standard when absent
+                     * @example standard
+                     */
+                    mode?: string;
+                    /**
+                     * Format: date-time
+                     * @description custom mode: the first day to load (at most 2 years back)
+                     * @example 2026-01-15T12:00:00.000Z
+                     */
+                    fromDate?: string;
+                    /**
+                     * Format: date-time
+                     * @description custom mode: the last day to load; now when absent
+                     * @example 2026-01-15T12:00:00.000Z
+                     */
+                    toDate?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The refresh request
+                         * @example bec83f1a-5f65-44f5-8f00-b4a0fc60c2cc
+                         */
+                        refreshId: string;
+                        /** @example 1005061234 */
+                        customerId: string;
+                        /** @example 6000000001 */
+                        institutionLoginId?: string;
+                        /** @description The accounts the refresh covers */
+                        accountIds: string[];
+                        /**
+                         * @description standard (the last 6 months), historic (2 years) or custom (fromDate to toDate); standard when absent
+                         * @example standard
+                         */
+                        mode: string;
+                        /**
+                         * Format: date-time
+                         * @description The first day loaded
+                         * @example 2026-01-15T12:00:00.000Z
+                         */
+                        fromDate?: string;
+                        /**
+                         * Format: date-time
+                         * @description The last day loaded
+                         * @example 2026-01-15T12:00:00.000Z
+                         */
+                        toDate?: string;
+                        /**
+                         * @description NEW, IN_PROGRESS, COMPLETED (at least one account refreshed) or FAILED (none)
+                         * @example COMPLETED
+                         */
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @description When the request was made (customer clock)
+                         * @example 2026-01-15T12:00:00.000Z
+                         */
+                        createdAt: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * Format: uuid
+                         * @description The refresh request
+                         * @example bec83f1a-5f65-44f5-8f00-b4a0fc60c2cc
+                         */
+                        refreshId: string;
+                        /** @example 1005061234 */
+                        customerId: string;
+                        /** @example 6000000001 */
+                        institutionLoginId?: string;
+                        /** @description The accounts the refresh covers */
+                        accountIds: string[];
+                        /**
+                         * @description standard (the last 6 months), historic (2 years) or custom (fromDate to toDate); standard when absent
+                         * @example standard
+                         */
+                        mode: string;
+                        /**
+                         * Format: date-time
+                         * @description The first day loaded
+                         * @example 2026-01-15T12:00:00.000Z
+                         */
+                        fromDate?: string;
+                        /**
+                         * Format: date-time
+                         * @description The last day loaded
+                         * @example 2026-01-15T12:00:00.000Z
+                         */
+                        toDate?: string;
+                        /**
+                         * @description NEW, IN_PROGRESS, COMPLETED (at least one account refreshed) or FAILED (none)
+                         * @example COMPLETED
+                         */
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @description When the request was made (customer clock)
+                         * @example 2026-01-15T12:00:00.000Z
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetTransactionRefreshStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description The refresh id given by Refresh Transactions
+                 * @example bec83f1a-5f65-44f5-8f00-b4a0fc60c2cc
+                 */
+                refreshId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The refresh request
+                         * @example bec83f1a-5f65-44f5-8f00-b4a0fc60c2cc
+                         */
+                        refreshId: string;
+                        /** @example 1005061234 */
+                        customerId: string;
+                        accounts: {
+                            /** @example 5011648377 */
+                            accountId: string;
+                            /** @example 6000000001 */
+                            institutionLoginId: string;
+                            /** @example 101732 */
+                            institutionId: string;
+                            /**
+                             * @description 0 once refreshed
+                             * @example 0
+                             */
+                            aggregationStatusCode?: number;
+                            /**
+                             * Format: date-time
+                             * @description When the account was refreshed
+                             * @example 2026-01-15T12:00:00.000Z
+                             */
+                            aggregationSuccessDate?: string;
+                            /**
+                             * @description The aggregation status code of a failure
+                             * @example 103
+                             */
+                            code?: number;
+                            /**
+                             * @description Why it failed
+                             * @example The institution rejected the saved credentials.
+                             */
+                            message?: string;
+                        }[];
+                        /**
+                         * @description standard (the last 6 months), historic (2 years) or custom (fromDate to toDate); standard when absent
+                         * @example standard
+                         */
+                        mode: string;
+                        /**
+                         * @description NEW, IN_PROGRESS, COMPLETED (at least one account refreshed) or FAILED (none)
+                         * @example COMPLETED
+                         */
+                        status: string;
+                        /** @example 2 */
+                        totalCount: number;
+                        /** @example 1 */
+                        successCount: number;
+                        /** @example 1 */
+                        failedCount: number;
+                    };
+                    "application/xml": {
+                        /**
+                         * Format: uuid
+                         * @description The refresh request
+                         * @example bec83f1a-5f65-44f5-8f00-b4a0fc60c2cc
+                         */
+                        refreshId: string;
+                        /** @example 1005061234 */
+                        customerId: string;
+                        accounts: {
+                            /** @example 5011648377 */
+                            accountId: string;
+                            /** @example 6000000001 */
+                            institutionLoginId: string;
+                            /** @example 101732 */
+                            institutionId: string;
+                            /**
+                             * @description 0 once refreshed
+                             * @example 0
+                             */
+                            aggregationStatusCode?: number;
+                            /**
+                             * Format: date-time
+                             * @description When the account was refreshed
+                             * @example 2026-01-15T12:00:00.000Z
+                             */
+                            aggregationSuccessDate?: string;
+                            /**
+                             * @description The aggregation status code of a failure
+                             * @example 103
+                             */
+                            code?: number;
+                            /**
+                             * @description Why it failed
+                             * @example The institution rejected the saved credentials.
+                             */
+                            message?: string;
+                        }[];
+                        /**
+                         * @description standard (the last 6 months), historic (2 years) or custom (fromDate to toDate); standard when absent
+                         * @example standard
+                         */
+                        mode: string;
+                        /**
+                         * @description NEW, IN_PROGRESS, COMPLETED (at least one account refreshed) or FAILED (none)
+                         * @example COMPLETED
+                         */
+                        status: string;
+                        /** @example 2 */
+                        totalCount: number;
+                        /** @example 1 */
+                        successCount: number;
+                        /** @example 1 */
+                        failedCount: number;
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     GetTransactionByUniqueTransactionId: {
         parameters: {
             query?: never;
@@ -24679,6 +26006,184 @@ export interface operations {
                     isWebView?: boolean;
                     /** @description The institution login to repair */
                     institutionLoginId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The signed Connect URL
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000
+                         */
+                        link: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The signed Connect URL
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000
+                         */
+                        link: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    VerifyMicroEntryMicrodeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /** @description The receiving account of the micro entries to verify */
+                    accountId: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    consumerId?: string;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /** @description The receiving account of the micro entries to verify */
+                    accountId: string;
                 };
             };
         };

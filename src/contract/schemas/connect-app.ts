@@ -34,15 +34,27 @@ export const ConnectInstitution = Type.Object({
 /** An institution by id and name. */
 export const InstitutionRef = Type.Object({ id: Type.Integer(), name: Type.String() });
 
+/** The micro entry verification page's account and where its entries stand. */
+export const ConnectMicroEntry = Type.Object({
+  accountId: Type.String(),
+  accountNumberLast4: Type.String(),
+  status: Type.String({ description: 'Pending, Completed (waiting for the amounts), Verified, Failed, Expired' }),
+  attemptsLeft: Type.Integer(),
+});
+
+/** POST /connect/api/microentry/amounts: the two amounts the customer found on the account. */
+export const ConnectMicroEntryAmounts = Type.Object({ amounts: Type.Array(Type.Number(), { maxItems: 10 }) });
+
 /** POST /connect/api/session: what the app shows for its link. */
 export const ConnectSession = Type.Object({
-  mode: Type.Union([Type.Literal('full'), Type.Literal('lite'), Type.Literal('fix')]),
+  mode: Type.Union([Type.Literal('full'), Type.Literal('lite'), Type.Literal('fix'), Type.Literal('microentry')]),
   customerId: Type.String(),
   experience: Experience,
   language: Type.String(),
   redirectUri: Nullable(Type.String()),
   institution: Nullable(ConnectInstitution, { description: 'The institution a Lite or Fix link signs in at; null for Full' }),
   institutionLoginId: Nullable(Type.String({ description: 'The login a Fix link repairs' })),
+  microEntry: Nullable(ConnectMicroEntry, { description: 'The micro entries a verification link asks the amounts of; null for other links' }),
 });
 
 /** GET /connect/api/institutions: a page of the institution search. */

@@ -52,6 +52,11 @@ export const FixConnectParameters = Type.Object(
   { xml: { name: 'connect' } },
 );
 
+export const MicroEntryConnectParameters = Type.Object(
+  { ...common, accountId: RequiredString({ maxLength: 20, description: 'The receiving account of the micro entries to verify' }) },
+  { xml: { name: 'connect' } },
+);
+
 export const EmailOptions = Type.Object({
   to: RequiredString({ maxLength: 320, description: "The consumer's e-mail address" }),
   from: O(Type.String({ maxLength: 255, description: 'Name of the person or business sending (shown in the text)' })),

@@ -102,6 +102,7 @@ import createTxPushTestTransaction from './routes/txpush/createTxPushTestTransac
 import generateConnectUrl from './routes/connect/generateConnectUrl.js';
 import generateLiteConnectUrl from './routes/connect/generateLiteConnectUrl.js';
 import generateFixConnectUrl from './routes/connect/generateFixConnectUrl.js';
+import verifyMicroEntryMicrodeposit from './routes/connect/verifyMicroEntryMicrodeposit.js';
 import sendConnectEmail from './routes/connect/sendConnectEmail.js';
 import connectV1 from './routes/connect/connectV1.js';
 import getConnectWebhookSigningKey from './routes/connect/getConnectWebhookSigningKey.js';
@@ -240,6 +241,7 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       generateConnectUrl,
       generateLiteConnectUrl,
       generateFixConnectUrl,
+      verifyMicroEntryMicrodeposit,
       sendConnectEmail,
       connectV1,
       getConnectWebhookSigningKey,

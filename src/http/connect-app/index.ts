@@ -18,6 +18,7 @@ import signInSteps from './routes/signInSteps.js';
 import manageAccounts from './routes/manageAccounts.js';
 import uploadStatement from './routes/uploadStatement.js';
 import endSession from './routes/endSession.js';
+import verifyMicroEntry from './routes/verifyMicroEntry.js';
 
 export async function connectAppScope(scope: FastifyInstance, opts: { runtime: Runtime }): Promise<void> {
   const { runtime } = opts;
@@ -35,6 +36,7 @@ export async function connectAppScope(scope: FastifyInstance, opts: { runtime: R
     uploadStatement,
     manageAccounts,
     endSession,
+    verifyMicroEntry,
   ] as RouteModule[])
     route(app, runtime);
 }

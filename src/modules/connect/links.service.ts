@@ -30,6 +30,7 @@ export interface NewLink {
   type: ConnectLinkType;
   institutionId?: number;
   institutionLoginId?: number;
+  microEntryAccountId?: number;
   experience: string;
   language?: string;
   redirectUri?: string;
@@ -54,6 +55,7 @@ function linkParams(row: ConnectLinkRow): Record<string, string> {
   };
   if (row.institution_id !== null) params.institutionId = String(row.institution_id);
   if (row.institution_login_id !== null) params.institutionLoginId = String(row.institution_login_id);
+  if (row.micro_entry_account_id !== null) params.accountId = String(row.micro_entry_account_id);
   if (row.language) params.language = row.language;
   if (row.redirect_uri) params.redirectUri = row.redirect_uri;
   if (row.webhook) params.webhookContentType = row.webhook_content_type;
@@ -78,6 +80,7 @@ export async function insertLink(db: Executor, runtime: Runtime, link: NewLink):
     type: link.type,
     institution_id: link.institutionId ?? null,
     institution_login_id: link.institutionLoginId ?? null,
+    micro_entry_account_id: link.microEntryAccountId ?? null,
     experience: link.experience,
     language: link.language ?? null,
     redirect_uri: link.redirectUri ?? null,
@@ -139,6 +142,7 @@ export function linkRow(row: ConnectLinkRow): ConnectLinkRow {
     created_at_ms: Number(row.created_at_ms),
     expires_at_ms: Number(row.expires_at_ms),
     institution_login_id: row.institution_login_id === null ? null : Number(row.institution_login_id),
+    micro_entry_account_id: row.micro_entry_account_id === null ? null : Number(row.micro_entry_account_id),
   };
 }
 

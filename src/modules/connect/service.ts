@@ -6,6 +6,7 @@
 import { connectorFor, type Engine } from '../aggregation/engine.js';
 import { getLoginRow } from '../aggregation/accounts.service.js';
 import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
+import { microEntryStatus } from '../microentries/service.js';
 import { deliveryHeaders, enqueueDelivery, isEmailAddress } from '../../outbox/enqueue.js';
 import { assertEmailAllowance } from '../../outbox/email-limit.js';
 import { epochSeconds } from '../../platform/clock.js';
@@ -29,6 +30,7 @@ export interface GenerateInput {
   singleUseUrl?: boolean;
   institutionId?: number;
   institutionLoginId?: string | number;
+  accountId?: string;
 }
 
 const CONTENT_TYPES = ['application/json', 'application/xml'] as const;
@@ -94,6 +96,7 @@ async function generate(engine: Engine, type: ConnectLinkType, input: GenerateIn
     link.institutionLoginId = login.id;
     link.institutionId = login.institution_id;
   }
+  if (type === 'microentry') link.microEntryAccountId = (await microEntryStatus(engine, customer, input.accountId ?? '')).accountId;
   const row = await insertLink(db, runtime, link);
   return { link: linkUrl(runtime, row), experienceName: row.experience };
 }
@@ -111,6 +114,11 @@ export async function generateLiteLink(engine: Engine, input: GenerateInput & { 
 /** POST /connect/v2/generate/fix: 404 when the customer has no such institution login. */
 export async function generateFixLink(engine: Engine, input: GenerateInput & { institutionLoginId: string | number }): Promise<{ link: string }> {
   return { link: (await generate(engine, 'fix', input)).link };
+}
+
+/** POST /connect/v2/generate/microentry/verify: 404 when the customer has no micro entries to the account. */
+export async function generateMicroEntryLink(engine: Engine, input: GenerateInput & { accountId: string }): Promise<{ link: string }> {
+  return { link: (await generate(engine, 'microentry', input)).link };
 }
 
 /**

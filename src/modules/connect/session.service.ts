@@ -37,6 +37,7 @@ import type { InstitutionRow } from '../institutions/table.js';
 import { findPartnerById } from '../partners/repository.js';
 import { resolveExperience, type Experience } from './experiences.service.js';
 import { connectUrl, linkRow, markLinkUsed } from './links.service.js';
+import { microEntryStatus, verifyMicroEntries } from '../microentries/service.js';
 import { findLinkRow, findSessionInstitutionId } from './repository.js';
 import type { ConnectLinkRow } from './table.js';
 import { emitConnectEvent } from './webhooks.service.js';
@@ -51,13 +52,40 @@ export { OAUTH_CALLBACK_PATH };
 export type InstitutionSummary = Static<typeof ConnectInstitution>;
 
 export interface SessionConfig {
-  mode: 'full' | 'lite' | 'fix';
+  mode: 'full' | 'lite' | 'fix' | 'microentry';
   customerId: string;
   experience: Experience;
   language: string;
   redirectUri: string | null;
   institution: InstitutionSummary | null;
   institutionLoginId: string | null;
+  microEntry: MicroEntryPrompt | null;
+}
+
+/** What the micro entry verification page shows: the account (its last four digits) and where its entries stand. */
+export interface MicroEntryPrompt {
+  accountId: string;
+  accountNumberLast4: string;
+  status: string;
+  attemptsLeft: number;
+}
+
+async function microEntryPrompt(engine: Engine, link: ConnectLinkRow): Promise<MicroEntryPrompt | null> {
+  if (link.micro_entry_account_id === null) return null;
+  const customer = await getCustomerForPartner(db(engine), link.partner_id, link.customer_id);
+  const entry = await microEntryStatus(engine, customer, link.micro_entry_account_id);
+  return { accountId: String(entry.accountId), accountNumberLast4: entry.last4, status: entry.status, attemptsLeft: entry.attemptsLeft };
+}
+
+/**
+ * The micro entry verification page's answer: the amounts go to
+ * Verify Micro Entries, whose refusals (wrong amounts with the attempts left, attempts exceeded, not landed yet) the
+ * page shows as they are.
+ */
+export async function verifyConnectMicroEntry(engine: Engine, link: ConnectLinkRow, amounts: readonly number[]): Promise<MicroEntryPrompt> {
+  if (link.micro_entry_account_id === null) throw new ServiceError('ConnectActionNotAllowed', `A ${mode(link)} link does not verify micro entries.`);
+  await verifyMicroEntries(engine, link.partner_id, String(link.customer_id), String(link.micro_entry_account_id), amounts);
+  return (await microEntryPrompt(engine, link))!;
 }
 
 function db(engine: Engine) {
@@ -99,6 +127,7 @@ export async function startConnectSession(engine: Engine, link: ConnectLinkRow):
     redirectUri: link.redirect_uri,
     institution: institution ? summary(engine, institution, (await availableAmong(engine, customer, [institution.id])).has(institution.id), customer) : null,
     institutionLoginId: link.institution_login_id !== null ? String(link.institution_login_id) : null,
+    microEntry: await microEntryPrompt(engine, link),
   };
 }
 
@@ -135,6 +164,7 @@ export async function searchConnectInstitutions(engine: Engine, link: ConnectLin
 
 /** The institution a link may sign in at: any for Full, the named one for Lite and Fix. */
 function checkInstitution(link: ConnectLinkRow, institutionId: number): void {
+  if (link.type === 'microentry') throw new ServiceError('ConnectActionNotAllowed', 'A micro entry verification link does not sign in at institutions.');
   if (link.institution_id !== null && link.institution_id !== institutionId) {
     throw new ServiceError('ConnectActionNotAllowed', `This link signs in at institution ${link.institution_id} only.`);
   }

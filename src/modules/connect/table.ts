@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 
-/** The Connect variants: Full, Lite, Fix, and a Full link sent by e-mail. */
-export type ConnectLinkType = 'full' | 'lite' | 'fix' | 'email';
+/** The Connect variants: Full, Lite, Fix, a Full link sent by e-mail, and the micro entry verification. */
+export type ConnectLinkType = 'full' | 'lite' | 'fix' | 'email' | 'microentry';
 
 export interface ConnectLinkTable {
   /** Random; carried in the link as `linkId`. */
@@ -13,6 +13,8 @@ export interface ConnectLinkTable {
   institution_id: number | null;
   /** Fix: the institution login to repair. */
   institution_login_id: number | null;
+  /** Micro entry verification: the receiving account whose amounts the customer enters. */
+  micro_entry_account_id: number | null;
   experience: string;
   language: string | null;
   redirect_uri: string | null;

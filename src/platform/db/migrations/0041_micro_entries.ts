@@ -11,6 +11,8 @@ export const MICRO_ENTRY_ACCOUNT_ID_START = 5090000000;
  * amounts are sealed (AES-256-GCM, key derived from the master key); a keyed hash of the number finds the row, and its
  * last four digits stay in clear for the answers.
  *
+ * Connect links gain the receiving account a micro entry verification link asks about.
+ *
  * Transaction refreshes (docs/aggregation.md): each request and its accounts, for its status by id.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -40,6 +42,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .execute();
   await db.schema.createIndex('micro_entries_account').on('micro_entries').columns(['customer_id', 'account_id']).execute();
+  // A Connect link of the micro entry verification names the receiving account it asks the amounts of.
+  await db.schema.alterTable('connect_links').addColumn('micro_entry_account_id', 'bigint').execute();
 
   await db.schema
     .createTable('transaction_refreshes')
@@ -61,5 +65,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('transaction_refreshes').execute();
+  await db.schema.alterTable('connect_links').dropColumn('micro_entry_account_id').execute();
   await db.schema.dropTable('micro_entries').execute();
 }

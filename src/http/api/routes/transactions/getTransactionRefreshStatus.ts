@@ -7,7 +7,7 @@ import { TransactionRefreshParams, TransactionRefreshStatus } from '../../../../
 export default function getTransactionRefreshStatus(app: App): void {
   app.get('/aggregation/customers/:customerId/transactions/refreshes/:refreshId', {
     schema: {
-      operationId: 'getTransactionRefreshStatus',
+      operationId: 'GetTransactionRefreshStatus',
       tags: ['Transactions'],
       summary: 'Get Customer Account Refresh Status',
       description:

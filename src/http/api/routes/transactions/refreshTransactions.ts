@@ -10,7 +10,7 @@ import { keepHeavySlot, partnerSlot } from '../../../plugins/heavy-work.js';
 export default function refreshTransactions(app: App): void {
   app.post('/aggregation/customers/:customerId/transactions/refreshes', {
     schema: {
-      operationId: 'refreshTransactions',
+      operationId: 'RefreshTransactions',
       tags: ['Transactions'],
       summary: 'Trigger Customer Account Refresh',
       description:
