@@ -217,10 +217,48 @@ export class CheckingModel extends AccountModel<CheckingSpec> {
         country: 'USA',
       });
     }
+    if (this.spec.overdraft) out.push(...this.overdrafts(start, out));
     const flex = this.startCents(month + 1) - start - sumCents(out);
     out.push(
       ...spendMonth(MIXES[this.spec.spend.mix], spendingPlace(this.ledger, false), month, flex, this.spec.spend.typical * 100, this.rng(month, 'spend')),
     );
+    return out;
+  }
+
+  /**
+   * The fees of the month's scheduled debits that the balance (month start plus scheduled items, in date order)
+   * cannot cover: paid into the red with an overdraft fee (one a day) down to the overdraft limit, returned unpaid
+   * beyond it (the debit and its return the same day, and an NSF fee). Only debits that post at once are judged.
+   */
+  private overdrafts(start: number, scheduled: readonly LedgerEntry[]): LedgerEntry[] {
+    const { fee, limit } = this.spec.overdraft!;
+    const feeCents = Math.round(fee * 100);
+    const floor = -Math.round(limit * 100);
+    const out: LedgerEntry[] = [];
+    const charged = new Set<number>();
+    const base = { lag: 0, cents: -feeCents, feeCents, type: 'fee', payee: 'FinBank', category: 'Bank Fee', country: 'USA' } as const;
+    let balance = start;
+    for (const e of [...scheduled].sort(byDate)) {
+      const next = balance + e.cents;
+      if (e.cents >= 0 || next >= 0 || e.lag > 0) {
+        balance = next;
+        continue;
+      }
+      if (next < floor) {
+        out.push(
+          { ...e, time: e.time + 1, cents: -e.cents, type: 'credit', description: `RETURNED ITEM ${e.description}`, memo: 'Insufficient funds' },
+          { ...base, day: e.day, time: e.time + 2, description: 'NSF RETURNED ITEM FEE', memo: e.description },
+        );
+        balance -= feeCents;
+      } else {
+        balance = next;
+        if (!charged.has(e.day)) {
+          charged.add(e.day);
+          out.push({ ...base, day: e.day, time: e.time + 1, description: 'OVERDRAFT FEE', memo: `Paid item ${e.description}` });
+          balance -= feeCents;
+        }
+      }
+    }
     return out;
   }
 }
@@ -873,6 +911,7 @@ class BillFlow implements Flow {
   }
 
   private applies(month: number): boolean {
+    if (this.bill.skipEvery && month % this.bill.skipEvery === 0) return false;
     const every = this.bill.every ?? 1;
     return (monthOfYear(month) - 1) % every === ((this.bill.start ?? 1) - 1) % every;
   }

@@ -138,6 +138,7 @@ const MERCHANT_LIST: Merchant[] = [
   m('irs', 'IRS', 'Federal Tax', 'IRS USATAXPYMT', 0, 0, { online: true }),
   m('medicare', 'Medicare', 'Health Insurance', 'CMS MEDICARE PREMIUM', 0, 0, { online: true }),
   m('tuition', 'State University', 'Tuition', 'STATE UNIV BURSAR TUITION', 0, 0, { online: true }),
+  m('ondeck', 'OnDeck Capital', 'Loan Payment', 'ONDECK CAPITAL LOAN PMT', 0, 0, { online: true }),
 ];
 
 export const MERCHANTS: ReadonlyMap<string, Merchant> = new Map(MERCHANT_LIST.map((x) => [x.key, x]));

@@ -27,6 +27,11 @@ export interface CheckingSpec extends AccountCommon {
   spend: { mix: MixName; typical: number };
   /** ATM withdrawals per month (0 for none). */
   atm?: number;
+  /**
+   * Overdraft coverage: a scheduled debit the balance cannot cover is paid into the red (an overdraft fee, once a
+   * day) while the balance stays above -`limit`, and returned unpaid beyond it (an NSF fee).
+   */
+  overdraft?: { fee: number; limit: number };
 }
 
 export interface SavingsSpec extends AccountCommon {
@@ -144,6 +149,8 @@ export interface BillSpec {
   /** Paid every N months (1 by default), in months where (month-of-year - 1) % N == (start - 1) % N. */
   every?: number;
   start?: number;
+  /** Not paid at all in months whose index (year * 12 + month - 1) is a multiple of this: a missed payment. */
+  skipEvery?: number;
   byCheck?: boolean;
 }
 

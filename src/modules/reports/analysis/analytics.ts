@@ -14,7 +14,7 @@ import { insufficientFundsRole } from './nsf.js';
 import { paymentHistory } from './payment-history.js';
 import { type AmountStats, cents, statsOf } from './stats.js';
 import { chronological, groupByCounterpart, missedPaymentDays, recurringStreams, type RecurringStream } from './streams.js';
-import { ASSET_ACCOUNT_TYPES, type AnalysisInput, type AnalysisTransaction } from './types.js';
+import { ASSET_ACCOUNT_TYPES, type AnalysisInput, type AnalysisTransaction, DEBT_ACCOUNT_TYPES } from './types.js';
 
 export type TimeIntervalType = 'MONTHLY_CALENDAR' | 'MONTHLY_ROLLING_30' | 'HISTORICALLY';
 export type AnalyticsKind = 'balance' | 'cashflow' | 'paymentHistory';
@@ -196,6 +196,8 @@ function riskSeries(
 
 interface Scope {
   transactions: AnalysisTransaction[];
+  /** Debits of the accounts that pay (not the debts' own interest and charges), transfers included. */
+  payments: AnalysisTransaction[];
   balance: BalanceDay[];
   streams: Streams;
 }
@@ -228,7 +230,8 @@ function analyticsOf(kind: AnalyticsKind, scope: Scope, window: DayWindow, inter
       );
     stateAttributes.push(state('NET_CASH_FLOW', dailyNet(flows, window), window, intervals));
   } else {
-    const history = paymentHistory(flows, window.last);
+    // A card's payment is a transfer between the customer's own accounts, yet it is a credit payment all the same.
+    const history = paymentHistory(scope.payments, window.last);
     const loanIds = new Set(history.streams.flatMap((s) => s.transactions.map((x) => x.id)));
     const bills = recurringStreams(outflow.filter((x) => !loanIds.has(x.id)));
     const billIds = new Set(bills.flatMap((s) => s.transactions.map((x) => x.id)));
@@ -304,7 +307,8 @@ export function analyticsReport(
       holder,
       window.last,
     );
-    return { account, scope: { transactions: own, balance, streams } };
+    const payments = DEBT_ACCOUNT_TYPES.has(account.type) ? [] : own.filter((x) => x.amount < 0);
+    return { account, scope: { transactions: own, payments, balance, streams } };
   });
   const customerStreams: Streams = {
     models: accounts.flatMap((a) => a.scope.streams.models),
@@ -316,7 +320,12 @@ export function analyticsReport(
     accounts: accounts.map((a) => ({ accountId: a.account.id, analytics: analyticsOf(kind, a.scope, window, options.intervals, options.business ?? false) })),
     customer: analyticsOf(
       kind,
-      { transactions: transactions.filter((x) => included.has(x.accountId)), balance: customerBalance, streams: customerStreams },
+      {
+        transactions: transactions.filter((x) => included.has(x.accountId)),
+        payments: accounts.flatMap((a) => a.scope.payments),
+        balance: customerBalance,
+        streams: customerStreams,
+      },
       window,
       options.intervals,
       options.business ?? false,

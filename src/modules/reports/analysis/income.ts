@@ -49,6 +49,11 @@ export function incomeCandidates(accounts: readonly AnalysisAccount[], transacti
   return transactions.filter((t) => t.amount > 0 && deposit.has(t.accountId) && !isTransfer(t) && !isLoanDeposit(t) && !insufficientFundsRole(t));
 }
 
+/** Interest and dividends recur but are returns on savings, not earnings: they stay miscellaneous deposits. */
+function isInvestmentReturn(t: AnalysisTransaction): boolean {
+  return t.type === 'interest' || t.type === 'dividend' || t.category === 'Interest Income' || t.category === 'Dividend & Cap Gains';
+}
+
 /** Whether the deposits say income by their category or their words (payroll, pension, benefits). */
 function looksLikeIncome(stream: RecurringStream): number {
   const hits = stream.transactions.filter((t) => INCOME_CATEGORIES.has(t.category ?? '') || INCOME_TEXT.test(`${t.description} ${t.memo ?? ''}`.toUpperCase()));
@@ -111,7 +116,7 @@ export function incomeStreams(
   options: { idPrefix?: string; confidenceMinimum?: number } = {},
 ): IncomeStream[] {
   const streams: IncomeStream[] = [];
-  for (const stream of recurringStreams(incomeCandidates(accounts, transactions))) {
+  for (const stream of recurringStreams(incomeCandidates(accounts, transactions).filter((t) => !isInvestmentReturn(t)))) {
     const confidence = confidenceOf(stream);
     if (confidence < (options.confidenceMinimum ?? 0)) continue;
     const ordered = [...stream.transactions].sort(chronological);

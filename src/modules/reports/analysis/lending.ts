@@ -19,9 +19,10 @@ import { type CashFlow, cashFlow } from './cash-flow.js';
 import { type DayWindow, dayOf } from './dates.js';
 import { type IncomeStream, type IncomeSummary, incomeStreams, incomeSummaries, miscellaneousDeposits } from './income.js';
 import { type InsufficientFundsSummary, insufficientFunds } from './nsf.js';
+import { type PaymentHistory, paymentHistory } from './payment-history.js';
 import { cents, mean } from './stats.js';
 import { chronological } from './streams.js';
-import { ASSET_ACCOUNT_TYPES, type AnalysisInput, type AnalysisTransaction, DEPOSIT_ACCOUNT_TYPES } from './types.js';
+import { ASSET_ACCOUNT_TYPES, type AnalysisInput, type AnalysisTransaction, DEBT_ACCOUNT_TYPES, DEPOSIT_ACCOUNT_TYPES } from './types.js';
 
 /** A report is seasoned when its history covers more than this many days. */
 export const SEASONED_DAYS = 180;
@@ -161,4 +162,15 @@ export function insufficientFundsAnalysis(input: AnalysisInput): InsufficientFun
   return input.accounts
     .filter((a) => DEPOSIT_ACCOUNT_TYPES.has(a.type))
     .map((a) => insufficientFunds(a.id, transactions, dailySeries(input.dailyBalances, a.id, window), window.last));
+}
+
+/** Loan and credit payments made from the customer's accounts (the debts' own interest and charges are not payments). */
+export function paymentHistoryAnalysis(input: AnalysisInput, idPrefix?: string): PaymentHistory {
+  const window = windowOfInput(input);
+  const paying = new Set(input.accounts.filter((a) => !DEBT_ACCOUNT_TYPES.has(a.type)).map((a) => a.id));
+  return paymentHistory(
+    inWindow(input.transactions, window).filter((t) => paying.has(t.accountId) && t.amount < 0),
+    window.last,
+    idPrefix,
+  );
 }

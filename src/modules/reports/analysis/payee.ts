@@ -81,3 +81,8 @@ export function payeeName(t: Pick<AnalysisTransaction, 'payee' | 'description' |
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join(' ');
 }
+
+/** The last four digits of an account a text names masked (`XXXXXX1234`, `****1234`, `ending in 1234`), if any. */
+export function maskedAccountTail(text: string): string | undefined {
+  return /(?:X{2,}|\*{2,}|ENDING(?: IN)? )(\d{4})\b/i.exec(text)?.[1];
+}

@@ -4,6 +4,7 @@
  */
 import { isCardPayment, isLoanPayment } from './category-groups.js';
 import { dayOf } from './dates.js';
+import { maskedAccountTail, payeeKey } from './payee.js';
 import { cents, mean } from './stats.js';
 import { type CadenceName, chronological, missedPaymentDays, type RecurringStream, recurringStreams } from './streams.js';
 import type { AnalysisTransaction } from './types.js';
@@ -47,12 +48,20 @@ function kindOf(t: AnalysisTransaction): PaymentKind | undefined {
   return undefined;
 }
 
+/**
+ * One lender can hold several of the customer's debts (two cards, a loan and a credit line at one bank): payments are
+ * grouped by kind, payee and the masked account number their text names.
+ */
+function paymentKey(t: AnalysisTransaction): string {
+  return [kindOf(t), payeeKey(t), maskedAccountTail(`${t.description} ${t.memo ?? ''}`) ?? ''].join(' ');
+}
+
 /** The loan and credit payments of the given transactions and the streams they form, ids `<idPrefix><n>` from 1. */
 export function paymentHistory(transactions: readonly AnalysisTransaction[], lastDay: number, idPrefix = 'payment-'): PaymentHistory {
   const payments = transactions.filter((t) => kindOf(t) !== undefined);
   const streams: PaymentStream[] = [];
   const inStreams = new Set<number>();
-  for (const s of recurringStreams(payments) as RecurringStream[]) {
+  for (const s of recurringStreams(payments, paymentKey) as RecurringStream[]) {
     const ordered = [...s.transactions].sort(chronological);
     const missedDays = missedPaymentDays(s, lastDay);
     const last = ordered[ordered.length - 1]!;

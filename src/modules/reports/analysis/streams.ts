@@ -79,13 +79,16 @@ export interface TransactionGroup {
   transactions: AnalysisTransaction[];
 }
 
-/** Groups transactions by account, direction and counterpart; groups are ordered by account, then first date, then key. */
-export function groupByCounterpart(transactions: readonly AnalysisTransaction[]): TransactionGroup[] {
+/**
+ * Groups transactions by account, direction and counterpart (`keyOf`, the payee key by default); groups are ordered
+ * by account, then first date, then key.
+ */
+export function groupByCounterpart(transactions: readonly AnalysisTransaction[], keyOf: (t: AnalysisTransaction) => string = payeeKey): TransactionGroup[] {
   const groups = new Map<string, TransactionGroup>();
   for (const t of [...transactions].sort(chronological)) {
     if (t.amount === 0) continue;
     const direction = t.amount > 0 ? 'in' : 'out';
-    const key = payeeKey(t);
+    const key = keyOf(t);
     const id = `${t.accountId}\u0000${direction}\u0000${key}`;
     let group = groups.get(id);
     if (!group) {
@@ -110,9 +113,9 @@ export interface RecurringStream extends TransactionGroup {
 }
 
 /** The groups that recur: a cadence, enough payments for it, and at least half their gaps on rhythm. */
-export function recurringStreams(transactions: readonly AnalysisTransaction[]): RecurringStream[] {
+export function recurringStreams(transactions: readonly AnalysisTransaction[], keyOf?: (t: AnalysisTransaction) => string): RecurringStream[] {
   const streams: RecurringStream[] = [];
-  for (const group of groupByCounterpart(transactions)) {
+  for (const group of groupByCounterpart(transactions, keyOf)) {
     const gaps = paymentGaps(group.transactions);
     const cadence = cadenceOf(gaps);
     if (!cadence || gaps.length + 1 < minimumPayments(cadence)) continue;
