@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { AccountRecord, TransactionRecord } from '../../src/modules/aggregation/records.js';
 import { analyticsReport } from '../../src/modules/reports/analysis/analytics.js';
 import { dailySeries } from '../../src/modules/reports/analysis/balances.js';
 import { cashFlow } from '../../src/modules/reports/analysis/cash-flow.js';
 import { dayOfText, monthOfDay, windowOf } from '../../src/modules/reports/analysis/dates.js';
+import { analysisInputOf } from '../../src/modules/reports/analysis/from-records.js';
 import { balanceFigures, incomeAnalysis, insufficientFundsAnalysis } from '../../src/modules/reports/analysis/lending.js';
 import { paymentHistory } from '../../src/modules/reports/analysis/payment-history.js';
 import { cadenceOf, paymentGaps } from '../../src/modules/reports/analysis/streams.js';
@@ -256,5 +258,39 @@ describe('payment history', () => {
     const stopped = paymentHistory(loan, dayOfText('2025-12-31'));
     expect(stopped.streams[0]!.status).toBe('inactive');
     expect(stopped.streams[0]!.missedDays).toEqual([dayOfText('2025-03-17')]);
+  });
+});
+
+describe('the analysis input from stored records', () => {
+  it('keeps posted transactions, marks paired transfers and carries the payee, category and daily balances', () => {
+    const account = {
+      id: '7',
+      institutionId: '101732',
+      name: 'Checking',
+      type: 'checking',
+      currency: 'USD',
+      balance: 10,
+      marketSegment: 'business',
+    } as AccountRecord;
+    const base = { accountId: 7, customerId: 1, createdDate: 0, description: 'X' };
+    const transactions = [
+      {
+        ...base,
+        id: 1,
+        amount: 5,
+        status: 'active',
+        postedDate: 100,
+        categorization: { normalizedPayeeName: 'Acme', category: 'Paycheck', bestRepresentation: '', country: 'USA' },
+      },
+      { ...base, id: 2, amount: -5, status: 'active', postedDate: 200, transferTransactionId: 9 },
+      { ...base, id: 3, amount: -1, status: 'pending', postedDate: 300 },
+    ] as TransactionRecord[];
+    const result = analysisInputOf([{ account, transactions, balances: [{ day: '2025-01-01', balance: 10 }] }], { from: 0, asOf: 400 });
+    expect(result.accounts).toEqual([{ id: 7, institutionId: 101732, name: 'Checking', type: 'checking', currency: 'USD', balance: 10, segment: 'business' }]);
+    expect(result.transactions.map((t) => [t.id, t.payee, t.category, t.transfer])).toEqual([
+      [1, 'Acme', 'Paycheck', undefined],
+      [2, undefined, undefined, true],
+    ]);
+    expect(result.dailyBalances).toEqual([{ accountId: 7, day: '2025-01-01', balance: 10 }]);
   });
 });
