@@ -6,6 +6,10 @@
 import type { Static } from 'typebox';
 import type { ReportAccount, ReportAsset, ReportTransaction } from '../../contract/schemas/reports.js';
 import type { TransactionRecord } from '../aggregation/records.js';
+import { analysisInputOf } from './analysis/from-records.js';
+import type { IncomeAnalysis } from './analysis/lending.js';
+import { incomeAnalysis } from './analysis/lending.js';
+import { incomeStreamRecord, incomeSummaryRecord } from './analysis/records.js';
 import { averageDailyBalance, balanceOn, cents, DAY, dayOf } from './balances.js';
 import type { ReportAccountInput, ReportInput, ReportOptions } from './input.js';
 import type { ReportBody } from './records.js';
@@ -110,7 +114,14 @@ interface AssetVariant {
   income: boolean;
 }
 
-function assetAccount(a: ReportAccountInput, input: ReportInput, options: ReportOptions, variant: AssetVariant): AccountOut {
+/** The income streams of an account, their deposits as the report's transaction records. */
+function incomeStreamsOf(a: ReportAccountInput, income: IncomeAnalysis): unknown[] {
+  const records = new Map(a.transactions.map((t) => [t.id, t]));
+  const streams = income.accounts.find((x) => x.accountId === Number(a.account.id))?.incomeStreams ?? [];
+  return streams.map((s) => incomeStreamRecord(s, (t) => reportTransaction(records.get(t.id)!)));
+}
+
+function assetAccount(a: ReportAccountInput, input: ReportInput, options: ReportOptions, variant: AssetVariant, income?: IncomeAnalysis): AccountOut {
   const months = averageDailyBalance(a.balances, dayOf(input.period.from), dayOf(input.asOf));
   const out: AccountOut = { ...reportAccountBase(a, input), averageMonthlyBalance: months ?? a.account.balance };
   const showNsf = variant.nsf === 'requested' ? options.showNsf === true : a.account.type === 'checking';
@@ -138,7 +149,7 @@ function assetAccount(a: ReportAccountInput, input: ReportInput, options: Report
     });
   }
   out.asset = accountAsset(a, input);
-  if (variant.income) out.incomeStreams = [];
+  if (income) out.incomeStreams = incomeStreamsOf(a, income);
   return out;
 }
 
@@ -173,7 +184,13 @@ export function byInstitution(input: ReportInput, account: (a: ReportAccountInpu
 }
 
 function assetReport(input: ReportInput, options: ReportOptions, variant: AssetVariant): ReportBody {
-  const institutions = byInstitution(input, (a) => assetAccount(a, input, options, variant));
+  // Income is estimated from the deposits the report reads (docs/reports-analysis.md, "Income streams").
+  const income = variant.income
+    ? incomeAnalysis(analysisInputOf(input.accounts, { from: input.period.from, asOf: input.asOf }), {
+        ...(options.incomeStreamConfidenceMinimum !== undefined ? { confidenceMinimum: options.incomeStreamConfidenceMinimum } : {}),
+      })
+    : undefined;
+  const institutions = byInstitution(input, (a) => assetAccount(a, input, options, variant, income));
   const assets = institutions.flatMap((i) => i.accounts.map((a) => a.asset!));
   const sum = (pick: (x: AssetOut) => number) => cents(assets.reduce((total, x) => total + pick(x), 0));
   return {
@@ -188,7 +205,7 @@ function assetReport(input: ReportInput, options: ReportOptions, variant: AssetV
       sixMonthAverage: sum((x) => x.sixMonthAverage ?? x.currentBalance),
       beginningBalance: sum((x) => x.beginningBalance),
     },
-    ...(variant.income ? { income: [] } : {}),
+    ...(income ? { income: income.income.map(incomeSummaryRecord) } : {}),
   };
 }
 
@@ -196,7 +213,7 @@ function assetReport(input: ReportInput, options: ReportOptions, variant: AssetV
 export const voaReport = (input: ReportInput, options: ReportOptions): ReportBody =>
   assetReport(input, options, { transactions: true, positions: true, nsf: 'requested', nsfRecent: 'Over2Months', income: false });
 
-/** VOA with income: the VOA, with income streams (empty: income estimation comes with the VOI report). */
+/** VOA with income: the VOA, with the income streams of its deposit accounts and their summaries by confidence. */
 export const voaWithIncomeReport = (input: ReportInput, options: ReportOptions): ReportBody =>
   assetReport(input, options, { transactions: true, positions: true, nsf: 'requested', nsfRecent: 'Over2Months', income: true });
 
