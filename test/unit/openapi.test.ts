@@ -55,7 +55,6 @@ const PENDING = new Set<string>([
   'GenerateVOETransactionsReport',
   'GenerateVOIEPaystubReport',
   'GenerateVOIEPaystubWithTXVerifyReport',
-  'GenerateVOIReport',
   'get-configurations',
   'get-configurations-configurationId',
   'GetAccountDetailsByAccountId',

@@ -306,6 +306,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decisioning/v2/customers/{customerId}/voi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate VOI Report for the Customer
+         * @description The income streams of the deposit accounts (recurring deposits, their cadence, confidence and estimates) over 24 months by default (fromDate reads less), and the summaries by confidence; incomeStreamConfidenceMinimum leaves out weaker streams. Answers 202 with the report `inProgress`; a worker computes it and it becomes `success` (or `failure` with `errors`): read it with Get Report (JSON, XML or PDF), or give `callbackUrl` to get a webhook when it finishes (`eventType` done or failed, signed with the partner’s webhook signing key). The customer must have a consumer (400, code 16000). `accountIds` narrows the accounts (an id the customer lacks: 400, code 10010). docs/reports.md says how every figure is computed.
+         */
+        post: operations["GenerateVOIReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decisioning/v2/customers/{customerId}/preQualVoa": {
         parameters: {
             query?: never;
@@ -5491,7 +5511,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -5662,7 +5682,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -6007,7 +6027,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -6178,7 +6198,503 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateVOIReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the report-finished webhook goes (http or https)
+                 * @example https://example.com/reports
+                 */
+                callbackUrl?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Start of the income history (24 months back by default, and at most) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                    /**
+                     * @description Only income streams with at least this confidence
+                     * @example 50
+                     */
+                    incomeStreamConfidenceMinimum?: number;
+                };
+                "application/xml": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Start of the income history (24 months back by default, and at most) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                    /**
+                     * @description Only income streams with at least this confidence
+                     * @example 50
+                     */
+                    incomeStreamConfidenceMinimum?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -6503,7 +7019,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -6674,7 +7190,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -6999,7 +7515,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -7170,7 +7686,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -7529,7 +8045,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -7700,7 +8216,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -7959,7 +8475,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -8315,7 +8831,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -8749,7 +9265,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -9105,7 +9621,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -9554,7 +10070,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -9910,7 +10426,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -10275,7 +10791,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                              * @example voa
                              */
                             type: string;
@@ -10317,7 +10833,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                              * @example voa
                              */
                             type: string;
@@ -10414,7 +10930,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                              * @example voa
                              */
                             type: string;
@@ -10456,7 +10972,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                              * @example voa
                              */
                             type: string;
@@ -10636,7 +11152,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;
@@ -10992,7 +11508,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
                          * @example voa
                          */
                         type: string;

@@ -12,7 +12,7 @@ const epoch = (description: string) => Type.Integer({ description: `${descriptio
 const money = (description: string, example = 1929.57) => Type.Number({ description, examples: [example] });
 
 /** The report types Ledgerlink generates; later kinds add their names here. */
-export const REPORT_TYPES = ['voa', 'voaHistory', 'preQualVoa', 'assetSummary', 'transactions'] as const;
+export const REPORT_TYPES = ['voa', 'voaHistory', 'preQualVoa', 'assetSummary', 'transactions', 'voi'] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
 export const REPORT_STATUSES = ['inProgress', 'success', 'failure'] as const;
@@ -55,6 +55,17 @@ export const AssetIncomeReportRequest = Type.Object(
     incomeStreamConfidenceMinimum: Type.Optional(
       Type.Integer({ minimum: 0, maximum: 100, description: 'Only income streams with at least this confidence', examples: [50] }),
     ),
+  },
+  { xml: { name: 'reportConstraints' } },
+);
+
+/** The body of Generate VOI. */
+export const IncomeReportRequest = Type.Object(
+  {
+    accountIds: Type.Optional(AccountIdsText),
+    reportCustomFields: Type.Optional(CustomFields),
+    fromDate: Type.Optional(epoch('Start of the income history (24 months back by default, and at most)')),
+    incomeStreamConfidenceMinimum: AssetIncomeReportRequest.properties.incomeStreamConfidenceMinimum,
   },
   { xml: { name: 'reportConstraints' } },
 );

@@ -25,6 +25,7 @@ import getConsumer from './routes/consumers/getConsumer.js';
 import modifyConsumer from './routes/consumers/modifyConsumer.js';
 import generateVoaReport from './routes/reports/generateVoaReport.js';
 import generateVoaWithIncomeReport from './routes/reports/generateVoaWithIncomeReport.js';
+import generateVoiReport from './routes/reports/generateVoiReport.js';
 import generatePrequalificationCraReport from './routes/reports/generatePrequalificationCraReport.js';
 import generatePrequalificationNonCraReport from './routes/reports/generatePrequalificationNonCraReport.js';
 import generateTransactionsReport from './routes/reports/generateTransactionsReport.js';
@@ -164,6 +165,7 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       modifyConsumer,
       generateVoaReport,
       generateVoaWithIncomeReport,
+      generateVoiReport,
       generatePrequalificationCraReport,
       generatePrequalificationNonCraReport,
       generateTransactionsReport,

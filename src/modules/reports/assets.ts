@@ -115,7 +115,7 @@ interface AssetVariant {
 }
 
 /** The income streams of an account, their deposits as the report's transaction records. */
-function incomeStreamsOf(a: ReportAccountInput, income: IncomeAnalysis): unknown[] {
+export function incomeStreamsOf(a: ReportAccountInput, income: IncomeAnalysis): unknown[] {
   const records = new Map(a.transactions.map((t) => [t.id, t]));
   const streams = income.accounts.find((x) => x.accountId === Number(a.account.id))?.incomeStreams ?? [];
   return streams.map((s) => incomeStreamRecord(s, (t) => reportTransaction(records.get(t.id)!)));
@@ -183,13 +183,15 @@ export function byInstitution(input: ReportInput, account: (a: ReportAccountInpu
   return [...out.values()];
 }
 
+/** The income analysis of the deposits a report reads (docs/reports-analysis.md, "Income streams"). */
+export function reportIncome(input: ReportInput, options: ReportOptions): IncomeAnalysis {
+  return incomeAnalysis(analysisInputOf(input.accounts, { from: input.period.from, asOf: input.asOf }), {
+    ...(options.incomeStreamConfidenceMinimum !== undefined ? { confidenceMinimum: options.incomeStreamConfidenceMinimum } : {}),
+  });
+}
+
 function assetReport(input: ReportInput, options: ReportOptions, variant: AssetVariant): ReportBody {
-  // Income is estimated from the deposits the report reads (docs/reports-analysis.md, "Income streams").
-  const income = variant.income
-    ? incomeAnalysis(analysisInputOf(input.accounts, { from: input.period.from, asOf: input.asOf }), {
-        ...(options.incomeStreamConfidenceMinimum !== undefined ? { confidenceMinimum: options.incomeStreamConfidenceMinimum } : {}),
-      })
-    : undefined;
+  const income = variant.income ? reportIncome(input, options) : undefined;
   const institutions = byInstitution(input, (a) => assetAccount(a, input, options, variant, income));
   const assets = institutions.flatMap((i) => i.accounts.map((a) => a.asset!));
   const sum = (pick: (x: AssetOut) => number) => cents(assets.reduce((total, x) => total + pick(x), 0));
@@ -223,3 +225,10 @@ export const prequalificationReport = (input: ReportInput, options: ReportOption
 
 /** Asset Summary (non-CRA): what the prequalification report shows, for non-CRA purposes. */
 export const assetSummaryReport = prequalificationReport;
+
+/** Verification of Income: each account's income streams and the summaries by confidence; no balances or assets. */
+export function voiReport(input: ReportInput, options: ReportOptions): ReportBody {
+  const income = reportIncome(input, options);
+  const institutions = byInstitution(input, (a) => ({ ...reportAccountBase(a, input), incomeStreams: incomeStreamsOf(a, income) }));
+  return { ...coverage(input, 180), institutions, income: income.income.map(incomeSummaryRecord) };
+}

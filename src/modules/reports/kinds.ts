@@ -5,7 +5,7 @@
  * (contract/schemas/reports.ts) and its Generate route.
  */
 import type { ReportType } from '../../contract/schemas/reports.js';
-import { assetSummaryReport, prequalificationReport, voaReport, voaWithIncomeReport } from './assets.js';
+import { assetSummaryReport, prequalificationReport, voaReport, voaWithIncomeReport, voiReport } from './assets.js';
 import { DAY } from './balances.js';
 import type { ReportInput, ReportOptions, ReportPeriod } from './input.js';
 import type { ReportBody } from './records.js';
@@ -92,6 +92,14 @@ export const REPORT_KINDS: Record<ReportType, ReportKind> = {
     acceptsText: ASSET_TEXT,
     period: history(182, 365),
     compute: assetSummaryReport,
+  },
+  voi: {
+    type: 'voi',
+    title: 'Verification of Income',
+    accepts: ASSET_ACCOUNT_TYPES,
+    acceptsText: ASSET_TEXT,
+    period: history(730, 730),
+    compute: voiReport,
   },
   transactions: {
     type: 'transactions',
