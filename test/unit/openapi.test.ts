@@ -36,8 +36,6 @@ const PENDING = new Set<string>([
   'delete-configurations-configurationId',
   'GenerateBalanceAnalyticsReport',
   'GenerateCashflowAnalyticsReport',
-  'GenerateCashFlowBusinessReport',
-  'GenerateCashFlowPersonalReport',
   'GenerateFcraPaymentSuccessIndicators',
   'GenerateForesightAnalyticsFirstThirdPartyNonCraReport',
   'GenerateForesightAnalyticsNonCraReport',

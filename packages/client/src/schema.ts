@@ -326,6 +326,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decisioning/v2/customers/{customerId}/cashFlowPersonal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Cash Flow Report for the Customer (Personal)
+         * @description Every account asked for over 24 months by default (fromDate reads less), with its transactions and, by complete month, its daily balances (min, max, average, days below zero), credits, debits and net, with and without transfers; the same figures for the customer (balances over the deposit and investment accounts). Answers 202 with the report `inProgress`; a worker computes it and it becomes `success` (or `failure` with `errors`): read it with Get Report (JSON, XML or PDF), or give `callbackUrl` to get a webhook when it finishes (`eventType` done or failed, signed with the partner’s webhook signing key). The customer must have a consumer (400, code 16000). `accountIds` narrows the accounts (an id the customer lacks: 400, code 10010). docs/reports.md says how every figure is computed.
+         */
+        post: operations["GenerateCashFlowPersonalReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v2/customers/{customerId}/cashFlowBusiness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Cash Flow Report for the Customer (Business)
+         * @description Every account asked for over 24 months by default (fromDate reads less), with its transactions and, by complete month, its daily balances (min, max, average, days below zero), credits, debits and net, with and without transfers; the same figures for the customer (balances over the deposit and investment accounts). Answers 202 with the report `inProgress`; a worker computes it and it becomes `success` (or `failure` with `errors`): read it with Get Report (JSON, XML or PDF), or give `callbackUrl` to get a webhook when it finishes (`eventType` done or failed, signed with the partner’s webhook signing key). The customer must have a consumer (400, code 16000). `accountIds` narrows the accounts (an id the customer lacks: 400, code 10010). docs/reports.md says how every figure is computed.
+         */
+        post: operations["GenerateCashFlowBusinessReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decisioning/v2/customers/{customerId}/preQualVoa": {
         parameters: {
             query?: never;
@@ -5511,7 +5551,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -5682,7 +5722,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -6027,7 +6067,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -6198,7 +6238,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -6523,7 +6563,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -6694,7 +6734,1019 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateCashFlowPersonalReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the report-finished webhook goes (http or https)
+                 * @example https://example.com/reports
+                 */
+                callbackUrl?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Include the insufficient funds (NSF) counts of each account
+                     * @example false
+                     */
+                    showNsf?: boolean;
+                    /**
+                     * @description Start of the history the report reads (24 months back by default, and at most) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                    /**
+                     * @description Only income streams with at least this confidence
+                     * @example 50
+                     */
+                    incomeStreamConfidenceMinimum?: number;
+                };
+                "application/xml": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Include the insufficient funds (NSF) counts of each account
+                     * @example false
+                     */
+                    showNsf?: boolean;
+                    /**
+                     * @description Start of the history the report reads (24 months back by default, and at most) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                    /**
+                     * @description Only income streams with at least this confidence
+                     * @example 50
+                     */
+                    incomeStreamConfidenceMinimum?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateCashFlowBusinessReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the report-finished webhook goes (http or https)
+                 * @example https://example.com/reports
+                 */
+                callbackUrl?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Include the insufficient funds (NSF) counts of each account
+                     * @example false
+                     */
+                    showNsf?: boolean;
+                    /**
+                     * @description Start of the history the report reads (24 months back by default, and at most) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                    /**
+                     * @description Only income streams with at least this confidence
+                     * @example 50
+                     */
+                    incomeStreamConfidenceMinimum?: number;
+                };
+                "application/xml": {
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Include the insufficient funds (NSF) counts of each account
+                     * @example false
+                     */
+                    showNsf?: boolean;
+                    /**
+                     * @description Start of the history the report reads (24 months back by default, and at most) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                    /**
+                     * @description Only income streams with at least this confidence
+                     * @example 50
+                     */
+                    incomeStreamConfidenceMinimum?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -7019,7 +8071,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -7190,7 +8242,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -7515,7 +8567,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -7686,7 +8738,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -8045,7 +9097,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -8216,7 +9268,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -8475,7 +9527,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -8696,6 +9748,175 @@ export interface operations {
                                 };
                                 /** @description Income streams (empty until income estimation lands) */
                                 incomeStreams?: unknown[];
+                                cashFlowBalance?: {
+                                    monthlyCashFlowBalances: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Lowest end-of-day balance */
+                                        minDailyBalance: number;
+                                        /** @description Highest end-of-day balance */
+                                        maxDailyBalance: number;
+                                        /** @description Mean end-of-day balance */
+                                        averageDailyBalance: number;
+                                        /**
+                                         * @description Standard deviation of the end-of-day balances
+                                         * @example 3
+                                         */
+                                        standardDeviationOfDailyBalance?: string;
+                                        /**
+                                         * @description Days ending below zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysNegativeBalance: string;
+                                        /**
+                                         * @description Days ending above zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysPositiveBalance: string;
+                                    }[];
+                                    /** @description Lowest end-of-day balance of the report */
+                                    minDailyBalance: number;
+                                    /** @description Highest end-of-day balance of the report */
+                                    maxDailyBalance: number;
+                                    /** @description Mean over the last twelve complete months */
+                                    twelveMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last six complete months */
+                                    sixMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last two complete months */
+                                    twoMonthAverageDailyBalance: number;
+                                    /**
+                                     * @description Standard deviation over the last twelve complete months
+                                     * @example 3
+                                     */
+                                    twelveMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Standard deviation over the last six complete months
+                                     * @example 3
+                                     */
+                                    sixMonthStandardDeviationOfDailyBalance?: string;
+                                    /**
+                                     * @description Standard deviation over the last two complete months
+                                     * @example 3
+                                     */
+                                    twoMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Days ending above zero
+                                     * @example 3
+                                     */
+                                    numberOfDaysPositiveBalance: string;
+                                    /**
+                                     * @description Days ending below zero
+                                     * @example 3
+                                     */
+                                    numberDaysNegativeBalance?: string;
+                                };
+                                cashFlowCredit?: {
+                                    monthlyCashFlowCredits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Credits
+                                         * @example 3
+                                         */
+                                        numberOfCredits: string;
+                                        /** @description Their total */
+                                        totalCreditsAmount: number;
+                                        /** @description The largest */
+                                        largestCredit: number;
+                                        /**
+                                         * @description Credits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfCreditsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalCreditsAmountLessTransfers: number;
+                                        /** @description totalCreditsAmount ÷ numberOfCredits */
+                                        averageCreditAmount: number;
+                                        /**
+                                         * @description Credits of borrowed money
+                                         * @example 3
+                                         */
+                                        estimatedNumberOfLoanDeposits: string;
+                                        /** @description Their total */
+                                        estimatedLoanDepositAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthCreditTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthCreditTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthCreditTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthCreditTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthCreditTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthCreditTotalLessTransfers: number;
+                                };
+                                cashFlowDebit?: {
+                                    monthlyCashFlowDebits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Debits
+                                         * @example 3
+                                         */
+                                        numberOfDebits: string;
+                                        /** @description Their total (negative) */
+                                        totalDebitsAmount: number;
+                                        /** @description The largest (most negative) */
+                                        largestDebit: number;
+                                        /**
+                                         * @description Debits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfDebitsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalDebitsAmountLessTransfers: number;
+                                        /** @description totalDebitsAmount ÷ numberOfDebits */
+                                        averageDebitAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthDebitTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthDebitTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthDebitTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthDebitTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthDebitTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthDebitTotalLessTransfers: number;
+                                };
+                                cashFlowCharacteristic?: {
+                                    monthlyCashFlowCharacteristics: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Credits plus debits */
+                                        totalCreditsLessTotalDebits: number;
+                                        /** @description The same without transfers */
+                                        totalCreditsLessTotalDebitsLessTransfers: number;
+                                        /** @description The month's net over its number of transactions */
+                                        averageTransactionAmount: number;
+                                    }[];
+                                    /** @description Mean of every complete month */
+                                    averageMonthlyNet: number;
+                                    /** @description The same without transfers */
+                                    averageMonthlyNetLessTransfers: number;
+                                    /** @description Last twelve complete months */
+                                    twelveMonthTotalNet: number;
+                                    /** @description The same without transfers */
+                                    twelveMonthTotalNetLessTransfers: number;
+                                    /** @description Mean of the last six complete months */
+                                    sixMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                    /** @description Mean of the last two complete months */
+                                    twoMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -8733,6 +9954,175 @@ export interface operations {
                         };
                         /** @description Income stream summaries (empty until income estimation lands) */
                         income?: unknown[];
+                        cashFlowBalanceSummary?: {
+                            monthlyCashFlowBalanceSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Lowest end-of-day balance */
+                                minDailyBalance: number;
+                                /** @description Highest end-of-day balance */
+                                maxDailyBalance: number;
+                                /** @description Mean end-of-day balance */
+                                averageDailyBalance: number;
+                                /**
+                                 * @description Standard deviation of the end-of-day balances
+                                 * @example 3
+                                 */
+                                standardDeviationOfDailyBalance?: string;
+                                /**
+                                 * @description Days ending below zero
+                                 * @example 3
+                                 */
+                                numberOfDaysNegativeBalance: string;
+                                /**
+                                 * @description Days ending above zero
+                                 * @example 3
+                                 */
+                                numberOfDaysPositiveBalance: string;
+                            }[];
+                            /** @description Lowest end-of-day balance of the report */
+                            minDailyBalance: number;
+                            /** @description Highest end-of-day balance of the report */
+                            maxDailyBalance: number;
+                            /** @description Mean over the last twelve complete months */
+                            twelveMonthAverageDailyBalance: number;
+                            /** @description Mean over the last six complete months */
+                            sixMonthAverageDailyBalance: number;
+                            /** @description Mean over the last two complete months */
+                            twoMonthAverageDailyBalance: number;
+                            /**
+                             * @description Standard deviation over the last twelve complete months
+                             * @example 3
+                             */
+                            twelveMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Standard deviation over the last six complete months
+                             * @example 3
+                             */
+                            sixMonthStandardDeviationOfDailyBalance?: string;
+                            /**
+                             * @description Standard deviation over the last two complete months
+                             * @example 3
+                             */
+                            twoMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Days ending above zero
+                             * @example 3
+                             */
+                            numberOfDaysPositiveBalance: string;
+                            /**
+                             * @description Days ending below zero
+                             * @example 3
+                             */
+                            numberOfDaysNegativeBalance: string;
+                        };
+                        cashFlowCreditSummary?: {
+                            monthlyCashFlowCreditSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Credits
+                                 * @example 3
+                                 */
+                                numberOfCredits: string;
+                                /** @description Their total */
+                                totalCreditsAmount: number;
+                                /** @description The largest */
+                                largestCredit: number;
+                                /**
+                                 * @description Credits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfCreditsLessTransfers: string;
+                                /** @description Their total */
+                                totalCreditsAmountLessTransfers: number;
+                                /** @description totalCreditsAmount ÷ numberOfCredits */
+                                averageCreditAmount: number;
+                                /**
+                                 * @description Credits of borrowed money
+                                 * @example 3
+                                 */
+                                estimatedNumberOfLoanDeposits: string;
+                                /** @description Their total */
+                                estimatedLoanDepositAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthCreditTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthCreditTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthCreditTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthCreditTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthCreditTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthCreditTotalLessTransfers: number;
+                        };
+                        cashFlowDebitSummary?: {
+                            monthlyCashFlowDebitSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Debits
+                                 * @example 3
+                                 */
+                                numberOfDebits: string;
+                                /** @description Their total (negative) */
+                                totalDebitsAmount: number;
+                                /** @description The largest (most negative) */
+                                largestDebit: number;
+                                /**
+                                 * @description Debits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfDebitsLessTransfers: string;
+                                /** @description Their total */
+                                totalDebitsAmountLessTransfers: number;
+                                /** @description totalDebitsAmount ÷ numberOfDebits */
+                                averageDebitAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthDebitTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthDebitTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthDebitTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthDebitTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthDebitTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthDebitTotalLessTransfers: number;
+                        };
+                        cashFlowCharacteristicsSummary?: {
+                            monthlyCashFlowCharacteristicsSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Credits plus debits */
+                                totalCreditsLessTotalDebits: number;
+                                /** @description The same without transfers */
+                                totalCreditsLessTotalDebitsLessTransfers: number;
+                                /** @description The month's net over its number of transactions */
+                                averageTransactionAmount: number;
+                            }[];
+                            /** @description Mean of every complete month */
+                            averageMonthlyNet: number;
+                            /** @description The same without transfers */
+                            averageMonthlyNetLessTransfers: number;
+                            /** @description Last twelve complete months */
+                            twelveMonthTotalNet: number;
+                            /** @description The same without transfers */
+                            twelveMonthTotalNetLessTransfers: number;
+                            /** @description Mean of the last six complete months */
+                            sixMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                            /** @description Mean of the last two complete months */
+                            twoMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
                     };
                     "application/xml": {
                         /**
@@ -8831,7 +10221,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -9052,6 +10442,175 @@ export interface operations {
                                 };
                                 /** @description Income streams (empty until income estimation lands) */
                                 incomeStreams?: unknown[];
+                                cashFlowBalance?: {
+                                    monthlyCashFlowBalances: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Lowest end-of-day balance */
+                                        minDailyBalance: number;
+                                        /** @description Highest end-of-day balance */
+                                        maxDailyBalance: number;
+                                        /** @description Mean end-of-day balance */
+                                        averageDailyBalance: number;
+                                        /**
+                                         * @description Standard deviation of the end-of-day balances
+                                         * @example 3
+                                         */
+                                        standardDeviationOfDailyBalance?: string;
+                                        /**
+                                         * @description Days ending below zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysNegativeBalance: string;
+                                        /**
+                                         * @description Days ending above zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysPositiveBalance: string;
+                                    }[];
+                                    /** @description Lowest end-of-day balance of the report */
+                                    minDailyBalance: number;
+                                    /** @description Highest end-of-day balance of the report */
+                                    maxDailyBalance: number;
+                                    /** @description Mean over the last twelve complete months */
+                                    twelveMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last six complete months */
+                                    sixMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last two complete months */
+                                    twoMonthAverageDailyBalance: number;
+                                    /**
+                                     * @description Standard deviation over the last twelve complete months
+                                     * @example 3
+                                     */
+                                    twelveMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Standard deviation over the last six complete months
+                                     * @example 3
+                                     */
+                                    sixMonthStandardDeviationOfDailyBalance?: string;
+                                    /**
+                                     * @description Standard deviation over the last two complete months
+                                     * @example 3
+                                     */
+                                    twoMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Days ending above zero
+                                     * @example 3
+                                     */
+                                    numberOfDaysPositiveBalance: string;
+                                    /**
+                                     * @description Days ending below zero
+                                     * @example 3
+                                     */
+                                    numberDaysNegativeBalance?: string;
+                                };
+                                cashFlowCredit?: {
+                                    monthlyCashFlowCredits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Credits
+                                         * @example 3
+                                         */
+                                        numberOfCredits: string;
+                                        /** @description Their total */
+                                        totalCreditsAmount: number;
+                                        /** @description The largest */
+                                        largestCredit: number;
+                                        /**
+                                         * @description Credits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfCreditsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalCreditsAmountLessTransfers: number;
+                                        /** @description totalCreditsAmount ÷ numberOfCredits */
+                                        averageCreditAmount: number;
+                                        /**
+                                         * @description Credits of borrowed money
+                                         * @example 3
+                                         */
+                                        estimatedNumberOfLoanDeposits: string;
+                                        /** @description Their total */
+                                        estimatedLoanDepositAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthCreditTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthCreditTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthCreditTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthCreditTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthCreditTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthCreditTotalLessTransfers: number;
+                                };
+                                cashFlowDebit?: {
+                                    monthlyCashFlowDebits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Debits
+                                         * @example 3
+                                         */
+                                        numberOfDebits: string;
+                                        /** @description Their total (negative) */
+                                        totalDebitsAmount: number;
+                                        /** @description The largest (most negative) */
+                                        largestDebit: number;
+                                        /**
+                                         * @description Debits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfDebitsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalDebitsAmountLessTransfers: number;
+                                        /** @description totalDebitsAmount ÷ numberOfDebits */
+                                        averageDebitAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthDebitTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthDebitTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthDebitTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthDebitTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthDebitTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthDebitTotalLessTransfers: number;
+                                };
+                                cashFlowCharacteristic?: {
+                                    monthlyCashFlowCharacteristics: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Credits plus debits */
+                                        totalCreditsLessTotalDebits: number;
+                                        /** @description The same without transfers */
+                                        totalCreditsLessTotalDebitsLessTransfers: number;
+                                        /** @description The month's net over its number of transactions */
+                                        averageTransactionAmount: number;
+                                    }[];
+                                    /** @description Mean of every complete month */
+                                    averageMonthlyNet: number;
+                                    /** @description The same without transfers */
+                                    averageMonthlyNetLessTransfers: number;
+                                    /** @description Last twelve complete months */
+                                    twelveMonthTotalNet: number;
+                                    /** @description The same without transfers */
+                                    twelveMonthTotalNetLessTransfers: number;
+                                    /** @description Mean of the last six complete months */
+                                    sixMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                    /** @description Mean of the last two complete months */
+                                    twoMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -9089,6 +10648,175 @@ export interface operations {
                         };
                         /** @description Income stream summaries (empty until income estimation lands) */
                         income?: unknown[];
+                        cashFlowBalanceSummary?: {
+                            monthlyCashFlowBalanceSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Lowest end-of-day balance */
+                                minDailyBalance: number;
+                                /** @description Highest end-of-day balance */
+                                maxDailyBalance: number;
+                                /** @description Mean end-of-day balance */
+                                averageDailyBalance: number;
+                                /**
+                                 * @description Standard deviation of the end-of-day balances
+                                 * @example 3
+                                 */
+                                standardDeviationOfDailyBalance?: string;
+                                /**
+                                 * @description Days ending below zero
+                                 * @example 3
+                                 */
+                                numberOfDaysNegativeBalance: string;
+                                /**
+                                 * @description Days ending above zero
+                                 * @example 3
+                                 */
+                                numberOfDaysPositiveBalance: string;
+                            }[];
+                            /** @description Lowest end-of-day balance of the report */
+                            minDailyBalance: number;
+                            /** @description Highest end-of-day balance of the report */
+                            maxDailyBalance: number;
+                            /** @description Mean over the last twelve complete months */
+                            twelveMonthAverageDailyBalance: number;
+                            /** @description Mean over the last six complete months */
+                            sixMonthAverageDailyBalance: number;
+                            /** @description Mean over the last two complete months */
+                            twoMonthAverageDailyBalance: number;
+                            /**
+                             * @description Standard deviation over the last twelve complete months
+                             * @example 3
+                             */
+                            twelveMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Standard deviation over the last six complete months
+                             * @example 3
+                             */
+                            sixMonthStandardDeviationOfDailyBalance?: string;
+                            /**
+                             * @description Standard deviation over the last two complete months
+                             * @example 3
+                             */
+                            twoMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Days ending above zero
+                             * @example 3
+                             */
+                            numberOfDaysPositiveBalance: string;
+                            /**
+                             * @description Days ending below zero
+                             * @example 3
+                             */
+                            numberOfDaysNegativeBalance: string;
+                        };
+                        cashFlowCreditSummary?: {
+                            monthlyCashFlowCreditSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Credits
+                                 * @example 3
+                                 */
+                                numberOfCredits: string;
+                                /** @description Their total */
+                                totalCreditsAmount: number;
+                                /** @description The largest */
+                                largestCredit: number;
+                                /**
+                                 * @description Credits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfCreditsLessTransfers: string;
+                                /** @description Their total */
+                                totalCreditsAmountLessTransfers: number;
+                                /** @description totalCreditsAmount ÷ numberOfCredits */
+                                averageCreditAmount: number;
+                                /**
+                                 * @description Credits of borrowed money
+                                 * @example 3
+                                 */
+                                estimatedNumberOfLoanDeposits: string;
+                                /** @description Their total */
+                                estimatedLoanDepositAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthCreditTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthCreditTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthCreditTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthCreditTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthCreditTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthCreditTotalLessTransfers: number;
+                        };
+                        cashFlowDebitSummary?: {
+                            monthlyCashFlowDebitSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Debits
+                                 * @example 3
+                                 */
+                                numberOfDebits: string;
+                                /** @description Their total (negative) */
+                                totalDebitsAmount: number;
+                                /** @description The largest (most negative) */
+                                largestDebit: number;
+                                /**
+                                 * @description Debits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfDebitsLessTransfers: string;
+                                /** @description Their total */
+                                totalDebitsAmountLessTransfers: number;
+                                /** @description totalDebitsAmount ÷ numberOfDebits */
+                                averageDebitAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthDebitTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthDebitTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthDebitTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthDebitTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthDebitTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthDebitTotalLessTransfers: number;
+                        };
+                        cashFlowCharacteristicsSummary?: {
+                            monthlyCashFlowCharacteristicsSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Credits plus debits */
+                                totalCreditsLessTotalDebits: number;
+                                /** @description The same without transfers */
+                                totalCreditsLessTotalDebitsLessTransfers: number;
+                                /** @description The month's net over its number of transactions */
+                                averageTransactionAmount: number;
+                            }[];
+                            /** @description Mean of every complete month */
+                            averageMonthlyNet: number;
+                            /** @description The same without transfers */
+                            averageMonthlyNetLessTransfers: number;
+                            /** @description Last twelve complete months */
+                            twelveMonthTotalNet: number;
+                            /** @description The same without transfers */
+                            twelveMonthTotalNetLessTransfers: number;
+                            /** @description Mean of the last six complete months */
+                            sixMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                            /** @description Mean of the last two complete months */
+                            twoMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
                     };
                 };
             };
@@ -9265,7 +10993,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -9486,6 +11214,175 @@ export interface operations {
                                 };
                                 /** @description Income streams (empty until income estimation lands) */
                                 incomeStreams?: unknown[];
+                                cashFlowBalance?: {
+                                    monthlyCashFlowBalances: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Lowest end-of-day balance */
+                                        minDailyBalance: number;
+                                        /** @description Highest end-of-day balance */
+                                        maxDailyBalance: number;
+                                        /** @description Mean end-of-day balance */
+                                        averageDailyBalance: number;
+                                        /**
+                                         * @description Standard deviation of the end-of-day balances
+                                         * @example 3
+                                         */
+                                        standardDeviationOfDailyBalance?: string;
+                                        /**
+                                         * @description Days ending below zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysNegativeBalance: string;
+                                        /**
+                                         * @description Days ending above zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysPositiveBalance: string;
+                                    }[];
+                                    /** @description Lowest end-of-day balance of the report */
+                                    minDailyBalance: number;
+                                    /** @description Highest end-of-day balance of the report */
+                                    maxDailyBalance: number;
+                                    /** @description Mean over the last twelve complete months */
+                                    twelveMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last six complete months */
+                                    sixMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last two complete months */
+                                    twoMonthAverageDailyBalance: number;
+                                    /**
+                                     * @description Standard deviation over the last twelve complete months
+                                     * @example 3
+                                     */
+                                    twelveMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Standard deviation over the last six complete months
+                                     * @example 3
+                                     */
+                                    sixMonthStandardDeviationOfDailyBalance?: string;
+                                    /**
+                                     * @description Standard deviation over the last two complete months
+                                     * @example 3
+                                     */
+                                    twoMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Days ending above zero
+                                     * @example 3
+                                     */
+                                    numberOfDaysPositiveBalance: string;
+                                    /**
+                                     * @description Days ending below zero
+                                     * @example 3
+                                     */
+                                    numberDaysNegativeBalance?: string;
+                                };
+                                cashFlowCredit?: {
+                                    monthlyCashFlowCredits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Credits
+                                         * @example 3
+                                         */
+                                        numberOfCredits: string;
+                                        /** @description Their total */
+                                        totalCreditsAmount: number;
+                                        /** @description The largest */
+                                        largestCredit: number;
+                                        /**
+                                         * @description Credits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfCreditsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalCreditsAmountLessTransfers: number;
+                                        /** @description totalCreditsAmount ÷ numberOfCredits */
+                                        averageCreditAmount: number;
+                                        /**
+                                         * @description Credits of borrowed money
+                                         * @example 3
+                                         */
+                                        estimatedNumberOfLoanDeposits: string;
+                                        /** @description Their total */
+                                        estimatedLoanDepositAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthCreditTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthCreditTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthCreditTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthCreditTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthCreditTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthCreditTotalLessTransfers: number;
+                                };
+                                cashFlowDebit?: {
+                                    monthlyCashFlowDebits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Debits
+                                         * @example 3
+                                         */
+                                        numberOfDebits: string;
+                                        /** @description Their total (negative) */
+                                        totalDebitsAmount: number;
+                                        /** @description The largest (most negative) */
+                                        largestDebit: number;
+                                        /**
+                                         * @description Debits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfDebitsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalDebitsAmountLessTransfers: number;
+                                        /** @description totalDebitsAmount ÷ numberOfDebits */
+                                        averageDebitAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthDebitTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthDebitTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthDebitTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthDebitTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthDebitTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthDebitTotalLessTransfers: number;
+                                };
+                                cashFlowCharacteristic?: {
+                                    monthlyCashFlowCharacteristics: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Credits plus debits */
+                                        totalCreditsLessTotalDebits: number;
+                                        /** @description The same without transfers */
+                                        totalCreditsLessTotalDebitsLessTransfers: number;
+                                        /** @description The month's net over its number of transactions */
+                                        averageTransactionAmount: number;
+                                    }[];
+                                    /** @description Mean of every complete month */
+                                    averageMonthlyNet: number;
+                                    /** @description The same without transfers */
+                                    averageMonthlyNetLessTransfers: number;
+                                    /** @description Last twelve complete months */
+                                    twelveMonthTotalNet: number;
+                                    /** @description The same without transfers */
+                                    twelveMonthTotalNetLessTransfers: number;
+                                    /** @description Mean of the last six complete months */
+                                    sixMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                    /** @description Mean of the last two complete months */
+                                    twoMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -9523,6 +11420,175 @@ export interface operations {
                         };
                         /** @description Income stream summaries (empty until income estimation lands) */
                         income?: unknown[];
+                        cashFlowBalanceSummary?: {
+                            monthlyCashFlowBalanceSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Lowest end-of-day balance */
+                                minDailyBalance: number;
+                                /** @description Highest end-of-day balance */
+                                maxDailyBalance: number;
+                                /** @description Mean end-of-day balance */
+                                averageDailyBalance: number;
+                                /**
+                                 * @description Standard deviation of the end-of-day balances
+                                 * @example 3
+                                 */
+                                standardDeviationOfDailyBalance?: string;
+                                /**
+                                 * @description Days ending below zero
+                                 * @example 3
+                                 */
+                                numberOfDaysNegativeBalance: string;
+                                /**
+                                 * @description Days ending above zero
+                                 * @example 3
+                                 */
+                                numberOfDaysPositiveBalance: string;
+                            }[];
+                            /** @description Lowest end-of-day balance of the report */
+                            minDailyBalance: number;
+                            /** @description Highest end-of-day balance of the report */
+                            maxDailyBalance: number;
+                            /** @description Mean over the last twelve complete months */
+                            twelveMonthAverageDailyBalance: number;
+                            /** @description Mean over the last six complete months */
+                            sixMonthAverageDailyBalance: number;
+                            /** @description Mean over the last two complete months */
+                            twoMonthAverageDailyBalance: number;
+                            /**
+                             * @description Standard deviation over the last twelve complete months
+                             * @example 3
+                             */
+                            twelveMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Standard deviation over the last six complete months
+                             * @example 3
+                             */
+                            sixMonthStandardDeviationOfDailyBalance?: string;
+                            /**
+                             * @description Standard deviation over the last two complete months
+                             * @example 3
+                             */
+                            twoMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Days ending above zero
+                             * @example 3
+                             */
+                            numberOfDaysPositiveBalance: string;
+                            /**
+                             * @description Days ending below zero
+                             * @example 3
+                             */
+                            numberOfDaysNegativeBalance: string;
+                        };
+                        cashFlowCreditSummary?: {
+                            monthlyCashFlowCreditSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Credits
+                                 * @example 3
+                                 */
+                                numberOfCredits: string;
+                                /** @description Their total */
+                                totalCreditsAmount: number;
+                                /** @description The largest */
+                                largestCredit: number;
+                                /**
+                                 * @description Credits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfCreditsLessTransfers: string;
+                                /** @description Their total */
+                                totalCreditsAmountLessTransfers: number;
+                                /** @description totalCreditsAmount ÷ numberOfCredits */
+                                averageCreditAmount: number;
+                                /**
+                                 * @description Credits of borrowed money
+                                 * @example 3
+                                 */
+                                estimatedNumberOfLoanDeposits: string;
+                                /** @description Their total */
+                                estimatedLoanDepositAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthCreditTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthCreditTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthCreditTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthCreditTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthCreditTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthCreditTotalLessTransfers: number;
+                        };
+                        cashFlowDebitSummary?: {
+                            monthlyCashFlowDebitSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Debits
+                                 * @example 3
+                                 */
+                                numberOfDebits: string;
+                                /** @description Their total (negative) */
+                                totalDebitsAmount: number;
+                                /** @description The largest (most negative) */
+                                largestDebit: number;
+                                /**
+                                 * @description Debits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfDebitsLessTransfers: string;
+                                /** @description Their total */
+                                totalDebitsAmountLessTransfers: number;
+                                /** @description totalDebitsAmount ÷ numberOfDebits */
+                                averageDebitAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthDebitTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthDebitTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthDebitTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthDebitTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthDebitTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthDebitTotalLessTransfers: number;
+                        };
+                        cashFlowCharacteristicsSummary?: {
+                            monthlyCashFlowCharacteristicsSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Credits plus debits */
+                                totalCreditsLessTotalDebits: number;
+                                /** @description The same without transfers */
+                                totalCreditsLessTotalDebitsLessTransfers: number;
+                                /** @description The month's net over its number of transactions */
+                                averageTransactionAmount: number;
+                            }[];
+                            /** @description Mean of every complete month */
+                            averageMonthlyNet: number;
+                            /** @description The same without transfers */
+                            averageMonthlyNetLessTransfers: number;
+                            /** @description Last twelve complete months */
+                            twelveMonthTotalNet: number;
+                            /** @description The same without transfers */
+                            twelveMonthTotalNetLessTransfers: number;
+                            /** @description Mean of the last six complete months */
+                            sixMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                            /** @description Mean of the last two complete months */
+                            twoMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
                     };
                     "application/xml": {
                         /**
@@ -9621,7 +11687,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -9842,6 +11908,175 @@ export interface operations {
                                 };
                                 /** @description Income streams (empty until income estimation lands) */
                                 incomeStreams?: unknown[];
+                                cashFlowBalance?: {
+                                    monthlyCashFlowBalances: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Lowest end-of-day balance */
+                                        minDailyBalance: number;
+                                        /** @description Highest end-of-day balance */
+                                        maxDailyBalance: number;
+                                        /** @description Mean end-of-day balance */
+                                        averageDailyBalance: number;
+                                        /**
+                                         * @description Standard deviation of the end-of-day balances
+                                         * @example 3
+                                         */
+                                        standardDeviationOfDailyBalance?: string;
+                                        /**
+                                         * @description Days ending below zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysNegativeBalance: string;
+                                        /**
+                                         * @description Days ending above zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysPositiveBalance: string;
+                                    }[];
+                                    /** @description Lowest end-of-day balance of the report */
+                                    minDailyBalance: number;
+                                    /** @description Highest end-of-day balance of the report */
+                                    maxDailyBalance: number;
+                                    /** @description Mean over the last twelve complete months */
+                                    twelveMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last six complete months */
+                                    sixMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last two complete months */
+                                    twoMonthAverageDailyBalance: number;
+                                    /**
+                                     * @description Standard deviation over the last twelve complete months
+                                     * @example 3
+                                     */
+                                    twelveMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Standard deviation over the last six complete months
+                                     * @example 3
+                                     */
+                                    sixMonthStandardDeviationOfDailyBalance?: string;
+                                    /**
+                                     * @description Standard deviation over the last two complete months
+                                     * @example 3
+                                     */
+                                    twoMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Days ending above zero
+                                     * @example 3
+                                     */
+                                    numberOfDaysPositiveBalance: string;
+                                    /**
+                                     * @description Days ending below zero
+                                     * @example 3
+                                     */
+                                    numberDaysNegativeBalance?: string;
+                                };
+                                cashFlowCredit?: {
+                                    monthlyCashFlowCredits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Credits
+                                         * @example 3
+                                         */
+                                        numberOfCredits: string;
+                                        /** @description Their total */
+                                        totalCreditsAmount: number;
+                                        /** @description The largest */
+                                        largestCredit: number;
+                                        /**
+                                         * @description Credits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfCreditsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalCreditsAmountLessTransfers: number;
+                                        /** @description totalCreditsAmount ÷ numberOfCredits */
+                                        averageCreditAmount: number;
+                                        /**
+                                         * @description Credits of borrowed money
+                                         * @example 3
+                                         */
+                                        estimatedNumberOfLoanDeposits: string;
+                                        /** @description Their total */
+                                        estimatedLoanDepositAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthCreditTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthCreditTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthCreditTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthCreditTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthCreditTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthCreditTotalLessTransfers: number;
+                                };
+                                cashFlowDebit?: {
+                                    monthlyCashFlowDebits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Debits
+                                         * @example 3
+                                         */
+                                        numberOfDebits: string;
+                                        /** @description Their total (negative) */
+                                        totalDebitsAmount: number;
+                                        /** @description The largest (most negative) */
+                                        largestDebit: number;
+                                        /**
+                                         * @description Debits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfDebitsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalDebitsAmountLessTransfers: number;
+                                        /** @description totalDebitsAmount ÷ numberOfDebits */
+                                        averageDebitAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthDebitTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthDebitTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthDebitTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthDebitTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthDebitTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthDebitTotalLessTransfers: number;
+                                };
+                                cashFlowCharacteristic?: {
+                                    monthlyCashFlowCharacteristics: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Credits plus debits */
+                                        totalCreditsLessTotalDebits: number;
+                                        /** @description The same without transfers */
+                                        totalCreditsLessTotalDebitsLessTransfers: number;
+                                        /** @description The month's net over its number of transactions */
+                                        averageTransactionAmount: number;
+                                    }[];
+                                    /** @description Mean of every complete month */
+                                    averageMonthlyNet: number;
+                                    /** @description The same without transfers */
+                                    averageMonthlyNetLessTransfers: number;
+                                    /** @description Last twelve complete months */
+                                    twelveMonthTotalNet: number;
+                                    /** @description The same without transfers */
+                                    twelveMonthTotalNetLessTransfers: number;
+                                    /** @description Mean of the last six complete months */
+                                    sixMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                    /** @description Mean of the last two complete months */
+                                    twoMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -9879,6 +12114,175 @@ export interface operations {
                         };
                         /** @description Income stream summaries (empty until income estimation lands) */
                         income?: unknown[];
+                        cashFlowBalanceSummary?: {
+                            monthlyCashFlowBalanceSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Lowest end-of-day balance */
+                                minDailyBalance: number;
+                                /** @description Highest end-of-day balance */
+                                maxDailyBalance: number;
+                                /** @description Mean end-of-day balance */
+                                averageDailyBalance: number;
+                                /**
+                                 * @description Standard deviation of the end-of-day balances
+                                 * @example 3
+                                 */
+                                standardDeviationOfDailyBalance?: string;
+                                /**
+                                 * @description Days ending below zero
+                                 * @example 3
+                                 */
+                                numberOfDaysNegativeBalance: string;
+                                /**
+                                 * @description Days ending above zero
+                                 * @example 3
+                                 */
+                                numberOfDaysPositiveBalance: string;
+                            }[];
+                            /** @description Lowest end-of-day balance of the report */
+                            minDailyBalance: number;
+                            /** @description Highest end-of-day balance of the report */
+                            maxDailyBalance: number;
+                            /** @description Mean over the last twelve complete months */
+                            twelveMonthAverageDailyBalance: number;
+                            /** @description Mean over the last six complete months */
+                            sixMonthAverageDailyBalance: number;
+                            /** @description Mean over the last two complete months */
+                            twoMonthAverageDailyBalance: number;
+                            /**
+                             * @description Standard deviation over the last twelve complete months
+                             * @example 3
+                             */
+                            twelveMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Standard deviation over the last six complete months
+                             * @example 3
+                             */
+                            sixMonthStandardDeviationOfDailyBalance?: string;
+                            /**
+                             * @description Standard deviation over the last two complete months
+                             * @example 3
+                             */
+                            twoMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Days ending above zero
+                             * @example 3
+                             */
+                            numberOfDaysPositiveBalance: string;
+                            /**
+                             * @description Days ending below zero
+                             * @example 3
+                             */
+                            numberOfDaysNegativeBalance: string;
+                        };
+                        cashFlowCreditSummary?: {
+                            monthlyCashFlowCreditSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Credits
+                                 * @example 3
+                                 */
+                                numberOfCredits: string;
+                                /** @description Their total */
+                                totalCreditsAmount: number;
+                                /** @description The largest */
+                                largestCredit: number;
+                                /**
+                                 * @description Credits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfCreditsLessTransfers: string;
+                                /** @description Their total */
+                                totalCreditsAmountLessTransfers: number;
+                                /** @description totalCreditsAmount ÷ numberOfCredits */
+                                averageCreditAmount: number;
+                                /**
+                                 * @description Credits of borrowed money
+                                 * @example 3
+                                 */
+                                estimatedNumberOfLoanDeposits: string;
+                                /** @description Their total */
+                                estimatedLoanDepositAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthCreditTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthCreditTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthCreditTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthCreditTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthCreditTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthCreditTotalLessTransfers: number;
+                        };
+                        cashFlowDebitSummary?: {
+                            monthlyCashFlowDebitSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Debits
+                                 * @example 3
+                                 */
+                                numberOfDebits: string;
+                                /** @description Their total (negative) */
+                                totalDebitsAmount: number;
+                                /** @description The largest (most negative) */
+                                largestDebit: number;
+                                /**
+                                 * @description Debits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfDebitsLessTransfers: string;
+                                /** @description Their total */
+                                totalDebitsAmountLessTransfers: number;
+                                /** @description totalDebitsAmount ÷ numberOfDebits */
+                                averageDebitAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthDebitTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthDebitTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthDebitTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthDebitTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthDebitTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthDebitTotalLessTransfers: number;
+                        };
+                        cashFlowCharacteristicsSummary?: {
+                            monthlyCashFlowCharacteristicsSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Credits plus debits */
+                                totalCreditsLessTotalDebits: number;
+                                /** @description The same without transfers */
+                                totalCreditsLessTotalDebitsLessTransfers: number;
+                                /** @description The month's net over its number of transactions */
+                                averageTransactionAmount: number;
+                            }[];
+                            /** @description Mean of every complete month */
+                            averageMonthlyNet: number;
+                            /** @description The same without transfers */
+                            averageMonthlyNetLessTransfers: number;
+                            /** @description Last twelve complete months */
+                            twelveMonthTotalNet: number;
+                            /** @description The same without transfers */
+                            twelveMonthTotalNetLessTransfers: number;
+                            /** @description Mean of the last six complete months */
+                            sixMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                            /** @description Mean of the last two complete months */
+                            twoMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
                     };
                 };
             };
@@ -10070,7 +12474,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -10291,6 +12695,175 @@ export interface operations {
                                 };
                                 /** @description Income streams (empty until income estimation lands) */
                                 incomeStreams?: unknown[];
+                                cashFlowBalance?: {
+                                    monthlyCashFlowBalances: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Lowest end-of-day balance */
+                                        minDailyBalance: number;
+                                        /** @description Highest end-of-day balance */
+                                        maxDailyBalance: number;
+                                        /** @description Mean end-of-day balance */
+                                        averageDailyBalance: number;
+                                        /**
+                                         * @description Standard deviation of the end-of-day balances
+                                         * @example 3
+                                         */
+                                        standardDeviationOfDailyBalance?: string;
+                                        /**
+                                         * @description Days ending below zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysNegativeBalance: string;
+                                        /**
+                                         * @description Days ending above zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysPositiveBalance: string;
+                                    }[];
+                                    /** @description Lowest end-of-day balance of the report */
+                                    minDailyBalance: number;
+                                    /** @description Highest end-of-day balance of the report */
+                                    maxDailyBalance: number;
+                                    /** @description Mean over the last twelve complete months */
+                                    twelveMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last six complete months */
+                                    sixMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last two complete months */
+                                    twoMonthAverageDailyBalance: number;
+                                    /**
+                                     * @description Standard deviation over the last twelve complete months
+                                     * @example 3
+                                     */
+                                    twelveMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Standard deviation over the last six complete months
+                                     * @example 3
+                                     */
+                                    sixMonthStandardDeviationOfDailyBalance?: string;
+                                    /**
+                                     * @description Standard deviation over the last two complete months
+                                     * @example 3
+                                     */
+                                    twoMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Days ending above zero
+                                     * @example 3
+                                     */
+                                    numberOfDaysPositiveBalance: string;
+                                    /**
+                                     * @description Days ending below zero
+                                     * @example 3
+                                     */
+                                    numberDaysNegativeBalance?: string;
+                                };
+                                cashFlowCredit?: {
+                                    monthlyCashFlowCredits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Credits
+                                         * @example 3
+                                         */
+                                        numberOfCredits: string;
+                                        /** @description Their total */
+                                        totalCreditsAmount: number;
+                                        /** @description The largest */
+                                        largestCredit: number;
+                                        /**
+                                         * @description Credits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfCreditsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalCreditsAmountLessTransfers: number;
+                                        /** @description totalCreditsAmount ÷ numberOfCredits */
+                                        averageCreditAmount: number;
+                                        /**
+                                         * @description Credits of borrowed money
+                                         * @example 3
+                                         */
+                                        estimatedNumberOfLoanDeposits: string;
+                                        /** @description Their total */
+                                        estimatedLoanDepositAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthCreditTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthCreditTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthCreditTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthCreditTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthCreditTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthCreditTotalLessTransfers: number;
+                                };
+                                cashFlowDebit?: {
+                                    monthlyCashFlowDebits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Debits
+                                         * @example 3
+                                         */
+                                        numberOfDebits: string;
+                                        /** @description Their total (negative) */
+                                        totalDebitsAmount: number;
+                                        /** @description The largest (most negative) */
+                                        largestDebit: number;
+                                        /**
+                                         * @description Debits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfDebitsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalDebitsAmountLessTransfers: number;
+                                        /** @description totalDebitsAmount ÷ numberOfDebits */
+                                        averageDebitAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthDebitTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthDebitTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthDebitTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthDebitTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthDebitTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthDebitTotalLessTransfers: number;
+                                };
+                                cashFlowCharacteristic?: {
+                                    monthlyCashFlowCharacteristics: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Credits plus debits */
+                                        totalCreditsLessTotalDebits: number;
+                                        /** @description The same without transfers */
+                                        totalCreditsLessTotalDebitsLessTransfers: number;
+                                        /** @description The month's net over its number of transactions */
+                                        averageTransactionAmount: number;
+                                    }[];
+                                    /** @description Mean of every complete month */
+                                    averageMonthlyNet: number;
+                                    /** @description The same without transfers */
+                                    averageMonthlyNetLessTransfers: number;
+                                    /** @description Last twelve complete months */
+                                    twelveMonthTotalNet: number;
+                                    /** @description The same without transfers */
+                                    twelveMonthTotalNetLessTransfers: number;
+                                    /** @description Mean of the last six complete months */
+                                    sixMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                    /** @description Mean of the last two complete months */
+                                    twoMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -10328,6 +12901,175 @@ export interface operations {
                         };
                         /** @description Income stream summaries (empty until income estimation lands) */
                         income?: unknown[];
+                        cashFlowBalanceSummary?: {
+                            monthlyCashFlowBalanceSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Lowest end-of-day balance */
+                                minDailyBalance: number;
+                                /** @description Highest end-of-day balance */
+                                maxDailyBalance: number;
+                                /** @description Mean end-of-day balance */
+                                averageDailyBalance: number;
+                                /**
+                                 * @description Standard deviation of the end-of-day balances
+                                 * @example 3
+                                 */
+                                standardDeviationOfDailyBalance?: string;
+                                /**
+                                 * @description Days ending below zero
+                                 * @example 3
+                                 */
+                                numberOfDaysNegativeBalance: string;
+                                /**
+                                 * @description Days ending above zero
+                                 * @example 3
+                                 */
+                                numberOfDaysPositiveBalance: string;
+                            }[];
+                            /** @description Lowest end-of-day balance of the report */
+                            minDailyBalance: number;
+                            /** @description Highest end-of-day balance of the report */
+                            maxDailyBalance: number;
+                            /** @description Mean over the last twelve complete months */
+                            twelveMonthAverageDailyBalance: number;
+                            /** @description Mean over the last six complete months */
+                            sixMonthAverageDailyBalance: number;
+                            /** @description Mean over the last two complete months */
+                            twoMonthAverageDailyBalance: number;
+                            /**
+                             * @description Standard deviation over the last twelve complete months
+                             * @example 3
+                             */
+                            twelveMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Standard deviation over the last six complete months
+                             * @example 3
+                             */
+                            sixMonthStandardDeviationOfDailyBalance?: string;
+                            /**
+                             * @description Standard deviation over the last two complete months
+                             * @example 3
+                             */
+                            twoMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Days ending above zero
+                             * @example 3
+                             */
+                            numberOfDaysPositiveBalance: string;
+                            /**
+                             * @description Days ending below zero
+                             * @example 3
+                             */
+                            numberOfDaysNegativeBalance: string;
+                        };
+                        cashFlowCreditSummary?: {
+                            monthlyCashFlowCreditSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Credits
+                                 * @example 3
+                                 */
+                                numberOfCredits: string;
+                                /** @description Their total */
+                                totalCreditsAmount: number;
+                                /** @description The largest */
+                                largestCredit: number;
+                                /**
+                                 * @description Credits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfCreditsLessTransfers: string;
+                                /** @description Their total */
+                                totalCreditsAmountLessTransfers: number;
+                                /** @description totalCreditsAmount ÷ numberOfCredits */
+                                averageCreditAmount: number;
+                                /**
+                                 * @description Credits of borrowed money
+                                 * @example 3
+                                 */
+                                estimatedNumberOfLoanDeposits: string;
+                                /** @description Their total */
+                                estimatedLoanDepositAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthCreditTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthCreditTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthCreditTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthCreditTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthCreditTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthCreditTotalLessTransfers: number;
+                        };
+                        cashFlowDebitSummary?: {
+                            monthlyCashFlowDebitSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Debits
+                                 * @example 3
+                                 */
+                                numberOfDebits: string;
+                                /** @description Their total (negative) */
+                                totalDebitsAmount: number;
+                                /** @description The largest (most negative) */
+                                largestDebit: number;
+                                /**
+                                 * @description Debits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfDebitsLessTransfers: string;
+                                /** @description Their total */
+                                totalDebitsAmountLessTransfers: number;
+                                /** @description totalDebitsAmount ÷ numberOfDebits */
+                                averageDebitAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthDebitTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthDebitTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthDebitTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthDebitTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthDebitTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthDebitTotalLessTransfers: number;
+                        };
+                        cashFlowCharacteristicsSummary?: {
+                            monthlyCashFlowCharacteristicsSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Credits plus debits */
+                                totalCreditsLessTotalDebits: number;
+                                /** @description The same without transfers */
+                                totalCreditsLessTotalDebitsLessTransfers: number;
+                                /** @description The month's net over its number of transactions */
+                                averageTransactionAmount: number;
+                            }[];
+                            /** @description Mean of every complete month */
+                            averageMonthlyNet: number;
+                            /** @description The same without transfers */
+                            averageMonthlyNetLessTransfers: number;
+                            /** @description Last twelve complete months */
+                            twelveMonthTotalNet: number;
+                            /** @description The same without transfers */
+                            twelveMonthTotalNetLessTransfers: number;
+                            /** @description Mean of the last six complete months */
+                            sixMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                            /** @description Mean of the last two complete months */
+                            twoMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
                     };
                     "application/xml": {
                         /**
@@ -10426,7 +13168,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -10647,6 +13389,175 @@ export interface operations {
                                 };
                                 /** @description Income streams (empty until income estimation lands) */
                                 incomeStreams?: unknown[];
+                                cashFlowBalance?: {
+                                    monthlyCashFlowBalances: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Lowest end-of-day balance */
+                                        minDailyBalance: number;
+                                        /** @description Highest end-of-day balance */
+                                        maxDailyBalance: number;
+                                        /** @description Mean end-of-day balance */
+                                        averageDailyBalance: number;
+                                        /**
+                                         * @description Standard deviation of the end-of-day balances
+                                         * @example 3
+                                         */
+                                        standardDeviationOfDailyBalance?: string;
+                                        /**
+                                         * @description Days ending below zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysNegativeBalance: string;
+                                        /**
+                                         * @description Days ending above zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysPositiveBalance: string;
+                                    }[];
+                                    /** @description Lowest end-of-day balance of the report */
+                                    minDailyBalance: number;
+                                    /** @description Highest end-of-day balance of the report */
+                                    maxDailyBalance: number;
+                                    /** @description Mean over the last twelve complete months */
+                                    twelveMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last six complete months */
+                                    sixMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last two complete months */
+                                    twoMonthAverageDailyBalance: number;
+                                    /**
+                                     * @description Standard deviation over the last twelve complete months
+                                     * @example 3
+                                     */
+                                    twelveMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Standard deviation over the last six complete months
+                                     * @example 3
+                                     */
+                                    sixMonthStandardDeviationOfDailyBalance?: string;
+                                    /**
+                                     * @description Standard deviation over the last two complete months
+                                     * @example 3
+                                     */
+                                    twoMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Days ending above zero
+                                     * @example 3
+                                     */
+                                    numberOfDaysPositiveBalance: string;
+                                    /**
+                                     * @description Days ending below zero
+                                     * @example 3
+                                     */
+                                    numberDaysNegativeBalance?: string;
+                                };
+                                cashFlowCredit?: {
+                                    monthlyCashFlowCredits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Credits
+                                         * @example 3
+                                         */
+                                        numberOfCredits: string;
+                                        /** @description Their total */
+                                        totalCreditsAmount: number;
+                                        /** @description The largest */
+                                        largestCredit: number;
+                                        /**
+                                         * @description Credits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfCreditsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalCreditsAmountLessTransfers: number;
+                                        /** @description totalCreditsAmount ÷ numberOfCredits */
+                                        averageCreditAmount: number;
+                                        /**
+                                         * @description Credits of borrowed money
+                                         * @example 3
+                                         */
+                                        estimatedNumberOfLoanDeposits: string;
+                                        /** @description Their total */
+                                        estimatedLoanDepositAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthCreditTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthCreditTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthCreditTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthCreditTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthCreditTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthCreditTotalLessTransfers: number;
+                                };
+                                cashFlowDebit?: {
+                                    monthlyCashFlowDebits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Debits
+                                         * @example 3
+                                         */
+                                        numberOfDebits: string;
+                                        /** @description Their total (negative) */
+                                        totalDebitsAmount: number;
+                                        /** @description The largest (most negative) */
+                                        largestDebit: number;
+                                        /**
+                                         * @description Debits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfDebitsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalDebitsAmountLessTransfers: number;
+                                        /** @description totalDebitsAmount ÷ numberOfDebits */
+                                        averageDebitAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthDebitTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthDebitTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthDebitTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthDebitTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthDebitTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthDebitTotalLessTransfers: number;
+                                };
+                                cashFlowCharacteristic?: {
+                                    monthlyCashFlowCharacteristics: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Credits plus debits */
+                                        totalCreditsLessTotalDebits: number;
+                                        /** @description The same without transfers */
+                                        totalCreditsLessTotalDebitsLessTransfers: number;
+                                        /** @description The month's net over its number of transactions */
+                                        averageTransactionAmount: number;
+                                    }[];
+                                    /** @description Mean of every complete month */
+                                    averageMonthlyNet: number;
+                                    /** @description The same without transfers */
+                                    averageMonthlyNetLessTransfers: number;
+                                    /** @description Last twelve complete months */
+                                    twelveMonthTotalNet: number;
+                                    /** @description The same without transfers */
+                                    twelveMonthTotalNetLessTransfers: number;
+                                    /** @description Mean of the last six complete months */
+                                    sixMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                    /** @description Mean of the last two complete months */
+                                    twoMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -10684,6 +13595,175 @@ export interface operations {
                         };
                         /** @description Income stream summaries (empty until income estimation lands) */
                         income?: unknown[];
+                        cashFlowBalanceSummary?: {
+                            monthlyCashFlowBalanceSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Lowest end-of-day balance */
+                                minDailyBalance: number;
+                                /** @description Highest end-of-day balance */
+                                maxDailyBalance: number;
+                                /** @description Mean end-of-day balance */
+                                averageDailyBalance: number;
+                                /**
+                                 * @description Standard deviation of the end-of-day balances
+                                 * @example 3
+                                 */
+                                standardDeviationOfDailyBalance?: string;
+                                /**
+                                 * @description Days ending below zero
+                                 * @example 3
+                                 */
+                                numberOfDaysNegativeBalance: string;
+                                /**
+                                 * @description Days ending above zero
+                                 * @example 3
+                                 */
+                                numberOfDaysPositiveBalance: string;
+                            }[];
+                            /** @description Lowest end-of-day balance of the report */
+                            minDailyBalance: number;
+                            /** @description Highest end-of-day balance of the report */
+                            maxDailyBalance: number;
+                            /** @description Mean over the last twelve complete months */
+                            twelveMonthAverageDailyBalance: number;
+                            /** @description Mean over the last six complete months */
+                            sixMonthAverageDailyBalance: number;
+                            /** @description Mean over the last two complete months */
+                            twoMonthAverageDailyBalance: number;
+                            /**
+                             * @description Standard deviation over the last twelve complete months
+                             * @example 3
+                             */
+                            twelveMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Standard deviation over the last six complete months
+                             * @example 3
+                             */
+                            sixMonthStandardDeviationOfDailyBalance?: string;
+                            /**
+                             * @description Standard deviation over the last two complete months
+                             * @example 3
+                             */
+                            twoMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Days ending above zero
+                             * @example 3
+                             */
+                            numberOfDaysPositiveBalance: string;
+                            /**
+                             * @description Days ending below zero
+                             * @example 3
+                             */
+                            numberOfDaysNegativeBalance: string;
+                        };
+                        cashFlowCreditSummary?: {
+                            monthlyCashFlowCreditSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Credits
+                                 * @example 3
+                                 */
+                                numberOfCredits: string;
+                                /** @description Their total */
+                                totalCreditsAmount: number;
+                                /** @description The largest */
+                                largestCredit: number;
+                                /**
+                                 * @description Credits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfCreditsLessTransfers: string;
+                                /** @description Their total */
+                                totalCreditsAmountLessTransfers: number;
+                                /** @description totalCreditsAmount ÷ numberOfCredits */
+                                averageCreditAmount: number;
+                                /**
+                                 * @description Credits of borrowed money
+                                 * @example 3
+                                 */
+                                estimatedNumberOfLoanDeposits: string;
+                                /** @description Their total */
+                                estimatedLoanDepositAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthCreditTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthCreditTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthCreditTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthCreditTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthCreditTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthCreditTotalLessTransfers: number;
+                        };
+                        cashFlowDebitSummary?: {
+                            monthlyCashFlowDebitSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Debits
+                                 * @example 3
+                                 */
+                                numberOfDebits: string;
+                                /** @description Their total (negative) */
+                                totalDebitsAmount: number;
+                                /** @description The largest (most negative) */
+                                largestDebit: number;
+                                /**
+                                 * @description Debits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfDebitsLessTransfers: string;
+                                /** @description Their total */
+                                totalDebitsAmountLessTransfers: number;
+                                /** @description totalDebitsAmount ÷ numberOfDebits */
+                                averageDebitAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthDebitTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthDebitTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthDebitTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthDebitTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthDebitTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthDebitTotalLessTransfers: number;
+                        };
+                        cashFlowCharacteristicsSummary?: {
+                            monthlyCashFlowCharacteristicsSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Credits plus debits */
+                                totalCreditsLessTotalDebits: number;
+                                /** @description The same without transfers */
+                                totalCreditsLessTotalDebitsLessTransfers: number;
+                                /** @description The month's net over its number of transactions */
+                                averageTransactionAmount: number;
+                            }[];
+                            /** @description Mean of every complete month */
+                            averageMonthlyNet: number;
+                            /** @description The same without transfers */
+                            averageMonthlyNetLessTransfers: number;
+                            /** @description Last twelve complete months */
+                            twelveMonthTotalNet: number;
+                            /** @description The same without transfers */
+                            twelveMonthTotalNetLessTransfers: number;
+                            /** @description Mean of the last six complete months */
+                            sixMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                            /** @description Mean of the last two complete months */
+                            twoMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
                     };
                 };
             };
@@ -10791,7 +13871,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                              * @example voa
                              */
                             type: string;
@@ -10833,7 +13913,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                              * @example voa
                              */
                             type: string;
@@ -10930,7 +14010,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                              * @example voa
                              */
                             type: string;
@@ -10972,7 +14052,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                              * @example voa
                              */
                             type: string;
@@ -11152,7 +14232,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -11373,6 +14453,175 @@ export interface operations {
                                 };
                                 /** @description Income streams (empty until income estimation lands) */
                                 incomeStreams?: unknown[];
+                                cashFlowBalance?: {
+                                    monthlyCashFlowBalances: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Lowest end-of-day balance */
+                                        minDailyBalance: number;
+                                        /** @description Highest end-of-day balance */
+                                        maxDailyBalance: number;
+                                        /** @description Mean end-of-day balance */
+                                        averageDailyBalance: number;
+                                        /**
+                                         * @description Standard deviation of the end-of-day balances
+                                         * @example 3
+                                         */
+                                        standardDeviationOfDailyBalance?: string;
+                                        /**
+                                         * @description Days ending below zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysNegativeBalance: string;
+                                        /**
+                                         * @description Days ending above zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysPositiveBalance: string;
+                                    }[];
+                                    /** @description Lowest end-of-day balance of the report */
+                                    minDailyBalance: number;
+                                    /** @description Highest end-of-day balance of the report */
+                                    maxDailyBalance: number;
+                                    /** @description Mean over the last twelve complete months */
+                                    twelveMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last six complete months */
+                                    sixMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last two complete months */
+                                    twoMonthAverageDailyBalance: number;
+                                    /**
+                                     * @description Standard deviation over the last twelve complete months
+                                     * @example 3
+                                     */
+                                    twelveMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Standard deviation over the last six complete months
+                                     * @example 3
+                                     */
+                                    sixMonthStandardDeviationOfDailyBalance?: string;
+                                    /**
+                                     * @description Standard deviation over the last two complete months
+                                     * @example 3
+                                     */
+                                    twoMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Days ending above zero
+                                     * @example 3
+                                     */
+                                    numberOfDaysPositiveBalance: string;
+                                    /**
+                                     * @description Days ending below zero
+                                     * @example 3
+                                     */
+                                    numberDaysNegativeBalance?: string;
+                                };
+                                cashFlowCredit?: {
+                                    monthlyCashFlowCredits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Credits
+                                         * @example 3
+                                         */
+                                        numberOfCredits: string;
+                                        /** @description Their total */
+                                        totalCreditsAmount: number;
+                                        /** @description The largest */
+                                        largestCredit: number;
+                                        /**
+                                         * @description Credits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfCreditsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalCreditsAmountLessTransfers: number;
+                                        /** @description totalCreditsAmount ÷ numberOfCredits */
+                                        averageCreditAmount: number;
+                                        /**
+                                         * @description Credits of borrowed money
+                                         * @example 3
+                                         */
+                                        estimatedNumberOfLoanDeposits: string;
+                                        /** @description Their total */
+                                        estimatedLoanDepositAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthCreditTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthCreditTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthCreditTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthCreditTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthCreditTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthCreditTotalLessTransfers: number;
+                                };
+                                cashFlowDebit?: {
+                                    monthlyCashFlowDebits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Debits
+                                         * @example 3
+                                         */
+                                        numberOfDebits: string;
+                                        /** @description Their total (negative) */
+                                        totalDebitsAmount: number;
+                                        /** @description The largest (most negative) */
+                                        largestDebit: number;
+                                        /**
+                                         * @description Debits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfDebitsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalDebitsAmountLessTransfers: number;
+                                        /** @description totalDebitsAmount ÷ numberOfDebits */
+                                        averageDebitAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthDebitTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthDebitTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthDebitTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthDebitTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthDebitTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthDebitTotalLessTransfers: number;
+                                };
+                                cashFlowCharacteristic?: {
+                                    monthlyCashFlowCharacteristics: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Credits plus debits */
+                                        totalCreditsLessTotalDebits: number;
+                                        /** @description The same without transfers */
+                                        totalCreditsLessTotalDebitsLessTransfers: number;
+                                        /** @description The month's net over its number of transactions */
+                                        averageTransactionAmount: number;
+                                    }[];
+                                    /** @description Mean of every complete month */
+                                    averageMonthlyNet: number;
+                                    /** @description The same without transfers */
+                                    averageMonthlyNetLessTransfers: number;
+                                    /** @description Last twelve complete months */
+                                    twelveMonthTotalNet: number;
+                                    /** @description The same without transfers */
+                                    twelveMonthTotalNetLessTransfers: number;
+                                    /** @description Mean of the last six complete months */
+                                    sixMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                    /** @description Mean of the last two complete months */
+                                    twoMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -11410,6 +14659,175 @@ export interface operations {
                         };
                         /** @description Income stream summaries (empty until income estimation lands) */
                         income?: unknown[];
+                        cashFlowBalanceSummary?: {
+                            monthlyCashFlowBalanceSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Lowest end-of-day balance */
+                                minDailyBalance: number;
+                                /** @description Highest end-of-day balance */
+                                maxDailyBalance: number;
+                                /** @description Mean end-of-day balance */
+                                averageDailyBalance: number;
+                                /**
+                                 * @description Standard deviation of the end-of-day balances
+                                 * @example 3
+                                 */
+                                standardDeviationOfDailyBalance?: string;
+                                /**
+                                 * @description Days ending below zero
+                                 * @example 3
+                                 */
+                                numberOfDaysNegativeBalance: string;
+                                /**
+                                 * @description Days ending above zero
+                                 * @example 3
+                                 */
+                                numberOfDaysPositiveBalance: string;
+                            }[];
+                            /** @description Lowest end-of-day balance of the report */
+                            minDailyBalance: number;
+                            /** @description Highest end-of-day balance of the report */
+                            maxDailyBalance: number;
+                            /** @description Mean over the last twelve complete months */
+                            twelveMonthAverageDailyBalance: number;
+                            /** @description Mean over the last six complete months */
+                            sixMonthAverageDailyBalance: number;
+                            /** @description Mean over the last two complete months */
+                            twoMonthAverageDailyBalance: number;
+                            /**
+                             * @description Standard deviation over the last twelve complete months
+                             * @example 3
+                             */
+                            twelveMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Standard deviation over the last six complete months
+                             * @example 3
+                             */
+                            sixMonthStandardDeviationOfDailyBalance?: string;
+                            /**
+                             * @description Standard deviation over the last two complete months
+                             * @example 3
+                             */
+                            twoMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Days ending above zero
+                             * @example 3
+                             */
+                            numberOfDaysPositiveBalance: string;
+                            /**
+                             * @description Days ending below zero
+                             * @example 3
+                             */
+                            numberOfDaysNegativeBalance: string;
+                        };
+                        cashFlowCreditSummary?: {
+                            monthlyCashFlowCreditSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Credits
+                                 * @example 3
+                                 */
+                                numberOfCredits: string;
+                                /** @description Their total */
+                                totalCreditsAmount: number;
+                                /** @description The largest */
+                                largestCredit: number;
+                                /**
+                                 * @description Credits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfCreditsLessTransfers: string;
+                                /** @description Their total */
+                                totalCreditsAmountLessTransfers: number;
+                                /** @description totalCreditsAmount ÷ numberOfCredits */
+                                averageCreditAmount: number;
+                                /**
+                                 * @description Credits of borrowed money
+                                 * @example 3
+                                 */
+                                estimatedNumberOfLoanDeposits: string;
+                                /** @description Their total */
+                                estimatedLoanDepositAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthCreditTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthCreditTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthCreditTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthCreditTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthCreditTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthCreditTotalLessTransfers: number;
+                        };
+                        cashFlowDebitSummary?: {
+                            monthlyCashFlowDebitSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Debits
+                                 * @example 3
+                                 */
+                                numberOfDebits: string;
+                                /** @description Their total (negative) */
+                                totalDebitsAmount: number;
+                                /** @description The largest (most negative) */
+                                largestDebit: number;
+                                /**
+                                 * @description Debits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfDebitsLessTransfers: string;
+                                /** @description Their total */
+                                totalDebitsAmountLessTransfers: number;
+                                /** @description totalDebitsAmount ÷ numberOfDebits */
+                                averageDebitAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthDebitTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthDebitTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthDebitTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthDebitTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthDebitTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthDebitTotalLessTransfers: number;
+                        };
+                        cashFlowCharacteristicsSummary?: {
+                            monthlyCashFlowCharacteristicsSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Credits plus debits */
+                                totalCreditsLessTotalDebits: number;
+                                /** @description The same without transfers */
+                                totalCreditsLessTotalDebitsLessTransfers: number;
+                                /** @description The month's net over its number of transactions */
+                                averageTransactionAmount: number;
+                            }[];
+                            /** @description Mean of every complete month */
+                            averageMonthlyNet: number;
+                            /** @description The same without transfers */
+                            averageMonthlyNetLessTransfers: number;
+                            /** @description Last twelve complete months */
+                            twelveMonthTotalNet: number;
+                            /** @description The same without transfers */
+                            twelveMonthTotalNetLessTransfers: number;
+                            /** @description Mean of the last six complete months */
+                            sixMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                            /** @description Mean of the last two complete months */
+                            twoMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
                     };
                     "application/xml": {
                         /**
@@ -11508,7 +14926,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
                          * @example voa
                          */
                         type: string;
@@ -11729,6 +15147,175 @@ export interface operations {
                                 };
                                 /** @description Income streams (empty until income estimation lands) */
                                 incomeStreams?: unknown[];
+                                cashFlowBalance?: {
+                                    monthlyCashFlowBalances: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Lowest end-of-day balance */
+                                        minDailyBalance: number;
+                                        /** @description Highest end-of-day balance */
+                                        maxDailyBalance: number;
+                                        /** @description Mean end-of-day balance */
+                                        averageDailyBalance: number;
+                                        /**
+                                         * @description Standard deviation of the end-of-day balances
+                                         * @example 3
+                                         */
+                                        standardDeviationOfDailyBalance?: string;
+                                        /**
+                                         * @description Days ending below zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysNegativeBalance: string;
+                                        /**
+                                         * @description Days ending above zero
+                                         * @example 3
+                                         */
+                                        numberOfDaysPositiveBalance: string;
+                                    }[];
+                                    /** @description Lowest end-of-day balance of the report */
+                                    minDailyBalance: number;
+                                    /** @description Highest end-of-day balance of the report */
+                                    maxDailyBalance: number;
+                                    /** @description Mean over the last twelve complete months */
+                                    twelveMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last six complete months */
+                                    sixMonthAverageDailyBalance: number;
+                                    /** @description Mean over the last two complete months */
+                                    twoMonthAverageDailyBalance: number;
+                                    /**
+                                     * @description Standard deviation over the last twelve complete months
+                                     * @example 3
+                                     */
+                                    twelveMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Standard deviation over the last six complete months
+                                     * @example 3
+                                     */
+                                    sixMonthStandardDeviationOfDailyBalance?: string;
+                                    /**
+                                     * @description Standard deviation over the last two complete months
+                                     * @example 3
+                                     */
+                                    twoMonthStandardDeviationOfDailyBalance: string;
+                                    /**
+                                     * @description Days ending above zero
+                                     * @example 3
+                                     */
+                                    numberOfDaysPositiveBalance: string;
+                                    /**
+                                     * @description Days ending below zero
+                                     * @example 3
+                                     */
+                                    numberDaysNegativeBalance?: string;
+                                };
+                                cashFlowCredit?: {
+                                    monthlyCashFlowCredits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Credits
+                                         * @example 3
+                                         */
+                                        numberOfCredits: string;
+                                        /** @description Their total */
+                                        totalCreditsAmount: number;
+                                        /** @description The largest */
+                                        largestCredit: number;
+                                        /**
+                                         * @description Credits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfCreditsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalCreditsAmountLessTransfers: number;
+                                        /** @description totalCreditsAmount ÷ numberOfCredits */
+                                        averageCreditAmount: number;
+                                        /**
+                                         * @description Credits of borrowed money
+                                         * @example 3
+                                         */
+                                        estimatedNumberOfLoanDeposits: string;
+                                        /** @description Their total */
+                                        estimatedLoanDepositAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthCreditTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthCreditTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthCreditTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthCreditTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthCreditTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthCreditTotalLessTransfers: number;
+                                };
+                                cashFlowDebit?: {
+                                    monthlyCashFlowDebits: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /**
+                                         * @description Debits
+                                         * @example 3
+                                         */
+                                        numberOfDebits: string;
+                                        /** @description Their total (negative) */
+                                        totalDebitsAmount: number;
+                                        /** @description The largest (most negative) */
+                                        largestDebit: number;
+                                        /**
+                                         * @description Debits that are not transfers between own accounts
+                                         * @example 3
+                                         */
+                                        numberOfDebitsLessTransfers: string;
+                                        /** @description Their total */
+                                        totalDebitsAmountLessTransfers: number;
+                                        /** @description totalDebitsAmount ÷ numberOfDebits */
+                                        averageDebitAmount: number;
+                                    }[];
+                                    /** @description Last twelve complete months */
+                                    twelveMonthDebitTotal: number;
+                                    /** @description Last twelve complete months, without transfers */
+                                    twelveMonthDebitTotalLessTransfers: number;
+                                    /** @description Last six complete months */
+                                    sixMonthDebitTotal: number;
+                                    /** @description Last six complete months, without transfers */
+                                    sixMonthDebitTotalLessTransfers: number;
+                                    /** @description Last two complete months */
+                                    twoMonthDebitTotal: number;
+                                    /** @description Last two complete months, without transfers */
+                                    twoMonthDebitTotalLessTransfers: number;
+                                };
+                                cashFlowCharacteristic?: {
+                                    monthlyCashFlowCharacteristics: {
+                                        /** @description The first second of the month (UTC) (epoch seconds) */
+                                        month: number;
+                                        /** @description Credits plus debits */
+                                        totalCreditsLessTotalDebits: number;
+                                        /** @description The same without transfers */
+                                        totalCreditsLessTotalDebitsLessTransfers: number;
+                                        /** @description The month's net over its number of transactions */
+                                        averageTransactionAmount: number;
+                                    }[];
+                                    /** @description Mean of every complete month */
+                                    averageMonthlyNet: number;
+                                    /** @description The same without transfers */
+                                    averageMonthlyNetLessTransfers: number;
+                                    /** @description Last twelve complete months */
+                                    twelveMonthTotalNet: number;
+                                    /** @description The same without transfers */
+                                    twelveMonthTotalNetLessTransfers: number;
+                                    /** @description Mean of the last six complete months */
+                                    sixMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                    /** @description Mean of the last two complete months */
+                                    twoMonthAverageTotalCreditsLessTotalDebits: number;
+                                    /** @description The same without transfers */
+                                    twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -11766,6 +15353,175 @@ export interface operations {
                         };
                         /** @description Income stream summaries (empty until income estimation lands) */
                         income?: unknown[];
+                        cashFlowBalanceSummary?: {
+                            monthlyCashFlowBalanceSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Lowest end-of-day balance */
+                                minDailyBalance: number;
+                                /** @description Highest end-of-day balance */
+                                maxDailyBalance: number;
+                                /** @description Mean end-of-day balance */
+                                averageDailyBalance: number;
+                                /**
+                                 * @description Standard deviation of the end-of-day balances
+                                 * @example 3
+                                 */
+                                standardDeviationOfDailyBalance?: string;
+                                /**
+                                 * @description Days ending below zero
+                                 * @example 3
+                                 */
+                                numberOfDaysNegativeBalance: string;
+                                /**
+                                 * @description Days ending above zero
+                                 * @example 3
+                                 */
+                                numberOfDaysPositiveBalance: string;
+                            }[];
+                            /** @description Lowest end-of-day balance of the report */
+                            minDailyBalance: number;
+                            /** @description Highest end-of-day balance of the report */
+                            maxDailyBalance: number;
+                            /** @description Mean over the last twelve complete months */
+                            twelveMonthAverageDailyBalance: number;
+                            /** @description Mean over the last six complete months */
+                            sixMonthAverageDailyBalance: number;
+                            /** @description Mean over the last two complete months */
+                            twoMonthAverageDailyBalance: number;
+                            /**
+                             * @description Standard deviation over the last twelve complete months
+                             * @example 3
+                             */
+                            twelveMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Standard deviation over the last six complete months
+                             * @example 3
+                             */
+                            sixMonthStandardDeviationOfDailyBalance?: string;
+                            /**
+                             * @description Standard deviation over the last two complete months
+                             * @example 3
+                             */
+                            twoMonthStandardDeviationOfDailyBalance: string;
+                            /**
+                             * @description Days ending above zero
+                             * @example 3
+                             */
+                            numberOfDaysPositiveBalance: string;
+                            /**
+                             * @description Days ending below zero
+                             * @example 3
+                             */
+                            numberOfDaysNegativeBalance: string;
+                        };
+                        cashFlowCreditSummary?: {
+                            monthlyCashFlowCreditSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Credits
+                                 * @example 3
+                                 */
+                                numberOfCredits: string;
+                                /** @description Their total */
+                                totalCreditsAmount: number;
+                                /** @description The largest */
+                                largestCredit: number;
+                                /**
+                                 * @description Credits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfCreditsLessTransfers: string;
+                                /** @description Their total */
+                                totalCreditsAmountLessTransfers: number;
+                                /** @description totalCreditsAmount ÷ numberOfCredits */
+                                averageCreditAmount: number;
+                                /**
+                                 * @description Credits of borrowed money
+                                 * @example 3
+                                 */
+                                estimatedNumberOfLoanDeposits: string;
+                                /** @description Their total */
+                                estimatedLoanDepositAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthCreditTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthCreditTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthCreditTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthCreditTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthCreditTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthCreditTotalLessTransfers: number;
+                        };
+                        cashFlowDebitSummary?: {
+                            monthlyCashFlowDebitSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /**
+                                 * @description Debits
+                                 * @example 3
+                                 */
+                                numberOfDebits: string;
+                                /** @description Their total (negative) */
+                                totalDebitsAmount: number;
+                                /** @description The largest (most negative) */
+                                largestDebit: number;
+                                /**
+                                 * @description Debits that are not transfers between own accounts
+                                 * @example 3
+                                 */
+                                numberOfDebitsLessTransfers: string;
+                                /** @description Their total */
+                                totalDebitsAmountLessTransfers: number;
+                                /** @description totalDebitsAmount ÷ numberOfDebits */
+                                averageDebitAmount: number;
+                            }[];
+                            /** @description Last twelve complete months */
+                            twelveMonthDebitTotal: number;
+                            /** @description Last twelve complete months, without transfers */
+                            twelveMonthDebitTotalLessTransfers: number;
+                            /** @description Last six complete months */
+                            sixMonthDebitTotal: number;
+                            /** @description Last six complete months, without transfers */
+                            sixMonthDebitTotalLessTransfers: number;
+                            /** @description Last two complete months */
+                            twoMonthDebitTotal: number;
+                            /** @description Last two complete months, without transfers */
+                            twoMonthDebitTotalLessTransfers: number;
+                        };
+                        cashFlowCharacteristicsSummary?: {
+                            monthlyCashFlowCharacteristicsSummaries: {
+                                /** @description The first second of the month (UTC) (epoch seconds) */
+                                month: number;
+                                /** @description Credits plus debits */
+                                totalCreditsLessTotalDebits: number;
+                                /** @description The same without transfers */
+                                totalCreditsLessTotalDebitsLessTransfers: number;
+                                /** @description The month's net over its number of transactions */
+                                averageTransactionAmount: number;
+                            }[];
+                            /** @description Mean of every complete month */
+                            averageMonthlyNet: number;
+                            /** @description The same without transfers */
+                            averageMonthlyNetLessTransfers: number;
+                            /** @description Last twelve complete months */
+                            twelveMonthTotalNet: number;
+                            /** @description The same without transfers */
+                            twelveMonthTotalNetLessTransfers: number;
+                            /** @description Mean of the last six complete months */
+                            sixMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            sixMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                            /** @description Mean of the last two complete months */
+                            twoMonthAverageTotalCreditsLessTotalDebits: number;
+                            /** @description The same without transfers */
+                            twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
                     };
                 };
             };

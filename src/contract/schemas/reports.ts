@@ -1,5 +1,15 @@
 import Type from 'typebox';
 import { ConsumerEndUser } from './consumers.js';
+import {
+  CashFlowBalance,
+  CashFlowBalanceSummary,
+  CashFlowCharacteristic,
+  CashFlowCharacteristicsSummary,
+  CashFlowCredit,
+  CashFlowCreditSummary,
+  CashFlowDebit,
+  CashFlowDebitSummary,
+} from './report-analysis.js';
 
 /**
  * Reports (docs/reports.md): what a Generate Report call takes, its 202 acknowledgement, the report it becomes, and
@@ -12,7 +22,7 @@ const epoch = (description: string) => Type.Integer({ description: `${descriptio
 const money = (description: string, example = 1929.57) => Type.Number({ description, examples: [example] });
 
 /** The report types Ledgerlink generates; later kinds add their names here. */
-export const REPORT_TYPES = ['voa', 'voaHistory', 'preQualVoa', 'assetSummary', 'transactions', 'voi'] as const;
+export const REPORT_TYPES = ['voa', 'voaHistory', 'preQualVoa', 'assetSummary', 'transactions', 'voi', 'cfrp', 'cfrb'] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
 export const REPORT_STATUSES = ['inProgress', 'success', 'failure'] as const;
@@ -55,6 +65,18 @@ export const AssetIncomeReportRequest = Type.Object(
     incomeStreamConfidenceMinimum: Type.Optional(
       Type.Integer({ minimum: 0, maximum: 100, description: 'Only income streams with at least this confidence', examples: [50] }),
     ),
+  },
+  { xml: { name: 'reportConstraints' } },
+);
+
+/** The body of Generate Cash Flow (personal and business). */
+export const CashFlowReportRequest = Type.Object(
+  {
+    accountIds: Type.Optional(AccountIdsText),
+    reportCustomFields: Type.Optional(CustomFields),
+    showNsf: Type.Optional(ShowNsf),
+    fromDate: Type.Optional(epoch('Start of the history the report reads (24 months back by default, and at most)')),
+    incomeStreamConfidenceMinimum: AssetIncomeReportRequest.properties.incomeStreamConfidenceMinimum,
   },
   { xml: { name: 'reportConstraints' } },
 );
@@ -232,6 +254,10 @@ export const ReportAccount = Type.Object(
     position: Type.Optional(Type.Array(ReportPosition)),
     asset: Type.Optional(ReportAsset),
     incomeStreams: Type.Optional(Type.Array(Type.Unknown(), { description: 'Income streams (empty until income estimation lands)' })),
+    cashFlowBalance: Type.Optional(CashFlowBalance),
+    cashFlowCredit: Type.Optional(CashFlowCredit),
+    cashFlowDebit: Type.Optional(CashFlowDebit),
+    cashFlowCharacteristic: Type.Optional(CashFlowCharacteristic),
   },
   { description: 'An account of a report' },
 );
@@ -257,6 +283,10 @@ export const Report = Type.Object(
     institutions: Type.Optional(Type.Array(ReportInstitution)),
     assets: Type.Optional(ReportAsset),
     income: Type.Optional(Type.Array(Type.Unknown(), { description: 'Income stream summaries (empty until income estimation lands)' })),
+    cashFlowBalanceSummary: Type.Optional(CashFlowBalanceSummary),
+    cashFlowCreditSummary: Type.Optional(CashFlowCreditSummary),
+    cashFlowDebitSummary: Type.Optional(CashFlowDebitSummary),
+    cashFlowCharacteristicsSummary: Type.Optional(CashFlowCharacteristicsSummary),
   },
   { xml: { name: 'report' } },
 );

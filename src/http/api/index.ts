@@ -26,6 +26,8 @@ import modifyConsumer from './routes/consumers/modifyConsumer.js';
 import generateVoaReport from './routes/reports/generateVoaReport.js';
 import generateVoaWithIncomeReport from './routes/reports/generateVoaWithIncomeReport.js';
 import generateVoiReport from './routes/reports/generateVoiReport.js';
+import generateCashFlowBusinessReport from './routes/reports/generateCashFlowBusinessReport.js';
+import generateCashFlowPersonalReport from './routes/reports/generateCashFlowPersonalReport.js';
 import generatePrequalificationCraReport from './routes/reports/generatePrequalificationCraReport.js';
 import generatePrequalificationNonCraReport from './routes/reports/generatePrequalificationNonCraReport.js';
 import generateTransactionsReport from './routes/reports/generateTransactionsReport.js';
@@ -166,6 +168,8 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       generateVoaReport,
       generateVoaWithIncomeReport,
       generateVoiReport,
+      generateCashFlowPersonalReport,
+      generateCashFlowBusinessReport,
       generatePrequalificationCraReport,
       generatePrequalificationNonCraReport,
       generateTransactionsReport,

@@ -7,6 +7,7 @@
 import type { ReportType } from '../../contract/schemas/reports.js';
 import { assetSummaryReport, prequalificationReport, voaReport, voaWithIncomeReport, voiReport } from './assets.js';
 import { DAY } from './balances.js';
+import { cashFlowReport } from './cash-flow-report.js';
 import type { ReportInput, ReportOptions, ReportPeriod } from './input.js';
 import type { ReportBody } from './records.js';
 import { transactionsReport, transactionsReportPeriod } from './transactions-report.js';
@@ -100,6 +101,22 @@ export const REPORT_KINDS: Record<ReportType, ReportKind> = {
     acceptsText: ASSET_TEXT,
     period: history(730, 730),
     compute: voiReport,
+  },
+  cfrp: {
+    type: 'cfrp',
+    title: 'Cash Flow Report - Personal',
+    accepts: 'all',
+    acceptsText: 'any',
+    period: history(730, 730),
+    compute: cashFlowReport,
+  },
+  cfrb: {
+    type: 'cfrb',
+    title: 'Cash Flow Report - Business',
+    accepts: 'all',
+    acceptsText: 'any',
+    period: history(730, 730),
+    compute: cashFlowReport,
   },
   transactions: {
     type: 'transactions',

@@ -8,5 +8,16 @@ export type ReportConstraintsRecord = Static<typeof ReportConstraints>;
 /** What a kind computes: the fields of the report beyond its header (ids, consumer, status, constraints). */
 export type ReportBody = Pick<
   ReportRecord,
-  'startDate' | 'endDate' | 'days' | 'seasoned' | 'consolidatedAvailableBalance' | 'institutions' | 'assets' | 'income'
+  | 'startDate'
+  | 'endDate'
+  | 'days'
+  | 'seasoned'
+  | 'consolidatedAvailableBalance'
+  | 'institutions'
+  | 'assets'
+  | 'income'
+  | 'cashFlowBalanceSummary'
+  | 'cashFlowCreditSummary'
+  | 'cashFlowDebitSummary'
+  | 'cashFlowCharacteristicsSummary'
 >;

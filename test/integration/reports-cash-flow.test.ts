@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cashFlowAnalysis } from '../../src/modules/reports/analysis/lending.js';
+import { cashFlowAccountRecord, cashFlowSummaryRecord } from '../../src/modules/reports/analysis/records.js';
+import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
+import { generateAndRun, profileCustomer, readReport, storedAnalysisInput } from '../helpers/report-generation.js';
+
+type Json = Record<string, unknown>;
+interface CashFlowReportJson extends Json {
+  type: string;
+  status: string;
+  institutions: { accounts: (Json & { id: number; transactions: unknown[] })[] }[];
+  cashFlowBalanceSummary: Json & { numberOfDaysNegativeBalance: string };
+}
+
+describe('the cash flow reports', () => {
+  let ctx: TestContext;
+  let partner: TestPartner;
+  let stranger: TestPartner;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    partner = await partnerWithToken(ctx);
+    stranger = await partnerWithToken(ctx);
+  });
+  afterAll(() => ctx?.close());
+
+  /** Generates the report for a profile and checks it against the cash flow analysis of the same stored data. */
+  async function generateFor(profile: string, path: 'cashFlowPersonal' | 'cashFlowBusiness', type: string) {
+    const { customerId, accounts } = await profileCustomer(ctx, partner, profile);
+    const id = await generateAndRun(ctx, partner, `/decisioning/v2/customers/${customerId}/${path}`);
+    const res = await readReport(ctx, partner, customerId, id);
+    expect(res.statusCode, res.body).toBe(200);
+    const report = res.json<CashFlowReportJson>();
+    expect([report.type, report.status]).toEqual([type, 'success']);
+
+    // The report reads 24 months by default: the analysis over the same stored data and window.
+    const analysis = cashFlowAnalysis(await storedAnalysisInput(ctx, partner, customerId, accounts, 730));
+    const summary = cashFlowSummaryRecord(analysis.summary.balances, analysis.summary.cashFlow);
+    for (const [field, value] of Object.entries(summary)) expect(report[field], field).toEqual(value);
+    const reported = report.institutions.flatMap((i) => i.accounts);
+    expect(reported.map((a) => a.id).sort()).toEqual(analysis.accounts.map((a) => a.accountId).sort());
+    for (const figures of analysis.accounts) {
+      const account = reported.find((a) => a.id === figures.accountId)!;
+      for (const [field, value] of Object.entries(cashFlowAccountRecord(figures.balances, figures.cashFlow))) expect(account[field], field).toEqual(value);
+    }
+
+    const xml = await readReport(ctx, partner, customerId, id, 'application/xml');
+    expect(xml.statusCode).toBe(200);
+    expect(xml.body).toContain('<cashFlowBalanceSummary>');
+    expect((await readReport(ctx, stranger, customerId, id)).statusCode).toBe(404);
+    const foreign = await ctx.app.inject({
+      method: 'POST',
+      url: `/decisioning/v2/customers/${customerId}/${path}`,
+      headers: { ...stranger.headers, accept: 'application/json', 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(foreign.statusCode).toBe(404);
+    return { report, analysis };
+  }
+
+  it("reports overdrawn's months below zero in a personal cash flow report", async () => {
+    const { report, analysis } = await generateFor('overdrawn', 'cashFlowPersonal', 'cfrp');
+    expect(Number(report.cashFlowBalanceSummary.numberOfDaysNegativeBalance)).toBeGreaterThan(0);
+    expect(analysis.summary.cashFlow.credits.length).toBeGreaterThan(0);
+    expect(report.institutions.flatMap((i) => i.accounts).every((a) => a.transactions.length > 0)).toBe(true);
+  }, 120_000);
+
+  it("reports borrower's credits and debits in a business cash flow report", async () => {
+    const { report, analysis } = await generateFor('borrower', 'cashFlowBusiness', 'cfrb');
+    const credits = report.cashFlowCreditSummary as { sixMonthCreditTotal: number };
+    expect(credits.sixMonthCreditTotal).toBe(analysis.summary.cashFlow.creditTotals.six);
+    expect(credits.sixMonthCreditTotal).toBeGreaterThan(0);
+  }, 120_000);
+});
