@@ -34,8 +34,6 @@ const PENDING = new Set<string>([
   'AddBusinessDetails',
   'CreateConnectExperience',
   'delete-configurations-configurationId',
-  'GenerateBalanceAnalyticsReport',
-  'GenerateCashflowAnalyticsReport',
   'GenerateFcraPaymentSuccessIndicators',
   'GenerateForesightAnalyticsFirstThirdPartyNonCraReport',
   'GenerateForesightAnalyticsNonCraReport',

@@ -366,6 +366,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decisioning/v2/customers/{customerId}/reports/balance-analytics/userTypes/{userType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Balance Analytics Report for the customer - Personal/Business
+         * @description The balance analytics of every account asked for and of the customer (attributes by the time intervals asked for, MONTHLY_CALENDAR by default, and the recurring streams) over 24 months by default (fromDate reads less). The report type follows userType and analyticsReportData: barp or barb, then cra (forCraPurpose), ftc (business with forFtcPurpose) or noncra. Answers 202 with the report `inProgress`; a worker computes it and it becomes `success` (or `failure` with `errors`): read it with Get Report (JSON, XML or PDF), or give `callbackUrl` to get a webhook when it finishes (`eventType` done or failed, signed with the partner’s webhook signing key). The customer must have a consumer (400, code 16000). `accountIds` narrows the accounts (an id the customer lacks: 400, code 10010). docs/reports.md says how every figure is computed.
+         */
+        post: operations["GenerateBalanceAnalyticsReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v2/customers/{customerId}/reports/cashflow-analytics/userTypes/{userType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Cash Flow Analytics Report for the customer - Personal/Business
+         * @description The cashflow analytics of every account asked for and of the customer (attributes by the time intervals asked for, MONTHLY_CALENDAR by default, and the recurring streams) over 24 months by default (fromDate reads less). The report type follows userType and analyticsReportData: cfrp or cfrb, then cra (forCraPurpose), ftc (business with forFtcPurpose) or noncra. Answers 202 with the report `inProgress`; a worker computes it and it becomes `success` (or `failure` with `errors`): read it with Get Report (JSON, XML or PDF), or give `callbackUrl` to get a webhook when it finishes (`eventType` done or failed, signed with the partner’s webhook signing key). The customer must have a consumer (400, code 16000). `accountIds` narrows the accounts (an id the customer lacks: 400, code 10010). docs/reports.md says how every figure is computed.
+         */
+        post: operations["GenerateCashflowAnalyticsReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decisioning/v2/customers/{customerId}/preQualVoa": {
         parameters: {
             query?: never;
@@ -5551,7 +5591,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -5722,7 +5762,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -6067,7 +6107,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -6238,7 +6278,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -6563,7 +6603,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -6734,7 +6774,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -7069,7 +7109,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -7240,7 +7280,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -7575,7 +7615,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -7746,7 +7786,1061 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateBalanceAnalyticsReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the report-finished webhook goes (http or https)
+                 * @example https://example.com/reports
+                 */
+                callbackUrl?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 1005061234 */
+                customerId: string;
+                /** @description personal or business */
+                userType: "personal" | "business";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    analyticsReportData?: {
+                        /**
+                         * @description A report for CRA purposes (else non-CRA)
+                         * @example true
+                         */
+                        forCraPurpose?: boolean;
+                        /** @description Whether the business owner personally guarantees the loan */
+                        applicantIsPersonalGuarantor?: boolean;
+                        /**
+                         * @description A report for FTC purposes (business reports only)
+                         * @example false
+                         */
+                        forFtcPurpose?: boolean;
+                        /**
+                         * @description The periods of the attributes (MONTHLY_CALENDAR by default)
+                         * @example [
+                         *       "MONTHLY_CALENDAR"
+                         *     ]
+                         */
+                        timeIntervalTypes?: ("MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY")[];
+                    };
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Start of the history the report reads (24 months back by default, and at most) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                };
+                "application/xml": {
+                    analyticsReportData?: {
+                        /**
+                         * @description A report for CRA purposes (else non-CRA)
+                         * @example true
+                         */
+                        forCraPurpose?: boolean;
+                        /** @description Whether the business owner personally guarantees the loan */
+                        applicantIsPersonalGuarantor?: boolean;
+                        /**
+                         * @description A report for FTC purposes (business reports only)
+                         * @example false
+                         */
+                        forFtcPurpose?: boolean;
+                        /**
+                         * @description The periods of the attributes (MONTHLY_CALENDAR by default)
+                         * @example [
+                         *       "MONTHLY_CALENDAR"
+                         *     ]
+                         */
+                        timeIntervalTypes?: ("MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY")[];
+                    };
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Start of the history the report reads (24 months back by default, and at most) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateCashflowAnalyticsReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the report-finished webhook goes (http or https)
+                 * @example https://example.com/reports
+                 */
+                callbackUrl?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 1005061234 */
+                customerId: string;
+                /** @description personal or business */
+                userType: "personal" | "business";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    analyticsReportData?: {
+                        /**
+                         * @description A report for CRA purposes (else non-CRA)
+                         * @example true
+                         */
+                        forCraPurpose?: boolean;
+                        /** @description Whether the business owner personally guarantees the loan */
+                        applicantIsPersonalGuarantor?: boolean;
+                        /**
+                         * @description A report for FTC purposes (business reports only)
+                         * @example false
+                         */
+                        forFtcPurpose?: boolean;
+                        /**
+                         * @description The periods of the attributes (MONTHLY_CALENDAR by default)
+                         * @example [
+                         *       "MONTHLY_CALENDAR"
+                         *     ]
+                         */
+                        timeIntervalTypes?: ("MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY")[];
+                    };
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Start of the history the report reads (24 months back by default, and at most) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                };
+                "application/xml": {
+                    analyticsReportData?: {
+                        /**
+                         * @description A report for CRA purposes (else non-CRA)
+                         * @example true
+                         */
+                        forCraPurpose?: boolean;
+                        /** @description Whether the business owner personally guarantees the loan */
+                        applicantIsPersonalGuarantor?: boolean;
+                        /**
+                         * @description A report for FTC purposes (business reports only)
+                         * @example false
+                         */
+                        forFtcPurpose?: boolean;
+                        /**
+                         * @description The periods of the attributes (MONTHLY_CALENDAR by default)
+                         * @example [
+                         *       "MONTHLY_CALENDAR"
+                         *     ]
+                         */
+                        timeIntervalTypes?: ("MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY")[];
+                    };
+                    /**
+                     * @description A whitespace-separated list of account ids to report on (every eligible account when not set)
+                     * @example 5011648377 5011648378
+                     */
+                    accountIds?: string;
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                    /**
+                     * @description Start of the history the report reads (24 months back by default, and at most) (epoch seconds)
+                     * @example 1607450357
+                     */
+                    fromDate?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -8071,7 +9165,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -8242,7 +9336,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -8567,7 +9661,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -8738,7 +9832,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -9097,7 +10191,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -9268,7 +10362,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -9527,7 +10621,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -9917,6 +11011,78 @@ export interface operations {
                                     /** @description The same without transfers */
                                     twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
                                 };
+                                analytics?: {
+                                    transactionalAttributes: {
+                                        /** @example CASH_INFLOW */
+                                        attributeName: string;
+                                        streamIds: string[];
+                                        transactionIds: string[];
+                                        aggregatedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    stateAttributes: {
+                                        /** @example NET_CASH_FLOW */
+                                        attributeName: string;
+                                        reportedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                                beginningValue: number;
+                                                endingValue: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    streams: {
+                                        id: string;
+                                        /** @description Who receives the money */
+                                        payee: string;
+                                        /** @description Who sends it */
+                                        payor: string;
+                                        /** @description Days between its transactions; 0 when they follow no cadence */
+                                        cadence: number;
+                                        /** @description Days since its last transaction */
+                                        recency: number;
+                                        transactionIds: string[];
+                                    }[];
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -10122,6 +11288,78 @@ export interface operations {
                             twoMonthAverageTotalCreditsLessTotalDebits: number;
                             /** @description The same without transfers */
                             twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
+                        customerAnalytics?: {
+                            transactionalAttributes: {
+                                /** @example CASH_INFLOW */
+                                attributeName: string;
+                                streamIds: string[];
+                                transactionIds: string[];
+                                aggregatedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                    }[];
+                                }[];
+                            }[];
+                            stateAttributes: {
+                                /** @example NET_CASH_FLOW */
+                                attributeName: string;
+                                reportedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                        beginningValue: number;
+                                        endingValue: number;
+                                    }[];
+                                }[];
+                            }[];
+                            streams: {
+                                id: string;
+                                /** @description Who receives the money */
+                                payee: string;
+                                /** @description Who sends it */
+                                payor: string;
+                                /** @description Days between its transactions; 0 when they follow no cadence */
+                                cadence: number;
+                                /** @description Days since its last transaction */
+                                recency: number;
+                                transactionIds: string[];
+                            }[];
                         };
                     };
                     "application/xml": {
@@ -10221,7 +11459,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -10611,6 +11849,78 @@ export interface operations {
                                     /** @description The same without transfers */
                                     twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
                                 };
+                                analytics?: {
+                                    transactionalAttributes: {
+                                        /** @example CASH_INFLOW */
+                                        attributeName: string;
+                                        streamIds: string[];
+                                        transactionIds: string[];
+                                        aggregatedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    stateAttributes: {
+                                        /** @example NET_CASH_FLOW */
+                                        attributeName: string;
+                                        reportedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                                beginningValue: number;
+                                                endingValue: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    streams: {
+                                        id: string;
+                                        /** @description Who receives the money */
+                                        payee: string;
+                                        /** @description Who sends it */
+                                        payor: string;
+                                        /** @description Days between its transactions; 0 when they follow no cadence */
+                                        cadence: number;
+                                        /** @description Days since its last transaction */
+                                        recency: number;
+                                        transactionIds: string[];
+                                    }[];
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -10816,6 +12126,78 @@ export interface operations {
                             twoMonthAverageTotalCreditsLessTotalDebits: number;
                             /** @description The same without transfers */
                             twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
+                        customerAnalytics?: {
+                            transactionalAttributes: {
+                                /** @example CASH_INFLOW */
+                                attributeName: string;
+                                streamIds: string[];
+                                transactionIds: string[];
+                                aggregatedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                    }[];
+                                }[];
+                            }[];
+                            stateAttributes: {
+                                /** @example NET_CASH_FLOW */
+                                attributeName: string;
+                                reportedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                        beginningValue: number;
+                                        endingValue: number;
+                                    }[];
+                                }[];
+                            }[];
+                            streams: {
+                                id: string;
+                                /** @description Who receives the money */
+                                payee: string;
+                                /** @description Who sends it */
+                                payor: string;
+                                /** @description Days between its transactions; 0 when they follow no cadence */
+                                cadence: number;
+                                /** @description Days since its last transaction */
+                                recency: number;
+                                transactionIds: string[];
+                            }[];
                         };
                     };
                 };
@@ -10993,7 +12375,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -11383,6 +12765,78 @@ export interface operations {
                                     /** @description The same without transfers */
                                     twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
                                 };
+                                analytics?: {
+                                    transactionalAttributes: {
+                                        /** @example CASH_INFLOW */
+                                        attributeName: string;
+                                        streamIds: string[];
+                                        transactionIds: string[];
+                                        aggregatedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    stateAttributes: {
+                                        /** @example NET_CASH_FLOW */
+                                        attributeName: string;
+                                        reportedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                                beginningValue: number;
+                                                endingValue: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    streams: {
+                                        id: string;
+                                        /** @description Who receives the money */
+                                        payee: string;
+                                        /** @description Who sends it */
+                                        payor: string;
+                                        /** @description Days between its transactions; 0 when they follow no cadence */
+                                        cadence: number;
+                                        /** @description Days since its last transaction */
+                                        recency: number;
+                                        transactionIds: string[];
+                                    }[];
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -11588,6 +13042,78 @@ export interface operations {
                             twoMonthAverageTotalCreditsLessTotalDebits: number;
                             /** @description The same without transfers */
                             twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
+                        customerAnalytics?: {
+                            transactionalAttributes: {
+                                /** @example CASH_INFLOW */
+                                attributeName: string;
+                                streamIds: string[];
+                                transactionIds: string[];
+                                aggregatedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                    }[];
+                                }[];
+                            }[];
+                            stateAttributes: {
+                                /** @example NET_CASH_FLOW */
+                                attributeName: string;
+                                reportedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                        beginningValue: number;
+                                        endingValue: number;
+                                    }[];
+                                }[];
+                            }[];
+                            streams: {
+                                id: string;
+                                /** @description Who receives the money */
+                                payee: string;
+                                /** @description Who sends it */
+                                payor: string;
+                                /** @description Days between its transactions; 0 when they follow no cadence */
+                                cadence: number;
+                                /** @description Days since its last transaction */
+                                recency: number;
+                                transactionIds: string[];
+                            }[];
                         };
                     };
                     "application/xml": {
@@ -11687,7 +13213,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -12077,6 +13603,78 @@ export interface operations {
                                     /** @description The same without transfers */
                                     twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
                                 };
+                                analytics?: {
+                                    transactionalAttributes: {
+                                        /** @example CASH_INFLOW */
+                                        attributeName: string;
+                                        streamIds: string[];
+                                        transactionIds: string[];
+                                        aggregatedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    stateAttributes: {
+                                        /** @example NET_CASH_FLOW */
+                                        attributeName: string;
+                                        reportedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                                beginningValue: number;
+                                                endingValue: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    streams: {
+                                        id: string;
+                                        /** @description Who receives the money */
+                                        payee: string;
+                                        /** @description Who sends it */
+                                        payor: string;
+                                        /** @description Days between its transactions; 0 when they follow no cadence */
+                                        cadence: number;
+                                        /** @description Days since its last transaction */
+                                        recency: number;
+                                        transactionIds: string[];
+                                    }[];
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -12282,6 +13880,78 @@ export interface operations {
                             twoMonthAverageTotalCreditsLessTotalDebits: number;
                             /** @description The same without transfers */
                             twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
+                        customerAnalytics?: {
+                            transactionalAttributes: {
+                                /** @example CASH_INFLOW */
+                                attributeName: string;
+                                streamIds: string[];
+                                transactionIds: string[];
+                                aggregatedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                    }[];
+                                }[];
+                            }[];
+                            stateAttributes: {
+                                /** @example NET_CASH_FLOW */
+                                attributeName: string;
+                                reportedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                        beginningValue: number;
+                                        endingValue: number;
+                                    }[];
+                                }[];
+                            }[];
+                            streams: {
+                                id: string;
+                                /** @description Who receives the money */
+                                payee: string;
+                                /** @description Who sends it */
+                                payor: string;
+                                /** @description Days between its transactions; 0 when they follow no cadence */
+                                cadence: number;
+                                /** @description Days since its last transaction */
+                                recency: number;
+                                transactionIds: string[];
+                            }[];
                         };
                     };
                 };
@@ -12474,7 +14144,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -12864,6 +14534,78 @@ export interface operations {
                                     /** @description The same without transfers */
                                     twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
                                 };
+                                analytics?: {
+                                    transactionalAttributes: {
+                                        /** @example CASH_INFLOW */
+                                        attributeName: string;
+                                        streamIds: string[];
+                                        transactionIds: string[];
+                                        aggregatedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    stateAttributes: {
+                                        /** @example NET_CASH_FLOW */
+                                        attributeName: string;
+                                        reportedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                                beginningValue: number;
+                                                endingValue: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    streams: {
+                                        id: string;
+                                        /** @description Who receives the money */
+                                        payee: string;
+                                        /** @description Who sends it */
+                                        payor: string;
+                                        /** @description Days between its transactions; 0 when they follow no cadence */
+                                        cadence: number;
+                                        /** @description Days since its last transaction */
+                                        recency: number;
+                                        transactionIds: string[];
+                                    }[];
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -13069,6 +14811,78 @@ export interface operations {
                             twoMonthAverageTotalCreditsLessTotalDebits: number;
                             /** @description The same without transfers */
                             twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
+                        customerAnalytics?: {
+                            transactionalAttributes: {
+                                /** @example CASH_INFLOW */
+                                attributeName: string;
+                                streamIds: string[];
+                                transactionIds: string[];
+                                aggregatedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                    }[];
+                                }[];
+                            }[];
+                            stateAttributes: {
+                                /** @example NET_CASH_FLOW */
+                                attributeName: string;
+                                reportedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                        beginningValue: number;
+                                        endingValue: number;
+                                    }[];
+                                }[];
+                            }[];
+                            streams: {
+                                id: string;
+                                /** @description Who receives the money */
+                                payee: string;
+                                /** @description Who sends it */
+                                payor: string;
+                                /** @description Days between its transactions; 0 when they follow no cadence */
+                                cadence: number;
+                                /** @description Days since its last transaction */
+                                recency: number;
+                                transactionIds: string[];
+                            }[];
                         };
                     };
                     "application/xml": {
@@ -13168,7 +14982,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -13558,6 +15372,78 @@ export interface operations {
                                     /** @description The same without transfers */
                                     twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
                                 };
+                                analytics?: {
+                                    transactionalAttributes: {
+                                        /** @example CASH_INFLOW */
+                                        attributeName: string;
+                                        streamIds: string[];
+                                        transactionIds: string[];
+                                        aggregatedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    stateAttributes: {
+                                        /** @example NET_CASH_FLOW */
+                                        attributeName: string;
+                                        reportedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                                beginningValue: number;
+                                                endingValue: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    streams: {
+                                        id: string;
+                                        /** @description Who receives the money */
+                                        payee: string;
+                                        /** @description Who sends it */
+                                        payor: string;
+                                        /** @description Days between its transactions; 0 when they follow no cadence */
+                                        cadence: number;
+                                        /** @description Days since its last transaction */
+                                        recency: number;
+                                        transactionIds: string[];
+                                    }[];
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -13763,6 +15649,78 @@ export interface operations {
                             twoMonthAverageTotalCreditsLessTotalDebits: number;
                             /** @description The same without transfers */
                             twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
+                        customerAnalytics?: {
+                            transactionalAttributes: {
+                                /** @example CASH_INFLOW */
+                                attributeName: string;
+                                streamIds: string[];
+                                transactionIds: string[];
+                                aggregatedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                    }[];
+                                }[];
+                            }[];
+                            stateAttributes: {
+                                /** @example NET_CASH_FLOW */
+                                attributeName: string;
+                                reportedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                        beginningValue: number;
+                                        endingValue: number;
+                                    }[];
+                                }[];
+                            }[];
+                            streams: {
+                                id: string;
+                                /** @description Who receives the money */
+                                payee: string;
+                                /** @description Who sends it */
+                                payor: string;
+                                /** @description Days between its transactions; 0 when they follow no cadence */
+                                cadence: number;
+                                /** @description Days since its last transaction */
+                                recency: number;
+                                transactionIds: string[];
+                            }[];
                         };
                     };
                 };
@@ -13871,7 +15829,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                              * @example voa
                              */
                             type: string;
@@ -13913,7 +15871,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                              * @example voa
                              */
                             type: string;
@@ -14010,7 +15968,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                              * @example voa
                              */
                             type: string;
@@ -14052,7 +16010,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                              * @example voa
                              */
                             type: string;
@@ -14232,7 +16190,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -14622,6 +16580,78 @@ export interface operations {
                                     /** @description The same without transfers */
                                     twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
                                 };
+                                analytics?: {
+                                    transactionalAttributes: {
+                                        /** @example CASH_INFLOW */
+                                        attributeName: string;
+                                        streamIds: string[];
+                                        transactionIds: string[];
+                                        aggregatedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    stateAttributes: {
+                                        /** @example NET_CASH_FLOW */
+                                        attributeName: string;
+                                        reportedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                                beginningValue: number;
+                                                endingValue: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    streams: {
+                                        id: string;
+                                        /** @description Who receives the money */
+                                        payee: string;
+                                        /** @description Who sends it */
+                                        payor: string;
+                                        /** @description Days between its transactions; 0 when they follow no cadence */
+                                        cadence: number;
+                                        /** @description Days since its last transaction */
+                                        recency: number;
+                                        transactionIds: string[];
+                                    }[];
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -14827,6 +16857,78 @@ export interface operations {
                             twoMonthAverageTotalCreditsLessTotalDebits: number;
                             /** @description The same without transfers */
                             twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
+                        customerAnalytics?: {
+                            transactionalAttributes: {
+                                /** @example CASH_INFLOW */
+                                attributeName: string;
+                                streamIds: string[];
+                                transactionIds: string[];
+                                aggregatedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                    }[];
+                                }[];
+                            }[];
+                            stateAttributes: {
+                                /** @example NET_CASH_FLOW */
+                                attributeName: string;
+                                reportedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                        beginningValue: number;
+                                        endingValue: number;
+                                    }[];
+                                }[];
+                            }[];
+                            streams: {
+                                id: string;
+                                /** @description Who receives the money */
+                                payee: string;
+                                /** @description Who sends it */
+                                payor: string;
+                                /** @description Days between its transactions; 0 when they follow no cadence */
+                                cadence: number;
+                                /** @description Days since its last transaction */
+                                recency: number;
+                                transactionIds: string[];
+                            }[];
                         };
                     };
                     "application/xml": {
@@ -14926,7 +17028,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
                          * @example voa
                          */
                         type: string;
@@ -15316,6 +17418,78 @@ export interface operations {
                                     /** @description The same without transfers */
                                     twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
                                 };
+                                analytics?: {
+                                    transactionalAttributes: {
+                                        /** @example CASH_INFLOW */
+                                        attributeName: string;
+                                        streamIds: string[];
+                                        transactionIds: string[];
+                                        aggregatedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    stateAttributes: {
+                                        /** @example NET_CASH_FLOW */
+                                        attributeName: string;
+                                        reportedByTimePeriods: {
+                                            timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                            periods: {
+                                                /**
+                                                 * Format: date
+                                                 * @example 2022-12-01
+                                                 */
+                                                startDate: string;
+                                                /**
+                                                 * Format: date
+                                                 * @example 2023-01-01
+                                                 */
+                                                endDate: string;
+                                                /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                                count: number;
+                                                sum?: number;
+                                                mean?: number;
+                                                median?: number;
+                                                min?: number;
+                                                max?: number;
+                                                standardDeviation?: number;
+                                                beginningValue: number;
+                                                endingValue: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    streams: {
+                                        id: string;
+                                        /** @description Who receives the money */
+                                        payee: string;
+                                        /** @description Who sends it */
+                                        payor: string;
+                                        /** @description Days between its transactions; 0 when they follow no cadence */
+                                        cadence: number;
+                                        /** @description Days since its last transaction */
+                                        recency: number;
+                                        transactionIds: string[];
+                                    }[];
+                                };
                             }[];
                         }[];
                         /** @description Asset summary: balances and their averages */
@@ -15521,6 +17695,78 @@ export interface operations {
                             twoMonthAverageTotalCreditsLessTotalDebits: number;
                             /** @description The same without transfers */
                             twoMonthAverageTotalCreditsLessTotalDebitsLessTransfers: number;
+                        };
+                        customerAnalytics?: {
+                            transactionalAttributes: {
+                                /** @example CASH_INFLOW */
+                                attributeName: string;
+                                streamIds: string[];
+                                transactionIds: string[];
+                                aggregatedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                    }[];
+                                }[];
+                            }[];
+                            stateAttributes: {
+                                /** @example NET_CASH_FLOW */
+                                attributeName: string;
+                                reportedByTimePeriods: {
+                                    timeIntervalType: "MONTHLY_CALENDAR" | "MONTHLY_ROLLING_30" | "HISTORICALLY";
+                                    periods: {
+                                        /**
+                                         * Format: date
+                                         * @example 2022-12-01
+                                         */
+                                        startDate: string;
+                                        /**
+                                         * Format: date
+                                         * @example 2023-01-01
+                                         */
+                                        endDate: string;
+                                        /** @description Transactions (transactional attributes) or days (state attributes) in the period */
+                                        count: number;
+                                        sum?: number;
+                                        mean?: number;
+                                        median?: number;
+                                        min?: number;
+                                        max?: number;
+                                        standardDeviation?: number;
+                                        beginningValue: number;
+                                        endingValue: number;
+                                    }[];
+                                }[];
+                            }[];
+                            streams: {
+                                id: string;
+                                /** @description Who receives the money */
+                                payee: string;
+                                /** @description Who sends it */
+                                payor: string;
+                                /** @description Days between its transactions; 0 when they follow no cadence */
+                                cadence: number;
+                                /** @description Days since its last transaction */
+                                recency: number;
+                                transactionIds: string[];
+                            }[];
                         };
                     };
                 };

@@ -165,7 +165,7 @@ export const CashFlowCharacteristicsSummary = Type.Object({
 });
 
 export const TIME_INTERVAL_TYPES = ['MONTHLY_CALENDAR', 'MONTHLY_ROLLING_30', 'HISTORICALLY'] as const;
-const TimeIntervalType = Type.Union([Type.Literal('MONTHLY_CALENDAR'), Type.Literal('MONTHLY_ROLLING_30'), Type.Literal('HISTORICALLY')]);
+export const TimeIntervalType = Type.Union([Type.Literal('MONTHLY_CALENDAR'), Type.Literal('MONTHLY_ROLLING_30'), Type.Literal('HISTORICALLY')]);
 
 const periodFields = {
   startDate: Type.String({ format: 'date', examples: ['2022-12-01'] }),

@@ -9,6 +9,8 @@ import {
   CashFlowCreditSummary,
   CashFlowDebit,
   CashFlowDebitSummary,
+  Analytics,
+  TimeIntervalType,
 } from './report-analysis.js';
 
 /**
@@ -21,8 +23,25 @@ import {
 const epoch = (description: string) => Type.Integer({ description: `${description} (epoch seconds)`, examples: [1607450357] });
 const money = (description: string, example = 1929.57) => Type.Number({ description, examples: [example] });
 
+/**
+ * The analytics report types, as the reference names them: balance (bar) or cash flow (cfr), personal (p) or business
+ * (b), for CRA, non-CRA or (business only) FTC purposes.
+ */
+export const ANALYTICS_REPORT_TYPES = [
+  'barpcra',
+  'barpnoncra',
+  'barbcra',
+  'barbnoncra',
+  'barbftc',
+  'cfrpcra',
+  'cfrpnoncra',
+  'cfrbcra',
+  'cfrbnoncra',
+  'cfrbftc',
+] as const;
+
 /** The report types Ledgerlink generates; later kinds add their names here. */
-export const REPORT_TYPES = ['voa', 'voaHistory', 'preQualVoa', 'assetSummary', 'transactions', 'voi', 'cfrp', 'cfrb'] as const;
+export const REPORT_TYPES = ['voa', 'voaHistory', 'preQualVoa', 'assetSummary', 'transactions', 'voi', 'cfrp', 'cfrb', ...ANALYTICS_REPORT_TYPES] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
 export const REPORT_STATUSES = ['inProgress', 'success', 'failure'] as const;
@@ -80,6 +99,35 @@ export const CashFlowReportRequest = Type.Object(
   },
   { xml: { name: 'reportConstraints' } },
 );
+
+/** The body of Generate Balance Analytics and Generate Cash Flow Analytics. */
+export const AnalyticsReportRequest = Type.Object(
+  {
+    analyticsReportData: Type.Optional(
+      Type.Object({
+        forCraPurpose: Type.Optional(Type.Boolean({ description: 'A report for CRA purposes (else non-CRA)', examples: [true] })),
+        applicantIsPersonalGuarantor: Type.Optional(Type.Boolean({ description: 'Whether the business owner personally guarantees the loan' })),
+        forFtcPurpose: Type.Optional(Type.Boolean({ description: 'A report for FTC purposes (business reports only)', examples: [false] })),
+        timeIntervalTypes: Type.Optional(
+          Type.Array(TimeIntervalType, {
+            maxItems: 2,
+            description: 'The periods of the attributes (MONTHLY_CALENDAR by default)',
+            examples: [['MONTHLY_CALENDAR']],
+          }),
+        ),
+      }),
+    ),
+    accountIds: Type.Optional(AccountIdsText),
+    reportCustomFields: Type.Optional(CustomFields),
+    fromDate: Type.Optional(epoch('Start of the history the report reads (24 months back by default, and at most)')),
+  },
+  { xml: { name: 'reportConstraints' } },
+);
+
+export const UserTypeParams = Type.Object({
+  customerId: Type.String({ examples: ['1005061234'] }),
+  userType: Type.Union([Type.Literal('personal'), Type.Literal('business')], { description: 'personal or business' }),
+});
 
 /** The body of Generate VOI. */
 export const IncomeReportRequest = Type.Object(
@@ -258,6 +306,7 @@ export const ReportAccount = Type.Object(
     cashFlowCredit: Type.Optional(CashFlowCredit),
     cashFlowDebit: Type.Optional(CashFlowDebit),
     cashFlowCharacteristic: Type.Optional(CashFlowCharacteristic),
+    analytics: Type.Optional(Analytics),
   },
   { description: 'An account of a report' },
 );
@@ -287,6 +336,7 @@ export const Report = Type.Object(
     cashFlowCreditSummary: Type.Optional(CashFlowCreditSummary),
     cashFlowDebitSummary: Type.Optional(CashFlowDebitSummary),
     cashFlowCharacteristicsSummary: Type.Optional(CashFlowCharacteristicsSummary),
+    customerAnalytics: Type.Optional(Analytics),
   },
   { xml: { name: 'report' } },
 );

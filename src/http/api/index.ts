@@ -28,6 +28,8 @@ import generateVoaWithIncomeReport from './routes/reports/generateVoaWithIncomeR
 import generateVoiReport from './routes/reports/generateVoiReport.js';
 import generateCashFlowBusinessReport from './routes/reports/generateCashFlowBusinessReport.js';
 import generateCashFlowPersonalReport from './routes/reports/generateCashFlowPersonalReport.js';
+import generateBalanceAnalyticsReport from './routes/reports/generateBalanceAnalyticsReport.js';
+import generateCashflowAnalyticsReport from './routes/reports/generateCashflowAnalyticsReport.js';
 import generatePrequalificationCraReport from './routes/reports/generatePrequalificationCraReport.js';
 import generatePrequalificationNonCraReport from './routes/reports/generatePrequalificationNonCraReport.js';
 import generateTransactionsReport from './routes/reports/generateTransactionsReport.js';
@@ -170,6 +172,8 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       generateVoiReport,
       generateCashFlowPersonalReport,
       generateCashFlowBusinessReport,
+      generateBalanceAnalyticsReport,
+      generateCashflowAnalyticsReport,
       generatePrequalificationCraReport,
       generatePrequalificationNonCraReport,
       generateTransactionsReport,

@@ -4,6 +4,7 @@
  * Read once per report by the worker, in one place, so kinds are pure functions of it and of the options asked for
  * (ReportOptions), and tests can build both by hand.
  */
+import type { TimeIntervalType } from '../../contract/schemas/report-analysis.js';
 import type { Static } from 'typebox';
 import type { FindTransaction, ReportCustomField } from '../../contract/schemas/reports.js';
 import type { Executor } from '../../platform/db/database.js';
@@ -62,6 +63,8 @@ export interface ReportInput {
   accounts: ReportAccountInput[];
 }
 
+type TimeIntervalTypeName = Static<typeof TimeIntervalType>;
+
 /** What the partner asked for, as stored with the report: the request body and query, account ids split. */
 export interface ReportOptions {
   accountIds?: string[];
@@ -73,6 +76,8 @@ export interface ReportOptions {
   incomeFromDate?: number;
   incomeStreamConfidenceMinimum?: number;
   findTransaction?: Static<typeof FindTransaction>;
+  /** The analytics reports' attribute periods. */
+  timeIntervalTypes?: TimeIntervalTypeName[];
 }
 
 /** Which accounts and transactions to read. */

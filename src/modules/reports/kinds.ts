@@ -4,7 +4,8 @@
  * every kind, so a new report is a row here, its compute function, its type in REPORT_TYPES
  * (contract/schemas/reports.ts) and its Generate route.
  */
-import type { ReportType } from '../../contract/schemas/reports.js';
+import { ANALYTICS_REPORT_TYPES, type ReportType } from '../../contract/schemas/reports.js';
+import { type AnalyticsReportType, analyticsReportOf } from './analytics-report.js';
 import { assetSummaryReport, prequalificationReport, voaReport, voaWithIncomeReport, voiReport } from './assets.js';
 import { DAY } from './balances.js';
 import { cashFlowReport } from './cash-flow-report.js';
@@ -61,7 +62,26 @@ const history =
     return { from, to: asOf, balancesFrom: Math.min(from, asOf - balanceDays * DAY) };
   };
 
+const PURPOSES: Record<string, string> = { cra: 'CRA', noncra: 'non-CRA', ftc: 'FTC' };
+
+/** The analytics kinds: one per analysis, user type and purpose, alike but for their titles and business flag. */
+function analyticsKind(type: AnalyticsReportType): ReportKind {
+  const balance = type.startsWith('bar');
+  const business = type[3] === 'b';
+  return {
+    type,
+    title: `${balance ? 'Balance' : 'Cash Flow'} Analytics Report - ${business ? 'Business' : 'Personal'} (${PURPOSES[type.slice(4)]})`,
+    accepts: 'all',
+    acceptsText: 'any',
+    period: history(730, 730),
+    compute: analyticsReportOf(balance ? 'balance' : 'cashflow', business),
+  };
+}
+
+const ANALYTICS_KINDS = Object.fromEntries(ANALYTICS_REPORT_TYPES.map((t) => [t, analyticsKind(t)])) as Record<AnalyticsReportType, ReportKind>;
+
 export const REPORT_KINDS: Record<ReportType, ReportKind> = {
+  ...ANALYTICS_KINDS,
   voa: {
     type: 'voa',
     title: 'Verification of Assets',

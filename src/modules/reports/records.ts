@@ -20,4 +20,5 @@ export type ReportBody = Pick<
   | 'cashFlowCreditSummary'
   | 'cashFlowDebitSummary'
   | 'cashFlowCharacteristicsSummary'
+  | 'customerAnalytics'
 >;

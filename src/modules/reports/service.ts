@@ -8,6 +8,7 @@ import { createHmac } from 'node:crypto';
 import type { Static } from 'typebox';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type {
+  AnalyticsReportRequest,
   AssetIncomeReportRequest,
   ConsumerDetails,
   ReportAck,
@@ -36,7 +37,9 @@ export type ReportAckRecord = Static<typeof ReportAck>;
 export type ReportSummariesRecord = Static<typeof ReportSummaries>;
 
 /** What a Generate call sends: the body of its operation (every field optional) and its query. */
-export type GenerateReportBody = Static<typeof AssetIncomeReportRequest> & Static<typeof TransactionsReportRequest>;
+export type GenerateReportBody = Static<typeof AssetIncomeReportRequest> &
+  Static<typeof TransactionsReportRequest> &
+  Pick<Static<typeof AnalyticsReportRequest>, 'analyticsReportData'>;
 export type GenerateReportQuery = Static<typeof TransactionsReportQuery>;
 
 /** The header of a report that names the partner and consumer, sealed in the row as they were when it was asked for. */
@@ -86,6 +89,8 @@ function reportOptions(kind: ReportKind, body: GenerateReportBody, query: Genera
   if (body.showNsf !== undefined) options.showNsf = body.showNsf;
   if (body.incomeFromDate !== undefined) options.incomeFromDate = body.incomeFromDate;
   if (body.incomeStreamConfidenceMinimum !== undefined) options.incomeStreamConfidenceMinimum = body.incomeStreamConfidenceMinimum;
+  const intervals = body.analyticsReportData?.timeIntervalTypes;
+  if (intervals !== undefined && intervals.length > 0) options.timeIntervalTypes = [...new Set(intervals)];
   // The transactions report reads its dates from the query (the reference's parameters), or else from the body.
   const fromDate = kind.type === 'transactions' ? (query.fromDate ?? body.fromDate) : body.fromDate;
   const toDate = kind.type === 'transactions' ? (query.toDate ?? body.toDate) : undefined;

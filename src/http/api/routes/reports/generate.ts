@@ -15,7 +15,18 @@ const LIFECYCLE =
 export function generateReportRoute(
   app: App,
   runtime: Runtime,
-  spec: { type: ReportType; url: string; operationId: string; tags: string[]; summary: string; description: string; body: TSchema; querystring: TSchema },
+  spec: {
+    /** The report type, or how the request decides it. */
+    type: ReportType | ((params: Record<string, string>, body: GenerateReportBody | undefined) => ReportType);
+    url: string;
+    operationId: string;
+    tags: string[];
+    summary: string;
+    description: string;
+    body: TSchema;
+    querystring: TSchema;
+    params?: TSchema;
+  },
 ): void {
   app.post(spec.url, {
     schema: {
@@ -23,19 +34,20 @@ export function generateReportRoute(
       tags: spec.tags,
       summary: spec.summary,
       description: `${spec.description} ${LIFECYCLE}`,
-      params: CustomerIdParams,
+      params: spec.params ?? CustomerIdParams,
       querystring: spec.querystring,
       body: spec.body,
       response: { 202: ReportAck, ...errorResponses(400, 401, 404, 406, 415) },
     },
     handler: async (request, reply) => {
-      const params = request.params as { customerId: string };
+      const params = request.params as { customerId: string } & Record<string, string>;
+      const body = request.body as GenerateReportBody | undefined;
       const ack = await generateReport(
         runtime,
         request.caller.partnerId,
-        spec.type,
+        typeof spec.type === 'function' ? spec.type(params, body) : spec.type,
         params.customerId,
-        request.body as GenerateReportBody | undefined,
+        body,
         request.query as GenerateReportQuery,
       );
       return reply.code(202).send(ack);
