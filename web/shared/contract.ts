@@ -831,7 +831,7 @@ export interface components {
              */
             consumerSsn?: string;
             /**
-             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions
+             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
              * @example voa
              */
             type: string;
