@@ -48,7 +48,8 @@ interface World {
 }
 
 /** Path parameters that name public things, the same for everyone. */
-const PUBLIC_PARAMS: Record<string, string> = { institutionId: '101732' };
+// userType (personal or business) names no record: the customer id beside it is what isolation guards.
+const PUBLIC_PARAMS: Record<string, string> = { institutionId: '101732', userType: 'personal' };
 // The request log records every request by design; the catalogue is static seed data no partner route writes.
 const IGNORED_TABLES = ['request_log', 'institutions', 'institution_catalog'];
 
