@@ -28,9 +28,12 @@ describe('the balance and cash flow analytics reports', () => {
   afterAll(() => ctx?.close());
 
   /** Generates the report for a profile and checks it against the analytics analysis of the same stored data. */
-  async function generateFor(profile: string, kind: 'balance' | 'cashflow', userType: 'personal' | 'business', body: object, type: string) {
+  async function generateFor(profile: string, kind: 'balance' | 'cashflow' | 'paymentHistory', userType: 'personal' | 'business', body: object, type: string) {
     const { customerId, accounts } = await profileCustomer(ctx, partner, profile);
-    const url = `/decisioning/v2/customers/${customerId}/reports/${kind}-analytics/userTypes/${userType}`;
+    const url =
+      kind === 'paymentHistory'
+        ? `/decisioning/customers/${customerId}/reports/payment-history/userTypes/business`
+        : `/decisioning/v2/customers/${customerId}/reports/${kind}-analytics/userTypes/${userType}`;
     const id = await generateAndRun(ctx, partner, url, JSON.stringify(body));
     const res = await readReport(ctx, partner, customerId, id);
     expect(res.statusCode, res.body).toBe(200);
@@ -58,6 +61,7 @@ describe('the balance and cash flow analytics reports', () => {
       payload: '{}',
     });
     expect(foreign.statusCode).toBe(404);
+    if (kind === 'paymentHistory') return report;
     const badUserType = await ctx.app.inject({
       method: 'POST',
       url: url.replace(`/userTypes/${userType}`, '/userTypes/robot'),
@@ -83,5 +87,11 @@ describe('the balance and cash flow analytics reports', () => {
     );
     expect(report.customerAnalytics.transactionalAttributes.length).toBeGreaterThan(0);
     expect(report.customerAnalytics.streams.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("reports borrower's payments to its lenders in a payment history report, non-CRA by default", async () => {
+    const report = await generateFor('borrower', 'paymentHistory', 'business', {}, 'phrbnoncra');
+    expect(report.customerAnalytics.transactionalAttributes.length).toBeGreaterThan(0);
+    expect(JSON.stringify(report.customerAnalytics.streams)).toContain('OnDeck Capital');
   }, 120_000);
 });

@@ -38,7 +38,6 @@ const PENDING = new Set<string>([
   'GenerateForesightAnalyticsFirstThirdPartyNonCraReport',
   'GenerateForesightAnalyticsNonCraReport',
   'GenerateJointBorrowerConnectUrl',
-  'GeneratePaymentHistoryReport',
   'GeneratePaymentRiskInsightsReport',
   'GeneratePaymentSuccessIndicators',
   'GeneratePayStatementReport',

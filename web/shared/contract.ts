@@ -831,7 +831,7 @@ export interface components {
              */
             consumerSsn?: string;
             /**
-             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc
+             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
              * @example voa
              */
             type: string;

@@ -24,8 +24,8 @@ const epoch = (description: string) => Type.Integer({ description: `${descriptio
 const money = (description: string, example = 1929.57) => Type.Number({ description, examples: [example] });
 
 /**
- * The analytics report types, as the reference names them: balance (bar) or cash flow (cfr), personal (p) or business
- * (b), for CRA, non-CRA or (business only) FTC purposes.
+ * The analytics report types, as the reference names them: balance (bar), cash flow (cfr) or payment history (phr),
+ * personal (p) or business (b), for CRA, non-CRA or (business only) FTC purposes.
  */
 export const ANALYTICS_REPORT_TYPES = [
   'barpcra',
@@ -38,6 +38,9 @@ export const ANALYTICS_REPORT_TYPES = [
   'cfrbcra',
   'cfrbnoncra',
   'cfrbftc',
+  'phrbcra',
+  'phrbnoncra',
+  'phrbftc',
 ] as const;
 
 /** The report types Ledgerlink generates; later kinds add their names here. */

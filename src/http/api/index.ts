@@ -30,6 +30,7 @@ import generateCashFlowBusinessReport from './routes/reports/generateCashFlowBus
 import generateCashFlowPersonalReport from './routes/reports/generateCashFlowPersonalReport.js';
 import generateBalanceAnalyticsReport from './routes/reports/generateBalanceAnalyticsReport.js';
 import generateCashflowAnalyticsReport from './routes/reports/generateCashflowAnalyticsReport.js';
+import generatePaymentHistoryReport from './routes/reports/generatePaymentHistoryReport.js';
 import generatePrequalificationCraReport from './routes/reports/generatePrequalificationCraReport.js';
 import generatePrequalificationNonCraReport from './routes/reports/generatePrequalificationNonCraReport.js';
 import generateTransactionsReport from './routes/reports/generateTransactionsReport.js';
@@ -174,6 +175,7 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       generateCashFlowBusinessReport,
       generateBalanceAnalyticsReport,
       generateCashflowAnalyticsReport,
+      generatePaymentHistoryReport,
       generatePrequalificationCraReport,
       generatePrequalificationNonCraReport,
       generateTransactionsReport,

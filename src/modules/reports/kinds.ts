@@ -5,7 +5,7 @@
  * (contract/schemas/reports.ts) and its Generate route.
  */
 import { ANALYTICS_REPORT_TYPES, type ReportType } from '../../contract/schemas/reports.js';
-import { type AnalyticsReportType, analyticsReportOf } from './analytics-report.js';
+import { type AnalysisKind, type AnalyticsReportType, analyticsReportOf, PREFIXES } from './analytics-report.js';
 import { assetSummaryReport, prequalificationReport, voaReport, voaWithIncomeReport, voiReport } from './assets.js';
 import { DAY } from './balances.js';
 import { cashFlowReport } from './cash-flow-report.js';
@@ -66,15 +66,16 @@ const PURPOSES: Record<string, string> = { cra: 'CRA', noncra: 'non-CRA', ftc: '
 
 /** The analytics kinds: one per analysis, user type and purpose, alike but for their titles and business flag. */
 function analyticsKind(type: AnalyticsReportType): ReportKind {
-  const balance = type.startsWith('bar');
+  const analysis = (Object.keys(PREFIXES) as AnalysisKind[]).find((k) => type.startsWith(PREFIXES[k]))!;
   const business = type[3] === 'b';
+  const name = { balance: 'Balance Analytics', cashflow: 'Cash Flow Analytics', paymentHistory: 'Payment History' }[analysis];
   return {
     type,
-    title: `${balance ? 'Balance' : 'Cash Flow'} Analytics Report - ${business ? 'Business' : 'Personal'} (${PURPOSES[type.slice(4)]})`,
+    title: `${name} Report - ${business ? 'Business' : 'Personal'} (${PURPOSES[type.slice(4)]})`,
     accepts: 'all',
     acceptsText: 'any',
     period: history(730, 730),
-    compute: analyticsReportOf(balance ? 'balance' : 'cashflow', business),
+    compute: analyticsReportOf(analysis, business),
   };
 }
 
