@@ -66,7 +66,8 @@ describe('the API reference page', () => {
     await expect(operation.locator('.path').textContent()).resolves.toBe('/sandbox/v1/customers/{customerId}/accounts/{accountId}/txpush/events');
     await operation.getByText('Fields of the 202 answer').click();
     await expect(operation.locator('code.field', { hasText: 'notifications' }).isVisible()).resolves.toBe(true);
-    expect(await axeViolations(page)).toEqual([]);
+    // The whole page passed in the first test; what changed here is the opened operation.
+    expect(await axeViolations(page, '#operation-FireSandboxTxPushEvent')).toEqual([]);
     // The description names code 14094: it links to that code's entry.
     await operation.getByRole('link', { name: '14094', exact: true }).first().click();
     await page.waitForURL('**/docs#error-14094');
@@ -88,7 +89,8 @@ describe('the API reference page', () => {
     // Long paths, examples and setting names wrap rather than widen the page.
     await page.goto(`${serviceUrl}/docs#operation-UploadStatementFile`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
-    expect(await axeViolations(page)).toEqual([]);
+    // The same page as above, scrolled: the operation is checked again at this width, not the whole page twice.
+    expect(await axeViolations(page, '#operation-UploadStatementFile')).toEqual([]);
     await page.screenshot({ path: path.join(ARTIFACTS, 'docs-375-operation.png') });
     await page.context().close();
   });

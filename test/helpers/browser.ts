@@ -138,15 +138,16 @@ export type ConnectView = FrameLocator | Page | Frame;
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
- * axe-core's WCAG 2.1 A/AA rules on the page as it is now: its violations, one line each (none when accessible).
+ * axe-core's WCAG 2.1 A/AA rules on the page as it is now (or on the elements `within` selects): its violations, one
+ * line each (none when accessible).
  * axe is evaluated through the DevTools protocol, so the page's CSP (script-src 'self') stays in force for the app.
  */
-export async function axeViolations(page: Page): Promise<string[]> {
+export async function axeViolations(page: Page, within?: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+  return page.evaluate(async (selector) => {
+    const result = await (window as any).axe.run(selector ?? document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     return result.violations.map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
-  });
+  }, within);
 }
 
 /** Signs the world's partner in to the dashboard through its sign-in page; resolves on the first page after it. */
