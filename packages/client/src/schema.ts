@@ -297,7 +297,7 @@ export interface paths {
         put?: never;
         /**
          * Generate VOA With Income Report for the Customer
-         * @description The VOA of the same accounts over 61 days by default (fromDate up to 24 months back), with the income fields (incomeStreams, income) present and empty: income estimation comes with the VOI report. Answers 202 with the report `inProgress`; a worker computes it and it becomes `success` (or `failure` with `errors`): read it with Get Report (JSON, XML or PDF), or give `callbackUrl` to get a webhook when it finishes (`eventType` done or failed, signed with the partner’s webhook signing key). The customer must have a consumer (400, code 16000). `accountIds` narrows the accounts (an id the customer lacks: 400, code 10010). docs/reports.md says how every figure is computed.
+         * @description The VOA of the same accounts over 61 days by default (fromDate up to 24 months back), with the income streams of each deposit account and the income summaries estimated from the same period (docs/reports-analysis.md). Answers 202 with the report `inProgress`; a worker computes it and it becomes `success` (or `failure` with `errors`): read it with Get Report (JSON, XML or PDF), or give `callbackUrl` to get a webhook when it finishes (`eventType` done or failed, signed with the partner’s webhook signing key). The customer must have a consumer (400, code 16000). `accountIds` narrows the accounts (an id the customer lacks: 400, code 10010). docs/reports.md says how every figure is computed.
          */
         post: operations["GenerateVOAWithIncomeReport"];
         delete?: never;
@@ -11388,7 +11388,7 @@ export interface operations {
                                      */
                                     beginningBalance: number;
                                 };
-                                /** @description Income streams (empty until income estimation lands) */
+                                /** @description Income streams of the account (VOA with income, VOI): docs/reports-analysis.md */
                                 incomeStreams?: unknown[];
                                 cashFlowBalance?: {
                                     monthlyCashFlowBalances: {
@@ -11666,7 +11666,7 @@ export interface operations {
                              */
                             beginningBalance: number;
                         };
-                        /** @description Income stream summaries (empty until income estimation lands) */
+                        /** @description Income stream summaries by confidence level (VOA with income, VOI) */
                         income?: unknown[];
                         cashFlowBalanceSummary?: {
                             monthlyCashFlowBalanceSummaries: {
@@ -12226,7 +12226,7 @@ export interface operations {
                                      */
                                     beginningBalance: number;
                                 };
-                                /** @description Income streams (empty until income estimation lands) */
+                                /** @description Income streams of the account (VOA with income, VOI): docs/reports-analysis.md */
                                 incomeStreams?: unknown[];
                                 cashFlowBalance?: {
                                     monthlyCashFlowBalances: {
@@ -12504,7 +12504,7 @@ export interface operations {
                              */
                             beginningBalance: number;
                         };
-                        /** @description Income stream summaries (empty until income estimation lands) */
+                        /** @description Income stream summaries by confidence level (VOA with income, VOI) */
                         income?: unknown[];
                         cashFlowBalanceSummary?: {
                             monthlyCashFlowBalanceSummaries: {
@@ -13142,7 +13142,7 @@ export interface operations {
                                      */
                                     beginningBalance: number;
                                 };
-                                /** @description Income streams (empty until income estimation lands) */
+                                /** @description Income streams of the account (VOA with income, VOI): docs/reports-analysis.md */
                                 incomeStreams?: unknown[];
                                 cashFlowBalance?: {
                                     monthlyCashFlowBalances: {
@@ -13420,7 +13420,7 @@ export interface operations {
                              */
                             beginningBalance: number;
                         };
-                        /** @description Income stream summaries (empty until income estimation lands) */
+                        /** @description Income stream summaries by confidence level (VOA with income, VOI) */
                         income?: unknown[];
                         cashFlowBalanceSummary?: {
                             monthlyCashFlowBalanceSummaries: {
@@ -13980,7 +13980,7 @@ export interface operations {
                                      */
                                     beginningBalance: number;
                                 };
-                                /** @description Income streams (empty until income estimation lands) */
+                                /** @description Income streams of the account (VOA with income, VOI): docs/reports-analysis.md */
                                 incomeStreams?: unknown[];
                                 cashFlowBalance?: {
                                     monthlyCashFlowBalances: {
@@ -14258,7 +14258,7 @@ export interface operations {
                              */
                             beginningBalance: number;
                         };
-                        /** @description Income stream summaries (empty until income estimation lands) */
+                        /** @description Income stream summaries by confidence level (VOA with income, VOI) */
                         income?: unknown[];
                         cashFlowBalanceSummary?: {
                             monthlyCashFlowBalanceSummaries: {
@@ -14911,7 +14911,7 @@ export interface operations {
                                      */
                                     beginningBalance: number;
                                 };
-                                /** @description Income streams (empty until income estimation lands) */
+                                /** @description Income streams of the account (VOA with income, VOI): docs/reports-analysis.md */
                                 incomeStreams?: unknown[];
                                 cashFlowBalance?: {
                                     monthlyCashFlowBalances: {
@@ -15189,7 +15189,7 @@ export interface operations {
                              */
                             beginningBalance: number;
                         };
-                        /** @description Income stream summaries (empty until income estimation lands) */
+                        /** @description Income stream summaries by confidence level (VOA with income, VOI) */
                         income?: unknown[];
                         cashFlowBalanceSummary?: {
                             monthlyCashFlowBalanceSummaries: {
@@ -15749,7 +15749,7 @@ export interface operations {
                                      */
                                     beginningBalance: number;
                                 };
-                                /** @description Income streams (empty until income estimation lands) */
+                                /** @description Income streams of the account (VOA with income, VOI): docs/reports-analysis.md */
                                 incomeStreams?: unknown[];
                                 cashFlowBalance?: {
                                     monthlyCashFlowBalances: {
@@ -16027,7 +16027,7 @@ export interface operations {
                              */
                             beginningBalance: number;
                         };
-                        /** @description Income stream summaries (empty until income estimation lands) */
+                        /** @description Income stream summaries by confidence level (VOA with income, VOI) */
                         income?: unknown[];
                         cashFlowBalanceSummary?: {
                             monthlyCashFlowBalanceSummaries: {
@@ -16957,7 +16957,7 @@ export interface operations {
                                      */
                                     beginningBalance: number;
                                 };
-                                /** @description Income streams (empty until income estimation lands) */
+                                /** @description Income streams of the account (VOA with income, VOI): docs/reports-analysis.md */
                                 incomeStreams?: unknown[];
                                 cashFlowBalance?: {
                                     monthlyCashFlowBalances: {
@@ -17235,7 +17235,7 @@ export interface operations {
                              */
                             beginningBalance: number;
                         };
-                        /** @description Income stream summaries (empty until income estimation lands) */
+                        /** @description Income stream summaries by confidence level (VOA with income, VOI) */
                         income?: unknown[];
                         cashFlowBalanceSummary?: {
                             monthlyCashFlowBalanceSummaries: {
@@ -17795,7 +17795,7 @@ export interface operations {
                                      */
                                     beginningBalance: number;
                                 };
-                                /** @description Income streams (empty until income estimation lands) */
+                                /** @description Income streams of the account (VOA with income, VOI): docs/reports-analysis.md */
                                 incomeStreams?: unknown[];
                                 cashFlowBalance?: {
                                     monthlyCashFlowBalances: {
@@ -18073,7 +18073,7 @@ export interface operations {
                              */
                             beginningBalance: number;
                         };
-                        /** @description Income stream summaries (empty until income estimation lands) */
+                        /** @description Income stream summaries by confidence level (VOA with income, VOI) */
                         income?: unknown[];
                         cashFlowBalanceSummary?: {
                             monthlyCashFlowBalanceSummaries: {

@@ -12,7 +12,7 @@ export default function generateVoaWithIncomeReport(app: App, runtime: Runtime):
     tags: ['Verify Assets'],
     summary: 'Generate VOA With Income Report for the Customer',
     description:
-      'The VOA of the same accounts over 61 days by default (fromDate up to 24 months back), with the income fields (incomeStreams, income) present and empty: income estimation comes with the VOI report.',
+      'The VOA of the same accounts over 61 days by default (fromDate up to 24 months back), with the income streams of each deposit account and the income summaries estimated from the same period (docs/reports-analysis.md).',
     body: AssetIncomeReportRequest,
     querystring: ReportCallbackQuery,
   });
