@@ -9,6 +9,7 @@ import { type AnalysisKind, type AnalyticsReportType, analyticsReportOf, PREFIXE
 import { assetSummaryReport, prequalificationReport, voaReport, voaWithIncomeReport, voiReport } from './assets.js';
 import { DAY } from './balances.js';
 import { cashFlowReport } from './cash-flow-report.js';
+import { ASSET_ACCOUNT_TYPES } from './analysis/types.js';
 import type { ReportInput, ReportOptions, ReportPeriod } from './input.js';
 import type { ReportBody } from './records.js';
 import { transactionsReport, transactionsReportPeriod } from './transactions-report.js';
@@ -27,30 +28,6 @@ export interface ReportKind {
   compute(input: ReportInput, options: ReportOptions): ReportBody;
 }
 
-/**
- * Checking, savings, money market and investment accounts, with the reference's names of the kinds of each (a source
- * may store any of them): what asset reports cover.
- */
-export const ASSET_ACCOUNT_TYPES: ReadonlySet<string> = new Set([
-  'checking',
-  'savings',
-  'moneyMarket',
-  'cd',
-  'investment',
-  'investmentTaxDeferred',
-  'employeeStockPurchasePlan',
-  'ira',
-  '401k',
-  'roth',
-  '403b',
-  '529',
-  'rollover',
-  'ugma',
-  'utma',
-  'keogh',
-  '457',
-  '401a',
-]);
 const ASSET_TEXT = 'checking, savings, money market or investment';
 
 /** How far back an asset report reads by default, and at most, in days. */

@@ -56,7 +56,11 @@ export interface AnalysisInput {
   holderName?: string;
 }
 
-/** Accounts whose balance is money the customer has: balance analytics and cash flow read these. */
+/**
+ * Accounts whose balance is money the customer has: checking, savings, money market and every investment kind of the
+ * reference (a source may store any of them). The asset reports cover these, and balance analytics and cash flow read
+ * them.
+ */
 export const ASSET_ACCOUNT_TYPES: ReadonlySet<string> = new Set([
   'checking',
   'savings',
