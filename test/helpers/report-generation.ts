@@ -9,7 +9,7 @@ import type { TestContext, TestPartner } from './context.js';
 import { addCustomer } from './customers.js';
 
 /** What the initial aggregation of a test-bank login fetches (docs/aggregation.md). */
-const FETCHED_DAYS = 180;
+export const FETCHED_DAYS = 180;
 
 /** A customer with a consumer and a profile linked and refreshed; its accounts as the API answers them. */
 export async function profileCustomer(ctx: TestContext, partner: TestPartner, profile: string) {

@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountRecord, TransactionRecord } from '../../src/modules/aggregation/records.js';
+import type { AccountRecord } from '../../src/modules/aggregation/records.js';
 import { monthOfDay } from '../../src/modules/reports/analysis/dates.js';
-import { analysisInputOf } from '../../src/modules/reports/analysis/from-records.js';
 import { incomeAnalysis, insufficientFundsAnalysis, paymentHistoryAnalysis } from '../../src/modules/reports/analysis/lending.js';
-import { allTransactions, DAY, linkProfile, nowOf, refresh } from '../helpers/aggregation.js';
+import { DAY, linkProfile, nowOf, refresh } from '../helpers/aggregation.js';
 import { testBankAnalysisInput } from '../helpers/analysis-input.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
-
-/** What the initial aggregation of a test-bank login fetches (docs/aggregation.md). */
-const FETCHED_DAYS = 180;
+import { FETCHED_DAYS, storedAnalysisInput } from '../helpers/report-generation.js';
 
 describe('the lending analyses over what aggregation stored', () => {
   let ctx: TestContext;
@@ -27,24 +24,8 @@ describe('the lending analyses over what aggregation stored', () => {
     await linkProfile(ctx, partner, customerId, profile);
     const accounts = (await refresh(ctx, partner, customerId)) as unknown as AccountRecord[];
     const now = nowOf(ctx);
-    const from = now - FETCHED_DAYS * DAY;
-    const transactions = (await allTransactions(ctx, partner, customerId, {
-      fromDate: from,
-      toDate: now,
-      includePending: false,
-    })) as unknown as TransactionRecord[];
-    const withActivity = [];
-    for (const account of accounts) {
-      const res = await ctx.app.inject({
-        method: 'GET',
-        url: `/aggregation/v1/customers/${customerId}/accounts/${account.id}/balances/history`,
-        headers: partner.headers,
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      const balances = res.json<{ balances: { date: string; balance: number }[] }>().balances.map((b) => ({ day: b.date, balance: b.balance }));
-      withActivity.push({ account, transactions: transactions.filter((t) => String(t.accountId) === String(account.id)), balances });
-    }
-    return { input: analysisInputOf(withActivity, { from, asOf: now }), now, from };
+    const input = await storedAnalysisInput(ctx, partner, customerId, accounts, FETCHED_DAYS);
+    return { input, now, from: now - FETCHED_DAYS * DAY };
   }
 
   it("finds salaried's biweekly and monthly pay in the stored transactions", async () => {
