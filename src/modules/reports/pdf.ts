@@ -4,6 +4,7 @@
  * account with its balances and transactions. A report in progress or failed gets a one-page PDF saying so.
  */
 import PDFDocument from 'pdfkit';
+import { pdfText } from '../statements/pdf-text.js';
 import type { ReportRecord } from './records.js';
 
 type Account = NonNullable<ReportRecord['institutions']>[number]['accounts'][number];
@@ -14,11 +15,17 @@ const amount = (value: number | undefined) =>
 
 function line(doc: PDFKit.PDFDocument, label: string, value: string | number | undefined): void {
   if (value === undefined || value === '') return;
-  doc.text(`${label}: ${value}`);
+  doc.text(pdfText(`${label}: ${value}`));
 }
 
 function accountSection(doc: PDFKit.PDFDocument, a: Account): void {
-  doc.moveDown(0.5).font('Helvetica-Bold').fontSize(11).text(`${a.name} (${a.type}) ${a.number}`).fontSize(9).font('Helvetica');
+  doc
+    .moveDown(0.5)
+    .font('Helvetica-Bold')
+    .fontSize(11)
+    .text(pdfText(`${a.name} (${a.type}) ${a.number}`))
+    .fontSize(9)
+    .font('Helvetica');
   line(doc, 'Owner', a.ownerName);
   line(doc, 'Balance', `${amount(a.balance)} ${a.currency} on ${date(a.balanceDate)}`);
   line(doc, 'Available balance', amount(a.availableBalance));
@@ -34,7 +41,7 @@ function accountSection(doc: PDFKit.PDFDocument, a: Account): void {
   const transactions = a.transactions ?? [];
   if (transactions.length > 0) {
     doc.moveDown(0.3).font('Helvetica-Bold').text(`Transactions (${transactions.length})`).font('Helvetica');
-    for (const t of transactions) doc.text(`${date(t.postedDate)}  ${amount(t.amount)}  ${t.description}${t.category ? `  [${t.category}]` : ''}`);
+    for (const t of transactions) doc.text(pdfText(`${date(t.postedDate)}  ${amount(t.amount)}  ${t.description}${t.category ? `  [${t.category}]` : ''}`));
   }
 }
 
@@ -58,7 +65,7 @@ export function reportPdf(report: ReportRecord): Promise<Buffer> {
   line(doc, 'SSN (last four digits)', report.consumerSsn);
   for (const f of report.constraints?.reportCustomFields ?? []) if (f.shown !== false && f.label) line(doc, f.label, f.value ?? '');
   if (report.status === 'inProgress') doc.moveDown().text('This report is still being generated: ask again shortly.');
-  for (const e of report.errors ?? []) doc.moveDown().text(`The report failed (${e.code}): ${e.message}`);
+  for (const e of report.errors ?? []) doc.moveDown().text(pdfText(`The report failed (${e.code}): ${e.message}`));
   if (report.status === 'success') {
     doc.moveDown(0.5);
     line(doc, 'Period', `${date(report.startDate)} to ${date(report.endDate)} (${report.days ?? 0} days${report.seasoned ? ', seasoned' : ''})`);
@@ -70,7 +77,7 @@ export function reportPdf(report: ReportRecord): Promise<Buffer> {
       line(doc, 'Total beginning balance', amount(report.assets.beginningBalance));
     }
     for (const institution of report.institutions ?? []) {
-      doc.moveDown().font('Helvetica-Bold').fontSize(13).text(institution.name).fontSize(9).font('Helvetica');
+      doc.moveDown().font('Helvetica-Bold').fontSize(13).text(pdfText(institution.name)).fontSize(9).font('Helvetica');
       for (const a of institution.accounts) accountSection(doc, a);
     }
   }
