@@ -21,6 +21,7 @@ import { createEngine, type Engine } from '../modules/aggregation/engine.js';
 import { enqueuePushNotifications } from '../modules/txpush/notify.service.js';
 import { heavyWorkLimits, type HeavyWorkLimits } from '../http/plugins/heavy-work.js';
 import { createResponseCache, type ResponseCache } from '../http/response-cache.js';
+import { sharedValidatorBuilder } from '../http/plugins/validators.js';
 
 export interface RegisteredRoute {
   method: string;
@@ -71,6 +72,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     bodyLimit: config.bodyLimit,
     // Clients may send ids as numbers or strings, XML carries only strings: let the validator coerce.
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false, strictSchema: false } },
+    schemaController: { compilersFactory: { buildValidator: sharedValidatorBuilder } },
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     keepAliveTimeout: 72_000,
