@@ -1,8 +1,8 @@
 /** The queries of kept statement files and the periods they gave (statement-files.service.ts). */
 import type { Executor } from '../../platform/db/database.js';
-import type { StatementFileRow, StatementFileTable, StatementPeriodRow, StatementPeriodTable } from './statement-files.table.js';
+import type { StatementFileChunkTable, StatementFileRow, StatementFileTable, StatementPeriodRow, StatementPeriodTable } from './statement-files.table.js';
 
-/** Keeps a file unless the customer has one of the same content; the id of the one kept. */
+/** Keeps a file's row unless the customer has one of the same content; the id of the one kept. */
 export async function insertStatementFile(db: Executor, row: StatementFileTable): Promise<string> {
   await db
     .insertInto('statement_files')
@@ -16,6 +16,27 @@ export async function insertStatementFile(db: Executor, row: StatementFileTable)
     .where('sha256', '=', row.sha256)
     .executeTakeFirstOrThrow();
   return kept.id;
+}
+
+/** Stores one piece of a kept file's content. */
+export async function insertStatementFileChunk(db: Executor, row: StatementFileChunkTable): Promise<void> {
+  await db.insertInto('statement_file_chunks').values(row).execute();
+}
+
+/** How many pieces a kept file's content is in. */
+export async function countStatementFileChunks(db: Executor, fileId: string): Promise<number> {
+  const row = await db
+    .selectFrom('statement_file_chunks')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('file_id', '=', fileId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** One piece of a kept file's content, by its place. */
+export async function selectStatementFileChunk(db: Executor, fileId: string, seq: number): Promise<Uint8Array | undefined> {
+  const row = await db.selectFrom('statement_file_chunks').select('content').where('file_id', '=', fileId).where('seq', '=', seq).executeTakeFirst();
+  return row?.content;
 }
 
 /** Notes periods; one an account has already keeps the file that gave it first. */
@@ -39,7 +60,7 @@ export async function selectStatementPeriods(db: Executor, accountId: number): P
     .execute();
 }
 
-/** A kept file of the partner's customer, content included. */
+/** A kept file of the partner's customer (its content is in pieces: selectStatementFileChunk). */
 export async function findStatementFile(db: Executor, owner: { partnerId: string; customerId: number }, id: string): Promise<StatementFileRow | undefined> {
   return db
     .selectFrom('statement_files')

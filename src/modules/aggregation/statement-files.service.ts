@@ -7,9 +7,32 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { STATEMENT_FORMATS, type StatementFormatName } from '../../contract/schemas/statements.js';
 import type { Executor } from '../../platform/db/database.js';
-import { insertStatementFile, insertStatementPeriods } from './statement-files.repository.js';
+import { longWork } from '../../platform/turns.js';
+import {
+  countStatementFileChunks,
+  insertStatementFile,
+  insertStatementFileChunk,
+  insertStatementPeriods,
+  selectStatementFileChunk,
+} from './statement-files.repository.js';
 
 const DAY = 86_400;
+
+/**
+ * The size of the pieces a kept file is written and read in, one per turn of the event loop: a 10 MB file in one
+ * statement held the loop for a tenth of a second or more on both databases (docs/benchmarks.md, "Uploads").
+ */
+export const STATEMENT_FILE_CHUNK = 256 * 1024;
+
+/** The SHA-256 of a file's content in hex, hashed a piece per turn of the event loop. */
+export async function contentDigest(content: Uint8Array): Promise<string> {
+  const hash = createHash('sha256');
+  for (let start = 0; start < content.byteLength; start += 4 * STATEMENT_FILE_CHUNK) {
+    if (start > 0) await longWork.turn();
+    hash.update(content.subarray(start, start + 4 * STATEMENT_FILE_CHUNK));
+  }
+  return hash.digest('hex');
+}
 
 /** What an upload keeps of its file. */
 export interface KeptStatementFile {
@@ -17,24 +40,36 @@ export interface KeptStatementFile {
   customerId: number;
   format: StatementFormatName;
   content: Uint8Array;
+  /** Of the content (contentDigest). */
+  sha256: string;
   /** Per stored account, the days of its first and last transaction in the file (epoch seconds); none without transactions. */
   periods: { accountId: number; first: number; latest: number }[];
   now: number;
 }
 
-/** Keeps the file (once per customer and content) and the periods it gave, in the upload's last transaction; its asset id. */
+/**
+ * Keeps the file (once per customer and content) and the periods it gave, in the upload's last transaction; its asset
+ * id. The content is written a piece per turn of the event loop.
+ */
 export async function keepStatementFile(tx: Executor, file: KeptStatementFile): Promise<string> {
+  const newId = `file-${randomUUID()}`;
   const id = await insertStatementFile(tx, {
-    id: `file-${randomUUID()}`,
+    id: newId,
     partner_id: file.partnerId,
     customer_id: file.customerId,
     format: file.format,
     media_type: Object.keys(STATEMENT_FORMATS[file.format].media)[0]!,
-    sha256: createHash('sha256').update(file.content).digest('hex'),
+    sha256: file.sha256,
     size: file.content.byteLength,
-    content: file.content,
+    content: new Uint8Array(0),
     created_at: file.now,
   });
+  if (id === newId) {
+    for (let seq = 0, start = 0; start < file.content.byteLength; seq++, start += STATEMENT_FILE_CHUNK) {
+      if (seq > 0) await longWork.turn();
+      await insertStatementFileChunk(tx, { file_id: id, seq, content: file.content.subarray(start, start + STATEMENT_FILE_CHUNK) });
+    }
+  }
   await insertStatementPeriods(
     tx,
     file.periods.map((p) => ({
@@ -46,4 +81,17 @@ export async function keepStatementFile(tx: Executor, file: KeptStatementFile): 
     })),
   );
   return id;
+}
+
+/** A kept file's content, read a piece per turn of the event loop. */
+export async function statementFileContent(db: Executor, fileId: string): Promise<Buffer> {
+  const count = await countStatementFileChunks(db, fileId);
+  const pieces: Uint8Array[] = [];
+  for (let seq = 0; seq < count; seq++) {
+    if (seq > 0) await longWork.turn();
+    const piece = await selectStatementFileChunk(db, fileId, seq);
+    if (!piece) throw new Error(`statement file ${fileId} lacks its piece ${seq}`);
+    pieces.push(piece);
+  }
+  return Buffer.concat(pieces);
 }

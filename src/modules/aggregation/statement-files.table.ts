@@ -13,8 +13,16 @@ export interface StatementFileTable {
   /** Of the content: the same file uploaded again by the same customer is kept once. */
   sha256: string;
   size: number;
+  /** Empty: the content is in statement_file_chunks (migration 0045). */
   content: Uint8Array;
   created_at: number;
+}
+
+/** A piece of a kept statement file's content, in order of `seq` from 0. */
+export interface StatementFileChunkTable {
+  file_id: string;
+  seq: number;
+  content: Uint8Array;
 }
 
 /** The statement period an uploaded file gave one of its accounts: its first to its last transaction day. */

@@ -39,7 +39,7 @@ import type { AccountRecord } from './records.js';
 import { waitForLease } from './refresh.service.js';
 import { rememberStatementMapping, type SavedStatementMapping, savedStatementMappings } from './statement-mappings.service.js';
 import { statementAccountRecord } from './statements.rules.js';
-import { type KeptStatementFile, keepStatementFile } from './statement-files.service.js';
+import { contentDigest, type KeptStatementFile, keepStatementFile } from './statement-files.service.js';
 import { storeAccountTransactions, storeFetchedAccount } from './store.service.js';
 import { placeStatementAccounts, statementFeed } from './statement-placement.service.js';
 import type { MatchReason } from './account-match.rules.js';
@@ -254,13 +254,23 @@ export async function uploadStatementFile(
       rows.push(await settleDates(engine, row));
     }
 
+    const digest = original ? await contentDigest(original) : undefined;
     return await db.transaction().execute(async (tx) => {
       for (const id of leased) await renewLease(engine, tx, id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
       const accounts = await accountRecords(tx, rows);
       const mapping = await rememberStatementMapping(tx, input.partnerId, read.layout, saved, serviceNow(engine));
-      const fileAssetId = original
-        ? await keepStatementFile(tx, { partnerId: input.partnerId, customerId: customer.id, format: read.format, content: original, periods, now })
-        : undefined;
+      const fileAssetId =
+        original && digest
+          ? await keepStatementFile(tx, {
+              partnerId: input.partnerId,
+              customerId: customer.id,
+              format: read.format,
+              content: original,
+              sha256: digest,
+              periods,
+              now,
+            })
+          : undefined;
       const loginId = own?.login.id ?? Number(rows[0]!.institution_login_id);
       const result: StatementUploadResult = {
         institutionLoginId: loginId,

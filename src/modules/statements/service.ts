@@ -15,6 +15,7 @@ import { getAccountRow, parseId } from '../aggregation/accounts.service.js';
 import { dayText } from '../aggregation/balances.service.js';
 import { customerNow } from '../aggregation/engine.js';
 import { findStatementFile, selectStatementPeriods } from '../aggregation/statement-files.repository.js';
+import { statementFileContent } from '../aggregation/statement-files.service.js';
 import type { AccountRow } from '../aggregation/table.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import { findInstitution } from '../institutions/service.js';
@@ -185,7 +186,7 @@ export async function getAsset(runtime: Ctx, partnerId: string, customerId: stri
     const file = await findStatementFile(db, { partnerId, customerId: customer.id }, assetId);
     if (!file) throw notFound();
     const extension = STATEMENT_FORMATS[file.format as StatementFormatName]?.extensions[0] ?? '';
-    return { filename: `${file.id}${extension}`, content: Buffer.from(file.content) };
+    return { filename: `${file.id}${extension}`, content: await statementFileContent(db, file.id) };
   }
   const named = parseStatementAssetId(assetId);
   if (named === undefined || parseId(named.accountId) === undefined) throw notFound();

@@ -9,7 +9,7 @@ import type {
   TransactionTable,
 } from '../../modules/aggregation/table.js';
 import type { AccountBalanceTable } from '../../modules/aggregation/balances.table.js';
-import type { StatementFileTable, StatementPeriodTable } from '../../modules/aggregation/statement-files.table.js';
+import type { StatementFileChunkTable, StatementFileTable, StatementPeriodTable } from '../../modules/aggregation/statement-files.table.js';
 import type { TransactionRefreshTable } from '../../modules/aggregation/refreshes.table.js';
 import type { DashboardSessionTable } from '../../modules/dashboard/table.js';
 import type { DeliveryAttemptTable, DeliveryTable, MailboxTable, SandboxListenerTable } from '../../outbox/table.js';
@@ -58,6 +58,7 @@ export interface DB {
   simplefin_accesses: SimplefinAccessTable;
   account_balances: AccountBalanceTable;
   statement_files: StatementFileTable;
+  statement_file_chunks: StatementFileChunkTable;
   statement_periods: StatementPeriodTable;
   txpush_subscriptions: TxPushSubscriptionTable;
   webhook_subscriptions: WebhookSubscriptionTable;
