@@ -27,7 +27,7 @@ const upward = ORDER.flatMap((layer, i) => ORDER.slice(0, i).map((above) => ({
  * in this list, never one before it, so they depend one way. Why this order: docs/architecture.md, "Modules". A new
  * module takes its place here before anything imports it.
  */
-const MODULES = ['sandbox', 'dashboard', 'connect', 'txpush', 'webhooks', 'simplefin', 'exports', 'reports', 'statements', 'consumers', 'enrichment', 'microentries', 'payments', 'aggregation', 'rules', 'customers', 'institutions', 'partners', 'requestlog'];
+const MODULES = ['sandbox', 'dashboard', 'connect', 'txpush', 'webhooks', 'simplefin', 'exports', 'reports', 'statements', 'consumers', 'enrichment', 'microentries', 'payments', 'apps', 'aggregation', 'rules', 'customers', 'institutions', 'partners', 'requestlog'];
 
 const moduleOrder = MODULES.slice(1).map((module, i) => ({
   name: `module-${module}-not-up`,

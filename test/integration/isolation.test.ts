@@ -9,6 +9,7 @@ import { testDialect } from '../helpers/db.js';
 import { uploadStatementOk } from '../helpers/statement-uploads.js';
 import { ofxStatementFile } from '../helpers/statement-files.js';
 import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
+import { decideApp } from '../../src/modules/apps/service.js';
 import type { Listener } from '../helpers/listener.js';
 import { startPushListener, subscribe } from '../helpers/txpush.js';
 import { accessFor } from '../helpers/simplefin-server.js';
@@ -45,6 +46,13 @@ interface World {
   /** A webhook subscription and one of its events (partner-wide): only the other partner's world has them. */
   subscription_id?: string;
   webhook_event_id?: string;
+  /** An app registration, approved, and a third-party access key (partner-wide): only the other partner's world has them. */
+  preAppId?: string;
+  application_id?: string;
+  applicationId?: string;
+  consentReceiptId?: string;
+  /** The customer's institution login, as the authorization details path names it. */
+  institution_login_id?: string;
 }
 
 /** Path parameters that name public things, the same for everyone. */
@@ -52,6 +60,8 @@ interface World {
 const PUBLIC_PARAMS: Record<string, string> = { institutionId: '101732', userType: 'personal' };
 // The request log records every request by design; the catalogue is static seed data no partner route writes.
 const IGNORED_TABLES = ['request_log', 'institutions', 'institution_catalog'];
+/** Path parameters naming partner-wide records a partner may pair with any of its customers (a registered app). */
+const PARTNER_WIDE_PARAMS = new Set(['applicationId']);
 
 let ctx: TestContext;
 let a: TestPartner;
@@ -144,6 +154,43 @@ beforeAll(async () => {
   expect(webhooks.statusCode, webhooks.body).toBe(201);
   b1.subscription_id = webhooks.json().subscriptionId;
   b1.webhook_event_id = webhooks.json().events[0].webhookEventId;
+  const app = await ctx.app.inject({
+    method: 'POST',
+    url: '/aggregation/v1/partners/applications',
+    headers: b.headers,
+    payload: {
+      appDescription: 'Isolation',
+      appName: 'Isolation App',
+      appUrl: 'https://isolation.example/',
+      ownerAddressLine1: '1 Main St',
+      ownerAddressLine2: '',
+      ownerCity: 'Murray',
+      ownerCountry: 'USA',
+      ownerName: 'Isolation Inc.',
+      ownerPostalCode: '84123',
+      ownerState: 'UT',
+      image: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64'),
+    },
+  });
+  expect(app.statusCode, app.body).toBe(201);
+  b1.preAppId = String(app.json().preAppId);
+  const approved = await decideApp(ctx.runtime, b1.preAppId, 'A');
+  b1.application_id = b1.applicationId = approved.applicationId!;
+  const period = { type: 'timeframe', startTime: new Date(nowOf(ctx) * 1000).toISOString(), endTime: new Date((nowOf(ctx) + DAY) * 1000).toISOString() };
+  const key = await ctx.app.inject({
+    method: 'POST',
+    url: '/aggregation/v1/partners/accessKey',
+    headers: b.headers,
+    payload: {
+      customerId: b1.customerId,
+      partnerId: b.partnerId,
+      thirdPartyPartnerId: a.partnerId,
+      products: [{ product: 'availableBalance', accountId: b1.accountId, accessPeriod: period }],
+    },
+  });
+  expect(key.statusCode, key.body).toBe(200);
+  b1.consentReceiptId = key.json().data[0].receipt.receiptId;
+  b1.institution_login_id = b1.institutionLoginId;
 }, 120_000);
 /** Probes made, per kind, written to test-artifacts for the security report. */
 const probes = { routes: 0, otherPartner: 0, otherCustomer: 0 };
@@ -277,7 +324,7 @@ describe('isolation on every route with ids', () => {
   // Every route, one after another: minutes on a loaded machine, so beyond the default timeout.
   it("answers 404 to another customer's ids under the same partner, changing nothing", { timeout: 300_000 }, async () => {
     for (const route of routesWithIds()) {
-      const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!).filter((n) => !(n in PUBLIC_PARAMS));
+      const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!).filter((n) => !(n in PUBLIC_PARAMS) && !PARTNER_WIDE_PARAMS.has(n));
       // Only a customer id, or none (partner-wide records): nothing of another customer's to borrow.
       if (names.length < 2 || !(names.includes('customerId') || names.includes('consumerId'))) continue;
       await expectNotFoundAndNoChange(route, a, { ...a1, customerId: a2.customerId, consumerId: a2.consumerId });

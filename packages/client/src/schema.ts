@@ -924,7 +924,7 @@ export interface paths {
         };
         /**
          * Get account ACH details
-         * @description The routing number and full account number of a checking or savings account, for ACH payments, as its source states them: the test bank's accounts, OFX Direct Connect accounts and OFX statement files of US banks (BANKID and ACCTID). 400 (14020) for other account types, and for accounts whose source gives no routing number or full account number (SimpleFIN, CSV and other statement files). See docs/payments.md.
+         * @description The routing number and full account number of a checking or savings account, for ACH payments, as its source states them: the test bank's accounts, OFX Direct Connect accounts and OFX statement files of US banks (BANKID and ACCTID). 400 (14020) for other account types, and for accounts whose source gives no routing number or full account number (SimpleFIN, CSV and other statement files). Another partner may call it with a Service-Access-Key this partner granted (401 16524, 403 16525: docs/app-registration.md). See docs/payments.md.
          */
         get: operations["GetAccountACHDetails"];
         put?: never;
@@ -965,7 +965,7 @@ export interface paths {
         /**
          * Get available balance (cached)
          * @deprecated
-         * @description The available and cleared balances of a checking or savings account as the last aggregation (or statement file) stored them, without asking the institution. The reference deprecates it for the live operation with `balance_cache_interval`. 400 (14020) for other account types, and for statement file accounts whose files stated no balance. See docs/payments.md.
+         * @description The available and cleared balances of a checking or savings account as the last aggregation (or statement file) stored them, without asking the institution. The reference deprecates it for the live operation with `balance_cache_interval`. 400 (14020) for other account types, and for statement file accounts whose files stated no balance. Another partner may call it with a Service-Access-Key this partner granted (401 16524, 403 16525: docs/app-registration.md). See docs/payments.md.
          */
         get: operations["GetAvailableBalance"];
         put?: never;
@@ -985,7 +985,7 @@ export interface paths {
         };
         /**
          * Get available balance
-         * @description The available and cleared balances of a checking or savings account, read from the institution: a refresh of the account's institution login (as Refresh Customer Accounts by Institution Login runs it), unless its balance was read at most `balance_cache_interval` minutes ago (30 when absent, 0: always read). A refused refresh is an error whose code is the aggregation status code (103, 185...; 424 for 102); 409 (325) when another refresh of the login did not finish within 30 seconds. 400 (14020) for other account types and for statement file accounts, which have no source to read again. See docs/payments.md.
+         * @description The available and cleared balances of a checking or savings account, read from the institution: a refresh of the account's institution login (as Refresh Customer Accounts by Institution Login runs it), unless its balance was read at most `balance_cache_interval` minutes ago (30 when absent, 0: always read). A refused refresh is an error whose code is the aggregation status code (103, 185...; 424 for 102); 409 (325) when another refresh of the login did not finish within 30 seconds. 400 (14020) for other account types and for statement file accounts, which have no source to read again. Another partner may call it with a Service-Access-Key this partner granted (401 16524, 403 16525: docs/app-registration.md). See docs/payments.md.
          */
         get: operations["GetAvailableBalanceLive"];
         put?: never;
@@ -1085,7 +1085,7 @@ export interface paths {
         };
         /**
          * Get account owner
-         * @description The account's owners as the institution writes them (several in one string) and the first holder's address, as the last aggregation read them. 404 (12017) for an account whose source gives no owners (OFX, SimpleFIN, statement files). See docs/payments.md.
+         * @description The account's owners as the institution writes them (several in one string) and the first holder's address, as the last aggregation read them. 404 (12017) for an account whose source gives no owners (OFX, SimpleFIN, statement files). Another partner may call it with a Service-Access-Key this partner granted (401 16524, 403 16525: docs/app-registration.md). See docs/payments.md.
          */
         get: operations["GetAccountOwner"];
         put?: never;
@@ -2370,6 +2370,231 @@ export interface paths {
          */
         post: operations["FireSandboxTxPushEvent"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/partners/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register App
+         * @description Registers an app for OAuth institutions; it starts pending (P). In sandbox mode it is approved by itself ten minutes later on the service clock; in production mode when the operator runs `ledgerlink apps approve PREAPPID`. The approval gives it an application id. 400 for a URL that is not http(s) (10010) or an image that is not a Base64 SVG under 50 KB (16512). See docs/app-registration.md.
+         */
+        post: operations["RegisterApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/partners/applications/{preAppId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Modify App Registration
+         * @description Replaces the registration and submits it again: it is pending (P) until approved again (as at registration); an application id it had stays, and customers assigned to it stay assigned. 404 (16500) for a preAppId the partner never registered.
+         */
+        put: operations["ModifyAppRegistration"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v2/partners/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get App Registration Status (Deprecated)
+         * @deprecated
+         * @description The partner's registrations and their statuses, filtered (dates: at or after the epoch seconds given), `pageSize` a page (1 by default, at most 100). 404 when `preAppId` (16500) or `applicationId` (16501) names none of the partner's registrations. The reference deprecates it for Get App Registration Details.
+         */
+        get: operations["GetAppRegistrationStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get App Registration Details
+         * @description The partner's registrations with their statuses and dates, filtered, `limit` a page (50 by default, at most 100; `start` is the page number). 400 for a bad start (16503) or limit (16504, 16505), a query parameter it does not know (16506) or a filter value of the wrong form (16507).
+         */
+        get: operations["GetApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{application_id}/institutions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get App Registration Status by Institution
+         * @description The institutions the app is registered at: every institution of the catalogue that signs in through OAuth (the test bank's OAuth institution, the well-known banks marked OAuth, Enable Banking's banks), `status` true once the app is approved. 25 a page by default (at most 1000; `start` is the page number). 404 for an application id the partner has none of (16501), or an `institution_id` the app does not cover (16502).
+         */
+        get: operations["GetRegisteredInstitutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/customers/{customerId}/applications/{applicationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Customer App ID
+         * @description Assigns the customer to one of the partner's approved apps (its `applicationId`, which Get Customer shows from then on); again with the same app it changes nothing. 400 when the app is not approved (16508) or the customer is already assigned to another registered app (16509); 404 for an unknown customer or application id (16501).
+         */
+        put: operations["SetCustomerAppID"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v2/customers/{customerId}/institutionLogins/{institutionLoginId}/migration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Migrate Institution Login Accounts
+         * @description Moves the institution login under the customer's app. Ledgerlink keeps one connection per institution, so nothing is linked again: the login records the app (the dashboard counts the logins of each app) and its accounts, ids unchanged, are the answer. 400 when the customer's app is not approved (16508) or does not cover the login's institution (16513, not an OAuth institution); 404 for an unknown customer or login, a customer without an app (16510, 16511) or a login without accounts (16410).
+         */
+        put: operations["MigrateInstitutionLoginAccounts"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/customers/{customerId}/application": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Customer With App Data by ID
+         * @description The customer with the id and name of the registered app it is assigned to (Set Customer App ID). Its dates are strings of epoch seconds here, as the reference gives them; names it has none of are empty. 404 for an unknown customer, when the partner has no approved app (16510), or when the customer is assigned to none of the partner's apps (16511).
+         */
+        get: operations["GetCustomerWithAppData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/institution-logins/{institution_login_id}/authorization-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Customer Authorization Details
+         * @description When the customer's consent for an OAuth connection began and when it ends, from what Ledgerlink holds about the login: an Enable Banking consent's dates (the earliest start and end among its accounts). 404 (16530) for a login that is not an OAuth connection (credentials, OFX, statement files) and for an unknown login or another partner's; 404 (16531) for an authorization with no end date (the test bank's OAuth institution, SimpleFIN accesses).
+         */
+        get: operations["GetCustomerAuthorizationDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/partners/accessKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Third Party Access Key
+         * @description Grants another partner (`thirdPartyPartnerId`) reads of the caller's customer's accounts, product by product: moneyTransferDetails (ACH details), availableBalance, availableBalanceLive, accountOwner, each on one account in a timeframe, up to `maxCalls` calls. The answer's `proof.signature` is the key, shown once and stored hashed: the third party sends it as the Service-Access-Key header, with its own credentials, on those product calls for this customer and account. 400 for a partnerId that is not the caller's or a bad thirdPartyPartnerId (16523), a product not offered (16521) or a bad period (16522); 404 for an unknown customer or account. See docs/app-registration.md.
+         */
+        post: operations["GenerateThirdPartyAccessKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/partners/accessKey/{consentReceiptId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Third Party Access
+         * @description Replaces what the key grants (checked as at generation) under the same consent receipt id and issues a new key: the old one stops working at once, and calls count afresh. 404 (16520) for a receipt id the partner has none of, or one revoked.
+         */
+        put: operations["UpdateThirdPartyAccessKey"];
+        post?: never;
+        /**
+         * Revoke Third Party Access
+         * @description Ends the key at once: calls made with it are refused (401, 16524). 404 (16520) for a receipt id the partner has none of, or one revoked already.
+         */
+        delete: operations["RevokeThirdPartyAccessKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -22534,6 +22759,16 @@ export interface operations {
                     "application/xml": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found (another partner's ids look exactly like unknown ids) */
             404: {
                 headers: {
@@ -22818,6 +23053,16 @@ export interface operations {
                     "application/xml": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found (another partner's ids look exactly like unknown ids) */
             404: {
                 headers: {
@@ -22970,6 +23215,16 @@ export interface operations {
             };
             /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23805,6 +24060,16 @@ export interface operations {
             };
             /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36863,6 +37128,2183 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RegisterApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A short description of the app, shown to end users at the institution
+                     * @example Budgeting made easy
+                     */
+                    appDescription: string;
+                    /**
+                     * @description The name of the app, at most 255 characters
+                     * @example Awesome Budget App
+                     */
+                    appName: string;
+                    /**
+                     * @description The http or https URL of the app
+                     * @example https://www.example.com/
+                     */
+                    appUrl: string;
+                    /**
+                     * @description Address of the business that owns the app
+                     * @example 434 W Ascension Way
+                     */
+                    ownerAddressLine1: string;
+                    /**
+                     * @description Second address line; may be empty
+                     * @example Suite #200
+                     */
+                    ownerAddressLine2: string;
+                    /** @example Murray */
+                    ownerCity: string;
+                    /** @example USA */
+                    ownerCountry: string;
+                    /**
+                     * @description Business name of the owner
+                     * @example Example Inc.
+                     */
+                    ownerName: string;
+                    /** @example 84123 */
+                    ownerPostalCode: string;
+                    /** @example UT */
+                    ownerState: string;
+                    /**
+                     * @description The app logo: a Base64-encoded SVG of less than 50 KB
+                     * @example PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=
+                     */
+                    image: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description A short description of the app, shown to end users at the institution
+                     * @example Budgeting made easy
+                     */
+                    appDescription: string;
+                    /**
+                     * @description The name of the app, at most 255 characters
+                     * @example Awesome Budget App
+                     */
+                    appName: string;
+                    /**
+                     * @description The http or https URL of the app
+                     * @example https://www.example.com/
+                     */
+                    appUrl: string;
+                    /**
+                     * @description Address of the business that owns the app
+                     * @example 434 W Ascension Way
+                     */
+                    ownerAddressLine1: string;
+                    /**
+                     * @description Second address line; may be empty
+                     * @example Suite #200
+                     */
+                    ownerAddressLine2: string;
+                    /** @example Murray */
+                    ownerCity: string;
+                    /** @example USA */
+                    ownerCountry: string;
+                    /**
+                     * @description Business name of the owner
+                     * @example Example Inc.
+                     */
+                    ownerName: string;
+                    /** @example 84123 */
+                    ownerPostalCode: string;
+                    /** @example UT */
+                    ownerState: string;
+                    /**
+                     * @description The app logo: a Base64-encoded SVG of less than 50 KB
+                     * @example PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=
+                     */
+                    image: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Tracks the registration in the status calls
+                         * @example 2581
+                         */
+                        preAppId: number;
+                        /**
+                         * @description P: pending (submitted or modified, awaiting approval); A: approved; R: rejected (the note says why)
+                         * @example P
+                         */
+                        status: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Tracks the registration in the status calls
+                         * @example 2581
+                         */
+                        preAppId: number;
+                        /**
+                         * @description P: pending (submitted or modified, awaiting approval); A: approved; R: rejected (the note says why)
+                         * @example P
+                         */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ModifyAppRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The registration tracking id
+                 * @example 2581
+                 */
+                preAppId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A short description of the app, shown to end users at the institution
+                     * @example Budgeting made easy
+                     */
+                    appDescription: string;
+                    /**
+                     * @description The name of the app, at most 255 characters
+                     * @example Awesome Budget App
+                     */
+                    appName: string;
+                    /**
+                     * @description The http or https URL of the app
+                     * @example https://www.example.com/
+                     */
+                    appUrl: string;
+                    /**
+                     * @description Address of the business that owns the app
+                     * @example 434 W Ascension Way
+                     */
+                    ownerAddressLine1: string;
+                    /**
+                     * @description Second address line; may be empty
+                     * @example Suite #200
+                     */
+                    ownerAddressLine2: string;
+                    /** @example Murray */
+                    ownerCity: string;
+                    /** @example USA */
+                    ownerCountry: string;
+                    /**
+                     * @description Business name of the owner
+                     * @example Example Inc.
+                     */
+                    ownerName: string;
+                    /** @example 84123 */
+                    ownerPostalCode: string;
+                    /** @example UT */
+                    ownerState: string;
+                    /**
+                     * @description The app logo: a Base64-encoded SVG of less than 50 KB
+                     * @example PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=
+                     */
+                    image: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description A short description of the app, shown to end users at the institution
+                     * @example Budgeting made easy
+                     */
+                    appDescription: string;
+                    /**
+                     * @description The name of the app, at most 255 characters
+                     * @example Awesome Budget App
+                     */
+                    appName: string;
+                    /**
+                     * @description The http or https URL of the app
+                     * @example https://www.example.com/
+                     */
+                    appUrl: string;
+                    /**
+                     * @description Address of the business that owns the app
+                     * @example 434 W Ascension Way
+                     */
+                    ownerAddressLine1: string;
+                    /**
+                     * @description Second address line; may be empty
+                     * @example Suite #200
+                     */
+                    ownerAddressLine2: string;
+                    /** @example Murray */
+                    ownerCity: string;
+                    /** @example USA */
+                    ownerCountry: string;
+                    /**
+                     * @description Business name of the owner
+                     * @example Example Inc.
+                     */
+                    ownerName: string;
+                    /** @example 84123 */
+                    ownerPostalCode: string;
+                    /** @example UT */
+                    ownerState: string;
+                    /**
+                     * @description The app logo: a Base64-encoded SVG of less than 50 KB
+                     * @example PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=
+                     */
+                    image: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Tracks the registration in the status calls
+                         * @example 2581
+                         */
+                        preAppId: number;
+                        /**
+                         * @description P: pending (submitted or modified, awaiting approval); A: approved; R: rejected (the note says why)
+                         * @example P
+                         */
+                        status: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description Tracks the registration in the status calls
+                         * @example 2581
+                         */
+                        preAppId: number;
+                        /**
+                         * @description P: pending (submitted or modified, awaiting approval); A: approved; R: rejected (the note says why)
+                         * @example P
+                         */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetAppRegistrationStatus: {
+        parameters: {
+            query?: {
+                /** @description One registration by its tracking id */
+                preAppId?: string;
+                /** @description One registration by its application id */
+                applicationId?: string;
+                /** @description A, P, R (D and S match nothing here) */
+                status?: string;
+                /** @description Registrations of this app name */
+                appName?: string;
+                /** @description Registrations submitted at or after this time (epoch seconds) */
+                submittedDate?: string;
+                /** @description Registrations changed at or after this time (epoch seconds) */
+                modifiedDate?: string;
+                /** @description Page number from 1 (default 1) */
+                page?: string;
+                /** @description Registrations per page, 1 to 100 (default 1) */
+                pageSize?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totalRecords: number;
+                        totalPages: number;
+                        pageNumber: number;
+                        numberOfRecordsPerPage: number;
+                        applications: {
+                            /** @example 1234583871234 */
+                            partnerId: string;
+                            /** @example 2581 */
+                            preAppId: string;
+                            /**
+                             * @description Why the registration has its status
+                             * @example Approved
+                             */
+                            note?: string;
+                            /**
+                             * @description Given at the first approval
+                             * @example 00278431-b712-4f30-a044-b611f25e533d
+                             */
+                            applicationId?: string;
+                            /** @example Awesome Budget App */
+                            appName: string;
+                            /** @description Epoch seconds of the latest submission */
+                            submittedDate: number;
+                            /** @description Epoch seconds of the latest change, the status included */
+                            modifiedDate: number;
+                            /**
+                             * @description P: pending (submitted or modified, awaiting approval); A: approved; R: rejected (the note says why)
+                             * @example P
+                             */
+                            status: string;
+                            /**
+                             * @description What the app reaches
+                             * @example Account Info
+                             */
+                            scopes?: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        totalRecords: number;
+                        totalPages: number;
+                        pageNumber: number;
+                        numberOfRecordsPerPage: number;
+                        applications: {
+                            /** @example 1234583871234 */
+                            partnerId: string;
+                            /** @example 2581 */
+                            preAppId: string;
+                            /**
+                             * @description Why the registration has its status
+                             * @example Approved
+                             */
+                            note?: string;
+                            /**
+                             * @description Given at the first approval
+                             * @example 00278431-b712-4f30-a044-b611f25e533d
+                             */
+                            applicationId?: string;
+                            /** @example Awesome Budget App */
+                            appName: string;
+                            /** @description Epoch seconds of the latest submission */
+                            submittedDate: number;
+                            /** @description Epoch seconds of the latest change, the status included */
+                            modifiedDate: number;
+                            /**
+                             * @description P: pending (submitted or modified, awaiting approval); A: approved; R: rejected (the note says why)
+                             * @example P
+                             */
+                            status: string;
+                            /**
+                             * @description What the app reaches
+                             * @example Account Info
+                             */
+                            scopes?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetApplications: {
+        parameters: {
+            query?: {
+                /** @description Page number from 1 (default 1) */
+                start?: string;
+                /** @description Registrations per page, 1 to 100 (default 50) */
+                limit?: string;
+                /** @description One registration by its tracking id */
+                pre_app_id?: string;
+                /** @description One registration by its application id */
+                application_id?: string;
+                /** @description Registrations of this app name */
+                name?: string;
+                /** @description A, P, R, D or S */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Registrations matching the filters */
+                        found: number;
+                        /** @description Registrations in this answer */
+                        displaying: number;
+                        /** @description true when more follow: ask again with start increased by one */
+                        moreAvailable: boolean;
+                        applications: {
+                            /** @example 13 */
+                            preAppId: number;
+                            /** @example 00278431-b712-4f30-a044-b611f25e533d */
+                            applicationId?: string;
+                            /**
+                             * @description P: pending (submitted or modified, awaiting approval); A: approved; R: rejected (the note says why)
+                             * @example P
+                             */
+                            status: string;
+                            /** @example Awesome Budget App */
+                            name: string;
+                            /** @example Account Info */
+                            scopes: string;
+                            /** @example Approved */
+                            note?: string;
+                            /**
+                             * @description ISO 8601, UTC
+                             * @example 2020-07-30 16:11:23+00:00
+                             */
+                            createdDate: string;
+                            /**
+                             * @description ISO 8601, UTC
+                             * @example 2020-07-30 16:11:23+00:00
+                             */
+                            modifiedDate: string;
+                            /**
+                             * @description ISO 8601, UTC
+                             * @example 2020-07-30 16:11:23+00:00
+                             */
+                            submittedDate: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /** @description Registrations matching the filters */
+                        found: number;
+                        /** @description Registrations in this answer */
+                        displaying: number;
+                        /** @description true when more follow: ask again with start increased by one */
+                        moreAvailable: boolean;
+                        applications: {
+                            /** @example 13 */
+                            preAppId: number;
+                            /** @example 00278431-b712-4f30-a044-b611f25e533d */
+                            applicationId?: string;
+                            /**
+                             * @description P: pending (submitted or modified, awaiting approval); A: approved; R: rejected (the note says why)
+                             * @example P
+                             */
+                            status: string;
+                            /** @example Awesome Budget App */
+                            name: string;
+                            /** @example Account Info */
+                            scopes: string;
+                            /** @example Approved */
+                            note?: string;
+                            /**
+                             * @description ISO 8601, UTC
+                             * @example 2020-07-30 16:11:23+00:00
+                             */
+                            createdDate: string;
+                            /**
+                             * @description ISO 8601, UTC
+                             * @example 2020-07-30 16:11:23+00:00
+                             */
+                            modifiedDate: string;
+                            /**
+                             * @description ISO 8601, UTC
+                             * @example 2020-07-30 16:11:23+00:00
+                             */
+                            submittedDate: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetRegisteredInstitutions: {
+        parameters: {
+            query?: {
+                /** @description Page number from 1 (default 1) */
+                start?: string;
+                /** @description Institutions per page, 1 to 1000 (default 25) */
+                limit?: string;
+                /** @description Only this institution (404 when the app does not cover it) */
+                institution_id?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description An approved app
+                 * @example 00278431-b712-4f30-a044-b611f25e533d
+                 */
+                application_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        found: number;
+                        displaying: number;
+                        moreAvailable: boolean;
+                        institutions: {
+                            /** @example 102168 */
+                            institutionId: number;
+                            /** @example FinBank OAuth */
+                            institutionName: string;
+                            /** @description true: the app is registered at the institution (approved) */
+                            status: boolean;
+                            /** @description When the app was registered there (its approval), ISO 8601, UTC */
+                            createdDate: string;
+                            /** @description ISO 8601, UTC */
+                            modifiedDate: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        found: number;
+                        displaying: number;
+                        moreAvailable: boolean;
+                        institutions: {
+                            /** @example 102168 */
+                            institutionId: number;
+                            /** @example FinBank OAuth */
+                            institutionName: string;
+                            /** @description true: the app is registered at the institution (approved) */
+                            status: boolean;
+                            /** @description When the app was registered there (its approval), ISO 8601, UTC */
+                            createdDate: string;
+                            /** @description ISO 8601, UTC */
+                            modifiedDate: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SetCustomerAppID: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description One of the partner's approved apps
+                 * @example 00278431-b712-4f30-a044-b611f25e533d
+                 */
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MigrateInstitutionLoginAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+                /**
+                 * @description An institution login of the customer
+                 * @example 6000000001
+                 */
+                institutionLoginId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: {
+                            /** @example 5011648377 */
+                            id: string;
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
+                            number: string;
+                            /** @description Last four digits of the real account number; ACH-capable accounts only */
+                            realAccountNumberLast4?: string;
+                            /** @example 7528 */
+                            accountNumberDisplay: string;
+                            /** @example Super Checking */
+                            name: string;
+                            accountNickname: string;
+                            /** @description Cleared balance at balanceDate; negative for loans, cards and credit lines */
+                            balance: number;
+                            /** @description checking, savings, creditCard, loan, mortgage, lineOfCredit, investment, investmentTaxDeferred or roth */
+                            type: string;
+                            /** @example active */
+                            status: string;
+                            /** @description 0, or the aggregation status code of the last failed attempt (docs/aggregation.md) */
+                            aggregationStatusCode: number;
+                            customerId: string;
+                            institutionId: string;
+                            institutionLoginId: number;
+                            /** @example USD */
+                            currency: string;
+                            /** @description Epoch seconds */
+                            balanceDate: number;
+                            /** @description Last successful aggregation; absent before the first */
+                            aggregationSuccessDate?: number;
+                            /** @description Last aggregation attempt; absent before the first */
+                            aggregationAttemptDate?: number;
+                            /** @description Epoch seconds */
+                            createdDate: number;
+                            /** @description Epoch seconds */
+                            lastUpdatedDate: number;
+                            /** @description Epoch seconds */
+                            lastTransactionDate?: number;
+                            /** @description Epoch seconds */
+                            oldestTransactionDate?: number;
+                            displayPosition: number;
+                            /** @example OPEN */
+                            financialinstitutionAccountStatus: string;
+                            /** @description personal or business */
+                            marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
+                            detail?: {
+                                /** @description checking, savings, loan: the balance minus pending debits */
+                                availableBalanceAmount?: number;
+                                /** @description checking, savings: APY in percent, as a decimal string */
+                                periodInterestRate?: string;
+                                payoffAmount?: number;
+                                principalBalance?: number;
+                                escrowBalance?: number;
+                                /** @description loan, mortgage, lineOfCredit: percent, as a decimal string */
+                                interestRate?: string;
+                                /** @description Y or N */
+                                autoPayEnrolled?: string;
+                                collateral?: string;
+                                currentSchool?: string;
+                                /** @description Y or N */
+                                firstMortgage?: string;
+                                originalSchool?: string;
+                                recurringPaymentAmount?: number;
+                                lender?: string;
+                                endingBalanceAmount?: number;
+                                loanTermType?: string;
+                                paymentsMade?: number;
+                                balloonAmount?: number;
+                                projectedInterest?: number;
+                                interestPaidLtd?: number;
+                                interestRateType?: string;
+                                loanPaymentType?: string;
+                                paymentsRemaining?: number;
+                                loanMinAmtDue?: number;
+                                loanPaymentFreq?: string;
+                                /** @description loan, lineOfCredit */
+                                paymentMinAmount?: number;
+                                /** @description Epoch seconds */
+                                loanMinAmtDueDate?: number;
+                                /** @description Epoch seconds */
+                                firstPaymentDate?: number;
+                                marginBalance?: number;
+                                availableCashBalance?: number;
+                                currentBalance?: number;
+                                vestedBalance?: number;
+                                currentLoanBalance?: number;
+                                loanRate?: number;
+                                marginAllowed?: boolean;
+                                cashAccountAllowed?: boolean;
+                                employeeDeferPreTaxAmount?: number;
+                                employeePreTaxAmount?: number;
+                                employeePreTaxPercentage?: number;
+                                employerYearToDate?: number;
+                                rolloverContributionAmount?: number;
+                                /** @description ALLOW or DENY */
+                                allowedCheckWriting?: string;
+                                /** @description ALLOW or DENY */
+                                allowedOptionTrade?: string;
+                                dailyChange?: number;
+                                margin?: number;
+                                percentageChange?: number;
+                                loanPaymentAmount?: number;
+                                /** @description Epoch seconds */
+                                loanNextPaymentDate?: number;
+                                creditAvailableAmount?: number;
+                                statementCloseBalance?: number;
+                                locPrincipalBalance?: number;
+                                /** @description Epoch seconds */
+                                paymentDueDate?: number;
+                                /** @description Epoch seconds */
+                                statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
+                            };
+                            /** @description Holdings of investment accounts */
+                            position?: {
+                                /** @description Service-assigned, stable while the holding exists */
+                                id: number;
+                                symbol: string;
+                                fundName: string;
+                                quantity: number;
+                                /** @description Decimal string */
+                                marketValue: string;
+                                changePercent: number;
+                                costBasis: number;
+                                dailyChange: number;
+                                memo: string;
+                                empPretaxContribAmount: number;
+                                /** @description Decimal string */
+                                heldInAccount: string;
+                                holdType: string;
+                                maturityValue: number;
+                                units: number;
+                                unitPrice: number;
+                                type: string;
+                                status: string;
+                                invSecurityType: string;
+                                /** @description Decimal string */
+                                securityCurrencyRate: string;
+                                averageCost: number;
+                                cashAccount: boolean;
+                                faceValue: number;
+                                holdingId: string;
+                                securitySubType: string;
+                                rate: number;
+                                unitType: string;
+                                todayGLDollar: number;
+                                todayGLPercent: number;
+                                totalGLDollar: number;
+                                totalGLPercent: number;
+                                costBasisPerShare: number;
+                                enterpriseSymbol: string;
+                                localMarketValue: number;
+                                localPrice: number;
+                                securityId: string;
+                                /** @description Decimal string */
+                                reinvestmentCapGains: string;
+                                /** @description Decimal string */
+                                reinvestmentDividend: string;
+                                /** @description Only for securities that mature or expire */
+                                expirationDate?: number;
+                                /** @description Epoch seconds */
+                                originalPurchaseDate: number;
+                            }[];
+                        }[];
+                    };
+                    "application/xml": {
+                        accounts: {
+                            /** @example 5011648377 */
+                            id: string;
+                            /**
+                             * @description Account number from the institution, masked: only its last four letters or digits show, the ones before them are X
+                             * @example XXXXXX7890
+                             */
+                            number: string;
+                            /** @description Last four digits of the real account number; ACH-capable accounts only */
+                            realAccountNumberLast4?: string;
+                            /** @example 7528 */
+                            accountNumberDisplay: string;
+                            /** @example Super Checking */
+                            name: string;
+                            accountNickname: string;
+                            /** @description Cleared balance at balanceDate; negative for loans, cards and credit lines */
+                            balance: number;
+                            /** @description checking, savings, creditCard, loan, mortgage, lineOfCredit, investment, investmentTaxDeferred or roth */
+                            type: string;
+                            /** @example active */
+                            status: string;
+                            /** @description 0, or the aggregation status code of the last failed attempt (docs/aggregation.md) */
+                            aggregationStatusCode: number;
+                            customerId: string;
+                            institutionId: string;
+                            institutionLoginId: number;
+                            /** @example USD */
+                            currency: string;
+                            /** @description Epoch seconds */
+                            balanceDate: number;
+                            /** @description Last successful aggregation; absent before the first */
+                            aggregationSuccessDate?: number;
+                            /** @description Last aggregation attempt; absent before the first */
+                            aggregationAttemptDate?: number;
+                            /** @description Epoch seconds */
+                            createdDate: number;
+                            /** @description Epoch seconds */
+                            lastUpdatedDate: number;
+                            /** @description Epoch seconds */
+                            lastTransactionDate?: number;
+                            /** @description Epoch seconds */
+                            oldestTransactionDate?: number;
+                            displayPosition: number;
+                            /** @example OPEN */
+                            financialinstitutionAccountStatus: string;
+                            /** @description personal or business */
+                            marketSegment: string;
+                            /** @description When the customer gave the consent the account is read under; only where consents end (PSD2 banks) */
+                            authorizationStartDate?: number;
+                            /** @description When that consent ends: after it, Connect Fix asks the customer to consent again */
+                            authorizationEndDate?: number;
+                            /** @description Whether the consent has an end date (present only when it has) */
+                            authorizationExpires?: boolean;
+                            /** @description Ledgerlink extension: true from seven days before authorizationEndDate until a new consent; turning true is an account modification, notified to TxPUSH subscribers (docs/aggregation.md) */
+                            authorizationExpiring?: boolean;
+                            /** @description Fields that depend on the account type; credit cards have no detail object unless the source names their institution */
+                            detail?: {
+                                /** @description checking, savings, loan: the balance minus pending debits */
+                                availableBalanceAmount?: number;
+                                /** @description checking, savings: APY in percent, as a decimal string */
+                                periodInterestRate?: string;
+                                payoffAmount?: number;
+                                principalBalance?: number;
+                                escrowBalance?: number;
+                                /** @description loan, mortgage, lineOfCredit: percent, as a decimal string */
+                                interestRate?: string;
+                                /** @description Y or N */
+                                autoPayEnrolled?: string;
+                                collateral?: string;
+                                currentSchool?: string;
+                                /** @description Y or N */
+                                firstMortgage?: string;
+                                originalSchool?: string;
+                                recurringPaymentAmount?: number;
+                                lender?: string;
+                                endingBalanceAmount?: number;
+                                loanTermType?: string;
+                                paymentsMade?: number;
+                                balloonAmount?: number;
+                                projectedInterest?: number;
+                                interestPaidLtd?: number;
+                                interestRateType?: string;
+                                loanPaymentType?: string;
+                                paymentsRemaining?: number;
+                                loanMinAmtDue?: number;
+                                loanPaymentFreq?: string;
+                                /** @description loan, lineOfCredit */
+                                paymentMinAmount?: number;
+                                /** @description Epoch seconds */
+                                loanMinAmtDueDate?: number;
+                                /** @description Epoch seconds */
+                                firstPaymentDate?: number;
+                                marginBalance?: number;
+                                availableCashBalance?: number;
+                                currentBalance?: number;
+                                vestedBalance?: number;
+                                currentLoanBalance?: number;
+                                loanRate?: number;
+                                marginAllowed?: boolean;
+                                cashAccountAllowed?: boolean;
+                                employeeDeferPreTaxAmount?: number;
+                                employeePreTaxAmount?: number;
+                                employeePreTaxPercentage?: number;
+                                employerYearToDate?: number;
+                                rolloverContributionAmount?: number;
+                                /** @description ALLOW or DENY */
+                                allowedCheckWriting?: string;
+                                /** @description ALLOW or DENY */
+                                allowedOptionTrade?: string;
+                                dailyChange?: number;
+                                margin?: number;
+                                percentageChange?: number;
+                                loanPaymentAmount?: number;
+                                /** @description Epoch seconds */
+                                loanNextPaymentDate?: number;
+                                creditAvailableAmount?: number;
+                                statementCloseBalance?: number;
+                                locPrincipalBalance?: number;
+                                /** @description Epoch seconds */
+                                paymentDueDate?: number;
+                                /** @description Epoch seconds */
+                                statementEndDate?: number;
+                                /** @description The institution that holds the account, where the source reaches several (a SimpleFIN bridge names each account's bank) */
+                                institutionName?: string;
+                            };
+                            /** @description Holdings of investment accounts */
+                            position?: {
+                                /** @description Service-assigned, stable while the holding exists */
+                                id: number;
+                                symbol: string;
+                                fundName: string;
+                                quantity: number;
+                                /** @description Decimal string */
+                                marketValue: string;
+                                changePercent: number;
+                                costBasis: number;
+                                dailyChange: number;
+                                memo: string;
+                                empPretaxContribAmount: number;
+                                /** @description Decimal string */
+                                heldInAccount: string;
+                                holdType: string;
+                                maturityValue: number;
+                                units: number;
+                                unitPrice: number;
+                                type: string;
+                                status: string;
+                                invSecurityType: string;
+                                /** @description Decimal string */
+                                securityCurrencyRate: string;
+                                averageCost: number;
+                                cashAccount: boolean;
+                                faceValue: number;
+                                holdingId: string;
+                                securitySubType: string;
+                                rate: number;
+                                unitType: string;
+                                todayGLDollar: number;
+                                todayGLPercent: number;
+                                totalGLDollar: number;
+                                totalGLPercent: number;
+                                costBasisPerShare: number;
+                                enterpriseSymbol: string;
+                                localMarketValue: number;
+                                localPrice: number;
+                                securityId: string;
+                                /** @description Decimal string */
+                                reinvestmentCapGains: string;
+                                /** @description Decimal string */
+                                reinvestmentDividend: string;
+                                /** @description Only for securities that mature or expire */
+                                expirationDate?: number;
+                                /** @description Epoch seconds */
+                                originalPurchaseDate: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetCustomerWithAppData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 1005061234 */
+                        id: string;
+                        username: string;
+                        /** @description Empty when the customer has none */
+                        firstName: string;
+                        /** @description Empty when the customer has none */
+                        lastName: string;
+                        phone?: string;
+                        email?: string;
+                        /** @description testing or active */
+                        type: string;
+                        /** @description Epoch seconds, as a string (as the reference gives it here) */
+                        createdDate: string;
+                        /** @description Epoch seconds, as a string */
+                        lastModifiedDate: string;
+                        applicationId: string;
+                        applicationName: string;
+                    };
+                    "application/xml": {
+                        /** @example 1005061234 */
+                        id: string;
+                        username: string;
+                        /** @description Empty when the customer has none */
+                        firstName: string;
+                        /** @description Empty when the customer has none */
+                        lastName: string;
+                        phone?: string;
+                        email?: string;
+                        /** @description testing or active */
+                        type: string;
+                        /** @description Epoch seconds, as a string (as the reference gives it here) */
+                        createdDate: string;
+                        /** @description Epoch seconds, as a string */
+                        lastModifiedDate: string;
+                        applicationId: string;
+                        applicationName: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetCustomerAuthorizationDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An institution login of one of the partner's customers
+                 * @example 6000000001
+                 */
+                institution_login_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 6000000001 */
+                        institutionLoginId: number;
+                        /**
+                         * @description When the customer gave the consent, ISO 8601, UTC
+                         * @example 2026-01-01 16:11:23.000000+00:00
+                         */
+                        authorizationStartDate: string;
+                        /**
+                         * @description When the consent ends, ISO 8601, UTC
+                         * @example 2026-06-30 16:11:23.000000+00:00
+                         */
+                        authorizationEndDate: string;
+                    };
+                    "application/xml": {
+                        /** @example 6000000001 */
+                        institutionLoginId: number;
+                        /**
+                         * @description When the customer gave the consent, ISO 8601, UTC
+                         * @example 2026-01-01 16:11:23.000000+00:00
+                         */
+                        authorizationStartDate: string;
+                        /**
+                         * @description When the consent ends, ISO 8601, UTC
+                         * @example 2026-06-30 16:11:23.000000+00:00
+                         */
+                        authorizationEndDate: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateThirdPartyAccessKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The granting partner's customer
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /**
+                     * @description The granting partner: the caller's own id
+                     * @example 1234583871234
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The partner the access is granted to
+                     * @example 2445581559892
+                     */
+                    thirdPartyPartnerId: string;
+                    provenance?: {
+                        clientFingerprint?: string;
+                        ipAddress?: string;
+                        token?: string;
+                    };
+                    products: {
+                        /**
+                         * @description moneyTransferDetails, availableBalance, availableBalanceLive, accountOwner
+                         * @example moneyTransferDetails
+                         */
+                        product: string;
+                        /** @description Recorded as given; Ledgerlink bills nobody */
+                        payorId?: string;
+                        /** @description How many calls the grant allows; unlimited without it */
+                        maxCalls?: number;
+                        /**
+                         * @description One of the customer's accounts
+                         * @example 5011648377
+                         */
+                        accountId: string;
+                        accessPeriod: {
+                            /**
+                             * @description timeframe
+                             * @example timeframe
+                             */
+                            type: string;
+                            /**
+                             * @description ISO 8601: when the access begins
+                             * @example 2026-03-10T06:06:20Z
+                             */
+                            startTime: string;
+                            /**
+                             * @description ISO 8601: when it ends
+                             * @example 2027-03-10T06:06:20Z
+                             */
+                            endTime: string;
+                        };
+                    }[];
+                };
+                "application/xml": {
+                    /**
+                     * @description The granting partner's customer
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /**
+                     * @description The granting partner: the caller's own id
+                     * @example 1234583871234
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The partner the access is granted to
+                     * @example 2445581559892
+                     */
+                    thirdPartyPartnerId: string;
+                    provenance?: {
+                        clientFingerprint?: string;
+                        ipAddress?: string;
+                        token?: string;
+                    };
+                    products: {
+                        /**
+                         * @description moneyTransferDetails, availableBalance, availableBalanceLive, accountOwner
+                         * @example moneyTransferDetails
+                         */
+                        product: string;
+                        /** @description Recorded as given; Ledgerlink bills nobody */
+                        payorId?: string;
+                        /** @description How many calls the grant allows; unlimited without it */
+                        maxCalls?: number;
+                        /**
+                         * @description One of the customer's accounts
+                         * @example 5011648377
+                         */
+                        accountId: string;
+                        accessPeriod: {
+                            /**
+                             * @description timeframe
+                             * @example timeframe
+                             */
+                            type: string;
+                            /**
+                             * @description ISO 8601: when the access begins
+                             * @example 2026-03-10T06:06:20Z
+                             */
+                            startTime: string;
+                            /**
+                             * @description ISO 8601: when it ends
+                             * @example 2027-03-10T06:06:20Z
+                             */
+                            endTime: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            receipt: {
+                                /**
+                                 * @description The kind of consent receipt
+                                 * @example 3
+                                 */
+                                profile: number;
+                                /** @example 1 */
+                                version: string;
+                                /** @description The consent receipt id (the access key id) */
+                                receiptId: string;
+                                /** @description The granting partner's customer, as the product calls take it */
+                                customerId: string;
+                                /** @description The granting partner */
+                                partnerId: string;
+                                products: {
+                                    /**
+                                     * @description moneyTransferDetails, availableBalance, availableBalanceLive, accountOwner
+                                     * @example moneyTransferDetails
+                                     */
+                                    product: string;
+                                    /** @description Recorded as given; Ledgerlink bills nobody */
+                                    payorId?: string;
+                                    /** @description How many calls the grant allows; unlimited without it */
+                                    maxCalls?: number;
+                                    /**
+                                     * @description One of the customer's accounts
+                                     * @example 5011648377
+                                     */
+                                    accountId: string;
+                                    accessPeriod: {
+                                        /**
+                                         * @description timeframe
+                                         * @example timeframe
+                                         */
+                                        type: string;
+                                        /**
+                                         * @description ISO 8601: when the access begins
+                                         * @example 2026-03-10T06:06:20Z
+                                         */
+                                        startTime: string;
+                                        /**
+                                         * @description ISO 8601: when it ends
+                                         * @example 2027-03-10T06:06:20Z
+                                         */
+                                        endTime: string;
+                                    };
+                                }[];
+                                provenance?: {
+                                    clientFingerprint?: string;
+                                    ipAddress?: string;
+                                    token?: string;
+                                };
+                                /**
+                                 * @description ISO 8601 date and time, UTC
+                                 * @example 2026-03-10T06:06:20Z
+                                 */
+                                timestamp: string;
+                            };
+                            proof: {
+                                /** @description The access key: send it as Service-Access-Key. Shown once, stored hashed */
+                                signature: string;
+                                /**
+                                 * @description Names the key the signature was made with
+                                 * @example ledgerlink-access-1
+                                 */
+                                keyId: string;
+                                /**
+                                 * @description ISO 8601 date and time, UTC
+                                 * @example 2026-03-10T06:06:20Z
+                                 */
+                                timestamp: string;
+                            };
+                        }[];
+                    };
+                    "application/xml": {
+                        data: {
+                            receipt: {
+                                /**
+                                 * @description The kind of consent receipt
+                                 * @example 3
+                                 */
+                                profile: number;
+                                /** @example 1 */
+                                version: string;
+                                /** @description The consent receipt id (the access key id) */
+                                receiptId: string;
+                                /** @description The granting partner's customer, as the product calls take it */
+                                customerId: string;
+                                /** @description The granting partner */
+                                partnerId: string;
+                                products: {
+                                    /**
+                                     * @description moneyTransferDetails, availableBalance, availableBalanceLive, accountOwner
+                                     * @example moneyTransferDetails
+                                     */
+                                    product: string;
+                                    /** @description Recorded as given; Ledgerlink bills nobody */
+                                    payorId?: string;
+                                    /** @description How many calls the grant allows; unlimited without it */
+                                    maxCalls?: number;
+                                    /**
+                                     * @description One of the customer's accounts
+                                     * @example 5011648377
+                                     */
+                                    accountId: string;
+                                    accessPeriod: {
+                                        /**
+                                         * @description timeframe
+                                         * @example timeframe
+                                         */
+                                        type: string;
+                                        /**
+                                         * @description ISO 8601: when the access begins
+                                         * @example 2026-03-10T06:06:20Z
+                                         */
+                                        startTime: string;
+                                        /**
+                                         * @description ISO 8601: when it ends
+                                         * @example 2027-03-10T06:06:20Z
+                                         */
+                                        endTime: string;
+                                    };
+                                }[];
+                                provenance?: {
+                                    clientFingerprint?: string;
+                                    ipAddress?: string;
+                                    token?: string;
+                                };
+                                /**
+                                 * @description ISO 8601 date and time, UTC
+                                 * @example 2026-03-10T06:06:20Z
+                                 */
+                                timestamp: string;
+                            };
+                            proof: {
+                                /** @description The access key: send it as Service-Access-Key. Shown once, stored hashed */
+                                signature: string;
+                                /**
+                                 * @description Names the key the signature was made with
+                                 * @example ledgerlink-access-1
+                                 */
+                                keyId: string;
+                                /**
+                                 * @description ISO 8601 date and time, UTC
+                                 * @example 2026-03-10T06:06:20Z
+                                 */
+                                timestamp: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    UpdateThirdPartyAccessKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The receipt id of a key the partner generated
+                 * @example cr_4pfI3r1X8aOHrDDwrwC01NHFxOXlT1
+                 */
+                consentReceiptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The granting partner's customer
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /**
+                     * @description The granting partner: the caller's own id
+                     * @example 1234583871234
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The partner the access is granted to
+                     * @example 2445581559892
+                     */
+                    thirdPartyPartnerId: string;
+                    provenance?: {
+                        clientFingerprint?: string;
+                        ipAddress?: string;
+                        token?: string;
+                    };
+                    products: {
+                        /**
+                         * @description moneyTransferDetails, availableBalance, availableBalanceLive, accountOwner
+                         * @example moneyTransferDetails
+                         */
+                        product: string;
+                        /** @description Recorded as given; Ledgerlink bills nobody */
+                        payorId?: string;
+                        /** @description How many calls the grant allows; unlimited without it */
+                        maxCalls?: number;
+                        /**
+                         * @description One of the customer's accounts
+                         * @example 5011648377
+                         */
+                        accountId: string;
+                        accessPeriod: {
+                            /**
+                             * @description timeframe
+                             * @example timeframe
+                             */
+                            type: string;
+                            /**
+                             * @description ISO 8601: when the access begins
+                             * @example 2026-03-10T06:06:20Z
+                             */
+                            startTime: string;
+                            /**
+                             * @description ISO 8601: when it ends
+                             * @example 2027-03-10T06:06:20Z
+                             */
+                            endTime: string;
+                        };
+                    }[];
+                };
+                "application/xml": {
+                    /**
+                     * @description The granting partner's customer
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /**
+                     * @description The granting partner: the caller's own id
+                     * @example 1234583871234
+                     */
+                    partnerId: string;
+                    /**
+                     * @description The partner the access is granted to
+                     * @example 2445581559892
+                     */
+                    thirdPartyPartnerId: string;
+                    provenance?: {
+                        clientFingerprint?: string;
+                        ipAddress?: string;
+                        token?: string;
+                    };
+                    products: {
+                        /**
+                         * @description moneyTransferDetails, availableBalance, availableBalanceLive, accountOwner
+                         * @example moneyTransferDetails
+                         */
+                        product: string;
+                        /** @description Recorded as given; Ledgerlink bills nobody */
+                        payorId?: string;
+                        /** @description How many calls the grant allows; unlimited without it */
+                        maxCalls?: number;
+                        /**
+                         * @description One of the customer's accounts
+                         * @example 5011648377
+                         */
+                        accountId: string;
+                        accessPeriod: {
+                            /**
+                             * @description timeframe
+                             * @example timeframe
+                             */
+                            type: string;
+                            /**
+                             * @description ISO 8601: when the access begins
+                             * @example 2026-03-10T06:06:20Z
+                             */
+                            startTime: string;
+                            /**
+                             * @description ISO 8601: when it ends
+                             * @example 2027-03-10T06:06:20Z
+                             */
+                            endTime: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            receipt: {
+                                /**
+                                 * @description The kind of consent receipt
+                                 * @example 3
+                                 */
+                                profile: number;
+                                /** @example 1 */
+                                version: string;
+                                /** @description The consent receipt id (the access key id) */
+                                receiptId: string;
+                                /** @description The granting partner's customer, as the product calls take it */
+                                customerId: string;
+                                /** @description The granting partner */
+                                partnerId: string;
+                                products: {
+                                    /**
+                                     * @description moneyTransferDetails, availableBalance, availableBalanceLive, accountOwner
+                                     * @example moneyTransferDetails
+                                     */
+                                    product: string;
+                                    /** @description Recorded as given; Ledgerlink bills nobody */
+                                    payorId?: string;
+                                    /** @description How many calls the grant allows; unlimited without it */
+                                    maxCalls?: number;
+                                    /**
+                                     * @description One of the customer's accounts
+                                     * @example 5011648377
+                                     */
+                                    accountId: string;
+                                    accessPeriod: {
+                                        /**
+                                         * @description timeframe
+                                         * @example timeframe
+                                         */
+                                        type: string;
+                                        /**
+                                         * @description ISO 8601: when the access begins
+                                         * @example 2026-03-10T06:06:20Z
+                                         */
+                                        startTime: string;
+                                        /**
+                                         * @description ISO 8601: when it ends
+                                         * @example 2027-03-10T06:06:20Z
+                                         */
+                                        endTime: string;
+                                    };
+                                }[];
+                                provenance?: {
+                                    clientFingerprint?: string;
+                                    ipAddress?: string;
+                                    token?: string;
+                                };
+                                /**
+                                 * @description ISO 8601 date and time, UTC
+                                 * @example 2026-03-10T06:06:20Z
+                                 */
+                                timestamp: string;
+                            };
+                            proof: {
+                                /** @description The access key: send it as Service-Access-Key. Shown once, stored hashed */
+                                signature: string;
+                                /**
+                                 * @description Names the key the signature was made with
+                                 * @example ledgerlink-access-1
+                                 */
+                                keyId: string;
+                                /**
+                                 * @description ISO 8601 date and time, UTC
+                                 * @example 2026-03-10T06:06:20Z
+                                 */
+                                timestamp: string;
+                            };
+                        }[];
+                    };
+                    "application/xml": {
+                        data: {
+                            receipt: {
+                                /**
+                                 * @description The kind of consent receipt
+                                 * @example 3
+                                 */
+                                profile: number;
+                                /** @example 1 */
+                                version: string;
+                                /** @description The consent receipt id (the access key id) */
+                                receiptId: string;
+                                /** @description The granting partner's customer, as the product calls take it */
+                                customerId: string;
+                                /** @description The granting partner */
+                                partnerId: string;
+                                products: {
+                                    /**
+                                     * @description moneyTransferDetails, availableBalance, availableBalanceLive, accountOwner
+                                     * @example moneyTransferDetails
+                                     */
+                                    product: string;
+                                    /** @description Recorded as given; Ledgerlink bills nobody */
+                                    payorId?: string;
+                                    /** @description How many calls the grant allows; unlimited without it */
+                                    maxCalls?: number;
+                                    /**
+                                     * @description One of the customer's accounts
+                                     * @example 5011648377
+                                     */
+                                    accountId: string;
+                                    accessPeriod: {
+                                        /**
+                                         * @description timeframe
+                                         * @example timeframe
+                                         */
+                                        type: string;
+                                        /**
+                                         * @description ISO 8601: when the access begins
+                                         * @example 2026-03-10T06:06:20Z
+                                         */
+                                        startTime: string;
+                                        /**
+                                         * @description ISO 8601: when it ends
+                                         * @example 2027-03-10T06:06:20Z
+                                         */
+                                        endTime: string;
+                                    };
+                                }[];
+                                provenance?: {
+                                    clientFingerprint?: string;
+                                    ipAddress?: string;
+                                    token?: string;
+                                };
+                                /**
+                                 * @description ISO 8601 date and time, UTC
+                                 * @example 2026-03-10T06:06:20Z
+                                 */
+                                timestamp: string;
+                            };
+                            proof: {
+                                /** @description The access key: send it as Service-Access-Key. Shown once, stored hashed */
+                                signature: string;
+                                /**
+                                 * @description Names the key the signature was made with
+                                 * @example ledgerlink-access-1
+                                 */
+                                keyId: string;
+                                /**
+                                 * @description ISO 8601 date and time, UTC
+                                 * @example 2026-03-10T06:06:20Z
+                                 */
+                                timestamp: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RevokeThirdPartyAccessKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The receipt id of a key the partner generated
+                 * @example cr_4pfI3r1X8aOHrDDwrwC01NHFxOXlT1
+                 */
+                consentReceiptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };

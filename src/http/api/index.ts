@@ -133,6 +133,18 @@ import testWebhookSubscription from './routes/webhookSubscriptions/testWebhookSu
 import testWebhookSubscriptionBasedOnEventId from './routes/webhookSubscriptions/testWebhookSubscriptionBasedOnEventId.js';
 import createToken from './routes/partners/createToken.js';
 import modifyPartnerSecret from './routes/partners/modifyPartnerSecret.js';
+import registerApp from './routes/apps/registerApp.js';
+import modifyAppRegistration from './routes/apps/modifyAppRegistration.js';
+import getAppRegistrationStatus from './routes/apps/getAppRegistrationStatus.js';
+import getApplications from './routes/apps/getApplications.js';
+import getRegisteredInstitutions from './routes/apps/getRegisteredInstitutions.js';
+import setCustomerAppId from './routes/apps/setCustomerAppId.js';
+import migrateInstitutionLoginAccounts from './routes/apps/migrateInstitutionLoginAccounts.js';
+import getCustomerWithAppData from './routes/apps/getCustomerWithAppData.js';
+import getCustomerAuthorizationDetails from './routes/apps/getCustomerAuthorizationDetails.js';
+import generateThirdPartyAccessKey from './routes/thirdPartyAccess/generateThirdPartyAccessKey.js';
+import updateThirdPartyAccessKey from './routes/thirdPartyAccess/updateThirdPartyAccessKey.js';
+import revokeThirdPartyAccessKey from './routes/thirdPartyAccess/revokeThirdPartyAccessKey.js';
 
 export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; authenticationLimits: AuthenticationLimits }): Promise<void> {
   const { runtime } = opts;
@@ -276,6 +288,18 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       resetSandboxCustomer,
       fireSandboxConnectWebhook,
       fireSandboxTxPushEvent,
+      registerApp,
+      modifyAppRegistration,
+      getAppRegistrationStatus,
+      getApplications,
+      getRegisteredInstitutions,
+      setCustomerAppId,
+      migrateInstitutionLoginAccounts,
+      getCustomerWithAppData,
+      getCustomerAuthorizationDetails,
+      generateThirdPartyAccessKey,
+      updateThirdPartyAccessKey,
+      revokeThirdPartyAccessKey,
     ] as RouteModule[])
       route(app, runtime);
   });

@@ -31,6 +31,8 @@ export interface InstitutionLoginTable {
   refresh_failures: Generated<number>;
   /** Where its data comes from: its connector, or statement files the customer or partner uploads (nothing to refresh). */
   source: Generated<LoginSource>;
+  /** The partner's registered app the login was moved under (Migrate Institution Login Accounts); null before. */
+  application_id: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }

@@ -11,6 +11,7 @@ import type {
 import type { AccountBalanceTable } from '../../modules/aggregation/balances.table.js';
 import type { StatementFileChunkTable, StatementFileTable, StatementPeriodTable } from '../../modules/aggregation/statement-files.table.js';
 import type { TransactionRefreshTable } from '../../modules/aggregation/refreshes.table.js';
+import type { AppRegistrationTable, ThirdPartyAccessKeyTable, ThirdPartyAccessProductTable } from '../../modules/apps/table.js';
 import type { DashboardSessionTable } from '../../modules/dashboard/table.js';
 import type { DeliveryAttemptTable, DeliveryTable, MailboxTable, SandboxListenerTable } from '../../outbox/table.js';
 import type { ConnectExperienceTable, ConnectLinkTable } from '../../modules/connect/table.js';
@@ -68,4 +69,7 @@ export interface DB {
   sandbox_listeners: SandboxListenerTable;
   micro_entries: MicroEntryTable;
   transaction_refreshes: TransactionRefreshTable;
+  app_registrations: AppRegistrationTable;
+  third_party_access_keys: ThirdPartyAccessKeyTable;
+  third_party_access_products: ThirdPartyAccessProductTable;
 }

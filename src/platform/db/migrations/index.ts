@@ -38,6 +38,7 @@ import * as m0037 from './0037_reports.js';
 import * as m0039 from './0039_statement_files.js';
 import * as m0040 from './0040_webhook_subscriptions.js';
 import * as m0041 from './0041_micro_entries.js';
+import * as m0042 from './0042_app_registration.js';
 import * as m0045 from './0045_statement_file_chunks.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
@@ -81,5 +82,6 @@ export const migrations: Record<string, Migration> = {
   '0039_statement_files': m0039,
   '0040_webhook_subscriptions': m0040,
   '0041_micro_entries': m0041,
+  '0042_app_registration': m0042,
   '0045_statement_file_chunks': m0045,
 };
