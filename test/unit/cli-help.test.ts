@@ -17,6 +17,7 @@ const ACTIONS: Record<string, string[]> = {
   experience: ['set', 'show'],
   institutions: ['add-ofx'],
   sandbox: ['clock', 'error', 'reset'],
+  apps: ['list', 'approve', 'reject'],
   logins: ['list'],
   rules: ['list', 'add', 'remove', 'apply'],
   simplefin: ['token', 'accesses', 'revoke'],

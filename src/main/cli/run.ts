@@ -22,6 +22,10 @@ export const COMMANDS: Record<string, Command> = {
     load: async () => (await import('./commands/institutions.js')).institutions,
     help: 'add an OFX Direct Connect institution, or override its server (add-ofx)',
   },
+  apps: {
+    load: async () => (await import('./commands/apps.js')).apps,
+    help: "app registrations: list every partner's, approve or reject one (production mode waits for this)",
+  },
   sandbox: {
     load: async () => (await import('./commands/sandbox.js')).sandbox,
     help: "sandbox controls: advance a customer's clock, set or clear a login error, reset a customer",
