@@ -15,6 +15,7 @@ import { ownBankPage } from './own-bank.js';
 import { requestsPage } from './requests.js';
 import { rulesPage } from './rules.js';
 import { experiencesPage } from './experiences.js';
+import { appsPage } from './apps.js';
 import { sandboxPanel } from './sandbox.js';
 import { alertBox, badge, h, messageOf, scrollRegion, toast } from './ui.js';
 
@@ -47,6 +48,7 @@ const NAV: { path: string; label: string; page: Page; sub?: SubPage }[] = [
   { path: '/deliveries', label: 'Deliveries', page: (main) => deliveriesPage(main) },
   { path: '/mail', label: 'E-mails', page: (main) => mailPage(main) },
   { path: '/experiences', label: 'Connect experiences', page: (main) => experiencesPage(main) },
+  { path: '/apps', label: 'App registrations', page: (main) => appsPage(main) },
 ];
 
 function route(): { path: string; params: URLSearchParams } {

@@ -600,6 +600,30 @@ export interface components {
             aggregationStatusCode: number;
             aggregationSuccessDate: number | null;
         };
+        DashboardApp: {
+            preAppId: number;
+            applicationId: string | null;
+            name: string;
+            /** @description P pending, A approved, R rejected */
+            status: string;
+            note: string | null;
+            /** @description Epoch seconds */
+            submittedAt: number;
+            /** @description Epoch seconds */
+            modifiedAt: number;
+            approvesAt: number | null;
+            /** @description Customers assigned to the app */
+            customers: number;
+            /** @description Institution logins moved under the app */
+            institutionLogins: number;
+        };
+        DashboardApps: {
+            /** @description Who approves pending registrations: time (sandbox) or the operator */
+            mode: "sandbox" | "production";
+            /** @description The service clock */
+            now: number;
+            apps: components["schemas"]["DashboardApp"][];
+        };
         /** @description An account's daily balances */
         DashboardBalanceHistory: {
             /** @description One per day that has a balance, oldest first */
@@ -1476,6 +1500,8 @@ export type CustomerResetResult = components['schemas']['CustomerResetResult'];
 export type CustomerSummary = components['schemas']['CustomerSummary'];
 export type DailyBalance = components['schemas']['DailyBalance'];
 export type DashboardAccount = components['schemas']['DashboardAccount'];
+export type DashboardApp = components['schemas']['DashboardApp'];
+export type DashboardApps = components['schemas']['DashboardApps'];
 export type DashboardBalanceHistory = components['schemas']['DashboardBalanceHistory'];
 export type DashboardConnectLink = components['schemas']['DashboardConnectLink'];
 export type DashboardConnectLinkBody = components['schemas']['DashboardConnectLinkBody'];

@@ -290,6 +290,29 @@ export const MailboxMessage = Type.Object({
 /** GET /dashboard/api/mail. */
 export const Mailbox = Type.Object({ messages: Type.Array(MailboxMessage) });
 
+/** One of the partner's app registrations (docs/app-registration.md). */
+export const DashboardApp = Type.Object({
+  preAppId: Type.Integer(),
+  applicationId: Nullable(Type.String({ description: 'Given at the first approval' })),
+  name: Type.String(),
+  status: Type.String({ description: 'P pending, A approved, R rejected' }),
+  note: Nullable(Type.String()),
+  submittedAt: Epoch(),
+  modifiedAt: Epoch(),
+  approvesAt: Nullable(Epoch('Sandbox mode: when the pending registration is approved by itself')),
+  customers: Type.Integer({ description: 'Customers assigned to the app' }),
+  institutionLogins: Type.Integer({ description: 'Institution logins moved under the app' }),
+});
+
+/** GET /dashboard/api/apps: oldest first. */
+export const DashboardApps = Type.Object({
+  mode: Type.Union([Type.Literal('sandbox'), Type.Literal('production')], {
+    description: 'Who approves pending registrations: time (sandbox) or the operator',
+  }),
+  now: Epoch('The service clock'),
+  apps: Type.Array(DashboardApp),
+});
+
 /** GET /dashboard/api/experiences: `default` first. */
 export const ExperienceList = Type.Object({ experiences: Type.Array(Experience) });
 

@@ -11,6 +11,7 @@ import { type AuthenticationLimits, requireTls } from '../plugins/transport.js';
 import { nameScope } from '../scopes.js';
 import { getDeliveries, redeliver } from './routes/deliveries.js';
 import { getMail } from './routes/mail.js';
+import { getApps } from './routes/apps.js';
 import { getRequest, getRequests } from './routes/requests.js';
 import { getAppKey, rotateKey } from './routes/appKey.js';
 import { getAccountBalances } from './routes/balances.js';
@@ -111,6 +112,7 @@ export async function dashboardScope(scope: FastifyInstance, opts: { runtime: Ru
       getDeliveries,
       redeliver,
       getMail,
+      getApps,
       getExperiences,
       putExperience,
       advanceSandboxClock,
