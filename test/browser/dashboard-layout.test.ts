@@ -14,6 +14,7 @@ const PAGES = (customerId: string): { hash: string; heading: string | RegExp; na
   { hash: '/deliveries', heading: 'Deliveries', name: 'deliveries' },
   { hash: '/mail', heading: 'E-mails', name: 'mail' },
   { hash: '/experiences', heading: 'Connect experiences', name: 'experiences' },
+  { hash: '/apps', heading: 'App registrations', name: 'apps' },
 ];
 
 /**
