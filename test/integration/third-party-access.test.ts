@@ -205,6 +205,13 @@ describe('third-party access keys', () => {
     });
     expect(denied.statusCode).toBe(403);
     expect(denied.body).toContain('<code>16525</code>');
+    const updated = await call(owner, 'PUT', `/aggregation/v1/partners/accessKey/${receiptId}`, body([grant('accountOwner', checking)]), {
+      accept: 'application/xml',
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    const receipt = new XMLParser({ parseTagValue: false }).parse(updated.body).accessKey.data;
+    expect(receipt.receipt).toMatchObject({ receiptId, products: { product: 'accountOwner', accountId: checking.id } });
+    expect(receipt.proof.signature).not.toBe(parsed.data.proof.signature);
     const revoked = await call(owner, 'DELETE', `/aggregation/v1/partners/accessKey/${receiptId}`, undefined, { accept: 'application/xml' });
     expect(revoked.statusCode).toBe(204);
   });

@@ -482,7 +482,6 @@ export async function migrateLogin(deps: Deps, partnerId: string, customerId: st
       `Institution ${login.institution_id} is not an OAuth institution of application ${app.application_id}.`,
     );
   const rows = await listAccountRows(db(deps), customer, { institutionLoginId: Number(login.id) });
-  if (rows.length === 0) throw new ServiceError('NoAccountsForInstitutionLogin');
   await repo.setLoginApplication(db(deps), Number(login.id), app.application_id!, epochSeconds(deps.clock));
   return { accounts: await accountRecords(db(deps), rows) };
 }

@@ -13,7 +13,7 @@ export default function migrateInstitutionLoginAccounts(app: App, runtime: Runti
       tags: ['App Registration'],
       summary: 'Migrate Institution Login Accounts',
       description:
-        "Moves the institution login under the customer's app. Ledgerlink keeps one connection per institution, so nothing is linked again: the login records the app (the dashboard counts the logins of each app) and its accounts, ids unchanged, are the answer. 400 when the customer's app is not approved (16508) or does not cover the login's institution (16513, not an OAuth institution); 404 for an unknown customer or login, a customer without an app (16510, 16511) or a login without accounts (16410).",
+        "Moves the institution login under the customer's app. Ledgerlink keeps one connection per institution, so nothing is linked again: the login records the app (the dashboard counts the logins of each app) and its accounts, ids unchanged, are the answer. 400 when the customer's app is not approved (16508) or does not cover the login's institution (16513, not an OAuth institution); 404 for an unknown customer or login, or a customer without an app (16510, 16511).",
       params: MigrationParams,
       response: { 200: AccountList, ...errorResponses(400, 401, 404, 406) },
     },
