@@ -205,21 +205,22 @@ describe('bank statements', () => {
       '20260220',
     );
 
-    it("lists the file's period as a statement, writes text the standard fonts lack as Latin letters or ?, and keeps the file as an asset", async () => {
+    it("lists the file's period (its DTSTART to DTEND) as a statement, writes text the standard fonts lack as Latin letters or ?, and keeps the file as an asset", async () => {
       const customerId = await t.customer();
       const upload = await t.uploadOk(customerId, file, { type: 'application/x-ofx' });
       const accountId = String(upload.accounts[0].id);
       expect(upload.fileAssetId).toMatch(/^file-[0-9a-f-]{36}$/);
 
       const { statements } = (await get(paths.statements(customerId, accountId, '?index=1,2'))).json<{ statements: StatementEntry[] }>();
-      expect(statements[0]).toMatchObject({ index: '1', id: `statement-${accountId}-20260203-20260220`, description: '02/03/2026 - 02/20/2026' });
+      // The file says its statement runs from January 1st (DTSTART) to February 20th (DTEND).
+      expect(statements[0]).toMatchObject({ index: '1', id: `statement-${accountId}-20260101-20260220`, description: '01/01/2026 - 02/20/2026' });
       // The months around it have no transactions of the account.
       expect(statements[1]).toMatchObject({ index: '2', code: '16201' });
 
       const res = await get(paths.statement(customerId, accountId));
       expect(res.statusCode, res.body).toBe(200);
       const text = await pdfText(res.rawPayload);
-      expect(text).toContain('Statement period 02/03/2026 - 02/20/2026');
+      expect(text).toContain('Statement period 01/01/2026 - 02/20/2026');
       expect(text).toContain('Kafes sto kentro');
       expect(text).toContain('PAYROLL ? ACME');
       expect(text).toContain('Moskva Store');
@@ -238,6 +239,43 @@ describe('bank statements', () => {
       const other = await t.customer();
       expect((await get(paths.asset(other, upload.fileAssetId))).statusCode).toBe(404);
       expect((await get(paths.asset(customerId, upload.fileAssetId), await partnerWithToken(t.ctx))).statusCode).toBe(404);
+    });
+
+    it("takes the period from the transactions where the file states no dates, and never cuts a transaction out of the file's period", async () => {
+      const withoutDates = ofxStatementFile(
+        [
+          {
+            acctId: '555000111333',
+            transactions: [
+              { fitId: 'H1', date: '20260205', amount: -12, name: 'BOOKS' },
+              { fitId: 'H2', date: '20260212', amount: -8, name: 'PAPER' },
+            ],
+          },
+        ],
+        '20260228',
+      ).replace(/<DTSTART>\d+<DTEND>\d+/, '');
+      const customerId = await t.customer();
+      const plain = await t.uploadOk(customerId, withoutDates, { type: 'application/x-ofx' });
+      const [first] = (await get(paths.statements(customerId, plain.accounts[0].id))).json<{ statements: StatementEntry[] }>().statements;
+      expect(first).toMatchObject({ description: '02/05/2026 - 02/12/2026' });
+
+      // A DTSTART after a transaction of the statement: the period starts at the transaction.
+      const late = ofxStatementFile(
+        [
+          {
+            acctId: '555000111444',
+            transactions: [
+              { fitId: 'J1', date: '20251220', amount: -3, name: 'EARLY' },
+              { fitId: 'J2', date: '20260115', amount: -4, name: 'LATER' },
+            ],
+          },
+        ],
+        '20260131',
+      );
+      const other = await t.customer();
+      const upload = await t.uploadOk(other, late, { type: 'application/x-ofx' });
+      const [stated] = (await get(paths.statements(other, upload.accounts[0].id))).json<{ statements: StatementEntry[] }>().statements;
+      expect(stated).toMatchObject({ description: '12/20/2025 - 01/31/2026' });
     });
   });
 });

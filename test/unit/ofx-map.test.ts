@@ -372,6 +372,8 @@ describe('ofxFileToStatementImport', () => {
         balanceDate: at('2024-01-31T17:00:00Z'),
         availableBalance: 3250.59,
         closingBalances: [{ balance: 3310.59, date: at('2024-01-31T17:00:00Z') }],
+        // The statement's DTSTART and DTEND (a date alone is read as noon UTC).
+        statedPeriod: { start: at('2024-01-01T12:00:00Z'), end: at('2024-01-31T12:00:00Z') },
       },
     ]);
     expect(result.transactions).toHaveLength(7);
@@ -440,6 +442,7 @@ describe('ofxFileToStatementImport', () => {
         availableBalance: 1536.45,
         balanceDate: at('2024-07-05T20:00:00Z'),
         positions: expect.any(Array),
+        statedPeriod: { start: at('2024-06-01T12:00:00Z'), end: at('2024-07-05T12:00:00Z') },
       },
     ]);
     expect(result.transactions.map((t) => t.ref)).toEqual([

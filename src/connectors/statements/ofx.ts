@@ -20,6 +20,14 @@ function posted(t: ConnectorTransaction): ConnectorTransaction {
   return { ...t, status: 'active', postedDate: t.postedDate ?? t.transactionDate };
 }
 
+/** Widens the account's stated period by a statement's DTSTART and DTEND (either may be absent). */
+function noteStatedPeriod(account: StatementAccount, start: number | undefined, end: number | undefined): void {
+  if (start === undefined && end === undefined) return;
+  const period = (account.statedPeriod ??= {});
+  if (start !== undefined) period.start = period.start === undefined ? start : Math.min(period.start, start);
+  if (end !== undefined) period.end = period.end === undefined ? end : Math.max(period.end, end);
+}
+
 /** Reads an OFX/QFX file (its text, or its bytes decoded by the character set its header names). */
 export function ofxFileToStatementImport(input: string | Uint8Array): StatementImport {
   const result: StatementImport = { format: 'ofx', accounts: [], transactions: [], problems: [] };
@@ -70,6 +78,7 @@ export function ofxFileToStatementImport(input: string | Uint8Array): StatementI
       accounts.set(ref, account);
       result.accounts.push(account);
     }
+    noteStatedPeriod(account, s.start, s.end);
     // A file with several statements of one account: the latest balance wins.
     if (s.kind === 'investment') {
       const cash = s.balance?.availableCash ?? 0;

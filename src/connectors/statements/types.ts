@@ -36,6 +36,11 @@ export interface StatementAccount {
    */
   closingBalances?: { date: number; balance: number }[];
   /**
+   * The period the file's statements say they cover (OFX's DTSTART and DTEND), where it states either end; several
+   * statements of the account in one file widen it. Formats without statement dates leave it out.
+   */
+  statedPeriod?: { start?: number; end?: number };
+  /**
    * An investment account's holdings as of the balance's date, in the connector contract's terms; absent when the
    * file states none (an upload then keeps the stored ones).
    */

@@ -184,6 +184,18 @@ export async function readStatementUpload(
 }
 
 /**
+ * The period an upload gives an account's statements: the file's own statement dates where it states them (OFX's
+ * DTSTART and DTEND), else the days of its first and last transaction; never narrower than its transactions.
+ */
+function statementPeriodOf(account: StatementAccount, dates: { first: number; latest: number }): { first: number; latest: number } {
+  const stated = account.statedPeriod;
+  return {
+    first: stated?.start === undefined ? dates.first : Math.min(stated.start, dates.first),
+    latest: stated?.end === undefined ? dates.latest : Math.max(stated.end, dates.latest),
+  };
+}
+
+/**
  * Uploads a statement file for a customer at an institution (any institution of the catalogue the customer may use:
  * a testing customer only test institutions, as for linking). 404 for another partner's customer or an unknown
  * institution; the file's own refusals as StatementFileTooLarge, StatementFileUnreadable, StatementLayoutUnknown,
@@ -250,7 +262,7 @@ export async function uploadStatementFile(
       matched += result.duplicates;
       await recordStatementBalance(engine, row, a, dates, now);
       incoming += dates.distinct;
-      if (dates.count > 0) periods.push({ accountId: row.id, first: dates.first, latest: dates.latest });
+      if (dates.count > 0) periods.push({ accountId: row.id, ...statementPeriodOf(a, dates) });
       rows.push(await settleDates(engine, row));
     }
 
