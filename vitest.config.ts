@@ -45,6 +45,7 @@ const TIMING = [
   'test/unit/rules-pattern-cost.test.ts',
   'test/unit/enrichment-cost.test.ts',
   'test/unit/statement-pdf-cost.test.ts',
+  'test/unit/pay-statement-cost.test.ts',
 ];
 const TIMING_INTEGRATION = [
   'test/integration/xml-cost.test.ts',

@@ -141,3 +141,22 @@ export function decryptValue(key: Buffer, stored: string): string {
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
 }
+
+const SEALED_BYTES_VERSION = 1;
+
+/** Encrypts a document for storage (AES-256-GCM, as encryptValue): a version byte, the IV, the tag, then the ciphertext. */
+export function encryptBytes(key: Buffer, plaintext: Uint8Array): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ct = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return Buffer.concat([Buffer.from([SEALED_BYTES_VERSION]), iv, cipher.getAuthTag(), ct]);
+}
+
+/** Decrypts a document made by encryptBytes; throws when the key is wrong or the bytes were altered. */
+export function decryptBytes(key: Buffer, stored: Uint8Array): Buffer {
+  const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  if (bytes.length < 29 || bytes[0] !== SEALED_BYTES_VERSION) throw new Error('Unrecognised encrypted document');
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(1, 13));
+  decipher.setAuthTag(bytes.subarray(13, 29));
+  return Buffer.concat([decipher.update(bytes.subarray(29)), decipher.final()]);
+}

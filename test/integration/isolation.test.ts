@@ -33,6 +33,8 @@ interface World {
   consumerId: string;
   /** A report about the customer (a VOA, left in progress). */
   reportId: string;
+  /** The customer's portfolio, which the report carries. */
+  portfolioId: string;
   /** The latest statement of the customer's first account, as an asset. */
   assetId: string;
   /** A transaction refresh of the customer's login. */
@@ -94,6 +96,8 @@ async function world(partner: TestPartner): Promise<World> {
     payload: { institutionLoginId: String(accounts[0]!.institutionLoginId) },
   });
   await ctx.app.engine.idle();
+  const consumerId = await createConsumer(ctx, partner, customerId);
+  const report = await generateReport(partner, customerId);
   return {
     customerId,
     accountId: accounts[0]!.id,
@@ -102,18 +106,19 @@ async function world(partner: TestPartner): Promise<World> {
     uniqueTransactionId: `${tx!.accountId}-${tx!.id}`,
     subscriptionId: String(subscriptions.account.id),
     accessId: accesses.json().accesses[0].id,
-    consumerId: await createConsumer(ctx, partner, customerId),
-    reportId: await generateReport(partner, customerId),
+    consumerId,
+    reportId: report.id,
+    portfolioId: report.portfolioId,
     assetId,
     refreshId: transactionRefresh.json<{ refreshId: string }>().refreshId,
   };
 }
 
-/** Asks for a VOA of the customer (after its consumer exists) and returns the report's id. */
-async function generateReport(partner: TestPartner, customerId: string): Promise<string> {
+/** Asks for a VOA of the customer (after its consumer exists) and returns the report's id and portfolio id. */
+async function generateReport(partner: TestPartner, customerId: string): Promise<{ id: string; portfolioId: string }> {
   const res = await ctx.app.inject({ method: 'POST', url: `/decisioning/v2/customers/${customerId}/voa`, headers: partner.headers, payload: {} });
   expect(res.statusCode, res.body).toBe(202);
-  return res.json().id;
+  return res.json();
 }
 
 beforeAll(async () => {

@@ -44,6 +44,15 @@ describe('the cash flow reports', () => {
       for (const [field, value] of Object.entries(cashFlowAccountRecord(figures.balances, figures.cashFlow))) expect(account[field], field).toEqual(value);
     }
 
+    // The credits that look like borrowed money, per account, as the analysis finds them in the same data.
+    const loans = report.possibleLoanDeposits as { institutions: { accounts: { id: string; transactions: { id: number }[] }[] }[] }[];
+    const byAccount = (list: [number, number[]][]) => list.sort((x, y) => x[0] - y[0]);
+    expect(
+      byAccount(
+        loans.flatMap((l) => l.institutions.flatMap((i) => i.accounts.map((a): [number, number[]] => [Number(a.id), a.transactions.map((t) => t.id)]))),
+      ),
+    ).toEqual(byAccount(analysis.possibleLoanDeposits.map((l): [number, number[]] => [l.accountId, l.transactions.map((t) => t.id)])));
+
     const xml = await readReport(ctx, partner, customerId, id, 'application/xml');
     expect(xml.statusCode).toBe(200);
     expect(xml.body).toContain('<cashFlowBalanceSummary>');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueReports } from '../../src/modules/reports/worker.js';
-import { linkProfile, refresh } from '../helpers/aggregation.js';
+import { DAY, linkProfile, nowOf, refresh } from '../helpers/aggregation.js';
 import { createConsumer } from '../helpers/consumers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
@@ -66,5 +66,47 @@ describe('VOA with income', () => {
     expect(xml.statusCode).toBe(200);
     expect(xml.body).toContain('<name>Tailspin Toys</name>');
     expect((await read(stranger, id)).statusCode).toBe(404);
+  });
+
+  const generate = async (payload: object) => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/decisioning/v2/customers/${customerId}/voaHistory`,
+      headers: { ...partner.headers, accept: 'application/json', 'content-type': 'application/json' },
+      payload: JSON.stringify(payload),
+    });
+    return res;
+  };
+  const streamDates = async (payload: object) => {
+    const res = await generate(payload);
+    expect(res.statusCode, res.body).toBe(202);
+    const { id } = res.json<{ id: string }>();
+    await runDueReports(ctx.runtime);
+    const report = (await read(partner, id)).json<{
+      institutions: { accounts: { type: string; transactions: { postedDate: number }[]; incomeStreams?: IncomeStreamJson[] }[] }[];
+    }>();
+    const checking = report.institutions.flatMap((i) => i.accounts).find((a) => a.type === 'checking')!;
+    const tailspin = checking.incomeStreams!.find((s) => s.name === 'Tailspin Toys')!;
+    return {
+      listed: checking.transactions.map((t) => t.postedDate),
+      income: (tailspin.transactions as unknown as { postedDate: number }[]).map((t) => t.postedDate),
+    };
+  };
+
+  it('reads the income of 24 months whatever its own period, and from incomeFromDate when given', async () => {
+    const now = nowOf(ctx);
+    const { listed, income } = await streamDates({});
+    // The report lists its own 61 days of transactions; the pay it finds goes back as far as the stored history.
+    expect(Math.min(...listed)).toBeGreaterThanOrEqual(now - 61 * DAY);
+    expect(Math.min(...income)).toBeLessThan(now - 61 * DAY);
+    expect(income.length).toBeGreaterThan(5);
+
+    const narrowed = await streamDates({ incomeFromDate: now - 100 * DAY });
+    expect(Math.min(...narrowed.income)).toBeGreaterThanOrEqual(now - 100 * DAY);
+    expect(narrowed.income.length).toBeLessThan(income.length);
+    expect(narrowed.listed).toEqual(listed);
+
+    const future = await generate({ incomeFromDate: now + 10 * DAY });
+    expect([future.statusCode, future.json<{ code: string }>().code]).toEqual([400, '16002']);
   });
 });

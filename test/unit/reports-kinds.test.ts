@@ -149,6 +149,12 @@ describe('report kinds', () => {
     expect(REPORT_KINDS.voa.period({}, AS_OF).from).toBe(AS_OF - 365 * 86_400);
     expect(REPORT_KINDS.voaHistory.period({}, AS_OF).from).toBe(AS_OF - 61 * 86_400);
     expect(REPORT_KINDS.voaHistory.period({ fromDate: AS_OF - 1000 * 86_400 }, AS_OF).from).toBe(AS_OF - 730 * 86_400);
+    // VOA with income reads 24 months of income whatever its own period, from incomeFromDate when later.
+    expect(REPORT_KINDS.voaHistory.period({}, AS_OF).incomeFrom).toBe(AS_OF - 730 * 86_400);
+    expect(REPORT_KINDS.voaHistory.period({ fromDate: AS_OF - 10 * 86_400 }, AS_OF).incomeFrom).toBe(AS_OF - 730 * 86_400);
+    expect(REPORT_KINDS.voaHistory.period({ incomeFromDate: AS_OF - 100 * 86_400 }, AS_OF).incomeFrom).toBe(AS_OF - 100 * 86_400);
+    expect(REPORT_KINDS.voaHistory.period({ incomeFromDate: AS_OF - 1000 * 86_400 }, AS_OF).incomeFrom).toBe(AS_OF - 730 * 86_400);
+    expect(REPORT_KINDS.voa.period({}, AS_OF).incomeFrom).toBeUndefined();
     expect(REPORT_KINDS.voa.period({ fromDate: AS_OF - 10 * 86_400 }, AS_OF)).toEqual({
       from: AS_OF - 10 * 86_400,
       to: AS_OF,

@@ -855,7 +855,7 @@ export interface components {
              */
             consumerSsn?: string;
             /**
-             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
              * @example voa
              */
             type: string;

@@ -486,6 +486,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decisioning/v2/customers/{customerId}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Statement Report for Customer
+         * @description A report holding one statement of one of the customer's accounts, of any type: `statementReportData.accountId` (an account the customer lacks: 400, code 10010) and `statementIndex` (1, the latest, to 24; no statement with transactions there: 404, code 16201). Once it succeeds, its `assetId` is the statement's, which Get Asset by Customer and ID answers as a PDF, and the report's own PDF is that statement (docs/statements.md). Answers 202 with the report `inProgress`; a worker computes it and it becomes `success` (or `failure` with `errors`): read it with Get Report (JSON, XML or PDF), or give `callbackUrl` to get a webhook when it finishes (`eventType` done or failed, signed with the partner’s webhook signing key). The customer must have a consumer (400, code 16000). `accountIds` narrows the accounts (an id the customer lacks: 400, code 10010). docs/reports.md says how every figure is computed.
+         */
+        post: operations["GenerateStatementReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decisioning/v3/customers/{customerId}/reports/{reportId}": {
         parameters: {
             query?: never;
@@ -600,6 +620,66 @@ export interface paths {
          * @description Issues an existing report again, as it was generated, for the partner that generated it. Ledgerlink keeps every report to the partner that asked for it: another partner's report id answers 404, as an unknown one (docs/reports.md, "Report Reissue"). JSON, XML, or a PDF of the same report with `Accept: application/pdf`; a report in progress or failed is answered too (its PDF says so). `purpose`, when given, must be a two-digit permissible purpose code (400, code 16003).
          */
         post: operations["ReportReissue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v1/customers/{customerId}/portfolios/{portfolioId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Portfolio by Customer and Portfolio
+         * @description The portfolio of one of the partner's customers. A portfolio holds the reports of one customer and its consumer (every report carries its `portfolioId`); it answers the latest report of each type, newest first. The id may leave out its version (`dyr6qvqd2yhb-port`: the latest); a malformed id answers 400 (16700), one without reports 404 (16701). See docs/reports.md. Another customer's portfolio answers 404 (16701), another partner's customer 404 (14001).
+         */
+        get: operations["GetPortfolioByCustomer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v1/consumers/{consumerId}/portfolios/{portfolioId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Portfolio by Consumer and Portfolio
+         * @description The portfolio of one of the partner's consumers, with the consumer. A portfolio holds the reports of one customer and its consumer (every report carries its `portfolioId`); it answers the latest report of each type, newest first. The id may leave out its version (`dyr6qvqd2yhb-port`: the latest); a malformed id answers 400 (16700), one without reports 404 (16701). See docs/reports.md. Another consumer's portfolio answers 404 (16701), another partner's consumer 404 (14001).
+         */
+        get: operations["GetPortfolioByConsumer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decisioning/v1/portfolios/{portfolioId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Portfolio by Portfolio ID
+         * @description One of the partner's portfolios, with its consumer as Get Consumer answers it. A portfolio holds the reports of one customer and its consumer (every report carries its `portfolioId`); it answers the latest report of each type, newest first. The id may leave out its version (`dyr6qvqd2yhb-port`: the latest); a malformed id answers 400 (16700), one without reports 404 (16701). See docs/reports.md. Another partner's portfolio answers 404 (16701), as an unknown one.
+         */
+        get: operations["GetPortfolioByPathParamPortFolioID"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1798,11 +1878,31 @@ export interface paths {
         };
         /**
          * Get Asset by Customer and ID
-         * @description A stored asset of the customer as a file: a statement (`statement-…` ids, from Get Customer Account Multiple Statement Details), a PDF made from the account's stored data as it is now, or a statement file as it was uploaded (`file-…` ids), in its own format. An id that names neither for this customer answers 404 (16202). Sent as application/octet-stream whatever Accept asks; errors come in JSON, or XML when Accept asks for it. See docs/statements.md.
+         * @description A stored asset of the customer as a file: a statement (`statement-…` ids, from Get Customer Account Multiple Statement Details), a PDF made from the account's stored data as it is now, a statement file as it was uploaded (`file-…` ids), in its own format, or a pay statement as Store Customer Pay Statement stored it (its asset id: a UUID and the customer id). An id that names neither for this customer answers 404 (16202). Sent as application/octet-stream whatever Accept asks; errors come in JSON, or XML when Accept asks for it. See docs/statements.md.
          */
         get: operations["GetAssetByCustomerID"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aggregation/v1/customers/{customerId}/payStatements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store Customer Pay Statement
+         * @description Stores a pay statement of one of the partner's customers, sealed at rest, and answers its asset id; Get Asset by Customer and ID answers the document again. `label` is one of the reference’s (400, code 16710); `statement` is Base64 (400, code 16711) of a PDF, JPEG or PNG file, told by its first bytes (400, code 16712), of at most 5 MB (400, code 16713; a larger body 413, code 10042). See docs/statements.md.
+         */
+        post: operations["StoreCustomerPayStatement"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5836,7 +5936,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -5898,6 +5998,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -6007,7 +6121,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -6069,6 +6183,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -6352,7 +6480,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -6414,6 +6542,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -6523,7 +6665,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -6585,6 +6727,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -6848,7 +7004,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -6910,6 +7066,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -7019,7 +7189,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -7081,6 +7251,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -7354,7 +7538,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -7416,6 +7600,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -7525,7 +7723,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -7587,6 +7785,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -7860,7 +8072,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -7922,6 +8134,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -8031,7 +8257,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -8093,6 +8319,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -8387,7 +8627,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -8449,6 +8689,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -8558,7 +8812,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -8620,6 +8874,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -8914,7 +9182,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -8976,6 +9244,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -9085,7 +9367,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -9147,6 +9429,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -9442,7 +9738,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -9504,6 +9800,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -9613,7 +9923,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -9675,6 +9985,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -9938,7 +10262,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -10000,6 +10324,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -10109,7 +10447,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -10171,6 +10509,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -10434,7 +10786,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -10496,6 +10848,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -10605,7 +10971,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -10667,6 +11033,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -10964,7 +11344,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -11026,6 +11406,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -11135,7 +11529,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -11197,6 +11591,542 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GenerateStatementReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where the report-finished webhook goes (http or https)
+                 * @example https://example.com/reports
+                 */
+                callbackUrl?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The statement the report holds */
+                    statementReportData: {
+                        /**
+                         * @description The account: one of the customer’s, of any type
+                         * @example 5011648377
+                         */
+                        accountId: number;
+                        /**
+                         * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                         * @default 1
+                         * @example 1
+                         */
+                        statementIndex?: number;
+                    };
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                };
+                "application/xml": {
+                    /** @description The statement the report holds */
+                    statementReportData: {
+                        /**
+                         * @description The account: one of the customer’s, of any type
+                         * @example 5011648377
+                         */
+                        accountId: number;
+                        /**
+                         * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                         * @default 1
+                         * @example 1
+                         */
+                        statementIndex?: number;
+                    };
+                    /** @description Up to 5 custom fields, copied into the report */
+                    reportCustomFields?: {
+                        /**
+                         * @description The name of the field
+                         * @example loanID
+                         */
+                        label?: string;
+                        /**
+                         * @description Its value
+                         * @example 12345
+                         */
+                        value?: string;
+                        /**
+                         * @description Whether the PDF shows it
+                         * @example true
+                         */
+                        shown?: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
+                            };
+                        };
+                        errors?: {
+                            /**
+                             * @description An error code of docs/errors.md
+                             * @example 16001
+                             */
+                            code: string;
+                            /** @example No account of type checking, savings, money market or investment. */
+                            message: string;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A report id: 12 lower-case letters and digits, a hyphen and the report type
+                         * @example u4hstnnak45g-voa
+                         */
+                        id: string;
+                        /**
+                         * @description The same for every report of the customer
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /**
+                         * @description "active" or "testing"
+                         * @example testing
+                         */
+                        customerType: string;
+                        /** @example 1005061234 */
+                        customerId: number;
+                        /**
+                         * @description The generation request, 10 letters and digits
+                         * @example cjqm4wtdcn
+                         */
+                        requestId: string;
+                        /**
+                         * @description The partner that asked for the report
+                         * @example Acme Lending
+                         */
+                        requesterName: string;
+                        /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                        endUser?: {
+                            /**
+                             * @description The end user of the reports (when not the partner)
+                             * @example Acme Lending
+                             */
+                            name: string;
+                            /**
+                             * @description Address line 1
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /** @example Murray */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code: 5 digits or ZIP+4
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Up to 15 characters: digits, spaces and + ( ) - .
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description E-mail address
+                             * @example someone@example.com
+                             */
+                            email?: string;
+                            /**
+                             * @description The end user’s web address, 2 to 999 characters
+                             * @example example.com
+                             */
+                            url?: string;
+                        };
+                        /**
+                         * @description When the report was asked for (epoch seconds)
+                         * @example 1607450357
+                         */
+                        createdDate: number;
+                        /** @example Verification of Assets */
+                        title: string;
+                        /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                        consumerId: string;
+                        /**
+                         * @description Last four digits of the consumer’s SSN; empty when not given
+                         * @example 9999
+                         */
+                        consumerSsn: string;
+                        /** @description The consumer the report is about, as it was when the report was asked for */
+                        consumerDetails?: {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            address: string;
+                            city: string;
+                            state: string;
+                            zip: string;
+                            phone: string;
+                            /** @description Last four digits */
+                            ssn: string;
+                            email: string;
+                        };
+                        /**
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @example voa
+                         */
+                        type: string;
+                        /**
+                         * @description inProgress, success or failure
+                         * @example inProgress
+                         */
+                        status: string;
+                        /** @description The options the report was generated with */
+                        constraints: {
+                            /** @description The accounts asked for (absent: all eligible accounts) */
+                            accountIds?: string[];
+                            reportCustomFields?: {
+                                /**
+                                 * @description The name of the field
+                                 * @example loanID
+                                 */
+                                label?: string;
+                                /**
+                                 * @description Its value
+                                 * @example 12345
+                                 */
+                                value?: string;
+                                /**
+                                 * @description Whether the PDF shows it
+                                 * @example true
+                                 */
+                                shown?: boolean;
+                            }[];
+                            /**
+                             * @description Start of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            fromDate?: number;
+                            /**
+                             * @description End of the history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            toDate?: number;
+                            /**
+                             * @description Include the insufficient funds (NSF) counts of each account
+                             * @example false
+                             */
+                            showNsf?: boolean;
+                            includePending?: boolean;
+                            /**
+                             * @description Start of the income history asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            incomeFromDate?: number;
+                            incomeStreamConfidenceMinimum?: number;
+                            /** @description Keeps only the transactions matching every criterion given */
+                            findTransaction?: {
+                                /** @description Text the description or memo contains (case-insensitive) */
+                                findTransactionDescriptionMemo?: string;
+                                /** @description Smallest absolute amount */
+                                findTransactionAmountFrom?: number;
+                                /** @description Largest absolute amount */
+                                findTransactionAmountTo?: number;
+                                /** @description Categories (any of them) */
+                                findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -11394,7 +12324,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -11456,6 +12386,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -12134,6 +13078,82 @@ export interface operations {
                                 transactionIds: string[];
                             }[];
                         };
+                        /** @description Cash flow reports: the credits that look like borrowed money, by institution and account (docs/reports-analysis.md); empty when none */
+                        possibleLoanDeposits?: {
+                            institutions: {
+                                /** @example 101732 */
+                                id: string;
+                                /** @example FinBank */
+                                name: string;
+                                /** @example https://www.finbank.example */
+                                urlHomeApp: string;
+                                accounts: {
+                                    /** @example 5011648377 */
+                                    id: string;
+                                    /**
+                                     * @description The consumer’s name
+                                     * @example JOHN DOE
+                                     */
+                                    ownerName: string;
+                                    /** @example 434 W ASCENSION WAY, MURRAY, UT 84123 */
+                                    ownerAddress: string;
+                                    /** @example Checking */
+                                    name: string;
+                                    /**
+                                     * @description Masked account number
+                                     * @example xxxx1111
+                                     */
+                                    number: string;
+                                    /** @example checking */
+                                    type: string;
+                                    /** @example 0 */
+                                    aggregationStatusCode: number;
+                                    /**
+                                     * @description The balance as of balanceDate
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Available balance (the balance where the institution gives none)
+                                     * @example 1929.57
+                                     */
+                                    availableBalance: number;
+                                    /**
+                                     * @description When the balance was read (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    balanceDate: number;
+                                    /** @description The possible loan deposits, oldest first */
+                                    transactions: {
+                                        /** @example 100000527471 */
+                                        id: number;
+                                        /**
+                                         * @description Negative for money out
+                                         * @example -45.1
+                                         */
+                                        amount: number;
+                                        /**
+                                         * @description When it posted (its date while pending) (epoch seconds)
+                                         * @example 1607450357
+                                         */
+                                        postedDate: number;
+                                        description: string;
+                                        memo?: string;
+                                        normalizedPayee?: string;
+                                        institutionTransactionId?: string;
+                                        category?: string;
+                                        type?: string;
+                                        investmentTransactionType?: string;
+                                        symbol?: string;
+                                    }[];
+                                }[];
+                            }[];
+                        }[];
+                        /**
+                         * @description Statement report: the statement’s asset id, for Get Asset by Customer and ID
+                         * @example statement-5011648377-20261001-20261031
+                         */
+                        assetId?: string;
                     };
                     "application/xml": {
                         /**
@@ -12232,7 +13252,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -12294,6 +13314,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -12972,6 +14006,82 @@ export interface operations {
                                 transactionIds: string[];
                             }[];
                         };
+                        /** @description Cash flow reports: the credits that look like borrowed money, by institution and account (docs/reports-analysis.md); empty when none */
+                        possibleLoanDeposits?: {
+                            institutions: {
+                                /** @example 101732 */
+                                id: string;
+                                /** @example FinBank */
+                                name: string;
+                                /** @example https://www.finbank.example */
+                                urlHomeApp: string;
+                                accounts: {
+                                    /** @example 5011648377 */
+                                    id: string;
+                                    /**
+                                     * @description The consumer’s name
+                                     * @example JOHN DOE
+                                     */
+                                    ownerName: string;
+                                    /** @example 434 W ASCENSION WAY, MURRAY, UT 84123 */
+                                    ownerAddress: string;
+                                    /** @example Checking */
+                                    name: string;
+                                    /**
+                                     * @description Masked account number
+                                     * @example xxxx1111
+                                     */
+                                    number: string;
+                                    /** @example checking */
+                                    type: string;
+                                    /** @example 0 */
+                                    aggregationStatusCode: number;
+                                    /**
+                                     * @description The balance as of balanceDate
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Available balance (the balance where the institution gives none)
+                                     * @example 1929.57
+                                     */
+                                    availableBalance: number;
+                                    /**
+                                     * @description When the balance was read (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    balanceDate: number;
+                                    /** @description The possible loan deposits, oldest first */
+                                    transactions: {
+                                        /** @example 100000527471 */
+                                        id: number;
+                                        /**
+                                         * @description Negative for money out
+                                         * @example -45.1
+                                         */
+                                        amount: number;
+                                        /**
+                                         * @description When it posted (its date while pending) (epoch seconds)
+                                         * @example 1607450357
+                                         */
+                                        postedDate: number;
+                                        description: string;
+                                        memo?: string;
+                                        normalizedPayee?: string;
+                                        institutionTransactionId?: string;
+                                        category?: string;
+                                        type?: string;
+                                        investmentTransactionType?: string;
+                                        symbol?: string;
+                                    }[];
+                                }[];
+                            }[];
+                        }[];
+                        /**
+                         * @description Statement report: the statement’s asset id, for Get Asset by Customer and ID
+                         * @example statement-5011648377-20261001-20261031
+                         */
+                        assetId?: string;
                     };
                 };
             };
@@ -13148,7 +14258,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -13210,6 +14320,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -13888,6 +15012,82 @@ export interface operations {
                                 transactionIds: string[];
                             }[];
                         };
+                        /** @description Cash flow reports: the credits that look like borrowed money, by institution and account (docs/reports-analysis.md); empty when none */
+                        possibleLoanDeposits?: {
+                            institutions: {
+                                /** @example 101732 */
+                                id: string;
+                                /** @example FinBank */
+                                name: string;
+                                /** @example https://www.finbank.example */
+                                urlHomeApp: string;
+                                accounts: {
+                                    /** @example 5011648377 */
+                                    id: string;
+                                    /**
+                                     * @description The consumer’s name
+                                     * @example JOHN DOE
+                                     */
+                                    ownerName: string;
+                                    /** @example 434 W ASCENSION WAY, MURRAY, UT 84123 */
+                                    ownerAddress: string;
+                                    /** @example Checking */
+                                    name: string;
+                                    /**
+                                     * @description Masked account number
+                                     * @example xxxx1111
+                                     */
+                                    number: string;
+                                    /** @example checking */
+                                    type: string;
+                                    /** @example 0 */
+                                    aggregationStatusCode: number;
+                                    /**
+                                     * @description The balance as of balanceDate
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Available balance (the balance where the institution gives none)
+                                     * @example 1929.57
+                                     */
+                                    availableBalance: number;
+                                    /**
+                                     * @description When the balance was read (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    balanceDate: number;
+                                    /** @description The possible loan deposits, oldest first */
+                                    transactions: {
+                                        /** @example 100000527471 */
+                                        id: number;
+                                        /**
+                                         * @description Negative for money out
+                                         * @example -45.1
+                                         */
+                                        amount: number;
+                                        /**
+                                         * @description When it posted (its date while pending) (epoch seconds)
+                                         * @example 1607450357
+                                         */
+                                        postedDate: number;
+                                        description: string;
+                                        memo?: string;
+                                        normalizedPayee?: string;
+                                        institutionTransactionId?: string;
+                                        category?: string;
+                                        type?: string;
+                                        investmentTransactionType?: string;
+                                        symbol?: string;
+                                    }[];
+                                }[];
+                            }[];
+                        }[];
+                        /**
+                         * @description Statement report: the statement’s asset id, for Get Asset by Customer and ID
+                         * @example statement-5011648377-20261001-20261031
+                         */
+                        assetId?: string;
                     };
                     "application/xml": {
                         /**
@@ -13986,7 +15186,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -14048,6 +15248,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -14726,6 +15940,82 @@ export interface operations {
                                 transactionIds: string[];
                             }[];
                         };
+                        /** @description Cash flow reports: the credits that look like borrowed money, by institution and account (docs/reports-analysis.md); empty when none */
+                        possibleLoanDeposits?: {
+                            institutions: {
+                                /** @example 101732 */
+                                id: string;
+                                /** @example FinBank */
+                                name: string;
+                                /** @example https://www.finbank.example */
+                                urlHomeApp: string;
+                                accounts: {
+                                    /** @example 5011648377 */
+                                    id: string;
+                                    /**
+                                     * @description The consumer’s name
+                                     * @example JOHN DOE
+                                     */
+                                    ownerName: string;
+                                    /** @example 434 W ASCENSION WAY, MURRAY, UT 84123 */
+                                    ownerAddress: string;
+                                    /** @example Checking */
+                                    name: string;
+                                    /**
+                                     * @description Masked account number
+                                     * @example xxxx1111
+                                     */
+                                    number: string;
+                                    /** @example checking */
+                                    type: string;
+                                    /** @example 0 */
+                                    aggregationStatusCode: number;
+                                    /**
+                                     * @description The balance as of balanceDate
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Available balance (the balance where the institution gives none)
+                                     * @example 1929.57
+                                     */
+                                    availableBalance: number;
+                                    /**
+                                     * @description When the balance was read (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    balanceDate: number;
+                                    /** @description The possible loan deposits, oldest first */
+                                    transactions: {
+                                        /** @example 100000527471 */
+                                        id: number;
+                                        /**
+                                         * @description Negative for money out
+                                         * @example -45.1
+                                         */
+                                        amount: number;
+                                        /**
+                                         * @description When it posted (its date while pending) (epoch seconds)
+                                         * @example 1607450357
+                                         */
+                                        postedDate: number;
+                                        description: string;
+                                        memo?: string;
+                                        normalizedPayee?: string;
+                                        institutionTransactionId?: string;
+                                        category?: string;
+                                        type?: string;
+                                        investmentTransactionType?: string;
+                                        symbol?: string;
+                                    }[];
+                                }[];
+                            }[];
+                        }[];
+                        /**
+                         * @description Statement report: the statement’s asset id, for Get Asset by Customer and ID
+                         * @example statement-5011648377-20261001-20261031
+                         */
+                        assetId?: string;
                     };
                 };
             };
@@ -14917,7 +16207,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -14979,6 +16269,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -15657,6 +16961,82 @@ export interface operations {
                                 transactionIds: string[];
                             }[];
                         };
+                        /** @description Cash flow reports: the credits that look like borrowed money, by institution and account (docs/reports-analysis.md); empty when none */
+                        possibleLoanDeposits?: {
+                            institutions: {
+                                /** @example 101732 */
+                                id: string;
+                                /** @example FinBank */
+                                name: string;
+                                /** @example https://www.finbank.example */
+                                urlHomeApp: string;
+                                accounts: {
+                                    /** @example 5011648377 */
+                                    id: string;
+                                    /**
+                                     * @description The consumer’s name
+                                     * @example JOHN DOE
+                                     */
+                                    ownerName: string;
+                                    /** @example 434 W ASCENSION WAY, MURRAY, UT 84123 */
+                                    ownerAddress: string;
+                                    /** @example Checking */
+                                    name: string;
+                                    /**
+                                     * @description Masked account number
+                                     * @example xxxx1111
+                                     */
+                                    number: string;
+                                    /** @example checking */
+                                    type: string;
+                                    /** @example 0 */
+                                    aggregationStatusCode: number;
+                                    /**
+                                     * @description The balance as of balanceDate
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Available balance (the balance where the institution gives none)
+                                     * @example 1929.57
+                                     */
+                                    availableBalance: number;
+                                    /**
+                                     * @description When the balance was read (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    balanceDate: number;
+                                    /** @description The possible loan deposits, oldest first */
+                                    transactions: {
+                                        /** @example 100000527471 */
+                                        id: number;
+                                        /**
+                                         * @description Negative for money out
+                                         * @example -45.1
+                                         */
+                                        amount: number;
+                                        /**
+                                         * @description When it posted (its date while pending) (epoch seconds)
+                                         * @example 1607450357
+                                         */
+                                        postedDate: number;
+                                        description: string;
+                                        memo?: string;
+                                        normalizedPayee?: string;
+                                        institutionTransactionId?: string;
+                                        category?: string;
+                                        type?: string;
+                                        investmentTransactionType?: string;
+                                        symbol?: string;
+                                    }[];
+                                }[];
+                            }[];
+                        }[];
+                        /**
+                         * @description Statement report: the statement’s asset id, for Get Asset by Customer and ID
+                         * @example statement-5011648377-20261001-20261031
+                         */
+                        assetId?: string;
                     };
                     "application/xml": {
                         /**
@@ -15755,7 +17135,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -15817,6 +17197,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -16495,6 +17889,82 @@ export interface operations {
                                 transactionIds: string[];
                             }[];
                         };
+                        /** @description Cash flow reports: the credits that look like borrowed money, by institution and account (docs/reports-analysis.md); empty when none */
+                        possibleLoanDeposits?: {
+                            institutions: {
+                                /** @example 101732 */
+                                id: string;
+                                /** @example FinBank */
+                                name: string;
+                                /** @example https://www.finbank.example */
+                                urlHomeApp: string;
+                                accounts: {
+                                    /** @example 5011648377 */
+                                    id: string;
+                                    /**
+                                     * @description The consumer’s name
+                                     * @example JOHN DOE
+                                     */
+                                    ownerName: string;
+                                    /** @example 434 W ASCENSION WAY, MURRAY, UT 84123 */
+                                    ownerAddress: string;
+                                    /** @example Checking */
+                                    name: string;
+                                    /**
+                                     * @description Masked account number
+                                     * @example xxxx1111
+                                     */
+                                    number: string;
+                                    /** @example checking */
+                                    type: string;
+                                    /** @example 0 */
+                                    aggregationStatusCode: number;
+                                    /**
+                                     * @description The balance as of balanceDate
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Available balance (the balance where the institution gives none)
+                                     * @example 1929.57
+                                     */
+                                    availableBalance: number;
+                                    /**
+                                     * @description When the balance was read (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    balanceDate: number;
+                                    /** @description The possible loan deposits, oldest first */
+                                    transactions: {
+                                        /** @example 100000527471 */
+                                        id: number;
+                                        /**
+                                         * @description Negative for money out
+                                         * @example -45.1
+                                         */
+                                        amount: number;
+                                        /**
+                                         * @description When it posted (its date while pending) (epoch seconds)
+                                         * @example 1607450357
+                                         */
+                                        postedDate: number;
+                                        description: string;
+                                        memo?: string;
+                                        normalizedPayee?: string;
+                                        institutionTransactionId?: string;
+                                        category?: string;
+                                        type?: string;
+                                        investmentTransactionType?: string;
+                                        symbol?: string;
+                                    }[];
+                                }[];
+                            }[];
+                        }[];
+                        /**
+                         * @description Statement report: the statement’s asset id, for Get Asset by Customer and ID
+                         * @example statement-5011648377-20261001-20261031
+                         */
+                        assetId?: string;
                     };
                 };
             };
@@ -16602,7 +18072,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                              * @example voa
                              */
                             type: string;
@@ -16644,7 +18114,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                              * @example voa
                              */
                             type: string;
@@ -16741,7 +18211,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                              * @example voa
                              */
                             type: string;
@@ -16783,7 +18253,7 @@ export interface operations {
                              */
                             consumerSsn?: string;
                             /**
-                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                             * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                              * @example voa
                              */
                             type: string;
@@ -16963,7 +18433,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -17025,6 +18495,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -17703,6 +19187,82 @@ export interface operations {
                                 transactionIds: string[];
                             }[];
                         };
+                        /** @description Cash flow reports: the credits that look like borrowed money, by institution and account (docs/reports-analysis.md); empty when none */
+                        possibleLoanDeposits?: {
+                            institutions: {
+                                /** @example 101732 */
+                                id: string;
+                                /** @example FinBank */
+                                name: string;
+                                /** @example https://www.finbank.example */
+                                urlHomeApp: string;
+                                accounts: {
+                                    /** @example 5011648377 */
+                                    id: string;
+                                    /**
+                                     * @description The consumer’s name
+                                     * @example JOHN DOE
+                                     */
+                                    ownerName: string;
+                                    /** @example 434 W ASCENSION WAY, MURRAY, UT 84123 */
+                                    ownerAddress: string;
+                                    /** @example Checking */
+                                    name: string;
+                                    /**
+                                     * @description Masked account number
+                                     * @example xxxx1111
+                                     */
+                                    number: string;
+                                    /** @example checking */
+                                    type: string;
+                                    /** @example 0 */
+                                    aggregationStatusCode: number;
+                                    /**
+                                     * @description The balance as of balanceDate
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Available balance (the balance where the institution gives none)
+                                     * @example 1929.57
+                                     */
+                                    availableBalance: number;
+                                    /**
+                                     * @description When the balance was read (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    balanceDate: number;
+                                    /** @description The possible loan deposits, oldest first */
+                                    transactions: {
+                                        /** @example 100000527471 */
+                                        id: number;
+                                        /**
+                                         * @description Negative for money out
+                                         * @example -45.1
+                                         */
+                                        amount: number;
+                                        /**
+                                         * @description When it posted (its date while pending) (epoch seconds)
+                                         * @example 1607450357
+                                         */
+                                        postedDate: number;
+                                        description: string;
+                                        memo?: string;
+                                        normalizedPayee?: string;
+                                        institutionTransactionId?: string;
+                                        category?: string;
+                                        type?: string;
+                                        investmentTransactionType?: string;
+                                        symbol?: string;
+                                    }[];
+                                }[];
+                            }[];
+                        }[];
+                        /**
+                         * @description Statement report: the statement’s asset id, for Get Asset by Customer and ID
+                         * @example statement-5011648377-20261001-20261031
+                         */
+                        assetId?: string;
                     };
                     "application/xml": {
                         /**
@@ -17801,7 +19361,7 @@ export interface operations {
                             email: string;
                         };
                         /**
-                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
+                         * @description The report type: voa, voaHistory, preQualVoa, assetSummary, transactions, voi, cfrp, cfrb, statement, barpcra, barpnoncra, barbcra, barbnoncra, barbftc, cfrpcra, cfrpnoncra, cfrbcra, cfrbnoncra, cfrbftc, phrbcra, phrbnoncra, phrbftc
                          * @example voa
                          */
                         type: string;
@@ -17863,6 +19423,20 @@ export interface operations {
                                 findTransactionAmountTo?: number;
                                 /** @description Categories (any of them) */
                                 findTransactionCategory?: string[];
+                            };
+                            /** @description The statement the report holds */
+                            statementReportData?: {
+                                /**
+                                 * @description The account: one of the customer’s, of any type
+                                 * @example 5011648377
+                                 */
+                                accountId: number;
+                                /**
+                                 * @description Which statement: 1 is the most recent, each next one the statement before (1 to 24; 1 by default)
+                                 * @default 1
+                                 * @example 1
+                                 */
+                                statementIndex: number;
                             };
                         };
                         errors?: {
@@ -18541,6 +20115,82 @@ export interface operations {
                                 transactionIds: string[];
                             }[];
                         };
+                        /** @description Cash flow reports: the credits that look like borrowed money, by institution and account (docs/reports-analysis.md); empty when none */
+                        possibleLoanDeposits?: {
+                            institutions: {
+                                /** @example 101732 */
+                                id: string;
+                                /** @example FinBank */
+                                name: string;
+                                /** @example https://www.finbank.example */
+                                urlHomeApp: string;
+                                accounts: {
+                                    /** @example 5011648377 */
+                                    id: string;
+                                    /**
+                                     * @description The consumer’s name
+                                     * @example JOHN DOE
+                                     */
+                                    ownerName: string;
+                                    /** @example 434 W ASCENSION WAY, MURRAY, UT 84123 */
+                                    ownerAddress: string;
+                                    /** @example Checking */
+                                    name: string;
+                                    /**
+                                     * @description Masked account number
+                                     * @example xxxx1111
+                                     */
+                                    number: string;
+                                    /** @example checking */
+                                    type: string;
+                                    /** @example 0 */
+                                    aggregationStatusCode: number;
+                                    /**
+                                     * @description The balance as of balanceDate
+                                     * @example 1929.57
+                                     */
+                                    currentBalance: number;
+                                    /**
+                                     * @description Available balance (the balance where the institution gives none)
+                                     * @example 1929.57
+                                     */
+                                    availableBalance: number;
+                                    /**
+                                     * @description When the balance was read (epoch seconds)
+                                     * @example 1607450357
+                                     */
+                                    balanceDate: number;
+                                    /** @description The possible loan deposits, oldest first */
+                                    transactions: {
+                                        /** @example 100000527471 */
+                                        id: number;
+                                        /**
+                                         * @description Negative for money out
+                                         * @example -45.1
+                                         */
+                                        amount: number;
+                                        /**
+                                         * @description When it posted (its date while pending) (epoch seconds)
+                                         * @example 1607450357
+                                         */
+                                        postedDate: number;
+                                        description: string;
+                                        memo?: string;
+                                        normalizedPayee?: string;
+                                        institutionTransactionId?: string;
+                                        category?: string;
+                                        type?: string;
+                                        investmentTransactionType?: string;
+                                        symbol?: string;
+                                    }[];
+                                }[];
+                            }[];
+                        }[];
+                        /**
+                         * @description Statement report: the statement’s asset id, for Get Asset by Customer and ID
+                         * @example statement-5011648377-20261001-20261031
+                         */
+                        assetId?: string;
                     };
                 };
             };
@@ -18586,6 +20236,733 @@ export interface operations {
             };
             /** @description Unsupported Content-Type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetPortfolioByCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1005061234 */
+                customerId: string;
+                /**
+                 * @description A portfolio id, with its version (`-1-port`) or without (`-port`: the latest)
+                 * @example dyr6qvqd2yhb-1-port
+                 */
+                portfolioId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A portfolio id: the same for every report of a customer; with its version (`-1-port`) or without (`-port`, the latest)
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /** @description The latest report of each type, newest first */
+                        reports: {
+                            /**
+                             * @description The report id
+                             * @example u4hstnnak45g-voa
+                             */
+                            id: string;
+                            /**
+                             * @description A portfolio id: the same for every report of a customer; with its version (`-1-port`) or without (`-port`, the latest)
+                             * @example dyr6qvqd2yhb-1-port
+                             */
+                            portfolioId: string;
+                            /**
+                             * @description The report type
+                             * @example voa
+                             */
+                            type: string;
+                            /**
+                             * @description inProgress, success or failure
+                             * @example success
+                             */
+                            status: string;
+                            /**
+                             * @description When the report was asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            createdDate: number;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A portfolio id: the same for every report of a customer; with its version (`-1-port`) or without (`-port`, the latest)
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /** @description The latest report of each type, newest first */
+                        reports: {
+                            /**
+                             * @description The report id
+                             * @example u4hstnnak45g-voa
+                             */
+                            id: string;
+                            /**
+                             * @description A portfolio id: the same for every report of a customer; with its version (`-1-port`) or without (`-port`, the latest)
+                             * @example dyr6qvqd2yhb-1-port
+                             */
+                            portfolioId: string;
+                            /**
+                             * @description The report type
+                             * @example voa
+                             */
+                            type: string;
+                            /**
+                             * @description inProgress, success or failure
+                             * @example success
+                             */
+                            status: string;
+                            /**
+                             * @description When the report was asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            createdDate: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetPortfolioByConsumer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0bf46322c167b562e6cbed9d40e19a4c */
+                consumerId: string;
+                /**
+                 * @description A portfolio id, with its version (`-1-port`) or without (`-port`: the latest)
+                 * @example dyr6qvqd2yhb-1-port
+                 */
+                portfolioId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A portfolio id: the same for every report of a customer; with its version (`-1-port`) or without (`-port`, the latest)
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /** @description The consumer of the portfolio */
+                        consumer: {
+                            /**
+                             * @description Consumer id: 32 hexadecimal digits
+                             * @example 0bf46322c167b562e6cbed9d40e19a4c
+                             */
+                            id: string;
+                            /** @example John */
+                            firstName: string;
+                            /** @example Smith */
+                            lastName: string;
+                            /**
+                             * @description The customer the consumer belongs to
+                             * @example 1005061234
+                             */
+                            customerId: number;
+                            /**
+                             * @description The last four digits of the SSN (the full number is never answered); empty when not given
+                             * @example 9999
+                             */
+                            ssn: string;
+                            /** @description The birth date; an empty object when not given */
+                            birthday: {
+                                /**
+                                 * @description Four-digit year
+                                 * @example 1989
+                                 */
+                                year?: number;
+                                /**
+                                 * @description Month, 1 for January
+                                 * @example 8
+                                 */
+                                month?: number;
+                                /**
+                                 * @description Day of the month
+                                 * @example 13
+                                 */
+                                dayOfMonth?: number;
+                            };
+                            /** @example PhD */
+                            suffix?: string;
+                        };
+                        /** @description The latest report of each type, newest first */
+                        reports: {
+                            /**
+                             * @description The report id
+                             * @example u4hstnnak45g-voa
+                             */
+                            id: string;
+                            /**
+                             * @description A portfolio id: the same for every report of a customer; with its version (`-1-port`) or without (`-port`, the latest)
+                             * @example dyr6qvqd2yhb-1-port
+                             */
+                            portfolioId: string;
+                            /**
+                             * @description The report type
+                             * @example voa
+                             */
+                            type: string;
+                            /**
+                             * @description inProgress, success or failure
+                             * @example success
+                             */
+                            status: string;
+                            /**
+                             * @description When the report was asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            createdDate: number;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A portfolio id: the same for every report of a customer; with its version (`-1-port`) or without (`-port`, the latest)
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /** @description The consumer of the portfolio */
+                        consumer: {
+                            /**
+                             * @description Consumer id: 32 hexadecimal digits
+                             * @example 0bf46322c167b562e6cbed9d40e19a4c
+                             */
+                            id: string;
+                            /** @example John */
+                            firstName: string;
+                            /** @example Smith */
+                            lastName: string;
+                            /**
+                             * @description The customer the consumer belongs to
+                             * @example 1005061234
+                             */
+                            customerId: number;
+                            /**
+                             * @description The last four digits of the SSN (the full number is never answered); empty when not given
+                             * @example 9999
+                             */
+                            ssn: string;
+                            /** @description The birth date; an empty object when not given */
+                            birthday: {
+                                /**
+                                 * @description Four-digit year
+                                 * @example 1989
+                                 */
+                                year?: number;
+                                /**
+                                 * @description Month, 1 for January
+                                 * @example 8
+                                 */
+                                month?: number;
+                                /**
+                                 * @description Day of the month
+                                 * @example 13
+                                 */
+                                dayOfMonth?: number;
+                            };
+                            /** @example PhD */
+                            suffix?: string;
+                        };
+                        /** @description The latest report of each type, newest first */
+                        reports: {
+                            /**
+                             * @description The report id
+                             * @example u4hstnnak45g-voa
+                             */
+                            id: string;
+                            /**
+                             * @description A portfolio id: the same for every report of a customer; with its version (`-1-port`) or without (`-port`, the latest)
+                             * @example dyr6qvqd2yhb-1-port
+                             */
+                            portfolioId: string;
+                            /**
+                             * @description The report type
+                             * @example voa
+                             */
+                            type: string;
+                            /**
+                             * @description inProgress, success or failure
+                             * @example success
+                             */
+                            status: string;
+                            /**
+                             * @description When the report was asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            createdDate: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetPortfolioByPathParamPortFolioID: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A portfolio id, with its version (`-1-port`) or without (`-port`: the latest)
+                 * @example dyr6qvqd2yhb-1-port
+                 */
+                portfolioId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A portfolio id: the same for every report of a customer; with its version (`-1-port`) or without (`-port`, the latest)
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /** @description The consumer of the portfolio */
+                        consumer: {
+                            /**
+                             * @description Consumer id: 32 hexadecimal digits
+                             * @example 0bf46322c167b562e6cbed9d40e19a4c
+                             */
+                            id: string;
+                            /** @example John */
+                            firstName: string;
+                            /** @example Smith */
+                            lastName: string;
+                            /**
+                             * @description The customer the consumer belongs to
+                             * @example 1005061234
+                             */
+                            customerId: number;
+                            /**
+                             * @description Street address; empty when not given
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /**
+                             * @description City; empty when not given
+                             * @example Murray
+                             */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code; empty when not given
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Phone number; empty when not given
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description The last four digits of the SSN (the full number is never answered); empty when not given
+                             * @example 9999
+                             */
+                            ssn: string;
+                            /** @description The birth date; an empty object when not given */
+                            birthday: {
+                                /**
+                                 * @description Four-digit year
+                                 * @example 1989
+                                 */
+                                year?: number;
+                                /**
+                                 * @description Month, 1 for January
+                                 * @example 8
+                                 */
+                                month?: number;
+                                /**
+                                 * @description Day of the month
+                                 * @example 13
+                                 */
+                                dayOfMonth?: number;
+                            };
+                            /**
+                             * @description E-mail address; empty when not given
+                             * @example myname@example.com
+                             */
+                            email: string;
+                            /**
+                             * @description Epoch seconds
+                             * @example 1607450357
+                             */
+                            createdDate: number;
+                            /** @example PhD */
+                            suffix?: string;
+                            /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                            endUser?: {
+                                /**
+                                 * @description The end user of the reports (when not the partner)
+                                 * @example Acme Lending
+                                 */
+                                name: string;
+                                /**
+                                 * @description Address line 1
+                                 * @example 434 W Ascension Way
+                                 */
+                                address: string;
+                                /** @example Murray */
+                                city: string;
+                                /**
+                                 * @description Two-letter US state code
+                                 * @example UT
+                                 */
+                                state: string;
+                                /**
+                                 * @description ZIP code: 5 digits or ZIP+4
+                                 * @example 84123
+                                 */
+                                zip: string;
+                                /**
+                                 * @description Up to 15 characters: digits, spaces and + ( ) - .
+                                 * @example 1-801-984-4200
+                                 */
+                                phone: string;
+                                /**
+                                 * @description E-mail address
+                                 * @example someone@example.com
+                                 */
+                                email?: string;
+                                /**
+                                 * @description The end user’s web address, 2 to 999 characters
+                                 * @example example.com
+                                 */
+                                url?: string;
+                            };
+                        };
+                        /** @description The latest report of each type, newest first */
+                        reports: {
+                            /**
+                             * @description The report id
+                             * @example u4hstnnak45g-voa
+                             */
+                            id: string;
+                            /**
+                             * @description A portfolio id: the same for every report of a customer; with its version (`-1-port`) or without (`-port`, the latest)
+                             * @example dyr6qvqd2yhb-1-port
+                             */
+                            portfolioId: string;
+                            /**
+                             * @description The report type
+                             * @example voa
+                             */
+                            type: string;
+                            /**
+                             * @description inProgress, success or failure
+                             * @example success
+                             */
+                            status: string;
+                            /**
+                             * @description When the report was asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            createdDate: number;
+                        }[];
+                    };
+                    "application/xml": {
+                        /**
+                         * @description A portfolio id: the same for every report of a customer; with its version (`-1-port`) or without (`-port`, the latest)
+                         * @example dyr6qvqd2yhb-1-port
+                         */
+                        portfolioId: string;
+                        /** @description The consumer of the portfolio */
+                        consumer: {
+                            /**
+                             * @description Consumer id: 32 hexadecimal digits
+                             * @example 0bf46322c167b562e6cbed9d40e19a4c
+                             */
+                            id: string;
+                            /** @example John */
+                            firstName: string;
+                            /** @example Smith */
+                            lastName: string;
+                            /**
+                             * @description The customer the consumer belongs to
+                             * @example 1005061234
+                             */
+                            customerId: number;
+                            /**
+                             * @description Street address; empty when not given
+                             * @example 434 W Ascension Way
+                             */
+                            address: string;
+                            /**
+                             * @description City; empty when not given
+                             * @example Murray
+                             */
+                            city: string;
+                            /**
+                             * @description Two-letter US state code
+                             * @example UT
+                             */
+                            state: string;
+                            /**
+                             * @description ZIP code; empty when not given
+                             * @example 84123
+                             */
+                            zip: string;
+                            /**
+                             * @description Phone number; empty when not given
+                             * @example 1-801-984-4200
+                             */
+                            phone: string;
+                            /**
+                             * @description The last four digits of the SSN (the full number is never answered); empty when not given
+                             * @example 9999
+                             */
+                            ssn: string;
+                            /** @description The birth date; an empty object when not given */
+                            birthday: {
+                                /**
+                                 * @description Four-digit year
+                                 * @example 1989
+                                 */
+                                year?: number;
+                                /**
+                                 * @description Month, 1 for January
+                                 * @example 8
+                                 */
+                                month?: number;
+                                /**
+                                 * @description Day of the month
+                                 * @example 13
+                                 */
+                                dayOfMonth?: number;
+                            };
+                            /**
+                             * @description E-mail address; empty when not given
+                             * @example myname@example.com
+                             */
+                            email: string;
+                            /**
+                             * @description Epoch seconds
+                             * @example 1607450357
+                             */
+                            createdDate: number;
+                            /** @example PhD */
+                            suffix?: string;
+                            /** @description The reseller’s end user of the consumer’s reports, when that is another entity than the partner */
+                            endUser?: {
+                                /**
+                                 * @description The end user of the reports (when not the partner)
+                                 * @example Acme Lending
+                                 */
+                                name: string;
+                                /**
+                                 * @description Address line 1
+                                 * @example 434 W Ascension Way
+                                 */
+                                address: string;
+                                /** @example Murray */
+                                city: string;
+                                /**
+                                 * @description Two-letter US state code
+                                 * @example UT
+                                 */
+                                state: string;
+                                /**
+                                 * @description ZIP code: 5 digits or ZIP+4
+                                 * @example 84123
+                                 */
+                                zip: string;
+                                /**
+                                 * @description Up to 15 characters: digits, spaces and + ( ) - .
+                                 * @example 1-801-984-4200
+                                 */
+                                phone: string;
+                                /**
+                                 * @description E-mail address
+                                 * @example someone@example.com
+                                 */
+                                email?: string;
+                                /**
+                                 * @description The end user’s web address, 2 to 999 characters
+                                 * @example example.com
+                                 */
+                                url?: string;
+                            };
+                        };
+                        /** @description The latest report of each type, newest first */
+                        reports: {
+                            /**
+                             * @description The report id
+                             * @example u4hstnnak45g-voa
+                             */
+                            id: string;
+                            /**
+                             * @description A portfolio id: the same for every report of a customer; with its version (`-1-port`) or without (`-port`, the latest)
+                             * @example dyr6qvqd2yhb-1-port
+                             */
+                            portfolioId: string;
+                            /**
+                             * @description The report type
+                             * @example voa
+                             */
+                            type: string;
+                            /**
+                             * @description inProgress, success or failure
+                             * @example success
+                             */
+                            status: string;
+                            /**
+                             * @description When the report was asked for (epoch seconds)
+                             * @example 1607450357
+                             */
+                            createdDate: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32095,6 +34472,133 @@ export interface operations {
             };
             /** @description Not found (another partner's ids look exactly like unknown ids) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    StoreCustomerPayStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Customer id
+                 * @example 1005061234
+                 */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A pay statement document and its label */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Which pay statement it is: lastPayPeriod, lastPayPeriodMinusOne, lastPayPeriodMinusTwo, previousYearLastPayPeriod, previousYear2LastPayPeriod or earliestPayPeriod
+                     * @example lastPayPeriod
+                     */
+                    label: string;
+                    /**
+                     * @description The document, Base64 (line breaks allowed): a PDF, JPEG or PNG file of at most 5 MB
+                     * @example JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoK
+                     */
+                    statement: string;
+                };
+                "application/xml": {
+                    /**
+                     * @description Which pay statement it is: lastPayPeriod, lastPayPeriodMinusOne, lastPayPeriodMinusTwo, previousYearLastPayPeriod, previousYear2LastPayPeriod or earliestPayPeriod
+                     * @example lastPayPeriod
+                     */
+                    label: string;
+                    /**
+                     * @description The document, Base64 (line breaks allowed): a PDF, JPEG or PNG file of at most 5 MB
+                     * @example JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoK
+                     */
+                    statement: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stored document, for Get Asset by Customer and ID
+                         * @example 097545c5-1c2a-4f20-a5ef-77f0820344c9-1005061234
+                         */
+                        assetId: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The stored document, for Get Asset by Customer and ID
+                         * @example 097545c5-1c2a-4f20-a5ef-77f0820344c9-1005061234
+                         */
+                        assetId: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

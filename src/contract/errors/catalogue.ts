@@ -706,6 +706,43 @@ export const ErrorCatalogue = define({
     message: 'The report could not be computed.',
     when: 'Never an answer: the error of a report that failed after three attempts of the worker (details are logged).',
   },
+  // Portfolios and pay statements (docs/reports.md, docs/statements.md)
+  PortfolioIdInvalid: {
+    code: '16700',
+    status: 400,
+    message: 'Invalid portfolio id.',
+    when: 'Get Portfolio (by customer, by consumer or by id) with a portfolio id that is not 12 lower-case letters and digits, an optional version number and `-port` (`dyr6qvqd2yhb-1-port`, `dyr6qvqd2yhb-port`).',
+  },
+  PortfolioNotFound: {
+    code: '16701',
+    status: 404,
+    message: 'No report found for the portfolio.',
+    when: "Get Portfolio with a well-formed portfolio id that names no report of the partner: unknown, another partner's, another customer's or consumer's than the path names, a version Ledgerlink never gave, or a customer without reports yet.",
+  },
+  PayStatementLabelInvalid: {
+    code: '16710',
+    status: 400,
+    message: 'Invalid pay statement label.',
+    when: "Store Customer Pay Statement with a `label` that is not one of the reference's: lastPayPeriod, lastPayPeriodMinusOne, lastPayPeriodMinusTwo, previousYearLastPayPeriod, previousYear2LastPayPeriod, earliestPayPeriod.",
+  },
+  PayStatementNotBase64: {
+    code: '16711',
+    status: 400,
+    message: 'The pay statement is not Base64.',
+    when: 'Store Customer Pay Statement with a `statement` that is not Base64 text (the standard alphabet, padding at the end only; line breaks are allowed).',
+  },
+  PayStatementTypeUnsupported: {
+    code: '16712',
+    status: 400,
+    message: 'The pay statement is not a PDF, JPEG or PNG file.',
+    when: 'Store Customer Pay Statement with a document whose first bytes are not those of a PDF (`%PDF-`), JPEG or PNG file, the types the reference accepts.',
+  },
+  PayStatementTooLarge: {
+    code: '16713',
+    status: 400,
+    message: 'The pay statement is too large.',
+    when: "Store Customer Pay Statement with a document of more than 5 MB once decoded (a request body over the route's limit is 413, code 10042, before it is read).",
+  },
   // Micro entries (docs/micro-entries.md), transaction refreshes and recurring transactions (docs/aggregation.md)
   MicroEntryRoutingNumberInvalid: {
     code: '16400',

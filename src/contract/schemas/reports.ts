@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { MAX_STATEMENT_INDEX } from './bank-statements.js';
 import { ConsumerEndUser } from './consumers.js';
 import {
   CashFlowBalance,
@@ -44,7 +45,18 @@ export const ANALYTICS_REPORT_TYPES = [
 ] as const;
 
 /** The report types Ledgerlink generates; later kinds add their names here. */
-export const REPORT_TYPES = ['voa', 'voaHistory', 'preQualVoa', 'assetSummary', 'transactions', 'voi', 'cfrp', 'cfrb', ...ANALYTICS_REPORT_TYPES] as const;
+export const REPORT_TYPES = [
+  'voa',
+  'voaHistory',
+  'preQualVoa',
+  'assetSummary',
+  'transactions',
+  'voi',
+  'cfrp',
+  'cfrb',
+  'statement',
+  ...ANALYTICS_REPORT_TYPES,
+] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
 export const REPORT_STATUSES = ['inProgress', 'success', 'failure'] as const;
@@ -165,6 +177,29 @@ export const TransactionsReportRequest = Type.Object(
   { xml: { name: 'reportConstraints' } },
 );
 
+/** Which statement a statement report holds: the account and the statement's index. */
+export const StatementReportData = Type.Object(
+  {
+    accountId: Type.Integer({ minimum: 1, description: 'The account: one of the customer’s, of any type', examples: [5011648377] }),
+    statementIndex: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_STATEMENT_INDEX,
+        default: 1,
+        description: `Which statement: 1 is the most recent, each next one the statement before (1 to ${MAX_STATEMENT_INDEX}; 1 by default)`,
+        examples: [1],
+      }),
+    ),
+  },
+  { description: 'The statement the report holds' },
+);
+
+/** The body of Generate Statement Report. */
+export const StatementReportRequest = Type.Object(
+  { statementReportData: StatementReportData, reportCustomFields: Type.Optional(CustomFields) },
+  { xml: { name: 'reportConstraints' } },
+);
+
 export const ReportCallbackQuery = Type.Object({
   callbackUrl: Type.Optional(Type.String({ description: 'Where the report-finished webhook goes (http or https)', examples: ['https://example.com/reports'] })),
 });
@@ -188,6 +223,7 @@ export const ReportConstraints = Type.Object(
     incomeFromDate: Type.Optional(epoch('Start of the income history asked for')),
     incomeStreamConfidenceMinimum: Type.Optional(Type.Integer()),
     findTransaction: Type.Optional(FindTransaction),
+    statementReportData: Type.Optional(StatementReportData),
   },
   { description: 'The options the report was generated with' },
 );
@@ -314,6 +350,33 @@ export const ReportAccount = Type.Object(
   { description: 'An account of a report' },
 );
 
+const LoanDepositAccount = Type.Object(
+  {
+    id: Type.String({ examples: ['5011648377'] }),
+    ownerName: Type.String({ description: 'The consumer’s name', examples: ['JOHN DOE'] }),
+    ownerAddress: Type.String({ examples: ['434 W ASCENSION WAY, MURRAY, UT 84123'] }),
+    name: Type.String({ examples: ['Checking'] }),
+    number: Type.String({ description: 'Masked account number', examples: ['xxxx1111'] }),
+    type: Type.String({ examples: ['checking'] }),
+    aggregationStatusCode: Type.Integer({ examples: [0] }),
+    currentBalance: money('The balance as of balanceDate'),
+    availableBalance: money('Available balance (the balance where the institution gives none)'),
+    balanceDate: epoch('When the balance was read'),
+    transactions: Type.Array(ReportTransaction, { description: 'The possible loan deposits, oldest first' }),
+  },
+  { description: 'An account with possible loan deposits' },
+);
+
+const LoanDepositInstitution = Type.Object({
+  id: Type.String({ examples: ['101732'] }),
+  name: Type.String({ examples: ['FinBank'] }),
+  urlHomeApp: Type.String({ examples: ['https://www.finbank.example'] }),
+  accounts: Type.Array(LoanDepositAccount),
+});
+
+/** The reference's possibleLoanDeposits entry: the institutions whose accounts received them. */
+export const PossibleLoanDeposits = Type.Object({ institutions: Type.Array(LoanDepositInstitution) }, { description: 'Possible loan deposits' });
+
 export const ReportInstitution = Type.Object({
   id: Type.Integer({ examples: [101732] }),
   name: Type.String({ examples: ['FinBank'] }),
@@ -340,6 +403,17 @@ export const Report = Type.Object(
     cashFlowDebitSummary: Type.Optional(CashFlowDebitSummary),
     cashFlowCharacteristicsSummary: Type.Optional(CashFlowCharacteristicsSummary),
     customerAnalytics: Type.Optional(Analytics),
+    possibleLoanDeposits: Type.Optional(
+      Type.Array(PossibleLoanDeposits, {
+        description: 'Cash flow reports: the credits that look like borrowed money, by institution and account (docs/reports-analysis.md); empty when none',
+      }),
+    ),
+    assetId: Type.Optional(
+      Type.String({
+        description: 'Statement report: the statement’s asset id, for Get Asset by Customer and ID',
+        examples: ['statement-5011648377-20261001-20261031'],
+      }),
+    ),
   },
   { xml: { name: 'report' } },
 );

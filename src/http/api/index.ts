@@ -23,6 +23,10 @@ import createConsumer from './routes/consumers/createConsumer.js';
 import getConsumerForCustomer from './routes/consumers/getConsumerForCustomer.js';
 import getConsumer from './routes/consumers/getConsumer.js';
 import modifyConsumer from './routes/consumers/modifyConsumer.js';
+import generateStatementReport from './routes/reports/generateStatementReport.js';
+import getPortfolioById from './routes/portfolios/getPortfolioById.js';
+import getPortfolioByConsumer from './routes/portfolios/getPortfolioByConsumer.js';
+import getPortfolioByCustomer from './routes/portfolios/getPortfolioByCustomer.js';
 import generateVoaReport from './routes/reports/generateVoaReport.js';
 import generateVoaWithIncomeReport from './routes/reports/generateVoaWithIncomeReport.js';
 import generateVoiReport from './routes/reports/generateVoiReport.js';
@@ -92,6 +96,7 @@ import exportAccountTransactions from './routes/exports/exportAccountTransaction
 import getCustomerAccountStatement from './routes/bankStatements/getCustomerAccountStatement.js';
 import getCustomerAccountMultipleStatement from './routes/bankStatements/getCustomerAccountMultipleStatement.js';
 import getAssetByCustomerID from './routes/bankStatements/getAssetByCustomerID.js';
+import storeCustomerPayStatement from './routes/payStatements/storeCustomerPayStatement.js';
 import createSimplefinToken from './routes/simplefin/createSimplefinToken.js';
 import getSimplefinAccesses from './routes/simplefin/getSimplefinAccesses.js';
 import revokeSimplefinAccess from './routes/simplefin/revokeSimplefinAccess.js';
@@ -191,12 +196,16 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       generatePrequalificationCraReport,
       generatePrequalificationNonCraReport,
       generateTransactionsReport,
+      generateStatementReport,
       getReportByCustomer,
       getReportByConsumer,
       getReportById,
       getReportsByCustomer,
       getReportsByConsumer,
       reportReissue,
+      getPortfolioByCustomer,
+      getPortfolioByConsumer,
+      getPortfolioById,
       getInstitutions,
       getInstitution,
       getCertifiedInstitutions,
@@ -256,6 +265,7 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       getCustomerAccountStatement,
       getCustomerAccountMultipleStatement,
       getAssetByCustomerID,
+      storeCustomerPayStatement,
       loadHistoricTransactions,
       loadHistoricTransactionsMfa,
       subscribeToTxPushNotifications,

@@ -11,6 +11,7 @@ import {
   isHeaderMapName,
   isSecretField,
   ACCOUNT_NUMBERS_NOT_STORED,
+  DOCUMENT_NOT_STORED,
   NOT_STORED,
   STATEMENT_FILE_NOT_STORED,
   redactBody,
@@ -29,6 +30,8 @@ declare module 'fastify' {
      * their size only, as it does of a statement file.
      */
     answerHoldsAccountNumbers?: boolean;
+    /** The route's request body carries a person's document (a pay statement): the request log keeps its size only. */
+    bodyHoldsDocument?: boolean;
   }
   interface FastifyReply {
     /** The catalogue code of the error this reply carries, for the request log. */
@@ -179,6 +182,7 @@ function parsedRequestBody(request: FastifyRequest): StoredBody {
   const bytes = capture.ended ? capture.bytes : (declaredLength(request) ?? capture.bytes);
   // Only statement uploads take their body as bytes.
   if (Buffer.isBuffer(parsed)) return { body: STATEMENT_FILE_NOT_STORED, bytes };
+  if (request.routeOptions.config.bodyHoldsDocument) return { body: DOCUMENT_NOT_STORED, bytes };
   if (request.bodyIsXml) return { body: keptText(capture.first(), bytes), bytes };
   // A body of white space only.
   if (parsed === undefined) return { body: '', bytes };

@@ -116,7 +116,7 @@ interface AssetVariant {
 
 /** The income streams of an account, their deposits as the report's transaction records. */
 export function incomeStreamsOf(a: ReportAccountInput, income: IncomeAnalysis): unknown[] {
-  const records = new Map(a.transactions.map((t) => [t.id, t]));
+  const records = new Map((a.incomeTransactions ?? a.transactions).map((t) => [t.id, t]));
   const streams = income.accounts.find((x) => x.accountId === Number(a.account.id))?.incomeStreams ?? [];
   return streams.map((s) => incomeStreamRecord(s, (t) => reportTransaction(records.get(t.id)!)));
 }
@@ -183,9 +183,14 @@ export function byInstitution(input: ReportInput, account: (a: ReportAccountInpu
   return [...out.values()];
 }
 
-/** The income analysis of the deposits a report reads (docs/reports-analysis.md, "Income streams"). */
+/**
+ * The income analysis of the deposits a report reads (docs/reports-analysis.md, "Income streams"): its period's, or
+ * where the kind reads income from further back (VOA with income), the deposits of that income history.
+ */
 export function reportIncome(input: ReportInput, options: ReportOptions): IncomeAnalysis {
-  return incomeAnalysis(analysisInputOf(input.accounts, { from: input.period.from, asOf: input.asOf }), {
+  const incomeFrom = input.period.incomeFrom;
+  const accounts = incomeFrom === undefined ? input.accounts : input.accounts.map((a) => ({ ...a, transactions: a.incomeTransactions ?? a.transactions }));
+  return incomeAnalysis(analysisInputOf(accounts, { from: incomeFrom ?? input.period.from, asOf: input.asOf }), {
     ...(options.incomeStreamConfidenceMinimum !== undefined ? { confidenceMinimum: options.incomeStreamConfidenceMinimum } : {}),
   });
 }

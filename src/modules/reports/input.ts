@@ -11,7 +11,7 @@ import type { Executor } from '../../platform/db/database.js';
 import { positionsOfAccounts, selectCustomerAccounts } from '../aggregation/accounts.repository.js';
 import { selectBalances } from '../aggregation/balances.repository.js';
 import { dayText } from '../aggregation/balances.service.js';
-import { toAccountRecord, toTransactionRecord, type AccountRecord, type TransactionRecord } from '../aggregation/records.js';
+import { toAccountRecord, toTransactionRecord, type AccountRecord, type TransactionRecord, type TransactionRecordRow } from '../aggregation/records.js';
 import type { ConsumerRecord } from '../consumers/records.js';
 import type { CustomerRow } from '../customers/table.js';
 import { selectInstitutionsNamed, selectReportTransactions } from './repository.js';
@@ -34,6 +34,8 @@ export interface ReportAccountInput {
   transactions: TransactionRecord[];
   /** The days of the balance window that have a stored balance, oldest first (days with none are left out). */
   balances: DailyBalance[];
+  /** Posted ones dated from the period's incomeFrom on, as `transactions` (only when the kind reads income further back). */
+  incomeTransactions?: TransactionRecord[];
 }
 
 /** The customer a report is about. */
@@ -50,6 +52,17 @@ export interface ReportPeriod {
   to: number;
   /** Balances are read from this day on (at most `from`): averages over the last months need them whatever `from` is. */
   balancesFrom: number;
+  /** Where a kind's income part starts when it reads further (or less far) back than its period: VOA with income. */
+  incomeFrom?: number;
+}
+
+/** The statement a statement report holds, as the statements module finds it when the report is computed. */
+export interface ReportStatement {
+  accountId: number;
+  /** Get Asset by Customer and ID's id of the statement. */
+  assetId: string;
+  start: number;
+  end: number;
 }
 
 /** Everything a kind's compute reads: no database, no clock. */
@@ -61,6 +74,8 @@ export interface ReportInput {
   period: ReportPeriod;
   /** The accounts asked for (or all) whose type the kind accepts, in the customer's account order. */
   accounts: ReportAccountInput[];
+  /** A statement report's statement. */
+  statement?: ReportStatement;
 }
 
 type TimeIntervalTypeName = Static<typeof TimeIntervalType>;
@@ -78,6 +93,8 @@ export interface ReportOptions {
   findTransaction?: Static<typeof FindTransaction>;
   /** The analytics reports' attribute periods. */
   timeIntervalTypes?: TimeIntervalTypeName[];
+  /** A statement report's account and statement index. */
+  statementReportData?: { accountId: number; statementIndex: number };
 }
 
 /** Which accounts and transactions to read. */
@@ -95,6 +112,10 @@ export async function selectReportAccounts(db: Executor, customer: Pick<Customer
   const wanted = selection.accountIds ? new Set(selection.accountIds) : undefined;
   const rows = await selectCustomerAccounts(db, customer, {});
   return rows.filter((row) => (selection.accepts === 'all' || selection.accepts.has(row.type)) && (!wanted || wanted.has(String(row.id))));
+}
+
+function inPostedOrder(rows: readonly TransactionRecordRow[]): TransactionRecord[] {
+  return rows.map(toTransactionRecord).sort((a, b) => a.postedDate - b.postedDate || a.id - b.id);
 }
 
 /** Reads the input of a report: the accounts of the selection, their transactions in the period and their daily balances. */
@@ -115,12 +136,14 @@ export async function loadReportInput(
     const institution = institutions.get(Number(row.institution_id));
     const transactions = await selectReportTransactions(db, row.id, period.from, period.to, selection.includePending);
     const balances = await selectBalances(db, row.id, dayText(period.balancesFrom), dayText(period.to));
+    const income = period.incomeFrom === undefined ? undefined : await selectReportTransactions(db, row.id, period.incomeFrom, period.to, false);
     accounts.push({
       account: toAccountRecord(row, positions.get(row.id) ?? []),
       institutionName: institution?.name ?? `Institution ${row.institution_id}`,
       institutionUrl: institution?.url ?? '',
-      transactions: transactions.map(toTransactionRecord).sort((a, b) => a.postedDate - b.postedDate || a.id - b.id),
+      transactions: inPostedOrder(transactions),
       balances: balances.map((b) => ({ day: b.day, balance: b.balance, availableBalance: b.available_balance })),
+      ...(income ? { incomeTransactions: inPostedOrder(income) } : {}),
     });
   }
   return { customer: { id: Number(customer.id), partnerId: customer.partner_id, type: customer.type }, consumer, asOf, period, accounts };

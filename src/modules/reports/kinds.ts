@@ -14,6 +14,12 @@ import type { ReportInput, ReportOptions, ReportPeriod } from './input.js';
 import type { ReportBody } from './records.js';
 import { transactionsReport, transactionsReportPeriod } from './transactions-report.js';
 
+/** The statement report's body: the asset id of its statement, which Get Asset by Customer and ID answers. */
+function statementReport(input: ReportInput): ReportBody {
+  if (!input.statement) throw new Error('A statement report is computed with its statement.');
+  return { assetId: input.statement.assetId };
+}
+
 export interface ReportKind {
   type: ReportType;
   /** The report's title, in answers and on the PDF. */
@@ -38,6 +44,19 @@ const history =
     const from = Math.max(options.fromDate ?? asOf - defaultDays * DAY, earliest);
     return { from, to: asOf, balancesFrom: Math.min(from, asOf - balanceDays * DAY) };
   };
+
+/** How far back the income of VOA with income reads, in days: 24 months whatever its own period (the reference). */
+export const INCOME_HISTORY_DAYS = 730;
+
+/** VOA with income: its own period for the assets, and the income part from incomeFromDate or 24 months back. */
+function assetsWithIncome(options: ReportOptions, asOf: number): ReportPeriod {
+  const period = history(61, 730)(options, asOf);
+  const earliest = asOf - INCOME_HISTORY_DAYS * DAY;
+  return { ...period, incomeFrom: Math.max(options.incomeFromDate ?? earliest, earliest) };
+}
+
+/** A statement report reads no history of its own: the statement is the statements module's (worker.ts finds it). */
+const statementPeriod = (_options: ReportOptions, asOf: number): ReportPeriod => ({ from: asOf, to: asOf, balancesFrom: asOf });
 
 const PURPOSES: Record<string, string> = { cra: 'CRA', noncra: 'non-CRA', ftc: 'FTC' };
 
@@ -73,7 +92,7 @@ export const REPORT_KINDS: Record<ReportType, ReportKind> = {
     title: 'Verification of Assets with Income',
     accepts: ASSET_ACCOUNT_TYPES,
     acceptsText: ASSET_TEXT,
-    period: history(61, 730),
+    period: assetsWithIncome,
     compute: voaWithIncomeReport,
   },
   preQualVoa: {
@@ -115,6 +134,14 @@ export const REPORT_KINDS: Record<ReportType, ReportKind> = {
     acceptsText: 'any',
     period: history(730, 730),
     compute: cashFlowReport,
+  },
+  statement: {
+    type: 'statement',
+    title: 'Statement Report',
+    accepts: 'all',
+    acceptsText: 'any',
+    period: statementPeriod,
+    compute: statementReport,
   },
   transactions: {
     type: 'transactions',

@@ -68,8 +68,10 @@ export function reportPdf(report: ReportRecord): Promise<Buffer> {
   for (const e of report.errors ?? []) doc.moveDown().text(pdfText(`The report failed (${e.code}): ${e.message}`));
   if (report.status === 'success') {
     doc.moveDown(0.5);
-    line(doc, 'Period', `${date(report.startDate)} to ${date(report.endDate)} (${report.days ?? 0} days${report.seasoned ? ', seasoned' : ''})`);
+    if (report.startDate !== undefined)
+      line(doc, 'Period', `${date(report.startDate)} to ${date(report.endDate)} (${report.days ?? 0} days${report.seasoned ? ', seasoned' : ''})`);
     line(doc, 'Consolidated available balance', amount(report.consolidatedAvailableBalance));
+    line(doc, 'Statement (Get Asset by Customer and ID)', report.assetId);
     if (report.assets) {
       line(doc, 'Total current balance', amount(report.assets.currentBalance));
       line(doc, 'Total two-month average', amount(report.assets.twoMonthAverage));

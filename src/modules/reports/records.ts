@@ -21,4 +21,6 @@ export type ReportBody = Pick<
   | 'cashFlowDebitSummary'
   | 'cashFlowCharacteristicsSummary'
   | 'customerAnalytics'
+  | 'possibleLoanDeposits'
+  | 'assetId'
 >;

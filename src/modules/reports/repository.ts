@@ -92,3 +92,15 @@ export async function selectInstitutionsNamed(db: Executor, ids: readonly number
     .execute();
   return new Map(rows.map((r) => [Number(r.id), { name: r.name, url: r.url_home_app }]));
 }
+
+/** The partner's reports of a portfolio, newest first. */
+export async function selectPortfolioReports(db: Executor, partnerId: string, portfolioId: string): Promise<ReportRow[]> {
+  return db
+    .selectFrom('reports')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('portfolio_id', '=', portfolioId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'asc')
+    .execute();
+}

@@ -14,6 +14,7 @@ import type {
   ReportAck,
   ReportSummaries,
   ReportType,
+  StatementReportRequest,
   TransactionsReportQuery,
   TransactionsReportRequest,
 } from '../../contract/schemas/reports.js';
@@ -23,8 +24,11 @@ import { customerNow } from '../aggregation/engine.js';
 import type { ConsumerRecord } from '../consumers/records.js';
 import { findConsumerOfCustomer, getConsumer } from '../consumers/service.js';
 import { getCustomerForPartner } from '../customers/service.js';
+import type { CustomerRow } from '../customers/table.js';
+import { findStatement } from '../statements/service.js';
 import { findPartnerById } from '../partners/repository.js';
 import { type ReportOptions, selectReportAccounts } from './input.js';
+import { versionedPortfolioId } from './portfolios.service.js';
 import { DAY } from './balances.js';
 import { REPORT_KINDS, type ReportKind } from './kinds.js';
 import type { ReportBody, ReportConstraintsRecord, ReportRecord } from './records.js';
@@ -39,7 +43,8 @@ export type ReportSummariesRecord = Static<typeof ReportSummaries>;
 /** What a Generate call sends: the body of its operation (every field optional) and its query. */
 export type GenerateReportBody = Static<typeof AssetIncomeReportRequest> &
   Static<typeof TransactionsReportRequest> &
-  Pick<Static<typeof AnalyticsReportRequest>, 'analyticsReportData'>;
+  Pick<Static<typeof AnalyticsReportRequest>, 'analyticsReportData'> &
+  Partial<Pick<Static<typeof StatementReportRequest>, 'statementReportData'>>;
 export type GenerateReportQuery = Static<typeof TransactionsReportQuery>;
 
 /** The header of a report that names the partner and consumer, sealed in the row as they were when it was asked for. */
@@ -69,7 +74,7 @@ function portfolioId(deps: Pick<Runtime, 'keys'>, partnerId: string, customerId:
   const digest = createHmac('sha256', deps.keys.derive('report-portfolio')).update(`${partnerId}:${customerId}`).digest();
   let id = '';
   for (let i = 0; i < 12; i++) id += LOWER_ALNUM[digest[i]! % LOWER_ALNUM.length];
-  return `${id}-1-port`;
+  return versionedPortfolioId(id);
 }
 
 function dateProblem(message: string): ServiceError {
@@ -87,7 +92,10 @@ function reportOptions(kind: ReportKind, body: GenerateReportBody, query: Genera
   }
   if (body.reportCustomFields !== undefined) options.reportCustomFields = body.reportCustomFields;
   if (body.showNsf !== undefined) options.showNsf = body.showNsf;
-  if (body.incomeFromDate !== undefined) options.incomeFromDate = body.incomeFromDate;
+  if (body.incomeFromDate !== undefined) {
+    if (body.incomeFromDate > asOf) throw dateProblem(`Invalid incomeFromDate (${body.incomeFromDate}): it is after the customer's current date (${asOf}).`);
+    options.incomeFromDate = body.incomeFromDate;
+  }
   if (body.incomeStreamConfidenceMinimum !== undefined) options.incomeStreamConfidenceMinimum = body.incomeStreamConfidenceMinimum;
   const intervals = body.analyticsReportData?.timeIntervalTypes;
   if (intervals !== undefined && intervals.length > 0) options.timeIntervalTypes = [...new Set(intervals)];
@@ -97,6 +105,11 @@ function reportOptions(kind: ReportKind, body: GenerateReportBody, query: Genera
   if (fromDate !== undefined) {
     if (fromDate > asOf) throw dateProblem(`Invalid fromDate (${fromDate}): it is after the customer's current date (${asOf}).`);
     options.fromDate = fromDate;
+  }
+  if (kind.type === 'statement') {
+    const data = body.statementReportData;
+    if (data === undefined) throw new ServiceError('MissingParameter', 'Missing parameter: statementReportData is required for a statement report.');
+    options.statementReportData = { accountId: data.accountId, statementIndex: data.statementIndex ?? 1 };
   }
   if (kind.type === 'transactions') {
     if (fromDate === undefined)
@@ -178,7 +191,11 @@ export async function generateReport(
     const unknown = options.accountIds.find((id) => !all.has(id));
     if (unknown !== undefined) throw new ServiceError('InvalidParameter', `Invalid parameter (accountIds): customer ${customer.id} has no account ${unknown}.`);
   }
-  const eligible = await selectReportAccounts(db, customer, { accountIds: options.accountIds, accepts: kind.accepts, includePending: false });
+  const statement = options.statementReportData;
+  if (statement) await checkStatement(deps, customer, statement);
+  const eligible = statement
+    ? [statement]
+    : await selectReportAccounts(db, customer, { accountIds: options.accountIds, accepts: kind.accepts, includePending: false });
   if (eligible.length === 0)
     throw new ServiceError(
       'ReportNoEligibleAccounts',
@@ -214,6 +231,18 @@ export async function generateReport(
     locked_by: null,
   });
   return reportAck(deps, row, customer.type);
+}
+
+/** A statement report's account must be the customer's (10010) and have a statement at the index now (404, 16201). */
+async function checkStatement(deps: Deps, customer: CustomerRow, data: NonNullable<ReportOptions['statementReportData']>): Promise<void> {
+  const own = await selectReportAccounts(deps.database.kysely, customer, { accountIds: [String(data.accountId)], accepts: 'all', includePending: false });
+  if (own.length === 0)
+    throw new ServiceError('InvalidParameter', `Invalid parameter (statementReportData.accountId): customer ${customer.id} has no account ${data.accountId}.`);
+  if (!(await findStatement(deps, customer, data.accountId, data.statementIndex)))
+    throw new ServiceError(
+      'StatementNotFound',
+      `Statement not found: account ${data.accountId} has no statement with transactions at index ${data.statementIndex}.`,
+    );
 }
 
 function reportHeaderFields(deps: Pick<Runtime, 'keys'>, row: ReportRow, customerType: string) {

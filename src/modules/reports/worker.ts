@@ -15,6 +15,7 @@ import type { Runtime } from '../../platform/dependencies.js';
 import { customerNow } from '../aggregation/engine.js';
 import { findConsumerOfCustomer } from '../consumers/service.js';
 import { findCustomer } from '../customers/repository.js';
+import { findStatement } from '../statements/service.js';
 import { loadReportInput, type ReportOptions } from './input.js';
 import { REPORT_KINDS } from './kinds.js';
 import * as repo from './repository.js';
@@ -31,7 +32,7 @@ const silent = pino({ level: 'silent' });
 /** How a report finished: its status and, for a failure, the error. */
 type Outcome =
   | { status: 'success'; body: unknown }
-  | { status: 'failure'; name: 'ReportConsumerRequired' | 'ReportNoEligibleAccounts' | 'ReportComputationFailed'; message: string };
+  | { status: 'failure'; name: 'ReportConsumerRequired' | 'ReportNoEligibleAccounts' | 'StatementNotFound' | 'ReportComputationFailed'; message: string };
 
 /** Computes one claimed report; a failure the partner can act on is an outcome, anything else throws. */
 async function compute(runtime: Runtime, row: ReportRow): Promise<Outcome> {
@@ -44,8 +45,9 @@ async function compute(runtime: Runtime, row: ReportRow): Promise<Outcome> {
   const consumer = await findConsumerOfCustomer(runtime, row.partner_id, String(customer.id));
   if (!consumer) return { status: 'failure', name: 'ReportConsumerRequired', message: `Customer ${customer.id} no longer has a consumer.` };
   const asOf = customerNow(runtime, customer);
+  const statementData = options.statementReportData;
   const input = await loadReportInput(db, customer, consumer, asOf, kind.period(options, asOf), {
-    accountIds: options.accountIds,
+    accountIds: statementData ? [String(statementData.accountId)] : options.accountIds,
     accepts: kind.accepts,
     includePending: options.includePending === true,
   });
@@ -55,6 +57,17 @@ async function compute(runtime: Runtime, row: ReportRow): Promise<Outcome> {
       name: 'ReportNoEligibleAccounts',
       message: `Customer ${customer.id} no longer has a ${kind.acceptsText} account to report on.`,
     };
+  if (statementData) {
+    // The statement as the account has it now: its data may have changed since the report was asked for.
+    const found = await findStatement(runtime, customer, statementData.accountId, statementData.statementIndex);
+    if (!found)
+      return {
+        status: 'failure',
+        name: 'StatementNotFound',
+        message: `Statement not found: account ${statementData.accountId} no longer has a statement with transactions at index ${statementData.statementIndex}.`,
+      };
+    input.statement = { accountId: statementData.accountId, assetId: found.assetId, start: found.period.start, end: found.period.end };
+  }
   return { status: 'success', body: kind.compute(input, options) };
 }
 

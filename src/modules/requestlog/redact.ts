@@ -276,6 +276,8 @@ export function redactedJson(value: unknown): string {
 export const NOT_STORED = '[not stored: the body could not be read as JSON or XML]';
 /** What the log keeps of a statement file: the file holds full account numbers and a person's spending. */
 export const STATEMENT_FILE_NOT_STORED = '[not stored: a statement file]';
+/** What the log keeps of a request that carries a person's document (a pay statement), in place of its bytes. */
+export const DOCUMENT_NOT_STORED = '[not stored: a document]';
 /** What the log keeps of an answer that gives full account numbers (ACH and loan payment details). */
 export const ACCOUNT_NUMBERS_NOT_STORED = '[not stored: full account numbers]';
 

@@ -18,8 +18,10 @@ import { findStatementFile, selectStatementPeriods } from '../aggregation/statem
 import { statementFileContent } from '../aggregation/statement-files.service.js';
 import type { AccountRow } from '../aggregation/table.js';
 import { getCustomerForPartner } from '../customers/service.js';
+import type { CustomerRow } from '../customers/table.js';
 import { findInstitution } from '../institutions/service.js';
 import { parseStatementAssetId, parseStatementIndexes, type StatementPeriod, statementAssetId, statementPeriods } from './periods.rules.js';
+import { findPayStatementFile, isPayStatementAssetId } from './pay-statements.service.js';
 import { type StatementLine, usDate, writeStatementPdf } from './pdf.js';
 import { latestBalanceBetween, selectStatementTransactions, statementTotals } from './repository.js';
 
@@ -136,6 +138,34 @@ export async function getAccountStatement(
   return statementPdf(runtime, account, period, now);
 }
 
+/** A statement an account has: its asset id and period. */
+export interface FoundStatement {
+  assetId: string;
+  period: StatementPeriod;
+}
+
+/**
+ * The statement of one of the customer's accounts at an index, as Get Customer Account Statement would answer it
+ * (the statement report holds it): undefined when the customer has no such account or the account no statement there.
+ */
+export async function findStatement(runtime: Ctx, customer: CustomerRow, accountId: number, index: number): Promise<FoundStatement | undefined> {
+  const db = runtime.database.kysely;
+  let account: AccountRow;
+  try {
+    account = await getAccountRow(db, customer, accountId);
+  } catch (error) {
+    if (error instanceof ServiceError) return undefined;
+    throw error;
+  }
+  try {
+    const period = await periodAt(db, account, await periodsOf(db, account, customerNow(runtime, customer)), index);
+    return { assetId: statementAssetId(account.id, period), period };
+  } catch (error) {
+    if (error instanceof ServiceError) return undefined;
+    throw error;
+  }
+}
+
 type MultipleStatements = Static<typeof CustomerAccountMultipleStatements>;
 
 /** Get Customer Account Multiple Statement Details: per index asked for, its statement's asset id and period, or why there is none. */
@@ -175,13 +205,18 @@ export async function listAccountStatements(
 }
 
 /**
- * Get Asset by Customer and ID: a statement (made from the stored data as it is now) or an uploaded statement file
- * as it came; 404 (16202) for an id that names neither for this customer.
+ * Get Asset by Customer and ID: a statement (made from the stored data as it is now), an uploaded statement file
+ * as it came, or a stored pay statement; 404 (16202) for an id that names none of them for this customer.
  */
-export async function getAsset(runtime: Ctx, partnerId: string, customerId: string | number, assetId: string): Promise<StatementFile> {
+export async function getAsset(runtime: Ctx & Pick<Runtime, 'keys'>, partnerId: string, customerId: string | number, assetId: string): Promise<StatementFile> {
   const db = runtime.database.kysely;
   const customer = await getCustomerForPartner(db, partnerId, customerId);
   const notFound = () => new ServiceError('AssetNotFound', `Asset not found: customer ${customer.id} has no asset ${assetId}.`);
+  if (isPayStatementAssetId(assetId)) {
+    const file = await findPayStatementFile(runtime, { partnerId, customerId: customer.id }, assetId);
+    if (!file) throw notFound();
+    return file;
+  }
   if (assetId.startsWith('file-')) {
     const file = await findStatementFile(db, { partnerId, customerId: customer.id }, assetId);
     if (!file) throw notFound();

@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { DashboardCustomerReports } from '../../../contract/schemas/dashboard.js';
 import { Report } from '../../../contract/schemas/reports.js';
-import { reportPdf } from '../../../modules/reports/pdf.js';
+import { reportDocument } from '../../../modules/reports/document.service.js';
 import { getCustomerReport, listCustomerReports } from '../../../modules/reports/service.js';
 import type { Runtime } from '../../../platform/dependencies.js';
 import type { App, SerialisedAnswer } from '../../app-types.js';
@@ -30,7 +30,7 @@ export function getCustomerReportFile(app: App, runtime: Runtime): void {
       if (request.query.format !== 'pdf') return record;
       reply.type('application/pdf').header('content-disposition', `inline; filename="${record.id}.pdf"`);
       // A Buffer is sent as it is, past the response schema's serializer.
-      return (await reportPdf(record)) as SerialisedAnswer;
+      return (await reportDocument(runtime, request.dashboard.partnerId, record)) as SerialisedAnswer;
     },
   });
 }

@@ -79,8 +79,15 @@ function totals(values: readonly number[]): PeriodTotals {
 
 const lastMean = (values: readonly number[], n: number) => cents(mean(values.slice(-n)));
 
-/** The cash flow of the given transactions (one account's, or all accounts' for the summary) over the window's complete months. */
-export function cashFlow(transactions: readonly AnalysisTransaction[], window: DayWindow): CashFlow {
+/**
+ * The cash flow of the given transactions (one account's, or all accounts' for the summary) over the window's complete
+ * months. `isLoan` tells loan deposits (the cash flow analysis passes the possible loan deposits it found).
+ */
+export function cashFlow(
+  transactions: readonly AnalysisTransaction[],
+  window: DayWindow,
+  isLoan: (t: AnalysisTransaction) => boolean = isLoanDeposit,
+): CashFlow {
   const months = completeMonths(window);
   const byMonth = new Map<number, AnalysisTransaction[]>(months.map((m) => [m, []]));
   for (const t of transactions) byMonth.get(monthOfDay(dayOf(t.postedDate)))?.push(t);
@@ -94,7 +101,7 @@ export function cashFlow(transactions: readonly AnalysisTransaction[], window: D
     const outs = list.filter((t) => t.amount < 0);
     const insOwn = ins.filter((t) => !isTransfer(t));
     const outsOwn = outs.filter((t) => !isTransfer(t));
-    const loans = ins.filter(isLoanDeposit);
+    const loans = ins.filter(isLoan);
     loanDeposits.push(...loans);
     const add = (xs: readonly AnalysisTransaction[]) => cents(xs.reduce((a, t) => a + t.amount, 0));
     const totalIn = add(ins);

@@ -18,6 +18,7 @@ import {
 import { type CashFlow, cashFlow } from './cash-flow.js';
 import { type DayWindow, dayOf } from './dates.js';
 import { type IncomeStream, type IncomeSummary, incomeStreams, incomeSummaries, miscellaneousDeposits } from './income.js';
+import { type PossibleLoanDeposits, possibleLoanDeposits } from './loan-deposits.js';
 import { type InsufficientFundsSummary, insufficientFunds } from './nsf.js';
 import { type PaymentHistory, paymentHistory } from './payment-history.js';
 import { cents, mean } from './stats.js';
@@ -121,8 +122,8 @@ export interface CashFlowAnalysis {
   accounts: CashFlowAccount[];
   /** Balances summed over the asset accounts; cash flow over every account. */
   summary: { balances: BalanceFigures; cashFlow: CashFlow };
-  /** Accounts with credits that look like borrowed money, and those credits. */
-  possibleLoanDeposits: { accountId: number; transactions: AnalysisTransaction[] }[];
+  /** Accounts with credits that look like borrowed money over the whole window, and those credits (loan-deposits.ts). */
+  possibleLoanDeposits: PossibleLoanDeposits[];
 }
 
 /** The cash flow reports: per account and for the customer, over the window's complete months. */
@@ -130,6 +131,9 @@ export function cashFlowAnalysis(input: AnalysisInput): CashFlowAnalysis {
   const window = windowOfInput(input);
   const ids = new Set(input.accounts.map((a) => a.id));
   const transactions = inWindow(input.transactions, window).filter((t) => ids.has(t.accountId));
+  const loans = possibleLoanDeposits(input.accounts, transactions);
+  const loanIds = new Set(loans.flatMap((l) => l.transactions.map((t) => t.id)));
+  const isLoan = (t: AnalysisTransaction) => loanIds.has(t.id);
   const accounts = input.accounts.map((a) => {
     const own = transactions.filter((t) => t.accountId === a.id);
     const series = dailySeries(input.dailyBalances, a.id, window);
@@ -139,7 +143,7 @@ export function cashFlowAnalysis(input: AnalysisInput): CashFlowAnalysis {
       result: {
         accountId: a.id,
         balances: balanceFigures(series, window),
-        cashFlow: cashFlow(own, window),
+        cashFlow: cashFlow(own, window, isLoan),
         insufficientFunds: insufficientFunds(a.id, own, series, window.last),
       },
     };
@@ -148,10 +152,8 @@ export function cashFlowAnalysis(input: AnalysisInput): CashFlowAnalysis {
   return {
     period: reportPeriod(transactions, window),
     accounts: accounts.map((a) => a.result),
-    summary: { balances: balanceFigures(assets, window), cashFlow: cashFlow(transactions, window) },
-    possibleLoanDeposits: accounts
-      .filter((a) => a.result.cashFlow.loanDeposits.length)
-      .map((a) => ({ accountId: a.result.accountId, transactions: a.result.cashFlow.loanDeposits })),
+    summary: { balances: balanceFigures(assets, window), cashFlow: cashFlow(transactions, window, isLoan) },
+    possibleLoanDeposits: loans,
   };
 }
 

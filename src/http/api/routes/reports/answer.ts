@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../../../contract/errors/service-error.js';
 import type { ReportRecord } from '../../../../modules/reports/records.js';
-import { reportPdf } from '../../../../modules/reports/pdf.js';
+import { reportDocument } from '../../../../modules/reports/document.service.js';
+import type { Runtime } from '../../../../platform/dependencies.js';
 import type { SerialisedAnswer } from '../../../app-types.js';
 import { negotiateFormat } from '../../../negotiate.js';
 
@@ -35,12 +36,17 @@ function wantsPdf(accept: string | undefined): boolean {
 }
 
 /** Answers a report in the format Accept asks: the PDF, or the record (JSON or XML, by the scope's negotiation). */
-export async function sendReport(request: FastifyRequest, reply: FastifyReply, report: ReportRecord): Promise<ReportRecord | SerialisedAnswer> {
+export async function sendReport(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  report: ReportRecord,
+  runtime: Runtime,
+): Promise<ReportRecord | SerialisedAnswer> {
   const accept = request.headers.accept;
   if (wantsPdf(accept)) {
     reply.type('application/pdf').header('content-disposition', `inline; filename="${report.id}.pdf"`);
     // A Buffer is sent as it is, past the response schema's serializer: what a serialised answer is.
-    return (await reportPdf(report)) as SerialisedAnswer;
+    return (await reportDocument(runtime, request.caller.partnerId, report)) as SerialisedAnswer;
   }
   // The route serves any Accept (for the PDF), so what neither PDF nor JSON nor XML can answer is refused here.
   if (accept && !negotiateFormat(accept)) throw new ServiceError('NotAcceptable');

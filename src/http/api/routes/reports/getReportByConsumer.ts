@@ -20,7 +20,7 @@ export default function getReportByConsumer(app: App, runtime: Runtime): void {
     },
     handler: async (request, reply) => {
       const { record } = await getConsumerReport(runtime, request.caller.partnerId, request.params.consumerId, request.params.reportId, request.query.purpose);
-      return sendReport(request, reply, record);
+      return sendReport(request, reply, record, runtime);
     },
   });
 }

@@ -20,7 +20,7 @@ export default function getReportByCustomer(app: App, runtime: Runtime): void {
     },
     handler: async (request, reply) => {
       const { record } = await getCustomerReport(runtime, request.caller.partnerId, request.params.customerId, request.params.reportId, request.query.purpose);
-      return sendReport(request, reply, record);
+      return sendReport(request, reply, record, runtime);
     },
   });
 }

@@ -22,7 +22,7 @@ export default function getReportById(app: App, runtime: Runtime): void {
     handler: async (request, reply) => {
       const purpose = request.query.purpose ?? request.body?.purpose;
       const { record } = await getReport(runtime, request.caller.partnerId, request.params.reportId, purpose);
-      return sendReport(request, reply, record);
+      return sendReport(request, reply, record, runtime);
     },
   });
 }

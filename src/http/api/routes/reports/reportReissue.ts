@@ -20,7 +20,7 @@ export default function reportReissue(app: App, runtime: Runtime): void {
     },
     handler: async (request, reply) => {
       const { record } = await getReport(runtime, request.caller.partnerId, request.params.reportId, request.body?.purpose);
-      return sendReport(request, reply, record);
+      return sendReport(request, reply, record, runtime);
     },
   });
 }
