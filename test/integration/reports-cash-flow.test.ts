@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cashFlowAnalysis } from '../../src/modules/reports/analysis/lending.js';
 import { cashFlowAccountRecord, cashFlowSummaryRecord } from '../../src/modules/reports/analysis/records.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
+import { createConsumer } from '../helpers/consumers.js';
+import { addCustomer } from '../helpers/customers.js';
 import { generateAndRun, profileCustomer, readReport, storedAnalysisInput } from '../helpers/report-generation.js';
+import { ofxStatementFile } from '../helpers/statement-files.js';
+import { openStatementContext, uploadStatementOk } from '../helpers/statement-uploads.js';
 
 type Json = Record<string, unknown>;
 interface CashFlowReportJson extends Json {
@@ -79,5 +83,49 @@ describe('the cash flow reports', () => {
     const credits = report.cashFlowCreditSummary as { sixMonthCreditTotal: number };
     expect(credits.sixMonthCreditTotal).toBe(analysis.summary.cashFlow.creditTotals.six);
     expect(credits.sixMonthCreditTotal).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('possible loan deposits in a cash flow report', () => {
+  let opened: TestContext | undefined;
+  afterAll(() => opened?.close());
+
+  it('lists a large credit from a lender as a possible loan deposit, in JSON and XML, and not the paychecks beside it', async () => {
+    const { ctx, partner } = await openStatementContext('2026-04-15T12:00:00Z');
+    opened = ctx;
+    const customerId = await addCustomer(ctx, partner);
+    const pay = ['20260102', '20260116', '20260130', '20260213', '20260227', '20260313', '20260327'].map((date, i) => ({
+      fitId: `P${i}`,
+      date,
+      amount: 1500,
+      name: 'ACME CORP PAYROLL',
+    }));
+    const file = ofxStatementFile([
+      {
+        acctId: '7000111222',
+        balance: 20_000,
+        transactions: [
+          ...pay,
+          { fitId: 'L1', date: '20260210', amount: 12_000, name: 'SOFI LENDING CORP ACH CREDIT' },
+          { fitId: 'R1', date: '20260212', amount: 300, name: 'AVANT FINANCE REFUND' },
+        ],
+      },
+    ]);
+    const upload = await uploadStatementOk(ctx, partner, customerId, file, { type: 'application/x-ofx' });
+    await createConsumer(ctx, partner, customerId);
+    const id = await generateAndRun(ctx, partner, `/decisioning/v2/customers/${customerId}/cashFlowPersonal`);
+    const report = (await readReport(ctx, partner, customerId, id)).json<CashFlowReportJson>();
+    const loans = report.possibleLoanDeposits as {
+      institutions: { id: string; accounts: { id: string; transactions: { amount: number; description: string }[] }[] }[];
+    }[];
+    expect(loans).toHaveLength(1);
+    expect(loans[0]!.institutions).toHaveLength(1);
+    const [account] = loans[0]!.institutions[0]!.accounts;
+    expect(account!.id).toBe(String(upload.accounts[0].id));
+    expect(account!.transactions.map((t) => [t.amount, t.description])).toEqual([[12_000, 'SOFI LENDING CORP ACH CREDIT']]);
+
+    const xml = await readReport(ctx, partner, customerId, id, 'application/xml');
+    expect(xml.statusCode).toBe(200);
+    expect(xml.body).toMatch(/<possibleLoanDeposits><institutions><id>\d+<\/id>.*<description>SOFI LENDING CORP ACH CREDIT<\/description>/s);
   }, 120_000);
 });
