@@ -47,7 +47,7 @@ describe('portfolios', () => {
     await linkProfile(ctx, partner, customerId, 'profile_01');
     await refresh(ctx, partner, customerId);
     consumerId = await createConsumer(ctx, partner, customerId);
-    // Two VOAs ten minutes apart (the second is the latest of its type), then a transactions report left in progress.
+    // Two VOAs a STEP apart (the second is the latest of its type), then a transactions report left in progress.
     generated.push(await generate(customerId, 'voa'));
     ctx.clock.advance(STEP * 1000);
     generated.push(await generate(customerId, 'voa'));

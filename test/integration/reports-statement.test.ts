@@ -75,7 +75,7 @@ describe('the statement report', () => {
     expect(await runDueReports(ctx.runtime)).toBe(1);
     const report = (await get(partner, BY_CUSTOMER(customerId, ack.id))).json<StatementReportJson>();
     expect(report.status).toBe('success');
-    // The statement at index 2 in mid-April is February's, as the statement details name it.
+    // The second statement in mid-April is February's, as the statement details name it.
     const details = (await get(partner, MULTIPLE(customerId, checking.id, '2'))).json<{ statements: { id: string }[] }>();
     expect(report.assetId).toBe(details.statements[0]!.id);
     expect(report.assetId).toBe(`statement-${checking.id}-20260201-20260228`);

@@ -2,7 +2,7 @@
  * A report as a PDF document, as Get Report answers it with `Accept: application/pdf` and the dashboard opens it: a
  * successful statement report is its statement, as Get Asset by Customer and ID answers it (docs/reports.md, "The
  * statement report"); any other report, or a statement report whose statement is gone meanwhile (its account deleted,
- * or past the 24 statements it keeps), is the report's own record in words (pdf.ts).
+ * or past the statements the account keeps), is the report's own record in words (pdf.ts).
  */
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { Runtime } from '../../platform/dependencies.js';

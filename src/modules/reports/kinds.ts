@@ -45,10 +45,10 @@ const history =
     return { from, to: asOf, balancesFrom: Math.min(from, asOf - balanceDays * DAY) };
   };
 
-/** How far back the income of VOA with income reads, in days: 24 months whatever its own period (the reference). */
+/** How far back the income of VOA with income reads, in days, whatever the report's own period (as the reference says). */
 export const INCOME_HISTORY_DAYS = 730;
 
-/** VOA with income: its own period for the assets, and the income part from incomeFromDate or 24 months back. */
+/** VOA with income: its own period for the assets, and the income part from incomeFromDate or INCOME_HISTORY_DAYS back. */
 function assetsWithIncome(options: ReportOptions, asOf: number): ReportPeriod {
   const period = history(61, 730)(options, asOf);
   const earliest = asOf - INCOME_HISTORY_DAYS * DAY;

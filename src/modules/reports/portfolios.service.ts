@@ -1,8 +1,8 @@
 /**
  * Portfolios (docs/reports.md, "Portfolios"): every report of a customer carries the customer's portfolio id
  * (service.ts), and a customer has one consumer, so a portfolio is the reports of one customer and its consumer. A
- * portfolio answers the latest report of each type. Ledgerlink's portfolios have one version, 1: an id without a
- * version asks for the latest, which is that one.
+ * portfolio answers the latest report of each type. Ledgerlink's portfolios have one version (PORTFOLIO_VERSION): an
+ * id without a version asks for the latest, which is that one.
  */
 import type { Static } from 'typebox';
 import { ServiceError } from '../../contract/errors/service-error.js';

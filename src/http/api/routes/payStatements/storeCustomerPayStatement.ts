@@ -6,7 +6,7 @@ import { MAX_PAY_STATEMENT_BYTES } from '../../../../modules/statements/pay-stat
 import type { Runtime } from '../../../../platform/dependencies.js';
 import type { App } from '../../../app-types.js';
 
-/** The largest body: the document in Base64 (four characters per three bytes, line breaks besides) and the label. */
+/** The largest body: the Base64 of the largest document, with room for line breaks and the label. */
 export const PAY_STATEMENT_BODY_LIMIT = Math.ceil((MAX_PAY_STATEMENT_BYTES * 4) / 3) + 256 * 1024;
 
 /** POST /aggregation/v1/customers/{customerId}/payStatements */
