@@ -4,6 +4,7 @@ import type { Runtime } from './runtime.js';
 import { apiScope } from '../http/api/index.js';
 import { cliApiScope } from '../http/cli-api/index.js';
 import { connectAppScope } from '../http/connect-app/index.js';
+import { connectComponentsScope } from '../http/connect-components/index.js';
 import { dashboardScope } from '../http/dashboard/index.js';
 import { simplefinScope } from '../http/simplefin/index.js';
 import { systemScope } from '../http/system/index.js';
@@ -127,6 +128,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const authenticationLimits = new AuthenticationLimits(runtime);
   await app.register(systemScope, { runtime });
   await app.register(apiScope, { runtime, authenticationLimits });
+  await app.register(connectComponentsScope, { runtime });
   await app.register(cliApiScope, { runtime });
   await app.register(connectAppScope, { runtime });
   await app.register(simplefinScope, { runtime });

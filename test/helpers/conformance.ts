@@ -66,7 +66,8 @@ export interface CheckResult {
   status: number;
   /**
    * The reference's response key used ("200", "4XX", "default"), or "error" for an error status the operation does
-   * not list (checked against the reference's common error body); undefined for other statuses it does not list.
+   * not list (checked against the operation's own error body where it has one, else the reference's common error
+   * body); undefined for other statuses it does not list.
    */
   responseKey: string | undefined;
   format: BodyFormat;
@@ -115,6 +116,8 @@ interface Operation {
   pattern: RegExp;
   literals: number;
   responses: Record<string, ResponseSpec>;
+  /** The error body of statuses it does not list, when its own listed errors share one of their own (see ownErrorSpec). */
+  errorSpec?: ResponseSpec;
 }
 
 function pointerGet(doc: Json, pointer: string): any {
@@ -227,6 +230,7 @@ export class ConformanceChecker {
           if (schema) spec.jsonSchema = schema;
           responses[status] = spec;
         }
+        const errorSpec = this.ownErrorSpec(responses);
         this.operations.push({
           operationId: (op as Json).operationId,
           method: method.toUpperCase(),
@@ -234,11 +238,27 @@ export class ConformanceChecker {
           pattern,
           literals: segments.filter((s) => !s.startsWith('{')).length,
           responses,
+          ...(errorSpec ? { errorSpec } : {}),
         });
       }
     }
     // The most specific template first: /accounts/simple before /accounts/{accountId}.
     this.operations.sort((a, b) => b.literals - a.literals || b.path.length - a.path.length);
+  }
+
+  /**
+   * An operation whose listed errors all declare one `{"Errors": {"Error": [...]}}` body (Connect Components, Webhook
+   * Subscriptions) answers that body for every error, so an error status it does not list is checked against that
+   * body rather than the common one.
+   */
+  private ownErrorSpec(responses: Record<string, ResponseSpec>): ResponseSpec | undefined {
+    const errors = Object.entries(responses)
+      .filter(([status]) => /^[45]/.test(status))
+      .map(([, spec]) => (spec.jsonSchema ? this.resolve(spec.jsonSchema) : undefined));
+    const first = errors[0];
+    if (!first || errors.some((e) => !e || JSON.stringify(e) !== JSON.stringify(first))) return undefined;
+    if (!((first.required ?? []) as string[]).includes('Errors')) return undefined;
+    return { mediaTypes: ['application/json'], jsonSchema: first };
   }
 
   private resolve(node: Json): Json {
@@ -266,7 +286,7 @@ export class ConformanceChecker {
     const format = bodyFormat(res);
     const result: CheckResult = { operationId: op.operationId, method: op.method, path: op.path, status, responseKey, format, problems: [], allowed: [] };
     if (!responseKey) return result;
-    const spec = responseKey === 'error' ? this.errorSpec : op.responses[responseKey]!;
+    const spec = responseKey === 'error' ? (op.errorSpec ?? this.errorSpec) : op.responses[responseKey]!;
     const problems: Problem[] = [];
     if (spec.mediaTypes.length === 0) {
       if (res.body.length > 0)

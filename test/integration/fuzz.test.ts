@@ -88,6 +88,11 @@ function attemptFor(route: RegisteredRoute): fc.Arbitrary<Attempt> {
   return fc.record({ path: pathFor(route), query, accept, body });
 }
 
+/** The code of an error body: `{code}`, or the Connect Components' `{"Errors": {"Error": [{ReasonCode}]}}`. */
+function errorCodeOf(body: { code?: string; Errors?: { Error?: Array<{ ReasonCode?: string }> } }): string | undefined {
+  return body.code ?? body.Errors?.Error?.[0]?.ReasonCode;
+}
+
 /** An element with nothing in it but white space, after an XML declaration or not: an empty body in XML. */
 const EMPTY_ELEMENT = /^(?:<\?xml[^?>]*\?>\s*)?(?:<(\w+)\s*>\s*<\/\1>|<\w+\s*\/>)$/;
 
@@ -137,9 +142,7 @@ describe('hostile input on every route', () => {
           const emptyIsValid = empty && /json|xml/.test(a.body!.contentType) && declared !== undefined && !declared.required?.length;
           if (MUTATING.has(route.method) && !emptyIsValid) expect(res.statusCode, where).toBeGreaterThanOrEqual(400);
           if (isApi && res.statusCode >= 400) {
-            const code = String(res.headers['content-type'] ?? '').includes('xml')
-              ? /<code>(\d+)<\/code>/.exec(res.body)?.[1]
-              : (res.json() as { code?: string }).code;
+            const code = String(res.headers['content-type'] ?? '').includes('xml') ? /<code>(\d+)<\/code>/.exec(res.body)?.[1] : errorCodeOf(res.json());
             expect(CODE_STATUS.has(code ?? ''), `${where}: undocumented code ${code}`).toBe(true);
             expect(CODE_STATUS.get(code!), `${where}: status does not match code ${code}`).toBe(res.statusCode);
           }

@@ -53,13 +53,17 @@ interface World {
   application_id?: string;
   applicationId?: string;
   consentReceiptId?: string;
-  /** The customer's institution login, as the authorization details path names it. */
-  institution_login_id?: string;
+  /** The customer and its login as Connect Components' paths name them. */
+  customer_id: string;
+  institution_login_id: string;
+  /** A Connect Components configuration and a Connect experience (partner-wide): only the other partner's world has them. */
+  configuration_id?: string;
+  experience_id?: string;
 }
 
 /** Path parameters that name public things, the same for everyone. */
 // userType (personal or business) names no record: the customer id beside it is what isolation guards.
-const PUBLIC_PARAMS: Record<string, string> = { institutionId: '101732', userType: 'personal' };
+const PUBLIC_PARAMS: Record<string, string> = { institutionId: '101732', institution_id: '101732', userType: 'personal' };
 // The request log records every request by design; the catalogue is static seed data no partner route writes.
 const IGNORED_TABLES = ['request_log', 'institutions', 'institution_catalog'];
 /** Path parameters naming partner-wide records a partner may pair with any of its customers (a registered app). */
@@ -111,6 +115,8 @@ async function world(partner: TestPartner): Promise<World> {
     portfolioId: report.portfolioId,
     assetId,
     refreshId: transactionRefresh.json<{ refreshId: string }>().refreshId,
+    customer_id: customerId,
+    institution_login_id: String(accounts[0]!.institutionLoginId),
   };
 }
 
@@ -196,6 +202,17 @@ beforeAll(async () => {
   expect(key.statusCode, key.body).toBe(200);
   b1.consentReceiptId = key.json().data[0].receipt.receiptId;
   b1.institution_login_id = b1.institutionLoginId;
+  const configuration = await ctx.app.inject({
+    method: 'POST',
+    url: '/connect-components/configurations',
+    headers: { ...b.headers, 'content-type': 'application/json' },
+    payload: { filterAccounts: ['checking'] },
+  });
+  expect(configuration.statusCode, configuration.body).toBe(201);
+  b1.configuration_id = configuration.json().id;
+  const experiences = await ctx.app.inject({ method: 'GET', url: `/connect/experiences?appName=Test%20partner`, headers: b.headers });
+  expect(experiences.statusCode, experiences.body).toBe(200);
+  b1.experience_id = experiences.json()[0].id;
 }, 120_000);
 /** Probes made, per kind, written to test-artifacts for the security report. */
 const probes = { routes: 0, otherPartner: 0, otherCustomer: 0 };
@@ -331,8 +348,8 @@ describe('isolation on every route with ids', () => {
     for (const route of routesWithIds()) {
       const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!).filter((n) => !(n in PUBLIC_PARAMS) && !PARTNER_WIDE_PARAMS.has(n));
       // Only a customer id, or none (partner-wide records): nothing of another customer's to borrow.
-      if (names.length < 2 || !(names.includes('customerId') || names.includes('consumerId'))) continue;
-      await expectNotFoundAndNoChange(route, a, { ...a1, customerId: a2.customerId, consumerId: a2.consumerId });
+      if (names.length < 2 || !(names.includes('customerId') || names.includes('customer_id') || names.includes('consumerId'))) continue;
+      await expectNotFoundAndNoChange(route, a, { ...a1, customerId: a2.customerId, customer_id: a2.customerId, consumerId: a2.consumerId });
       probes.otherCustomer++;
     }
   });

@@ -25,9 +25,12 @@ describe('ledgerlink experience', () => {
       env,
     );
     expect(set.code).toBe(0);
-    expect(JSON.parse(set.stdout)).toEqual({ name: 'gold', appName: 'Gold Lending', logoUrl: 'https://gold.example/logo.png', primaryColor: '#aa7700' });
+    const gold = JSON.parse(set.stdout);
+    expect(gold).toEqual({ id: gold.id, name: 'gold', appName: 'Gold Lending', logoUrl: 'https://gold.example/logo.png', primaryColor: '#aa7700' });
+    // The id Get Experience IDs answers and a Connect link's `experience` may name.
+    expect(gold.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const show = await runCli(['experience', 'show', creds.partnerId, 'default', '--data', data], env);
-    expect(show.stdout).toMatch(/^experience default: /);
+    expect(show.stdout).toMatch(/^experience default \(id [0-9a-f-]{36}\): /);
     const bad = await runCli(['experience', 'set', creds.partnerId, 'gold', '--app-name', 'Gold', '--color', 'gold', '--data', data], env);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/colour/);

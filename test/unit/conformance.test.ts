@@ -152,6 +152,21 @@ describe('the conformance check', () => {
     );
   });
 
+  it('checks an error status a Connect Components operation does not list against its own error body', () => {
+    const url = '/connect-components/configurations';
+    const own = { Errors: { Error: [{ Source: 'Connect-Components', ReasonCode: '10043', Description: 'Not acceptable', Recoverable: false, Details: 'x' }] } };
+    const listed = strict.check(json('POST', url, 400, own))!;
+    expect([listed.responseKey, listed.problems]).toEqual(['400', []]);
+    // 406 is not listed: the operation's own body still applies, and the common one does not.
+    expect(strict.check(json('POST', url, 406, own))).toMatchObject({ responseKey: 'error', problems: [] });
+    expect(strict.check(json('POST', url, 406, { code: '10043', message: 'Not acceptable' }))!.problems.map((p) => [p.pointer, p.keyword])).toEqual([
+      ['/Errors', 'required'],
+    ]);
+    expect(strict.check(json('POST', url, 406, { Errors: { Error: [{ Recoverable: 'false' }] } }))!.problems.map((p) => p.keyword)).toEqual(['type']);
+    // An operation whose errors have the common body keeps being checked against it.
+    expect(strict.check(json('GET', ACCOUNTS, 406, own))!.problems.map((p) => p.pointer)).toEqual(['/code']);
+  });
+
   it('catches a drifted XML answer: the wrong root where the interface states one, misnamed items, a wrong type', () => {
     const list = sample(responseSchema('get', '/institution/v2/institutions', '200')) as Json;
     const wrongRoot = strict.check(xml('GET', '/institution/v2/institutions', 200, xmlWriter(undefined, 'institutions')(list)))!;

@@ -8,6 +8,7 @@ import { ApiError } from '../shared/api.js';
 import type {
   AddedAccounts,
   ConnectAccountsBody,
+  ConnectBorrower,
   ConnectEndBody,
   ConnectInstitution,
   ConnectInstitutionPage,
@@ -27,7 +28,7 @@ import type {
   StatementUploaded,
 } from '../shared/contract.js';
 import { alertBox, busy, h, money } from '../shared/dom.js';
-import { api } from './api.js';
+import { api, setBorrower } from './api.js';
 import { emit, hasSdk, inIframe, onSdkMessage } from './sdk-bridge.js';
 import { microEntryScreen } from './micro-entries.js';
 import { sameAccountForm } from './same-account.js';
@@ -80,6 +81,71 @@ function applyBranding(x: Experience): void {
   brand.replaceChildren(
     x.logoUrl ? h('img', { src: x.logoUrl, alt: '' }) : h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, x.appName.slice(0, 1).toUpperCase()),
     h('span', { class: 'brand-name' }, x.appName),
+  );
+}
+
+// ---------- joint borrowers ----------
+
+/** Whose accounts a joint borrower link is adding now. */
+let currentBorrower: ConnectBorrower['type'] = 'primary';
+
+/** Makes the app act for this borrower from now on (the SDK hears a `user` event). */
+function chooseBorrower(b: ConnectBorrower): void {
+  currentBorrower = b.type;
+  setBorrower(b.type);
+  emit('user', { action: 'borrowerSelected', borrower: b.type, customerId: b.customerId });
+}
+
+/** After a borrower's accounts were connected: a button to connect the other borrower's, on a joint borrower link. */
+function otherBorrowerButton(): HTMLElement | null {
+  const other = session.borrowers?.find((b) => b.type !== currentBorrower);
+  if (!other) return null;
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary',
+      onclick: () => {
+        chooseBorrower(other);
+        searchScreen();
+      },
+    },
+    `Connect ${other.name}’s accounts`,
+  );
+}
+
+/** Whose accounts were just connected, on a joint borrower link. */
+function borrowerNote(): HTMLElement | null {
+  const current = session.borrowers?.find((b) => b.type === currentBorrower);
+  return current ? h('p', { class: 'muted' }, `Connected for ${current.name}.`) : null;
+}
+
+/**
+ * A joint borrower link's choice of borrower: each borrower links their own accounts, under their own customer, by
+ * picking themselves here before searching (the calls that follow name the borrower). Null for other links.
+ */
+function borrowerChoice(): HTMLElement | null {
+  const borrowers = session.borrowers;
+  if (!borrowers) return null;
+  const label = (b: ConnectBorrower) => `${b.name} (${b.type === 'primary' ? 'primary borrower' : 'joint borrower'})`;
+  return h(
+    'fieldset',
+    { class: 'borrowers' },
+    h('legend', {}, 'Whose accounts are you connecting?'),
+    ...borrowers.map((b) =>
+      h(
+        'label',
+        { class: 'choice' },
+        h('input', {
+          type: 'radio',
+          name: 'borrower',
+          value: b.type,
+          checked: b.type === currentBorrower ? true : undefined,
+          onchange: () => chooseBorrower(b),
+        }),
+        ` ${label(b)}`,
+      ),
+    ),
   );
 }
 
@@ -157,6 +223,7 @@ function searchScreen(): void {
     'Find your bank',
     {},
     h('p', { class: 'muted' }, 'Search among thousands of banks, card issuers and brokers.'),
+    borrowerChoice(),
     h('label', { for: 'search' }, 'Search for your institution'),
     input,
     hint,
@@ -536,7 +603,9 @@ function successScreen(result: AddedAccounts | StatementUploaded): void {
         ),
       ),
     ),
+    borrowerNote(),
     done,
+    otherBorrowerButton(),
     session.mode === 'full' ? h('button', { type: 'button', class: 'secondary', onclick: () => searchScreen() }, 'Connect another institution') : null,
   );
 }

@@ -26,6 +26,12 @@ export interface components {
                 [key: string]: string;
             };
         };
+        ConnectBorrower: {
+            type: "primary" | "jointBorrower";
+            customerId: string;
+            /** @description The borrower's consumer's name */
+            name: string;
+        };
         ConnectEndBody: {
             /** @default  */
             reason: string;
@@ -114,6 +120,8 @@ export interface components {
             institutionLoginId: string | null;
             /** @description The micro entries a verification link asks the amounts of; null for other links */
             microEntry: components["schemas"]["ConnectMicroEntry"] | null;
+            /** @description A joint borrower link: its two borrowers, whose accounts are linked in turn (the Connect-Borrower header of each call names whose); null for other links */
+            borrowers: components["schemas"]["ConnectBorrower"][] | null;
         };
         ConnectSignInBody: {
             institutionId: number;
@@ -172,6 +180,8 @@ export interface components {
             currency: string;
             /** @description Already linked under this customer at this institution */
             alreadyLinked: boolean;
+            /** @description How the institution classes the account (what a Connect Components configuration filters on) */
+            marketSegment: "personal" | "business";
         };
         /** @description Only on the errors docs/errors.md says carry it */
         ErrorDetails: {
@@ -1466,6 +1476,7 @@ export interface components {
 export type AddedAccounts = components['schemas']['AddedAccounts'];
 export type ConnectAccount = components['schemas']['ConnectAccount'];
 export type ConnectAccountsBody = components['schemas']['ConnectAccountsBody'];
+export type ConnectBorrower = components['schemas']['ConnectBorrower'];
 export type ConnectEndBody = components['schemas']['ConnectEndBody'];
 export type ConnectInstitution = components['schemas']['ConnectInstitution'];
 export type ConnectInstitutionPage = components['schemas']['ConnectInstitutionPage'];

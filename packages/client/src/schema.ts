@@ -2113,6 +2113,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/connect/v2/generate/jointBorrower": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Data Connect URL - Joint Borrower
+         * @description A Full Connect link for two borrowers: `borrowers` names exactly one `primary` and one `jointBorrower`, two different customers of the partner (400, 16610), each with its consumer (400, 16611; an unknown customer is 404). The link is the primary borrower's; in Connect each borrower links accounts in turn, under their own customer (docs/connect-components.md#joint-borrowers). The other fields are those of Generate Connect URL. The link's query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).
+         */
+        post: operations["GenerateJointBorrowerConnectUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/v2/send/email/jointBorrower": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Data Connect Email - Joint Borrower
+         * @description Generates the link of Generate Data Connect URL - Joint Borrower and e-mails it to `email.to` as Send Connect E-mail does (through the delivery outbox, within the hourly limit: 429, code 14075). `email.firstName` may name both borrowers ("Marvin and Jenny"). Answers the link and the e-mail settings. The link's query carries customerId, origin, partnerId, linkId, type, experience, signature (HMAC-SHA256 over the other parameters), timestamp and ttl (epoch milliseconds, ttl two hours after timestamp). A changed, expired or (with singleUseUrl) used link shows an error page and does nothing. Webhooks for the session go to `webhook` (see docs/connect.md for the events).
+         */
+        post: operations["SendJointBorrowerConnectEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/experiences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Experience IDs
+         * @description The partner's Connect experiences whose application name is `appName` (any letter case), with their ids: what a Connect link's `experience` may name besides `default`. Experiences set the look only (created with `ledgerlink experience set` or in the dashboard) and run no product, so `productCode` is empty and a `productCode` filter keeps none. 404 (16620) when none is found.
+         */
+        get: operations["GetAllExperience"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/experiences/{experience_id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate Experience for Indirect Partner
+         * @description Copies one of the partner's experiences (its application name, logo and colour) for an indirect partner, as a new experience of the partner named `<source name>-<indirectPartnerId>`; its id goes in a Connect link's `experience`. Duplicating the same experience for the same indirect partner again refreshes the copy and answers the same id. 404 (16621) when `experience_id` is not one of the partner's experiences.
+         */
+        post: operations["CreateConnectExperience"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/connect/v1/generate": {
         parameters: {
             query?: never;
@@ -2720,6 +2800,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/connect-components/institutions/{institution_id}/oauth-urls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create OAuth URL
+         * @description A session at an institution that signs in through OAuth (400, 16601 for one that signs in with a form): `url` opens the hosted Connect page that sends the customer to the institution's sign-in and then lets them choose the accounts (those `configurationId`'s configuration keeps); the browser goes to `redirectURI` when the session completes. `id` is the session (the Connect link's `linkId`), `eventStreamId` is carried by every Connect event of the session. The customer (404), the institution (404, 14006), that the customer may link there (403, 14061) and the configuration (404, 16600) are checked first.
+         */
+        post: operations["PostInstitutionsInstitutionIdOauthUrls"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect-components/institutions/{institution_id}/login-forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Login Form
+         * @description A session at an institution that signs in with a form (400, 16602 for an OAuth institution): `elements` are the institution's sign-in fields (labels in English, ids of this session), and `url` (a Ledgerlink addition) opens that form in the hosted Connect app, which signs in, asks MFA questions and lets the customer choose the accounts (those `configurationId`'s configuration keeps). `language` is one of en, en-us, es, es-us, fr, fr-ca. The customer (404), the institution (404, 14006), that the customer may link there (403, 14061) and the configuration (404, 16600) are checked first.
+         */
+        post: operations["PostInstitutionsInstitutionIdLoginForms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect-components/customers/{customer_id}/institution-login-ids/{institution_login_id}/reconnections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Initiate Reconnection
+         * @description A session that signs in again for the customer's institution login (lost connection, changed credentials, expired MFA): `url` opens the hosted Connect app's Fix flow for that login, which replaces its saved sign-in and clears its error; `elements` are the institution's sign-in fields (none at an OAuth institution). The sign-in happens in Connect, so the answer is never the reference's 203. 404 for a customer or login that is not the partner's; 400 (16603) for a login made from statement files or at an institution without a live connection.
+         */
+        post: operations["PostReconnections"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect-components/configurations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get All Configurations for Current Partner
+         * @description The partner's Connect Components configurations, oldest first.
+         */
+        get: operations["GetConfigurations"];
+        put?: never;
+        /**
+         * Create Components Configuration
+         * @description A configuration a login form or OAuth URL may name (`configurationId`): the sessions made with it offer only the accounts whose type is one of `filterAccounts` (any letter case) and whose classification (personal or business) is one of `accountClassificationType`; an absent filter keeps every account. `aoRequired` is kept and answered; Ledgerlink's OAuth sources ask no separate permission for owner details, so it never blocks a sign-in.
+         */
+        post: operations["PostConfigurations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect-components/configurations/{configuration_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Configuration Details
+         * @description One of the partner's configurations; 404 (16600) for an unknown id or another partner's.
+         */
+        get: operations["GetConfigurationsConfigurationId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Configuration
+         * @description Removes one of the partner's configurations (204); 404 (16600) for an unknown id or another partner's. Sessions made with it offer every account from then on.
+         */
+        delete: operations["DeleteConfigurationsConfigurationId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3257,6 +3445,38 @@ export interface components {
                 /** @example The date "31/02/2026" cannot be read as month-first. */
                 message: string;
             }[];
+        };
+        /** @description A Connect Components error */
+        ComponentsErrorBody: {
+            Errors: {
+                Error: {
+                    /**
+                     * @description The application that answered
+                     * @example Connect-Components
+                     */
+                    Source: string;
+                    /**
+                     * @description The error code from the catalogue (docs/errors.md)
+                     * @example 10010
+                     */
+                    ReasonCode: string;
+                    /**
+                     * @description The code's meaning
+                     * @example Invalid parameter
+                     */
+                    Description: string;
+                    /**
+                     * @description Whether retrying the same request may succeed (rate limits, unavailability)
+                     * @example false
+                     */
+                    Recoverable: boolean;
+                    /**
+                     * @description What went wrong in this request
+                     * @example Invalid parameter (redirectURI): not an absolute URL.
+                     */
+                    Details: string;
+                }[];
+            };
         };
     };
     responses: never;
@@ -36339,6 +36559,741 @@ export interface operations {
             };
         };
     };
+    GenerateJointBorrowerConnectUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /** @description The primary borrower (the link is theirs) and the joint borrower: exactly one of each, two different customers */
+                    borrowers: {
+                        /**
+                         * @description The borrower's customer
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description The consumer of the borrower's customer
+                         * @example 0bf46322c167b562e6cbed9d40e19a4c
+                         */
+                        consumerId: string;
+                        /**
+                         * @description primary or jointBorrower
+                         * @example primary
+                         */
+                        type: string;
+                        optionalConsumerInfo?: {
+                            /**
+                             * @description Nine digits without hyphens; checked for its format, not stored
+                             * @example 999999999
+                             */
+                            ssn: string;
+                            /**
+                             * @description Epoch seconds; accepted and ignored
+                             * @example 1607450357
+                             */
+                            dob?: number;
+                        };
+                    }[];
+                    /** @description Accepted and ignored (reports are not offered) */
+                    reportCustomFields?: {
+                        [key: string]: unknown;
+                    }[];
+                };
+                "application/xml": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /** @description The primary borrower (the link is theirs) and the joint borrower: exactly one of each, two different customers */
+                    borrowers: {
+                        /**
+                         * @description The borrower's customer
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description The consumer of the borrower's customer
+                         * @example 0bf46322c167b562e6cbed9d40e19a4c
+                         */
+                        consumerId: string;
+                        /**
+                         * @description primary or jointBorrower
+                         * @example primary
+                         */
+                        type: string;
+                        optionalConsumerInfo?: {
+                            /**
+                             * @description Nine digits without hyphens; checked for its format, not stored
+                             * @example 999999999
+                             */
+                            ssn: string;
+                            /**
+                             * @description Epoch seconds; accepted and ignored
+                             * @example 1607450357
+                             */
+                            dob?: number;
+                        };
+                    }[];
+                    /** @description Accepted and ignored (reports are not offered) */
+                    reportCustomFields?: {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The signed Connect URL
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000
+                         */
+                        link: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * @description The signed Connect URL
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=url&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000
+                         */
+                        link: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SendJointBorrowerConnectEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /** @description The primary borrower (the link is theirs) and the joint borrower: exactly one of each, two different customers */
+                    borrowers: {
+                        /**
+                         * @description The borrower's customer
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description The consumer of the borrower's customer
+                         * @example 0bf46322c167b562e6cbed9d40e19a4c
+                         */
+                        consumerId: string;
+                        /**
+                         * @description primary or jointBorrower
+                         * @example primary
+                         */
+                        type: string;
+                        optionalConsumerInfo?: {
+                            /**
+                             * @description Nine digits without hyphens; checked for its format, not stored
+                             * @example 999999999
+                             */
+                            ssn: string;
+                            /**
+                             * @description Epoch seconds; accepted and ignored
+                             * @example 1607450357
+                             */
+                            dob?: number;
+                        };
+                    }[];
+                    /** @description Accepted and ignored (reports are not offered) */
+                    reportCustomFields?: {
+                        [key: string]: unknown;
+                    }[];
+                    email: {
+                        /** @description The consumer's e-mail address */
+                        to: string;
+                        /** @description Name of the person or business sending (shown in the text) */
+                        from?: string;
+                        supportPhone?: string;
+                        /** @description Default "Verify your Financial Information" */
+                        subject?: string;
+                        firstName?: string;
+                        /** @description Name of the partner's company */
+                        institutionName?: string;
+                        /** @description Footer address */
+                        institutionAddress?: string;
+                        /** @description One line each */
+                        signature?: string[];
+                    };
+                };
+                "application/xml": {
+                    /**
+                     * @description The partner id; must be the partner of the token
+                     * @example 4402958127364
+                     */
+                    partnerId: string;
+                    /** @description Language of the Connect app (en; es and fr are accepted, the app is in English) */
+                    language?: string;
+                    /** @description Where the browser goes when Connect finishes, outside an iframe (refused inside one) */
+                    redirectUri?: string;
+                    /** @description URL that receives Connect webhooks for this link */
+                    webhook?: string;
+                    /** @description application/json (default) or application/xml */
+                    webhookContentType?: string;
+                    /** @description Copied into every webhook body as webhookData */
+                    webhookData?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Extra headers (string values) sent with every webhook */
+                    webhookHeaders?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The experience (branding); default when absent */
+                    experience?: string;
+                    /** @description true: the link stops working once a Connect session completed */
+                    singleUseUrl?: boolean;
+                    /** @description Accepted and ignored (reports are not offered) */
+                    fromDate?: number;
+                    /** @description Accepted and ignored */
+                    institutionSettings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Accepted and ignored */
+                    isHostedInMobileApp?: boolean;
+                    /** @description Accepted and ignored */
+                    isWebView?: boolean;
+                    /** @description The primary borrower (the link is theirs) and the joint borrower: exactly one of each, two different customers */
+                    borrowers: {
+                        /**
+                         * @description The borrower's customer
+                         * @example 1005061234
+                         */
+                        customerId: string;
+                        /**
+                         * @description The consumer of the borrower's customer
+                         * @example 0bf46322c167b562e6cbed9d40e19a4c
+                         */
+                        consumerId: string;
+                        /**
+                         * @description primary or jointBorrower
+                         * @example primary
+                         */
+                        type: string;
+                        optionalConsumerInfo?: {
+                            /**
+                             * @description Nine digits without hyphens; checked for its format, not stored
+                             * @example 999999999
+                             */
+                            ssn: string;
+                            /**
+                             * @description Epoch seconds; accepted and ignored
+                             * @example 1607450357
+                             */
+                            dob?: number;
+                        };
+                    }[];
+                    /** @description Accepted and ignored (reports are not offered) */
+                    reportCustomFields?: {
+                        [key: string]: unknown;
+                    }[];
+                    email: {
+                        /** @description The consumer's e-mail address */
+                        to: string;
+                        /** @description Name of the person or business sending (shown in the text) */
+                        from?: string;
+                        supportPhone?: string;
+                        /** @description Default "Verify your Financial Information" */
+                        subject?: string;
+                        firstName?: string;
+                        /** @description Name of the partner's company */
+                        institutionName?: string;
+                        /** @description Footer address */
+                        institutionAddress?: string;
+                        /** @description One line each */
+                        signature?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=email&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000 */
+                        link: string;
+                        emailConfig: {
+                            /** @description The consumer's e-mail address */
+                            to: string;
+                            /** @description Name of the person or business sending (shown in the text) */
+                            from?: string;
+                            supportPhone?: string;
+                            /** @description Default "Verify your Financial Information" */
+                            subject?: string;
+                            firstName?: string;
+                            /** @description Name of the partner's company */
+                            institutionName?: string;
+                            /** @description Footer address */
+                            institutionAddress?: string;
+                            /** @description One line each */
+                            signature?: string[];
+                        };
+                    };
+                    "application/xml": {
+                        /** @example http://127.0.0.1:8080/connect?customerId=1005061234&origin=email&partnerId=4402958127364&signature=...&timestamp=1795310000000&ttl=1795317200000 */
+                        link: string;
+                        emailConfig: {
+                            /** @description The consumer's e-mail address */
+                            to: string;
+                            /** @description Name of the person or business sending (shown in the text) */
+                            from?: string;
+                            supportPhone?: string;
+                            /** @description Default "Verify your Financial Information" */
+                            subject?: string;
+                            firstName?: string;
+                            /** @description Name of the partner's company */
+                            institutionName?: string;
+                            /** @description Footer address */
+                            institutionAddress?: string;
+                            /** @description One line each */
+                            signature?: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetAllExperience: {
+        parameters: {
+            query: {
+                /**
+                 * @description The experiences' application name (any letter case)
+                 * @example Gold Lending
+                 */
+                appName: string;
+                /** @description Product codes, separated by commas: keeps experiences running one of them (none do) */
+                productCode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The experience's id: what a Connect link's `experience` may name
+                         * @example 84fd419a-1add-5bf4-961b-16e8285b3a92
+                         */
+                        id: string;
+                        /**
+                         * @description Its application name
+                         * @example Gold Lending
+                         */
+                        appName: string;
+                        /**
+                         * @description The products it runs: none, as Ledgerlink experiences set the look only
+                         * @example []
+                         */
+                        productCode: string[];
+                    }[];
+                    "application/xml": {
+                        /**
+                         * Format: uuid
+                         * @description The experience's id: what a Connect link's `experience` may name
+                         * @example 84fd419a-1add-5bf4-961b-16e8285b3a92
+                         */
+                        id: string;
+                        /**
+                         * @description Its application name
+                         * @example Gold Lending
+                         */
+                        appName: string;
+                        /**
+                         * @description The products it runs: none, as Ledgerlink experiences set the look only
+                         * @example []
+                         */
+                        productCode: string[];
+                    }[];
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    CreateConnectExperience: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The experience to copy
+                 * @example 84fd419a-1add-5bf4-961b-16e8285b3a92
+                 */
+                experience_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The indirect partner the copy is for
+                     * @example 423456789
+                     */
+                    indirectPartnerId: number;
+                };
+                "application/xml": {
+                    /**
+                     * @description The indirect partner the copy is for
+                     * @example 423456789
+                     */
+                    indirectPartnerId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The copy's id
+                         * @example 0e4c6c53-49a3-5d77-9a1d-6d2c3c7f4b10
+                         */
+                        experienceId: string;
+                    };
+                    "application/xml": {
+                        /**
+                         * Format: uuid
+                         * @description The copy's id
+                         * @example 0e4c6c53-49a3-5d77-9a1d-6d2c3c7f4b10
+                         */
+                        experienceId: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     GenerateConnectUrlV1: {
         parameters: {
             query?: never;
@@ -42060,6 +43015,705 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                     "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    PostInstitutionsInstitutionIdOauthUrls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The institution
+                 * @example 101732
+                 */
+                institution_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Where the browser goes when the session completes (an http or https URL)
+                     * @example https://oauth.example.com/redirect
+                     */
+                    redirectURI: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /**
+                     * @description A configuration of the partner to apply
+                     * @example 605543e1-f507-48ad-8127-95c40566597b
+                     */
+                    configurationId?: string;
+                    /** @description The terms and conditions the customer accepted (checked, not stored) */
+                    serviceAgreement: {
+                        /**
+                         * @description The language of the terms and conditions the customer accepted
+                         * @example en
+                         */
+                        language: string;
+                        /**
+                         * @description When the customer accepted them: an ISO 8601 date and time
+                         * @example 2024-11-28T18:25:32+00:00
+                         */
+                        acceptedDate: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The session: the `linkId` of its Connect link
+                         * @example 605543e1-f507-48ad-8127-95c40566597b
+                         */
+                        id: string;
+                        /**
+                         * @description The hosted Connect page of this session (a signed Connect link, valid two hours): the institution's sign-in for an OAuth URL or a login form, the Fix flow of the login for a reconnection
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&linkId=8d9d8f5e-2c5f-4f49-bf9b-276a7df0367f&type=lite&signature=...
+                         */
+                        url: string;
+                        /**
+                         * Format: uuid
+                         * @description Carried as `eventStreamId` in the payload of every Connect event of this session (webhook subscriptions hear them)
+                         * @example 605543e1-f507-48ad-8127-95c40566597b
+                         */
+                        eventStreamId: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+        };
+    };
+    PostInstitutionsInstitutionIdLoginForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The institution
+                 * @example 101732
+                 */
+                institution_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The form's language: en, en-us, es, es-us, fr, fr-ca (the labels are in English)
+                     * @example en
+                     */
+                    language: string;
+                    /**
+                     * @description The customer who links accounts
+                     * @example 1005061234
+                     */
+                    customerId: string;
+                    /**
+                     * @description A configuration of the partner to apply
+                     * @example 605543e1-f507-48ad-8127-95c40566597b
+                     */
+                    configurationId?: string;
+                    /** @description The terms and conditions the customer accepted (checked, not stored) */
+                    serviceAgreement: {
+                        /**
+                         * @description The language of the terms and conditions the customer accepted
+                         * @example en
+                         */
+                        language: string;
+                        /**
+                         * @description When the customer accepted them: an ISO 8601 date and time
+                         * @example 2024-11-28T18:25:32+00:00
+                         */
+                        acceptedDate: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The session: the `linkId` of its Connect link
+                         * @example 605543e1-f507-48ad-8127-95c40566597b
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Carried as `eventStreamId` in the payload of every Connect event of this session (webhook subscriptions hear them)
+                         * @example 605543e1-f507-48ad-8127-95c40566597b
+                         */
+                        eventStreamId: string;
+                        /** @description The institution's sign-in fields; none at an OAuth institution */
+                        elements: {
+                            /**
+                             * Format: uuid
+                             * @description The element in this session
+                             * @example 605543e1-f507-48ad-8127-95c40566597b
+                             */
+                            id: string;
+                            /**
+                             * @description The institution's label for the field
+                             * @example Banking Userid
+                             */
+                            label: string;
+                            /**
+                             * @description The order to show the elements in, from 0
+                             * @example 0
+                             */
+                            sortOrder: number;
+                        }[];
+                        /**
+                         * @description The hosted Connect page of this session (a signed Connect link, valid two hours): the institution's sign-in for an OAuth URL or a login form, the Fix flow of the login for a reconnection
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&linkId=8d9d8f5e-2c5f-4f49-bf9b-276a7df0367f&type=lite&signature=...
+                         */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+        };
+    };
+    PostReconnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The customer
+                 * @example 1005061234
+                 */
+                customer_id: string;
+                /**
+                 * @description The institution login to reconnect
+                 * @example 6000000001
+                 */
+                institution_login_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The session: the `linkId` of its Connect link
+                         * @example 605543e1-f507-48ad-8127-95c40566597b
+                         */
+                        id: string;
+                        /**
+                         * Format: uuid
+                         * @description Carried as `eventStreamId` in the payload of every Connect event of this session (webhook subscriptions hear them)
+                         * @example 605543e1-f507-48ad-8127-95c40566597b
+                         */
+                        eventStreamId: string;
+                        /** @description The institution's sign-in fields; none at an OAuth institution */
+                        elements: {
+                            /**
+                             * Format: uuid
+                             * @description The element in this session
+                             * @example 605543e1-f507-48ad-8127-95c40566597b
+                             */
+                            id: string;
+                            /**
+                             * @description The institution's label for the field
+                             * @example Banking Userid
+                             */
+                            label: string;
+                            /**
+                             * @description The order to show the elements in, from 0
+                             * @example 0
+                             */
+                            sortOrder: number;
+                        }[];
+                        /**
+                         * @description The hosted Connect page of this session (a signed Connect link, valid two hours): the institution's sign-in for an OAuth URL or a login form, the Fix flow of the login for a reconnection
+                         * @example http://127.0.0.1:8080/connect?customerId=1005061234&linkId=8d9d8f5e-2c5f-4f49-bf9b-276a7df0367f&type=lite&signature=...
+                         */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+        };
+    };
+    GetConfigurations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Unique identifier of the configuration object
+                         * @example 605543e1-f507-48ad-8127-95c40566597b
+                         */
+                        id: string;
+                        /**
+                         * @description Account types to offer (as the accounts' `type`, any letter case: checking, savings, creditCard, ...); absent: every type
+                         * @example [
+                         *       "checking"
+                         *     ]
+                         */
+                        filterAccounts?: string[];
+                        /**
+                         * @description Account classifications to offer: personal, business, unknown; absent: every classification
+                         * @example [
+                         *       "personal",
+                         *       "business"
+                         *     ]
+                         */
+                        accountClassificationType?: string[];
+                        /**
+                         * @description Stored and answered; Ledgerlink's OAuth sources ask no separate permission for owner details, so it never blocks a sign-in
+                         * @example true
+                         */
+                        aoRequired?: boolean;
+                    }[];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+        };
+    };
+    PostConfigurations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A configuration to narrow the accounts a session offers: at least one of its fields (400, 10005 otherwise) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Account types to offer (as the accounts' `type`, any letter case: checking, savings, creditCard, ...); absent: every type
+                     * @example [
+                     *       "checking"
+                     *     ]
+                     */
+                    filterAccounts?: string[];
+                    /**
+                     * @description Account classifications to offer: personal, business, unknown; absent: every classification
+                     * @example [
+                     *       "personal",
+                     *       "business"
+                     *     ]
+                     */
+                    accountClassificationType?: string[];
+                    /**
+                     * @description Stored and answered; Ledgerlink's OAuth sources ask no separate permission for owner details, so it never blocks a sign-in
+                     * @example true
+                     */
+                    aoRequired?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Unique identifier of the configuration object
+                         * @example 605543e1-f507-48ad-8127-95c40566597b
+                         */
+                        id: string;
+                        /**
+                         * @description Account types to offer (as the accounts' `type`, any letter case: checking, savings, creditCard, ...); absent: every type
+                         * @example [
+                         *       "checking"
+                         *     ]
+                         */
+                        filterAccounts?: string[];
+                        /**
+                         * @description Account classifications to offer: personal, business, unknown; absent: every classification
+                         * @example [
+                         *       "personal",
+                         *       "business"
+                         *     ]
+                         */
+                        accountClassificationType?: string[];
+                        /**
+                         * @description Stored and answered; Ledgerlink's OAuth sources ask no separate permission for owner details, so it never blocks a sign-in
+                         * @example true
+                         */
+                        aoRequired?: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a missing, blank or invalid field, or a malformed body (see docs/errors.md) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+        };
+    };
+    GetConfigurationsConfigurationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The configuration
+                 * @example 605543e1-f507-48ad-8127-95c40566597b
+                 */
+                configuration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Unique identifier of the configuration object
+                         * @example 605543e1-f507-48ad-8127-95c40566597b
+                         */
+                        id: string;
+                        /**
+                         * @description Account types to offer (as the accounts' `type`, any letter case: checking, savings, creditCard, ...); absent: every type
+                         * @example [
+                         *       "checking"
+                         *     ]
+                         */
+                        filterAccounts?: string[];
+                        /**
+                         * @description Account classifications to offer: personal, business, unknown; absent: every classification
+                         * @example [
+                         *       "personal",
+                         *       "business"
+                         *     ]
+                         */
+                        accountClassificationType?: string[];
+                        /**
+                         * @description Stored and answered; Ledgerlink's OAuth sources ask no separate permission for owner details, so it never blocks a sign-in
+                         * @example true
+                         */
+                        aoRequired?: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+        };
+    };
+    DeleteConfigurationsConfigurationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The configuration
+                 * @example 605543e1-f507-48ad-8127-95c40566597b
+                 */
+                configuration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized: missing, invalid or expired credentials, or a locked partner */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Not found (another partner's ids look exactly like unknown ids) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
+                };
+            };
+            /** @description Not acceptable: Accept allows neither JSON nor XML */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentsErrorBody"];
                 };
             };
         };

@@ -804,6 +804,55 @@ export const ErrorCatalogue = define({
     message: 'Customer does not have any accounts',
     when: "Get Recurring Transactions or Refresh Transactions for a customer without aggregated accounts (the reference's 38003).",
   },
+  // Connect Components, Connect experiences and joint borrowers (docs/connect-components.md)
+  ComponentsConfigurationNotFound: {
+    code: '16600',
+    status: 404,
+    message: 'The requested entity was not found',
+    when: "A Connect Components configuration id (path or `configurationId`) that is not one of the partner's configurations; another partner's looks the same (the reference's 4041).",
+  },
+  ComponentsInstitutionSignsInWithForm: {
+    code: '16601',
+    status: 400,
+    message: 'This institution signs in with a login form, not OAuth.',
+    when: 'Create OAuth URL for an institution whose connector signs in with a credentials form: use Create Login Form.',
+  },
+  ComponentsInstitutionSignsInWithOAuth: {
+    code: '16602',
+    status: 400,
+    message: 'This institution signs in through OAuth, not a login form.',
+    when: 'Create Login Form for an institution whose connector signs in through OAuth: use Create OAuth URL.',
+  },
+  ComponentsLoginNotReconnectable: {
+    code: '16603',
+    status: 400,
+    message: 'This institution login cannot be reconnected.',
+    when: 'Initiate Reconnection for a login made from statement files, or at an institution without a live connection now: there is no sign-in to repeat.',
+  },
+  JointBorrowersInvalid: {
+    code: '16610',
+    status: 400,
+    message: 'Invalid parameter (borrowers): one primary and one jointBorrower, two different customers.',
+    when: 'Generate or e-mail a joint borrower link whose `borrowers` are not exactly one `primary` and one `jointBorrower` of two different customers.',
+  },
+  JointBorrowerConsumerMismatch: {
+    code: '16611',
+    status: 400,
+    message: 'Invalid parameter (consumerId): not the consumer of this customer.',
+    when: "A joint borrower link whose borrower's `consumerId` is not the consumer of that borrower's `customerId` (the message names the borrower).",
+  },
+  ConnectExperiencesNotFound: {
+    code: '16620',
+    status: 404,
+    message: 'The requested experience could not be found for the external app name.',
+    when: "Get Experience IDs when none of the partner's experiences has that `appName` (and, with `productCode`, one of those codes); the reference's 4004.",
+  },
+  ConnectExperienceNotFound: {
+    code: '16621',
+    status: 404,
+    message: 'The requested experience was not found.',
+    when: "Duplicate Experience with an `experience_id` that is not one of the partner's experiences.",
+  },
 
   // App registration and third-party access (docs/app-registration.md)
   AppRegistrationNotFound: {

@@ -46,6 +46,13 @@ export const ConnectMicroEntry = Type.Object({
 export const ConnectMicroEntryAmounts = Type.Object({ amounts: Type.Array(Type.Number(), { maxItems: 10 }) });
 
 /** POST /connect/api/session: what the app shows for its link. */
+/** A borrower of a joint borrower link. */
+export const ConnectBorrower = Type.Object({
+  type: Type.Union([Type.Literal('primary'), Type.Literal('jointBorrower')]),
+  customerId: Type.String(),
+  name: Type.String({ description: "The borrower's consumer's name" }),
+});
+
 export const ConnectSession = Type.Object({
   mode: Type.Union([Type.Literal('full'), Type.Literal('lite'), Type.Literal('fix'), Type.Literal('microentry')]),
   customerId: Type.String(),
@@ -55,6 +62,10 @@ export const ConnectSession = Type.Object({
   institution: Nullable(ConnectInstitution, { description: 'The institution a Lite or Fix link signs in at; null for Full' }),
   institutionLoginId: Nullable(Type.String({ description: 'The login a Fix link repairs' })),
   microEntry: Nullable(ConnectMicroEntry, { description: 'The micro entries a verification link asks the amounts of; null for other links' }),
+  borrowers: Nullable(Type.Array(ConnectBorrower), {
+    description:
+      'A joint borrower link: its two borrowers, whose accounts are linked in turn (the Connect-Borrower header of each call names whose); null for other links',
+  }),
 });
 
 /** GET /connect/api/institutions: a page of the institution search. */
@@ -120,6 +131,9 @@ export const DiscoveredAccount = Type.Object({
   balance: Type.Number(),
   currency: Type.String(),
   alreadyLinked: Type.Boolean({ description: 'Already linked under this customer at this institution' }),
+  marketSegment: Type.Union([Type.Literal('personal'), Type.Literal('business')], {
+    description: 'How the institution classes the account (what a Connect Components configuration filters on)',
+  }),
 });
 
 /** Where a sign-in is: MFA asked, an OAuth window open, accounts to choose, failed, or finished. */

@@ -134,3 +134,75 @@ export const MailMessage = Type.Object(
   { xml: { name: 'message' } },
 );
 export const MailList = Type.Object({ messages: Type.Array(MailMessage) }, { xml: { name: 'mailbox' } });
+
+/** A borrower of a joint borrower link. */
+export const Borrower = Type.Object(
+  {
+    customerId: RequiredString({ maxLength: 20, description: "The borrower's customer", examples: ['1005061234'] }),
+    consumerId: RequiredString({ maxLength: 64, description: "The consumer of the borrower's customer", examples: ['0bf46322c167b562e6cbed9d40e19a4c'] }),
+    type: RequiredString({ maxLength: 32, description: 'primary or jointBorrower', examples: ['primary'] }),
+    optionalConsumerInfo: O(
+      Type.Object({
+        ssn: RequiredString({ maxLength: 16, description: 'Nine digits without hyphens; checked for its format, not stored', examples: ['999999999'] }),
+        dob: O(Type.Integer({ description: 'Epoch seconds; accepted and ignored', examples: [1607450357] })),
+      }),
+    ),
+  },
+  { xml: { name: 'borrower' } },
+);
+
+const { customerId: _customerId, consumerId: _consumerId, ...jointCommon } = common;
+const joint = {
+  ...jointCommon,
+  borrowers: Type.Array(Borrower, {
+    minItems: 1,
+    maxItems: 10,
+    description: 'The primary borrower (the link is theirs) and the joint borrower: exactly one of each, two different customers',
+    xml: { wrapped: true },
+  }),
+  reportCustomFields: O(Type.Array(FreeObject('A custom field'), { maxItems: 5, description: 'Accepted and ignored (reports are not offered)' })),
+};
+export const JointBorrowerConnectParameters = Type.Object(joint, { xml: { name: 'connect' } });
+export const JointBorrowerEmailParameters = Type.Object({ ...joint, email: EmailOptions }, { xml: { name: 'connect' } });
+
+/** An experience as Get Experience IDs lists it. */
+export const ExperienceSummary = Type.Object(
+  {
+    id: Type.String({
+      format: 'uuid',
+      description: "The experience's id: what a Connect link's `experience` may name",
+      examples: ['84fd419a-1add-5bf4-961b-16e8285b3a92'],
+    }),
+    appName: Type.String({ description: 'Its application name', examples: ['Gold Lending'] }),
+    productCode: Type.Array(Type.String({ xml: { name: 'productCode' } }), {
+      description: 'The products it runs: none, as Ledgerlink experiences set the look only',
+      examples: [[]],
+    }),
+  },
+  { xml: { name: 'experience' } },
+);
+export const ExperienceList = Type.Array(ExperienceSummary, { xml: { name: 'experiences', wrapped: true } });
+
+export const ExperienceQuery = Type.Object({
+  appName: RequiredString({ maxLength: 255, description: "The experiences' application name (any letter case)", examples: ['Gold Lending'] }),
+  productCode: O(Type.String({ maxLength: 512, description: 'Product codes, separated by commas: keeps experiences running one of them (none do)' })),
+});
+
+export const ExperienceParams = Type.Object({
+  experience_id: Type.String({ maxLength: 64, description: 'The experience to copy', examples: ['84fd419a-1add-5bf4-961b-16e8285b3a92'] }),
+});
+export const IndirectPartnerRequest = Type.Object(
+  {
+    indirectPartnerId: Type.Integer({
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'The indirect partner the copy is for',
+      examples: [423456789],
+    }),
+  },
+  { xml: { name: 'experience' } },
+);
+export const CreatedExperience = Type.Object(
+  { experienceId: Type.String({ format: 'uuid', description: "The copy's id", examples: ['0e4c6c53-49a3-5d77-9a1d-6d2c3c7f4b10'] }) },
+  { xml: { name: 'experience' } },
+);

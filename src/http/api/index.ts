@@ -118,6 +118,10 @@ import sendConnectEmail from './routes/connect/sendConnectEmail.js';
 import connectV1 from './routes/connect/connectV1.js';
 import getConnectWebhookSigningKey from './routes/connect/getConnectWebhookSigningKey.js';
 import getMailbox from './routes/connect/getMailbox.js';
+import generateJointBorrowerConnectUrl from './routes/connect/generateJointBorrowerConnectUrl.js';
+import sendJointBorrowerConnectEmail from './routes/connect/sendJointBorrowerConnectEmail.js';
+import getAllExperience from './routes/connect/getAllExperience.js';
+import createConnectExperience from './routes/connect/createConnectExperience.js';
 import advanceSandboxClock from './routes/sandbox/advanceSandboxClock.js';
 import setSandboxLoginError from './routes/sandbox/setSandboxLoginError.js';
 import clearSandboxLoginError from './routes/sandbox/clearSandboxLoginError.js';
@@ -277,6 +281,10 @@ export async function apiScope(api: FastifyInstance, opts: { runtime: Runtime; a
       generateFixConnectUrl,
       verifyMicroEntryMicrodeposit,
       sendConnectEmail,
+      generateJointBorrowerConnectUrl,
+      sendJointBorrowerConnectEmail,
+      getAllExperience,
+      createConnectExperience,
       connectV1,
       getConnectWebhookSigningKey,
       createWebhookSubscription,

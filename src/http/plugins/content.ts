@@ -34,7 +34,8 @@ export function responseSchemaFor(responses: Responses, status: number): XmlSche
   return status >= 400 ? (ErrorBody as unknown as XmlSchema) : undefined;
 }
 
-function parseJson(_req: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void): void {
+/** The JSON body parser every scope uses (depth-limited; an empty body is none). */
+export function parseJson(_req: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void): void {
   // Real clients send `Content-Type: application/json` with no body on POSTs that take none.
   if (body.trim() === '') return done(null, undefined);
   // Before parsing: a parsed 5,000-level document overflows the stack of whatever walks it later.

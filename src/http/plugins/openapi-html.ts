@@ -240,8 +240,13 @@ class Renderer {
     const items = entries.map(([status, response]) => {
       const content = response.content as Record<string, Json> | undefined;
       const description = String(response.description ?? '').replace(/\s*\(see docs\/errors\.md\)/, '');
-      if (Number(status) >= 400)
-        return `<dt>${escapeHtml(status)}</dt><dd>${this.text(description)}. The body is an <a href="#schema-ErrorBody">ErrorBody</a> whose <code>code</code> is one of the <a href="#errors">error codes</a>.</dd>`;
+      if (Number(status) >= 400) {
+        // Connect Components answer errors in a body of their own, its ReasonCode being the error code.
+        const own = String((Object.values(content ?? {})[0]?.schema as Json | undefined)?.$ref ?? '').endsWith('/ComponentsErrorBody');
+        return own
+          ? `<dt>${escapeHtml(status)}</dt><dd>${this.text(description)}. The body is a <a href="#schema-ComponentsErrorBody">ComponentsErrorBody</a> whose <code>ReasonCode</code> is one of the <a href="#errors">error codes</a>.</dd>`
+          : `<dt>${escapeHtml(status)}</dt><dd>${this.text(description)}. The body is an <a href="#schema-ErrorBody">ErrorBody</a> whose <code>code</code> is one of the <a href="#errors">error codes</a>.</dd>`;
+      }
       if (!content) return `<dt>${escapeHtml(status)}</dt><dd>${this.text(description)}; no body.</dd>`;
       const schema = (Object.values(content)[0]?.schema ?? {}) as Json;
       const { name } = this.deref(schema);

@@ -76,9 +76,13 @@ function hoistNamedSchemas(doc: Json): void {
   for (const [name, schema] of Object.entries(schemas)) schemas[name] = visit(schema) as Json;
 }
 
-/** Every body and response is available as JSON and as XML from the same schema. */
+/** Paths served in JSON only, as the reference describes them (Connect Components, src/http/connect-components). */
+const JSON_ONLY_PATHS = ['/connect-components/'];
+
+/** Every body and response is available as JSON and as XML from the same schema, but on the JSON-only paths. */
 function addXmlMediaTypes(doc: Json): void {
-  for (const path of Object.values((doc.paths ?? {}) as Record<string, Record<string, Json>>)) {
+  for (const [url, path] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, Json>>)) {
+    if (JSON_ONLY_PATHS.some((prefix) => url.startsWith(prefix))) continue;
     for (const op of Object.values(path)) {
       const targets: Json[] = [];
       const body = op.requestBody as Json | undefined;
@@ -112,7 +116,7 @@ export const openapiPlugin = fp(
           title: 'Ledgerlink API',
           version: opts.version,
           description:
-            'Financial data aggregation: partner authentication, customers, institutions, accounts, transactions, Connect and TxPUSH. Every operation reads and writes JSON or XML (Content-Type / Accept). Errors are `{code, message}`; the codes are listed in docs/errors.md.',
+            'Financial data aggregation: partner authentication, customers, institutions, accounts, transactions, Connect and TxPUSH. Every operation reads and writes JSON or XML (Content-Type / Accept), but Connect Components, JSON only. Errors are `{code, message}` (Connect Components: `{"Errors": {"Error": [{"ReasonCode": code, ...}]}}`); the codes are listed in docs/errors.md.',
           license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
         },
         servers: [{ url: opts.runtime.config.publicUrl }],

@@ -283,6 +283,7 @@ async function discovered(
     balance: a.balance,
     currency: a.currency,
     alreadyLinked: linkedRefs.has(a.ref),
+    marketSegment: a.marketSegment,
   }));
 }
 

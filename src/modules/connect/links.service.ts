@@ -4,6 +4,7 @@
  * carries customerId, origin, partnerId, linkId, the variant, signature, timestamp and ttl (epoch ms). The URL is
  * signed, so nothing in it can be changed; it expires at ttl; a single-use link stops working once Connect finished.
  */
+import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../platform/db/database.js';
 import { sendableHeaders } from '../../outbox/enqueue.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
@@ -39,6 +40,12 @@ export interface NewLink {
   webhookData?: Record<string, unknown>;
   webhookHeaders?: Record<string, string>;
   singleUseUrl: boolean;
+  /** Connect Components: the link's id is a UUID, the session's reference. */
+  uuid?: boolean;
+  configurationId?: string;
+  eventStreamId?: string;
+  /** Joint borrower links: the joint borrower's customer. */
+  jointCustomerId?: number;
 }
 
 /** The query parameters of a link row, unsigned. */
@@ -59,6 +66,7 @@ function linkParams(row: ConnectLinkRow): Record<string, string> {
   if (row.language) params.language = row.language;
   if (row.redirect_uri) params.redirectUri = row.redirect_uri;
   if (row.webhook) params.webhookContentType = row.webhook_content_type;
+  if (row.joint_customer_id !== null) params.jointBorrowerCustomerId = String(row.joint_customer_id);
   return params;
 }
 
@@ -74,7 +82,7 @@ export function linkUrl(runtime: Runtime, row: ConnectLinkRow): string {
 export async function insertLink(db: Executor, runtime: Runtime, link: NewLink): Promise<ConnectLinkRow> {
   const now = runtime.clock.now();
   const row: ConnectLinkRow = {
-    id: randomString(24),
+    id: link.uuid ? randomUUID() : randomString(24),
     partner_id: link.partnerId,
     customer_id: link.customerId,
     type: link.type,
@@ -95,6 +103,9 @@ export async function insertLink(db: Executor, runtime: Runtime, link: NewLink):
     created_at_ms: now,
     expires_at_ms: now + LINK_TTL_MS,
     used_at: null,
+    configuration_id: link.configurationId ?? null,
+    event_stream_id: link.eventStreamId ?? null,
+    joint_customer_id: link.jointCustomerId ?? null,
   };
   await insertLinkRow(db, row);
   return row;
@@ -143,7 +154,27 @@ export function linkRow(row: ConnectLinkRow): ConnectLinkRow {
     expires_at_ms: Number(row.expires_at_ms),
     institution_login_id: row.institution_login_id === null ? null : Number(row.institution_login_id),
     micro_entry_account_id: row.micro_entry_account_id === null ? null : Number(row.micro_entry_account_id),
+    joint_customer_id: row.joint_customer_id === null ? null : Number(row.joint_customer_id),
   };
+}
+
+/** The borrowers of a joint borrower link, as the Connect app names them. */
+export type Borrower = 'primary' | 'jointBorrower';
+
+/**
+ * The link as it acts for one of its borrowers: a joint borrower link's calls for the joint borrower act for that
+ * customer (sign-in, accounts, account management, the webhooks' customerId), the others for the link's own. Only a
+ * joint borrower link has a joint borrower.
+ */
+export function asBorrower(row: ConnectLinkRow, borrower: Borrower): ConnectLinkRow {
+  if (borrower === 'primary') return row;
+  if (row.joint_customer_id === null) throw new ServiceError('ConnectActionNotAllowed', 'This Connect link has no joint borrower.');
+  return { ...row, customer_id: row.joint_customer_id };
+}
+
+/** Whether a customer is one this link acts for: its own, or its joint borrower. */
+export function linkServesCustomer(row: ConnectLinkRow, customerId: string): boolean {
+  return String(row.customer_id) === customerId || (row.joint_customer_id !== null && String(row.joint_customer_id) === customerId);
 }
 
 /** Marks a single-use link used (Connect completed). Answers false when it already was (a concurrent finish). */

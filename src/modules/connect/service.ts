@@ -14,7 +14,7 @@ import { ServiceError } from '../../contract/errors/service-error.js';
 import { connectEmail, type ConnectEmailFields } from './email.js';
 import { resolveExperience } from './experiences.service.js';
 import { insertLink, linkUrl, type NewLink } from './links.service.js';
-import type { ConnectLinkType } from './table.js';
+import type { ConnectLinkRow, ConnectLinkType } from './table.js';
 
 /** The fields every generate call shares. */
 export interface GenerateInput {
@@ -65,8 +65,16 @@ function plainObject(field: string, value: unknown): Record<string, unknown> | u
   return value as Record<string, unknown>;
 }
 
-/** Validates a generate request and stores the link; answers the signed URL. */
-async function generate(engine: Engine, type: ConnectLinkType, input: GenerateInput): Promise<{ link: string; experienceName: string }> {
+/** What some links carry beyond a generate request: Connect Components' sessions, joint borrowers. */
+export type LinkExtras = Pick<NewLink, 'uuid' | 'configurationId' | 'eventStreamId' | 'jointCustomerId'>;
+
+/** Validates a generate request and stores the link; answers the signed URL and the link's row. */
+export async function generateLink(
+  engine: Engine,
+  type: ConnectLinkType,
+  input: GenerateInput,
+  extras: LinkExtras = {},
+): Promise<{ link: string; experienceName: string; row: ConnectLinkRow }> {
   const { runtime } = engine;
   const db = runtime.database.kysely;
   const customer = await getCustomerForPartner(db, input.partnerId, input.customerId);
@@ -84,6 +92,7 @@ async function generate(engine: Engine, type: ConnectLinkType, input: GenerateIn
     ...(input.webhook?.trim() ? { webhook: httpUrl('webhook', input.webhook, '; use webhookHeaders') } : {}),
     ...(plainObject('webhookData', input.webhookData) ? { webhookData: plainObject('webhookData', input.webhookData)! } : {}),
     ...(webhookHeaders ? { webhookHeaders: deliveryHeaders(webhookHeaders, 'webhookHeaders') } : {}),
+    ...extras,
   };
   if (type === 'lite') {
     const institutionId = input.institutionId!;
@@ -98,27 +107,27 @@ async function generate(engine: Engine, type: ConnectLinkType, input: GenerateIn
   }
   if (type === 'microentry') link.microEntryAccountId = (await microEntryStatus(engine, customer, input.accountId ?? '')).accountId;
   const row = await insertLink(db, runtime, link);
-  return { link: linkUrl(runtime, row), experienceName: row.experience };
+  return { link: linkUrl(runtime, row), experienceName: row.experience, row };
 }
 
 /** POST /connect/v2/generate */
 export async function generateFullLink(engine: Engine, input: GenerateInput): Promise<{ link: string }> {
-  return { link: (await generate(engine, 'full', input)).link };
+  return { link: (await generateLink(engine, 'full', input)).link };
 }
 
 /** POST /connect/v2/generate/lite */
 export async function generateLiteLink(engine: Engine, input: GenerateInput & { institutionId: number }): Promise<{ link: string }> {
-  return { link: (await generate(engine, 'lite', input)).link };
+  return { link: (await generateLink(engine, 'lite', input)).link };
 }
 
 /** POST /connect/v2/generate/fix: 404 when the customer has no such institution login. */
 export async function generateFixLink(engine: Engine, input: GenerateInput & { institutionLoginId: string | number }): Promise<{ link: string }> {
-  return { link: (await generate(engine, 'fix', input)).link };
+  return { link: (await generateLink(engine, 'fix', input)).link };
 }
 
 /** POST /connect/v2/generate/microentry/verify: 404 when the customer has no micro entries to the account. */
 export async function generateMicroEntryLink(engine: Engine, input: GenerateInput & { accountId: string }): Promise<{ link: string }> {
-  return { link: (await generate(engine, 'microentry', input)).link };
+  return { link: (await generateLink(engine, 'microentry', input)).link };
 }
 
 /**
@@ -129,6 +138,7 @@ export async function sendConnectEmail(
   engine: Engine,
   input: GenerateInput & { email: ConnectEmailFields },
   kind: 'email' | 'lite' | 'fix' = 'email',
+  extras: LinkExtras = {},
 ): Promise<{ link: string; emailConfig: ConnectEmailFields }> {
   const { runtime } = engine;
   const to = typeof input.email?.to === 'string' ? input.email.to.trim() : '';
@@ -136,7 +146,7 @@ export async function sendConnectEmail(
   // Before the link is made, so a refused call leaves nothing behind.
   await assertEmailAllowance(runtime.database.kysely, input.partnerId, epochSeconds(runtime.clock), runtime.config.emailLimitPerHour);
   // Connect 1.0 may e-mail a Lite or Fix link too; Connect 2.0 e-mails Full links.
-  const { link, experienceName } = await generate(engine, kind, input);
+  const { link, experienceName } = await generateLink(engine, kind, input, extras);
   const experience = await resolveExperience(runtime.database.kysely, input.partnerId, experienceName);
   const message = connectEmail(input.email, link, experience);
   await enqueueDelivery(runtime.database.kysely, runtime, {

@@ -36,7 +36,9 @@ import { findInstitution, getInstitution, searchInstitutions } from '../institut
 import type { InstitutionRow } from '../institutions/table.js';
 import { findPartnerById } from '../partners/repository.js';
 import { resolveExperience, type Experience } from './experiences.service.js';
-import { connectUrl, linkRow, markLinkUsed } from './links.service.js';
+import { asBorrower, connectUrl, linkRow, linkServesCustomer, markLinkUsed } from './links.service.js';
+import { configurationFilter } from './components.service.js';
+import { findConsumerOfCustomer } from '../consumers/service.js';
 import { microEntryStatus, verifyMicroEntries } from '../microentries/service.js';
 import { findLinkRow, findSessionInstitutionId } from './repository.js';
 import type { ConnectLinkRow } from './table.js';
@@ -60,6 +62,24 @@ export interface SessionConfig {
   institution: InstitutionSummary | null;
   institutionLoginId: string | null;
   microEntry: MicroEntryPrompt | null;
+  borrowers: BorrowerSummary[] | null;
+}
+
+/** A borrower of a joint borrower link, as the app names them. */
+export interface BorrowerSummary {
+  type: 'primary' | 'jointBorrower';
+  customerId: string;
+  name: string;
+}
+
+/** The two borrowers of a joint borrower link (their consumers' names), or null for any other link. */
+async function borrowersOf(engine: Engine, link: ConnectLinkRow): Promise<BorrowerSummary[] | null> {
+  if (link.joint_customer_id === null) return null;
+  const named = async (type: BorrowerSummary['type'], customerId: number, fallback: string): Promise<BorrowerSummary> => {
+    const consumer = await findConsumerOfCustomer(engine.runtime, link.partner_id, String(customerId));
+    return { type, customerId: String(customerId), name: consumer ? `${consumer.firstName} ${consumer.lastName}`.trim() : fallback };
+  };
+  return [await named('primary', link.customer_id, 'Primary borrower'), await named('jointBorrower', link.joint_customer_id, 'Joint borrower')];
 }
 
 /** What the micro entry verification page shows: the account (its last four digits) and where its entries stand. */
@@ -128,6 +148,7 @@ export async function startConnectSession(engine: Engine, link: ConnectLinkRow):
     institution: institution ? summary(engine, institution, (await availableAmong(engine, customer, [institution.id])).has(institution.id), customer) : null,
     institutionLoginId: link.institution_login_id !== null ? String(link.institution_login_id) : null,
     microEntry: await microEntryPrompt(engine, link),
+    borrowers: await borrowersOf(engine, link),
   };
 }
 
@@ -231,7 +252,8 @@ export async function previewStatement(
 }
 
 /** Reports a sign-in step to the webhook: MFA asked, accounts discovered, or the failure. */
-async function reportStep(engine: Engine, link: ConnectLinkRow, institutionId: number, step: LinkStep): Promise<LinkStep> {
+async function reportStep(engine: Engine, link: ConnectLinkRow, institutionId: number, found: LinkStep): Promise<LinkStep> {
+  const step = await offered(engine, link, found);
   const common = { institutionId: String(institutionId), sessionId: step.sessionId };
   if (step.step === 'mfa') await emitConnectEvent(db(engine), engine.runtime, link, 'mfa', { ...common, questions: step.challenges.map((c) => c.id) });
   if (step.step === 'accounts') await emitConnectEvent(db(engine), engine.runtime, link, 'discovered', { ...common, accounts: step.accounts.length });
@@ -244,6 +266,13 @@ async function reportStep(engine: Engine, link: ConnectLinkRow, institutionId: n
   }
   if (step.step === 'oauth') await emitConnectEvent(db(engine), engine.runtime, link, 'oauthStarted', common);
   return step;
+}
+
+/** The accounts step as the link offers it: the accounts its Connect Components configuration keeps. */
+async function offered<T extends { step: string }>(engine: Engine, link: ConnectLinkRow, step: T): Promise<T> {
+  if (!('accounts' in step) || !Array.isArray(step.accounts)) return step;
+  const keep = await configurationFilter(db(engine), link);
+  return keep ? { ...step, accounts: (step.accounts as Array<{ type: string; marketSegment: string }>).filter(keep) } : step;
 }
 
 /** Signs in: credentials, or (OAuth institutions) the authorize URL to open in a popup. Fix re-authenticates its login. */
@@ -295,13 +324,15 @@ export async function completeOAuthCallback(
   // `linkId`: the callback address of sign-ins started before the address was one for all (and their codes are bound to it).
   const linkId = found?.session.connectLinkId ?? query.linkId;
   const link = found && linkId ? await findLinkRow(db(engine), linkId, found.session.partnerId) : undefined;
-  if (!found || !link || String(link.customer_id) !== found.session.customerId) return NOT_IN_PROGRESS;
+  if (!found || !link || !linkServesCustomer(link, found.session.customerId)) return NOT_IN_PROGRESS;
   const { session, param } = found;
   const sessionId = query[param]!;
   const lookup = await engine.registry.resolve(session.institutionId);
   const redirect = lookup.available ? lookup.source.redirect : undefined;
   if (!redirect || sessionParamOf(redirect) !== param) return NOT_IN_PROGRESS;
-  const row = linkRow(link);
+  // A joint borrower link's sign-in may be the joint borrower's: its events are reported for that customer.
+  const opened = linkRow(link);
+  const row = String(opened.customer_id) === found.session.customerId ? opened : asBorrower(opened, 'jointBorrower');
   const outcome = redirectOutcome(redirect, query);
   if ('declined' in outcome) {
     await emitConnectEvent(db(engine), engine.runtime, row, 'error', {
@@ -358,7 +389,19 @@ async function addedAccounts(engine: Engine, result: Pick<LinkResult, 'instituti
 
 /** Where a sign-in is now (the app asks while an OAuth popup is open). */
 export async function currentStep(engine: Engine, link: ConnectLinkRow, sessionId: string) {
-  return getLinkStep(engine, { partnerId: link.partner_id, customerId: String(link.customer_id), sessionId });
+  return offered(engine, link, await getLinkStep(engine, { partnerId: link.partner_id, customerId: String(link.customer_id), sessionId }));
+}
+
+/**
+ * The accounts to save under a Connect Components configuration: those chosen (all when none are named) that the
+ * configuration keeps, so an account it leaves out is never saved, whatever the app sends.
+ */
+async function keptRefs(engine: Engine, link: ConnectLinkRow, sessionId: string, accountRefs: string[] | undefined): Promise<string[] | undefined> {
+  if (link.configuration_id === null || link.institution_login_id !== null) return accountRefs;
+  const step = await currentStep(engine, link, sessionId);
+  if (step.step !== 'accounts') return accountRefs;
+  const kept = new Set(step.accounts.map((a) => a.ref));
+  return (accountRefs ?? [...kept]).filter((ref) => kept.has(ref));
 }
 
 /** Saves the chosen accounts (`added` webhook, in the same transaction). */
@@ -369,10 +412,11 @@ export async function addAccounts(
   accountRefs: string[] | undefined,
   sameAs?: Record<string, string> | undefined,
 ) {
+  const chosen = await keptRefs(engine, link, sessionId, accountRefs);
   // Connect asks the user whether an account is one made from a statement file where that is uncertain.
   const result = await finishLink(
     engine,
-    { partnerId: link.partner_id, customerId: String(link.customer_id), sessionId, ...(accountRefs ? { accountRefs } : {}), sameAs, ask: true },
+    { partnerId: link.partner_id, customerId: String(link.customer_id), sessionId, ...(chosen ? { accountRefs: chosen } : {}), sameAs, ask: true },
     reportAdded(engine, link),
   );
   return addedAccounts(engine, result);

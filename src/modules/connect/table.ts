@@ -30,6 +30,12 @@ export interface ConnectLinkTable {
   expires_at_ms: number;
   /** Epoch seconds when a single-use link completed. */
   used_at: number | null;
+  /** Connect Components: the partner's configuration that narrows the accounts offered. */
+  configuration_id: string | null;
+  /** Connect Components: carried by every Connect event of the session, so the partner can tell its events apart. */
+  event_stream_id: string | null;
+  /** Joint borrower links: the joint borrower's customer (customer_id is the primary borrower's). */
+  joint_customer_id: number | null;
 }
 
 export interface ConnectExperienceTable {
@@ -43,5 +49,19 @@ export interface ConnectExperienceTable {
   updated_at: number;
 }
 
+/** A Connect Components configuration: filters applied to the accounts a session offers. */
+export interface ConnectComponentConfigurationTable {
+  /** UUID. */
+  id: string;
+  partner_id: string;
+  /** JSON array of account types (as the accounts' `type`), or null for no filter. */
+  filter_accounts: string | null;
+  /** JSON array of `personal`, `business`, `unknown`, or null for no filter. */
+  account_classification_types: string | null;
+  ao_required: number;
+  created_at: number;
+}
+
 export type ConnectLinkRow = Selectable<ConnectLinkTable>;
+export type ConnectComponentConfigurationRow = Selectable<ConnectComponentConfigurationTable>;
 export type ConnectExperienceRow = Selectable<ConnectExperienceTable>;

@@ -101,8 +101,10 @@ export async function emitConnectEvent(
   runtime: Runtime,
   link: ConnectLinkRow,
   eventType: ConnectEventType,
-  payload: Record<string, unknown> = {},
+  stepPayload: Record<string, unknown> = {},
 ): Promise<string | undefined> {
+  // A Connect Components session's events say which session's stream they belong to.
+  const payload = link.event_stream_id ? { ...stepPayload, eventStreamId: link.event_stream_id } : stepPayload;
   // The partner's webhook subscriptions hear of every Connect step, whether or not the link has a webhook URL.
   await emitWebhookEvent(db, runtime, {
     partnerId: link.partner_id,

@@ -14,7 +14,7 @@ import type { TransactionRefreshTable } from '../../modules/aggregation/refreshe
 import type { AppRegistrationTable, ThirdPartyAccessKeyTable, ThirdPartyAccessProductTable } from '../../modules/apps/table.js';
 import type { DashboardSessionTable } from '../../modules/dashboard/table.js';
 import type { DeliveryAttemptTable, DeliveryTable, MailboxTable, SandboxListenerTable } from '../../outbox/table.js';
-import type { ConnectExperienceTable, ConnectLinkTable } from '../../modules/connect/table.js';
+import type { ConnectComponentConfigurationTable, ConnectExperienceTable, ConnectLinkTable } from '../../modules/connect/table.js';
 import type { ConsumerTable } from '../../modules/consumers/table.js';
 import type { CustomerTable } from '../../modules/customers/table.js';
 import type { MicroEntryTable } from '../../modules/microentries/table.js';
@@ -67,6 +67,7 @@ export interface DB {
   webhook_subscription_events: WebhookSubscriptionEventTable;
   connect_links: ConnectLinkTable;
   connect_experiences: ConnectExperienceTable;
+  connect_component_configurations: ConnectComponentConfigurationTable;
   sandbox_listeners: SandboxListenerTable;
   micro_entries: MicroEntryTable;
   pay_statements: PayStatementTable;

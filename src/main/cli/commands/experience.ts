@@ -31,6 +31,6 @@ export async function experience(argv: string[]): Promise<void> {
   if (values.json) printJson(shown);
   else
     print(
-      `experience ${oneLine(shown.name)}: ${oneLine(shown.appName)}, colour ${oneLine(shown.primaryColor)}${shown.logoUrl ? `, logo ${oneLine(shown.logoUrl)}` : ''}`,
+      `experience ${oneLine(shown.name)} (id ${shown.id}): ${oneLine(shown.appName)}, colour ${oneLine(shown.primaryColor)}${shown.logoUrl ? `, logo ${oneLine(shown.logoUrl)}` : ''}`,
     );
 }

@@ -39,6 +39,7 @@ import * as m0039 from './0039_statement_files.js';
 import * as m0040 from './0040_webhook_subscriptions.js';
 import * as m0041 from './0041_micro_entries.js';
 import * as m0042 from './0042_app_registration.js';
+import * as m0043 from './0043_connect_components.js';
 import * as m0044 from './0044_portfolios.js';
 import * as m0045 from './0045_statement_file_chunks.js';
 
@@ -84,6 +85,7 @@ export const migrations: Record<string, Migration> = {
   '0040_webhook_subscriptions': m0040,
   '0041_micro_entries': m0041,
   '0042_app_registration': m0042,
+  '0043_connect_components': m0043,
   '0044_portfolios': m0044,
   '0045_statement_file_chunks': m0045,
 };

@@ -5,6 +5,11 @@ import type { ConnectParameters } from '../../../../contract/schemas/connect.js'
 
 /** The generate request as the domain takes it; the body's partnerId must be the token's partner. */
 export function generateInput(callerPartnerId: string, body: Static<typeof ConnectParameters>): GenerateInput {
+  return { ...checkedPartner(callerPartnerId, body), customerId: body.customerId };
+}
+
+/** A request whose body names the partner: it must be the token's partner (400 otherwise). */
+export function checkedPartner<T extends { partnerId: string }>(callerPartnerId: string, body: T): Omit<T, 'partnerId'> & { partnerId: string } {
   if (body.partnerId.trim() !== callerPartnerId) {
     throw new ServiceError('InvalidParameter', 'Invalid parameter (partnerId): it is not the partner the token was issued to.');
   }
