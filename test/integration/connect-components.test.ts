@@ -141,6 +141,9 @@ describe('Connect Components configurations', () => {
     expectComponentsError(xmlBody, ErrorCatalogue.UnsupportedMediaType.code, /send application\/json$/);
     const xmlAnswer = await call(partner, 'GET', '/connect-components/configurations', undefined, { accept: 'application/xml' });
     expectComponentsError(xmlAnswer, ErrorCatalogue.NotAcceptable.code, /application\/json only/);
+    // Errors the router raises before any hook come in the same body.
+    const tooLong = await call(partner, 'GET', `/connect-components/configurations/${'a'.repeat(300)}`);
+    expectComponentsError(tooLong, ErrorCatalogue.PathTooLong.code);
     // Accept that prefers XML but admits JSON gets JSON.
     const either = await call(partner, 'GET', '/connect-components/configurations', undefined, { accept: 'application/xml, application/json;q=0.5' });
     expect(either.statusCode).toBe(200);

@@ -5,14 +5,13 @@
  * and JSON only: requests in XML are 415, answers asked in XML alone 406.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCatalogue } from '../../contract/errors/catalogue.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { Runtime } from '../../platform/dependencies.js';
 import type { App, RouteModule } from '../app-types.js';
 import { negotiateFormat } from '../negotiate.js';
 import { requirePartner } from '../plugins/auth.js';
 import { parseJson } from '../plugins/content.js';
-import { toServiceError } from '../plugins/errors.js';
+import { componentsErrorBody, toServiceError } from '../plugins/errors.js';
 import { logRequests } from '../plugins/request-log.js';
 import { checkRegion, requireTls } from '../plugins/transport.js';
 import { nameScope } from '../scopes.js';
@@ -24,9 +23,6 @@ import deleteConfiguration from './routes/deleteConfiguration.js';
 import getConfiguration from './routes/getConfiguration.js';
 import getConfigurations from './routes/getConfigurations.js';
 
-/** The `Source` of every error these operations answer, as the reference names the application. */
-const SOURCE = 'Connect-Components';
-
 /** Whether Accept admits JSON (absent Accept does): the answer is JSON whatever else it prefers. */
 export function acceptsJson(accept: string | undefined): boolean {
   if (!accept?.trim()) return true;
@@ -35,16 +31,6 @@ export function acceptsJson(accept: string | undefined): boolean {
     .filter((range) => !/xml/i.test(range))
     .join(',');
   return withoutXml.trim() !== '' && negotiateFormat(withoutXml) === 'json';
-}
-
-/** A catalogue error as the Connect Components' error body. */
-export function componentsError(err: ServiceError) {
-  const retry = err.status === 429 || err.status >= 500;
-  return {
-    Errors: {
-      Error: [{ Source: SOURCE, ReasonCode: err.code, Description: ErrorCatalogue[err.errorName].message, Recoverable: retry, Details: err.message }],
-    },
-  };
 }
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -56,7 +42,7 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   else request.log.info({ code: err.code, status: err.status }, err.message);
   if (err.headers) reply.headers(err.headers);
   reply.errorCode = err.code;
-  return reply.code(err.status).type('application/json; charset=utf-8').send(componentsError(err));
+  return reply.code(err.status).type('application/json; charset=utf-8').send(componentsErrorBody(err));
 }
 
 export async function connectComponentsScope(scope: FastifyInstance, opts: { runtime: Runtime }): Promise<void> {

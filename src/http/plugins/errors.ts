@@ -120,9 +120,28 @@ export function toServiceError(error: FastifyError | ServiceError | Error, reque
   return new ServiceError('InternalError');
 }
 
+/** Where the Connect Components operations live (src/http/connect-components), which answer errors in a body of their own. */
+export const COMPONENTS_PREFIX = '/connect-components/';
+
+/**
+ * A catalogue error as the Connect Components' error body, `{"Errors": {"Error": [...]}}` as the reference has it:
+ * the code as ReasonCode, the code's meaning as Description, what went wrong as Details.
+ */
+export function componentsErrorBody(err: ServiceError) {
+  const retry = err.status === 429 || err.status >= 500;
+  return {
+    Errors: {
+      Error: [
+        { Source: 'Connect-Components', ReasonCode: err.code, Description: ErrorCatalogue[err.errorName].message, Recoverable: retry, Details: err.message },
+      ],
+    },
+  };
+}
+
 /**
  * Errors the router raises before any hook runs (malformed percent-encoding, over-long path parameters):
- * rendered in the catalogue format, negotiated from Accept here because no hook has run.
+ * rendered in the catalogue format, negotiated from Accept here because no hook has run; under the Connect
+ * Components' paths, in their body (JSON only).
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const err =
@@ -134,7 +153,12 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   const body = { code: err.code, message: err.message };
   // No hook runs before these errors: the request id header (plugins/request-log.ts) is set here.
   reply.header('x-request-id', request.id);
-  if (negotiateFormat(request.headers.accept) === 'xml') {
+  if (request.url.startsWith(COMPONENTS_PREFIX)) {
+    void reply
+      .code(err.status)
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(componentsErrorBody(err)));
+  } else if (negotiateFormat(request.headers.accept) === 'xml') {
     void reply
       .code(err.status)
       .type('application/xml; charset=utf-8')
