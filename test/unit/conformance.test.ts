@@ -157,7 +157,7 @@ describe('the conformance check', () => {
     const own = { Errors: { Error: [{ Source: 'Connect-Components', ReasonCode: '10043', Description: 'Not acceptable', Recoverable: false, Details: 'x' }] } };
     const listed = strict.check(json('POST', url, 400, own))!;
     expect([listed.responseKey, listed.problems]).toEqual(['400', []]);
-    // 406 is not listed: the operation's own body still applies, and the common one does not.
+    // Not acceptable is a status it does not list: the operation's own body still applies, and the common one does not.
     expect(strict.check(json('POST', url, 406, own))).toMatchObject({ responseKey: 'error', problems: [] });
     expect(strict.check(json('POST', url, 406, { code: '10043', message: 'Not acceptable' }))!.problems.map((p) => [p.pointer, p.keyword])).toEqual([
       ['/Errors', 'required'],

@@ -2,7 +2,7 @@
  * Connect Components (docs/connect-components.md): partner operations authenticated as the API is (Service-App-Key and
  * a token, TLS, permitted regions, request log), in a scope of their own because the reference gives them a body of
  * their own for every error, `{"Errors": {"Error": [{Source, ReasonCode, Description, Recoverable, Details}]}}`,
- * and JSON only: requests in XML are 415, answers asked in XML alone 406.
+ * and JSON only: an XML body is an unsupported media type, an Accept that admits no JSON not acceptable.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../contract/errors/service-error.js';

@@ -74,7 +74,7 @@ export async function createConfiguration(
   return toRecord(row);
 }
 
-/** The partner's configuration: 404 (16600) for an unknown id or another partner's. */
+/** The partner's configuration: not found for an unknown id or another partner's. */
 async function configurationRow(db: Executor, partnerId: string, id: string): Promise<ConnectComponentConfigurationRow> {
   const row = UUID.test(id) ? await findConfigurationRow(db, partnerId, id.toLowerCase()) : undefined;
   if (!row) throw new ServiceError('ComponentsConfigurationNotFound', `The requested entity was not found: configuration ${id}.`);
@@ -151,7 +151,7 @@ async function sessionExtras(engine: Engine, partnerId: string, input: SessionIn
   return { uuid: true, eventStreamId: randomUUID(), ...(configuration ? { configurationId: configuration.id } : {}) };
 }
 
-/** The institution's way of signing in; the institution must exist (404), the customer may link there (403), a connector serves it (400). */
+/** The institution's way of signing in, once the institution exists, the customer may link there and a connector serves it. */
 async function signInMode(engine: Engine, partnerId: string, customerId: string, institutionId: number) {
   const customer = await getCustomerForPartner(engine.runtime.database.kysely, partnerId, customerId);
   await assertCanLinkAt(engine.runtime.database, customer, institutionId);
@@ -179,7 +179,7 @@ export async function createOAuthUrl(
   return { id: row.id, url: link, eventStreamId: row.event_stream_id! };
 }
 
-/** The login form of a session: the institution's fields with session ids, in their order from 0. */
+/** The login form of a session: the institution's fields with session ids, in their order. */
 function loginForm(row: ConnectLinkRow, fields: readonly LoginField[]) {
   return [...fields]
     .sort((a, b) => a.displayOrder - b.displayOrder)
@@ -203,7 +203,7 @@ export async function createLoginForm(engine: Engine, partnerId: string, institu
 /**
  * Initiate Reconnection: a session that signs in again for the customer's login (the Fix flow, which replaces the
  * login's saved sign-in and clears its error). Its form is the institution's (none at an OAuth institution). A login
- * made from statement files has no sign-in to repeat (400, 16603).
+ * made from statement files has no sign-in to repeat, and is refused.
  */
 export async function createReconnection(engine: Engine, partnerId: string, customerId: string, institutionLoginId: number) {
   const db = engine.runtime.database.kysely;

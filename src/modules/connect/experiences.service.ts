@@ -24,7 +24,7 @@ const COLOR = /^#[0-9a-fA-F]{6}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The id of a partner's experience: a name-based UUID (version 5 layout over SHA-256) of the partner and the name. It
+ * The id of a partner's experience: a name-based UUID over SHA-256 of the partner and the name. It
  * needs no storage, stays the same when the look changes, and is the same again for an experience saved anew.
  */
 export function experienceId(partnerId: string, name: string): string {
@@ -105,8 +105,8 @@ export interface ExperienceSummary {
 
 /**
  * Get Experience IDs: the partner's experiences whose application name is `appName` (any letter case). Experiences
- * set the look only and run no product, so they carry no product codes and a `productCode` filter keeps none. 404 when
- * none is left.
+ * set the look only and run no product, so they carry no product codes and a `productCode` filter keeps none. Not
+ * found when none is left.
  */
 export async function findExperiencesByAppName(
   db: Executor,
@@ -127,7 +127,7 @@ export async function findExperiencesByAppName(
  * Duplicate Experience for an indirect partner: a copy of the partner's experience (its look), named after the source
  * and the indirect partner, among the partner's own experiences (an experience is used by the partner that owns it,
  * and Ledgerlink's partners have no indirect partners of their own). Duplicating the same source for the same
- * indirect partner again refreshes the copy's look and answers the same id. 404 when the source is not the partner's.
+ * indirect partner again refreshes the copy's look and answers the same id. Not found when the source is not the partner's.
  */
 export async function duplicateExperience(
   db: Executor,

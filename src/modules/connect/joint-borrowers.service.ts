@@ -24,8 +24,8 @@ export type JointBorrowerInput = Omit<GenerateInput, 'customerId' | 'institution
 const SSN = /^\d{9}$/;
 
 /**
- * The two borrowers: exactly one `primary` and one `jointBorrower`, two different customers of the partner (404 for
- * one that is not), each with the consumer named (400 16611 otherwise). The optional SSN is checked for its format
+ * The two borrowers: exactly one `primary` and one `jointBorrower`, two different customers of the partner (one that is
+ * not is not found), each with the consumer named (refused otherwise). The optional SSN is checked for its format
  * only: nothing in Connect uses it.
  */
 async function borrowersOf(engine: Engine, partnerId: string, borrowers: readonly BorrowerInput[]): Promise<{ primary: CustomerRow; joint: CustomerRow }> {

@@ -8,7 +8,7 @@ export function generateInput(callerPartnerId: string, body: Static<typeof Conne
   return { ...checkedPartner(callerPartnerId, body), customerId: body.customerId };
 }
 
-/** A request whose body names the partner: it must be the token's partner (400 otherwise). */
+/** A request whose body names the partner: it must be the token's partner (refused otherwise). */
 export function checkedPartner<T extends { partnerId: string }>(callerPartnerId: string, body: T): Omit<T, 'partnerId'> & { partnerId: string } {
   if (body.partnerId.trim() !== callerPartnerId) {
     throw new ServiceError('InvalidParameter', 'Invalid parameter (partnerId): it is not the partner the token was issued to.');
