@@ -262,6 +262,10 @@ describe('Connect Components sessions', () => {
     expectComponentsError(await oauth({}, 101732), '16601', /Create Login Form/);
     expectComponentsError(await form({}, 102168), '16602', /Create OAuth URL/);
     expectComponentsError(await form({}, 999999999), '14006');
+    // A testing customer links at test institutions only.
+    const real = await ctx.runtime.database.kysely.selectFrom('institutions').select('id').where('class', '!=', 'testfi').limit(1).executeTakeFirstOrThrow();
+    expectComponentsError(await form({}, real.id), '14061');
+    expectComponentsError(await oauth({}, real.id), '14061');
     expectComponentsError(await oauth({ customerId: '1005999999' }), '14001');
     const theirs = await addCustomer(ctx, other);
     expectComponentsError(await form({ customerId: theirs }), '14001');
@@ -583,6 +587,9 @@ describe('joint borrower links', () => {
     expect(mail.text).toContain('Marvin and Jenny');
     expect(mail.text).toContain(new URL(link).searchParams.get('linkId'));
     expect((await appOk(ctx, link, 'POST', '/session')).borrowers).toHaveLength(2);
+    // Another partner cannot e-mail a link for these customers.
+    const foreign = await call(other, 'POST', '/connect/v2/send/email/jointBorrower', { partnerId: other.partnerId, borrowers: borrowers(), email });
+    expect(foreign.statusCode).toBe(404);
     const bad = await call(partner, 'POST', '/connect/v2/send/email/jointBorrower', {
       partnerId: partner.partnerId,
       borrowers: borrowers(),
