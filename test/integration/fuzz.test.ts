@@ -113,6 +113,25 @@ describe('hostile input on every route', () => {
     expect(EMPTY_ELEMENT.test('<r>x</r>')).toBe(false);
   });
 
+  // Counterexample (seed 20261125): a lone string where an array of strings goes was taken for hostile; it is the
+  // one-item array an XML body sends, taken as such on every route, while a value of another kind is still refused.
+  it('takes a lone string for an array of strings as that one-item array, and refuses an object there', async () => {
+    const send = (payload: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/connect-components/configurations',
+        headers: { ...partner.headers, accept: 'application/json', 'content-type': 'application/json' },
+        payload,
+      });
+    const one = await send('{"filterAccounts":"0x10"}');
+    expect(one.statusCode, one.body).toBe(201);
+    expect(one.json()).toMatchObject({ filterAccounts: ['0x10'] });
+    const object = await send('{"filterAccounts":{"nested":{"deep":[1,2,3]}}}');
+    expect(object.statusCode, object.body).toBe(400);
+    const deleted = await ctx.app.inject({ method: 'DELETE', url: `/connect-components/configurations/${one.json().id}`, headers: partner.headers });
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+  });
+
   it('covers the routes the app registers', () => {
     expect(routesUnderTest().length).toBeGreaterThan(10);
   });
