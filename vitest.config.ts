@@ -73,8 +73,6 @@ const needsIsolation = (dir: string, timing: readonly string[]) =>
 const ISOLATED_INTEGRATION = needsIsolation('test/integration', TIMING_INTEGRATION);
 // The unit files the same way.
 const ISOLATED_UNIT = needsIsolation('test/unit', TIMING);
-// Restarts the PostgreSQL server every other test uses: last, alone.
-const SERVER_RESTART = ['test/system/faults.test.ts'];
 // Projects that run the build (processes from dist/, the browser apps from dist/web) build it first when stale.
 const BUILD_SETUP = 'test/helpers/build-setup.ts';
 // System tests whose processes run on SQLite and on PostgreSQL: those with describe.each(SYSTEM_DIALECTS).
@@ -84,8 +82,9 @@ const SYSTEM_BOTH_STORES = fs
   .map((name) => `test/system/${name}`);
 
 // Most tests wait on child processes, sockets and the database more than they compute, so three files run at once
-// on two cores (vitest's default there is one; docs/benchmarks.md, "The test suite's time"). Groups run in order: the three timing projects one after another, then the
-// rest, then the server restart.
+// on two cores (vitest's default there is one; docs/benchmarks.md, "The test suite's time"). Groups run in order: the
+// three timing projects one after another, then the rest. The PostgreSQL restart of test/system/faults.test.ts is of a
+// cluster of its own, so it runs with the rest.
 const PARALLEL = { maxWorkers: 3, sequence: { groupOrder: 4 } };
 const ALONE = (groupOrder: number) => ({ maxWorkers: 1, fileParallelism: false, sequence: { groupOrder } });
 
@@ -160,7 +159,6 @@ export default defineConfig({
         test: {
           name: 'system-sqlite',
           include: ['test/system/**/*.test.ts'],
-          exclude: SERVER_RESTART,
           env: { LEDGERLINK_TEST_DIALECT: 'sqlite' },
           globalSetup: [BUILD_SETUP],
           testTimeout: 90_000,
@@ -178,7 +176,6 @@ export default defineConfig({
           ...PARALLEL,
         },
       },
-      { extends: true, test: { name: 'system-restart', include: SERVER_RESTART, globalSetup: [BUILD_SETUP], testTimeout: 90_000, ...ALONE(5) } },
       // Headless Chromium against the built Connect app and dashboard.
       {
         extends: true,

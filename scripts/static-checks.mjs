@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The checks `npm test` runs before the test projects: the type check (service and client package), Biome's format
-// and lint, and the dependency rule. They are independent, so they run at once (the type check is the long one and
-// uses one core); each one's output is printed whole, in this order, once all have ended.
+// and lint, and the dependency rule; and, beside them, the build the system, browser and client tests run (when the
+// sources changed since the last one), which their global set-up would otherwise make while the first test files
+// wait. They are independent, so they run at once (the type check and the build are the long ones, each on one core
+// mostly); each one's output is printed whole, in this order, once all have ended.
 import { spawn } from 'node:child_process';
 
 const CHECKS = [
@@ -9,6 +11,7 @@ const CHECKS = [
   ['type check (client package)', 'npx', ['tsc', '-p', 'packages/client/tsconfig.build.json', '--noEmit']],
   ['format and lint', 'npx', ['biome', 'ci', '.']],
   ['dependency rule', 'npx', ['depcruise', 'src', '--config', '.dependency-cruiser.cjs']],
+  ['build', process.execPath, ['scripts/build-if-stale.mjs']],
 ];
 
 function run([name, command, args]) {
