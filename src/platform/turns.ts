@@ -32,3 +32,27 @@ export class Turns {
 
 /** The queue of the process's long writes (statement uploads). */
 export const longWork = new Turns();
+
+/**
+ * Writes `bytes` as pieces of `size` bytes, one per turn of the long work's queue: one large value in one statement
+ * holds the event loop for as long as the driver takes to copy it (docs/benchmarks.md, "Uploads that held the event
+ * loop").
+ */
+export async function writeInPieces(bytes: Uint8Array, size: number, write: (seq: number, piece: Uint8Array) => Promise<void>): Promise<void> {
+  for (let seq = 0, start = 0; start < bytes.byteLength; seq++, start += size) {
+    if (seq > 0) await longWork.turn();
+    await write(seq, bytes.subarray(start, start + size));
+  }
+}
+
+/** Reads `count` pieces written by writeInPieces, one per turn, and joins them. */
+export async function readInPieces(count: number, read: (seq: number) => Promise<Uint8Array | undefined>): Promise<Buffer> {
+  const pieces: Uint8Array[] = [];
+  for (let seq = 0; seq < count; seq++) {
+    if (seq > 0) await longWork.turn();
+    const piece = await read(seq);
+    if (!piece) throw new Error(`piece ${seq} of ${count} is missing`);
+    pieces.push(piece);
+  }
+  return Buffer.concat(pieces);
+}

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PAY_STATEMENT_BYTES } from '../../src/modules/statements/pay-statements.rules.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
@@ -32,6 +33,9 @@ describe('pay statements', () => {
   const refused = (res: { statusCode: number; body: string }, status: number, code: string) =>
     expect([res.statusCode, JSON.parse(res.body).code], res.body).toEqual([status, code]);
 
+  const chunks = (id: string) =>
+    ctx.runtime.database.kysely.selectFrom('pay_statement_chunks').select(['seq', 'content']).where('pay_statement_id', '=', id).orderBy('seq').execute();
+
   it('stores a PDF pay statement sealed at rest and answers its asset id, which Get Asset answers byte for byte', async () => {
     const res = await store(partner, customerId, body(PDF.toString('base64')));
     expect(res.statusCode, res.body).toBe(200);
@@ -47,9 +51,21 @@ describe('pay statements', () => {
     const row = await ctx.runtime.database.kysely.selectFrom('pay_statements').selectAll().where('id', '=', assetId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ label: 'lastPayPeriod', media_type: 'application/pdf', customer_id: Number(customerId) });
     expect(Number(row.size)).toBe(PDF.length);
-    const sealed = Buffer.from(row.content_encrypted);
+    const sealed = Buffer.concat((await chunks(assetId)).map((c) => Buffer.from(c.content)));
+    expect(sealed.length).toBeGreaterThan(PDF.length);
     expect(sealed.includes(Buffer.from('ACME PAYROLL'))).toBe(false);
     expect(sealed.includes(Buffer.from('%PDF-'))).toBe(false);
+  });
+
+  it('keeps a document of several pieces (a turn each) and answers it byte for byte', async () => {
+    const large = Buffer.concat([PDF, randomBytes(700 * 1024)]);
+    const res = await store(partner, customerId, body(large.toString('base64')));
+    expect(res.statusCode, res.body).toBe(200);
+    const { assetId } = res.json<{ assetId: string }>();
+    expect((await chunks(assetId)).map((c) => c.seq)).toEqual([0, 1, 2]);
+    const asset = await get(partner, ASSET(customerId, assetId));
+    expect(asset.statusCode, asset.body).toBe(200);
+    expect(Buffer.compare(asset.rawPayload, large)).toBe(0);
   });
 
   it('stores JPEG and PNG files, Base64 with line breaks, and XML bodies', async () => {

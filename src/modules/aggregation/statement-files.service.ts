@@ -7,7 +7,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { STATEMENT_FORMATS, type StatementFormatName } from '../../contract/schemas/statements.js';
 import type { Executor } from '../../platform/db/database.js';
-import { longWork } from '../../platform/turns.js';
+import { longWork, readInPieces, writeInPieces } from '../../platform/turns.js';
 import {
   countStatementFileChunks,
   insertStatementFile,
@@ -64,12 +64,7 @@ export async function keepStatementFile(tx: Executor, file: KeptStatementFile): 
     content: new Uint8Array(0),
     created_at: file.now,
   });
-  if (id === newId) {
-    for (let seq = 0, start = 0; start < file.content.byteLength; seq++, start += STATEMENT_FILE_CHUNK) {
-      if (seq > 0) await longWork.turn();
-      await insertStatementFileChunk(tx, { file_id: id, seq, content: file.content.subarray(start, start + STATEMENT_FILE_CHUNK) });
-    }
-  }
+  if (id === newId) await writeInPieces(file.content, STATEMENT_FILE_CHUNK, (seq, content) => insertStatementFileChunk(tx, { file_id: id, seq, content }));
   await insertStatementPeriods(
     tx,
     file.periods.map((p) => ({
@@ -85,13 +80,5 @@ export async function keepStatementFile(tx: Executor, file: KeptStatementFile): 
 
 /** A kept file's content, read a piece per turn of the event loop. */
 export async function statementFileContent(db: Executor, fileId: string): Promise<Buffer> {
-  const count = await countStatementFileChunks(db, fileId);
-  const pieces: Uint8Array[] = [];
-  for (let seq = 0; seq < count; seq++) {
-    if (seq > 0) await longWork.turn();
-    const piece = await selectStatementFileChunk(db, fileId, seq);
-    if (!piece) throw new Error(`statement file ${fileId} lacks its piece ${seq}`);
-    pieces.push(piece);
-  }
-  return Buffer.concat(pieces);
+  return readInPieces(await countStatementFileChunks(db, fileId), (seq) => selectStatementFileChunk(db, fileId, seq));
 }

@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { Runtime } from '../../platform/dependencies.js';
 import { decryptBytes, encryptBytes } from '../../platform/secrets.js';
+import { readInPieces, writeInPieces } from '../../platform/turns.js';
+import { STATEMENT_FILE_CHUNK } from '../aggregation/statement-files.service.js';
 import { customerNow } from '../aggregation/engine.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import * as repo from './pay-statements.repository.js';
@@ -43,15 +45,20 @@ export async function storePayStatement(deps: Deps, partnerId: string, customerI
   const type = payStatementType(document);
   if (!type) throw new ServiceError('PayStatementTypeUnsupported', 'The pay statement is not a PDF, JPEG or PNG file (by its first bytes).');
   const id = `${randomUUID()}-${customer.id}`;
-  await repo.insertPayStatement(db, {
-    id,
-    partner_id: partnerId,
-    customer_id: customer.id,
-    label,
-    media_type: type.mediaType,
-    size: document.length,
-    content_encrypted: encryptBytes(deps.keys.derive(KEY_PURPOSE), document),
-    created_at: customerNow(deps, customer),
+  const sealed = encryptBytes(deps.keys.derive(KEY_PURPOSE), document);
+  // In pieces, a turn each (statement files are kept the same way): a document of megabytes in one statement held
+  // every other request.
+  await db.transaction().execute(async (tx) => {
+    await repo.insertPayStatement(tx, {
+      id,
+      partner_id: partnerId,
+      customer_id: customer.id,
+      label,
+      media_type: type.mediaType,
+      size: document.length,
+      created_at: customerNow(deps, customer),
+    });
+    await writeInPieces(sealed, STATEMENT_FILE_CHUNK, (seq, content) => repo.insertPayStatementChunk(tx, { pay_statement_id: id, seq, content }));
   });
   return { assetId: id };
 }
@@ -63,6 +70,11 @@ export async function findPayStatementFile(deps: Pick<Runtime, 'database' | 'key
   if (!row) return undefined;
   return {
     filename: `${row.id}${typeOfMedia(row.media_type)?.extension ?? ''}`,
-    content: decryptBytes(deps.keys.derive(KEY_PURPOSE), row.content_encrypted),
+    content: decryptBytes(
+      deps.keys.derive(KEY_PURPOSE),
+      await readInPieces(await repo.countPayStatementChunks(deps.database.kysely, row.id), (seq) =>
+        repo.selectPayStatementChunk(deps.database.kysely, row.id, seq),
+      ),
+    ),
   };
 }

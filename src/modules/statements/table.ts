@@ -12,9 +12,14 @@ export interface PayStatementTable {
   media_type: string;
   /** Of the document, in bytes. */
   size: number;
-  /** The document, sealed (encryptBytes, key derived from the master key). */
-  content_encrypted: Uint8Array;
   created_at: number;
+}
+
+/** A piece of a pay statement's sealed document (encryptBytes, key derived from the master key), in order of `seq`. */
+export interface PayStatementChunkTable {
+  pay_statement_id: string;
+  seq: number;
+  content: Uint8Array;
 }
 
 export type PayStatementRow = Selectable<PayStatementTable>;

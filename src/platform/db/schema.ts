@@ -24,7 +24,7 @@ import type { RequestLogTable } from '../../modules/requestlog/table.js';
 import type { ReportTable } from '../../modules/reports/table.js';
 import type { RuleTable, TransactionRuleSourceTable } from '../../modules/rules/table.js';
 import type { SimplefinAccessTable, SimplefinSetupTokenTable } from '../../modules/simplefin/table.js';
-import type { PayStatementTable } from '../../modules/statements/table.js';
+import type { PayStatementChunkTable, PayStatementTable } from '../../modules/statements/table.js';
 
 import type { TxPushSubscriptionTable } from '../../modules/txpush/table.js';
 import type { WebhookSubscriptionEventTable, WebhookSubscriptionTable } from '../../modules/webhooks/table.js';
@@ -71,6 +71,7 @@ export interface DB {
   sandbox_listeners: SandboxListenerTable;
   micro_entries: MicroEntryTable;
   pay_statements: PayStatementTable;
+  pay_statement_chunks: PayStatementChunkTable;
   transaction_refreshes: TransactionRefreshTable;
   app_registrations: AppRegistrationTable;
   third_party_access_keys: ThirdPartyAccessKeyTable;
