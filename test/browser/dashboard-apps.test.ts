@@ -1,10 +1,9 @@
+import { appRegistration } from '../helpers/apps.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { decideApp, SANDBOX_APPROVAL_SECONDS } from '../../src/modules/apps/service.js';
 import { axeViolations, dashboardPage, screenshots, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
 import { addCustomer } from '../helpers/customers.js';
-
-const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64');
 
 /**
  * The App registrations page of the dashboard, in headless Chromium at a desktop and a phone width: an approved app
@@ -21,19 +20,7 @@ describe('the app registrations page', () => {
       method: 'POST',
       url: '/aggregation/v1/partners/applications',
       headers: world.partner.headers,
-      payload: {
-        appDescription: 'Budgeting made easy',
-        appName,
-        appUrl: 'https://budget.example/',
-        ownerAddressLine1: '434 W Ascension Way',
-        ownerAddressLine2: '',
-        ownerCity: 'Murray',
-        ownerCountry: 'USA',
-        ownerName: 'Budget Inc.',
-        ownerPostalCode: '84123',
-        ownerState: 'UT',
-        image: SVG,
-      },
+      payload: appRegistration(appName),
     });
     expect(res.statusCode, res.body).toBe(201);
     return res.json<{ preAppId: number }>().preAppId;

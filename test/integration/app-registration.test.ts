@@ -1,3 +1,4 @@
+import { appRegistration } from '../helpers/apps.js';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testbank } from '../../src/connectors/testbank/index.js';
@@ -8,23 +9,9 @@ import { createTestContext, partnerWithToken, renewToken, type TestContext, type
 import { addCustomer } from '../helpers/customers.js';
 import { dashboardSignIn } from '../helpers/dashboard.js';
 
-const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>').toString('base64');
 const OAUTH_BANK = 102168;
 
-const registration = (appName: string, extra: Record<string, unknown> = {}) => ({
-  appDescription: 'Budgeting made easy',
-  appName,
-  appUrl: 'https://budget.example/',
-  ownerAddressLine1: '434 W Ascension Way',
-  ownerAddressLine2: '',
-  ownerCity: 'Murray',
-  ownerCountry: 'USA',
-  ownerName: 'Budget Inc.',
-  ownerPostalCode: '84123',
-  ownerState: 'UT',
-  image: SVG,
-  ...extra,
-});
+const registration = appRegistration;
 
 type Res = { statusCode: number; body: string; json: <T = any>() => T; headers: Record<string, unknown> };
 

@@ -1,23 +1,11 @@
+import { appRegistration } from '../helpers/apps.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appStatuses, registerApp, settleApps } from '../../src/modules/apps/service.js';
 import { runCli } from '../helpers/cli.js';
 import { STORE_NEUTRAL } from '../helpers/db.js';
 import { processHarness, type ProcessStore } from '../helpers/process-store.js';
 
-const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64');
-const registration = (appName: string) => ({
-  appDescription: 'Budgeting made easy',
-  appName,
-  appUrl: 'https://budget.example/',
-  ownerAddressLine1: '434 W Ascension Way',
-  ownerAddressLine2: '',
-  ownerCity: 'Murray',
-  ownerCountry: 'USA',
-  ownerName: 'Budget Inc.',
-  ownerPostalCode: '84123',
-  ownerState: 'UT',
-  image: SVG,
-});
+const registration = (appName: string) => appRegistration(appName);
 
 describe.each(STORE_NEUTRAL)('ledgerlink apps on %s', (dialect) => {
   const { openStore } = processHarness(dialect);
