@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { schemaPoolRun } from './test/helpers/schema-pool-global.js';
 
 // Integration tests check every answer to a reference operation against the reference description, and write
@@ -88,6 +89,25 @@ const SYSTEM_BOTH_STORES = fs
 const PARALLEL = { maxWorkers: 3, sequence: { groupOrder: 4 } };
 const ALONE = (groupOrder: number) => ({ maxWorkers: 1, fileParallelism: false, sequence: { groupOrder } });
 
+// The parallel group's projects in the order they start: those whose files run longest first (real processes, the
+// browser), the short unit files last, so that the group ends with short files on every worker rather than one long
+// file alone (vitest orders projects by name, which left a system file running alone at the end). Within a project,
+// vitest's own order (the files that took longest last time, or the largest, first).
+const PROJECT_ORDER = ['system-sqlite', 'browser', 'system-postgres', 'postgres', 'postgres-isolated', 'sqlite', 'sqlite-isolated', 'client'];
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const at = PROJECT_ORDER.indexOf(spec.project.name);
+      return at < 0 ? PROJECT_ORDER.length : at;
+    };
+    const ordered = await super.sort(files);
+    const position = new Map(ordered.map((spec, i) => [spec, i]));
+    return ordered.sort(
+      (a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || rank(a) - rank(b) || position.get(a)! - position.get(b)!,
+    );
+  }
+}
+
 // Integration tests run once per database dialect; the rest once.
 export default defineConfig({
   // The client package is tested from its source, as the example imports it by its package name.
@@ -97,6 +117,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     setupFiles: ['test/helpers/property-seed.ts'],
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'timing', include: TIMING, ...ALONE(1) } },
       {

@@ -488,7 +488,7 @@ function redactedPgUrl(): string {
 export async function runRealistic(o: RealisticOptions): Promise<string> {
   const chosen = RUN_ORDER.map((n) => SCENARIOS.find((s) => s.name === n)!).filter((s) => !o.only || o.only.includes(s.name));
   if (chosen.length === 0) return '';
-  if (!fs.existsSync(`${ROOT}/dist/main/cli/main.js`)) throw new Error('build first: npm run build');
+  if (!fs.existsSync(`${ROOT}/dist/bundle/ledgerlink.js`)) throw new Error('build first: npm run build');
   const startedAt = new Date();
   const loadBefore = os.loadavg();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-realistic-'));

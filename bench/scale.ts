@@ -71,7 +71,7 @@ async function seeded(dataDir: string, customers: number): Promise<Seeded> {
     const child = spawn(
       process.execPath,
       [
-        'dist/main/cli/main.js',
+        'dist/bundle/ledgerlink.js',
         'seed',
         '--customers',
         String(customers),
@@ -245,7 +245,7 @@ function result(s: Side, mode: Mode): Measured {
 const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-scale-'));
 const largeDir = values.keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-scale-'));
 try {
-  if (!fs.existsSync(path.join(ROOT, 'dist/main/cli/main.js'))) throw new Error('build first: npm run build');
+  if (!fs.existsSync(path.join(ROOT, 'dist/bundle/ledgerlink.js'))) throw new Error('build first: npm run build');
   const measured: { small: Measured; large: Measured }[] = [];
   for (const active of ACTIVE === undefined ? [undefined] : [undefined, ACTIVE]) {
     for (const mode of MODES) measured.push(await measurePair(mode, active));

@@ -30,7 +30,7 @@ async function call(url: string, init: RequestInit): Promise<any> {
 
 export async function scenarios(setup: Setup): Promise<Scenario[]> {
   const creds = JSON.parse(
-    execFileSync(process.execPath, ['dist/main/cli/main.js', 'partner', 'create', '--json', '--data', setup.dataDir], {
+    execFileSync(process.execPath, ['dist/bundle/ledgerlink.js', 'partner', 'create', '--json', '--data', setup.dataDir], {
       cwd: setup.root,
       env: { ...process.env, DATABASE_URL: setup.databaseUrl ?? '' },
     }).toString(),

@@ -32,7 +32,7 @@ async function json(res: Response): Promise<any> {
 
 try {
   const creds = JSON.parse(
-    execFileSync(process.execPath, ['dist/main/cli/main.js', 'partner', 'create', '--json', '--data', dataDir], {
+    execFileSync(process.execPath, ['dist/bundle/ledgerlink.js', 'partner', 'create', '--json', '--data', dataDir], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: '' },
     }).toString(),

@@ -89,7 +89,7 @@ async function main(): Promise<void> {
   const schema = values.postgres ? await createPgSchema() : undefined;
   const env = schema ? { DATABASE_URL: schema.url } : {};
   const creds = JSON.parse(
-    execFileSync(process.execPath, ['dist/main/cli/main.js', 'partner', 'create', '--json', '--data', dir], {
+    execFileSync(process.execPath, ['dist/bundle/ledgerlink.js', 'partner', 'create', '--json', '--data', dir], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: '', ...env },
     }).toString(),

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** What the build reads: the TypeScript sources, the browser apps, and the files that configure both. */
-export const INPUTS = ['src', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+export const INPUTS = ['src', 'web', 'scripts/bundle.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
 export const STAMP = path.join('dist', '.build-inputs');
 
 function* filesUnder(root, entry) {
@@ -40,7 +40,7 @@ export function inputsFingerprint(root = ROOT, inputs = INPUTS) {
 
 /** Whether the build under `root` is missing or older than its inputs. */
 export function buildIsStale(root = ROOT, inputs = INPUTS) {
-  if (!fs.existsSync(path.join(root, 'dist', 'main', 'cli', 'main.js'))) return true;
+  if (!fs.existsSync(path.join(root, 'dist', 'bundle', 'ledgerlink.js'))) return true;
   let recorded;
   try {
     recorded = fs.readFileSync(path.join(root, STAMP), 'utf8').trim();

@@ -55,12 +55,12 @@ export function peakRssTreeMb(pid: number): number[] {
 
 /** Ledgerlink from dist/ with benchmark settings (no auth rate limits, quiet logs) on a data directory. */
 export function startLedgerlink(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}, extraArgs: string[] = []): Promise<Running> {
-  if (!fs.existsSync(`${ROOT}/dist/main/cli/main.js`)) throw new Error('build first: npm run build');
+  if (!fs.existsSync(`${ROOT}/dist/bundle/ledgerlink.js`)) throw new Error('build first: npm run build');
   // LEDGERLINK_BENCH_NODE_FLAGS: extra node flags for the measured service, e.g. "--cpu-prof --cpu-prof-dir=prof".
   const flags = (process.env.LEDGERLINK_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   // Started as docs/operations.md recommends (and npm start does), unless LEDGERLINK_BENCH_PLAIN=1 asks for node's defaults.
   const plain = process.env.LEDGERLINK_BENCH_PLAIN === '1';
-  return start([...(plain ? flags : withMemoryFlags(flags)), 'dist/main/cli/main.js', 'serve', '--port', '0', '--data', dataDir, ...extraArgs], {
+  return start([...(plain ? flags : withMemoryFlags(flags)), 'dist/bundle/ledgerlink.js', 'serve', '--port', '0', '--data', dataDir, ...extraArgs], {
     ...(plain ? {} : memoryEnv(process.env)),
     LEDGERLINK_LOG_LEVEL: 'warn',
     LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '1000000',

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// The CLI as built, as `npm start` and users run it: starting from the TypeScript sources through a loader took
-// about twice as long per process (0.8 against 0.35 s for `partner list`), and the system tests start hundreds.
-// Their global set-up (test/helpers/build-setup.ts) builds first when the sources changed.
-const MAIN = path.join(ROOT, 'dist', 'main', 'cli', 'main.js');
+// The CLI as built, as `npm start` and users run it (the bundle bin/ledgerlink.js runs): starting from the TypeScript
+// sources through a loader took about twice as long per process, and the system tests start hundreds. Their global
+// set-up (test/helpers/build-setup.ts) builds first when the sources changed.
+const MAIN = path.join(ROOT, 'dist', 'bundle', 'ledgerlink.js');
 
 /** A throwaway data directory. */
 export function tempDataDir(): string {

@@ -16,8 +16,8 @@ function builtTree(): string {
   fs.mkdirSync(path.join(root, 'src', 'main'), { recursive: true });
   fs.writeFileSync(path.join(root, 'src', 'main', 'a.ts'), 'export const a = 1;\n');
   fs.writeFileSync(path.join(root, 'package.json'), '{}\n');
-  fs.mkdirSync(path.join(root, 'dist', 'main', 'cli'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'dist', 'main', 'cli', 'main.js'), '');
+  fs.mkdirSync(path.join(root, 'dist', 'bundle'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'dist', 'bundle', 'ledgerlink.js'), '');
   fs.writeFileSync(path.join(root, STAMP), `${inputsFingerprint(root)}\n`);
   return root;
 }
@@ -32,7 +32,7 @@ describe('npm start builds only when the sources changed', () => {
     fs.rmSync(path.join(root, STAMP));
     expect(buildIsStale(root)).toBe(true);
     const other = builtTree();
-    fs.rmSync(path.join(other, 'dist', 'main', 'cli', 'main.js'));
+    fs.rmSync(path.join(other, 'dist', 'bundle', 'ledgerlink.js'));
     expect(buildIsStale(other)).toBe(true);
   });
 
@@ -64,7 +64,7 @@ describe('npm start builds only when the sources changed', () => {
 
   it('ignores what the build writes (dist) and files outside its inputs', () => {
     const root = builtTree();
-    fs.writeFileSync(path.join(root, 'dist', 'main', 'cli', 'main.js'), 'rebuilt');
+    fs.writeFileSync(path.join(root, 'dist', 'bundle', 'ledgerlink.js'), 'rebuilt');
     fs.writeFileSync(path.join(root, 'notes.txt'), 'not an input');
     expect(buildIsStale(root)).toBe(false);
   });

@@ -80,7 +80,9 @@ const serialisers = new WeakMap<object, (value: unknown) => string>();
 function serialiserFor({ schema }: { schema: unknown }): (value: unknown) => string {
   let write = serialisers.get(schema as object);
   if (!write) {
-    write = recordUnionJson(schema) ?? fastJson(schema as object);
+    // Built when it first writes, as the request validators are (validators.ts): a process builds only what it serves.
+    let built: ((value: unknown) => string) | undefined;
+    write = (value) => (built ??= recordUnionJson(schema) ?? fastJson(schema as object))(value);
     serialisers.set(schema as object, write);
   }
   return write;
