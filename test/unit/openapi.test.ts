@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCatalogue } from '../../src/contract/errors/catalogue.js';
+import { renderReferencePage } from '../../src/http/plugins/openapi-html.js';
 import { formatOpenApiDocument, generateOpenApiDocument } from '../../src/main/openapi-document.js';
 import { createTestContext } from '../helpers/context.js';
 
@@ -209,6 +211,22 @@ describe('the OpenAPI description', () => {
       }
     } finally {
       await ctx.close();
+    }
+  });
+});
+
+describe('the docs page', () => {
+  it("lists an answer's fields once: a later answer with the same fields links to the first one's list", () => {
+    const html = renderReferencePage({ description: doc, errors: ErrorCatalogue, logoUrl: '/logo.svg' });
+    const lists = [...html.matchAll(/<details id="([^"]+)"><summary>Fields of the \w+ answer<\/summary>(.*?)<\/details>/g)];
+    expect(lists.length).toBeGreaterThan(0);
+    expect(new Set(lists.map(([, , fields]) => fields)).size).toBe(lists.length);
+    const links = [...html.matchAll(/<p>Fields as in the <a href="#([^"]+)">/g)];
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) {
+      const target = lists.find(([, id]) => id === link[1]);
+      expect(target, link[1]).toBeDefined();
+      expect(target!.index).toBeLessThan(link.index);
     }
   });
 });

@@ -63,6 +63,11 @@ function block(text: string, codes: ReadonlySet<string>): string {
 class Renderer {
   private readonly codes: ReadonlySet<string>;
   private readonly schemas: Record<string, Json>;
+  /**
+   * Each answer's fields are listed once: the first answer with them lists them, later answers with the same fields
+   * (an operation's aliases, the reports' several ways in) link to it. Repeated in full they made most of the page.
+   */
+  private readonly answerFields = new Map<string, { href: string; label: string }>();
 
   constructor(private readonly input: ReferenceInput) {
     this.codes = new Set(Object.values(input.errors).map((e) => e.code));
@@ -124,6 +129,15 @@ class Renderer {
     return out;
   }
 
+  /**
+   * A field's name, type and whether it is required, as one line of inline text without a wrapper of its own: every
+   * field of every operation has such a line, so each element in it weighs on the whole page.
+   */
+  private facts(name: string, schema: Json, required: boolean): string {
+    const type = this.typeName(schema);
+    return `<code class="field">${escapeHtml(name)}</code> <span class="type">${type}, ${required ? '<span class="required">required</span>' : 'optional'}</span>`;
+  }
+
   private example(schema: Json): string {
     const examples = schema.examples;
     const value = Array.isArray(examples) && examples.length > 0 ? examples[0] : schema.example;
@@ -141,13 +155,8 @@ class Renderer {
     const required = new Set((target.schema.required ?? []) as string[]);
     const items = Object.entries(properties).map(([prop, child]) => {
       const resolved = this.deref(child).schema;
-      const facts = [
-        `<code class="field">${escapeHtml(prop)}</code>`,
-        `<span class="type">${this.typeName(child)}</span>`,
-        required.has(prop) ? '<span class="required">required</span>' : '<span class="optional">optional</span>',
-      ];
       const notes = [this.text(resolved.description ?? child.description), ...this.constraints(resolved)].filter(Boolean);
-      return `<li><span class="facts">${facts.join(' ')}</span>${notes.length ? `<span class="notes">${notes.join('. ')}</span>` : ''}${this.example(resolved)}${this.fields(child, depth + 1)}</li>`;
+      return `<li>${this.facts(prop, child, required.has(prop))}${notes.length ? `<span class="notes">${notes.join('. ')}</span>` : ''}${this.example(resolved)}${this.fields(child, depth + 1)}</li>`;
     });
     return `<ul class="fields">${items.join('')}</ul>`;
   }
@@ -193,15 +202,10 @@ class Renderer {
         if (list.length === 0) return '';
         const items = list.map((p) => {
           const schema = (p.schema ?? {}) as Json;
-          const facts = [
-            `<code class="field">${escapeHtml(String(p.name))}</code>`,
-            `<span class="type">${this.typeName(schema)}</span>`,
-            p.required ? '<span class="required">required</span>' : '<span class="optional">optional</span>',
-          ];
           const notes = [this.text(p.description), ...this.constraints(this.deref(schema).schema)].filter(Boolean);
           const example =
             p.example === undefined ? this.example(schema) : `<span class="example">Example: <code>${escapeHtml(String(p.example))}</code></span>`;
-          return `<li><span class="facts">${facts.join(' ')}</span>${notes.length ? `<span class="notes">${notes.join('. ')}</span>` : ''}${example}</li>`;
+          return `<li>${this.facts(String(p.name), schema, p.required === true)}${notes.length ? `<span class="notes">${notes.join('. ')}</span>` : ''}${example}</li>`;
         });
         return `<h4>${title}</h4><ul class="fields">${items.join('')}</ul>`;
       })
@@ -235,17 +239,28 @@ class Renderer {
     return parts.join('');
   }
 
-  private responses(op: Json): string {
+  /** An answer's fields, or a link to the first answer with the same fields. */
+  private answerFieldsOf(fields: string, status: string, id: string, title: string): string {
+    const first = this.answerFields.get(fields);
+    if (first) return `<p>Fields as in the <a href="${first.href}">${first.label}</a>.</p>`;
+    const fieldsId = `${id}-${slug(status)}-fields`;
+    this.answerFields.set(fields, { href: `#${fieldsId}`, label: `${escapeHtml(status)} answer of ${title}` });
+    return `<details id="${fieldsId}"><summary>Fields of the ${escapeHtml(status)} answer</summary>${fields}</details>`;
+  }
+
+  private responses(op: Json, id: string, title: string): string {
     const entries = Object.entries((op.responses ?? {}) as Record<string, Json>);
+    // What an error answer's body is, said once under the answers rather than once per error status.
+    const errorBodies = new Map<string, string[]>();
     const items = entries.map(([status, response]) => {
       const content = response.content as Record<string, Json> | undefined;
       const description = String(response.description ?? '').replace(/\s*\(see docs\/errors\.md\)/, '');
       if (Number(status) >= 400) {
-        // Connect Components answer errors in a body of their own, its ReasonCode being the error code.
-        const own = String((Object.values(content ?? {})[0]?.schema as Json | undefined)?.$ref ?? '').endsWith('/ComponentsErrorBody');
-        return own
-          ? `<dt>${escapeHtml(status)}</dt><dd>${this.text(description)}. The body is a <a href="#schema-ComponentsErrorBody">ComponentsErrorBody</a> whose <code>ReasonCode</code> is one of the <a href="#errors">error codes</a>.</dd>`
-          : `<dt>${escapeHtml(status)}</dt><dd>${this.text(description)}. The body is an <a href="#schema-ErrorBody">ErrorBody</a> whose <code>code</code> is one of the <a href="#errors">error codes</a>.</dd>`;
+        const body = String((Object.values(content ?? {})[0]?.schema as Json | undefined)?.$ref ?? '').endsWith('/ComponentsErrorBody')
+          ? 'ComponentsErrorBody'
+          : 'ErrorBody';
+        errorBodies.set(body, [...(errorBodies.get(body) ?? []), status]);
+        return `<dt>${escapeHtml(status)}</dt><dd>${this.text(description)}.</dd>`;
       }
       if (!content) return `<dt>${escapeHtml(status)}</dt><dd>${this.text(description)}; no body.</dd>`;
       const schema = (Object.values(content)[0]?.schema ?? {}) as Json;
@@ -254,19 +269,26 @@ class Renderer {
         ? `<p>${article(this.typeName(schema))}, as ${this.mediaTypes(content)}.</p>`
         : `<p>As ${this.mediaTypes(content)}: ${article(this.typeName(schema))}.</p>`;
       const fields = name ? '' : this.fields(schema);
-      return `<dt>${escapeHtml(status)}</dt><dd><p>${this.text(description)}.</p>${shape}${fields ? `<details><summary>Fields of the ${escapeHtml(status)} answer</summary>${fields}</details>` : ''}</dd>`;
+      return `<dt>${escapeHtml(status)}</dt><dd><p>${this.text(description)}.</p>${shape}${fields ? this.answerFieldsOf(fields, status, id, title) : ''}</dd>`;
     });
-    return `<h4>Responses</h4><dl class="responses">${items.join('')}</dl>`;
+    const errors = [...errorBodies].map(([body, statuses]) => {
+      const which = errorBodies.size === 1 ? 'an error answer' : `the ${statuses.map(escapeHtml).join(', ')} answers`;
+      // Connect Components answer errors in a body of their own, its ReasonCode being the error code.
+      const code = body === 'ComponentsErrorBody' ? 'ReasonCode' : 'code';
+      return `<p>The body of ${which} is ${article(`<a href="#schema-${body}">${body}</a>`)} whose <code>${code}</code> is one of the <a href="#errors">error codes</a>.</p>`;
+    });
+    return `<h4>Responses</h4><dl class="responses">${items.join('')}</dl>${errors.join('')}`;
   }
 
   private operation({ method, path, op }: Operation): string {
     const id = `operation-${slug(String(op.operationId ?? `${method}-${path}`))}`;
+    const title = escapeHtml(String(op.summary ?? op.operationId ?? path));
     return `<section class="operation" id="${id}" aria-labelledby="${id}-title">
-<h3 id="${id}-title"><span class="method method-${method}">${method.toUpperCase()}</span> ${escapeHtml(String(op.summary ?? op.operationId ?? path))}</h3>
+<h3 id="${id}-title"><span class="method method-${method}">${method.toUpperCase()}</span> ${title}</h3>
 <p class="path"><code>${escapeHtml(path)}</code></p>
 ${typeof op.description === 'string' ? block(op.description, this.codes) : ''}
 <p class="credentials"><span class="label">Credentials:</span> ${this.credentials(op)}. <span class="label">Operation id:</span> <code>${escapeHtml(String(op.operationId ?? ''))}</code></p>
-${this.parameters(op)}${this.requestBody(op)}${this.responses(op)}
+${this.parameters(op)}${this.requestBody(op)}${this.responses(op, id, title)}
 </section>`;
   }
 
