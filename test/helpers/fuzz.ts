@@ -138,26 +138,118 @@ export function hostileQuery(schema: Schema | undefined): fc.Arbitrary<string> {
   return fc.array(fc.oneof(pair, duplicate), { minLength: 1, maxLength: 4 }).map((parts) => parts.join('&'));
 }
 
-/** A fingerprint of every table's content, to show a request changed nothing. */
-export async function databaseFingerprint(database: Database, ignore: readonly string[] = []): Promise<string> {
-  // On PostgreSQL, Kysely's introspection reads every schema's tables, and tests running alongside create and drop
-  // their own schemas (which can even make it fail): list only this database's schema.
-  const names =
-    database.dialect === 'postgres'
-      ? (
-          await sql<{
-            name: string;
-          }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(
-            database.kysely,
-          )
-        ).rows.map((r) => r.name)
-      : (await database.kysely.introspection.getTables()).map((t) => t.name);
-  const tables = names.filter((n) => !n.startsWith('kysely_') && !ignore.includes(n)).sort();
-  const hash = createHash('sha256');
-  for (const table of tables) {
-    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(database.kysely);
-    const lines = rows.rows.map((r) => JSON.stringify(r)).sort();
-    hash.update(`${table}:${lines.length}\n${lines.join('\n')}\n`);
+/**
+ * What every table holds, by table name: a hash of its row count and its rows, in no particular order. Two
+ * fingerprints differ for a table whose rows changed in any way (one added, removed or with any value changed).
+ */
+export type Fingerprint = Record<string, string>;
+
+/**
+ * The fingerprint of every table but `ignore` (and Kysely's own), taken in one statement: PostgreSQL hashes each
+ * table's rows in their text form, sorted; SQLite writes each row as one line, sorts the lines and hands over one text
+ * per table for this process to hash. A line holds each value with its type: text as its bytes in hex (`quote`
+ * would stop at a NUL), anything else as the SQL literal `quote` writes, which keeps every digit.
+ */
+export async function databaseFingerprint(database: Database, ignore: readonly string[] = []): Promise<Fingerprint> {
+  const kept = (name: string) => !name.startsWith('kysely_') && !ignore.includes(name);
+  const fingerprint: Fingerprint = {};
+  if (database.dialect === 'postgres') {
+    // Only this database's schema: tests running alongside create and drop schemas of their own.
+    const names = (
+      await sql<{
+        name: string;
+      }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(database.kysely)
+    ).rows
+      .map((r) => r.name)
+      .filter(kept);
+    if (names.length === 0) return fingerprint;
+    // The alias is the whole row; "C" makes the order the bytes', whatever the database's collation.
+    const perTable = names.map(
+      (name) =>
+        sql`select ${name}::text as name, count(*)::text || ':' || coalesce(md5(string_agg(fingerprint_row::text, chr(10) order by fingerprint_row::text collate "C")), '') as hash from ${sql.table(name)} as fingerprint_row`,
+    );
+    const rows = (await sql<{ name: string; hash: string }>`${sql.join(perTable, sql` union all `)}`.execute(database.kysely)).rows;
+    for (const row of rows) fingerprint[row.name] = row.hash;
+    return fingerprint;
   }
-  return hash.digest('hex');
+  const columns = (
+    await sql<{
+      name: string;
+      column: string;
+    }>`select m.name as name, c.name as "column" from sqlite_master m, pragma_table_info(m.name) c where m.type = 'table' and m.name not like 'sqlite_%' order by m.name, c.cid`.execute(
+      database.kysely,
+    )
+  ).rows.filter((r) => kept(r.name));
+  const byTable = new Map<string, string[]>();
+  for (const { name, column } of columns) byTable.set(name, [...(byTable.get(name) ?? []), column]);
+  if (byTable.size === 0) return fingerprint;
+  const perTable = [...byTable].map(([name, cols]) => {
+    // Neither form holds a comma, so the comma keeps the values apart.
+    const line = sql.join(
+      cols.map((c) => sql`case typeof(${sql.ref(c)}) when 'text' then 'T' || hex(${sql.ref(c)}) else quote(${sql.ref(c)}) end`),
+      sql` || ',' || `,
+    );
+    return sql`select ${name} as name, count(*) as n, string_agg(line, char(10) order by line) as content from (select ${line} as line from ${sql.table(name)})`;
+  });
+  const rows = (await sql<{ name: string; n: number; content: string | null }>`${sql.join(perTable, sql` union all `)}`.execute(database.kysely)).rows;
+  for (const row of rows)
+    fingerprint[row.name] = createHash('sha256')
+      .update(`${row.n}\n${row.content ?? ''}`)
+      .digest('hex');
+  return fingerprint;
+}
+
+/** The tables whose content differs between two fingerprints (including a table only one of them has), sorted. */
+export function changedTables(before: Fingerprint, after: Fingerprint): string[] {
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((t) => before[t] !== after[t]).sort();
+}
+
+export interface UnchangingWalk<T> {
+  database: Database;
+  /** Tables a walk may change (the request log). */
+  ignore: readonly string[];
+  items: readonly T[];
+  /** How many items are walked between two fingerprints. */
+  blockSize: number;
+  /** The item as a failure names it (a route's method and url). */
+  name: (item: T) => string;
+  walk: (item: T) => Promise<void>;
+}
+
+/**
+ * Walks the items in order and shows the database is as it was: one fingerprint per block of items rather than per
+ * item, as a fingerprint reads every row. A block that changed it fails naming the tables that changed and the
+ * block's items; its items are then walked again one at a time, with a fingerprint each, to name the one that did.
+ */
+export async function walkChangingNothing<T>(w: UnchangingWalk<T>): Promise<void> {
+  let before = await databaseFingerprint(w.database, w.ignore);
+  for (let start = 0; start < w.items.length; start += w.blockSize) {
+    const block = w.items.slice(start, start + w.blockSize);
+    for (const item of block) await w.walk(item);
+    const after = await databaseFingerprint(w.database, w.ignore);
+    const changed = changedTables(before, after);
+    if (changed.length > 0) throw new Error(await blockChangeReport(w, block, changed, after));
+    before = after;
+  }
+}
+
+async function blockChangeReport<T>(w: UnchangingWalk<T>, block: readonly T[], changed: string[], after: Fingerprint): Promise<string> {
+  const again: string[] = [];
+  let previous = after;
+  for (const item of block) {
+    try {
+      await w.walk(item);
+    } catch (error) {
+      again.push(`${w.name(item)} failed: ${String(error).slice(0, 300)}`);
+    }
+    const now = await databaseFingerprint(w.database, w.ignore);
+    const by = changedTables(previous, now);
+    if (by.length > 0) again.push(`${w.name(item)} changed ${by.join(', ')}`);
+    previous = now;
+  }
+  return [
+    `the database changed (tables: ${changed.join(', ')}) while walking:`,
+    ...block.map((item) => `  ${w.name(item)}`),
+    again.length > 0 ? `walked again one at a time: ${again.join('; ')}` : 'walked again one at a time, none of them changed it',
+  ].join('\n');
 }
