@@ -100,11 +100,8 @@ class LongestFirst extends BaseSequencer {
       const at = PROJECT_ORDER.indexOf(spec.project.name);
       return at < 0 ? PROJECT_ORDER.length : at;
     };
-    const ordered = await super.sort(files);
-    const position = new Map(ordered.map((spec, i) => [spec, i]));
-    return ordered.sort(
-      (a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || rank(a) - rank(b) || position.get(a)! - position.get(b)!,
-    );
+    // The sort is stable: files of one project keep vitest's order.
+    return (await super.sort(files)).sort((a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || rank(a) - rank(b));
   }
 }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * Bundles the compiled CLI (dist/main/cli/main.js and everything it imports) into dist/bundle/: the entry
- * (ledgerlink.js, which `bin/ledgerlink.js` runs) and the chunks each command loads when it runs. Node spends most of a process's start resolving, reading and compiling modules one
- * by one (the service's own few hundred and the many small files of Kysely and TypeBox); a bundle starts much
- * sooner (docs/benchmarks.md, "Starting a process"), for every command, `serve`, its workers and HTTP processes.
+ * (ledgerlink.js, which `bin/ledgerlink.js` runs) and the chunks each command loads when it runs. Node spends most of
+ * a process's start resolving, reading and compiling modules one by one (the service's own few hundred and the many
+ * small files of Kysely and TypeBox); a bundle starts much sooner (docs/benchmarks.md, "Starting a process"), for
+ * every command, `serve`, its workers and HTTP processes.
  *
  * Paths stay those of the files compiled to dist/: each module's `import.meta.url` becomes the URL of its own file
  * there, so assets, the browser apps, the request log's thread and the statement reader's worker are found as before.
