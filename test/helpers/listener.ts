@@ -1,5 +1,5 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 
 /** One request the listener received. */
 export interface Received {
@@ -108,11 +108,26 @@ export async function waitFor(what: string, condition: () => boolean | Promise<b
   }
 }
 
-/** A loopback port free right now: bound once, then released (nothing listens on it until someone binds it). */
+// Ports `freePort` hands out: below the kernel's ephemeral range (32768 and up on Linux), so that no connection's
+// source port and no `listen(0)` can take one between the check and the test's own bind (an ephemeral port checked
+// free was taken in between once: EADDRINUSE). Each vitest worker has its own thousand, so files running at once
+// never get the same port.
+const PORTS_FROM = 20_000 + (Number(process.env.VITEST_POOL_ID ?? 0) % 12) * 1000;
+let portsGiven = 0;
+
+function bindable(port: number): Promise<boolean> {
+  const server = net.createServer();
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A loopback port free right now, which nothing else takes until the test binds it (see PORTS_FROM). */
 export async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (let tried = 0; tried < 1000; tried++) {
+    const port = PORTS_FROM + (portsGiven++ % 1000);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port in ${PORTS_FROM}-${PORTS_FROM + 999}`);
 }
