@@ -48,8 +48,11 @@ import type { AccountRow, InstitutionLoginRow } from './table.js';
 import { transactionDateRange } from './transactions.repository.js';
 import { pairTransfers } from './transfers.service.js';
 
-/** Transactions stored per database transaction: each slice is short, for the other requests waiting. */
-const SLICE = 50;
+/**
+ * Transactions stored per database transaction: short, for the other requests waiting, yet each commit waits for an
+ * fsync, and smaller slices spent more on commits than on storing (docs/benchmarks.md, "Statement uploads").
+ */
+const SLICE = 200;
 
 export interface StatementUploadInput {
   partnerId: string;
