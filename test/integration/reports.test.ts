@@ -1,5 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selectReports } from '../../src/modules/reports/repository.js';
 import { runDueReports } from '../../src/modules/reports/worker.js';
 import { drainDeliveries } from '../../src/outbox/worker.js';
 import { DAY, linkProfile, nowOf, refresh, type AccountJson } from '../helpers/aggregation.js';
@@ -193,6 +194,10 @@ describe('reports', () => {
       expect(reports.filter((r) => r.type === 'voa').every((r) => r.status === 'success')).toBe(true);
     }
     await runDueReports(ctx.runtime);
+    // A list reads the reports' rows without their bodies, which can be megabytes each.
+    const listed = await selectReports(ctx.runtime.database.kysely, partner.partnerId, { consumerId });
+    expect(listed.length).toBeGreaterThan(1);
+    expect(listed.filter((row) => 'body_encrypted' in row)).toEqual([]);
     const byConsumer = await call(partner, 'GET', `/decisioning/v3/consumers/${consumerId}/reports/${latest.id}`);
     expect(byConsumer.json<ReportJson>()).toMatchObject({ id: latest.id, status: 'success' });
     const prequal = byConsumer.json<ReportJson>().institutions!.flatMap((i) => i.accounts);

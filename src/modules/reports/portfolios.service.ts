@@ -11,7 +11,7 @@ import type { Runtime } from '../../platform/dependencies.js';
 import { getConsumer } from '../consumers/service.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import * as repo from './repository.js';
-import type { ReportRow } from './table.js';
+import type { ReportListRow } from './table.js';
 
 type Deps = Pick<Runtime, 'database' | 'clock' | 'keys'>;
 export type PortfolioSummaryRecord = Static<typeof PortfolioSummary>;
@@ -44,7 +44,7 @@ function notFound(portfolioId: string): ServiceError {
 }
 
 /** The latest report of each type (rows newest first), as the portfolio lists them. */
-function latestOfEachType(rows: readonly ReportRow[]): PortfolioSummaryRecord['reports'] {
+function latestOfEachType(rows: readonly ReportListRow[]): PortfolioSummaryRecord['reports'] {
   const seen = new Set<string>();
   const reports: PortfolioSummaryRecord['reports'] = [];
   for (const row of rows) {
@@ -56,7 +56,7 @@ function latestOfEachType(rows: readonly ReportRow[]): PortfolioSummaryRecord['r
 }
 
 /** The portfolio's reports of the partner that `keep` accepts; 404 (16701) when there is none. */
-async function portfolioRows(deps: Deps, partnerId: string, portfolioId: string, keep: (row: ReportRow) => boolean) {
+async function portfolioRows(deps: Deps, partnerId: string, portfolioId: string, keep: (row: ReportListRow) => boolean) {
   const stored = storedPortfolioId(portfolioId);
   const rows = (await repo.selectPortfolioReports(deps.database.kysely, partnerId, stored)).filter(keep);
   if (rows.length === 0) throw notFound(portfolioId);

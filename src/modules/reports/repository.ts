@@ -1,6 +1,6 @@
 import type { Executor } from '../../platform/db/database.js';
 import { TRANSACTION_RECORD_COLUMNS, type TransactionRecordRow } from '../aggregation/records.js';
-import type { ReportRow, ReportTable } from './table.js';
+import type { ReportListRow, ReportRow, ReportTable } from './table.js';
 
 export async function insertReport(db: Executor, row: ReportTable): Promise<ReportRow> {
   return db.insertInto('reports').values(row).returningAll().executeTakeFirstOrThrow();
@@ -11,9 +11,31 @@ export async function findReport(db: Executor, partnerId: string, id: string): P
   return db.selectFrom('reports').selectAll().where('id', '=', id).where('partner_id', '=', partnerId).executeTakeFirst();
 }
 
-/** The partner's reports of a customer or of a consumer, newest first. */
-export async function selectReports(db: Executor, partnerId: string, of: { customerId: number } | { consumerId: string }): Promise<ReportRow[]> {
-  let q = db.selectFrom('reports').selectAll().where('partner_id', '=', partnerId);
+/** A report's columns but its body: what lists of reports answer with (a body can be megabytes). */
+const LIST_COLUMNS = [
+  'id',
+  'partner_id',
+  'customer_id',
+  'consumer_id',
+  'portfolio_id',
+  'request_id',
+  'type',
+  'status',
+  'options',
+  'callback_url',
+  'header_encrypted',
+  'error_code',
+  'error_message',
+  'created_at',
+  'finished_at',
+  'attempts',
+  'locked_until',
+  'locked_by',
+] as const satisfies readonly (keyof ReportListRow)[];
+
+/** The partner's reports of a customer or of a consumer, newest first, without their bodies. */
+export async function selectReports(db: Executor, partnerId: string, of: { customerId: number } | { consumerId: string }): Promise<ReportListRow[]> {
+  let q = db.selectFrom('reports').select(LIST_COLUMNS).where('partner_id', '=', partnerId);
   q = 'customerId' in of ? q.where('customer_id', '=', of.customerId) : q.where('consumer_id', '=', of.consumerId);
   return q.orderBy('created_at', 'desc').orderBy('id', 'asc').execute();
 }
@@ -94,10 +116,10 @@ export async function selectInstitutionsNamed(db: Executor, ids: readonly number
 }
 
 /** The partner's reports of a portfolio, newest first. */
-export async function selectPortfolioReports(db: Executor, partnerId: string, portfolioId: string): Promise<ReportRow[]> {
+export async function selectPortfolioReports(db: Executor, partnerId: string, portfolioId: string): Promise<ReportListRow[]> {
   return db
     .selectFrom('reports')
-    .selectAll()
+    .select(LIST_COLUMNS)
     .where('partner_id', '=', partnerId)
     .where('portfolio_id', '=', portfolioId)
     .orderBy('created_at', 'desc')

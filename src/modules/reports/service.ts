@@ -33,7 +33,7 @@ import { DAY } from './balances.js';
 import { REPORT_KINDS, type ReportKind } from './kinds.js';
 import type { ReportBody, ReportConstraintsRecord, ReportRecord } from './records.js';
 import * as repo from './repository.js';
-import type { ReportRow } from './table.js';
+import type { ReportListRow, ReportRow } from './table.js';
 import { TRANSACTIONS_REPORT_MAX_DAYS } from './transactions-report.js';
 
 type Deps = Pick<Runtime, 'database' | 'clock' | 'keys'>;
@@ -318,7 +318,7 @@ export async function getConsumerReport(deps: Deps, partnerId: string, consumerI
   return { record: reportRecord(deps, row, await customerTypeOf(deps, row)), row };
 }
 
-function summaries(deps: Pick<Runtime, 'keys'>, rows: readonly ReportRow[]): ReportSummariesRecord {
+function summaries(deps: Pick<Runtime, 'keys'>, rows: readonly ReportListRow[]): ReportSummariesRecord {
   return {
     reports: rows.map((row) => {
       const header = unseal<ReportHeader>(deps, row.header_encrypted);

@@ -37,3 +37,5 @@ export interface ReportTable {
 }
 
 export type ReportRow = Selectable<ReportTable>;
+/** A report as lists read it: without its body. */
+export type ReportListRow = Omit<ReportRow, 'body_encrypted'>;
