@@ -1,14 +1,14 @@
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectReports } from '../../src/modules/reports/repository.js';
-import { runDueReports } from '../../src/modules/reports/worker.js';
+import { runDueReports, startReportWorker } from '../../src/modules/reports/worker.js';
 import { drainDeliveries } from '../../src/outbox/worker.js';
 import { DAY, linkProfile, nowOf, refresh, type AccountJson } from '../helpers/aggregation.js';
 import { createConsumer } from '../helpers/consumers.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { dashboardSignIn } from '../helpers/dashboard.js';
 import { addCustomer } from '../helpers/customers.js';
-import { startListener, type Listener } from '../helpers/listener.js';
+import { startListener, waitFor, type Listener } from '../helpers/listener.js';
 import { pdfText } from '../helpers/pdf-text.js';
 
 interface ReportJson {
@@ -203,6 +203,20 @@ describe('reports', () => {
     const prequal = byConsumer.json<ReportJson>().institutions!.flatMap((i) => i.accounts);
     expect(prequal.every((a) => a.transactions.length === 0)).toBe(true);
     expect(prequal.find((a) => a.type === 'checking')).toHaveProperty('totNumberInsufficientFundsFeeDebitTxOver6MonthsAccount', 1);
+  });
+
+  it('starts a report as soon as it is asked for, not at the next poll of the worker', async () => {
+    // A worker that would otherwise look again only after a minute.
+    const worker = startReportWorker({ ...ctx.runtime, config: { ...ctx.runtime.config, workerPollMs: 60_000 } });
+    try {
+      // The first report may be found by the worker's first pass; the second comes while it waits for its next.
+      for (const path of ['voa', 'voa']) {
+        const report = await generate(path);
+        await waitFor(`report ${report.id} to finish`, async () => (await read(report.id)).status === 'success');
+      }
+    } finally {
+      await worker.stop();
+    }
   });
 
   it('keeps reports to their partner: another partner gets 404 on every read', async () => {

@@ -35,6 +35,7 @@ import type { ReportBody, ReportConstraintsRecord, ReportRecord } from './record
 import * as repo from './repository.js';
 import type { ReportListRow, ReportRow } from './table.js';
 import { TRANSACTIONS_REPORT_MAX_DAYS } from './transactions-report.js';
+import { signalReportsDue } from './wake.js';
 
 type Deps = Pick<Runtime, 'database' | 'clock' | 'keys'>;
 export type ReportAckRecord = Static<typeof ReportAck>;
@@ -230,6 +231,7 @@ export async function generateReport(
     locked_until: null,
     locked_by: null,
   });
+  signalReportsDue();
   return reportAck(deps, row, customer.type);
 }
 

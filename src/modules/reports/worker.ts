@@ -21,6 +21,7 @@ import { REPORT_KINDS } from './kinds.js';
 import * as repo from './repository.js';
 import { seal } from './service.js';
 import type { ReportRow } from './table.js';
+import { onReportsDue } from './wake.js';
 
 /** How long a worker holds a report while computing it, in seconds. */
 export const REPORT_LEASE_SECONDS = 300;
@@ -154,29 +155,43 @@ export interface ReportWorker {
   stop(): Promise<void>;
 }
 
-/** Runs passes until stopped: at once, then every config.workerPollMs. */
+/**
+ * Runs passes until stopped: at once, then every config.workerPollMs, and as soon as a report is asked for in this
+ * process (wake.ts).
+ */
 export function startReportWorker(runtime: Runtime, options: ReportWorkerOptions = {}): ReportWorker {
   const logger = options.logger ?? silent;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
+  // A report asked for during a pass may have come after the pass looked: then the next pass starts at once.
+  let asked = false;
+  const stopListening = onReportsDue(() => {
+    asked = true;
+    wake?.();
+  });
   const loop = (async () => {
     while (!stopped) {
+      asked = false;
       try {
         await runDueReports(runtime, options);
       } catch (err) {
         logger.error({ err }, 'report worker pass failed');
       }
       if (stopped) break;
+      if (asked) continue;
       await new Promise<void>((resolve) => {
         wake = resolve;
         timer = setTimeout(resolve, runtime.config.workerPollMs);
       });
+      wake = undefined;
+      clearTimeout(timer);
     }
   })();
   return {
     async stop() {
       stopped = true;
+      stopListening();
       if (timer) clearTimeout(timer);
       wake?.();
       await loop;
