@@ -6,6 +6,7 @@
  * digits may be masked") next to `accountNumberDisplay` (the last four), and what the test bank's numbers
  * (`XXXXXXXXXXXX1234`) already look like, so masking them again changes nothing.
  */
+import { countryOf } from '../platform/countries.js';
 
 /** Letters and digits of any script: full-width or other digits must not slip through as "separators". */
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
@@ -21,4 +22,25 @@ export function maskAccountNumber(number: string): string {
     else chars[i] = 'X';
   }
   return chars.join('');
+}
+
+/** Whether text is an IBAN with a valid check (ISO 13616: mod 97 of the rearranged digits is 1). */
+export function isIban(text: string): boolean {
+  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(text)) return false;
+  const moved = text.slice(4) + text.slice(0, 4);
+  let rest = 0;
+  for (const c of moved) {
+    const n = c >= 'A' ? c.charCodeAt(0) - 55 : c.charCodeAt(0) - 48;
+    rest = n >= 10 ? (rest * 100 + n) % 97 : (rest * 10 + n) % 97;
+  }
+  return rest === 1;
+}
+
+/**
+ * The country an account is held in when its number is an IBAN (its first two letters), as ISO 3166 alpha-3;
+ * undefined otherwise. A euro account's currency names no country, its IBAN does.
+ */
+export function ibanCountry(accountNumber: string): string | undefined {
+  const compact = accountNumber.replace(/\s+/g, '').toUpperCase();
+  return isIban(compact) ? countryOf(compact.slice(0, 2))?.alpha3 : undefined;
 }

@@ -302,6 +302,16 @@ describe('reading camt files', () => {
     expect(generated.problems).toEqual([]);
   });
 
+  it("categorises by the country of the account's IBAN, by its currency when the account is no IBAN", () => {
+    const country = (account: { iban: string } | { other: string }, currency: string) =>
+      readCamtStatement(camtFile([{ ...account, currency, entries: [{ amount: -5, booked: '2026-06-03' }] }])).transactions.map(
+        (t) => t.categorization.country,
+      );
+    expect(country({ iban: 'DE89 3704 0044 0532 0130 00' }, 'EUR')).toEqual(['DEU']);
+    expect(country({ iban: 'AT611904300234573201' }, 'EUR')).toEqual(['AUT']);
+    expect(country({ other: '12-345' }, 'CHF')).toEqual(['CHE']);
+  });
+
   it('a file that names no currency keeps its amounts without one (XXX), and a text that is no ISO 4217 code is named', () => {
     const none = readCamtStatement(
       camtFile([{ iban: IBAN, currency: 'EUR', stated: false, entries: [{ amount: 1, booked: '2026-06-03' }] }]).replace(' Ccy="EUR"', ''),

@@ -166,6 +166,20 @@ describe('reading MT940 files', () => {
     expect(lines(result).map((t) => t.amount)).toEqual([10, -3, -2, 1]);
   });
 
+  it("categorises by the country of the account's IBAN, by its currency when the account is no IBAN", () => {
+    const country = (account: string, currency = 'EUR') =>
+      readMt940Statement(
+        statement([':61:260102D3,NTRF'], { account, opening: `C260101${currency}100,00`, closing: `C260131${currency}97,00` }),
+      ).transactions.map((t) => t.categorization.country);
+    expect(country('DE89370400440532013000')).toEqual(['DEU']);
+    expect(country('FR1420041010050500013M02606')).toEqual(['FRA']);
+    expect(country('NL91ABNA0417164300EUR')).toEqual(['NLD']);
+    // A bank code and account names no country: the currency's, the United States for the euro as for any other.
+    expect(country('10020030/1234567890', 'CHF')).toEqual(['CHE']);
+    // A wrong check digit is no IBAN.
+    expect(country('DE88370400440532013000', 'GBP')).toEqual(['GBR']);
+  });
+
   it('a funds-code letter after the mark is passed over', () => {
     const result = readMt940Statement(
       statement([':61:2601020102DR45,90NMSCNONREF', ':61:2601020102CR5,00NMSCNONREF', ':61:2601020102RDR1,00NMSC'], { closing: 'C260131EUR60,1' }),

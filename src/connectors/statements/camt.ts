@@ -12,7 +12,7 @@
  * stored as the bank booked it, at the entry's amount. Several statements of one account in a file are merged.
  */
 import { describeCurrencyValue, isIso4217, NO_CURRENCY } from '../../platform/currency.js';
-import { maskAccountNumber } from '../account-number.js';
+import { ibanCountry, maskAccountNumber } from '../account-number.js';
 import { categorize } from '../categorize.js';
 import type { ConnectorTransaction, TransactionType } from '../connector.js';
 import { countryOfCurrency } from '../ofx/map.js';
@@ -216,7 +216,7 @@ export function readCamtStatement(input: string | Uint8Array): StatementImport {
     // By date, the later statement's on the same day, as the account's balance is chosen.
     for (const c of (group.closings ?? []).sort((a, b) => a.date - b.date || a.statement - b.statement)) noteClosingBalance(account, c.date, c.amount);
     accounts.push(account);
-    const country = countryOfCurrency(group.currency);
+    const country = ibanCountry(group.id) ?? countryOfCurrency(group.currency);
     for (const { entry, ref: transactionRef } of referenced(group.entries)) {
       const t: ConnectorTransaction = {
         accountRef: ref,

@@ -12,7 +12,7 @@
  * rest is still imported. The work is one pass over the lines, each kept to a bounded length.
  */
 import { isIso4217, NO_CURRENCY } from '../../platform/currency.js';
-import { maskAccountNumber } from '../account-number.js';
+import { ibanCountry, isIban, maskAccountNumber } from '../account-number.js';
 import { categorize } from '../categorize.js';
 import type { ConnectorTransaction, TransactionType } from '../connector.js';
 import { countryOfCurrency } from '../ofx/map.js';
@@ -319,7 +319,7 @@ class StatementReader {
         transactionDate: l.valueDate,
         description: l.description,
         type: l.type,
-        categorization: categorize(l.description, l.memo || undefined, l.type, countryOfCurrency(account.currency)),
+        categorization: categorize(l.description, l.memo || undefined, l.type, ibanCountry(account.number ?? '') ?? countryOfCurrency(account.currency)),
       };
       if (l.memo !== '') t.memo = l.memo;
       if (l.checkNum !== undefined) t.checkNum = l.checkNum;
@@ -432,18 +432,6 @@ export function accountIdOf(text: string): { id: string; currency?: string } {
   const endsInCurrency = /^(?:MU|SC)\d\d/.test(compact) && isIban(compact);
   if (suffix && isIso4217(suffix[2]!) && !endsInCurrency) return { id: suffix[1]!, currency: suffix[2]! };
   return { id: compact };
-}
-
-/** Whether text is an IBAN with a valid check (ISO 13616: mod 97 of the rearranged digits is 1). */
-function isIban(text: string): boolean {
-  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(text)) return false;
-  const moved = text.slice(4) + text.slice(0, 4);
-  let rest = 0;
-  for (const c of moved) {
-    const n = c >= 'A' ? c.charCodeAt(0) - 55 : c.charCodeAt(0) - 48;
-    rest = n >= 10 ? (rest * 100 + n) % 97 : (rest * 10 + n) % 97;
-  }
-  return rest === 1;
 }
 
 /** An MT942's currency: `:34F:EURD0,` (floor limit) or `:90D:2EUR123,45` (number and sum of entries). */
