@@ -3,8 +3,8 @@
  * as text with pdfkit (its standard Helvetica, no font files): the header, the consumer, the summary, then each
  * account with its balances and transactions. A report in progress or failed gets a one-page PDF saying so.
  */
-import PDFDocument from 'pdfkit';
 import { pdfText } from '../statements/pdf-text.js';
+import { newPdfDocument } from '../../platform/pdf-document.js';
 import type { ReportRecord } from './records.js';
 
 type Account = NonNullable<ReportRecord['institutions']>[number]['accounts'][number];
@@ -46,8 +46,8 @@ function accountSection(doc: PDFKit.PDFDocument, a: Account): void {
 }
 
 /** The report as a PDF document. */
-export function reportPdf(report: ReportRecord): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'LETTER', margin: 50, info: { Title: report.title, Subject: report.id } });
+export async function reportPdf(report: ReportRecord): Promise<Buffer> {
+  const doc = await newPdfDocument({ size: 'LETTER', margin: 50, info: { Title: report.title, Subject: report.id } });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {

@@ -6,7 +6,7 @@
  * its content).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import PDFDocument from 'pdfkit';
+import { newPdfDocument } from '../../platform/pdf-document.js';
 import { pdfText } from './pdf-text.js';
 
 const DAY = 86_400;
@@ -164,7 +164,7 @@ function summary(doc: PDFKit.PDFDocument, s: StatementDocument, top: number): nu
 /** Writes the statement; resolves with the whole file. */
 export async function writeStatementPdf(s: StatementDocument): Promise<Buffer> {
   const created = new Date(s.generatedAt * 1000);
-  const doc = new PDFDocument({
+  const doc = await newPdfDocument({
     size: 'LETTER',
     margin: PAGE.margin,
     autoFirstPage: true,
