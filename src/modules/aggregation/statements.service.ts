@@ -49,10 +49,11 @@ import { transactionDateRange } from './transactions.repository.js';
 import { pairTransfers } from './transfers.service.js';
 
 /**
- * Transactions stored per database transaction: short, for the other requests waiting, yet each commit waits for an
- * fsync, and smaller slices spent more on commits than on storing (docs/benchmarks.md, "Statement uploads").
+ * Transactions stored per database transaction: each slice holds the other requests waiting for the database (on
+ * SQLite, the event loop too), and each commit waits for an fsync; the size that keeps both small is measured in
+ * docs/benchmarks.md, "The size of an upload's slices".
  */
-const SLICE = 200;
+const SLICE = 100;
 
 export interface StatementUploadInput {
   partnerId: string;
