@@ -8,7 +8,7 @@ import { drainDeliveries } from '../../src/outbox/worker.js';
 import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { ROOT } from './cli.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from './context.js';
-import { freePort, startListener, type Listener } from './listener.js';
+import { reservePort, startListener, type Listener } from './listener.js';
 
 /** Debian's chromium; browser tests never download a browser. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -50,12 +50,15 @@ export interface BrowserWorld {
  * `env` adds settings (LEDGERLINK_PUSH_EXTRA_PORTS for a local TxPUSH listener, say).
  */
 export async function startBrowserWorld(env: Record<string, string> = {}): Promise<BrowserWorld> {
-  const port = await freePort();
-  const serviceUrl = `http://127.0.0.1:${port}`;
+  // The port is held until the service binds it: building the service takes a while, and another process could
+  // take a port only checked free at the start.
+  const reserved = await reservePort();
+  const serviceUrl = `http://127.0.0.1:${reserved.port}`;
   const ctx = await createTestContext({ ...env, LEDGERLINK_PUBLIC_URL: serviceUrl });
   ctx.clock.set(Date.now());
   await ensureInstitutionCatalog(ctx.runtime.database);
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+  await reserved.release();
+  await ctx.app.listen({ port: reserved.port, host: '127.0.0.1' });
   const partner = await partnerWithToken(ctx);
   const site = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://partner');

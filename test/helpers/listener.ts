@@ -110,24 +110,33 @@ export async function waitFor(what: string, condition: () => boolean | Promise<b
 
 // Ports `freePort` hands out: below the kernel's ephemeral range (32768 and up on Linux), so that no connection's
 // source port and no `listen(0)` can take one between the check and the test's own bind (an ephemeral port checked
-// free was taken in between once: EADDRINUSE). Each vitest worker has its own thousand, so files running at once
-// never get the same port.
-const PORTS_FROM = 20_000 + (Number(process.env.VITEST_POOL_ID ?? 0) % 12) * 1000;
-let portsGiven = 0;
+// free was taken in between once: EADDRINUSE). Each process starts at a random place of the range and goes on from
+// there, so processes running at once rarely meet; `reservePort` keeps the port bound until the caller binds it.
+const PORTS_FROM = 20_000;
+const PORTS = 12_000;
+let nextPort = Math.floor(Math.random() * PORTS);
 
-function bindable(port: number): Promise<boolean> {
+function bindOn(port: number): Promise<net.Server | undefined> {
   const server = net.createServer();
   return new Promise((resolve) => {
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => resolve(server));
   });
+}
+
+/** A loopback port bound by this process until `release()`, which frees it for the caller to bind at once. */
+export async function reservePort(): Promise<{ port: number; release(): Promise<void> }> {
+  for (let tried = 0; tried < PORTS; tried++) {
+    const port = PORTS_FROM + (nextPort++ % PORTS);
+    const server = await bindOn(port);
+    if (server) return { port, release: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+  throw new Error(`no free port in ${PORTS_FROM}-${PORTS_FROM + PORTS - 1}`);
 }
 
 /** A loopback port free right now, which nothing else takes until the test binds it (see PORTS_FROM). */
 export async function freePort(): Promise<number> {
-  for (let tried = 0; tried < 1000; tried++) {
-    const port = PORTS_FROM + (portsGiven++ % 1000);
-    if (await bindable(port)) return port;
-  }
-  throw new Error(`no free port in ${PORTS_FROM}-${PORTS_FROM + 999}`);
+  const reserved = await reservePort();
+  await reserved.release();
+  return reserved.port;
 }

@@ -4,7 +4,7 @@ import { allTransactions, type AccountJson, DAY, linkProfile, nowOf, refresh, ty
 import { appOk, linkFor } from '../helpers/connect.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
-import { freePort } from '../helpers/listener.js';
+import { reservePort } from '../helpers/listener.js';
 import { mintToken } from '../helpers/simplefin-server.js';
 
 /**
@@ -21,9 +21,10 @@ describe('one Ledgerlink reading another over SimpleFIN', () => {
   let serverAccounts: AccountJson[];
 
   beforeAll(async () => {
-    const port = await freePort();
-    server = await createTestContext({ LEDGERLINK_PUBLIC_URL: `http://127.0.0.1:${port}` });
-    await server.app.listen({ host: '127.0.0.1', port });
+    const reserved = await reservePort();
+    server = await createTestContext({ LEDGERLINK_PUBLIC_URL: `http://127.0.0.1:${reserved.port}` });
+    await reserved.release();
+    await server.app.listen({ host: '127.0.0.1', port: reserved.port });
     client = await createTestContext();
     serverPartner = await partnerWithToken(server);
     clientPartner = await partnerWithToken(client, 'production');
