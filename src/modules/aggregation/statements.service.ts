@@ -50,10 +50,10 @@ import { pairTransfers } from './transfers.service.js';
 
 /**
  * Transactions stored per database transaction: each slice holds the other requests waiting for the database (on
- * SQLite, the event loop too), and each commit waits for an fsync; the size that keeps both small is measured in
- * docs/benchmarks.md, "The size of an upload's slices".
+ * SQLite, the event loop too). Larger slices store faster, fewer commits each waiting for an fsync, but another
+ * partner's request then waits longer behind one (docs/benchmarks.md, "The size of an upload's slices").
  */
-const SLICE = 100;
+const SLICE = 50;
 
 export interface StatementUploadInput {
   partnerId: string;
