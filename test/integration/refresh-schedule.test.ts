@@ -521,6 +521,44 @@ describe('slots, the per-institution cap and the lease', () => {
     }
   });
 
+  it('gives a freed slot to an institution with no refresh in flight before a busy institution’s older backlog', async () => {
+    // Two institutions with backlogs, due before a third one's login: a slow one and one that never answers.
+    const users = ['a1', 'a2', 'a3', 'b1', 'b2', 'b3'];
+    const server = await startOfxServer({ format: 'sgml', users: users.map(ofxUser) });
+    try {
+      const bank = async (name: string, fid: string) =>
+        addOfxInstitution(ctx.runtime.database, 'sandbox', { name, url: server.url, fid, org: fid }, nowOf(ctx));
+      const [slowBank, deadBank] = [await bank('Slow Test Bank', '5601'), await bank('Silent Test Bank', '5602')];
+      const slow = [];
+      for (const userId of users.slice(0, 3)) slow.push(await linkOfx({ institutionId: slowBank, userId }));
+      const dead = [];
+      for (const userId of users.slice(3)) dead.push(await linkOfx({ institutionId: deadBank, userId }));
+      const elsewhere = await linkOfx();
+      const now = nowOf(ctx);
+      for (const [i, l] of slow.entries()) await dueAt(l.loginId, now - 100 + i);
+      for (const [i, l] of dead.entries()) await dueAt(l.loginId, now - 90 + i);
+      await dueAt(elsewhere.loginId, now - 10);
+      const claim = (limit: number) =>
+        claimDueLogins(db(), { owner: 'worker-a#1', limit, now, leaseUntil: now + ctx.app.engine.settings.refreshLeaseSeconds, perInstitution: 2 });
+
+      // Four slots: each institution with a backlog takes its cap, in due order.
+      expect((await claim(4)).map((r) => r.id)).toEqual([slow[0]!.loginId, slow[1]!.loginId, dead[0]!.loginId, dead[1]!.loginId]);
+      // One of the slow institution's refreshes ends: the slot goes to the institution with nothing in flight, not
+      // back to the slow one, whose next login was due long before.
+      await db()
+        .updateTable('institution_logins')
+        .set({ refresh_lease_owner: null, refresh_lease_until: null, refresh_due_at: now + DAY })
+        .where('id', '=', slow[0]!.loginId)
+        .execute();
+      expect((await claim(1)).map((r) => r.id)).toEqual([elsewhere.loginId]);
+      // With no idle institution left, the slow institution's backlog goes on below its cap.
+      expect((await claim(1)).map((r) => r.id)).toEqual([slow[2]!.loginId]);
+      expect((await login(dead[2]!.loginId)).refresh_lease_owner).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+
   it('renews the lease of a refresh that runs past it, so a second worker on the database does not take the login', async () => {
     const { loginId, userId } = await linkOfx();
     await dueAt(loginId, nowOf(ctx));

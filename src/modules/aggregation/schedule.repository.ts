@@ -29,32 +29,38 @@ export interface LoginClaim {
  * institution. A due login of a capped institution stays unclaimed, holding no worker's slot, and being the soonest
  * due of its institution it is the first claimed once the institution has room.
  *
+ * Institutions with no refresh in flight go first: a slow institution's backlog, due before everyone else's, would
+ * otherwise take back each slot its refreshes free, and with a slow and a dead institution at their caps no other
+ * login would be refreshed until both backlogs were done (docs/benchmarks.md, "Scheduled refreshes at scale").
+ *
  * PostgreSQL: claims take turns (a transaction-level advisory lock, keyed by schema), so concurrent workers count
  * each other's claims and keep the cap between them; FOR UPDATE SKIP LOCKED passes over a login a refresh is taking
- * at that moment. SQLite: the one UPDATE ... RETURNING statement runs under the database's write lock, so another
+ * at that moment. SQLite: each UPDATE ... RETURNING statement runs under the database's write lock, so another
  * process cannot claim between its count and its update.
  */
 export async function claimDueLogins(db: Executor, claim: LoginClaim): Promise<InstitutionLoginRow[]> {
   const postgres = isPostgresExecutor(db);
-  const run = async (ex: Executor) => {
-    if (postgres) await sql`select pg_advisory_xact_lock(hashtext('ledgerlink refresh_claim ' || current_schema()))`.execute(ex);
+  const claimFrom = async (ex: Executor, idleOnly: boolean, limit: number) => {
     // Refreshes in flight per institution: held leases, read from the partial index of leased logins alone.
     const leased = () =>
       ex.selectFrom('institution_logins').where('refresh_lease_until', '>=', claim.now).where('source', '<>', 'statement-file').groupBy('institution_id');
     const inFlight = leased().select((eb) => ['institution_id', eb.fn.countAll<number>().as('in_flight')]);
-    const full = leased()
-      .select('institution_id')
-      .having((eb) => eb.fn.countAll(), '>=', claim.perInstitution);
-    // The soonest due free logins of institutions below their cap, in due order (the due index).
+    // Institutions kept out: those at their cap, or (idle first) any with a refresh in flight.
+    const busy = idleOnly
+      ? leased().select('institution_id')
+      : leased()
+          .select('institution_id')
+          .having((eb) => eb.fn.countAll(), '>=', claim.perInstitution);
+    // The soonest due free logins of the other institutions, in due order (the due index).
     const candidates = ex
       .selectFrom('institution_logins')
       .select(['id', 'institution_id', 'refresh_due_at'])
       .where('refresh_due_at', '<=', claim.now)
       .where(refreshLeaseFree(claim.now))
-      .where('institution_id', 'not in', full)
+      .where('institution_id', 'not in', busy)
       .orderBy('refresh_due_at')
       .orderBy('id')
-      .limit(claim.limit);
+      .limit(limit);
     // Each one's place among its institution's refreshes in flight and candidates before it.
     const placed = ex
       .selectFrom(candidates.as('c'))
@@ -76,6 +82,11 @@ export async function claimDueLogins(db: Executor, claim: LoginClaim): Promise<I
       .where(refreshLeaseFree(claim.now))
       .returningAll()
       .execute();
+  };
+  const run = async (ex: Executor) => {
+    if (postgres) await sql`select pg_advisory_xact_lock(hashtext('ledgerlink refresh_claim ' || current_schema()))`.execute(ex);
+    const idle = await claimFrom(ex, true, claim.limit);
+    return idle.length < claim.limit ? [...idle, ...(await claimFrom(ex, false, claim.limit - idle.length))] : idle;
   };
   const rows = postgres ? await inTransaction(db, run) : await run(db);
   return rows.sort((a, b) => Number(a.refresh_due_at) - Number(b.refresh_due_at) || a.id - b.id);
