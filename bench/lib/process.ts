@@ -53,19 +53,62 @@ export function peakRssTreeMb(pid: number): number[] {
   return [pid, ...children].map((p) => rssMb(p)?.peak).filter((v): v is number => v !== undefined);
 }
 
-/** Ledgerlink from dist/ with benchmark settings (no auth rate limits, quiet logs) on a data directory. */
-export function startLedgerlink(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}, extraArgs: string[] = []): Promise<Running> {
+/** The node flags and environment the benchmarks start Ledgerlink's processes with (see startLedgerlink). */
+function launchSettings(extraEnv: NodeJS.ProcessEnv): { flags: string[]; env: NodeJS.ProcessEnv } {
   if (!fs.existsSync(`${ROOT}/dist/bundle/ledgerlink.js`)) throw new Error('build first: npm run build');
   // LEDGERLINK_BENCH_NODE_FLAGS: extra node flags for the measured service, e.g. "--cpu-prof --cpu-prof-dir=prof".
   const flags = (process.env.LEDGERLINK_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   // Started as docs/operations.md recommends (and npm start does), unless LEDGERLINK_BENCH_PLAIN=1 asks for node's defaults.
   const plain = process.env.LEDGERLINK_BENCH_PLAIN === '1';
-  return start([...(plain ? flags : withMemoryFlags(flags)), 'dist/bundle/ledgerlink.js', 'serve', '--port', '0', '--data', dataDir, ...extraArgs], {
-    ...(plain ? {} : memoryEnv(process.env)),
-    LEDGERLINK_LOG_LEVEL: 'warn',
-    LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '1000000',
-    LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY: '1000000',
-    DATABASE_URL: '',
-    ...extraEnv,
+  return {
+    flags: plain ? flags : withMemoryFlags(flags),
+    env: {
+      ...(plain ? {} : memoryEnv(process.env)),
+      LEDGERLINK_LOG_LEVEL: 'warn',
+      LEDGERLINK_AUTH_RATE_LIMIT_PER_IP: '1000000',
+      LEDGERLINK_AUTH_RATE_LIMIT_PER_APP_KEY: '1000000',
+      DATABASE_URL: '',
+      ...extraEnv,
+    },
+  };
+}
+
+/** Ledgerlink from dist/ with benchmark settings (no auth rate limits, quiet logs) on a data directory. */
+export function startLedgerlink(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}, extraArgs: string[] = []): Promise<Running> {
+  const { flags, env } = launchSettings(extraEnv);
+  return start([...flags, 'dist/bundle/ledgerlink.js', 'serve', '--port', '0', '--data', dataDir, ...extraArgs], env);
+}
+
+/** `ledgerlink worker` from dist/ with the settings of startLedgerlink; resolves once it says it started. */
+export function startLedgerlinkWorker(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+  const { flags, env } = launchSettings(extraEnv);
+  const args = [...flags, 'dist/bundle/ledgerlink.js', 'worker', '--data', dataDir];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (/Ledgerlink worker \S+ started/.test(out)) resolve(child);
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)));
   });
+}
+
+/** The ids of a process's child processes (the HTTP processes of `serve --workers N`); none when it is gone (Linux). */
+export function childPids(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** CPU time a process has used so far, user and system, all its threads, in ms (Linux: /proc/PID/stat, in clock ticks of 10 ms); 0 once it is gone. */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
 }
