@@ -508,9 +508,10 @@ function guidance(results: readonly Result[], counts: Counts, answerMs: number):
     `${DEAD_TIMEOUT_S} s time limit, and its institution keeps P slots busy while it has logins due): **C ≥ k × P + the others' N × T ÷ I**,`,
     `and at least k × P + 1, for k such institutions at once, for logins elsewhere never to wait for a slot. With the`,
     `defaults one slow or dead institution leaves ${DEFAULTS.refreshConcurrency - perInstitution} slots to the others and two leave none, this scenario's case`,
-    `(k = 2: C ≥ ${2 * perInstitution + 1}): a login elsewhere then waits for the next slot to free, which the claim gives first to an`,
-    `institution with no refresh in flight (schedule.repository.ts), so at most one refresh of the slow institution (T),`,
-    `or the ${DEAD_TIMEOUT_S} s time limit where only dead institutions hold the slots.`,
+    `(k = 2: C ≥ ${2 * perInstitution + 1}): a login elsewhere then waits for a slot to free (the next end of a slow refresh, or of the`,
+    `${DEAD_TIMEOUT_S} s time limit where only dead institutions hold the slots), which the claim gives first to an institution with no`,
+    `refresh in flight (schedule.repository.ts); the slow institution is one too for a moment when all its refreshes end`,
+    `before the worker looks, and then takes the slots back.`,
   ].join(' ');
 }
 
