@@ -83,7 +83,7 @@ describe('the same account question in Connect, in a browser', () => {
     const shot = screenshots(`same-account-${width}`);
     await uploadInConnect(page, link);
     const question = page.getByRole('group');
-    await expect(question.getByRole('radio').count()).resolves.toBe(2);
+    await expect.poll(() => question.getByRole('radio').count(), { timeout: 10_000 }).toBe(2);
     await expect(page.locator('legend').textContent()).resolves.toMatch(/^Is Imported account the same account as Checking \.\.\.2632 at FinBank\?$/);
     // Continuing without an answer: the screen says so and stays.
     await page.getByRole('button', { name: 'Continue' }).click();

@@ -105,7 +105,7 @@ describe('statement files in Connect, in a browser', () => {
     await page.getByRole('heading', { name: 'Which column is which?' }).waitFor();
     const preview = page.getByRole('region', { name: 'The first rows of the file' });
     await expect(preview.getByRole('columnheader').allTextContents()).resolves.toEqual(['When', 'Who', 'How Much', 'Left']);
-    await expect(preview.getByRole('row').count()).resolves.toBe(6);
+    await expect.poll(() => preview.getByRole('row').count(), { timeout: 10_000 }).toBe(6);
     // The date and the description are guessed from the rows; the amount is the user's to choose.
     await expect(page.getByLabel('Date', { exact: true }).inputValue()).resolves.toBe('0');
     await expect(page.getByLabel('Description', { exact: true }).inputValue()).resolves.toBe('1');
@@ -120,7 +120,9 @@ describe('statement files in Connect, in a browser', () => {
     const stored = page.getByRole('region', { name: 'The first rows as they will be imported' });
     await stored.getByRole('cell', { name: '-$4.50', exact: true }).first().waitFor();
     await expect(stored.getByRole('row').nth(1).getByRole('cell').allTextContents()).resolves.toEqual(['2026-03-02', 'COFFEE ROASTERS', '-$4.50']);
-    await expect(page.getByText('The first 5 of 5 transactions, as they will be imported into Imported account.').count()).resolves.toBe(1);
+    await expect
+      .poll(() => page.getByText('The first 5 of 5 transactions, as they will be imported into Imported account.').count(), { timeout: 10_000 })
+      .toBe(1);
     await page.getByLabel('Purchases/money out are shown as positive amounts in the file').check();
     await stored.getByRole('cell', { name: '-$2,450.33', exact: true }).waitFor();
     await expect(stored.getByRole('row').nth(1).getByRole('cell').allTextContents()).resolves.toEqual(['2026-03-02', 'COFFEE ROASTERS', '$4.50']);
@@ -133,7 +135,7 @@ describe('statement files in Connect, in a browser', () => {
     await stored.getByRole('cell', { name: '$2,450.33', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Import' }).click();
     await page.getByRole('heading', { name: 'Statement imported' }).waitFor();
-    await expect(page.getByText('5 new transactions imported.').count()).resolves.toBe(1);
+    await expect.poll(() => page.getByText('5 new transactions imported.').count(), { timeout: 10_000 }).toBe(1);
     await expect(page.getByRole('list', { name: 'Connected accounts' }).getByRole('listitem').allTextContents()).resolves.toEqual([
       expect.stringMatching(/^Imported account.*\$0\.00$/),
     ]);
@@ -197,12 +199,12 @@ describe('statement files in Connect, in a browser', () => {
     await question.getByLabel('Purchases/money out are shown as positive amounts in the file').check();
     const stored = page.getByRole('region', { name: 'The first rows as they will be imported' });
     await stored.getByRole('cell', { name: '-$6.25', exact: true }).waitFor();
-    await expect(stored.getByRole('cell', { name: '-$18.40', exact: true }).count()).resolves.toBe(1);
+    await expect.poll(() => stored.getByRole('cell', { name: '-$18.40', exact: true }).count(), { timeout: 10_000 }).toBe(1);
     await expectAccessible(page);
     await shot(page, 'answered');
     await page.getByRole('button', { name: 'Import' }).click();
     await page.getByRole('heading', { name: 'Statement imported' }).waitFor();
-    await expect(page.getByText('3 new transactions imported.').count()).resolves.toBe(1);
+    await expect.poll(() => page.getByText('3 new transactions imported.').count(), { timeout: 10_000 }).toBe(1);
     await page.close();
   });
 
@@ -236,14 +238,14 @@ describe('statement files in Connect, in a browser', () => {
     await shot(page, 'search');
     await row.click();
     await page.getByRole('heading', { name: 'Upload a statement file' }).waitFor();
-    await expect(page.getByText(`${target!.name} cannot be connected directly.`, { exact: false }).count()).resolves.toBe(1);
-    await expect(page.getByRole('button', { name: 'Upload a statement file instead' }).count()).resolves.toBe(0);
+    await expect.poll(() => page.getByText(`${target!.name} cannot be connected directly.`, { exact: false }).count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => page.getByRole('button', { name: 'Upload a statement file instead' }).count(), { timeout: 10_000 }).toBe(0);
     await expectAccessible(page);
     await shot(page, 'choose-file');
     await page.getByLabel('Statement file', { exact: true }).setInputFiles({ name: 'savings.qfx', mimeType: '', buffer: OFX });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByRole('heading', { name: 'Statement imported' }).waitFor();
-    await expect(page.getByText('2 new transactions imported.').count()).resolves.toBe(1);
+    await expect.poll(() => page.getByText('2 new transactions imported.').count(), { timeout: 10_000 }).toBe(1);
     await shot(page, 'imported');
     const accounts = await accountsOf(production.headers, customerId);
     expect(accounts).toEqual([expect.objectContaining({ name: 'Savings ...6655', balance: 8503.12, institutionId: String(target!.id) })]);

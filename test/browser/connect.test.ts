@@ -90,7 +90,7 @@ describe('Connect in a browser', () => {
     expect(events.find((e) => e.name === 'done')!.event).toMatchObject({ code: 200, reason: 'done' });
     expect(events.filter((e) => e.name === 'route').map((e) => e.event.screen)).toEqual(['search', 'signIn', 'mfa', 'accounts', 'success', 'done']);
     // The SDK removed the iframe after onDone; inside an iframe the redirect URI is refused, so the page stayed.
-    expect(await page.locator('#connectIframe').count()).toBe(0);
+    await expect.poll(() => page.locator('#connectIframe').count(), { timeout: 10_000 }).toBe(0);
     expect(events.some((e) => e.name === 'user' && e.event.action === 'redirectRefused')).toBe(true);
     expect(page.url()).toBe(`${world.partnerUrl}/published.html`);
     await shot(page, 'partner-after-done');
@@ -142,7 +142,7 @@ describe('Connect in a browser', () => {
     await page.evaluate((l) => (window as any).launchConnect(l), link);
     const connect = page.frameLocator('#connectIframe');
     await connect.getByRole('heading', { name: 'Sign in to FinBank Profiles - A' }).waitFor();
-    expect(await connect.getByLabel('Search for your institution').count()).toBe(0);
+    await expect.poll(() => connect.getByLabel('Search for your institution').count(), { timeout: 10_000 }).toBe(0);
     await signIn(connect, 'profile_03', 'wrong');
     await connect.getByRole('alert').filter({ hasText: 'incorrect' }).waitFor();
     await shot(page, 'wrong-password');
@@ -150,7 +150,7 @@ describe('Connect in a browser', () => {
     await connect.getByRole('button', { name: 'Sign in' }).click();
     await go(connect, 'Connect accounts', 'Accounts connected');
     await shot(page, 'success');
-    expect(await connect.getByRole('button', { name: 'Connect another institution' }).count()).toBe(0);
+    await expect.poll(() => connect.getByRole('button', { name: 'Connect another institution' }).count(), { timeout: 10_000 }).toBe(0);
     await pressDone(connect, page);
     expect((await accountsOf(customerId)).length).toBe(7);
     expect(await webhookTypes(world, customerId)).toEqual([

@@ -56,7 +56,7 @@ describe('the app registrations page', () => {
         await page.getByRole('heading', { name: 'App registrations', level: 1 }).waitFor();
         const rows = page.locator('table tbody tr');
         await rows.first().waitFor();
-        expect(await rows.count()).toBe(3);
+        await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(3);
         const approved = (await rows.nth(0).textContent())!;
         expect(approved).toContain('Approved Budget');
         expect(approved).toContain('Approved');

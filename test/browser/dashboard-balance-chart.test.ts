@@ -52,7 +52,7 @@ describe('the balance history chart on the dashboard', () => {
         await expect(chart.locator('svg desc').textContent()).resolves.toMatch(
           new RegExp(`^${days} days from .* lowest .* highest .*derived from transactions\\.$`),
         );
-        await expect(chart.locator('circle.dot.refresh').count()).resolves.toBe(2);
+        await expect.poll(() => chart.locator('circle.dot.refresh').count(), { timeout: 10_000 }).toBe(2);
         const svgBox = await image.boundingBox();
         expect(svgBox!.width).toBeLessThanOrEqual(width);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
@@ -78,7 +78,7 @@ describe('the balance history chart on the dashboard', () => {
     try {
       await page.goto(`${world.serviceUrl}/dashboard#/customers/${customerId}`);
       await page.getByRole('heading', { name: 'Transactions' }).waitFor();
-      await expect(page.locator('.balance-chart').count()).resolves.toBe(0);
+      await expect.poll(() => page.locator('.balance-chart').count(), { timeout: 10_000 }).toBe(0);
       await page.locator('#transactions-account').selectOption(checking.id);
       await page.getByRole('group', { name: `Balance history: ${checking.name}` }).waitFor();
       await page.locator('#transactions-account').selectOption('');

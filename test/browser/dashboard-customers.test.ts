@@ -198,7 +198,8 @@ describe('customers on the dashboard', () => {
       ['account', 'xml'],
       ['transaction', 'xml'],
     ]);
-    await expect(region.locator('tbody tr').count()).resolves.toBe(2);
+    // The table renders after the message: wait for it rather than count once.
+    await expect.poll(() => region.locator('tbody tr').count(), { timeout: 10_000 }).toBe(2);
     await expectAccessible();
     await shot(page, 'txpush');
 
@@ -206,11 +207,11 @@ describe('customers on the dashboard', () => {
     await region.getByRole('button', { name: `Delete transaction subscription ${transactionSub.id}` }).click();
     const confirm = region.getByRole('group', { name: `Confirm deleting subscription ${transactionSub.id}` });
     await confirm.getByRole('button', { name: 'Cancel' }).click();
-    expect(await confirm.count()).toBe(0);
+    await expect.poll(() => confirm.count(), { timeout: 10_000 }).toBe(0);
     await region.getByRole('button', { name: `Delete transaction subscription ${transactionSub.id}` }).click();
     await confirm.getByRole('button', { name: 'Delete now' }).click();
     await page.getByText(`Subscription ${transactionSub.id} deleted.`).waitFor();
-    await expect(region.locator('tbody tr').count()).resolves.toBe(1);
+    await expect.poll(() => region.locator('tbody tr').count(), { timeout: 10_000 }).toBe(1);
     const left = await world.ctx.runtime.database.kysely.selectFrom('txpush_subscriptions').select('class').where('account_id', '=', Number(account)).execute();
     expect(left).toEqual([{ class: 'account' }]);
   });
@@ -297,9 +298,11 @@ describe('customers on the dashboard', () => {
     await expectAccessible();
     await shot(page, 'reset-confirm');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
-    expect(await confirm.count()).toBe(0);
+    await expect.poll(() => confirm.count(), { timeout: 10_000 }).toBe(0);
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Reset customer');
-    expect(await page.getByRole('region', { name: 'Institution logins' }).getByText('No institution logins yet.').count()).toBe(0);
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Institution logins' }).getByText('No institution logins yet.').count(), { timeout: 10_000 })
+      .toBe(0);
     await sandbox.getByRole('button', { name: 'Reset customer' }).click();
     await confirm.getByRole('button', { name: 'Reset now' }).click();
     await page.getByText(/Customer reset: 1 login and \d+ accounts removed\./).waitFor();

@@ -91,7 +91,7 @@ describe('the deliveries page in a browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Deliveries' }).waitFor();
     await card('connect.done').waitFor();
     // Four events, not seven rows: the copies are inside their deliveries.
-    await expect(cards().count()).resolves.toBe(4);
+    await expect.poll(() => cards().count(), { timeout: 10_000 }).toBe(4);
 
     const started = card('connect.started').filter({ hasText: down.url });
     await expect(started.getByText('retrying', { exact: true }).first().isVisible()).resolves.toBe(true);
@@ -131,12 +131,12 @@ describe('the deliveries page in a browser', () => {
   it('filters by state, event type and target, and keeps the filters and open payloads while the list refreshes', async () => {
     await page.getByLabel('State').selectOption('failed');
     await page.getByText('1 delivery matches these filters.').waitFor();
-    await expect(cards().count()).resolves.toBe(1);
+    await expect.poll(() => cards().count(), { timeout: 10_000 }).toBe(1);
     await page.getByLabel('State').selectOption('pending');
     await page.getByText('2 deliveries match these filters.').waitFor();
     await page.getByLabel('Event type').selectOption('connect.done');
     await page.getByText('1 delivery matches these filters.').waitFor();
-    await expect(card('connect.done').count()).resolves.toBe(1);
+    await expect.poll(() => card('connect.done').count(), { timeout: 10_000 }).toBe(1);
     await card('connect.done')
       .getByText(/^Payload/)
       .click();
@@ -145,7 +145,7 @@ describe('the deliveries page in a browser', () => {
     await expect(page.getByLabel('State').inputValue()).resolves.toBe('pending');
     await expect(page.getByLabel('Event type').inputValue()).resolves.toBe('connect.done');
     await expect(card('connect.done').locator('details').getAttribute('open')).resolves.toBe('');
-    await expect(cards().count()).resolves.toBe(1);
+    await expect.poll(() => cards().count(), { timeout: 10_000 }).toBe(1);
 
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.getByText('4 deliveries, newest first.').waitFor();

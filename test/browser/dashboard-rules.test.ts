@@ -49,7 +49,7 @@ describe('transaction rules on the dashboard', () => {
         await page.getByRole('heading', { name: 'New rule from a transaction' }).waitFor();
         const first = form.getByRole('group', { name: /^Condition \d+$/ }).first();
         await expect(first.getByLabel('Value').inputValue()).resolves.toBe(newest.description);
-        await expect(form.getByRole('group', { name: /^Condition \d+$/ }).count()).resolves.toBe(2);
+        await expect.poll(() => form.getByRole('group', { name: /^Condition \d+$/ }).count(), { timeout: 10_000 }).toBe(2);
 
         await form.getByLabel('Set category').selectOption('Gift');
         await form.getByLabel('Set memo').fill('made on the dashboard');

@@ -23,11 +23,11 @@ describe('the dashboard with sign-up off', () => {
     const page = await browser.newPage();
     await page.goto(`${url}/dashboard`);
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Create a Test Drive partner' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('link', { name: 'Create a Test Drive partner' }).count(), { timeout: 10_000 }).toBe(0);
     await page.goto(`${url}/dashboard#/signup`);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     await page.getByRole('status').filter({ hasText: 'Sign-up is turned off on this server' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Create partner' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Create partner' }).count(), { timeout: 10_000 }).toBe(0);
   });
 });

@@ -110,14 +110,14 @@ describe('the request log page in a browser', () => {
     await toggle.focus();
     await page.keyboard.press('Enter');
     await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
-    await expect(request.count()).resolves.toBe(0);
+    await expect.poll(() => request.count(), { timeout: 10_000 }).toBe(0);
   });
 
   it('narrows the live log by status, method and path; new matching calls arrive, others do not; a reload keeps the filters', async () => {
     await page.getByLabel('Status', { exact: true }).fill('4xx');
     await page.getByRole('button', { name: 'Apply' }).click();
     await row('me').waitFor({ state: 'detached' });
-    await expect(page.getByRole('row').filter({ hasText: ids.failed! }).count()).resolves.toBe(1);
+    await expect.poll(() => page.getByRole('row').filter({ hasText: ids.failed! }).count(), { timeout: 10_000 }).toBe(1);
     await page.getByLabel('Method').selectOption('GET');
     await row('failed').waitFor({ state: 'detached' });
     await page.getByLabel('Path contains').fill('/V1/');
@@ -132,8 +132,8 @@ describe('the request log page in a browser', () => {
     await call('live-refused', 'GET', '/aggregation/v1/customers?live=1', { ...key, 'service-app-token': 'nope' });
     await world.ctx.app.requestLog.flush();
     await row('live-refused').waitFor();
-    await expect(row('live-ok').count()).resolves.toBe(0);
-    await expect(page.locator('tbody.req').count()).resolves.toBe(2);
+    await expect.poll(() => row('live-ok').count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => page.locator('tbody.req').count(), { timeout: 10_000 }).toBe(2);
 
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'API requests' }).waitFor();
@@ -141,7 +141,7 @@ describe('the request log page in a browser', () => {
     await expect(page.getByLabel('Status', { exact: true }).inputValue()).resolves.toBe('4xx');
     await expect(page.getByLabel('Method').inputValue()).resolves.toBe('GET');
     await expect(page.getByLabel('Path contains').inputValue()).resolves.toBe('/V1/');
-    await expect(page.locator('tbody.req').count()).resolves.toBe(2);
+    await expect.poll(() => page.locator('tbody.req').count(), { timeout: 10_000 }).toBe(2);
 
     // A status that is none is said at the field, and nothing is asked of the server.
     await page.getByLabel('Status', { exact: true }).fill('4x');
