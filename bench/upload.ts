@@ -31,6 +31,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser } from 'fast-xml-parser';
+import { CAMT_XML_OPTIONS } from '../src/connectors/statements/camt-xml.js';
 import { execFileSync } from 'node:child_process';
 import { parseOfxDocument } from '../src/connectors/ofx/markup.js';
 import {
@@ -56,20 +57,8 @@ const MAX_BYTES = 10 * MB;
 const MAX_ROWS = 100_000;
 const MAX_ACCOUNTS = 200;
 
-/** The camt reader's parser options (src/connectors/statements/camt-xml.ts), for its floor. */
-const camtParser = new XMLParser({
-  ignoreAttributes: (name: string) => name !== 'Ccy',
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  processEntities: false,
-  htmlEntities: false,
-  jPath: false,
-});
+/** The camt reader's parser, for its floor. */
+const camtParser = new XMLParser(CAMT_XML_OPTIONS);
 
 /** Lines and each line's field code and value: what a reader of a line format does before anything else. */
 function splitFields(text: string, field: (line: string) => number): number {
