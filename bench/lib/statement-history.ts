@@ -5,6 +5,7 @@
  * same data. The file ends today (UTC) and states the closing balance, so an upload also derives the account's daily
  * balances over the whole period, as a real download does.
  */
+import { Prng } from '../../src/modules/institutions/catalog/prng.js';
 
 const DAY_MS = 86_400_000;
 
@@ -48,18 +49,6 @@ const MONTHLY: readonly [day: number, name: string, min: number, max: number][] 
   [26, 'PLANET FITNESS CLUB FEE', 24.99, 24.99],
 ];
 
-/** A small deterministic generator (mulberry32): the same seed gives the same history. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function ymd(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10).replace(/-/g, '');
 }
@@ -87,7 +76,9 @@ export interface AccountHistory {
  * (the everyday ones are drawn per day around the average that makes the total).
  */
 export function accountHistory(options: { acctId: string; days: number; transactions: number; seed: number; today?: number }): AccountHistory {
-  const rand = random(options.seed);
+  // The catalogue's seeded generator (mulberry32): the same seed gives the same history.
+  const prng = new Prng(options.seed);
+  const rand = () => prng.next();
   const today = Math.floor((options.today ?? Date.now()) / DAY_MS) * DAY_MS;
   const first = today - (options.days - 1) * DAY_MS;
   const amount = (min: number, max: number) => Math.round((min + (max - min) * rand() ** 2) * 100) / 100;

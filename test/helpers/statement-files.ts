@@ -2,6 +2,7 @@
  * Statement files built for tests from the formats' rules (OFX 1.x SGML, CSV), of any size: large hostile ones
  * for the cost tests, small ones with planted values for the rest.
  */
+import { Prng } from '../../src/modules/institutions/catalog/prng.js';
 
 export interface OfxStatementTransaction {
   fitId: string;
@@ -131,18 +132,6 @@ const dateOfDay = (day: number) => new Date(day * DAY_MS);
 const isoOfDay = (day: number) => dateOfDay(day).toISOString().slice(0, 10);
 const ymdOfDay = (day: number) => isoOfDay(day).replace(/-/g, '');
 
-/** mulberry32: a small seeded generator, so a ledger is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Random {
   next(): number;
   int(min: number, max: number): number;
@@ -152,15 +141,16 @@ interface Random {
   digits(count: number): string;
 }
 
+/** The catalogue's seeded generator (mulberry32), so a ledger is the same on every run, with what ledgers draw. */
 function random(seed: number): Random {
-  const next = seeded(seed);
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const prng = new Prng(seed);
+  const next = () => prng.next();
   return {
     next,
-    int,
-    pick: (items) => items[Math.floor(next() * items.length)]!,
+    int: (min, max) => prng.int(min, max),
+    pick: (items) => prng.pick(items),
     cents: (min, max) => Math.round(min + (max - min) * next() ** 3),
-    digits: (count) => Array.from({ length: count }, () => String(int(0, 9))).join(''),
+    digits: (count) => Array.from({ length: count }, () => String(prng.int(0, 9))).join(''),
   };
 }
 
