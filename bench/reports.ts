@@ -36,12 +36,11 @@ import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { consumerBody } from '../test/helpers/consumers.js';
-import { ROOT, startLedgerlink, stop } from './lib/process.js';
+import { createPartner, startLedgerlink, stop } from './lib/process.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
 import { cpuSeconds } from './lib/served.js';
 import { accountHistory, ofxDownload } from './lib/statement-history.js';
@@ -139,12 +138,7 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-reports-'));
   const schema = values.postgres ? await createPgSchema() : undefined;
   const env = schema ? { DATABASE_URL: schema.url } : {};
-  const creds = JSON.parse(
-    execFileSync(process.execPath, ['dist/bundle/ledgerlink.js', 'partner', 'create', '--json', '--data', dir], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: '', ...env },
-    }).toString(),
-  ) as { partnerId: string; partnerSecret: string; appKey: string };
+  const creds = createPartner(dir, { databaseUrl: schema?.url });
   const service = await startLedgerlink(dir, { ...env, LEDGERLINK_WORKER_POLL_MS: POLL_MS });
   const base = service.url;
   const pid = service.child.pid!;

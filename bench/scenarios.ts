@@ -2,7 +2,7 @@
  * The requests bench/http.ts measures, with the data they need prepared through the CLI and the API of the
  * running service (never behind its back).
  */
-import { execFileSync } from 'node:child_process';
+import { createPartner } from './lib/process.js';
 
 export interface Scenario {
   name: string;
@@ -29,12 +29,7 @@ async function call(url: string, init: RequestInit): Promise<any> {
 }
 
 export async function scenarios(setup: Setup): Promise<Scenario[]> {
-  const creds = JSON.parse(
-    execFileSync(process.execPath, ['dist/bundle/ledgerlink.js', 'partner', 'create', '--json', '--data', setup.dataDir], {
-      cwd: setup.root,
-      env: { ...process.env, DATABASE_URL: setup.databaseUrl ?? '' },
-    }).toString(),
-  );
+  const creds = createPartner(setup.dataDir, { root: setup.root, ...(setup.databaseUrl ? { databaseUrl: setup.databaseUrl } : {}) });
   const authBody = JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret });
   const { token } = await call(`${setup.url}/aggregation/v2/partners/authentication`, {
     method: 'POST',

@@ -11,10 +11,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { ROOT, rssMb, startLedgerlink, stop } from './lib/process.js';
+import { createPartner, rssMb, startLedgerlink, stop } from './lib/process.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
 
 const { values } = parseArgs({
@@ -31,12 +30,7 @@ async function json(res: Response): Promise<any> {
 }
 
 try {
-  const creds = JSON.parse(
-    execFileSync(process.execPath, ['dist/bundle/ledgerlink.js', 'partner', 'create', '--json', '--data', dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: '' },
-    }).toString(),
-  );
+  const creds = createPartner(dataDir);
   const { token } = await json(
     await fetch(`${service.url}/aggregation/v2/partners/authentication`, {
       method: 'POST',

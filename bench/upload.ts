@@ -32,7 +32,6 @@ import { parseArgs } from 'node:util';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser } from 'fast-xml-parser';
 import { CAMT_XML_OPTIONS } from '../src/connectors/statements/camt-xml.js';
-import { execFileSync } from 'node:child_process';
 import { parseOfxDocument } from '../src/connectors/ofx/markup.js';
 import {
   camt053LedgerFile,
@@ -46,7 +45,7 @@ import {
   qifLedgerFile,
   statementLedger,
 } from '../test/helpers/statement-files.js';
-import { ROOT, startLedgerlink, stop } from './lib/process.js';
+import { cpuMs, createPartner, startLedgerlink, stop } from './lib/process.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
 import { createPgSchema } from './lib/store.js';
 
@@ -208,12 +207,6 @@ async function probe(base: string, until: () => boolean, max = Number.POSITIVE_I
   return ms;
 }
 
-/** CPU time of a process so far, all its threads, in ms (Linux: /proc/PID/stat, in clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /** Transactions of the small file each format is first uploaded with, before it is measured. */
 const WARM_UP_TRANSACTIONS = 500;
 
@@ -249,12 +242,7 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledgerlink-bench-upload-'));
   const schema = values.postgres ? await createPgSchema() : undefined;
   const env = schema ? { DATABASE_URL: schema.url } : {};
-  const creds = JSON.parse(
-    execFileSync(process.execPath, ['dist/bundle/ledgerlink.js', 'partner', 'create', '--json', '--data', dir], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: '', ...env },
-    }).toString(),
-  ) as { partnerId: string; partnerSecret: string; appKey: string };
+  const creds = createPartner(dir, { databaseUrl: schema?.url });
   const service = await startLedgerlink(dir, env);
   const base = service.url;
   const pid = service.child.pid!;

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { memoryEnv, withMemoryFlags } from '../../src/main/cli/memory-settings.js';
@@ -44,13 +44,7 @@ export function rssMb(pid: number): { rss: number; peak: number } | undefined {
 
 /** Peak RSS in MB of a process and of its child processes (the HTTP processes of `serve --workers N`), each. */
 export function peakRssTreeMb(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    // not Linux, or the process is gone
-  }
-  return [pid, ...children].map((p) => rssMb(p)?.peak).filter((v): v is number => v !== undefined);
+  return [pid, ...childPids(pid)].map((p) => rssMb(p)?.peak).filter((v): v is number => v !== undefined);
 }
 
 /** The node flags and environment the benchmarks start Ledgerlink's processes with (see startLedgerlink). */
@@ -106,9 +100,27 @@ export function childPids(pid: number): number[] {
 /** CPU time a process has used so far, user and system, all its threads, in ms (Linux: /proc/PID/stat, in clock ticks of 10 ms); 0 once it is gone. */
 export function cpuMs(pid: number): number {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after the last ')'; utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return 0;
   }
+}
+
+/**
+ * Creates a partner on a data directory (or the PostgreSQL database of `databaseUrl`) with the built command, as an
+ * operator does, from the checkout at `root`; its credentials.
+ */
+export function createPartner(
+  dataDir: string,
+  options: { databaseUrl?: string; root?: string } = {},
+): { partnerId: string; partnerSecret: string; appKey: string } {
+  return JSON.parse(
+    execFileSync(process.execPath, ['dist/bundle/ledgerlink.js', 'partner', 'create', '--json', '--data', dataDir], {
+      cwd: options.root ?? ROOT,
+      env: { ...process.env, DATABASE_URL: options.databaseUrl ?? '' },
+    }).toString(),
+  );
 }

@@ -7,7 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type { SeedResult } from '../../src/modules/sandbox/seed.service.js';
-import { ROOT } from './process.js';
+import { childPids, cpuMs, ROOT } from './process.js';
 
 export interface NpmStart {
   env: Record<string, string>;
@@ -214,34 +214,14 @@ function vmRssMb(pid: number): number | undefined {
   }
 }
 
-function childrenOf(pid: number): number[] {
-  try {
-    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-const TICKS_PER_SECOND = 100;
-
 /**
  * CPU seconds (user + system) a process and its children have used so far, from /proc (Linux; undefined
  * elsewhere). Per answer, this is what a request costs the service whatever else the machine runs, which makes
  * before/after comparisons on a shared machine far steadier than throughput.
  */
 export function cpuSeconds(pid: number): number | undefined {
-  let total = 0;
-  for (const p of [pid, ...childrenOf(pid)]) {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
-      // Fields after the command name (which may hold spaces) start after the last ')'; utime and stime are 14 and 15.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-    } catch {
-      if (p === pid) return undefined;
-    }
-  }
-  return total;
+  if (!fs.existsSync(`/proc/${pid}/stat`)) return undefined;
+  return [pid, ...childPids(pid)].reduce((sum, p) => sum + cpuMs(p), 0) / 1000;
 }
 
 /**
@@ -263,7 +243,7 @@ export class RssSampler {
   }
 
   sample(): void {
-    const total = [this.pid, ...childrenOf(this.pid)].map(vmRssMb).reduce<number>((a, b) => a + (b ?? 0), 0);
+    const total = [this.pid, ...childPids(this.pid)].map(vmRssMb).reduce<number>((a, b) => a + (b ?? 0), 0);
     if (total > this.max) this.max = total;
     if (total > this.overall) this.overall = total;
   }
