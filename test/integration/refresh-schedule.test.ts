@@ -537,12 +537,15 @@ describe('slots, the per-institution cap and the lease', () => {
       const now = nowOf(ctx);
       for (const [i, l] of slow.entries()) await dueAt(l.loginId, now - 100 + i);
       for (const [i, l] of dead.entries()) await dueAt(l.loginId, now - 90 + i);
-      await dueAt(elsewhere.loginId, now - 10);
       const claim = (limit: number) =>
         claimDueLogins(db(), { owner: 'worker-a#1', limit, now, leaseUntil: now + ctx.app.engine.settings.refreshLeaseSeconds, perInstitution: 2 });
 
-      // Four slots: each institution with a backlog takes its cap, in due order.
-      expect((await claim(4)).map((r) => r.id)).toEqual([slow[0]!.loginId, slow[1]!.loginId, dead[0]!.loginId, dead[1]!.loginId]);
+      // Four slots: each institution with a backlog takes its cap, in due order (the claim stops short where the slow
+      // institution reaches its cap, and the worker claims again).
+      expect((await claim(4)).map((r) => r.id)).toEqual([slow[0]!.loginId, slow[1]!.loginId, dead[0]!.loginId]);
+      expect((await claim(3)).map((r) => r.id)).toEqual([dead[1]!.loginId]);
+      // A third institution's login comes due.
+      await dueAt(elsewhere.loginId, now - 10);
       // One of the slow institution's refreshes ends: the slot goes to the institution with nothing in flight, not
       // back to the slow one, whose next login was due long before.
       await db()
@@ -554,6 +557,35 @@ describe('slots, the per-institution cap and the lease', () => {
       // With no idle institution left, the slow institution's backlog goes on below its cap.
       expect((await claim(1)).map((r) => r.id)).toEqual([slow[2]!.loginId]);
       expect((await login(dead[2]!.loginId)).refresh_lease_owner).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('takes one login of each institution with nothing in flight before a second of any, so a backlog whose refreshes all ended does not take every freed slot back', async () => {
+    const users = ['a1', 'a2', 'a3', 'a4', 'b1', 'b2'];
+    const server = await startOfxServer({ format: 'sgml', users: users.map(ofxUser) });
+    try {
+      const bank = async (name: string, fid: string) =>
+        addOfxInstitution(ctx.runtime.database, 'sandbox', { name, url: server.url, fid, org: fid }, nowOf(ctx));
+      const [slowBank, otherBank] = [await bank('Backlog Test Bank', '5611'), await bank('Other Test Bank', '5612')];
+      const slow = [];
+      for (const userId of users.slice(0, 4)) slow.push(await linkOfx({ institutionId: slowBank, userId }));
+      const elsewhere = [];
+      for (const userId of users.slice(4)) elsewhere.push(await linkOfx({ institutionId: otherBank, userId }));
+      const now = nowOf(ctx);
+      for (const [i, l] of slow.entries()) await dueAt(l.loginId, now - 100 + i);
+      for (const [i, l] of elsewhere.entries()) await dueAt(l.loginId, now - 10 + i);
+      const claim = (limit: number) =>
+        claimDueLogins(db(), { owner: 'worker-a#1', limit, now, leaseUntil: now + ctx.app.engine.settings.refreshLeaseSeconds, perInstitution: 2 });
+
+      // Two slots free and nothing in flight at either: the backlog's soonest and the other institution's soonest,
+      // not the backlog's two soonest.
+      expect((await claim(2)).map((r) => r.id)).toEqual([slow[0]!.loginId, elsewhere[0]!.loginId]);
+      // Then the rest below their caps, in due order, each institution up to its cap of two.
+      expect((await claim(1)).map((r) => r.id)).toEqual([slow[1]!.loginId]);
+      expect((await claim(1)).map((r) => r.id)).toEqual([elsewhere[1]!.loginId]);
+      expect(await claim(1)).toEqual([]);
     } finally {
       await server.close();
     }
