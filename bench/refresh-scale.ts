@@ -303,13 +303,14 @@ async function run(config: Configuration, counts: Counts, answerMs: number, wind
 
     const dueNow = Math.floor(Date.now() / 1000);
     await db.updateTable('institution_logins').set({ refresh_due_at: dueNow }).where('institution_id', 'in', [filled.slowId, filled.deadId]).execute();
-    const leased = async () =>
+    const leased = async (institutionId?: number) =>
       Number(
         (
           await db
             .selectFrom('institution_logins')
             .select((eb) => eb.fn.countAll().as('n'))
             .where('refresh_lease_owner', 'is not', null)
+            .$if(institutionId !== undefined, (q) => q.where('institution_id', '=', institutionId!))
             .executeTakeFirstOrThrow()
         ).n,
       );
@@ -376,8 +377,11 @@ async function run(config: Configuration, counts: Counts, answerMs: number, wind
     const stored = slow.done + slow.failed + dead + fastStored.size;
     const peakRss = pids().map((pid) => rssMb(pid)?.peak ?? Number.NaN);
 
-    // Idle, warm: nothing due any more, and the refreshes in flight end at once with their institutions gone.
+    // Idle, warm: nothing due any more, and the refreshes in flight end at once with their institutions gone; the
+    // slow institution's first, so that none is cut off between storing its transaction and recording its success.
     await db.updateTable('institution_logins').set({ refresh_due_at: null }).execute();
+    const slowDeadline = performance.now() + 30_000;
+    while ((await leased(filled.slowId)) > 0 && performance.now() < slowDeadline) await sleep(100);
     await servers.close();
     const drainDeadline = performance.now() + 30_000;
     while ((await leased()) > 0 && performance.now() < drainDeadline) await sleep(100);
@@ -509,9 +513,8 @@ function guidance(results: readonly Result[], counts: Counts, answerMs: number):
     `and at least k × P + 1, for k such institutions at once, for logins elsewhere never to wait for a slot. With the`,
     `defaults one slow or dead institution leaves ${DEFAULTS.refreshConcurrency - perInstitution} slots to the others and two leave none, this scenario's case`,
     `(k = 2: C ≥ ${2 * perInstitution + 1}): a login elsewhere then waits for a slot to free (the next end of a slow refresh, or of the`,
-    `${DEAD_TIMEOUT_S} s time limit where only dead institutions hold the slots), which the claim gives first to an institution with no`,
-    `refresh in flight (schedule.repository.ts); the slow institution is one too for a moment when all its refreshes end`,
-    `before the worker looks, and then takes the slots back.`,
+    `${DEAD_TIMEOUT_S} s time limit where only dead institutions hold the slots), which the claim gives first to the soonest due login`,
+    `of each institution with no refresh in flight, one each (schedule.repository.ts), so at most one slow refresh.`,
   ].join(' ');
 }
 
