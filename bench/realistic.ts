@@ -17,7 +17,8 @@
  *
  * Data: `ledgerlink seed --customers N --profile profile_01 --json` into a new data directory (SQLite), and for the
  * PostgreSQL scenario into a new schema on TEST_DATABASE_URL, dropped afterwards. The served process is started
- * as `npm start` starts it (its node flags and environment, the default log level, the default rate limits), from
+ * as `npm start` starts it (its node flags and environment, the default log level, the default rate limits but one: the partner's refreshes at
+ * once are raised to the connections, since one partner sends every request), from
  * dist/ (build first). Each scenario: a sample of requests is sent once to Ledgerlink and every answer must be 2xx
  * with the asked media type; those answers become the bare server's; then ROUNDS rounds of Ledgerlink and the bare
  * server in turn (ABBA order), each run after WARMUP s of the same load. Rows report 2xx answers per second (mean
@@ -501,7 +502,10 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
   const phaseRuns = async (phase: Phase, dataDir: string, seedOut: SeedOutput, label: string, serveOptions: Parameters<typeof startServed>[1]) => {
     const defs = chosen.filter((s) => s.phase === phase);
     if (defs.length === 0) return;
-    const served = await startServed(dataDir, { ...serveOptions, logLevel: o.logLevel });
+    // One partner sends every request: its limit of refreshes at once (8 by default) would answer most of the refresh
+    // scenario's 64 connections 429, and measure the limit instead of refreshing.
+    const limits = { LEDGERLINK_PARTNER_CONCURRENT_REFRESHES: String(Math.min(256, Math.max(8, o.connections))) };
+    const served = await startServed(dataDir, { ...serveOptions, logLevel: o.logLevel, env: limits });
     // Another checkout may not read this checkout's schema: it serves a copy of the data seeded by its own CLI.
     const otherData = o.compare?.root && phase !== 'postgres' ? `${dataDir}-b` : dataDir;
     const otherSeed =
@@ -512,7 +516,13 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
             .get(otherData)!)
         : undefined;
     const other = o.compare
-      ? await startServed(otherData, { ...serveOptions, logLevel: o.logLevel, root: o.compare.root, env: o.compare.env, nodeFlags: o.compare.nodeFlags })
+      ? await startServed(otherData, {
+          ...serveOptions,
+          logLevel: o.logLevel,
+          root: o.compare.root,
+          env: { ...limits, ...o.compare.env },
+          nodeFlags: o.compare.nodeFlags,
+        })
       : undefined;
     const rss = new RssSampler(served.pid);
     const otherRss = other ? new RssSampler(other.pid) : undefined;
@@ -582,7 +592,7 @@ export async function runRealistic(o: RealisticOptions): Promise<string> {
     s
       ? `Data: \`ledgerlink seed --customers ${o.customers} --profile ${o.profile}${o.transactions !== undefined ? ` --transactions ${o.transactions}` : ''} --json\`: ${int(s.customers)} customers × ${s.accountsPerCustomer} accounts × ${int(s.transactionsPerCustomer)} transactions (${int(s.transactions)} rows)${seeded ? `, SQLite in ${seeded.seconds.toFixed(0)} s` : ''}${pgSeeded ? `, PostgreSQL in ${pgSeeded.seconds.toFixed(0)} s` : ''}. ${lists ? `Transaction lists: fromDate a year back, toDate the run's start (${int(lists.found)} transactions found, pending excluded), 25 a page, a random page of ${lists.pages}: ${int(s.customers * lists.pages)} different URLs per media type.` : ''}`
       : '',
-    `Ledgerlink from \`dist/\` as \`npm start\` runs it: \`${start.text} --port 0 --data DIR\`, ${o.logLevel ? `**log level ${o.logLevel}** (BENCH_LOG_LEVEL; not the default)` : 'default log level (info: one line per request)'} on a pipe the harness drains, default rate limits. ${o.bare !== 'sampled' ? `The floor: node:http, one process with npm start's node flags, answering each transaction list with JSON.stringify of the count and the rows that Ledgerlink's own statement reads for it (XML, an element per column, when asked), ${o.bare === 'database' ? "through Ledgerlink's database layer" : 'straight on the driver, rows as arrays'} (no framework, authentication, log, cache or serialiser), every other request with an answer Ledgerlink gave to a request of the same kind.` : 'The bare server: node:http, one process, answering each request with an answer Ledgerlink gave to a request of the same kind (the same URL for searches).'}`,
+    `Ledgerlink from \`dist/\` as \`npm start\` runs it: \`${start.text} --port 0 --data DIR\`, ${o.logLevel ? `**log level ${o.logLevel}** (BENCH_LOG_LEVEL; not the default)` : 'default log level (info: one line per request)'} on a pipe the harness drains, default rate limits except the partner's refreshes at once, raised from 8 to the connections (one partner sends every request). ${o.bare !== 'sampled' ? `The floor: node:http, one process with npm start's node flags, answering each transaction list with JSON.stringify of the count and the rows that Ledgerlink's own statement reads for it (XML, an element per column, when asked), ${o.bare === 'database' ? "through Ledgerlink's database layer" : 'straight on the driver, rows as arrays'} (no framework, authentication, log, cache or serialiser), every other request with an answer Ledgerlink gave to a request of the same kind.` : 'The bare server: node:http, one process, answering each request with an answer Ledgerlink gave to a request of the same kind (the same URL for searches).'}`,
     "Columns: 2xx answers per second, mean of the rounds; p50 and p99 over every measured 2xx answer; share of bare = Ledgerlink ÷ bare (means, then each round); non-2xx: every answer that was not 2xx, warm-ups included, by status; errors: connection errors and timeouts; bytes/answer: headers and body as received; log bytes/req: what the service wrote to stdout per answer; peak RSS: the highest resident memory of the service (process tree) during the scenario's measured runs, sampled every 200 ms; CPU ms/answer: CPU time (user + system) of the service's process tree per 2xx answer, median of the runs (steadier than throughput on a shared machine); B's in before/after comparisons, with B ÷ Ledgerlink.",
     '',
     `| scenario | Ledgerlink 2xx/s | p50 | p99 | ${otherName} req/s | ${otherName} p99 | share of ${otherName} | share per round | non-2xx (warm-up included) | errors | bytes/answer | log bytes/req | peak RSS | CPU ms/answer | ${otherName === 'bare' ? 'B' : otherName} CPU ms/answer (÷ Ledgerlink) |`,
