@@ -441,6 +441,20 @@ const dueAt = (loginId: number, at: number) => db().updateTable('institution_log
 const signOns = (server: OfxServer, userId: string) =>
   server.requests.filter((r) => r.signon?.userId === userId && r.transactions.some((t) => t.kind === 'accountInfo')).length;
 const refreshed = (loginId: number): ScheduledRefresh => ({ loginId, result: 'refreshed', code: 0 });
+/** Adds an OFX institution per entry, served by `server`, and links each of its users there: the logins, per institution. */
+async function linkAtBanks(server: OfxServer, banks: [name: string, fid: string, users: string[]][]) {
+  const logins = [];
+  for (const [name, fid, users] of banks) {
+    const institutionId = await addOfxInstitution(ctx.runtime.database, 'sandbox', { name, url: server.url, fid, org: fid }, nowOf(ctx));
+    const linked = [];
+    for (const userId of users) linked.push(await linkOfx({ institutionId, userId }));
+    logins.push(linked);
+  }
+  return logins;
+}
+/** Claims at `now` as a worker would, at most two refreshes of an institution in flight. */
+const claimAt = (now: number) => (limit: number) =>
+  claimDueLogins(db(), { owner: 'worker-a#1', limit, now, leaseUntil: now + ctx.app.engine.settings.refreshLeaseSeconds, perInstitution: 2 });
 
 describe('slots, the per-institution cap and the lease', () => {
   it('keeps a login whose institution does not answer in one slot while the other slot refreshes logins that come due', async () => {
@@ -526,19 +540,15 @@ describe('slots, the per-institution cap and the lease', () => {
     const users = ['a1', 'a2', 'a3', 'b1', 'b2', 'b3'];
     const server = await startOfxServer({ format: 'sgml', users: users.map(ofxUser) });
     try {
-      const bank = async (name: string, fid: string) =>
-        addOfxInstitution(ctx.runtime.database, 'sandbox', { name, url: server.url, fid, org: fid }, nowOf(ctx));
-      const [slowBank, deadBank] = [await bank('Slow Test Bank', '5601'), await bank('Silent Test Bank', '5602')];
-      const slow = [];
-      for (const userId of users.slice(0, 3)) slow.push(await linkOfx({ institutionId: slowBank, userId }));
-      const dead = [];
-      for (const userId of users.slice(3)) dead.push(await linkOfx({ institutionId: deadBank, userId }));
+      const [slow = [], dead = []] = await linkAtBanks(server, [
+        ['Slow Test Bank', '5601', users.slice(0, 3)],
+        ['Silent Test Bank', '5602', users.slice(3)],
+      ]);
       const elsewhere = await linkOfx();
       const now = nowOf(ctx);
       for (const [i, l] of slow.entries()) await dueAt(l.loginId, now - 100 + i);
       for (const [i, l] of dead.entries()) await dueAt(l.loginId, now - 90 + i);
-      const claim = (limit: number) =>
-        claimDueLogins(db(), { owner: 'worker-a#1', limit, now, leaseUntil: now + ctx.app.engine.settings.refreshLeaseSeconds, perInstitution: 2 });
+      const claim = claimAt(now);
 
       // Four slots: each institution with a backlog takes its cap, in due order (the claim stops short where the slow
       // institution reaches its cap, and the worker claims again).
@@ -566,18 +576,14 @@ describe('slots, the per-institution cap and the lease', () => {
     const users = ['a1', 'a2', 'a3', 'a4', 'b1', 'b2'];
     const server = await startOfxServer({ format: 'sgml', users: users.map(ofxUser) });
     try {
-      const bank = async (name: string, fid: string) =>
-        addOfxInstitution(ctx.runtime.database, 'sandbox', { name, url: server.url, fid, org: fid }, nowOf(ctx));
-      const [slowBank, otherBank] = [await bank('Backlog Test Bank', '5611'), await bank('Other Test Bank', '5612')];
-      const slow = [];
-      for (const userId of users.slice(0, 4)) slow.push(await linkOfx({ institutionId: slowBank, userId }));
-      const elsewhere = [];
-      for (const userId of users.slice(4)) elsewhere.push(await linkOfx({ institutionId: otherBank, userId }));
+      const [slow = [], elsewhere = []] = await linkAtBanks(server, [
+        ['Backlog Test Bank', '5611', users.slice(0, 4)],
+        ['Other Test Bank', '5612', users.slice(4)],
+      ]);
       const now = nowOf(ctx);
       for (const [i, l] of slow.entries()) await dueAt(l.loginId, now - 100 + i);
       for (const [i, l] of elsewhere.entries()) await dueAt(l.loginId, now - 10 + i);
-      const claim = (limit: number) =>
-        claimDueLogins(db(), { owner: 'worker-a#1', limit, now, leaseUntil: now + ctx.app.engine.settings.refreshLeaseSeconds, perInstitution: 2 });
+      const claim = claimAt(now);
 
       // Two slots free and nothing in flight at either: the backlog's soonest and the other institution's soonest,
       // not the backlog's two soonest.
