@@ -45,7 +45,8 @@ import { openRuntime, type Runtime } from '../src/main/runtime.js';
 import { REFRESH_POLL_MS } from '../src/modules/aggregation/scheduler.js';
 import { addOfxInstitution } from '../src/modules/institutions/service.js';
 import { createPartner } from '../src/modules/partners/service.js';
-import { copyTemplate, insertCustomers, readTemplate, settleAfterBulkLoad } from '../src/modules/sandbox/seed.repository.js';
+import { readTemplate, settleAfterBulkLoad } from '../src/modules/sandbox/seed.repository.js';
+import { copyToNewCustomers } from '../src/modules/sandbox/seed.service.js';
 import { createEngine } from '../src/modules/aggregation/engine.js';
 import { finishLink, startLink } from '../src/modules/aggregation/linking.service.js';
 import { refreshCustomerAccounts } from '../src/modules/aggregation/refresh.service.js';
@@ -229,29 +230,20 @@ async function fill(dataDir: string, schema: PgSchema | undefined, servers: Inst
     if (step.step !== 'accounts') throw new Error(`linking at ${prefix} failed: ${JSON.stringify(step)}`);
     await finishLink(engine, { partnerId: partner.partnerId, sessionId: step.sessionId });
     await refreshCustomerAccounts(engine, partner.partnerId, first.id);
-    // The others get copies of its rows, in batches (the sandbox seed's repository functions, with active customers).
+    // The others get copies of its rows, in batches, as the sandbox seed gives them (with active customers).
     const { template } = await readTemplate(runtime.database.kysely, first.id);
-    const at = Math.floor(Date.now() / 1000);
-    for (let done = 1; done < customers; ) {
-      const count = Math.min(FILL_BATCH, customers - done);
-      await runtime.database.kysely.transaction().execute(async (tx) => {
-        const rows = Array.from({ length: count }, (_, i) => ({
-          partner_id: partner.partnerId,
-          username: username(done + i + 1),
-          first_name: 'Bench',
-          last_name: 'Customer',
-          phone: null,
-          email: null,
-          application_id: null,
-          type: 'active' as const,
-          created_at: at,
-          updated_at: at,
-        }));
-        for (const id of await insertCustomers(tx, rows)) await copyTemplate(tx, template, id);
-      });
-      done += count;
-      if (done % 2000 === 0 || done === customers) process.stderr.write(`  ${prefix}: ${done} of ${customers} linked\n`);
-    }
+    await copyToNewCustomers(runtime.database, template, {
+      partnerId: partner.partnerId,
+      type: 'active',
+      firstName: 'Bench',
+      username,
+      customers,
+      batchSize: FILL_BATCH,
+      now: Math.floor(Date.now() / 1000),
+      onBatch: (done) => {
+        if (done % 2000 === 0 || done === customers) process.stderr.write(`  ${prefix}: ${done} of ${customers} linked\n`);
+      },
+    });
   }
   await engine.idle();
   await settleAfterBulkLoad(runtime.database);

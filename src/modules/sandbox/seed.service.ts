@@ -6,6 +6,7 @@ import { loadHistoricTransactions, refreshCustomerAccounts } from '../aggregatio
 import { createCustomer } from '../customers/service.js';
 import { enqueuePushNotifications } from '../txpush/notify.service.js';
 import type { PartnerPlan } from '../partners/table.js';
+import type { Database } from '../../platform/db/database.js';
 import type { Runtime } from '../../platform/dependencies.js';
 import * as repo from './seed.repository.js';
 
@@ -89,6 +90,51 @@ async function linkTemplate(engine: Engine, options: SeedOptions, username: stri
 }
 
 /**
+ * Gives customers 2 to `customers` of `username` (the template's customer is number 1) copies of the template's
+ * logins, accounts, positions and transactions, `batchSize` customers per database transaction; `onBatch` hears how
+ * many customers there are after each. The last one's id, or undefined when there was none to add.
+ */
+export async function copyToNewCustomers(
+  database: Database,
+  template: repo.CustomerTemplate,
+  options: {
+    partnerId: string;
+    type: 'testing' | 'active';
+    firstName: string;
+    username: (n: number) => string;
+    customers: number;
+    batchSize: number;
+    now: number;
+    onBatch?: (done: number) => void;
+  },
+): Promise<number | undefined> {
+  let last: number | undefined;
+  for (let done = 1; done < options.customers; ) {
+    const count = Math.min(options.batchSize, options.customers - done);
+    last = await database.kysely.transaction().execute(async (tx) => {
+      const rows = Array.from({ length: count }, (_, i) => ({
+        partner_id: options.partnerId,
+        username: options.username(done + i + 1),
+        first_name: options.firstName,
+        last_name: 'Customer',
+        phone: null,
+        email: null,
+        application_id: null,
+        type: options.type,
+        created_at: options.now,
+        updated_at: options.now,
+      }));
+      const ids = await repo.insertCustomers(tx, rows);
+      for (const id of ids) await repo.copyTemplate(tx, template, id);
+      return ids.at(-1)!;
+    });
+    done += count;
+    options.onBatch?.(done);
+  }
+  return last;
+}
+
+/**
  * Adds `customers` testing customers that have all linked the same test profile. The first links through the
  * engine like any customer (sign-in, initial aggregation, history when asked); the others receive copies of its
  * logins, accounts, positions and transactions in batches, which is what linking the same deterministic profile
@@ -110,34 +156,18 @@ export async function seedCustomers(runtime: Runtime, options: SeedOptions): Pro
     if (options.transactionsPerCustomer !== undefined) await repo.keepMostRecentTransactions(db(engine), templateId, options.transactionsPerCustomer);
     const { template, transactions: perCustomer } = await repo.readTemplate(db(engine), templateId);
 
-    let done = 1;
-    let lastCustomerId = templateId;
-    options.onProgress?.({ customers: done, total: options.customers, transactions: perCustomer });
-    const now = epochSeconds(runtime.clock);
-    while (done < options.customers) {
-      const count = Math.min(batchSize, options.customers - done);
-      lastCustomerId = await db(engine)
-        .transaction()
-        .execute(async (tx) => {
-          const rows = Array.from({ length: count }, (_, i) => ({
-            partner_id: options.partnerId,
-            username: username(done + i + 1),
-            first_name: 'Seeded',
-            last_name: 'Customer',
-            phone: null,
-            email: null,
-            application_id: null,
-            type: 'testing' as const,
-            created_at: now,
-            updated_at: now,
-          }));
-          const ids = await repo.insertCustomers(tx, rows);
-          for (const id of ids) await repo.copyTemplate(tx, template, id);
-          return ids.at(-1)!;
-        });
-      done += count;
-      options.onProgress?.({ customers: done, total: options.customers, transactions: done * perCustomer });
-    }
+    options.onProgress?.({ customers: 1, total: options.customers, transactions: perCustomer });
+    const lastCustomerId =
+      (await copyToNewCustomers(runtime.database, template, {
+        partnerId: options.partnerId,
+        type: 'testing',
+        firstName: 'Seeded',
+        username,
+        customers: options.customers,
+        batchSize,
+        now: epochSeconds(runtime.clock),
+        onBatch: (done) => options.onProgress?.({ customers: done, total: options.customers, transactions: done * perCustomer }),
+      })) ?? templateId;
     await repo.settleAfterBulkLoad(runtime.database);
     return {
       partnerId: options.partnerId,
