@@ -1,16 +1,19 @@
 import { type Kysely, Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { STATEMENT_FILE_CHUNK } from '../../src/modules/aggregation/statement-files.service.js';
+import { uploadStatementFile } from '../../src/modules/aggregation/statements.service.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { migrations } from '../../src/platform/db/migrations/index.js';
 import { csvStatementFile } from '../helpers/statement-files.js';
-import { statementUploads } from '../helpers/statement-uploads.js';
+import { FINBANK, statementUploads } from '../helpers/statement-uploads.js';
 
 const asset = (customerId: string, id: string) => `/aggregation/v1/customers/${customerId}/assets/${encodeURIComponent(id)}`;
 
 /**
  * Kept statement files are stored in pieces, each written and read in a turn of its own (a whole 10 MB file in one
  * statement held the event loop), and come back byte for byte; migration 0045 moved files kept before into pieces.
+ * The pieces are written before the upload's last transaction, each in a transaction of its own, and that last
+ * transaction marks the file stored (migration 0046): until then it is offered to nobody.
  */
 describe('kept statement files in pieces', () => {
   const t = statementUploads('2026-04-15T12:00:00Z');
@@ -19,11 +22,12 @@ describe('kept statement files in pieces', () => {
   const pieces = Math.ceil(Buffer.byteLength(file) / STATEMENT_FILE_CHUNK);
   const raw = () => t.ctx.runtime.database.kysely;
   const stored = async (id: string) => {
-    const row = await raw().selectFrom('statement_files').select(['size', 'content']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await raw().selectFrom('statement_files').select(['size', 'content', 'stored_at']).where('id', '=', id).executeTakeFirstOrThrow();
     const chunks = await raw().selectFrom('statement_file_chunks').select(['seq', 'content']).where('file_id', '=', id).orderBy('seq').execute();
     return {
       size: Number(row.size),
       rowContent: row.content.byteLength,
+      stored: row.stored_at !== null,
       seqs: chunks.map((c) => c.seq),
       bytes: Buffer.concat(chunks.map((c) => Buffer.from(c.content))),
     };
@@ -34,7 +38,7 @@ describe('kept statement files in pieces', () => {
     const customerId = await t.customer();
     const upload = await t.uploadOk(customerId, file, { type: 'text/csv' });
     const kept = await stored(upload.fileAssetId);
-    expect(kept).toMatchObject({ size: Buffer.byteLength(file), rowContent: 0, seqs: [0, 1, 2, 3] });
+    expect(kept).toMatchObject({ size: Buffer.byteLength(file), rowContent: 0, seqs: [0, 1, 2, 3], stored: true });
     expect(kept.bytes.toString()).toBe(file);
     const answer = await t.ctx.app.inject({ method: 'GET', url: asset(customerId, upload.fileAssetId), headers: t.partner.headers });
     expect(answer.statusCode).toBe(200);
@@ -42,6 +46,42 @@ describe('kept statement files in pieces', () => {
     // The same file again is the same asset, and its pieces are not written twice.
     expect((await t.uploadOk(customerId, file, { type: 'text/csv' })).fileAssetId).toBe(upload.fileAssetId);
     expect((await stored(upload.fileAssetId)).seqs).toEqual([0, 1, 2, 3]);
+  });
+
+  it('writes the pieces before the last transaction: an upload whose last transaction fails leaves them unoffered, and the same file again completes the file', async () => {
+    const customerId = await t.customer();
+    const engine = t.ctx.app.engine;
+    const input = {
+      partnerId: t.partner.partnerId,
+      customerId,
+      institutionId: FINBANK,
+      file: new Uint8Array(Buffer.from(file)),
+      contentType: 'text/csv',
+    };
+    let fileId: string | undefined;
+    const failed = await uploadStatementFile(engine, input, async (_tx, result) => {
+      fileId = result.fileAssetId;
+      throw new Error('the last transaction fails');
+    }).catch((e: Error) => e);
+    expect(failed).toBeInstanceOf(Error);
+    expect((failed as Error).message).toBe('the last transaction fails');
+    // Its pieces were committed before; the file is not marked stored, so nobody is offered it.
+    const left = await stored(fileId!);
+    expect(left).toMatchObject({ stored: false, seqs: [0, 1, 2, 3] });
+    const unoffered = await t.ctx.app.inject({ method: 'GET', url: asset(customerId, fileId!), headers: t.partner.headers });
+    expect(unoffered.statusCode).toBe(404);
+    expect(unoffered.json()).toMatchObject({ code: '16202' });
+
+    // As a process that died while writing would leave it: two pieces of four.
+    await raw().deleteFrom('statement_file_chunks').where('file_id', '=', fileId!).where('seq', 'in', [1, 3]).execute();
+    const again = await t.uploadOk(customerId, file, { type: 'text/csv' });
+    expect(again.fileAssetId).toBe(fileId);
+    const kept = await stored(fileId!);
+    expect(kept).toMatchObject({ stored: true, seqs: [0, 1, 2, 3] });
+    expect(kept.bytes.toString()).toBe(file);
+    const answer = await t.ctx.app.inject({ method: 'GET', url: asset(customerId, fileId!), headers: t.partner.headers });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.rawPayload.equals(Buffer.from(file))).toBe(true);
   });
 
   it('migration 0045 moves a file kept whole into pieces (and back down), and the asset answers the same bytes', async () => {
@@ -60,7 +100,8 @@ describe('kept statement files in pieces', () => {
 
     await migrateToLatest(t.ctx.runtime.database);
     const kept = await stored(upload.fileAssetId);
-    expect(kept).toMatchObject({ rowContent: 0, seqs: [0, 1, 2, 3] });
+    // Kept before migration 0046: stored.
+    expect(kept).toMatchObject({ rowContent: 0, seqs: [0, 1, 2, 3], stored: true });
     expect(kept.bytes.toString()).toBe(`${file}\n`);
     const answer = await t.ctx.app.inject({ method: 'GET', url: asset(customerId, upload.fileAssetId), headers: t.partner.headers });
     expect(answer.body).toBe(`${file}\n`);

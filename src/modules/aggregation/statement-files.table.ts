@@ -16,6 +16,8 @@ export interface StatementFileTable {
   /** Empty: the content is in statement_file_chunks (migration 0045). */
   content: Uint8Array;
   created_at: number;
+  /** When the upload that wrote its pieces ended (its last transaction); null while they are written, or if it never did. */
+  stored_at: number | null;
 }
 
 /** A piece of a kept statement file's content, in order of `seq` from 0. */

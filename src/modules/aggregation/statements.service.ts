@@ -39,7 +39,7 @@ import type { AccountRecord } from './records.js';
 import { waitForLease } from './refresh.service.js';
 import { rememberStatementMapping, type SavedStatementMapping, savedStatementMappings } from './statement-mappings.service.js';
 import { statementAccountRecord } from './statements.rules.js';
-import { contentDigest, type KeptStatementFile, keepStatementFile } from './statement-files.service.js';
+import { contentDigest, type KeptStatementFile, keepStatementFile, writeStatementFile } from './statement-files.service.js';
 import { storeAccountTransactions, storeFetchedAccount } from './store.service.js';
 import { placeStatementAccounts, statementFeed } from './statement-placement.service.js';
 import type { MatchReason } from './account-match.rules.js';
@@ -270,23 +270,22 @@ export async function uploadStatementFile(
       rows.push(await settleDates(engine, row));
     }
 
-    const digest = original ? await contentDigest(original) : undefined;
+    // The file's pieces first, each in a short transaction: in the last one they held everyone for their commit.
+    const fileAssetId = original
+      ? await writeStatementFile(engine.database, {
+          partnerId: input.partnerId,
+          customerId: customer.id,
+          format: read.format,
+          content: original,
+          sha256: await contentDigest(original),
+          now,
+        })
+      : undefined;
     return await db.transaction().execute(async (tx) => {
       for (const id of leased) await renewLease(engine, tx, id, owner, { refresh_lease_until: null, refresh_lease_owner: null });
       const accounts = await accountRecords(tx, rows);
       const mapping = await rememberStatementMapping(tx, input.partnerId, read.layout, saved, serviceNow(engine));
-      const fileAssetId =
-        original && digest
-          ? await keepStatementFile(tx, {
-              partnerId: input.partnerId,
-              customerId: customer.id,
-              format: read.format,
-              content: original,
-              sha256: digest,
-              periods,
-              now,
-            })
-          : undefined;
+      if (fileAssetId) await keepStatementFile(tx, { fileId: fileAssetId, periods, now });
       const loginId = own?.login.id ?? Number(rows[0]!.institution_login_id);
       const result: StatementUploadResult = {
         institutionLoginId: loginId,

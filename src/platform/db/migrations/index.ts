@@ -42,6 +42,7 @@ import * as m0042 from './0042_app_registration.js';
 import * as m0043 from './0043_connect_components.js';
 import * as m0044 from './0044_portfolios.js';
 import * as m0045 from './0045_statement_file_chunks.js';
+import * as m0046 from './0046_statement_files_stored.js';
 
 /** Every migration, in order. New migrations are appended here with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '0043_connect_components': m0043,
   '0044_portfolios': m0044,
   '0045_statement_file_chunks': m0045,
+  '0046_statement_files_stored': m0046,
 };
