@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   countedPageQuery,
   countTransactionsQuery,
+  earliestPendingQuery,
   transactionPageQuery,
   type PageWindow,
   type TransactionScope,
@@ -59,5 +60,12 @@ describe('the transaction page query plan', () => {
       expectIndexWalk(text, 'transactions_transfer_candidates');
       if (testDialect() === 'sqlite') expect(text).toMatch(/customer_id=\? AND amount=\? AND effective_date>\? AND effective_date<\?/);
     }
+  });
+
+  // Every refresh asks it of every account: by the account-date index it walked all of the account's transactions.
+  it("finds an account's earliest pending transaction in the partial index of pending transactions", async () => {
+    const text = await explainPlan(ctx.runtime.database.kysely, earliestPendingQuery(ctx.runtime.database.kysely, 5011000000));
+    expect(text).toContain('transactions_pending');
+    if (testDialect() === 'sqlite') expect(text).not.toContain('transactions_account_date');
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import { preparedQuery } from '../../platform/db/prepared.js';
 import type { NewTransactionRow, TransactionRow, TransactionUpdate } from './table.js';
@@ -50,15 +51,22 @@ export async function transactionDateRange(db: Executor, accountId: number): Pro
   return { oldest: oldest ? Number(oldest.effective_date) : null, last: last ? Number(last.effective_date) : null };
 }
 
+/** The query of earliestPendingDate. */
+export function earliestPendingQuery(db: Executor, accountId: number) {
+  return (
+    db
+      .selectFrom('transactions')
+      .select((eb) => eb.fn.min<number>('effective_date').as('d'))
+      .where('account_id', '=', accountId)
+      // A literal, so that both dialects read the partial index of pending transactions: with a bound value SQLite
+      // walked all of the account's transactions (every refresh of every account asks).
+      .where(sql<boolean>`status = 'pending'`)
+  );
+}
+
 /** The date of the account's earliest pending transaction, if it has one. */
 export async function earliestPendingDate(db: Executor, accountId: number): Promise<number | null | undefined> {
-  const pending = await db
-    .selectFrom('transactions')
-    .select((eb) => eb.fn.min<number>('effective_date').as('d'))
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return pending?.d;
+  return (await earliestPendingQuery(db, accountId).executeTakeFirst())?.d;
 }
 
 /** One of the customer's transactions. */
