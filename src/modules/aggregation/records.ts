@@ -155,7 +155,7 @@ const given = <V>(value: V | null | undefined): value is V => value !== null && 
 /**
  * A transaction row as the API's Transaction record. Optional fields are absent when the institution gives none.
  * Built by assignment, in the record's field order: spreading the optional fields into literals made a push record
- * cost about ten times as much to build (docs/benchmarks.md, "Transaction records built by assignment").
+ * cost about ten times as much to build (docs/benchmarks.md, "Imports against the goal").
  */
 export function toTransactionRecord(row: TransactionRecordRow): TransactionRecord {
   const record: Partial<TransactionRecord> = {
