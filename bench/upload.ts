@@ -16,6 +16,10 @@
  *   camt.053               fast-xml-parser with the camt reader's options, without its well-formedness pass
  *   QIF, MT940             the split into lines (text.split(/\r?\n/)) and of each line into its field code and value
  *
+ * and, as the floor of storing, the transactions the upload stored inserted again by bare statements into the same
+ * tables in the upload's slices, an event row each, each slice committed (bench/lib/store-floor.ts), once the idle
+ * probes are done; the last ratio is the upload's time over the bare parser's and the bare store's together.
+ *
  * Files: about the size asked (under the 10 MB, 100,000-row and 200-account limits) of accounts whose transactions
  * run forward a few a day over a year, from test/helpers/statement-files.ts; US dollars for OFX, QFX, CSV and QIF,
  * euros for MT940 and camt.053. An upload that is not answered 200 with every transaction of the file stored (the
@@ -48,6 +52,7 @@ import {
 import { cpuMs, createPartner, startLedgerlink, stop } from './lib/process.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
 import { createPgSchema } from './lib/store.js';
+import { pgStoreFloor, sqliteStoreFloor } from './lib/store-floor.js';
 
 const MB = 1024 * 1024;
 const FINBANK = 101732;
@@ -244,6 +249,7 @@ async function main(): Promise<void> {
   const env = schema ? { DATABASE_URL: schema.url } : {};
   const creds = createPartner(dir, { databaseUrl: schema?.url });
   const service = await startLedgerlink(dir, env);
+  const floor = schema ? pgStoreFloor(schema.url) : sqliteStoreFloor(path.join(dir, 'ledgerlink.sqlite'));
   const base = service.url;
   const pid = service.child.pid!;
   const rows: string[] = [];
@@ -300,6 +306,7 @@ async function main(): Promise<void> {
         // worsts are of samples of the same size (the worst of 50 idle ones before it moved between 1.6 and 24 ms).
         await new Promise((resolve) => setTimeout(resolve, 1000));
         const idle = await probe(base, () => false, loaded.length);
+        const store = await floor.measure(customer.id);
         const what = `${format.label} ${mb} MB (${file.transactions} transactions in ${file.accounts} accounts)`;
         if (answer.status !== 200) throw new Error(`${what}: ${answer.status} ${answer.body.slice(0, 300)}`);
         const result = JSON.parse(answer.body) as { format: string; transactionsAdded: number; transactionsAlreadyPresent: number; accounts: unknown[] };
@@ -311,26 +318,28 @@ async function main(): Promise<void> {
           );
         }
         if (result.accounts.length !== file.accounts) throw new Error(`${what}: ${result.accounts.length} accounts stored`);
+        if (store.transactions !== file.transactions) throw new Error(`${what}: the store floor copied ${store.transactions} transactions`);
         const cpuMsPerMb = cpu / size;
         const worstIdle = Math.max(...idle);
         const worstLoaded = Math.max(...loaded);
         rows.push(
-          `| ${format.label} | ${size.toFixed(1)} | ${stored.toLocaleString('en-US')} | ${(size / (answer.ms / 1000)).toFixed(2)} | ${cpuMsPerMb.toFixed(0)} | ${(size / (bareMs / 1000)).toFixed(1)} | ${(answer.ms / bareMs).toFixed(1)}x | ${worstIdle.toFixed(1)} / ${worstLoaded.toFixed(1)} ms (${(worstLoaded / worstIdle).toFixed(1)}x) |`,
+          `| ${format.label} | ${size.toFixed(1)} | ${stored.toLocaleString('en-US')} | ${(size / (answer.ms / 1000)).toFixed(2)} | ${cpuMsPerMb.toFixed(0)} | ${(size / (bareMs / 1000)).toFixed(1)} | ${(answer.ms / bareMs).toFixed(1)}x | ${(size / (store.ms / 1000)).toFixed(1)} | ${(answer.ms / (bareMs + store.ms)).toFixed(1)}x | ${worstIdle.toFixed(1)} / ${worstLoaded.toFixed(1)} ms (${(worstLoaded / worstIdle).toFixed(1)}x) |`,
         );
         process.stderr.write(`${rows.at(-1)}\n`);
       }
     }
   } finally {
+    await floor.close();
     await stop(service);
     await schema?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 
   const body = [
-    `${machineLine()}; ${values.postgres ? 'PostgreSQL' : 'SQLite (file)'}; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. One upload at a time through the API, a fresh customer each, after a small file of every format was uploaded and parsed; the bare parser's best of eight passes; \`/health\` asked one request after another (20 ms apart) during the upload and, for the idle figure, as many times once it was over.`,
+    `${machineLine()}; ${values.postgres ? 'PostgreSQL' : 'SQLite (file)'}; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. One upload at a time through the API, a fresh customer each, after a small file of every format was uploaded and parsed; the bare parser's best of eight passes; the bare store: the transactions the upload stored, inserted again by bare statements in its slices of 50 with an event each (bench/lib/store-floor.ts); \`/health\` asked one request after another (20 ms apart) during the upload and, for the idle figure, as many times once it was over.`,
     '',
-    '| format | MB | transactions stored | upload MB/s | CPU ms per MB (all threads) | bare parser MB/s | upload ÷ bare parse time | worst /health idle / during (ratio) |',
-    '|---|---|---|---|---|---|---|---|',
+    '| format | MB | transactions stored | upload MB/s | CPU ms per MB (all threads) | bare parser MB/s | upload ÷ bare parse time | bare store MB/s | upload ÷ (bare parse + bare store) | worst /health idle / during (ratio) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
   console.log(body);
