@@ -52,7 +52,10 @@ export function sqliteStoreFloor(file: string): StoreFloor {
       const of = (n: number) => {
         let s = statements.get(n);
         if (!s) {
-          s = { tx: db.prepare(insertSql('transactions', columns, n, () => '?')), ev: db.prepare(insertSql('aggregation_events', EVENT_COLUMNS, n, () => '?')) };
+          s = {
+            tx: db.prepare(insertSql('transactions', columns, n, () => '?')),
+            ev: db.prepare(insertSql('aggregation_events', EVENT_COLUMNS, n, () => '?')),
+          };
           statements.set(n, s);
         }
         return s;
