@@ -1,6 +1,11 @@
 import { type Kysely, Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { STATEMENT_FILE_CHUNK } from '../../src/modules/aggregation/statement-files.service.js';
+import {
+  contentDigest,
+  keepStatementFile,
+  STATEMENT_FILE_CHUNK,
+  writeStatementFile,
+} from '../../src/modules/aggregation/statement-files.service.js';
 import { uploadStatementFile } from '../../src/modules/aggregation/statements.service.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { migrations } from '../../src/platform/db/migrations/index.js';
@@ -82,6 +87,25 @@ describe('kept statement files in pieces', () => {
     const answer = await t.ctx.app.inject({ method: 'GET', url: asset(customerId, fileId!), headers: t.partner.headers });
     expect(answer.statusCode).toBe(200);
     expect(answer.rawPayload.equals(Buffer.from(file))).toBe(true);
+  });
+
+  it('writes one file when uploads of the same content write it at once: one row, every piece once, the same asset for all', async () => {
+    const customerId = await t.customer();
+    const content = new Uint8Array(Buffer.from(`${file}\n\n`));
+    const at = Math.floor(t.ctx.clock.now() / 1000);
+    const sha256 = await contentDigest(content);
+    const writing = { partnerId: t.partner.partnerId, customerId: Number(customerId), format: 'csv' as const, content, sha256, now: at };
+    const ids = await Promise.all(Array.from({ length: 20 }, () => writeStatementFile(t.ctx.runtime.database, writing)));
+    expect(new Set(ids).size).toBe(1);
+    const rows = await raw().selectFrom('statement_files').select('id').where('customer_id', '=', Number(customerId)).execute();
+    expect(rows.map((r) => r.id)).toEqual([ids[0]]);
+    expect(await stored(ids[0]!)).toMatchObject({ stored: false, seqs: [0, 1, 2, 3] });
+    await t.ctx.runtime.database.kysely.transaction().execute((tx) => keepStatementFile(tx, { fileId: ids[0]!, periods: [], now: at }));
+    const kept = await stored(ids[0]!);
+    expect(kept.stored).toBe(true);
+    expect(kept.bytes.equals(Buffer.from(content))).toBe(true);
+    // A stored file is written no more: the same content again answers it at once.
+    expect(await writeStatementFile(t.ctx.runtime.database, writing)).toBe(ids[0]);
   });
 
   it('migration 0045 moves a file kept whole into pieces (and back down), and the asset answers the same bytes', async () => {
