@@ -1,11 +1,6 @@
 import { type Kysely, Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import {
-  contentDigest,
-  keepStatementFile,
-  STATEMENT_FILE_CHUNK,
-  writeStatementFile,
-} from '../../src/modules/aggregation/statement-files.service.js';
+import { contentDigest, keepStatementFile, STATEMENT_FILE_CHUNK, writeStatementFile } from '../../src/modules/aggregation/statement-files.service.js';
 import { uploadStatementFile } from '../../src/modules/aggregation/statements.service.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { migrations } from '../../src/platform/db/migrations/index.js';
