@@ -62,7 +62,7 @@ describe('the transaction page query plan', () => {
     }
   });
 
-  // Every refresh asks it of every account: by the account-date index it walked all of the account's transactions.
+  // Every refresh asks it of every account: the partial index holds only the pending ones.
   it("finds an account's earliest pending transaction in the partial index of pending transactions", async () => {
     const text = await explainPlan(ctx.runtime.database.kysely, earliestPendingQuery(ctx.runtime.database.kysely, 5011000000));
     expect(text).toContain('transactions_pending');

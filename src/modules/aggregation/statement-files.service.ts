@@ -8,7 +8,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { STATEMENT_FORMATS, type StatementFormatName } from '../../contract/schemas/statements.js';
 import type { Database, Executor } from '../../platform/db/database.js';
-import { longWork, readInPieces } from '../../platform/turns.js';
+import { longWork, readInPieces, writeInPieces } from '../../platform/turns.js';
 import {
   countStatementFileChunks,
   insertStatementFile,
@@ -71,11 +71,9 @@ export async function writeStatementFile(database: Pick<Database, 'kysely' | 'yi
   );
   if (stored) return id;
   const present = await selectStatementFileChunkSeqs(database.kysely, id);
-  for (let seq = 0, start = 0; start < file.content.byteLength; seq++, start += STATEMENT_FILE_CHUNK) {
-    if (present.has(seq)) continue;
-    await longWork.turn();
-    await insertStatementFileChunk(database.yielding, { file_id: id, seq, content: file.content.subarray(start, start + STATEMENT_FILE_CHUNK) });
-  }
+  await writeInPieces(file.content, STATEMENT_FILE_CHUNK, async (seq, content) => {
+    if (!present.has(seq)) await insertStatementFileChunk(database.yielding, { file_id: id, seq, content });
+  });
   return id;
 }
 

@@ -58,8 +58,8 @@ export function earliestPendingQuery(db: Executor, accountId: number) {
       .selectFrom('transactions')
       .select((eb) => eb.fn.min<number>('effective_date').as('d'))
       .where('account_id', '=', accountId)
-      // A literal, so that both dialects read the partial index of pending transactions: with a bound value SQLite
-      // walked all of the account's transactions (every refresh of every account asks).
+      // A literal, so that both dialects read the partial index of pending transactions; with a bound value SQLite
+      // prepared the statement again on every call (every refresh of every account asks).
       .where(sql<boolean>`status = 'pending'`)
   );
 }
