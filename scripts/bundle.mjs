@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as acorn from 'acorn';
 import * as esbuild from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -62,6 +63,45 @@ export async function bundle() {
     logLevel: 'warning',
     plugins: [keepFileUrls],
   });
+  for (const name of fs.readdirSync(BUNDLE_DIR)) {
+    if (!name.endsWith('.js')) continue;
+    const file = path.join(BUNDLE_DIR, name);
+    const source = fs.readFileSync(file, 'utf8');
+    const ascii = asciiOnly(source, name);
+    if (ascii !== source) fs.writeFileSync(file, ascii);
+  }
+}
+
+/**
+ * The chunk with its remaining non-ASCII characters written as \u escapes. V8 keeps every loaded script's source as a
+ * string, and one character above U+00FF makes it a two-byte string: a dash in a comment doubled a 2 MB chunk. esbuild
+ * escapes strings, templates and names itself and leaves comments and regular expressions as written; in both an
+ * escape means the same character. Anything else (a tagged template's raw text would change) stops the build.
+ */
+export function asciiOnly(source, name) {
+  const at = [...source.matchAll(/[^\x00-\x7f]/g)].map((m) => m.index);
+  if (at.length === 0) return source;
+  const covered = new Set();
+  const cover = (start, end) => {
+    for (const i of at) if (i >= start && i < end) covered.add(i);
+  };
+  const tokens = acorn.tokenizer(source, { ecmaVersion: 'latest', sourceType: 'module', onComment: (_block, _text, start, end) => cover(start, end) });
+  const { regexp, string, name: identifier } = acorn.tokTypes;
+  for (const token of tokens) if (token.type === regexp || token.type === string || token.type === identifier) cover(token.start, token.end);
+  let out = '';
+  let from = 0;
+  for (const i of at) {
+    if (!covered.has(i)) {
+      const line = source.slice(0, i).split('\n').length;
+      throw new Error(`${name}:${line}: a non-ASCII character outside a comment, string, name or regular expression; see asciiOnly in scripts/bundle.mjs`);
+    }
+    // An escaped character (`\’`) becomes its escape alone: `\\u2019` would be a backslash and four digits.
+    let backslashes = 0;
+    while (source[i - 1 - backslashes] === '\\') backslashes++;
+    out += `${source.slice(from, i - (backslashes % 2))}\\u${source.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    from = i + 1;
+  }
+  return out + source.slice(from);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await bundle();

@@ -2,8 +2,11 @@
 import { ConfigError } from '../config.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import { CommandFailed, UsageError } from './args.js';
+import { letWorkersKeepTheirLimits } from './memory-settings.js';
 import { main } from './run.js';
 import { printError } from '../../platform/terminal-text.js';
+
+letWorkersKeepTheirLimits();
 
 /** The `ledgerlink` command (commands are registered in run.ts); errors become one clear line plus a hint. */
 main(process.argv.slice(2)).catch((e: unknown) => {
