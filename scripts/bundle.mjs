@@ -83,7 +83,15 @@ export function asciiOnly(source, name) {
   if (at.length === 0) return source;
   const covered = new Set();
   const cover = (start, end) => {
-    for (const i of at) if (i >= start && i < end) covered.add(i);
+    // The first position at or after start, by binary search: every token of the chunk asks.
+    let k = 0;
+    let hi = at.length;
+    while (k < hi) {
+      const mid = (k + hi) >> 1;
+      if (at[mid] < start) k = mid + 1;
+      else hi = mid;
+    }
+    for (; k < at.length && at[k] < end; k++) covered.add(at[k]);
   };
   const tokens = acorn.tokenizer(source, { ecmaVersion: 'latest', sourceType: 'module', onComment: (_block, _text, start, end) => cover(start, end) });
   const { regexp, string, name: identifier } = acorn.tokTypes;
