@@ -40,8 +40,10 @@ function readers(): Piscina {
     maxThreads: Math.max(1, Math.min(2, os.availableParallelism() - 1)),
     // A reader costs memory while it lives; files are rare.
     idleTimeout: 30_000,
-    // A file the readers accept needs far less; a hostile one fails its reader, not the service.
-    resourceLimits: { maxOldGenerationSizeMb: 768 },
+    // A file the readers accept needs far less; a hostile one fails its reader, not the service. Not lower: V8 lets
+    // the old generation grow less between full collections under a lower limit, and 768 MB cost uploads CPU
+    // (docs/benchmarks.md, "Worker threads' heaps and the bundle's strings").
+    resourceLimits: { maxOldGenerationSizeMb: 1024 },
   });
   return pool;
 }
