@@ -43,9 +43,9 @@ export function withMemoryFlags(execArgv: readonly string[]): string[] {
 /**
  * Lets the worker threads this process starts have the heap sizes they ask for. V8 puts a size flag on the command
  * line above a worker's `resourceLimits`, so with npm start's flags the request log's writer thread, which asks for a
- * 1 MB young generation and a 16 MB old one, had 16 MB semi-spaces (about 30 MB resident under load) and a 1 GB old
- * generation, and a statement reader had 1 GB where it asks for 768 MB. This process's own heap keeps the sizes it
- * started with: V8 reads these flags when it makes an isolate.
+ * 1 MB young generation and a 16 MB old one, had this process's semi-spaces and heap limit (docs/benchmarks.md,
+ * "Worker threads' heaps and the bundle's strings"). This process's own heap keeps the sizes it started with: V8
+ * reads these flags when it makes an isolate.
  */
 export function letWorkersKeepTheirLimits(): void {
   v8.setFlagsFromString('--max-semi-space-size=0');
