@@ -90,6 +90,34 @@ describe('the dashboard at 375 px and 1280 px', () => {
     });
   }
 
+  it('keeps a message until the next replaces it or the user dismisses it: no timer takes it away', async () => {
+    const context = await world.browser.newContext({ viewport: { width: 375, height: 800 } });
+    // The page's own timers run only when this test moves its clock.
+    await context.clock.install();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${world.serviceUrl}/dashboard#/signin`);
+      await page.getByLabel('Partner ID').fill(world.partner.partnerId);
+      await page.getByLabel('Partner secret').fill(world.partner.partnerSecret);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Credentials' }).waitFor();
+      const toasts = page.locator('#toasts .toast');
+      await toasts.filter({ hasText: 'Signed in as' }).waitFor();
+      // A minute of the page's time: every timer due by then has fired.
+      await context.clock.runFor(60_000);
+      await expect(toasts.allTextContents()).resolves.toEqual([expect.stringContaining('Signed in as')]);
+      expect(await axeViolations(page)).toEqual([]);
+      await shot(page, 'toast', 375);
+      const dismiss = page.getByRole('button', { name: 'Dismiss message' });
+      await dismiss.focus();
+      await page.keyboard.press('Enter');
+      await expect(toasts.count()).resolves.toBe(0);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('folds the navigation behind a menu button at 375 px; a link closes it again', async () => {
     const context = await world.browser.newContext({ viewport: { width: 375, height: 800 } });
     const page = await context.newPage();

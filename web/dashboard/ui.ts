@@ -7,15 +7,22 @@ export { alertBox, h };
 type Child = Node | string | null | undefined | false;
 
 /**
- * A short-lived message in the live region (success or failure of an action). The region sits in the page's header
- * band (main.ts puts it there), beside the header's badges and above the content, so it never covers a badge.
+ * The message of an action (success or failure) in the live region. The region sits in the page's header band
+ * (main.ts puts it there), beside the header's badges and above the content, so it never covers a badge. It stays
+ * until the next message replaces it or the user dismisses it: a message that leaves on a timer can go before
+ * someone who reads slowly, or looks away, has read it.
  */
 export function toast(message: string, kind: 'ok' | 'error' = 'ok'): void {
   const region = document.getElementById('toasts')!;
-  const item = h('div', { class: `toast toast-${kind}` }, message);
+  const dismiss = h('button', { type: 'button', class: 'toast-dismiss', 'aria-label': 'Dismiss message' }, '\u00d7');
+  const item = h('div', { class: `toast toast-${kind}` }, h('span', {}, message), dismiss);
+  dismiss.addEventListener('click', () => {
+    // Focus was on the button, which leaves with the message: it goes to the page, not to the body, where it is read.
+    pushingContent(() => item.remove());
+    document.getElementById('main')?.focus({ preventScroll: true });
+  });
   // One at a time: the newest replaces the last, so the header grows by one line at most.
   pushingContent(() => region.replaceChildren(item));
-  setTimeout(() => item.isConnected && pushingContent(() => item.remove()), kind === 'error' ? 8000 : 4000);
 }
 
 /**
