@@ -268,6 +268,9 @@ describe('customers on the dashboard', () => {
           };
         });
       const uncovered = async (where: string, place?: () => Promise<void>) => {
+        // The last message first goes, so that the one waited for is the copy's own, and the header grows for it.
+        if ((await page.locator('#toasts .toast').count()) > 0) await page.getByRole('button', { name: 'Dismiss message' }).click();
+        await expect(page.locator('#toasts .toast').count()).resolves.toBe(0);
         await links.getByRole('button', { name: 'Copy the Connect link (Full)' }).dispatchEvent('click');
         await page.locator('#toasts .toast').first().waitFor();
         await place?.();
@@ -278,14 +281,77 @@ describe('customers on the dashboard', () => {
       };
       for (const block of ['start', 'center', 'end'] as const) await uncovered(block, () => badge.evaluate((el, b) => el.scrollIntoView({ block: b }), block));
       // A toast that appears while the badge sits right below the header pushes the page down instead of covering it.
-      await page.getByRole('button', { name: 'Dismiss message' }).click();
-      await expect(page.locator('#toasts .toast').count()).resolves.toBe(0);
       await badge.evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await uncovered('right below the header when a toast appears');
       // What the window shows: the toast in the header band, the badge below it.
       await page.screenshot({ path: path.join(ARTIFACTS, `dashboard-customer-flow-toast-${width}.png`) });
     }
     await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
+  it('shows an action’s message only once the page has redrawn, and a redraw that ends late never covers the page navigated to', async () => {
+    const sandbox = page.getByRole('region', { name: 'Sandbox controls' });
+    const toasts = page.locator('#toasts .toast');
+    const reportsUrl = `/dashboard/api/customers/${customerId}/reports`;
+    /** Holds the next request for the customer's reports (the last of a redraw's requests) until released. */
+    const holdNextRedraw = async () => {
+      let arrived!: () => void;
+      let release!: () => void;
+      const came = new Promise<void>((resolve) => (arrived = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        (url) => url.pathname === reportsUrl,
+        async (route) => {
+          arrived();
+          await released;
+          await route.continue();
+        },
+        { times: 1 },
+      );
+      return { came, release };
+    };
+    if ((await toasts.count()) > 0) await page.getByRole('button', { name: 'Dismiss message' }).click();
+    await expect(toasts.count()).resolves.toBe(0);
+
+    // The error state is set, and the redraw after it waits: no message yet. Released, the message and the new
+    // state show together.
+    const first = await holdNextRedraw();
+    const loginForm = sandbox.getByRole('form', { name: /into an error state/ });
+    await loginForm.getByLabel(/Error state for/).selectOption('108');
+    await loginForm.getByRole('button', { name: 'Set error state' }).click();
+    await first.came;
+    expect(await toasts.count()).toBe(0);
+    first.release();
+    await toasts.filter({ hasText: 'now fails with 108' }).waitFor();
+    const badges = page.getByRole('region', { name: 'Institution logins' }).locator('.login-head .badge');
+    await expect(badges.filter({ hasText: '(108)' }).count()).resolves.toBeGreaterThan(0);
+
+    // A days count typed into the field, still focused, survives a redraw of the page.
+    await sandbox.getByLabel('Days ahead').selectText();
+    await page.keyboard.type('5');
+    await page.evaluate((id) => {
+      location.hash = `#/customers/${id}?size=25`;
+    }, customerId);
+    await page.waitForFunction(() => location.hash.endsWith('?size=25'));
+    await expect.poll(() => sandbox.getByLabel('Days ahead').inputValue()).toBe('5');
+
+    // The error is cleared and its redraw held while the user goes to Deliveries. Released, that redraw finds the
+    // page has moved on and draws nothing; its message still shows.
+    const second = await holdNextRedraw();
+    await sandbox.getByRole('button', { name: 'Clear error (108)' }).click();
+    await second.came;
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Deliveries' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Deliveries' }).waitFor();
+    const finished = page.waitForEvent('requestfinished', (r) => new URL(r.url()).pathname === reportsUrl);
+    second.release();
+    await finished;
+    await toasts.filter({ hasText: 'is healthy again' }).waitFor();
+    // Two frames and a task later the held redraw has run to its end.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))));
+    await expect(page.getByRole('heading', { level: 1 }).allTextContents()).resolves.toEqual(['Deliveries']);
+
+    await page.goto(`${world.serviceUrl}/dashboard#/customers/${customerId}`);
+    await sandbox.waitFor();
   });
 
   it('resets the customer after the same inline confirmation as key rotation, never a browser dialog', async () => {

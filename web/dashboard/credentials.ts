@@ -1,7 +1,7 @@
 /** Credentials: partner ID, app key (revealed on demand, rotatable), token revocation, secret change, lock state. */
 import type { AppKey, DashboardPartner, DashboardSession, SecretChangeBody, TokensRevoked, UnlockBody } from '../shared/contract.js';
 import { api } from './api.js';
-import { badge, copyButton, dateTime, field, h, inlineConfirm, onSubmit, pageHeader, section, toast, withBusy } from './ui.js';
+import { badge, copyButton, dateTime, field, h, inlineConfirm, onSubmit, pageHeader, section, toast, toastAfter, withBusy } from './ui.js';
 
 const MASK = '••••••••••••••••••••••••••••••••';
 
@@ -141,8 +141,7 @@ function lockSection(partner: DashboardPartner, reload: () => Promise<void>): HT
         class: 'inline-form',
         onsubmit: onSubmit(submit, errors, 'Unlocking…', async () => {
           await api('POST', '/unlock', { partnerSecret: secret.value } satisfies UnlockBody);
-          toast('Partner unlocked.');
-          await reload();
+          await toastAfter(reload, 'Partner unlocked.');
         }),
       },
       errors,

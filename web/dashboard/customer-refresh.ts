@@ -6,7 +6,7 @@
 import type { DashboardInstitutionLogin, DashboardLoginStatus } from '../shared/contract.js';
 import { api } from './api.js';
 import type { Reload } from './customers.js';
-import { badge, dateTime, h, toast, withBusy } from './ui.js';
+import { badge, dateTime, h, toastAfter, withBusy } from './ui.js';
 import './customer-refresh.css';
 
 const SOURCES: Record<DashboardLoginStatus['source'], string> = {
@@ -57,8 +57,7 @@ export function loginRefreshPanel(customerId: string, login: DashboardInstitutio
           'POST',
           `/customers/${encodeURIComponent(customerId)}/institutionLogins/${encodeURIComponent(String(login.institutionLoginId))}/refresh`,
         );
-        toast(outcome(done), done.aggregationStatusCode === 0 ? 'ok' : 'error');
-        await reload(id);
+        await toastAfter(() => reload(id), outcome(done), done.aggregationStatusCode === 0 ? 'ok' : 'error');
       } catch (e) {
         progress.textContent = '';
         throw e;

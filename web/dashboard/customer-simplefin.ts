@@ -11,7 +11,7 @@ import type {
   DashboardSimplefinTokenBody,
 } from '../shared/contract.js';
 import { api } from './api.js';
-import { badge, copyButton, dateTime, emptyState, h, inlineConfirm, messageOf, onSubmit, section, table, toast } from './ui.js';
+import { badge, copyButton, dateTime, emptyState, h, inlineConfirm, messageOf, onSubmit, section, table, toastAfter } from './ui.js';
 
 function tokenNotice(token: DashboardSimplefinToken): HTMLElement {
   return h(
@@ -56,9 +56,10 @@ export async function simplefinSection(customerId: string, accounts: DashboardAc
             busy: 'Revoking…',
             run: async () => {
               await api('DELETE', `${base}/accesses/${encodeURIComponent(a.id)}`);
-              toast(`Access ${a.id} revoked.`);
-              await load();
-              (list.querySelector('button') ?? document.getElementById('simplefin-create'))?.focus();
+              await toastAfter(async () => {
+                await load();
+                (list.querySelector('button') ?? document.getElementById('simplefin-create'))?.focus();
+              }, `Access ${a.id} revoked.`);
             },
           }),
         );

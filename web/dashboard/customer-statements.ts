@@ -16,7 +16,7 @@ import {
 } from '../shared/contract.js';
 import { money } from '../shared/dom.js';
 import { api, uploadFile } from './api.js';
-import { h, messageOf, onSubmit, section, table, toast, withBusy } from './ui.js';
+import { h, messageOf, onSubmit, section, table, toastAfter, withBusy } from './ui.js';
 
 /** The service's own limit; checked here first so a large file is not sent for nothing. */
 const MAX_BYTES = 10 * 1024 * 1024;
@@ -195,9 +195,11 @@ export async function statementsSection(customerId: string, overview: CustomerOv
         } finally {
           progress.textContent = '';
         }
-        toast(`${state.last.institution.name}: ${plural(state.last.transactionsAdded, 'new transaction')}, ${plural(state.last.problems.length, 'problem')}.`);
         // The new login, accounts and transactions show in the sections below.
-        await reload('statement-result');
+        await toastAfter(
+          () => reload('statement-result'),
+          `${state.last.institution.name}: ${plural(state.last.transactionsAdded, 'new transaction')}, ${plural(state.last.problems.length, 'problem')}.`,
+        );
       }),
     },
     errors,

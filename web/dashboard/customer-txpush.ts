@@ -4,7 +4,7 @@
  */
 import type { DashboardAccount, DashboardTxPushBody, DashboardTxPushList, DashboardTxPushSubscribed, DashboardTxPushSubscription } from '../shared/contract.js';
 import { api } from './api.js';
-import { copyButton, dateTime, emptyState, field, h, inlineConfirm, messageOf, onSubmit, section, selectField, table, toast } from './ui.js';
+import { copyButton, dateTime, emptyState, field, h, inlineConfirm, messageOf, onSubmit, section, selectField, table, toast, toastAfter } from './ui.js';
 
 /** The account chosen on each customer's page, kept while the page redraws after other actions. */
 const chosenAccount = new Map<string, string>();
@@ -61,9 +61,10 @@ export async function txpushSection(customerId: string, accounts: DashboardAccou
           busy: 'Deleting…',
           run: async () => {
             await api('DELETE', `${base}/${encodeURIComponent(s.accountId)}/txpush/${s.id}`);
-            toast(`Subscription ${s.id} deleted.`);
-            await load();
-            (list.querySelector('button') ?? account.input).focus();
+            await toastAfter(async () => {
+              await load();
+              (list.querySelector('button') ?? account.input).focus();
+            }, `Subscription ${s.id} deleted.`);
           },
         }),
       );

@@ -13,7 +13,7 @@ import { statementsSection } from './customer-statements.js';
 import { transactionsSection } from './customer-transactions.js';
 import { simplefinSection } from './customer-simplefin.js';
 import { txpushSection } from './customer-txpush.js';
-import { badge, dateTime, date, emptyState, field, h, onSubmit, pageHeader, section, table, toast } from './ui.js';
+import { badge, claimMain, dateTime, date, emptyState, field, h, onSubmit, pageHeader, section, table, toast } from './ui.js';
 
 const PAGE_SIZE = 25;
 
@@ -212,6 +212,7 @@ export async function customerPage(
   params: URLSearchParams,
   extra: (overview: CustomerOverview, reload: Reload) => HTMLElement | null = () => null,
 ): Promise<void> {
+  const latest = claimMain();
   const path = `/customers/${encodeURIComponent(customerId)}`;
   const overview = await api<CustomerOverview>('GET', path);
   const { customer, institutionLogins } = overview;
@@ -229,6 +230,8 @@ export async function customerPage(
     consumerSection(customerId),
     reportsSection(customerId),
   ]);
+  // Two draws can overlap (a redraw after an action, the address changing); the one begun last is the one shown.
+  if (!latest()) return;
   const controls = extra(overview, reload);
   main.replaceChildren(
     h(

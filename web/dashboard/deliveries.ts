@@ -6,7 +6,7 @@
 import './deliveries.css';
 import type { Delivery, DeliveryCopy, DeliveryList, DeliveryState } from '../shared/contract.js';
 import { api } from './api.js';
-import { badge, dateTime, emptyState, h, pageHeader, poll, section, statusTone, toast, withBusy } from './ui.js';
+import { badge, dateTime, emptyState, h, pageHeader, poll, section, statusTone, toastAfter, withBusy } from './ui.js';
 
 const STATES: { value: DeliveryState; label: string; tone: 'ok' | 'warn' | 'bad' | 'neutral' | 'info' }[] = [
   { value: 'pending', label: 'Pending', tone: 'info' },
@@ -314,9 +314,8 @@ export async function deliveriesPage(main: HTMLElement): Promise<() => void> {
   const redeliver: Redeliver = (id, button, what) =>
     void withBusy(button, 'Queuing…', async () => {
       await api('POST', `/deliveries/${id}/redeliver`);
-      toast(`${what} is queued for redelivery and goes out now.`);
       signature = '';
-      await render();
+      await toastAfter(render, `${what} is queued for redelivery and goes out now.`);
     });
   const refilter = () => {
     chosen.state = stateSelect.value;

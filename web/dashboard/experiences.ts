@@ -1,7 +1,7 @@
 /** Connect experiences: the application name, logo and colour Connect shows; editable, with a live preview. */
 import type { Experience, ExperienceBody, ExperienceList } from '../shared/contract.js';
 import { api } from './api.js';
-import { emptyState, field, h, onSubmit, pageHeader, section, toast } from './ui.js';
+import { emptyState, field, h, onSubmit, pageHeader, section, toastAfter } from './ui.js';
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 
@@ -53,8 +53,7 @@ function experienceForm(x: Experience | null, onSaved: () => Promise<void>): HTM
           logoUrl: logoUrl.value.trim() || null,
           primaryColor: color.value.trim(),
         } satisfies ExperienceBody);
-        toast(`Experience “${name.value.trim()}” saved. New Connect sessions use it.`);
-        await onSaved();
+        await toastAfter(onSaved, `Experience “${name.value.trim()}” saved. New Connect sessions use it.`);
       }),
     },
     h(

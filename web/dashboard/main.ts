@@ -17,7 +17,7 @@ import { rulesPage } from './rules.js';
 import { experiencesPage } from './experiences.js';
 import { appsPage } from './apps.js';
 import { sandboxPanel } from './sandbox.js';
-import { alertBox, badge, h, messageOf, scrollRegion, toast } from './ui.js';
+import { alertBox, badge, claimMain, h, messageOf, scrollRegion, toast } from './ui.js';
 
 const app = document.getElementById('app')!;
 let session: DashboardSession | null = null;
@@ -216,6 +216,8 @@ function buildShell(): Shell {
 }
 
 async function render(): Promise<void> {
+  // A draw of the page before (a redraw after an action still waiting for its data) no longer shows when it ends.
+  claimMain();
   stopPage?.();
   stopPage = undefined;
   const { path, params } = route();

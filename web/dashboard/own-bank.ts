@@ -6,7 +6,7 @@
  */
 import type { CustomerSummary, DashboardConnectLink, DashboardConnectLinkBody, DashboardCustomerBody, OwnBankOverview } from '../shared/contract.js';
 import { api } from './api.js';
-import { badge, copyButton, field, h, onSubmit, pageHeader, toast, withBusy } from './ui.js';
+import { badge, copyButton, field, h, onSubmit, pageHeader, toast, toastAfter, withBusy } from './ui.js';
 import './own-bank.css';
 
 type Customer = OwnBankOverview['activeCustomers']['customers'][number];
@@ -53,8 +53,7 @@ function activeCustomerForm(onCreated: () => Promise<void>): HTMLElement {
       onsubmit: onSubmit(submit, errors, 'Adding…', async () => {
         const body: DashboardCustomerBody = { username: username.value.trim(), firstName: firstName.value };
         const created = await api<CustomerSummary>('POST', '/own-bank/customers', body);
-        toast(`Active customer ${created.username} added.`);
-        await onCreated();
+        await toastAfter(onCreated, `Active customer ${created.username} added.`);
       }),
     },
     errors,

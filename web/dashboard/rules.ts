@@ -15,7 +15,22 @@ import type {
 } from '../shared/contract.js';
 import { money } from '../shared/dom.js';
 import { api } from './api.js';
-import { alertBox, emptyState, field, h, inlineConfirm, messageOf, onSubmit, pageHeader, section, selectField, table, toast, withBusy } from './ui.js';
+import {
+  alertBox,
+  emptyState,
+  field,
+  h,
+  inlineConfirm,
+  messageOf,
+  onSubmit,
+  pageHeader,
+  section,
+  selectField,
+  table,
+  toast,
+  toastAfter,
+  withBusy,
+} from './ui.js';
 
 type Field = DashboardRuleCondition['field'];
 type Operator = DashboardRuleCondition['operator'];
@@ -162,8 +177,7 @@ function ruleForm(rule: DashboardRule | null, start: DashboardRuleCondition[], c
       'aria-label': rule ? `Rule ${rule.id}` : 'New rule',
       onsubmit: onSubmit(submit, errors, 'Saving…', async () => {
         const saved = await api<DashboardRule>(rule ? 'PUT' : 'POST', rule ? `/rules/${rule.id}` : '/rules', body());
-        toast(`Rule ${saved.id} saved. It applies to what is stored from now on; "Apply rules" changes stored transactions.`);
-        await onSaved();
+        await toastAfter(onSaved, `Rule ${saved.id} saved. It applies to what is stored from now on; "Apply rules" changes stored transactions.`);
       }),
     },
     errors,
@@ -229,8 +243,7 @@ export async function rulesPage(main: HTMLElement, params: URLSearchParams): Pro
       busy: 'Deleting…',
       run: async () => {
         await api('DELETE', `/rules/${r.id}`);
-        toast(`Rule ${r.id} deleted.`);
-        await reload();
+        await toastAfter(reload, `Rule ${r.id} deleted.`);
       },
     });
     return [String(r.position), r.name ?? '—', describe(r), h('div', { class: 'row-actions' }, edit, remove, confirm)];

@@ -15,7 +15,7 @@ import {
 } from '../shared/contract.js';
 import { api } from './api.js';
 import type { Reload } from './customers.js';
-import { alertBox, field, h, inlineConfirm, onSubmit, section, selectField, toast } from './ui.js';
+import { alertBox, field, h, inlineConfirm, onSubmit, section, selectField, toastAfter } from './ui.js';
 
 const ERROR_STATES: [SandboxErrorCode, string][] = [
   [103, '103 – credentials wrong'],
@@ -48,8 +48,8 @@ function control(key: string, label: string, button: string, fields: HTMLElement
     {
       'aria-label': label,
       onsubmit: onSubmit(submit, errors, 'Working…', async () => {
-        toast(await call());
-        await reload(submit.id);
+        const message = await call();
+        await toastAfter(() => reload(submit.id), message);
       }),
     },
     ...fields,
@@ -170,10 +170,10 @@ export function sandboxPanel(session: DashboardSession, overview: CustomerOvervi
     busy: 'Resetting…',
     run: async () => {
       const r = await api<CustomerResetResult>('POST', `${base}/reset`);
-      toast(
+      await toastAfter(
+        () => reload(reset.id),
         `Customer reset: ${r.institutionLogins} login${r.institutionLogins === 1 ? '' : 's'} and ${r.accounts} account${r.accounts === 1 ? '' : 's'} removed.`,
       );
-      await reload(reset.id);
     },
   });
   return section(

@@ -26,6 +26,31 @@ export function toast(message: string, kind: 'ok' | 'error' = 'ok'): void {
 }
 
 /**
+ * An action's message, shown once the page has redrawn after the action: the message never announces a page that is
+ * still changing, and whoever waits for it (a person, a screen reader, a test) finds the page settled. Shown also if
+ * the redraw fails, whose error the caller reports.
+ */
+export async function toastAfter(redraw: () => Promise<unknown>, message: string, kind: 'ok' | 'error' = 'ok'): Promise<void> {
+  try {
+    await redraw();
+  } finally {
+    toast(message, kind);
+  }
+}
+
+let draws = 0;
+
+/**
+ * Claims the page's main region for a draw that ends after requests: a later claim (another page, or the same page
+ * drawn again after an action) makes this one stale, so a draw that finishes late never covers a newer one. Answers
+ * whether the claim is still the latest.
+ */
+export function claimMain(): () => boolean {
+  const mine = ++draws;
+  return () => mine === draws;
+}
+
+/**
  * Runs a change of the header's height so that it moves the page's content rather than covering it. The header
  * stays at the top of the window; left alone, the browser's scroll anchoring would keep the content in place and
  * let a taller header (a toast on a narrow screen) slide over it. Anchoring resumes once that layout is done.
