@@ -25,7 +25,10 @@ describe.each(SYSTEM_DIALECTS)('deliveries from real processes on %s', (dialect)
   /** The listener at first: a few 500s, then it accepts requests and never answers. */
   const failing = (_r: unknown, index: number) => (index < 4 ? { status: 500 } : { hang: true as const });
 
-  it('loses nothing when a worker is killed mid-delivery: after a restart every event arrives, with the same id', { timeout: 120_000 }, async () => {
+  // While the listener hangs, each event's retries move further out (10, 30, 60 s: src/outbox/fail.ts); on a loaded
+  // machine the process starts of that phase can take long enough that the last events come due 106 s after the
+  // first attempt, so the waits leave room for the whole schedule rather than for a quiet machine.
+  it('loses nothing when a worker is killed mid-delivery: after a restart every event arrives, with the same id', { timeout: 240_000 }, async () => {
     const store = await openStore();
     listener = await startListener(failing);
     const secret = generateSigningSecret();
@@ -49,7 +52,7 @@ describe.each(SYSTEM_DIALECTS)('deliveries from real processes on %s', (dialect)
     listener.setBehaviour(() => ({ status: 200, delayMs: 30 }));
     if (workers === 1) first = await worker(store, 'worker-a2');
 
-    await waitFor('every event acknowledged', () => events.every((e) => listener!.acknowledged().has(e)), 90_000);
+    await waitFor('every event acknowledged', () => events.every((e) => listener!.acknowledged().has(e)), 180_000);
     for (const code of await stopAll()) expect(code).toBe(0);
 
     expect(listener.acknowledged()).toEqual(new Set(events));
