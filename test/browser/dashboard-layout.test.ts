@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { linkProfile, refresh } from '../helpers/aggregation.js';
-import { ARTIFACTS, axeViolations, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
+import { ARTIFACTS, axeViolations, signInToDashboard, startBrowserWorld, type BrowserWorld } from '../helpers/browser.js';
 import { addCustomer } from '../helpers/customers.js';
 
 /** Every page of the dashboard: hash, the level-1 heading it shows, and the name of its screenshot. */
@@ -96,11 +96,7 @@ describe('the dashboard at 375 px and 1280 px', () => {
     await context.clock.install();
     const page = await context.newPage();
     try {
-      await page.goto(`${world.serviceUrl}/dashboard#/signin`);
-      await page.getByLabel('Partner ID').fill(world.partner.partnerId);
-      await page.getByLabel('Partner secret').fill(world.partner.partnerSecret);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Credentials' }).waitFor();
+      await signInToDashboard(page, world);
       const toasts = page.locator('#toasts .toast');
       await toasts.filter({ hasText: 'Signed in as' }).waitFor();
       // A minute of the page's time: every timer due by then has fired.
@@ -122,11 +118,7 @@ describe('the dashboard at 375 px and 1280 px', () => {
     const context = await world.browser.newContext({ viewport: { width: 375, height: 800 } });
     const page = await context.newPage();
     try {
-      await page.goto(`${world.serviceUrl}/dashboard#/signin`);
-      await page.getByLabel('Partner ID').fill(world.partner.partnerId);
-      await page.getByLabel('Partner secret').fill(world.partner.partnerSecret);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Credentials' }).waitFor();
+      await signInToDashboard(page, world);
       const nav = page.getByRole('navigation', { name: 'Dashboard' });
       const menu = page.getByRole('button', { name: 'Menu' });
       expect(await nav.isVisible()).toBe(false);
