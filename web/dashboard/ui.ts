@@ -17,7 +17,7 @@ export function toast(message: string, kind: 'ok' | 'error' = 'ok'): void {
   const dismiss = h('button', { type: 'button', class: 'toast-dismiss', 'aria-label': 'Dismiss message' }, '\u00d7');
   const item = h('div', { class: `toast toast-${kind}` }, h('span', {}, message), dismiss);
   dismiss.addEventListener('click', () => {
-    // Focus was on the button, which leaves with the message: it goes to the page, not to the body, where it is read.
+    // Focus was on the button, which leaves with the message: it moves to the page's main region, not to the body.
     pushingContent(() => item.remove());
     document.getElementById('main')?.focus({ preventScroll: true });
   });
