@@ -54,6 +54,12 @@ describe('customers on the dashboard', () => {
     expect(await axeViolations(page)).toEqual([]);
   }
 
+  /** Dismisses the message shown, if any: the next message waited for is then the next action's own. */
+  async function dismissMessage(): Promise<void> {
+    if ((await page.locator('#toasts .toast').count()) > 0) await page.getByRole('button', { name: 'Dismiss message' }).click();
+    await expect(page.locator('#toasts .toast').count()).resolves.toBe(0);
+  }
+
   /** The customer's transaction ids in the order the dashboard promises, from the table itself. */
   async function expectedOrder(accountId?: string): Promise<number[]> {
     let q = world.ctx.runtime.database.kysely
@@ -268,9 +274,8 @@ describe('customers on the dashboard', () => {
           };
         });
       const uncovered = async (where: string, place?: () => Promise<void>) => {
-        // The last message first goes, so that the one waited for is the copy's own, and the header grows for it.
-        if ((await page.locator('#toasts .toast').count()) > 0) await page.getByRole('button', { name: 'Dismiss message' }).click();
-        await expect(page.locator('#toasts .toast').count()).resolves.toBe(0);
+        // The header grows for the copy's message, not only swaps one message for another.
+        await dismissMessage();
         await links.getByRole('button', { name: 'Copy the Connect link (Full)' }).dispatchEvent('click');
         await page.locator('#toasts .toast').first().waitFor();
         await place?.();
@@ -310,8 +315,7 @@ describe('customers on the dashboard', () => {
       );
       return { came, release };
     };
-    if ((await toasts.count()) > 0) await page.getByRole('button', { name: 'Dismiss message' }).click();
-    await expect(toasts.count()).resolves.toBe(0);
+    await dismissMessage();
 
     // The error state is set, and the redraw after it waits: no message yet. Released, the message and the new
     // state show together.
