@@ -74,6 +74,11 @@ const needsIsolation = (dir: string, timing: readonly string[]) =>
 const ISOLATED_INTEGRATION = needsIsolation('test/integration', TIMING_INTEGRATION);
 // The unit files the same way.
 const ISOLATED_UNIT = needsIsolation('test/unit', TIMING);
+// The system and browser files share their worker's modules the same way: their processes and browsers are their
+// own, and what they import (the helpers, the in-process service of the browser files) is what the integration files
+// share. None of them may replace a module's functions; such a file would need a project of its own.
+const MOCKING_SYSTEM_OR_BROWSER = [...needsIsolation('test/system', []), ...needsIsolation('test/browser', [])];
+if (MOCKING_SYSTEM_OR_BROWSER.length > 0) throw new Error(`give these files a project of their own: ${MOCKING_SYSTEM_OR_BROWSER.join(', ')}`);
 // Projects that run the build (processes from dist/, the browser apps from dist/web) build it first when stale.
 const BUILD_SETUP = 'test/helpers/build-setup.ts';
 // System tests whose processes run on SQLite and on PostgreSQL: those with describe.each(SYSTEM_DIALECTS).
@@ -180,6 +185,7 @@ export default defineConfig({
           env: { LEDGERLINK_TEST_DIALECT: 'sqlite' },
           globalSetup: [BUILD_SETUP],
           testTimeout: 90_000,
+          isolate: false,
           ...PARALLEL,
         },
       },
@@ -191,6 +197,7 @@ export default defineConfig({
           env: { LEDGERLINK_TEST_DIALECT: 'postgres' },
           globalSetup: [BUILD_SETUP],
           testTimeout: 90_000,
+          isolate: false,
           ...PARALLEL,
         },
       },
@@ -202,6 +209,7 @@ export default defineConfig({
           include: ['test/browser/**/*.test.ts'],
           globalSetup: [BUILD_SETUP],
           testTimeout: 90_000,
+          isolate: false,
           ...PARALLEL,
         },
       },

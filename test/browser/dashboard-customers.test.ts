@@ -430,11 +430,18 @@ describe('customers on the dashboard', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await page.route('**/statements', async (route) => {
+    // By its path: the upload's URL carries the account name as a query, which a glob ending in /statements misses.
+    const isUpload = (url: URL) => url.pathname.endsWith('/statements');
+    let arrived!: () => void;
+    const came = new Promise<void>((resolve) => (arrived = resolve));
+    await page.route(isUpload, async (route) => {
+      arrived();
       await held;
       await route.continue();
     });
     await form.getByRole('button', { name: 'Upload' }).click();
+    // The upload is held at the browser: what follows is the page while it is on its way.
+    await came;
     const busy = form.locator('#statement-upload');
     await expect(busy.getAttribute('aria-busy')).resolves.toBe('true');
     expect(await busy.isDisabled()).toBe(true);
@@ -443,7 +450,7 @@ describe('customers on the dashboard', () => {
     release();
     const result = page.getByRole('group', { name: /^Uploaded to FinBank, login \d+$/ });
     await result.waitFor();
-    await page.unroute('**/statements');
+    await page.unroute(isUpload);
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('statement-result');
     await expect(result.locator('#statement-counts').textContent()).resolves.toBe(
       '2 new transactions added, 0 transactions already present from an earlier file.',
