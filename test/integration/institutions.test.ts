@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CATALOG_RECHECK_MS, updateInstitution } from '../../src/modules/institutions/catalog.service.js';
+import { CATALOG_RECHECK_MS, type CatalogSnapshot, catalogOf, updateInstitution } from '../../src/modules/institutions/catalog.service.js';
 import { generateCatalog } from '../../src/modules/institutions/catalog/generate.js';
 import { ensureInstitutionCatalog } from '../../src/modules/institutions/seed.service.js';
 import { readOfxDirectory } from '../../src/modules/institutions/ofx-directory.service.js';
@@ -397,5 +397,25 @@ describe('institutions', () => {
         await updateInstitution(ctx.runtime.database, 102105, { ps_overall: 'online' });
       }
     });
+  });
+});
+
+describe('the search index across stores', () => {
+  it('is built once for stores whose catalogues match, and again for one whose names differ', async () => {
+    const [a, b] = [await createTestDatabase(), await createTestDatabase()];
+    const found = (snapshot: CatalogSnapshot, query: string) => snapshot.index.search(query).indices.map((p) => snapshot.row(p).name);
+    try {
+      const first = await catalogOf(a.database);
+      expect((await catalogOf(b.database)).index).toBe(first.index);
+      await updateInstitution(b.database, 102106, { name: 'FinBank Profiles - B Elsewhere' });
+      const renamed = await catalogOf(b.database);
+      expect(renamed.index).not.toBe(first.index);
+      expect(found(renamed, 'elsewhere')).toEqual(['FinBank Profiles - B Elsewhere']);
+      expect(found(await catalogOf(a.database), 'elsewhere')).toEqual([]);
+      expect(found(await catalogOf(a.database), 'profiles - b')).toContain('FinBank Profiles - B');
+    } finally {
+      await a.drop();
+      await b.drop();
+    }
   });
 });

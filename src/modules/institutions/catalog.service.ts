@@ -97,10 +97,18 @@ function searchIndexOf(table: RowTable): SearchIndex {
   return new SearchIndex(Array.from({ length: table.size }, (_, p) => ({ name: name(p), urlHomeApp: home(p), urlLogonApp: logon(p) })));
 }
 
-/** A snapshot of the collected rows, reusing the previous one's search index when nothing it depends on changed. */
+/**
+ * The search index this process built last, for whichever database: a process that opens several stores with the
+ * same catalogue (the CLI's commands, a test per store) builds it once. A process with one store holds nothing more.
+ */
+let lastBuilt: { table: RowTable; index: SearchIndex } | undefined;
+
+/** A snapshot of the collected rows, reusing a search index when nothing it depends on changed. */
 function buildSnapshot(version: number, rows: RowTableBuilder, previous: CatalogSnapshot | undefined): CatalogSnapshot {
   const table = rows.finish(searchOrder(rows));
-  const index = previous && sameIndexedFields(previous.table, table) ? previous.index : searchIndexOf(table);
+  const reusable = [previous, lastBuilt].find((built) => built !== undefined && sameIndexedFields(built.table, table));
+  const index = reusable?.index ?? searchIndexOf(table);
+  lastBuilt = { table, index };
   return new CatalogSnapshot(version, table, index);
 }
 
