@@ -60,6 +60,27 @@ describe('customers on the dashboard', () => {
     await expect(page.locator('#toasts .toast').count()).resolves.toBe(0);
   }
 
+  /**
+   * Holds the browser's next request whose URL `matches` until released; `came` resolves once it is held. Matched by
+   * the URL rather than a glob, since a glob misses a URL that carries a query.
+   */
+  async function holdNext(matches: (url: URL) => boolean): Promise<{ came: Promise<void>; release: () => void }> {
+    let arrived!: () => void;
+    let release!: () => void;
+    const came = new Promise<void>((resolve) => (arrived = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      matches,
+      async (route) => {
+        arrived();
+        await released;
+        await route.continue();
+      },
+      { times: 1 },
+    );
+    return { came, release };
+  }
+
   /** The customer's transaction ids in the order the dashboard promises, from the table itself. */
   async function expectedOrder(accountId?: string): Promise<number[]> {
     let q = world.ctx.runtime.database.kysely
@@ -298,23 +319,8 @@ describe('customers on the dashboard', () => {
     const sandbox = page.getByRole('region', { name: 'Sandbox controls' });
     const toasts = page.locator('#toasts .toast');
     const reportsUrl = `/dashboard/api/customers/${customerId}/reports`;
-    /** Holds the next request for the customer's reports (the last of a redraw's requests) until released. */
-    const holdNextRedraw = async () => {
-      let arrived!: () => void;
-      let release!: () => void;
-      const came = new Promise<void>((resolve) => (arrived = resolve));
-      const released = new Promise<void>((resolve) => (release = resolve));
-      await page.route(
-        (url) => url.pathname === reportsUrl,
-        async (route) => {
-          arrived();
-          await released;
-          await route.continue();
-        },
-        { times: 1 },
-      );
-      return { came, release };
-    };
+    /** Holds the next request for the customer's reports, the last of a redraw's requests. */
+    const holdNextRedraw = () => holdNext((url) => url.pathname === reportsUrl);
     await dismissMessage();
 
     // The error state is set, and the redraw after it waits: no message yet. Released, the message and the new
@@ -426,31 +432,19 @@ describe('customers on the dashboard', () => {
     const csv = ['Date,Description,Amount', `${day(9)},COFFEE ROASTERS,-4.50`, `${day(8)},BROKEN ROW,12.3.4`, `${day(7)},PAYROLL ACME,1200.00`, ''].join('\n');
     await file.setInputFiles({ name: 'checking.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await form.getByLabel('Account name (optional)').fill('Everyday Checking');
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    // By its path: the upload's URL carries the account name as a query, which a glob ending in /statements misses.
-    const isUpload = (url: URL) => url.pathname.endsWith('/statements');
-    let arrived!: () => void;
-    const came = new Promise<void>((resolve) => (arrived = resolve));
-    await page.route(isUpload, async (route) => {
-      arrived();
-      await held;
-      await route.continue();
-    });
+    // By its path: the upload's URL carries the account name as a query.
+    const upload = await holdNext((url) => url.pathname.endsWith('/statements'));
     await form.getByRole('button', { name: 'Upload' }).click();
     // The upload is held at the browser: what follows is the page while it is on its way.
-    await came;
+    await upload.came;
     const busy = form.locator('#statement-upload');
     await expect(busy.getAttribute('aria-busy')).resolves.toBe('true');
     expect(await busy.isDisabled()).toBe(true);
     await expect(busy.textContent()).resolves.toBe('Uploading…');
     await expect(form.locator('#statement-progress').textContent()).resolves.toMatch(/^Uploading checking\.csv \(\d+ bytes\): /);
-    release();
+    upload.release();
     const result = page.getByRole('group', { name: /^Uploaded to FinBank, login \d+$/ });
     await result.waitFor();
-    await page.unroute(isUpload);
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('statement-result');
     await expect(result.locator('#statement-counts').textContent()).resolves.toBe(
       '2 new transactions added, 0 transactions already present from an earlier file.',
