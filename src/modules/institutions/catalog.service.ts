@@ -106,7 +106,9 @@ let lastBuilt: { table: RowTable; index: SearchIndex } | undefined;
 /** A snapshot of the collected rows, reusing a search index when nothing it depends on changed. */
 function buildSnapshot(version: number, rows: RowTableBuilder, previous: CatalogSnapshot | undefined): CatalogSnapshot {
   const table = rows.finish(searchOrder(rows));
-  const reusable = [previous, lastBuilt].find((built) => built !== undefined && sameIndexedFields(built.table, table));
+  // With one store the last index built is the previous snapshot's: compared once, not twice.
+  const candidates = lastBuilt?.table === previous?.table ? [previous] : [previous, lastBuilt];
+  const reusable = candidates.find((built) => built !== undefined && sameIndexedFields(built.table, table));
   const index = reusable?.index ?? searchIndexOf(table);
   lastBuilt = { table, index };
   return new CatalogSnapshot(version, table, index);
