@@ -232,6 +232,33 @@ describe('balance history after statement uploads', () => {
     ]);
   });
 
+  it('records every day of small accounts whose balances reach back years, those over a slice of rows in slices of their own', async () => {
+    const customerId = await uploads.customer();
+    // One transaction each: each account is stored in one database transaction, its balance rows with it while they
+    // fit in a slice (500), the rest after it; all must be there, for every account of the file.
+    const file = ofxStatementFile(
+      [
+        { acctId: '99101', balance: 500, transactions: [{ fitId: 'L1', date: ofxDay(-600), amount: -10, name: 'OLD SHOP' }] },
+        { acctId: '99102', balance: 80, transactions: [{ fitId: 'S1', date: ofxDay(92), amount: 20, name: 'REFUND' }] },
+        { acctId: '99103', balance: 7, transactions: [{ fitId: 'L2', date: ofxDay(-700), amount: 3, name: 'INTEREST' }] },
+      ],
+      ofxDay(95),
+    );
+    const body = await uploads.uploadOk(customerId, file, { type: 'application/x-ofx' });
+    const date = (day: number) => `${ofxDay(day).slice(0, 4)}-${ofxDay(day).slice(4, 6)}-${ofxDay(day).slice(6, 8)}`;
+    const expected = (firstDay: number, txDay: number, closing: number, amount: number) =>
+      Array.from({ length: 95 - firstDay + 1 }, (_, i) => {
+        const day = firstDay + i;
+        return { date: date(day), balance: day < txDay ? closing - amount : closing, currency: 'USD', source: day === 95 ? 'statement' : 'derived' };
+      });
+    const [long, short, longer] = body.accounts as { id: string }[];
+    const histories = await Promise.all([long!, short!, longer!].map((a) => historyOf(uploads.ctx, uploads.partner, customerId, a.id)));
+    expect(histories.map((h) => h.length)).toEqual([697, 5, 797]);
+    expect(histories[0]).toEqual(expected(-601, -600, 500, -10));
+    expect(histories[1]).toEqual(expected(91, 92, 80, 20));
+    expect(histories[2]).toEqual(expected(-701, -700, 7, 3));
+  });
+
   it('replaces a statement balance by a later one of the same day; an older statement uploaded later fills earlier days only', async () => {
     const customerId = await uploads.customer();
     const statement = (balance: number, asOf: number, fitId: string, day: number, amount: number) =>

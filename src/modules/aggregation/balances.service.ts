@@ -58,7 +58,7 @@ export interface ObservedBalance {
 }
 
 /** The rows a balance history records: observed days, then derived ones. */
-interface HistoryRows {
+export interface HistoryRows {
   observed: AccountBalanceTable[];
   derived: AccountBalanceTable[];
 }
@@ -127,7 +127,7 @@ export async function recordBalanceHistory(
 }
 
 /** Rows written per transaction of an upload: a file of ten years is thousands of days, and other writers wait. */
-const UPLOAD_SLICE = 500;
+export const UPLOAD_SLICE = 500;
 
 /** The available balance a refresh read with the balance: a deposit account's (its detail's). */
 function availableOf(account: Pick<AccountRow, 'type' | 'detail'>): number | undefined {
@@ -159,25 +159,58 @@ export async function recordRefreshedBalance(tx: Executor, account: AccountRow, 
 export async function recordStatementBalance(
   engine: Pick<Engine, 'database'>,
   account: AccountRow,
-  file: Pick<StatementAccount, 'balance' | 'balanceDate' | 'availableBalance' | 'closingBalances'>,
+  file: StatementBalances,
   dates: { count: number; first: number; latest: number },
   now: number,
 ): Promise<void> {
-  if (file.balance === undefined) return;
+  await longWork.turn();
+  const rows = await statementBalanceRows(engine.database.yielding, account, file, dates, now);
+  if (rows) await writeBalanceSlices(engine, [rows]);
+}
+
+/** What a statement file says of an account's balances. */
+export type StatementBalances = Pick<StatementAccount, 'balance' | 'balanceDate' | 'availableBalance' | 'closingBalances'>;
+
+/**
+ * The rows recordStatementBalance writes for the account, read in `db` (the caller's transaction, after it stored the
+ * file's transactions), or undefined when the file states no balance.
+ */
+export async function statementBalanceRows(
+  db: Executor,
+  account: AccountRow,
+  file: StatementBalances,
+  dates: { count: number; first: number; latest: number },
+  now: number,
+): Promise<HistoryRows | undefined> {
+  if (file.balance === undefined) return undefined;
   const observed: ObservedBalance = {
     source: 'statement',
     balance: file.balance,
     availableBalance: file.availableBalance,
     asOf: Math.min(file.balanceDate ?? (dates.latest || now), now),
   };
+  return historyRows(db, account, observed, dates.count > 0 ? dates.first - DAY : undefined, now, file.closingBalances ?? []);
+}
+
+/** How many rows `rows` writes. */
+export const balanceRowCount = (rows: HistoryRows) => rows.observed.length + rows.derived.length;
+
+/** Writes balance rows in the caller's transaction. */
+export async function writeBalanceRows(tx: Executor, rows: HistoryRows): Promise<void> {
+  await upsertObservedBalances(tx, rows.observed);
+  await upsertDerivedBalances(tx, rows.derived);
+}
+
+/**
+ * Writes the balance rows of one or more accounts UPLOAD_SLICE at a time, each slice in a short transaction of its
+ * own, one per turn like an upload's transactions; the upserts' rules keep the outcome whatever another writer does
+ * between them.
+ */
+export async function writeBalanceSlices(engine: Pick<Engine, 'database'>, rows: readonly HistoryRows[]): Promise<void> {
   const db = engine.database.yielding;
-  await longWork.turn();
-  const rows = await historyRows(db, account, observed, dates.count > 0 ? dates.first - DAY : undefined, now, file.closingBalances ?? []);
-  // Each slice in a short transaction of its own, one per turn like the upload's transactions; the upserts' rules
-  // keep the outcome whatever another writer does between them.
   for (const [write, list] of [
-    [upsertObservedBalances, rows.observed],
-    [upsertDerivedBalances, rows.derived],
+    [upsertObservedBalances, rows.flatMap((r) => r.observed)],
+    [upsertDerivedBalances, rows.flatMap((r) => r.derived)],
   ] as const) {
     for (let i = 0; i < list.length; i += UPLOAD_SLICE) {
       await longWork.turn();

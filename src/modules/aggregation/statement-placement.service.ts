@@ -44,6 +44,9 @@ export function statementFeed(format: StatementFormatName, accountRef: string): 
   return `${STATEMENT_SOURCE}:${format}:${createHash('sha256').update(accountRef).digest('hex').slice(0, 16)}`;
 }
 
+/** Transactions the samples read per turn of the event loop: the reader's chunk (read-off-thread.ts). */
+const SAMPLE_TURN = 200;
+
 function sampleOf(chunks: Iterable<ConnectorTransaction[]>): ConnectorTransaction[] {
   const out: ConnectorTransaction[] = [];
   for (const chunk of chunks) {
@@ -70,15 +73,20 @@ export async function placeStatementAccounts(
   const placed = new Map<string, StatementPlacement>();
   const incoming: IncomingAccount[] = [];
   const refOf = new Map<string, string>();
+  // A file may hold hundreds of accounts, each sample made from its transactions: a turn each time the samples made
+  // since the last one read a chunk's worth of them, so that other requests go on meanwhile.
+  let sampledSinceTurn = SAMPLE_TURN;
   for (const a of read.accounts) {
     const row = own.get(a.ref);
     if (row) {
       placed.set(a.ref, { kind: 'own', row });
       continue;
     }
-    // A file may hold hundreds of accounts, each sample made from its transactions: one account per turn, so that
-    // other requests go on meanwhile.
-    await longWork.turn();
+    if (sampledSinceTurn >= SAMPLE_TURN) {
+      await longWork.turn();
+      sampledSinceTurn = 0;
+    }
+    sampledSinceTurn += Math.max(1, read.dates.get(a.ref)?.count ?? 0);
     const handle = fileAccountHandle(engine, customer.id, institutionId, a.ref);
     refOf.set(handle, a.ref);
     incoming.push({ ref: handle, name: a.name, type: a.type, number: a.number, transactions: sampleOf(read.transactionsOf(a.ref)) });

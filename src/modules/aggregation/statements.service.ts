@@ -7,7 +7,8 @@
  * notifications) as a refresh, through the same store path (syncTransactions, recordEvents).
  *
  * A large file must not hold up anyone else: it is read in a worker thread (read-off-thread.ts), and stored in
- * short transactions, an account and then its transactions a slice at a time, one slice of all the uploads running
+ * short transactions: an account with at most a slice of transactions in one, a larger one's account and then its
+ * transactions a slice at a time, one slice of all the uploads running
  * per turn of the event loop (platform/turns.ts), each after every other statement waiting for the database
  * (Database.yielding). Each slice commits with its own events, so a stored transaction always has its event. The upload holds
  * the login's lease (the one refreshes take) from start to end, renewed as it goes, so uploads of the same
@@ -31,17 +32,24 @@ import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js'
 import type { CustomerRow } from '../customers/table.js';
 import { selectPositions, updateAccountRow } from './accounts.repository.js';
 import { accountRecords, listAccountRows } from './accounts.service.js';
-import { recordStatementBalance } from './balances.service.js';
+import {
+  balanceRowCount,
+  recordStatementBalance,
+  statementBalanceRows,
+  UPLOAD_SLICE,
+  writeBalanceRows,
+  writeBalanceSlices,
+} from './balances.service.js';
 import { customerNow, sealJson, serviceNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
 import { findStatementFileLogin, insertLogin, lockCustomerForLinking, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
-import type { AccountRecord } from './records.js';
+import type { AccountRecord, AggregationEvent } from './records.js';
 import { waitForLease } from './refresh.service.js';
 import { rememberStatementMapping, type SavedStatementMapping, savedStatementMappings } from './statement-mappings.service.js';
 import { statementAccountRecord } from './statements.rules.js';
 import { contentDigest, type KeptStatementFile, keepStatementFile, writeStatementFile } from './statement-files.service.js';
 import { storeAccountTransactions, storeFetchedAccount } from './store.service.js';
-import { placeStatementAccounts, statementFeed } from './statement-placement.service.js';
+import { placeStatementAccounts, type StatementPlacement, statementFeed } from './statement-placement.service.js';
 import type { MatchReason } from './account-match.rules.js';
 import type { SameAsAnswers } from './account-match.service.js';
 import type { AccountRow, InstitutionLoginRow } from './table.js';
@@ -240,34 +248,32 @@ export async function uploadStatementFile(
     let added = 0;
     let matched = 0;
     let incoming = 0;
-    for (const a of read.accounts) {
-      const place = placed.get(a.ref) ?? { kind: 'own' };
+    // Each account's place in the order it is stored, its position decided in file order as before.
+    const planned: PlannedAccount[] = read.accounts.map((a) => {
+      const place = placed.get(a.ref) ?? { kind: 'own' as const };
       const dates = read.dates.get(a.ref) ?? { count: 0, distinct: 0, first: 0, latest: 0 };
-      let row: AccountRow;
-      if (place.kind === 'matched') {
-        row = await adoptAccount(engine, place.row, owner, dates, now);
-        accountMatches.push({ ref: place.ref, accountId: row.id, matchedBy: place.matchedBy });
-      } else {
-        // Read under the lease: an upload of the same file that ran meanwhile may have created it.
-        const before = storedByRef.get(a.ref) ?? place.row;
-        const displayPosition = before?.display_position ?? nextPosition++;
-        row = await storeAccount(engine, own!.login, owner, { account: a, before, dates, displayPosition, now });
-      }
-      const result = await storeTransactions(
-        engine,
-        Number(row.institution_login_id),
-        owner,
-        row,
-        read.transactionsOf(a.ref),
-        now,
-        statementFeed(read.format, a.ref),
-      );
-      added += result.created;
-      matched += result.duplicates;
-      await recordStatementBalance(engine, row, a, dates, now);
+      if (place.kind === 'matched') return { account: a, dates, matched: place };
+      // Read under the lease: an upload of the same file that ran meanwhile may have created it.
+      const before = storedByRef.get(a.ref) ?? place.row;
+      return { account: a, dates, own: { before, displayPosition: before?.display_position ?? nextPosition++ } };
+    });
+    const context: StoreContext = {
+      engine,
+      login: own?.login,
+      owner,
+      now,
+      transactionsOf: (ref) => read.transactionsOf(ref),
+      source: (ref) => statementFeed(read.format, ref),
+    };
+    for (const p of planned) {
+      const d = p.dates.count > SLICE ? await storeLargeAccount(context, p) : await storeSmallAccount(context, p);
+      const { account: a, dates, matched: place } = p;
+      if (place) accountMatches.push({ ref: place.ref, accountId: d.row.id, matchedBy: place.matchedBy });
+      added += d.created;
+      matched += d.duplicates;
       incoming += dates.distinct;
-      if (dates.count > 0) periods.push({ accountId: row.id, ...statementPeriodOf(a, dates) });
-      rows.push(await settleDates(engine, row));
+      if (dates.count > 0) periods.push({ accountId: d.row.id, ...statementPeriodOf(a, dates) });
+      rows.push(d.row);
     }
 
     // The file's pieces first, each in a short transaction: in the last one they held everyone for their commit.
@@ -322,6 +328,77 @@ async function leaseExisting(engine: Engine, loginId: number, owner: string): Pr
   }
 }
 
+/** A file's account as it will be stored: into an account the customer has (matched), or the file login's own. */
+interface PlannedAccount {
+  account: StatementAccount;
+  dates: AccountDates;
+  matched?: Extract<StatementPlacement, { kind: 'matched' }>;
+  own?: { before: AccountRow | undefined; displayPosition: number };
+}
+
+/** What storing a file's accounts needs besides the accounts. */
+interface StoreContext {
+  engine: Engine;
+  /** The file's own login, when it has accounts of its own. */
+  login: InstitutionLoginRow | undefined;
+  owner: string;
+  now: number;
+  transactionsOf: ReadStatement['transactionsOf'];
+  source(ref: string): string;
+}
+
+/** What storing one account did. */
+interface StoredAccount {
+  row: AccountRow;
+  created: number;
+  duplicates: number;
+}
+
+/** Stores an account with more transactions than a slice: the account, its transactions a slice at a time, its balances, its dates. */
+async function storeLargeAccount(context: StoreContext, planned: PlannedAccount): Promise<StoredAccount> {
+  const { engine, owner, now } = context;
+  const { account: a, dates } = planned;
+  const row = planned.matched
+    ? await adoptAccount(engine, planned.matched.row, owner, dates, now)
+    : await storeAccount(engine, context.login!, owner, { account: a, ...planned.own!, dates, now });
+  const result = await storeTransactions(engine, Number(row.institution_login_id), owner, row, context.transactionsOf(a.ref), now, context.source(a.ref));
+  await recordStatementBalance(engine, row, a, dates, now);
+  return { row: await settleDates(engine, row), created: result.created, duplicates: result.duplicates };
+}
+
+/**
+ * Stores an account whose transactions fit in one slice in one short transaction, as storeLargeAccount does in
+ * several: the account, its transactions with their events, its balances when they fit in a slice of balance rows
+ * (UPLOAD_SLICE; a statement's balance derives a row for every day back to its first transaction, so more follow in
+ * slices of their own), its dates. A file of many small accounts is then one transaction an account, not five
+ * (docs/benchmarks.md, "A file of many accounts").
+ */
+async function storeSmallAccount(context: StoreContext, planned: PlannedAccount): Promise<StoredAccount> {
+  const { engine, owner, now } = context;
+  const { account: a, dates } = planned;
+  await longWork.turn();
+  const stored = await engine.database.yielding.transaction().execute(async (tx) => {
+    await renewLease(engine, tx, planned.matched ? Number(planned.matched.row.institution_login_id) : context.login!.id, owner);
+    let row: AccountRow;
+    const events: AggregationEvent[] = [];
+    if (planned.matched) row = await adoptAccountWithin(tx, planned.matched.row, dates, now);
+    else {
+      const account = await storeAccountWithin(tx, context.login!, { account: a, ...planned.own!, dates, now });
+      row = account.row;
+      events.push(...account.events);
+    }
+    const list = [...context.transactionsOf(a.ref)].flat();
+    const sync = list.length > 0 ? await storeSliceWithin(tx, row, list, now, context.source(a.ref)) : { created: 0, duplicates: 0, events: [] };
+    await recordEvents(engine, tx, [...events, ...(await pairTransfers(tx, sync.events, now))]);
+    const balances = await statementBalanceRows(tx, row, a, dates, now);
+    const fits = balances !== undefined && balanceRowCount(balances) <= UPLOAD_SLICE;
+    if (fits) await writeBalanceRows(tx, balances);
+    return { row: await settleDatesWithin(tx, row), created: sync.created, duplicates: sync.duplicates, later: fits ? undefined : balances };
+  });
+  if (stored.later) await writeBalanceSlices(engine, [stored.later]);
+  return stored;
+}
+
 /**
  * A file's account matched to an account the customer has: its data stays its source's (the file says less than a
  * live connection, and another file's number or name is as good), and it is marked aggregated, as the file's
@@ -331,11 +408,16 @@ async function adoptAccount(engine: Engine, row: AccountRow, owner: string, date
   await longWork.turn();
   return engine.database.yielding.transaction().execute(async (tx) => {
     await renewLease(engine, tx, Number(row.institution_login_id), owner);
-    const from = dates.count > 0 ? dates.first : undefined;
-    return updateAccountRow(tx, row.id, {
-      first_aggregated_at: row.first_aggregated_at ?? now,
-      history_from: from === undefined ? row.history_from : row.history_from === null ? from : Math.min(Number(row.history_from), from),
-    });
+    return adoptAccountWithin(tx, row, dates, now);
+  });
+}
+
+/** adoptAccount's writes, in the caller's transaction (which holds the login's lease). */
+function adoptAccountWithin(tx: Executor, row: AccountRow, dates: AccountDates, now: number): Promise<AccountRow> {
+  const from = dates.count > 0 ? dates.first : undefined;
+  return updateAccountRow(tx, row.id, {
+    first_aggregated_at: row.first_aggregated_at ?? now,
+    history_from: from === undefined ? row.history_from : row.history_from === null ? from : Math.min(Number(row.history_from), from),
   });
 }
 
@@ -397,12 +479,15 @@ async function leaseLogin(
  */
 async function settleDates(engine: Engine, row: AccountRow): Promise<AccountRow> {
   await longWork.turn();
-  return engine.database.yielding.transaction().execute(async (tx) => {
-    const range = await transactionDateRange(tx, row.id);
-    const stored = (value: number | null) => (value === null ? null : Number(value));
-    if (range.oldest === stored(row.oldest_transaction_at) && range.last === stored(row.last_transaction_at)) return row;
-    return updateAccountRow(tx, row.id, { oldest_transaction_at: range.oldest, last_transaction_at: range.last });
-  });
+  return engine.database.yielding.transaction().execute((tx) => settleDatesWithin(tx, row));
+}
+
+/** settleDates in the caller's transaction. */
+async function settleDatesWithin(tx: Executor, row: AccountRow): Promise<AccountRow> {
+  const range = await transactionDateRange(tx, row.id);
+  const stored = (value: number | null) => (value === null ? null : Number(value));
+  if (range.oldest === stored(row.oldest_transaction_at) && range.last === stored(row.last_transaction_at)) return row;
+  return updateAccountRow(tx, row.id, { oldest_transaction_at: range.oldest, last_transaction_at: range.last });
 }
 
 /** Renews the upload's lease on the login (with `changes`), or fails: another process took it over. */
@@ -435,6 +520,17 @@ interface AccountUpload {
  * short transaction. It is aggregated from here on, so it is marked so before its first transaction is stored.
  */
 async function storeAccount(engine: Engine, login: InstitutionLoginRow, owner: string, upload: AccountUpload): Promise<AccountRow> {
+  await longWork.turn();
+  return engine.database.yielding.transaction().execute(async (tx) => {
+    await renewLease(engine, tx, login.id, owner);
+    const stored = await storeAccountWithin(tx, login, upload);
+    await recordEvents(engine, tx, stored.events);
+    return stored.row;
+  });
+}
+
+/** storeAccount's writes, in the caller's transaction (which holds the login's lease): the row, and the events to record. */
+async function storeAccountWithin(tx: Executor, login: InstitutionLoginRow, upload: AccountUpload): Promise<{ row: AccountRow; events: AggregationEvent[] }> {
   const { account: a, before, now } = upload;
   const { latest } = upload.dates;
   // The file's balance, unless it has none or the stored one is newer (an older statement uploaded later).
@@ -447,19 +543,13 @@ async function storeAccount(engine: Engine, login: InstitutionLoginRow, owner: s
   });
   // The file's positions replace the stored ones as a refresh's do, under the balance's rule: they are its parts.
   const keepPositions = before !== undefined && (a.positions === undefined || keepStored);
-  await longWork.turn();
-  return engine.database.yielding.transaction().execute(async (tx) => {
-    await renewLease(engine, tx, login.id, owner);
-    if (keepPositions && 'position' in record) {
-      record.position = (await selectPositions(tx, before.id)).map((p) => ({ ...(JSON.parse(p.record) as Omit<ConnectorPosition, 'ref'>), ref: p.ref }));
-    }
-    // The transactions follow a slice at a time (storeTransactions); the account takes the dates they will give.
-    const { first, latest, count } = upload.dates;
-    const transactions = count > 0 ? { list: [], from: first, to: latest, part: { first, latest } } : undefined;
-    const stored = await storeFetchedAccount(tx, login, before, { account: record, aggregated: true, ...(transactions ? { transactions } : {}) }, now);
-    await recordEvents(engine, tx, stored.events);
-    return stored.row;
-  });
+  if (keepPositions && 'position' in record) {
+    record.position = (await selectPositions(tx, before.id)).map((p) => ({ ...(JSON.parse(p.record) as Omit<ConnectorPosition, 'ref'>), ref: p.ref }));
+  }
+  // The transactions follow a slice at a time (storeTransactions); the account takes the dates they will give.
+  const { first, count } = upload.dates;
+  const transactions = count > 0 ? { list: [], from: first, to: latest, part: { first, latest } } : undefined;
+  return storeFetchedAccount(tx, login, before, { account: record, aggregated: true, ...(transactions ? { transactions } : {}) }, now);
 }
 
 /**
@@ -481,16 +571,9 @@ async function storeTransactions(
   for (const slice of slices(chunks)) {
     // One slice of all the uploads running per turn of the event loop; other requests go between them.
     await longWork.turn();
-    let from = Number.POSITIVE_INFINITY;
-    let to = 0;
-    for (const t of slice) {
-      from = Math.min(from, t.transactionDate);
-      to = Math.max(to, t.transactionDate);
-    }
     const stored = await engine.database.yielding.transaction().execute(async (tx) => {
       renewed = await keepLease(engine, tx, loginId, owner, renewed);
-      // The one storing path: the partner's rules, other sources' duplicates dropped, the sync (store.service.ts).
-      const sync = await storeAccountTransactions(tx, row, slice, from, to, now, { part: true, source });
+      const sync = await storeSliceWithin(tx, row, slice, now, source);
       await recordEvents(engine, tx, await pairTransfers(tx, sync.events, now));
       return sync;
     });
@@ -498,6 +581,26 @@ async function storeTransactions(
     duplicates += stored.duplicates;
   }
   return { created, duplicates };
+}
+
+/**
+ * Stores one slice of an account's transactions in the caller's transaction, which records the events it answers: the
+ * one storing path, the partner's rules, other sources' duplicates dropped, the sync (store.service.ts).
+ */
+function storeSliceWithin(
+  tx: Executor,
+  row: AccountRow,
+  slice: readonly ConnectorTransaction[],
+  now: number,
+  source: string,
+): ReturnType<typeof storeAccountTransactions> {
+  let from = Number.POSITIVE_INFINITY;
+  let to = 0;
+  for (const t of slice) {
+    from = Math.min(from, t.transactionDate);
+    to = Math.max(to, t.transactionDate);
+  }
+  return storeAccountTransactions(tx, row, slice, from, to, now, { part: true, source });
 }
 
 function* slices(chunks: Iterable<ConnectorTransaction[]>): Generator<ConnectorTransaction[]> {
