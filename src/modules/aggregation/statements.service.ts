@@ -32,14 +32,7 @@ import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js'
 import type { CustomerRow } from '../customers/table.js';
 import { selectPositions, updateAccountRow } from './accounts.repository.js';
 import { accountRecords, listAccountRows } from './accounts.service.js';
-import {
-  balanceRowCount,
-  recordStatementBalance,
-  statementBalanceRows,
-  UPLOAD_SLICE,
-  writeBalanceRows,
-  writeBalanceSlices,
-} from './balances.service.js';
+import { balanceRowCount, recordStatementBalance, statementBalanceRows, UPLOAD_SLICE, writeBalanceRows, writeBalanceSlices } from './balances.service.js';
 import { customerNow, sealJson, serviceNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
 import { findStatementFileLogin, insertLogin, lockCustomerForLinking, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
