@@ -14,12 +14,12 @@
  * the service's CPU (all its threads), and the worst /health latency during the uploads.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ofxDay, ofxStatementFile } from '../test/helpers/statement-files.js';
 import { cpuMs, createPartner } from './lib/process.js';
+import { timedRequest } from './lib/timed-request.js';
 import { machineLine } from './lib/report.js';
 import { startServed, type Served } from './lib/served.js';
 import { createPgSchema, type PgSchema } from './lib/store.js';
@@ -50,20 +50,6 @@ function fileOf(accounts: number, each: number): string {
   );
 }
 
-function request(base: string, route: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new Promise<{ status: number; ms: number; body: string }>((resolve, reject) => {
-    const start = performance.now();
-    const req = http.request(`${base}${route}`, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - start, body }));
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
 interface Side {
   label: string;
   served: Served;
@@ -76,7 +62,7 @@ async function startSide(label: string, root: string | undefined): Promise<Side>
   const schema = values.postgres ? await createPgSchema() : undefined;
   const creds = createPartner(dir, { ...(schema ? { databaseUrl: schema.url } : {}), ...(root ? { root } : {}) });
   const served = await startServed(dir, { databaseUrl: schema?.url, root, logLevel: 'warn' });
-  const auth = await request(served.url, '/aggregation/v2/partners/authentication', {
+  const auth = await timedRequest(served.url, '/aggregation/v2/partners/authentication', {
     method: 'POST',
     headers: { 'service-app-key': creds.appKey, 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret }),
@@ -88,7 +74,7 @@ async function startSide(label: string, root: string | undefined): Promise<Side>
 /** One upload of `text` to a new customer of the side: its time, the service's CPU, the worst /health meanwhile. */
 async function uploadOnce(side: Side, text: string, accounts: number): Promise<{ ms: number; cpu: number; worstHealth: number }> {
   const base = side.served.url;
-  const created = await request(base, '/aggregation/v2/customers/testing', {
+  const created = await timedRequest(base, '/aggregation/v2/customers/testing', {
     method: 'POST',
     headers: { ...side.headers, 'content-type': 'application/json' },
     body: JSON.stringify({ username: `bench-accounts-${Date.now()}-${Math.random().toString(36).slice(2)}`, firstName: 'Bench', lastName: 'Accounts' }),
@@ -96,7 +82,7 @@ async function uploadOnce(side: Side, text: string, accounts: number): Promise<{
   const customerId = (JSON.parse(created.body) as { id: string }).id;
   let done = false;
   const cpu0 = cpuMs(side.served.pid);
-  const upload = request(base, `/aggregation/v1/customers/${customerId}/institutions/${FINBANK}/statements`, {
+  const upload = timedRequest(base, `/aggregation/v1/customers/${customerId}/institutions/${FINBANK}/statements`, {
     method: 'POST',
     headers: { ...side.headers, 'content-type': 'application/x-ofx' },
     body: text,
@@ -105,7 +91,7 @@ async function uploadOnce(side: Side, text: string, accounts: number): Promise<{
   });
   let worstHealth = 0;
   while (!done) {
-    worstHealth = Math.max(worstHealth, (await request(base, '/health')).ms);
+    worstHealth = Math.max(worstHealth, (await timedRequest(base, '/health')).ms);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const answer = await upload;

@@ -28,7 +28,6 @@
  * first use of a reader or parser.
  * --write puts the table into docs/benchmarks.md.
  */
-import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,6 +49,7 @@ import {
   statementLedger,
 } from '../test/helpers/statement-files.js';
 import { cpuMs, createPartner, startLedgerlink, stop } from './lib/process.js';
+import { timedRequest } from './lib/timed-request.js';
 import { machineLine, writeBenchSection } from './lib/report.js';
 import { createPgSchema } from './lib/store.js';
 import { pgStoreFloor, sqliteStoreFloor } from './lib/store-floor.js';
@@ -189,24 +189,10 @@ function fileOf(format: Format, mb: number): { text: string; transactions: numbe
   }
 }
 
-function request(base: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new Promise<{ status: number; ms: number; body: string }>((resolve, reject) => {
-    const start = performance.now();
-    const req = http.request(`${base}${path}`, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - start, body }));
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
 async function probe(base: string, until: () => boolean, max = Number.POSITIVE_INFINITY): Promise<number[]> {
   const ms: number[] = [];
   while (!until() && ms.length < max) {
-    ms.push((await request(base, '/health')).ms);
+    ms.push((await timedRequest(base, '/health')).ms);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return ms;
@@ -233,7 +219,7 @@ function bestParseMs(format: Format, text: string): number {
 async function listedCount(base: string, headers: Record<string, string>, customerId: string): Promise<number> {
   const now = Math.floor(Date.now() / 1000);
   const query = `fromDate=${now - 10 * 365 * 86_400}&toDate=${now}&limit=1&includePending=true`;
-  const answer = await request(base, `/aggregation/v3/customers/${customerId}/transactions?${query}`, { headers });
+  const answer = await timedRequest(base, `/aggregation/v3/customers/${customerId}/transactions?${query}`, { headers });
   if (answer.status !== 200) throw new Error(`listing the transactions: ${answer.status} ${answer.body.slice(0, 300)}`);
   return (JSON.parse(answer.body) as { found: number }).found;
 }
@@ -254,7 +240,7 @@ async function main(): Promise<void> {
   const pid = service.child.pid!;
   const rows: string[] = [];
   try {
-    const auth = await request(base, '/aggregation/v2/partners/authentication', {
+    const auth = await timedRequest(base, '/aggregation/v2/partners/authentication', {
       method: 'POST',
       headers: { 'service-app-key': creds.appKey, 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ partnerId: creds.partnerId, partnerSecret: creds.partnerSecret }),
@@ -262,7 +248,7 @@ async function main(): Promise<void> {
     const headers = { 'service-app-key': creds.appKey, 'service-app-token': JSON.parse(auth.body).token as string, accept: 'application/json' };
 
     const newCustomer = async (label: string) => {
-      const created = await request(base, '/aggregation/v2/customers/testing', {
+      const created = await timedRequest(base, '/aggregation/v2/customers/testing', {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json' },
         body: JSON.stringify({ username: `bench-${label}-${Date.now()}`, firstName: 'Bench', lastName: 'Upload' }),
@@ -275,7 +261,7 @@ async function main(): Promise<void> {
       const format = FORMATS[name]!;
       const customer = await newCustomer(`warm-${name}`);
       const small = format.write(statementLedger({ transactions: WARM_UP_TRANSACTIONS, currency: format.currency }));
-      const answer = await request(base, `/aggregation/v1/customers/${customer.id}/institutions/${FINBANK}/statements`, {
+      const answer = await timedRequest(base, `/aggregation/v1/customers/${customer.id}/institutions/${FINBANK}/statements`, {
         method: 'POST',
         headers: { ...headers, 'content-type': format.contentType },
         body: small,
@@ -294,7 +280,7 @@ async function main(): Promise<void> {
         const customer = await newCustomer(`${name}-${mb}`);
         let done = false;
         const cpu0 = cpuMs(pid);
-        const upload = request(base, `/aggregation/v1/customers/${customer.id}/institutions/${FINBANK}/statements`, {
+        const upload = timedRequest(base, `/aggregation/v1/customers/${customer.id}/institutions/${FINBANK}/statements`, {
           method: 'POST',
           headers: { ...headers, 'content-type': format.contentType },
           body: file.text,
