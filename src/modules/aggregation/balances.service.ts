@@ -165,7 +165,7 @@ export async function recordStatementBalance(
 ): Promise<void> {
   await longWork.turn();
   const rows = await statementBalanceRows(engine.database.yielding, account, file, dates, now);
-  if (rows) await writeBalanceSlices(engine, [rows]);
+  if (rows) await writeBalanceSlices(engine, rows);
 }
 
 /** What a statement file says of an account's balances. */
@@ -202,15 +202,14 @@ export async function writeBalanceRows(tx: Executor, rows: HistoryRows): Promise
 }
 
 /**
- * Writes the balance rows of one or more accounts UPLOAD_SLICE at a time, each slice in a short transaction of its
- * own, one per turn like an upload's transactions; the upserts' rules keep the outcome whatever another writer does
- * between them.
+ * Writes an account's balance rows UPLOAD_SLICE at a time, each slice in a short transaction of its own, one per turn
+ * like an upload's transactions; the upserts' rules keep the outcome whatever another writer does between them.
  */
-export async function writeBalanceSlices(engine: Pick<Engine, 'database'>, rows: readonly HistoryRows[]): Promise<void> {
+export async function writeBalanceSlices(engine: Pick<Engine, 'database'>, rows: HistoryRows): Promise<void> {
   const db = engine.database.yielding;
   for (const [write, list] of [
-    [upsertObservedBalances, rows.flatMap((r) => r.observed)],
-    [upsertDerivedBalances, rows.flatMap((r) => r.derived)],
+    [upsertObservedBalances, rows.observed],
+    [upsertDerivedBalances, rows.derived],
   ] as const) {
     for (let i = 0; i < list.length; i += UPLOAD_SLICE) {
       await longWork.turn();

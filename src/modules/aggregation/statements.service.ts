@@ -241,27 +241,19 @@ export async function uploadStatementFile(
     let added = 0;
     let matched = 0;
     let incoming = 0;
-    // Each account's place in the order it is stored, its position decided in file order as before.
-    const planned: PlannedAccount[] = read.accounts.map((a) => {
-      const place = placed.get(a.ref) ?? { kind: 'own' as const };
+    const context: StoreContext = { engine, login: own?.login, owner, now, read };
+    for (const a of read.accounts) {
+      const place = placed.get(a.ref) ?? { kind: 'own' };
       const dates = read.dates.get(a.ref) ?? { count: 0, distinct: 0, first: 0, latest: 0 };
-      if (place.kind === 'matched') return { account: a, dates, matched: place };
-      // Read under the lease: an upload of the same file that ran meanwhile may have created it.
-      const before = storedByRef.get(a.ref) ?? place.row;
-      return { account: a, dates, own: { before, displayPosition: before?.display_position ?? nextPosition++ } };
-    });
-    const context: StoreContext = {
-      engine,
-      login: own?.login,
-      owner,
-      now,
-      transactionsOf: (ref) => read.transactionsOf(ref),
-      source: (ref) => statementFeed(read.format, ref),
-    };
-    for (const p of planned) {
-      const d = p.dates.count > SLICE ? await storeLargeAccount(context, p) : await storeSmallAccount(context, p);
-      const { account: a, dates, matched: place } = p;
-      if (place) accountMatches.push({ ref: place.ref, accountId: d.row.id, matchedBy: place.matchedBy });
+      let planned: PlannedAccount;
+      if (place.kind === 'matched') planned = { account: a, dates, matched: place };
+      else {
+        // Read under the lease: an upload of the same file that ran meanwhile may have created it.
+        const before = storedByRef.get(a.ref) ?? place.row;
+        planned = { account: a, dates, own: { before, displayPosition: before?.display_position ?? nextPosition++ } };
+      }
+      const d = dates.count > SLICE ? await storeLargeAccount(context, planned) : await storeSmallAccount(context, planned);
+      if (place.kind === 'matched') accountMatches.push({ ref: place.ref, accountId: d.row.id, matchedBy: place.matchedBy });
       added += d.created;
       matched += d.duplicates;
       incoming += dates.distinct;
@@ -336,8 +328,7 @@ interface StoreContext {
   login: InstitutionLoginRow | undefined;
   owner: string;
   now: number;
-  transactionsOf: ReadStatement['transactionsOf'];
-  source(ref: string): string;
+  read: ReadStatement;
 }
 
 /** What storing one account did. */
@@ -354,7 +345,15 @@ async function storeLargeAccount(context: StoreContext, planned: PlannedAccount)
   const row = planned.matched
     ? await adoptAccount(engine, planned.matched.row, owner, dates, now)
     : await storeAccount(engine, context.login!, owner, { account: a, ...planned.own!, dates, now });
-  const result = await storeTransactions(engine, Number(row.institution_login_id), owner, row, context.transactionsOf(a.ref), now, context.source(a.ref));
+  const result = await storeTransactions(
+    engine,
+    Number(row.institution_login_id),
+    owner,
+    row,
+    context.read.transactionsOf(a.ref),
+    now,
+    statementFeed(context.read.format, a.ref),
+  );
   await recordStatementBalance(engine, row, a, dates, now);
   return { row: await settleDates(engine, row), created: result.created, duplicates: result.duplicates };
 }
@@ -380,15 +379,16 @@ async function storeSmallAccount(context: StoreContext, planned: PlannedAccount)
       row = account.row;
       events.push(...account.events);
     }
-    const list = [...context.transactionsOf(a.ref)].flat();
-    const sync = list.length > 0 ? await storeSliceWithin(tx, row, list, now, context.source(a.ref)) : { created: 0, duplicates: 0, events: [] };
+    const list = [...context.read.transactionsOf(a.ref)].flat();
+    const sync =
+      list.length > 0 ? await storeSliceWithin(tx, row, list, now, statementFeed(context.read.format, a.ref)) : { created: 0, duplicates: 0, events: [] };
     await recordEvents(engine, tx, [...events, ...(await pairTransfers(tx, sync.events, now))]);
     const balances = await statementBalanceRows(tx, row, a, dates, now);
     const fits = balances !== undefined && balanceRowCount(balances) <= UPLOAD_SLICE;
     if (fits) await writeBalanceRows(tx, balances);
     return { row: await settleDatesWithin(tx, row), created: sync.created, duplicates: sync.duplicates, later: fits ? undefined : balances };
   });
-  if (stored.later) await writeBalanceSlices(engine, [stored.later]);
+  if (stored.later) await writeBalanceSlices(engine, stored.later);
   return stored;
 }
 
@@ -539,7 +539,8 @@ async function storeAccountWithin(tx: Executor, login: InstitutionLoginRow, uplo
   if (keepPositions && 'position' in record) {
     record.position = (await selectPositions(tx, before.id)).map((p) => ({ ...(JSON.parse(p.record) as Omit<ConnectorPosition, 'ref'>), ref: p.ref }));
   }
-  // The transactions follow a slice at a time (storeTransactions); the account takes the dates they will give.
+  // The transactions follow (a slice at a time, or in the same transaction for a small account); the account takes
+  // the dates they will give.
   const { first, count } = upload.dates;
   const transactions = count > 0 ? { list: [], from: first, to: latest, part: { first, latest } } : undefined;
   return storeFetchedAccount(tx, login, before, { account: record, aggregated: true, ...(transactions ? { transactions } : {}) }, now);
