@@ -15,6 +15,20 @@ const summary = (xs: number[]) =>
   `p50 ${quantile(xs, 0.5).toFixed(1)} p99 ${quantile(xs, 0.99).toFixed(1)} worst ${Math.max(...xs).toFixed(1)} ms (${xs.length} probes)`;
 
 /**
+ * Expects the ratio `measure` gives to be under `limit`, and when it is not, measures once more and expects the
+ * second to be. A latency outside clients read holds the machine's pauses beside the service's: on a busy CI machine
+ * one /health answer of 841 once took 136 ms against 13.5 ms idle (10.06x), while the service's event loop, in the
+ * same test run locally, never paused more than about 50 ms. A pause of the service comes back each time the same
+ * uploads run; one of the machine's scheduler does not, so only a ratio over the limit twice fails.
+ */
+async function underLimitReproducibly(limit: number, measure: (round: number) => Promise<{ ratio: number; said: string }>): Promise<void> {
+  const first = await measure(1);
+  if (first.ratio < limit) return;
+  const again = await measure(2);
+  expect(again.ratio, `${again.said} (measured again; the first time ${first.said})`).toBeLessThan(limit);
+}
+
+/**
  * What a statement upload costs everyone else: files are read in a worker thread and stored in short slices that
  * take turns with other requests, so other requests are answered while three hostile 10 MB uploads run. Latencies
  * are measured by clients in processes of their own, as outside clients see them, and compared with the same
@@ -114,14 +128,7 @@ describe('the cost of statement uploads for other requests', () => {
       }
     };
 
-    // The worst probe is one answer of hundreds, and beside the service's own pauses it holds the machine's: on a
-    // busy CI machine one /health answer once took 136 ms against 13.5 ms idle while the service's event loop, in
-    // the same test run locally, never paused more than about 50 ms. A pause of the service comes back each time the
-    // same uploads run; one of the machine's scheduler does not. So a ratio over the limit is measured once more, and
-    // the test fails when the second measurement is over it too.
-    const first = await measure();
-    const run = first.ratio < 10 ? first : await measure();
-    expect(run.ratio, run === first ? run.said : `${run.said} (measured again; the first time ${first.said})`).toBeLessThan(10);
+    await underLimitReproducibly(10, measure);
   }, 600_000);
 
   it("keeps another partner's p99 within three times its idle value while one partner sends ten large uploads at once", async () => {
@@ -134,42 +141,46 @@ describe('the cost of statement uploads for other requests', () => {
         transactions: Array.from({ length: 60 }, (_, t) => ({ fitId: `B${i}-${t}`, date: ofxDay(t * 5), amount: -(t + 1), name: `SHOP ${t}` })),
       })),
     );
-    const uploads = [];
-    for (let i = 0; i < 10; i++) {
-      const customerId = await addCustomer(ctx, a);
-      const url = `${base}/aggregation/v1/customers/${customerId}/institutions/${FINBANK}/statements`;
-      uploads.push(await outsideUpload(url, { ...a.headers, accept: 'application/json', 'content-type': 'application/x-ofx' }, file));
-    }
-    const newCustomer = {
-      method: 'POST',
-      body: '{"username":"b-{n}-RUN","firstName":"B","lastName":"Customer"}',
-      headers: { ...b.headers, accept: 'application/json', 'content-type': 'application/json' },
+    /** Partner B's latencies idle, then during ten uploads of A's (to new customers): the 99th percentile of each. */
+    const measure = async (round: number) => {
+      const uploads = [];
+      for (let i = 0; i < 10; i++) {
+        const customerId = await addCustomer(ctx, a);
+        const url = `${base}/aggregation/v1/customers/${customerId}/institutions/${FINBANK}/statements`;
+        uploads.push(await outsideUpload(url, { ...a.headers, accept: 'application/json', 'content-type': 'application/x-ofx' }, file));
+      }
+      const newCustomer = (phase: string) => ({
+        method: 'POST',
+        body: `{"username":"b-{n}-${phase}-${round}","firstName":"B","lastName":"Customer"}`,
+        headers: { ...b.headers, accept: 'application/json', 'content-type': 'application/json' },
+      });
+      try {
+        // Five milliseconds apart: several hundred answers each way, so that the 99th percentile is not one answer.
+        const idleProbe = await outsideProbe(`${base}/aggregation/v2/customers/testing`, 5, newCustomer('idle'));
+        idleProbe.start();
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        const idle = await idleProbe.stop();
+
+        const probe = await outsideProbe(`${base}/aggregation/v2/customers/testing`, 5, newCustomer('burst'));
+        probe.start();
+        const answers = await Promise.all(uploads.map((u) => u.send()));
+        const loaded = await probe.stop();
+
+        const stored = answers.filter((r) => r.status === 200);
+        const refused = answers.filter((r) => r.status === 429);
+        expect(stored.length + refused.length, answers.map((r) => `${r.status} ${r.body.slice(0, 100)}`).join('; ')).toBe(10);
+        expect(stored.length).toBeGreaterThanOrEqual(2);
+        for (const r of stored) expect(JSON.parse(r.body).accounts).toHaveLength(200);
+
+        const said = `B idle ${summary(idle)}; during A's uploads ${summary(loaded)}; A: ${stored.length} stored, ${refused.length} refused`;
+        console.log(`partner isolation (${ctx.runtime.database.dialect}): ${said}`);
+        expect(idle.length, said).toBeGreaterThan(20);
+        expect(loaded.length, said).toBeGreaterThan(20);
+        return { ratio: quantile(loaded, 0.99) / quantile(idle, 0.99), said };
+      } finally {
+        for (const u of uploads) u.dispose();
+      }
     };
-    try {
-      // Five milliseconds apart: several hundred answers each way, so that the 99th percentile is not one answer.
-      const idleProbe = await outsideProbe(`${base}/aggregation/v2/customers/testing`, 5, { ...newCustomer, body: newCustomer.body.replace('RUN', 'idle') });
-      idleProbe.start();
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
-      const idle = await idleProbe.stop();
-
-      const probe = await outsideProbe(`${base}/aggregation/v2/customers/testing`, 5, { ...newCustomer, body: newCustomer.body.replace('RUN', 'burst') });
-      probe.start();
-      const answers = await Promise.all(uploads.map((u) => u.send()));
-      const loaded = await probe.stop();
-
-      const stored = answers.filter((r) => r.status === 200);
-      const refused = answers.filter((r) => r.status === 429);
-      expect(stored.length + refused.length, answers.map((r) => `${r.status} ${r.body.slice(0, 100)}`).join('; ')).toBe(10);
-      expect(stored.length).toBeGreaterThanOrEqual(2);
-      for (const r of stored) expect(JSON.parse(r.body).accounts).toHaveLength(200);
-
-      const said = `B idle ${summary(idle)}; during A's uploads ${summary(loaded)}; A: ${stored.length} stored, ${refused.length} refused`;
-      console.log(`partner isolation (${ctx.runtime.database.dialect}): ${said}`);
-      expect(idle.length, said).toBeGreaterThan(20);
-      expect(loaded.length, said).toBeGreaterThan(20);
-      expect(quantile(loaded, 0.99) / quantile(idle, 0.99), said).toBeLessThan(3);
-    } finally {
-      for (const u of uploads) u.dispose();
-    }
+    await underLimitReproducibly(3, measure);
   }, 600_000);
 });
