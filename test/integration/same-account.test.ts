@@ -215,6 +215,55 @@ describe('the same account once, however it arrives', () => {
     expect(await accountsOf(production, customerId)).toHaveLength(2);
   });
 
+  it('a file of two accounts, one answered as an account of an earlier file at the same institution, goes into it and adds the other beside it', async () => {
+    const customerId = await addCustomer(ctx, production, { type: 'active' });
+    const now = nowOf(ctx);
+    const ten = tenTransactions(now, 'M');
+    const csv = [
+      'Date,Description,Amount',
+      ...ten.slice(0, 5).map((t) => `${new Date(t.posted * 1000).toISOString().slice(0, 10)},${t.name},${t.amount.toFixed(2)}`),
+    ].join('\n');
+    const first = await uploadStatement(ctx, production, customerId, csv, { type: 'text/csv', institutionId: bank, query: { accountName: 'Everyday' } });
+    expect(first.statusCode, first.body).toBe(200);
+    const everyday = first.json().accounts[0] as AccountJson;
+
+    // The same five as an OFX file's first account (no account number to go by, so it asks), and a second account.
+    const both = qfxFile(ACCT, ten.slice(0, 5), now).replace(
+      '</STMTTRNRS>',
+      `</STMTTRNRS><STMTTRNRS><TRNUID>2<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>USD
+<BANKACCTFROM><BANKID>${BANK}<ACCTID>000123457001<ACCTTYPE>SAVINGS</BANKACCTFROM>
+<BANKTRANLIST><DTSTART>${ofxDate(now - 60 * DAY)}<DTEND>${ofxDate(now)}
+<STMTTRN><TRNTYPE>CREDIT<DTPOSTED>${ofxDate(now - 2 * DAY)}<TRNAMT>15.02<FITID>M7001-1<NAME>INTEREST</STMTTRN>
+<STMTTRN><TRNTYPE>CREDIT<DTPOSTED>${ofxDate(now - DAY)}<TRNAMT>500.00<FITID>M7001-2<NAME>FROM CHECKING</STMTTRN>
+</BANKTRANLIST><LEDGERBAL><BALAMT>8015.02<DTASOF>${ofxDate(now)}</LEDGERBAL></STMTRS></STMTTRNRS>`,
+    );
+    const asked = await upload(production, customerId, both, bank);
+    expect(asked.statusCode, asked.body).toBe(409);
+    const [q] = asked.json().details.sameAs;
+    expect(q.candidates.map((c: { accountId: string }) => c.accountId)).toEqual([everyday.id]);
+
+    // The matched account is the upload's own login's: the upload already holds that login when it comes to its own.
+    const answered = await upload(production, customerId, both, bank, { sameAs: JSON.stringify({ [q.ref]: everyday.id }) });
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect(answered.json()).toMatchObject({
+      transactionsAdded: 2,
+      transactionsMatched: 5,
+      loginCreated: false,
+      accountMatches: [{ ref: q.ref, accountId: everyday.id, matchedBy: 'answer' }],
+    });
+    const accounts = await accountsOf(production, customerId);
+    expect(accounts.map((a) => a.id).sort()).toEqual([everyday.id, answered.json().accounts[1].id].sort());
+    expect(new Set(accounts.map((a) => a.institutionLoginId))).toEqual(new Set([everyday.institutionLoginId]));
+    expect(await transactionsOf(production, customerId)).toHaveLength(7);
+    // The lease is given back: the next upload of the same login goes straight in.
+    const lease = await ctx.runtime.database.kysely
+      .selectFrom('institution_logins')
+      .select(['refresh_lease_owner', 'refresh_lease_until'])
+      .where('id', '=', Number(everyday.institutionLoginId))
+      .executeTakeFirstOrThrow();
+    expect(lease.refresh_lease_owner).toBeNull();
+  });
+
   it('SimpleFIN then OFX: the file of the same last four at another institution asks, and once answered its duplicates are matched by date, amount and description', async () => {
     const customerId = await addCustomer(ctx, production, { type: 'active' });
     const now = nowOf(ctx);

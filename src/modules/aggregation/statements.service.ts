@@ -455,8 +455,11 @@ async function leaseLogin(
         });
         return { login, created: true };
       }
-      if (!(await takeRefreshLease(tx, existing.id, owner, serviceNow(engine), leaseUntil))) return { waitFor: existing.id };
-      await updateLeasedLogin(tx, existing.id, owner, success);
+      // This upload holds it already when one of the file's accounts went into an account of this login
+      // (leaseExisting): waiting for that lease would wait for itself.
+      const held = existing.refresh_lease_owner === owner;
+      if (!held && !(await takeRefreshLease(tx, existing.id, owner, serviceNow(engine), leaseUntil))) return { waitFor: existing.id };
+      await updateLeasedLogin(tx, existing.id, owner, { ...success, refresh_lease_until: leaseUntil });
       return { login: { ...existing, ...success }, created: false };
     });
     if ('login' in taken) return { login: taken.login, created: taken.created, owner };
