@@ -167,7 +167,10 @@ describe('GET {access}/accounts', () => {
   it('serves the accounts and transactions the partner API serves: balances, amounts, dates and descriptions', async () => {
     const now = nowOf(ctx);
     const { set } = await accountsOf(accessUrl, `start-date=${now - 30 * DAY}&end-date=${now + DAY}&pending=1`);
-    const api = await allTransactions(ctx, partner, customerId, { fromDate: now - 30 * DAY, toDate: now + DAY, includePending: true });
+    // The API lists by transaction date; the window is on the posted date, which is the same or later.
+    const listed = await allTransactions(ctx, partner, customerId, { fromDate: now - 60 * DAY, toDate: now + DAY, includePending: true });
+    const api = listed.filter((t) => (t.postedDate ?? t.transactionDate) >= now - 30 * DAY && (t.postedDate ?? t.transactionDate) < now + DAY);
+    expect(api.length).toBeLessThan(listed.length);
     const served = set.accounts.flatMap((a) => a.transactions.map((t) => ({ ...t, accountId: a.id })));
     expect(served.map((t) => t.id).sort()).toEqual(api.map((t) => String(t.id)).sort());
     const byId = new Map<string, TransactionJson>(api.map((t) => [String(t.id), t]));
@@ -178,6 +181,7 @@ describe('GET {access}/accounts', () => {
       expect(t.description).toBe(record.description);
       expect(t.pending).toBe(record.status === 'pending');
       expect(t.transacted_at).toBe(record.transactionDate);
+      expect(t.posted).toBe(record.postedDate ?? record.transactionDate);
     }
     for (const account of set.accounts) {
       const record = accounts.find((a) => a.id === account.id)!;
@@ -202,26 +206,58 @@ describe('GET {access}/accounts', () => {
     for (const account of set.accounts) expect(account.transactions).toEqual([]);
   });
 
-  it('takes start-date inclusive and end-date exclusive, accepts a future end, and without dates the last 90 days', async () => {
+  it('takes start-date inclusive and end-date exclusive on `posted`, accepts a future end, and without dates the last 90 days', async () => {
     const { set: everything } = await accountsOf(accessUrl, 'start-date=0&pending=1');
     const all = everything.accounts.flatMap((a) => a.transactions);
-    const dates = [...new Set(all.map((t) => t.transacted_at))].sort((x, y) => x - y);
+    const dates = [...new Set(all.map((t) => t.posted))].sort((x, y) => x - y);
     expect(dates.length).toBeGreaterThan(3);
     const cut = dates[Math.floor(dates.length / 2)]!;
     const { set: before } = await accountsOf(accessUrl, `start-date=0&end-date=${cut}&pending=1`);
     const { set: after } = await accountsOf(accessUrl, `start-date=${cut}&end-date=${nowOf(ctx) + 365 * DAY}&pending=1`);
     const early = before.accounts.flatMap((a) => a.transactions);
     const late = after.accounts.flatMap((a) => a.transactions);
-    expect(early.every((t) => t.transacted_at < cut)).toBe(true);
-    expect(late.every((t) => t.transacted_at >= cut)).toBe(true);
-    expect(late.some((t) => t.transacted_at === cut)).toBe(true);
+    expect(early.every((t) => t.posted < cut)).toBe(true);
+    expect(late.every((t) => t.posted >= cut)).toBe(true);
+    expect(late.some((t) => t.posted === cut)).toBe(true);
     expect(early.length + late.length).toBe(all.length);
     // The profile's history reaches further back than the default window.
     const oldest = dates[0]!;
     expect(oldest).toBeLessThan(nowOf(ctx) - 90 * DAY);
     const { set: defaults } = await accountsOf(accessUrl, 'pending=1');
     const windowed = defaults.accounts.flatMap((a) => a.transactions);
-    expect(windowed.length).toBe(all.filter((t) => t.transacted_at >= nowOf(ctx) - 90 * DAY).length);
+    expect(windowed.length).toBe(all.filter((t) => t.posted >= nowOf(ctx) - 90 * DAY).length);
+  });
+
+  it('serves a purchase in the window it posted in, made days before, and every decimal of an amount that has more than two', async () => {
+    // A customer of its own: its transactions are not the shared customer's, which other tests compare to two decimals.
+    const own = await addCustomer(ctx, partner);
+    await linkProfile(ctx, partner, own, 'profile_03');
+    const [account] = await refresh(ctx, partner, own);
+    const now = nowOf(ctx);
+    const add = async (body: object) => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/aggregation/v1/customers/${own}/accounts/${account!.id}/transactions`,
+        headers: { ...partner.headers, accept: 'application/json' },
+        payload: body,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return String(res.json().id);
+    };
+    const latePosting = await add({ amount: -42.5, description: 'LATE POSTING CARD PURCHASE', transactionDate: now - 9 * DAY, postedDate: now - 6 * DAY });
+    const thousandths = await add({ amount: -12.345, description: 'THREE DECIMALS', transactionDate: now - DAY });
+    const subCent = await add({ amount: -0.004, description: 'SUB CENT', transactionDate: now - DAY });
+    const access = await accessFor(ctx, partner, own);
+
+    // Synced up to a week ago: the purchase made nine days ago posted since, so it is in the next window.
+    const { set } = await accountsOf(access, `start-date=${now - 7 * DAY}&account=${account!.id}`);
+    const served = new Map(set.accounts.flatMap((a) => a.transactions).map((t) => [t.id, t]));
+    expect(served.get(latePosting)).toMatchObject({ posted: now - 6 * DAY, transacted_at: now - 9 * DAY, amount: '-42.50' });
+    expect(served.get(thousandths)?.amount).toBe('-12.345');
+    expect(served.get(subCent)?.amount).toBe('-0.004');
+    // And not in the window before, where it was made but had not posted.
+    const { set: earlier } = await accountsOf(access, `start-date=${now - 10 * DAY}&end-date=${now - 7 * DAY}&account=${account!.id}`);
+    expect(earlier.accounts.flatMap((a) => a.transactions).map((t) => t.id)).not.toContain(latePosting);
   });
 
   it("serves only the accounts asked for with account (repeatable), and only the token's accounts when it named some", async () => {

@@ -7,7 +7,8 @@ import type { StatementImport } from '../../src/connectors/statements/types.js';
 import type { ExportFormat } from '../../src/contract/schemas/exports.js';
 import { csvTextCell } from '../../src/modules/exports/csv.js';
 import { EXPORT_PAGE_SIZE, inExportOrder, parseExportDate, writeExport } from '../../src/modules/exports/service.js';
-import { amountText, type ExportAccount, type ExportTransaction, plainText } from '../../src/modules/exports/writer.js';
+import { type ExportAccount, type ExportTransaction, plainText } from '../../src/modules/exports/writer.js';
+import { amountText } from '../../src/platform/amount-text.js';
 
 interface Fixture {
   accounts: ExportAccount[];
@@ -332,5 +333,27 @@ describe('the request', () => {
 
   it('writes amounts as plain numbers with a point, never an exponent', () => {
     expect([-0.5, 3, 1234567.891, -0, 1e-7, 12.3].map(amountText)).toEqual(['-0.50', '3.00', '1234567.891', '0.00', '0.0000001', '12.30']);
+  });
+
+  it('writes every decimal an amount has, however many, and never a bare point', () => {
+    const cases: [number, string][] = [
+      [-12.345, '-12.345'],
+      [850.125, '850.125'],
+      [-0.125, '-0.125'],
+      [-0.004, '-0.004'],
+      [5.000000004, '5.000000004'],
+      [1e-9, '0.000000001'],
+      [-1.5e-8, '-0.000000015'],
+      [123.4567891234, '123.4567891234'],
+      [1.5e21, '1500000000000000000000.00'],
+    ];
+    expect(cases.map(([amount]) => amountText(amount))).toEqual(cases.map(([, text]) => text));
+    for (const [amount, text] of cases) expect(Number(text), text).toBe(amount);
+    // What is within a billionth of a cent's amount is arithmetic's noise, not a decimal of the amount.
+    expect([0.1 + 0.2, -1.5e-10].map(amountText)).toEqual(['0.30', '0.00']);
+  });
+
+  it('writes U+FFFE and U+FFFF, which are no characters, as U+FFFD', () => {
+    expect(plainText('REFUND \uFFFF 42 \uFFFE')).toBe('REFUND \uFFFD 42 \uFFFD');
   });
 });

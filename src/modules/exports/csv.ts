@@ -5,8 +5,9 @@
  * so the statement reader, which takes one such quote off (unwrapCell), reads every text back as it was. Amounts are
  * plain numbers (`-12.50`), never neutralised, so they stay numbers in a spreadsheet and read back as they were.
  */
+import { amountText } from '../../platform/amount-text.js';
 import { isoDay } from '../../connectors/statements/values.js';
-import { amountText, type ExportAccount, type ExportContext, type ExportTransaction, type ExportWriter, type ExportWriterRow, plainText } from './writer.js';
+import { type ExportAccount, type ExportContext, type ExportTransaction, type ExportWriter, type ExportWriterRow, plainText } from './writer.js';
 
 /** The header row; the statement reader knows it as the `ledgerlink` layout (src/connectors/statements/layouts.ts). */
 export const CSV_EXPORT_HEADER = [

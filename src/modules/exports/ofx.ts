@@ -5,17 +5,9 @@
  * aggregates declare them. NAME holds at most 32 characters (the specification's limit); a longer description is
  * written whole in EXTDNAME (up to 100), which Ledgerlink's reader prefers when it continues NAME.
  */
+import { amountText } from '../../platform/amount-text.js';
 import { formatOfxDate } from '../../connectors/ofx/dates.js';
-import {
-  amountText,
-  type ExportAccount,
-  type ExportContext,
-  type ExportTransaction,
-  type ExportWriter,
-  type ExportWriterRow,
-  firstChars,
-  plainText,
-} from './writer.js';
+import { type ExportAccount, type ExportContext, type ExportTransaction, type ExportWriter, type ExportWriterRow, firstChars, plainText } from './writer.js';
 
 const NAME_CHARS = 32;
 const EXTDNAME_CHARS = 100;

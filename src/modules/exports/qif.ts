@@ -4,7 +4,8 @@
  * T (amount), N (check number), P (payee: the description), M (memo), ended by `^`. QIF names no currency: a file's
  * amounts are in each account's own, which the file cannot say (docs/exports.md).
  */
-import { amountText, type ExportAccount, type ExportContext, type ExportWriter, type ExportWriterRow, plainText } from './writer.js';
+import { amountText } from '../../platform/amount-text.js';
+import { type ExportAccount, type ExportContext, type ExportWriter, type ExportWriterRow, plainText } from './writer.js';
 
 /** The section and the `!Account` type of each kind of account. */
 function kindOf(type: string): { section: string; accountType: string } {

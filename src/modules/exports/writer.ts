@@ -55,29 +55,21 @@ export interface ExportWriterRow {
   create(context: ExportContext): ExportWriter;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// A broken surrogate pair, or U+FFFE / U+FFFF, which are no characters (XML cannot hold them either).
+const NOT_A_CHARACTER = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;
 const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f-\u009f]+/g;
 
 /**
  * A text as every format writes it: one line (line breaks, tabs and runs of white space become one space, as the
- * statement readers read them), no control characters (XML cannot hold them), no broken surrogate pairs.
+ * statement readers read them), no control characters (XML cannot hold them), no broken surrogate pairs and no
+ * U+FFFE or U+FFFF (each becomes U+FFFD).
  */
 export function plainText(text: string): string {
-  return text.replace(LONE_SURROGATE, '\uFFFD').replace(SPACE_OR_CONTROL, ' ').trim();
+  return text.replace(NOT_A_CHARACTER, '\uFFFD').replace(SPACE_OR_CONTROL, ' ').trim();
 }
 
 /** The first `max` characters (code points) of a text, never half of a pair. */
 export function firstChars(text: string, max: number): string {
   const chars = Array.from(text);
   return chars.length <= max ? text : chars.slice(0, max).join('').trimEnd();
-}
-
-/**
- * An amount as the files write it: a plain number with a point, two decimals when it has no more (`-12.50`, `3.00`),
- * otherwise every decimal it has; never an exponent or a grouping separator.
- */
-export function amountText(amount: number): string {
-  const cents = Math.round(amount * 100);
-  if (Math.abs(cents / 100 - amount) < 1e-9) return (cents / 100).toFixed(2).replace(/^-(0\.00)$/, '$1');
-  return amount.toFixed(8).replace(/0+$/, '');
 }

@@ -88,8 +88,9 @@ export async function markAccessRevoked(db: Executor, id: number, now: number): 
 }
 
 /**
- * The transactions of these accounts dated (effective_date) in [from, to), oldest first; pending ones only when asked.
- * `to` undefined: no end.
+ * The transactions of these accounts posted in [from, to) as the protocol's `posted` gives it (the posted date, else
+ * the transaction date): a purchase posted days after it was made is in the window it posted in, which is what a
+ * client asking from its last sync needs. Oldest first; pending ones only when asked. `to` undefined: no end.
  */
 export async function selectWindowTransactions(
   db: Executor,
@@ -99,8 +100,9 @@ export async function selectWindowTransactions(
   pending: boolean,
 ): Promise<TransactionRow[]> {
   if (accountIds.length === 0) return [];
-  let q = db.selectFrom('transactions').selectAll().where('account_id', 'in', accountIds).where('effective_date', '>=', from);
-  if (to !== undefined) q = q.where('effective_date', '<', to);
+  const posted = sql<number>`coalesce(posted_date, effective_date)`;
+  let q = db.selectFrom('transactions').selectAll().where('account_id', 'in', accountIds).where(posted, '>=', from);
+  if (to !== undefined) q = q.where(posted, '<', to);
   if (!pending) q = q.where('status', '=', 'active');
   return q.orderBy('account_id').orderBy('effective_date').orderBy('id').execute();
 }

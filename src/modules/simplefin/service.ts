@@ -4,6 +4,7 @@
  * POSTs to once, getting an access URL whose Basic credentials read those accounts at `{access}/accounts`. Every
  * secret is random, URL-safe and kept only as its SHA-256 hash: a copy of the database hands out no access.
  */
+import { amountText } from '../../platform/amount-text.js';
 import type { SimplefinAccessRecord, SimplefinAccountSetRecord, SimplefinTokenRecord, SimplefinWireAccountRecord } from '../../contract/schemas/simplefin.js';
 import { SIMPLEFIN_LIMITS } from '../../contract/schemas/simplefin.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
@@ -152,12 +153,6 @@ export interface AccountSetQuery {
   accountIds?: readonly string[];
 }
 
-/** A stored amount as the protocol writes it: a string with exactly two decimals, debits negative, never `-0.00`. */
-export function wireAmount(amount: number): string {
-  const cents = Math.round(amount * 100);
-  return (cents === 0 ? 0 : cents / 100).toFixed(2);
-}
-
 function availableBalanceOf(row: AccountRow): number {
   if (row.detail === null) return row.balance;
   const detail = JSON.parse(row.detail) as { availableBalanceAmount?: unknown };
@@ -232,15 +227,15 @@ export async function readAccountSet(deps: Deps, access: SimplefinAccessRow, que
       id: String(row.id),
       name: row.name,
       currency: row.currency,
-      balance: wireAmount(row.balance),
-      'available-balance': wireAmount(availableBalanceOf(row)),
+      balance: amountText(row.balance),
+      'available-balance': amountText(availableBalanceOf(row)),
       'balance-date': Number(row.balance_date),
       transactions: (byAccount.get(row.id) ?? []).map((t) => {
         const posted = Number(t.posted_date ?? t.effective_date);
         return {
           id: String(t.id),
           posted,
-          amount: wireAmount(t.amount),
+          amount: amountText(t.amount),
           description: t.description,
           payee: t.normalized_payee_name ?? t.description,
           memo: t.memo ?? '',
