@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceCustomerClock, customerClockNow } from '../../src/modules/aggregation/clock.service.js';
+import { refreshLogin, waitForLease } from '../../src/modules/aggregation/refresh.service.js';
+import { getCustomerForPartner } from '../../src/modules/customers/service.js';
 import { createTestContext, partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
 import { allTransactions, DAY, linkProfile, nowOf, refresh, type AccountJson, type TransactionJson } from '../helpers/aggregation.js';
@@ -206,6 +208,20 @@ describe('refreshing accounts', () => {
     } finally {
       ctx.app.engine.settings.refreshWaitMs = wait;
     }
+  });
+
+  it('ends the wait for a login deleted meanwhile with 404, instead of asking for its lease forever', async () => {
+    const customerId = await addCustomer(ctx, partner);
+    const [account] = await linkProfile(ctx, partner, customerId, 'profile_01');
+    const customer = await getCustomerForPartner(db(), partner.partnerId, customerId);
+    const login = await db().selectFrom('institution_logins').selectAll().where('id', '=', account!.institutionLoginId).executeTakeFirstOrThrow();
+    // What a waiting historic load (or an upload's leaseExisting) holds once the customer deleted the login: its
+    // row as read before. Its lease can never be taken again, and the wait used to say "free" at once.
+    expect((await inject('DELETE', `/aggregation/v1/customers/${customerId}/institutionLogins/${login.id}`)).statusCode).toBe(204);
+    await expect(waitForLease(ctx.app.engine, login.id)).rejects.toMatchObject({ errorName: 'ResourceNotFound' });
+    await expect(refreshLogin(ctx.app.engine, customer, login, { kind: 'historic', accountId: Number(account!.id) })).rejects.toMatchObject({
+      errorName: 'ResourceNotFound',
+    });
   });
 
   it('refreshes in the background with v2 (204) and per institution login', async () => {

@@ -264,6 +264,39 @@ describe('the same account once, however it arrives', () => {
     expect(lease.refresh_lease_owner).toBeNull();
   });
 
+  it('two exports of one account in a three-decimal currency, answered as one: every row of the second matched, half cents too', async () => {
+    const customerId = await addCustomer(ctx, production, { type: 'active' });
+    const now = nowOf(ctx);
+    const iso = (epoch: number) => new Date(epoch * 1000).toISOString().slice(0, 10);
+    // Half cents (-12.345, 312.125) round differently in SQLite, PostgreSQL and JavaScript.
+    const rows: [number, string, string][] = [
+      [now - 9 * DAY, 'KWIK MART', '-12.345'],
+      [now - 8 * DAY, 'ALGHANIM PAYROLL', '312.125'],
+      [now - 7 * DAY, 'SULTAN CENTER', '-20.500'],
+      [now - 6 * DAY, 'ZAIN TELECOM', '-30.250'],
+    ];
+    const csv = (shift: number) => ['Date,Description,Amount', ...rows.map(([d, name, amount]) => `${iso(d + shift)},${name},${amount}`)].join('\n');
+    const first = await uploadStatement(ctx, production, customerId, csv(0), {
+      type: 'text/csv',
+      institutionId: bank,
+      query: { accountName: 'Current', currency: 'KWD' },
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    // The other export dates each a day later (its posting day).
+    const query = { accountName: 'Current account export', currency: 'KWD' };
+    const asked = await uploadStatement(ctx, production, customerId, csv(DAY), { type: 'text/csv', institutionId: bank, query });
+    expect(asked.statusCode, asked.body).toBe(409);
+    const [q] = asked.json().details.sameAs;
+    const answered = await uploadStatement(ctx, production, customerId, csv(DAY), {
+      type: 'text/csv',
+      institutionId: bank,
+      query: { ...query, sameAs: JSON.stringify({ [q.ref]: first.json().accounts[0].id }) },
+    });
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect(answered.json()).toMatchObject({ transactionsAdded: 0, transactionsMatched: 4 });
+    expect((await transactionsOf(production, customerId)).map((t) => t.amount).sort((a, b) => a - b)).toEqual([-30.25, -20.5, -12.345, 312.125]);
+  });
+
   it('SimpleFIN then OFX: the file of the same last four at another institution asks, and once answered its duplicates are matched by date, amount and description', async () => {
     const customerId = await addCustomer(ctx, production, { type: 'active' });
     const now = nowOf(ctx);

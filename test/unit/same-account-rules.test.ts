@@ -73,4 +73,29 @@ describe('which transactions of two sources are one', () => {
       [1, 1],
     ]);
   });
+
+  it('pairs as many as can be paired, whatever order the incoming ones come in', () => {
+    // The live source dates two coffees ten and seven days ago; a file dates each two days later.
+    const coffee = tx({ description: 'STARBUCKS STORE 1203', payee: null, amount: -5.75 });
+    const stored = [
+      { ...coffee, date: coffee.date - 10 * DAY },
+      { ...coffee, date: coffee.date - 7 * DAY },
+    ];
+    const file = [
+      { ...coffee, date: coffee.date - 8 * DAY },
+      { ...coffee, date: coffee.date - 5 * DAY },
+    ];
+    // Oldest first, the first file row's nearest is the later coffee, the only one the second row could take.
+    expect([...pairDuplicates(file, stored)]).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
+    expect([...pairDuplicates([...file].reverse(), stored)]).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
+    // Where each has a choice, the nearest in date.
+    const near = [{ ...coffee, date: coffee.date - 7 * DAY + 3600 }];
+    expect([...pairDuplicates(near, stored)]).toEqual([[0, 1]]);
+  });
 });

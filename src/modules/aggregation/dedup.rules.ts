@@ -63,23 +63,34 @@ export function sameTransaction(incoming: Comparable, stored: Comparable): boole
 }
 
 /**
- * Pairs incoming transactions with stored ones they duplicate, each stored one taken at most once, the nearest in date
- * first: returns, for each incoming index that found one, the stored index.
+ * Pairs incoming transactions with stored ones they duplicate, each stored one taken at most once: returns, for each
+ * incoming index that found one, the stored index. As many pairs as can be made (a maximum matching), so the result
+ * does not depend on the order the transactions come in: taking, in file order, the nearest stored one for each left
+ * a later one unpaired when its only match had gone to an earlier one that had another (a file dating each purchase
+ * two days after the live source). Each prefers the nearest in date; the earliest incoming ones choose first.
  */
 export function pairDuplicates(incoming: readonly Comparable[], stored: readonly Comparable[]): Map<number, number> {
-  const taken = new Set<number>();
-  const pairs = new Map<number, number>();
-  for (let i = 0; i < incoming.length; i++) {
-    const t = incoming[i]!;
-    let best = -1;
-    for (let j = 0; j < stored.length; j++) {
-      if (taken.has(j) || !sameTransaction(t, stored[j]!)) continue;
-      if (best === -1 || Math.abs(stored[j]!.date - t.date) < Math.abs(stored[best]!.date - t.date)) best = j;
+  const options = incoming.map((t) =>
+    stored
+      .flatMap((s, j) => (sameTransaction(t, s) ? [j] : []))
+      .sort((a, b) => Math.abs(stored[a]!.date - t.date) - Math.abs(stored[b]!.date - t.date) || a - b),
+  );
+  // Which incoming transaction holds each stored one.
+  const holder = new Map<number, number>();
+  // Kuhn's augmenting paths: a stored transaction already held is taken when its holder can move to another.
+  const place = (i: number, seen: Set<number>): boolean => {
+    for (const j of options[i]!) {
+      if (seen.has(j)) continue;
+      seen.add(j);
+      const other = holder.get(j);
+      if (other === undefined || place(other, seen)) {
+        holder.set(j, i);
+        return true;
+      }
     }
-    if (best !== -1) {
-      taken.add(best);
-      pairs.set(i, best);
-    }
-  }
-  return pairs;
+    return false;
+  };
+  const order = incoming.map((_, i) => i).sort((a, b) => incoming[a]!.date - incoming[b]!.date || a - b);
+  for (const i of order) if (options[i]!.length > 0) place(i, new Set());
+  return new Map([...holder].map(([j, i]) => [i, j] as [number, number]).sort((a, b) => a[0] - b[0]));
 }

@@ -78,7 +78,9 @@ export async function dropCrossSourceDuplicates(
     }
     // Only rows that could pair are read: another source's, with an amount or institution id of the candidates (a
     // short list, as a slice or a refresh gives; a long one is left to the comparison).
-    const amounts = [...new Set(candidates.map((t) => cents(t.amount)))];
+    // With the neighbouring cents: SQL rounds a half cent (a three-decimal currency's -12.345) away from zero on SQLite
+    // and to even on PostgreSQL, Math.round towards +∞; the rules compare the rows read.
+    const amounts = [...new Set(candidates.flatMap((t) => [cents(t.amount) - 1, cents(t.amount), cents(t.amount) + 1]))];
     const institutionIds = [...new Set(candidates.flatMap((t) => (t.institutionTransactionId ? [t.institutionTransactionId] : [])))];
     const like = amounts.length + institutionIds.length <= MAX_LISTED ? { cents: amounts, institutionIds } : undefined;
     const others = (

@@ -60,19 +60,19 @@ async function acquireLease(engine: Engine, loginId: number): Promise<string | u
   return (await takeRefreshLease(engine.database.kysely, loginId, owner, now, now + engine.settings.refreshLeaseSeconds)) ? owner : undefined;
 }
 
-async function leaseHeld(engine: Engine, loginId: number): Promise<boolean> {
-  const until = await refreshLeaseUntil(engine.database.kysely, loginId);
-  return until !== undefined && until !== null && Number(until) >= serviceNow(engine);
-}
-
-/** Waits until no refresh (or upload) holds the login; false when the wait ran out first. */
+/**
+ * Waits until no refresh (or upload) holds the login; false when the wait ran out first. A login deleted meanwhile
+ * (ResourceNotFound) ends the wait: its lease could never be taken again, and the caller would ask for it forever.
+ */
 export async function waitForLease(engine: Engine, loginId: number): Promise<boolean> {
   const deadline = Date.now() + engine.settings.refreshWaitMs;
-  while (await leaseHeld(engine, loginId)) {
+  for (;;) {
+    const until = await refreshLeaseUntil(engine.database.kysely, loginId);
+    if (until === undefined) throw new ServiceError('ResourceNotFound', `Institution login ${loginId} was deleted while this request waited for it.`);
+    if (until === null || Number(until) < serviceNow(engine)) return true;
     if (Date.now() >= deadline) return false;
     await sleep(engine.settings.refreshPollMs);
   }
-  return true;
 }
 
 /** Where a refresh of this account starts asking for transactions (customer clock). */
