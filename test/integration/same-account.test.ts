@@ -297,6 +297,25 @@ describe('the same account once, however it arrives', () => {
     expect((await transactionsOf(production, customerId)).map((t) => t.amount).sort((a, b) => a - b)).toEqual([-30.25, -20.5, -12.345, 312.125]);
   });
 
+  it('live, then a file before the first refresh: the first refresh still loads the initial history', async () => {
+    const customerId = await addCustomer(ctx, production, { type: 'active' });
+    const now = nowOf(ctx);
+    // A transaction every nine days over the last three months, at the institution.
+    const history: OfxServerTransaction[] = Array.from({ length: 10 }, (_, i) => ({
+      fitId: `K${i}`,
+      type: 'DEBIT',
+      posted: now - (2 + i * 9) * DAY,
+      amount: -(10 + i),
+      name: `SHOP ${String.fromCharCode(65 + i)}`,
+    }));
+    const [live] = await linkLive(customerId, 'first', history);
+    // The customer's download of the last days goes into the linked account before anything refreshed it.
+    const uploaded = await upload(production, customerId, qfxFile(ACCT, history.slice(0, 1), now), bank);
+    expect(uploaded.json()).toMatchObject({ transactionsAdded: 1, accountMatches: [{ accountId: live!.id, matchedBy: 'accountNumber' }] });
+    await refresh(ctx, production, customerId);
+    expect((await transactionsOf(production, customerId)).map((t) => t.description).sort()).toEqual(history.map((t) => t.name).sort());
+  });
+
   it('SimpleFIN then OFX: the file of the same last four at another institution asks, and once answered its duplicates are matched by date, amount and description', async () => {
     const customerId = await addCustomer(ctx, production, { type: 'active' });
     const now = nowOf(ctx);

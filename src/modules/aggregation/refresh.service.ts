@@ -79,7 +79,9 @@ export async function waitForLease(engine: Engine, loginId: number): Promise<boo
 async function windowStart(engine: Engine, account: AccountRow, mode: RefreshMode, now: number, historyDays: number): Promise<number> {
   const oldestServed = now - historyDays * DAY;
   if (mode.kind === 'historic') return oldestServed;
-  if (account.first_aggregated_at === null) return Math.max(oldestServed, now - INITIAL_HISTORY_DAYS * DAY);
+  // Its source's first load: also for an account that has transactions only from a statement file matched into it
+  // (which marks it aggregated, and sets no success of its own source).
+  if (account.first_aggregated_at === null || account.aggregation_success_at === null) return Math.max(oldestServed, now - INITIAL_HISTORY_DAYS * DAY);
   const pending = await earliestPendingDate(engine.database.kysely, account.id);
   const candidates = [now - REFRESH_MIN_DAYS * DAY];
   if (account.aggregation_success_at !== null) candidates.push(Number(account.aggregation_success_at) - REFRESH_OVERLAP_DAYS * DAY);
