@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { placeStatementAccounts } from '../../src/modules/aggregation/statement-placement.service.js';
 import { SIMPLEFIN_INSTITUTION_ID } from '../../src/connectors/simplefin/index.js';
 import { addOfxInstitution } from '../../src/modules/institutions/service.js';
 import { DAY, loginForm, nowOf, refresh, type AccountJson, type TransactionJson } from '../helpers/aggregation.js';
@@ -7,6 +8,13 @@ import { addCustomer } from '../helpers/customers.js';
 import { type OfxServer, type OfxServerTransaction, startOfxServer } from '../helpers/ofx-server.js';
 import { type SimplefinBridge, startSimplefinBridge } from '../helpers/simplefin-bridge.js';
 import { FINBANK, openStatementContext, uploadedTransactions, uploadStatement } from '../helpers/statement-uploads.js';
+
+// Placing a file's accounts, watched: a test makes the customer's accounts change right after it, as they may while
+// the upload waits for the logins' leases.
+vi.mock('../../src/modules/aggregation/statement-placement.service.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/modules/aggregation/statement-placement.service.js')>();
+  return { ...original, placeStatementAccounts: vi.fn(original.placeStatementAccounts) };
+});
 
 const ACCT = '000123452632';
 const BANK = '121000358';
@@ -314,6 +322,36 @@ describe('the same account once, however it arrives', () => {
     expect(uploaded.json()).toMatchObject({ transactionsAdded: 1, accountMatches: [{ accountId: live!.id, matchedBy: 'accountNumber' }] });
     await refresh(ctx, production, customerId);
     expect((await transactionsOf(production, customerId)).map((t) => t.description).sort()).toEqual(history.map((t) => t.name).sort());
+  });
+
+  it('a file whose account a live sign-in takes over while the upload waits is refused with 409, and goes into it when sent again', async () => {
+    const customerId = await addCustomer(ctx, production, { type: 'active' });
+    const ten = tenTransactions(nowOf(ctx), 'T');
+    const file = qfxFile(ACCT, ten, nowOf(ctx));
+    const first = await upload(production, customerId, file, bank);
+    expect(first.statusCode, first.body).toBe(200);
+    const fileAccount = first.json().accounts[0] as AccountJson;
+
+    // The same file again; once its accounts are placed (into the file's own account), the customer links the
+    // account live, which takes the file's account over and deletes the emptied file login.
+    const place = vi.mocked(placeStatementAccounts);
+    const real = place.getMockImplementation()!;
+    place.mockImplementationOnce(async (...args) => {
+      const placed = await real(...args);
+      expect((await linkLive(customerId, 'second', ten)).map((a) => a.id)).toEqual([fileAccount.id]);
+      return placed;
+    });
+    const refused = await upload(production, customerId, file, bank);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({ code: '325', message: expect.stringMatching(/changed while this upload waited/) });
+    // Nothing written into the live account under a new, empty file login.
+    expect((await loginsOf(customerId)).map((l) => l.source)).toEqual(['connector']);
+    expect((await accountsOf(production, customerId)).map((a) => [a.id, a.name])).toEqual([[fileAccount.id, 'Everyday Checking']]);
+
+    const again = await upload(production, customerId, file, bank);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ transactionsAdded: 0, accountMatches: [{ accountId: fileAccount.id, matchedBy: 'accountNumber' }] });
+    expect(await transactionsOf(production, customerId)).toHaveLength(10);
   });
 
   it('SimpleFIN then OFX: the file of the same last four at another institution asks, and once answered its duplicates are matched by date, amount and description', async () => {

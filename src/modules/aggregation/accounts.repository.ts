@@ -60,6 +60,13 @@ export async function loginHasAccounts(db: Executor, institutionLoginId: number)
   return left !== undefined;
 }
 
+/** The login each of these accounts is under now, by account id (a deleted account is missing). */
+export async function loginsOfAccounts(db: Executor, ids: readonly number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('accounts').select(['id', 'institution_login_id']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [Number(r.id), Number(r.institution_login_id)]));
+}
+
 export async function insertAccountRow(db: Executor, row: NewAccountRow): Promise<AccountRow> {
   return db.insertInto('accounts').values(row).returningAll().executeTakeFirstOrThrow();
 }

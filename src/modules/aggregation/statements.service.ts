@@ -30,12 +30,12 @@ import { randomString } from '../../platform/secrets.js';
 import { longWork } from '../../platform/turns.js';
 import { assertCanLinkAt, getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
-import { selectPositions, updateAccountRow } from './accounts.repository.js';
+import { loginsOfAccounts, selectPositions, updateAccountRow } from './accounts.repository.js';
 import { accountRecords, listAccountRows } from './accounts.service.js';
 import { balanceRowCount, recordStatementBalance, statementBalanceRows, UPLOAD_SLICE, writeBalanceRows, writeBalanceSlices } from './balances.service.js';
 import { customerNow, sealJson, serviceNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
-import { findStatementFileLogin, insertLogin, lockCustomerForLinking, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
+import { deleteLogin, findStatementFileLogin, insertLogin, lockCustomerForLinking, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
 import type { AccountRecord, AggregationEvent } from './records.js';
 import { waitForLease } from './refresh.service.js';
 import { rememberStatementMapping, type SavedStatementMapping, savedStatementMappings } from './statement-mappings.service.js';
@@ -234,6 +234,7 @@ export async function uploadStatementFile(
     const now = customerNow(engine, customer);
     const stored = own ? await listAccountRows(db, customer, { institutionLoginId: own.login.id }) : [];
     const storedByRef = new Map(stored.map((r) => [r.ref, r]));
+    await assertPlacementsHold(db, placed, storedByRef, own);
     let nextPosition = Math.max(0, ...stored.map((a) => a.display_position)) + 1;
     const rows: AccountRow[] = [];
     const accountMatches: StatementUploadResult['accountMatches'] = [];
@@ -311,6 +312,35 @@ async function leaseExisting(engine: Engine, loginId: number, owner: string): Pr
       throw new ServiceError('AggregationInProgress', `Institution login ${loginId} is still being refreshed or uploaded to; try again later.`);
     }
   }
+}
+
+/**
+ * The accounts were placed before the leases were taken: while this upload waited for them, a live sign-in may have
+ * taken a file's account over (moving it to its own login and deleting the emptied file login), or an account or a
+ * login may have been deleted. Stored now, the file would go into an account under another login than the one whose
+ * lease this upload holds, or fail halfway. So 409 (AggregationInProgress), and sending the file again places it anew;
+ * a file login this upload made is removed again, having no accounts.
+ */
+async function assertPlacementsHold(
+  db: Executor,
+  placed: ReadonlyMap<string, StatementPlacement>,
+  storedByRef: ReadonlyMap<string, AccountRow>,
+  own: { login: InstitutionLoginRow; created: boolean } | undefined,
+): Promise<void> {
+  const matched = [...placed.values()].flatMap((p) => (p.kind === 'matched' ? [p.row] : []));
+  const loginOf = await loginsOfAccounts(
+    db,
+    matched.map((r) => Number(r.id)),
+  );
+  const changed =
+    matched.some((r) => loginOf.get(Number(r.id)) !== Number(r.institution_login_id)) ||
+    [...placed].some(([ref, p]) => p.kind === 'own' && p.row !== undefined && storedByRef.get(ref)?.id !== p.row.id);
+  if (!changed) return;
+  if (own?.created) await deleteLogin(db, own.login.id);
+  throw new ServiceError(
+    'AggregationInProgress',
+    "The customer's accounts changed while this upload waited for them (an account was linked live, moved or deleted); send the file again.",
+  );
 }
 
 /** A file's account as it will be stored: into an account the customer has (matched), or the file login's own. */
