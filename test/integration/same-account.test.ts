@@ -354,6 +354,40 @@ describe('the same account once, however it arrives', () => {
     expect(await transactionsOf(production, customerId)).toHaveLength(10);
   });
 
+  it("a refresh that finds an account deleted while the institution answered stores the login's other accounts", async () => {
+    const customerId = await addCustomer(ctx, production, { type: 'active' });
+    const ten = tenTransactions(nowOf(ctx), 'R');
+    ofx.setAccounts('second', [
+      { kind: 'bank', bankId: BANK, acctId: ACCT, acctType: 'CHECKING', balance: 1520.33, description: 'Everyday Checking', transactions: ten.slice(1) },
+      { kind: 'bank', bankId: BANK, acctId: '000123457001', acctType: 'SAVINGS', balance: 8000, description: 'Savings', transactions: [] },
+    ]);
+    const linked = (
+      await api(production, 'POST', `/aggregation/v1/customers/${customerId}/institutions/${bank}/accounts/addall`, loginForm(bank, 'second', 'pw-1'))
+    ).accounts as AccountJson[];
+    await refresh(ctx, production, customerId);
+    expect(await transactionsOf(production, customerId)).toHaveLength(9);
+    ofx.setTransactions('second', ACCT, ten);
+    ofx.hold('second');
+    try {
+      const refreshing = ctx.app.inject({ method: 'POST', url: `/aggregation/v1/customers/${customerId}/accounts`, headers: production.headers, payload: {} });
+      await ofx.whenHeld(1, 'second');
+      const savings = linked.find((a) => a.type === 'savings')!;
+      const deleted = await ctx.app.inject({
+        method: 'DELETE',
+        url: `/aggregation/v1/customers/${customerId}/accounts/${savings.id}`,
+        headers: production.headers,
+      });
+      expect(deleted.statusCode, deleted.body).toBe(204);
+      ofx.release('second');
+      const res = await refreshing;
+      expect(res.statusCode, res.body).toBe(200);
+    } finally {
+      ofx.release('second');
+    }
+    expect((await accountsOf(production, customerId)).map((a) => a.type)).toEqual(['checking']);
+    expect(await transactionsOf(production, customerId)).toHaveLength(10);
+  });
+
   it('SimpleFIN then OFX: the file of the same last four at another institution asks, and once answered its duplicates are matched by date, amount and description', async () => {
     const customerId = await addCustomer(ctx, production, { type: 'active' });
     const now = nowOf(ctx);

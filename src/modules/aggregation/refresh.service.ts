@@ -24,7 +24,7 @@ import { ServiceError } from '../../contract/errors/service-error.js';
 import { randomString } from '../../platform/secrets.js';
 import { getCustomerForPartner } from '../customers/service.js';
 import type { CustomerRow } from '../customers/table.js';
-import { markAccountsAttempted } from './accounts.repository.js';
+import { loginsOfAccounts, markAccountsAttempted } from './accounts.repository.js';
 import { accountRecords, getAccountRow, getLoginRow, listAccountRows } from './accounts.service.js';
 import { customerNow, openJson, sealJson, serviceNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
@@ -188,7 +188,14 @@ async function runLeased(engine: Engine, customer: CustomerRow, login: Instituti
     // The lease ran out and another refresh took over: store nothing, it does the work.
     if (!own) throw new ServiceError('AggregationInProgress');
     const events: AggregationEvent[] = [];
+    // An account deleted (or moved to another login) while the institution was asked is left as it is now; the
+    // login's other accounts are stored.
+    const loginOf = await loginsOfAccounts(
+      tx,
+      fetched.map((f) => Number(f.account.id)),
+    );
     for (const f of fetched) {
+      if (loginOf.get(Number(f.account.id)) !== Number(login.id)) continue;
       const stored = await storeFetchedAccount(
         tx,
         login,
