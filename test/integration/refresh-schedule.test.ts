@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { createEngine, type Engine } from '../../src/modules/aggregation/engine.js';
 import { finishLink, startLink } from '../../src/modules/aggregation/linking.service.js';
 import { refreshLeaseUntil, updateLeasedLogin } from '../../src/modules/aggregation/logins.repository.js';
+import { UPLOAD_LEASE } from '../../src/modules/aggregation/refresh.service.js';
 import { claimDueLogins } from '../../src/modules/aggregation/schedule.repository.js';
 import { runDueRefreshes, type ScheduledRefresh } from '../../src/modules/aggregation/schedule.service.js';
 import { startRefreshScheduler, type RefreshScheduler, type RefreshSchedulerOptions } from '../../src/modules/aggregation/scheduler.js';
@@ -455,6 +456,28 @@ async function linkAtBanks(server: OfxServer, banks: [name: string, fid: string,
 /** Claims at `now` as a worker would, at most two refreshes of an institution in flight. */
 const claimAt = (now: number) => (limit: number) =>
   claimDueLogins(db(), { owner: 'worker-a#1', limit, now, leaseUntil: now + ctx.app.engine.settings.refreshLeaseSeconds, perInstitution: 2 });
+
+describe('a manual refresh behind an upload', () => {
+  it('waits for the upload to give the login back, then asks the institution itself', async () => {
+    const { customerId, loginId, userId } = await linkOfx();
+    await refresh(customerId);
+    const before = requestsOf(userId).length;
+    // A statement upload into one of the login's accounts holds its lease (the owner an upload takes).
+    await db()
+      .updateTable('institution_logins')
+      .set({ refresh_lease_owner: `${UPLOAD_LEASE}test`, refresh_lease_until: nowOf(ctx) + HOUR })
+      .where('id', '=', loginId)
+      .execute();
+    const leaseLooks = vi.mocked(refreshLeaseUntil);
+    leaseLooks.mockClear();
+    const manual = refresh(customerId);
+    await waitFor('the manual refresh to wait for the lease', () => leaseLooks.mock.calls.some(([, id]) => id === loginId));
+    await db().updateTable('institution_logins').set({ refresh_lease_owner: null, refresh_lease_until: null }).where('id', '=', loginId).execute();
+    await manual;
+    // The upload did not do the refresh's work: the institution was asked once the login was free.
+    expect(requestsOf(userId).length).toBeGreaterThan(before);
+  });
+});
 
 describe('slots, the per-institution cap and the lease', () => {
   it('keeps a login whose institution does not answer in one slot while the other slot refreshes logins that come due', async () => {

@@ -30,7 +30,7 @@ import { customerNow, openJson, sealJson, serviceNow, type Engine } from './engi
 import { recordEvents } from './events.service.js';
 import { aggregationError, USER_FIXABLE_CODES } from './failures.js';
 import { answerLinkMfa, finishLink, startLink, type LinkStep } from './linking.service.js';
-import { findLogin, listCustomerLogins, refreshLeaseUntil, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
+import { findLogin, listCustomerLogins, refreshLeaseOwner, refreshLeaseUntil, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
 import { keepingRefreshLease } from './refresh-lease.service.js';
 import type { AccountRecord, AggregationEvent } from './records.js';
 import { scheduleAfter } from './schedule.rules.js';
@@ -53,6 +53,12 @@ export type LoginRefreshOutcome =
   | { ran: true; code: number; message: string | null }
   /** Another refresh of the login held it; this one waited for it (or did not wait) and did nothing itself. */
   | { ran: false };
+
+/**
+ * How an upload's lease owner starts (statements.service.ts): a refresh that waited for an upload has not had its
+ * work done, as it has when it waited for another refresh.
+ */
+export const UPLOAD_LEASE = 'upload:';
 
 async function acquireLease(engine: Engine, loginId: number): Promise<string | undefined> {
   const owner = randomString(16);
@@ -228,9 +234,11 @@ export async function refreshLogin(
     const owner = await acquireLease(engine, login.id);
     if (owner) return refreshLeasedLogin(engine, customer, login.id, mode, owner);
     if (!wait) return { ran: false };
+    const holder = await refreshLeaseOwner(engine.database.kysely, login.id, serviceNow(engine));
     if (!(await waitForLease(engine, login.id)))
       throw new ServiceError('AggregationInProgress', `Institution login ${login.id} is currently being aggregated; try again later.`);
-    if (mode.kind === 'refresh') return { ran: false };
+    // The refresh it waited for did this one's work; an upload (or a lease gone meanwhile) did not.
+    if (mode.kind === 'refresh' && typeof holder === 'string' && !holder.startsWith(UPLOAD_LEASE)) return { ran: false };
   }
 }
 

@@ -37,7 +37,7 @@ import { customerNow, sealJson, serviceNow, type Engine } from './engine.js';
 import { recordEvents } from './events.service.js';
 import { deleteLogin, findStatementFileLogin, insertLogin, lockCustomerForLinking, takeRefreshLease, updateLeasedLogin } from './logins.repository.js';
 import type { AccountRecord, AggregationEvent } from './records.js';
-import { waitForLease } from './refresh.service.js';
+import { UPLOAD_LEASE, waitForLease } from './refresh.service.js';
 import { rememberStatementMapping, type SavedStatementMapping, savedStatementMappings } from './statement-mappings.service.js';
 import { statementAccountRecord } from './statements.rules.js';
 import { contentDigest, type KeptStatementFile, keepStatementFile, writeStatementFile } from './statement-files.service.js';
@@ -218,7 +218,7 @@ export async function uploadStatementFile(
   const { customer, saved, read } = await readStatementUpload(engine, input);
   // Where each account goes is decided (or asked) before anything is stored or leased.
   const placed = await placeStatementAccounts(engine, customer, input.institutionId, read, input.sameAs);
-  const owner = randomString(16);
+  const owner = `${UPLOAD_LEASE}${randomString(16)}`;
   const leased: number[] = [];
   try {
     // Other logins' accounts the file goes into are written under their leases too, taken in one order (by id).
