@@ -1,16 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { refreshLeaseUntil } from '../../src/modules/aggregation/logins.repository.js';
 import { placeStatementAccounts } from '../../src/modules/aggregation/statement-placement.service.js';
 import { SIMPLEFIN_INSTITUTION_ID } from '../../src/connectors/simplefin/index.js';
 import { addOfxInstitution } from '../../src/modules/institutions/service.js';
 import { DAY, loginForm, nowOf, refresh, type AccountJson, type TransactionJson } from '../helpers/aggregation.js';
 import { partnerWithToken, type TestContext, type TestPartner } from '../helpers/context.js';
 import { addCustomer } from '../helpers/customers.js';
+import { waitFor } from '../helpers/listener.js';
 import { type OfxServer, type OfxServerTransaction, startOfxServer } from '../helpers/ofx-server.js';
 import { type SimplefinBridge, startSimplefinBridge } from '../helpers/simplefin-bridge.js';
 import { FINBANK, openStatementContext, uploadedTransactions, uploadStatement } from '../helpers/statement-uploads.js';
 
 // Placing a file's accounts, watched: a test makes the customer's accounts change right after it, as they may while
 // the upload waits for the logins' leases.
+// Each look at a login's lease counted, so a test can tell when an upload waits for one.
+vi.mock('../../src/modules/aggregation/logins.repository.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/modules/aggregation/logins.repository.js')>();
+  return { ...original, refreshLeaseUntil: vi.fn(original.refreshLeaseUntil) };
+});
 vi.mock('../../src/modules/aggregation/statement-placement.service.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/modules/aggregation/statement-placement.service.js')>();
   return { ...original, placeStatementAccounts: vi.fn(original.placeStatementAccounts) };
@@ -386,6 +393,58 @@ describe('the same account once, however it arrives', () => {
     }
     expect((await accountsOf(production, customerId)).map((a) => a.type)).toEqual(['checking']);
     expect(await transactionsOf(production, customerId)).toHaveLength(10);
+  });
+
+  it('an upload into a live login and its own file login takes their leases in id order, so two uploads cannot hold one each', async () => {
+    const customerId = await addCustomer(ctx, production, { type: 'active' });
+    const now = nowOf(ctx);
+    const ten = tenTransactions(now, 'O');
+    const savings = qfxFile('000123457001', tenTransactions(now, 'P').slice(0, 3), now);
+    const first = await upload(production, customerId, savings, bank);
+    expect(first.statusCode, first.body).toBe(200);
+    const fileLogin = Number(first.json().institutionLoginId);
+    const [live] = await linkLive(customerId, 'first', ten);
+    const liveLogin = Number(live!.institutionLoginId);
+    expect(fileLogin).toBeLessThan(liveLogin);
+
+    // One file with both: the checking account goes into the live login's, the savings account into the file's own.
+    const both = qfxFile(ACCT, ten, now).replace(
+      '</STMTTRNRS>',
+      `</STMTTRNRS>${savings.slice(savings.indexOf('<STMTTRNRS>'), savings.indexOf('</STMTTRNRS>'))}</STMTTRNRS>`,
+    );
+    // Another upload holds the file login.
+    await ctx.runtime.database.kysely
+      .updateTable('institution_logins')
+      .set({ refresh_lease_owner: 'upload:another', refresh_lease_until: now + 3600 })
+      .where('id', '=', fileLogin)
+      .execute();
+    const looks = vi.mocked(refreshLeaseUntil);
+    looks.mockClear();
+    const sent = upload(production, customerId, both, bank);
+    try {
+      await waitFor('the upload to wait for the file login', () => looks.mock.calls.some(([, id]) => Number(id) === fileLogin));
+      // Waiting for the lower id, it holds nothing after it: the live login stays free for a refresh or another upload.
+      const liveLease = await ctx.runtime.database.kysely
+        .selectFrom('institution_logins')
+        .select('refresh_lease_owner')
+        .where('id', '=', liveLogin)
+        .executeTakeFirstOrThrow();
+      expect(liveLease.refresh_lease_owner).toBeNull();
+    } finally {
+      await ctx.runtime.database.kysely
+        .updateTable('institution_logins')
+        .set({ refresh_lease_owner: null, refresh_lease_until: null })
+        .where('id', '=', fileLogin)
+        .execute();
+    }
+    const res = await sent;
+    expect(res.statusCode, res.body).toBe(200);
+    // The live account had not been refreshed: the file's ten are new there; the savings account had its three.
+    expect(res.json()).toMatchObject({
+      transactionsAdded: 10,
+      transactionsAlreadyPresent: 3,
+      accountMatches: [{ accountId: live!.id, matchedBy: 'accountNumber' }],
+    });
   });
 
   it('SimpleFIN then OFX: the file of the same last four at another institution asks, and once answered its duplicates are matched by date, amount and description', async () => {

@@ -221,14 +221,22 @@ export async function uploadStatementFile(
   const owner = `${UPLOAD_LEASE}${randomString(16)}`;
   const leased: number[] = [];
   try {
-    // Other logins' accounts the file goes into are written under their leases too, taken in one order (by id).
-    const others = [...new Set([...placed.values()].flatMap((p) => (p.kind === 'matched' ? [Number(p.row.institution_login_id)] : [])))].sort((a, b) => a - b);
-    for (const id of others) {
+    // The statement-file login, only when the file has an account of its own: one matched to live accounts alone makes none.
+    const needsOwn = [...placed.values()].some((p) => p.kind === 'own');
+    // Every existing login the file goes into is leased in one order, by id, the file's own one among them: two
+    // uploads taking two logins in opposite orders each held one and waited for the other until one gave up (409).
+    // A file login made by this upload comes last, with the newest id.
+    const existingOwn = needsOwn ? await findStatementFileLogin(db, customer.id, input.institutionId) : undefined;
+    const logins = [
+      ...new Set([
+        ...[...placed.values()].flatMap((p) => (p.kind === 'matched' ? [Number(p.row.institution_login_id)] : [])),
+        ...(existingOwn ? [Number(existingOwn.id)] : []),
+      ]),
+    ].sort((a, b) => a - b);
+    for (const id of logins) {
       await leaseExisting(engine, id, owner);
       leased.push(id);
     }
-    // The statement-file login, only when the file has an account of its own: one matched to live accounts alone makes none.
-    const needsOwn = [...placed.values()].some((p) => p.kind === 'own');
     const own = needsOwn ? await leaseLogin(engine, customer, input.institutionId, owner) : undefined;
     if (own && !leased.includes(own.login.id)) leased.push(own.login.id);
     const now = customerNow(engine, customer);
@@ -308,7 +316,12 @@ async function leaseExisting(engine: Engine, loginId: number, owner: string): Pr
   for (;;) {
     const now = serviceNow(engine);
     if (await takeRefreshLease(engine.database.kysely, loginId, owner, now, now + engine.settings.refreshLeaseSeconds)) return;
-    if (!(await waitForLease(engine, loginId))) {
+    const free = await waitForLease(engine, loginId).catch((error: unknown) => {
+      // Deleted while the upload waited (a live sign-in took the file login's accounts over, or the customer deleted it).
+      if (error instanceof ServiceError && error.errorName === 'ResourceNotFound') throw accountsChanged();
+      throw error;
+    });
+    if (!free) {
       throw new ServiceError('AggregationInProgress', `Institution login ${loginId} is still being refreshed or uploaded to; try again later.`);
     }
   }
@@ -337,11 +350,14 @@ async function assertPlacementsHold(
     [...placed].some(([ref, p]) => p.kind === 'own' && p.row !== undefined && storedByRef.get(ref)?.id !== p.row.id);
   if (!changed) return;
   if (own?.created) await deleteLogin(db, own.login.id);
-  throw new ServiceError(
+  throw accountsChanged();
+}
+
+const accountsChanged = () =>
+  new ServiceError(
     'AggregationInProgress',
     "The customer's accounts changed while this upload waited for them (an account was linked live, moved or deleted); send the file again.",
   );
-}
 
 /** A file's account as it will be stored: into an account the customer has (matched), or the file login's own. */
 interface PlannedAccount {
