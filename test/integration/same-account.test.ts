@@ -447,6 +447,38 @@ describe('the same account once, however it arrives', () => {
     });
   });
 
+  it('a file whose two accounts share an OFX account id, then the same accounts linked live: a live login takes them over and refreshes them', async () => {
+    const customerId = await addCustomer(ctx, production, { type: 'active' });
+    const now = nowOf(ctx);
+    const MEMBER = '0004417';
+    // A credit union's member number for both shares: the reader gives them the refs the live connector does.
+    const file = qfxFile(MEMBER, [{ fitId: 'Q1', type: 'DEBIT', posted: now - DAY, amount: -9.99, name: 'SPOTIFY' }], now).replace(
+      '</STMTTRNRS>',
+      `</STMTTRNRS><STMTTRNRS><TRNUID>2<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>USD
+<BANKACCTFROM><BANKID>${BANK}<ACCTID>${MEMBER}<ACCTTYPE>SAVINGS</BANKACCTFROM>
+<BANKTRANLIST><DTSTART>${ofxDate(now - 60 * DAY)}<DTEND>${ofxDate(now)}
+<STMTTRN><TRNTYPE>CREDIT<DTPOSTED>${ofxDate(now - 2 * DAY)}<TRNAMT>1.02<FITID>Q2<NAME>DIVIDEND</STMTTRN>
+</BANKTRANLIST><LEDGERBAL><BALAMT>500.00<DTASOF>${ofxDate(now)}</LEDGERBAL></STMTRS></STMTTRNRS>`,
+    );
+    const uploaded = await upload(production, customerId, file, bank);
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const fileAccounts = (uploaded.json().accounts as AccountJson[]).map((a) => a.id).sort();
+
+    ofx.setAccounts('second', [
+      { kind: 'bank', bankId: BANK, acctId: MEMBER, acctType: 'CHECKING', balance: 1520.33, description: 'Share Draft', transactions: [] },
+      { kind: 'bank', bankId: BANK, acctId: MEMBER, acctType: 'SAVINGS', balance: 500, description: 'Share Savings', transactions: [] },
+    ]);
+    const linked = (
+      await api(production, 'POST', `/aggregation/v1/customers/${customerId}/institutions/${bank}/accounts/addall`, loginForm(bank, 'second', 'pw-1'))
+    ).accounts as AccountJson[];
+    expect(linked.map((a) => a.id).sort()).toEqual(fileAccounts);
+    expect((await loginsOf(customerId)).map((l) => l.source)).toEqual(['connector']);
+
+    ofx.setTransactions('second', MEMBER, [{ fitId: 'Q9', type: 'DEBIT', posted: now - DAY / 2, amount: -42, name: 'NEW LIVE ONE' }]);
+    await refresh(ctx, production, customerId);
+    expect((await transactionsOf(production, customerId)).map((t) => t.description)).toContain('NEW LIVE ONE');
+  });
+
   it('SimpleFIN then OFX: the file of the same last four at another institution asks, and once answered its duplicates are matched by date, amount and description', async () => {
     const customerId = await addCustomer(ctx, production, { type: 'active' });
     const now = nowOf(ctx);

@@ -347,12 +347,18 @@ export async function finishLink(
       await clearLoginAccountsStatus(tx, login.id);
     } else {
       chosen = chosenRefs === undefined ? offered : offered.filter((a) => chosenRefs.has(a.ref));
-      const existing = await linkedWithRefs(
-        tx,
-        customer,
-        session.institution_id,
-        offered.map((a) => a.ref),
-      );
+      // A live login of these accounts is signed in again; a statement-file login holding the same refs (a file
+      // whose accounts share an OFX account id gets the refs the live connector gives them) is never one to reuse:
+      // nothing refreshes it. Its accounts are taken over below, like any file's.
+      const fileLogins = new Set((await listCustomerLogins(tx, customer.id)).filter((l) => l.source === 'statement-file').map((l) => Number(l.id)));
+      const existing = (
+        await linkedWithRefs(
+          tx,
+          customer,
+          session.institution_id,
+          offered.map((a) => a.ref),
+        )
+      ).filter((a) => !fileLogins.has(Number(a.institution_login_id)));
       const reuse = existing.at(-1)?.institution_login_id;
       login =
         reuse !== undefined
