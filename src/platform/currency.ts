@@ -21,6 +21,16 @@ const ADDED_SINCE_PACKAGE = ['XCG'] as const;
 
 const CODES: ReadonlySet<string> = new Set([...data.map((record) => record.code), ...ADDED_SINCE_PACKAGE]);
 
+const MINOR_UNITS: ReadonlyMap<string, number> = new Map(data.map((record) => [record.code, record.digits]));
+
+/**
+ * How many decimals an amount in `code` is shown with: the currency's minor unit (three for KWD, BHD, OMR, JOD, TND;
+ * four for CLF), at least two, so that yen and a code without a minor unit keep the two decimals every amount had.
+ */
+export function shownDecimals(code: string): number {
+  return Math.max(2, MINOR_UNITS.get(code) ?? 2);
+}
+
 /** Whether `code` is an ISO 4217 code as written (upper case, no spaces). */
 export function isIso4217(code: string): boolean {
   return code.length === 3 && CODES.has(code);

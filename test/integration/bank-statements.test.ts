@@ -241,6 +241,50 @@ describe('bank statements', () => {
       expect((await get(paths.asset(customerId, upload.fileAssetId), await partnerWithToken(t.ctx))).statusCode).toBe(404);
     });
 
+    it("shows amounts with their currency's decimals: three for a KWD account", async () => {
+      // The helper writes two decimals; the bank writes three.
+      const kwd = ofxStatementFile(
+        [
+          {
+            acctId: '555000111444',
+            currency: 'KWD',
+            balance: 500.12,
+            transactions: [
+              { fitId: 'K1', date: '20260205', amount: -12.34, name: 'KWIK MART' },
+              { fitId: 'K2', date: '20260212', amount: 312.12, name: 'ALGHANIM PAYROLL' },
+            ],
+          },
+        ],
+        '20260220',
+      )
+        .replace('<TRNAMT>-12.34<', '<TRNAMT>-12.345<')
+        .replace('<TRNAMT>312.12<', '<TRNAMT>312.125<')
+        .replace('<BALAMT>500.12<', '<BALAMT>500.125<');
+      const customerId = await t.customer();
+      const upload = await t.uploadOk(customerId, kwd, { type: 'application/x-ofx' });
+      const res = await get(paths.statement(customerId, String(upload.accounts[0].id)));
+      expect(res.statusCode, res.body).toBe(200);
+      const text = await pdfText(res.rawPayload);
+      expect(text).toContain('-12.345');
+      expect(text).toContain('312.125');
+      expect(text).toContain('Closing balance 500.125 KWD');
+      // Opening: the closing balance less the period's transactions.
+      expect(text).toContain('Opening balance 200.345 KWD');
+      // The balance history derives its days in fils too.
+      const history = await t.ctx.runtime.database.kysely
+        .selectFrom('account_balances')
+        .select(['day', 'balance'])
+        .where('account_id', '=', Number(upload.accounts[0].id))
+        .where('day', 'in', ['2026-02-04', '2026-02-05', '2026-02-11'])
+        .orderBy('day')
+        .execute();
+      expect(history.map((r) => [r.day, Number(r.balance)])).toEqual([
+        ['2026-02-04', 200.345],
+        ['2026-02-05', 188],
+        ['2026-02-11', 188],
+      ]);
+    });
+
     it("takes the period from the transactions where the file states no dates, and never cuts a transaction out of the file's period", async () => {
       const withoutDates = ofxStatementFile(
         [

@@ -5,6 +5,7 @@
  * account's posted transactions, in one pass over those days. An observed balance wins over a derived one, a later
  * observation of the same day over an earlier one (balances.repository.ts).
  */
+import { shownDecimals } from '../../platform/currency.js';
 import type { StatementAccount } from '../../connectors/statements/types.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { Executor } from '../../platform/db/database.js';
@@ -94,17 +95,19 @@ async function historyRows(
   const firstDay = Math.max(Math.floor(deriveFrom / DAY), anchorDay - MAX_DERIVED_DAYS);
   if (firstDay >= anchorDay) return rows;
 
-  // What posted on each day after firstDay up to the anchor's, in cents (sums of floating amounts drift).
+  // What posted on each day after firstDay up to the anchor's, in the currency's minor units (cents; a KWD
+  // account's fils): sums of floating amounts drift.
+  const unit = 10 ** shownDecimals(account.currency);
   const moved = new Array<number>(anchorDay - firstDay + 1).fill(0);
   const movements = await selectPostedMovements(tx, account.id, (firstDay + 1 - POSTING_LAG_DAYS) * DAY, (anchorDay + 1) * DAY - 1);
   for (const m of movements) {
     const postedDay = Math.floor(Number(m.posted_date ?? m.effective_date) / DAY);
-    if (postedDay > firstDay && postedDay <= anchorDay) moved[postedDay - firstDay]! += Math.round(Number(m.amount) * 100);
+    if (postedDay > firstDay && postedDay <= anchorDay) moved[postedDay - firstDay]! += Math.round(Number(m.amount) * unit);
   }
-  let cents = Math.round(observed.balance * 100);
+  let balance = Math.round(observed.balance * unit);
   for (let day = anchorDay - 1; day >= firstDay; day--) {
-    cents -= moved[day + 1 - firstDay]!;
-    rows.derived.push({ ...base, day: dayText(day * DAY), balance: cents / 100, available_balance: null, source: 'derived' });
+    balance -= moved[day + 1 - firstDay]!;
+    rows.derived.push({ ...base, day: dayText(day * DAY), balance: balance / unit, available_balance: null, source: 'derived' });
   }
   return rows;
 }

@@ -6,6 +6,7 @@
  * its content).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { shownDecimals } from '../../platform/currency.js';
 import { newPdfDocument } from '../../platform/pdf-document.js';
 import { pdfText } from './pdf-text.js';
 
@@ -59,8 +60,10 @@ export function usDate(epochSeconds: number): string {
   return `${m}/${d}/${y}`;
 }
 
-function money(amount: number): string {
-  return amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** An amount as the statement shows it: with its currency's decimals (a KWD statement's three). */
+function money(amount: number, currency: string): string {
+  const decimals = shownDecimals(currency);
+  return amount.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 
 /** The text cut with an ellipsis to fit the width in the current font (the longest start that fits, by halving). */
@@ -130,7 +133,7 @@ function heading(doc: PDFKit.PDFDocument, s: StatementDocument): number {
 }
 
 function summary(doc: PDFKit.PDFDocument, s: StatementDocument, top: number): number {
-  const known = (value: number | undefined) => (value === undefined ? 'not known' : `${money(value)} ${s.currency}`);
+  const known = (value: number | undefined) => (value === undefined ? 'not known' : `${money(value, s.currency)} ${s.currency}`);
   const rows: [string, string][] = [
     ['Opening balance', known(s.opening)],
     [`Credits (${s.credits.count})`, known(s.credits.total)],
@@ -200,8 +203,8 @@ export async function writeStatementPdf(s: StatementDocument): Promise<Buffer> {
     }
     cell(doc, usDate(line.date), COLUMNS.date, y, COLUMNS.description - COLUMNS.date - 6);
     cell(doc, line.description, COLUMNS.description, y, COLUMNS.amount - COLUMNS.description - 6);
-    cell(doc, money(line.amount), COLUMNS.amount, y, COLUMNS.balance - COLUMNS.amount - 6, 'right');
-    cell(doc, line.balance === undefined ? '' : money(line.balance), COLUMNS.balance, y, COLUMNS.end - COLUMNS.balance, 'right');
+    cell(doc, money(line.amount, s.currency), COLUMNS.amount, y, COLUMNS.balance - COLUMNS.amount - 6, 'right');
+    cell(doc, line.balance === undefined ? '' : money(line.balance, s.currency), COLUMNS.balance, y, COLUMNS.end - COLUMNS.balance, 'right');
     y += ROW;
   }
   footer(doc, page, s);

@@ -4,6 +4,7 @@
  * the details of several of them with the asset ids to fetch them by; and the assets themselves: a statement (made
  * again from the stored data each time it is fetched) or a statement file as it was uploaded.
  */
+import { shownDecimals } from '../../platform/currency.js';
 import type { AccountOwnership } from '../../connectors/connector.js';
 import { ServiceError } from '../../contract/errors/service-error.js';
 import type { CustomerAccountMultipleStatements } from '../../contract/schemas/bank-statements.js';
@@ -80,12 +81,13 @@ async function statementPdf(runtime: Ctx, account: AccountRow, period: Statement
   const db = runtime.database.kysely;
   const totals = await statementTotals(db, account.id, period.start, period.end);
   const rows = await selectStatementTransactions(db, account.id, period.start, period.end, MAX_STATEMENT_TRANSACTIONS);
-  // In cents: sums of floating amounts drift.
-  const cents = (amount: number | string) => Math.round(Number(amount) * 100);
-  const moved = cents(totals.credits.total) + cents(totals.debits.total);
+  // In the currency's minor units (cents; a KWD account's fils): sums of floating amounts drift.
+  const unit = 10 ** shownDecimals(account.currency);
+  const minor = (amount: number | string) => Math.round(Number(amount) * unit);
+  const moved = minor(totals.credits.total) + minor(totals.debits.total);
   const balanceOn = async (day: string) => {
     const row = await latestBalanceBetween(db, account.id, day, day);
-    return row === undefined ? undefined : cents(row.balance);
+    return row === undefined ? undefined : minor(row.balance);
   };
   const storedOpening = await balanceOn(dayText(period.start - DAY));
   const storedClosing = await balanceOn(dayText(period.end));
@@ -94,9 +96,9 @@ async function statementPdf(runtime: Ctx, account: AccountRow, period: Statement
   const closing = storedClosing ?? (opening === undefined ? undefined : opening + moved);
   let running = opening;
   const lines: StatementLine[] = rows.map((t) => {
-    if (running !== undefined) running += cents(t.amount);
+    if (running !== undefined) running += minor(t.amount);
     const description = t.memo && t.memo !== t.description ? `${t.description} ${t.memo}` : t.description;
-    return { date: Number(t.posted), description, amount: Number(t.amount), balance: running === undefined ? undefined : running / 100 };
+    return { date: Number(t.posted), description, amount: Number(t.amount), balance: running === undefined ? undefined : running / unit };
   });
   const other = opening !== undefined && closing !== undefined ? closing - opening - moved : 0;
   const institution = (await findInstitution(runtime.database, account.institution_id))?.name ?? `Institution ${account.institution_id}`;
@@ -111,11 +113,11 @@ async function statementPdf(runtime: Ctx, account: AccountRow, period: Statement
     periodSource: period.fileId
       ? `The period of the uploaded statement file ${period.fileId} (Get Asset by Customer and ID answers the file itself). Made from the transactions and balances Ledgerlink stored for the account.`
       : 'A calendar month. Made from the transactions and balances Ledgerlink stored for the account.',
-    ...(opening === undefined ? {} : { opening: opening / 100 }),
-    ...(closing === undefined ? {} : { closing: closing / 100 }),
-    credits: { count: totals.credits.count, total: cents(totals.credits.total) / 100 },
-    debits: { count: totals.debits.count, total: cents(totals.debits.total) / 100 },
-    ...(other !== 0 ? { otherChanges: other / 100 } : {}),
+    ...(opening === undefined ? {} : { opening: opening / unit }),
+    ...(closing === undefined ? {} : { closing: closing / unit }),
+    credits: { count: totals.credits.count, total: minor(totals.credits.total) / unit },
+    debits: { count: totals.debits.count, total: minor(totals.debits.total) / unit },
+    ...(other !== 0 ? { otherChanges: other / unit } : {}),
     lines,
     total: totals.credits.count + totals.debits.count,
     generatedAt: Math.min(now, period.end),
