@@ -350,7 +350,7 @@ export async function finishLink(
       // A live login of these accounts is signed in again; a statement-file login holding the same refs (a file
       // whose accounts share an OFX account id gets the refs the live connector gives them) is never one to reuse:
       // nothing refreshes it. Its accounts are taken over below, like any file's.
-      const fileLogins = new Set((await listCustomerLogins(tx, customer.id)).filter((l) => l.source === 'statement-file').map((l) => Number(l.id)));
+      const fileLogins = await statementFileLogins(tx, customer);
       const existing = (
         await linkedWithRefs(
           tx,
@@ -393,6 +393,11 @@ export async function finishLink(
   });
 }
 
+/** The ids of the customer's statement-file logins. */
+async function statementFileLogins(db: Executor, customer: CustomerRow): Promise<Set<number>> {
+  return new Set((await listCustomerLogins(db, customer.id)).filter((l) => l.source === 'statement-file').map((l) => Number(l.id)));
+}
+
 /**
  * New live accounts that are accounts made from statement files take them over (account-match.service.ts): the file's
  * account moves to the live login under the live ref, keeping its id and transactions (the live source's are matched
@@ -409,7 +414,7 @@ async function takeOverFileAccounts(
   fresh: readonly ConnectorAccount[],
   input: { sameAs?: SameAsAnswers | undefined; ask?: boolean },
 ): Promise<Map<string, AccountRow>> {
-  const fileLogins = new Set((await listCustomerLogins(tx, customer.id)).filter((l) => l.source === 'statement-file').map((l) => l.id));
+  const fileLogins = await statementFileLogins(tx, customer);
   const files = (await listAccountRows(tx, customer)).filter((r) => fileLogins.has(Number(r.institution_login_id)));
   const moved = new Map<string, AccountRow>();
   if (files.length === 0) return moved;

@@ -69,11 +69,15 @@ export async function refreshLeaseUntil(db: Executor, loginId: number): Promise<
   return row?.refresh_lease_until;
 }
 
-/** Who holds the login's refresh lease (null when its lease is free or ran out; undefined when the login is gone). */
-export async function refreshLeaseOwner(db: Executor, loginId: number, now: number): Promise<string | null | undefined> {
-  const row = await db.selectFrom('institution_logins').select(['refresh_lease_until', 'refresh_lease_owner']).where('id', '=', loginId).executeTakeFirst();
-  if (!row) return undefined;
-  return row.refresh_lease_until !== null && Number(row.refresh_lease_until) >= now ? row.refresh_lease_owner : null;
+/** Who holds the login's refresh lease; undefined when nobody does (free, run out, or the login is gone). */
+export async function refreshLeaseOwner(db: Executor, loginId: number, now: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('institution_logins')
+    .select('refresh_lease_owner')
+    .where('id', '=', loginId)
+    .where((eb) => eb.not(refreshLeaseFree(now)(eb)))
+    .executeTakeFirst();
+  return row?.refresh_lease_owner ?? undefined;
 }
 
 /** Updates the login if `owner` still holds its refresh lease; true when it did. */

@@ -238,7 +238,7 @@ export async function refreshLogin(
     if (!(await waitForLease(engine, login.id)))
       throw new ServiceError('AggregationInProgress', `Institution login ${login.id} is currently being aggregated; try again later.`);
     // The refresh it waited for did this one's work; an upload (or a lease gone meanwhile) did not.
-    if (mode.kind === 'refresh' && typeof holder === 'string' && !holder.startsWith(UPLOAD_LEASE)) return { ran: false };
+    if (mode.kind === 'refresh' && holder !== undefined && !holder.startsWith(UPLOAD_LEASE)) return { ran: false };
   }
 }
 
